@@ -1,0 +1,38 @@
+# The two commands of the README: `make run` starts the bot, `make test` runs every check.
+# Both create the virtual environment on a fresh machine first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench sheets clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m bot
+
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check scoring
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict scoring
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python bench/replay_bench.py
+
+sheets: $(STAMP)
+	$(BIN)/python -m bot.render.examples docs/img
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,407 @@
+"""The options of every convention and their presets — spec/conventions.md §2.
+
+A game's rules are one frozen `Rules` value. Each field is an option of §2.1 under the same name; a preset
+is a plain literal with the source of each value beside it; other presets derive from Sochi with
+`dataclasses.replace`. Scoring branches on options, never on a preset's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Final
+
+from scoring.errors import OptionError
+
+RULES_VERSION: Final = 1
+
+
+class Responsibility(StrEnum):
+    """How much a short whister writes into his mountain per trick he (or his side) owed."""
+
+    FULL = "full"  # p × 1, «ответственный»
+    HALF = "half"  # p × ½, «полуответственный»
+    NONE = "none"
+
+
+class ConsolationKind(StrEnum):
+    """Consolation per undertrick; an integer option value means a fixed number of whists."""
+
+    PRICE = "price"  # the whist price p
+    VALUE = "value"  # the game value v
+    NONE = "none"
+
+
+class WhistSplit(StrEnum):
+    """One whister and one passer against a failed declarer (§1.1.3)."""
+
+    GREEDY = "greedy"  # «жлобский»: the whister writes the tricks, the passer only his consolation
+    GENTLEMAN = "gentleman"  # «джентльменский»: the two split everything in half
+
+
+class GentlemanScope(StrEnum):
+    REMISE = "remise"  # split only when the declarer failed
+    ALWAYS = "always"  # split on every one-whist deal
+
+
+class WhistRequirement(StrEnum):
+    """Two whisters on a six or a seven: who answers for the side's obligation."""
+
+    SIDE_FIRST = "side_first"  # each for his half, once the side is short
+    EACH = "each"  # each for his half, always
+    TOGETHER = "together"  # the side's shortfall, charged to the second whister
+
+
+class MadeGame(StrEnum):
+    POOL = "pool"
+    MOUNTAIN_FIRST = "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
+
+
+class RaspasyFamily(StrEnum):
+    MOUNTAIN = "mountain"  # tricks into the own mountain
+    WHISTS = "whists"  # Moscow: the player with the fewest tricks writes whists on the others
+
+
+class Progression(StrEnum):
+    NONE = "none"
+    ARITHMETIC = "arithmetic"  # ×1, 2, 3 …
+    GEOMETRIC = "geometric"  # ×1, 2, 4 …
+
+
+class RaspasyZero(StrEnum):
+    """The bonus of a player who took no trick on raspasy."""
+
+    POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
+    POOL_1 = "pool_1"  # pool += 1 (Moscow)
+    MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
+    POOL_THEN_MOUNTAIN = "pool_then_mountain"  # Odessa §6: pool, if closed the mountain, else nothing
+    NONE = "none"
+
+
+class Overflow(StrEnum):
+    """What happens to pool points past the target (§1.3)."""
+
+    HELP = "help"
+    OWN_MOUNTAIN = "own_mountain"
+    KEEP = "keep"
+
+
+class EndRule(StrEnum):
+    ALL_CLOSED = "all_closed"
+    POOL_SUM = "pool_sum"
+    TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
+
+
+Consolation = ConsolationKind | int
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of spec/conventions.md §2.1. Field names are the option names."""
+
+    convention: str
+    pool_target: int
+    whist_factor: int
+    remise_factor: int
+    misere_price: int
+    responsibility: Responsibility
+    consolation: Consolation
+    consolation_dealer: bool
+    whist_split: WhistSplit
+    gentleman_scope: GentlemanScope
+    ten_whisted: bool
+    whist_requirement: WhistRequirement
+    made_game: MadeGame
+    three_down: bool
+    misere_consolation: bool
+    raspasy: RaspasyFamily
+    raspasy_price: int
+    raspasy_progression: Progression
+    raspasy_cap: int
+    raspasy_zero: RaspasyZero
+    raspasy_dealer_pool: int
+    raspasy_exit: str
+    overflow: Overflow
+    end_rule: EndRule
+    duration_minutes: int
+    pool_to_mountain: int
+    start_mountain: int
+    made_lowers_mountain: bool
+    passer_consolation_to_whister: bool
+    close_mountain_bonus: int
+    close_pool_bonus: int
+    prikup_bonus: bool
+    record_penalties: bool
+    pencil_seconds: int
+    dispute_grace_seconds: int
+    vote_seconds: int
+
+    def overrides(self, players: int = 3) -> dict[str, str]:
+        """The options that differ from this convention's preset, as option strings."""
+        base = rules_for(self.convention, players)
+        return {
+            f.name: format_option(getattr(self, f.name))
+            for f in fields(self)
+            if f.name != "convention" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+SOCHI: Final = Rules(
+    convention="sochi",
+    pool_target=20,
+    whist_factor=1,  # seed A table: 6 → 2 per whist trick
+    remise_factor=1,  # seed A table: 6 → 2 in mountain per undertrick
+    misere_price=10,  # seed A: misère 10 per trick
+    responsibility=Responsibility.FULL,  # seed A: «вист ответственный»
+    consolation=ConsolationKind.PRICE,  # seed A: «в размере стоимости игры» (p = v in Sochi)
+    consolation_dealer=True,  # Кодекс 3.8.1.2
+    whist_split=WhistSplit.GREEDY,  # seed A: «вист жлобский»
+    gentleman_scope=GentlemanScope.REMISE,
+    ten_whisted=True,
+    whist_requirement=WhistRequirement.SIDE_FIRST,
+    made_game=MadeGame.POOL,
+    three_down=True,
+    misere_consolation=False,
+    raspasy=RaspasyFamily.MOUNTAIN,
+    raspasy_price=1,
+    raspasy_progression=Progression.ARITHMETIC,
+    raspasy_cap=3,
+    raspasy_zero=RaspasyZero.POOL_PRICE,
+    raspasy_dealer_pool=0,
+    raspasy_exit="6",
+    overflow=Overflow.HELP,
+    end_rule=EndRule.ALL_CLOSED,
+    duration_minutes=60,
+    pool_to_mountain=1,
+    start_mountain=0,
+    made_lowers_mountain=False,
+    passer_consolation_to_whister=False,
+    close_mountain_bonus=0,
+    close_pool_bonus=0,
+    prikup_bonus=False,
+    record_penalties=False,
+    pencil_seconds=120,  # corrections.md
+    dispute_grace_seconds=300,
+    vote_seconds=900,
+)
+
+LENINGRAD: Final = replace(
+    SOCHI,
+    convention="leningrad",
+    whist_factor=2,  # §4: 6 → 4 per whist trick
+    remise_factor=2,  # §4: 6 → 4 per undertrick
+    misere_price=20,
+    responsibility=Responsibility.HALF,  # §4: 6 → 2 per whister's short trick
+    consolation=ConsolationKind.PRICE,  # §4: 2v, confirmed by the Odessa examples
+    whist_split=WhistSplit.GENTLEMAN,
+    raspasy_price=2,  # §2: 2-4-6-6…
+    raspasy_exit="6-7-8",
+    overflow=Overflow.OWN_MOUNTAIN,  # §2: pool points past the target off the own mountain ×2
+    pool_to_mountain=2,
+)
+
+MOSCOW: Final = replace(
+    SOCHI,
+    convention="moscow",
+    responsibility=Responsibility.HALF,  # seed A: «вист полуответственный»
+    consolation=10,  # seed A: «10 вистов за каждую недобранную взятку»
+    whist_split=WhistSplit.GENTLEMAN,  # seed A: «вист джентльменский»
+    raspasy=RaspasyFamily.WHISTS,  # seed A: «распасовка на висты … по пять вистов»
+    raspasy_price=5,
+    raspasy_progression=Progression.NONE,  # seed A: «распасовка не прогрессирует»
+    raspasy_cap=0,
+    raspasy_zero=RaspasyZero.POOL_1,  # seed A: «пишет в пульку стоимость одной взятки» (0-1-9 → 1)
+    raspasy_dealer_pool=1,  # seed A: «сдатчик пишет единицу в пульку»
+)
+
+ODESSA: Final = replace(
+    LENINGRAD,
+    convention="odessa",
+    responsibility=Responsibility.FULL,  # seed B 5: «ответственный»
+    whist_split=WhistSplit.GREEDY,  # seed B 5: «вист жлобский»
+    three_down=False,
+    raspasy_price=2,  # seed B 7: «2-2-2… без прогрессии»
+    raspasy_progression=Progression.NONE,
+    raspasy_cap=0,
+    raspasy_zero=RaspasyZero.POOL_THEN_MOUNTAIN,  # seed B 7
+    raspasy_exit="6",
+    pool_target=40,  # seed B 9
+    overflow=Overflow.HELP,  # seed B 10: 20 whists per 2 points
+    end_rule=EndRule.TIME_THEN_FIRST_CLOSED,  # seed B 12
+    pool_to_mountain=1,  # seed B 13: «в одинарном размере»
+    start_mountain=20,  # seed B 2
+    made_lowers_mountain=True,  # seed B 4
+    passer_consolation_to_whister=True,  # seed B 5: «без записи консоляции пасовавшему»
+    close_mountain_bonus=80,  # seed B 8: 80 with three players, 60 with four (see rules_for)
+    close_pool_bonus=120,  # seed B 9
+    prikup_bonus=True,  # seed B 11
+)
+
+RUSSIAN: Final = replace(
+    SOCHI,
+    convention="russian",
+    three_down=False,
+    pool_target=50,  # seed C: «пульку до 50»
+    overflow=Overflow.KEEP,  # seed C: «результат любой игры пишется полностью»
+    end_rule=EndRule.POOL_SUM,  # seed C: «суммарная запись … 150»
+    pool_to_mountain=2,  # seed C: «вдвойне»
+    record_penalties=True,  # Кодекс 4.2.7
+)
+
+PRESETS: Final[Mapping[str, Rules]] = {
+    "sochi": SOCHI,
+    "leningrad": LENINGRAD,
+    "moscow": MOSCOW,
+    "odessa": ODESSA,
+    "russian": RUSSIAN,
+}
+
+ALIASES: Final[Mapping[str, str]] = {
+    "rostov": "moscow",  # Лесной: «московская пулька … другое название: Ростов»
+    "сочи": "sochi",
+    "сочинка": "sochi",
+    "ленинград": "leningrad",
+    "ленинградка": "leningrad",
+    "питер": "leningrad",
+    "москва": "moscow",
+    "ростов": "moscow",
+    "одесса": "odessa",
+    "финка": "odessa",
+    "русский": "russian",
+}
+
+# One line per option for `python -m scoring conventions` and the bot's /rules: (ru, en).
+OPTION_HELP: Final[Mapping[str, tuple[str, str]]] = {
+    "pool_target": ("размер пули на игрока", "pool size per player"),
+    "whist_factor": ("цена виста = стоимость игры ×", "whist price = game value ×"),
+    "remise_factor": ("гора за недобор = стоимость игры ×", "mountain per undertrick = value ×"),
+    "misere_price": ("гора за взятку на мизере", "mountain per trick of a failed misère"),
+    "responsibility": ("ответственность вистующего", "whister's responsibility for short tricks"),
+    "consolation": ("консоляция за недобор", "consolation per undertrick"),
+    "consolation_dealer": ("сдающий (вчетвером) пишет консоляцию", "4-player dealer writes consolation"),
+    "whist_split": ("вист при ремизе: жлобский или джентльменский", "one-whist split: greedy or gentleman"),
+    "gentleman_scope": ("джентльменский вист только при ремизе или всегда", "gentleman split scope"),
+    "ten_whisted": ("десятерная вистуется", "the 10 is whisted (obligation 1)"),
+    "whist_requirement": ("обязательства двух вистующих на 6/7", "two whisters' duty on 6/7"),
+    "made_game": ("сыгранная игра: в пулю или сначала с горы", "made game: pool or mountain first"),
+    "three_down": ("разрешено «без трёх»", "conceding «three down» allowed"),
+    "misere_consolation": ("консоляция на мизере", "consolation on a failed misère"),
+    "raspasy": ("распасы: в гору или на висты", "raspasy family: mountain or whists"),
+    "raspasy_price": ("цена взятки на распасах", "raspasy price per trick"),
+    "raspasy_progression": ("прогрессия распасов", "raspasy progression"),
+    "raspasy_cap": ("предел шагов прогрессии (0 — нет)", "largest progression step (0 = none)"),
+    "raspasy_zero": ("премия за ноль взяток на распасах", "bonus for zero tricks on raspasy"),
+    "raspasy_dealer_pool": ("сдающий (вчетвером) пишет в пулю на распасах", "4p dealer's raspasy pool"),
+    "raspasy_exit": ("выход из распасов (предупреждение)", "lowest contract after raspasy (warning)"),
+    "overflow": ("что делать с очками сверх пули", "pool points past the target"),
+    "end_rule": ("когда пулька окончена", "when the game ends"),
+    "duration_minutes": ("время игры, минут", "agreed playing time, minutes"),
+    "pool_to_mountain": ("очков горы за очко пули", "mountain points per pool point"),
+    "start_mountain": ("гора в начале игры", "everyone's mountain at the start"),
+    "made_lowers_mountain": ("сыгранная игра списывается с горы", "a made game lowers the mountain"),
+    "passer_consolation_to_whister": (
+        "консоляцию пасующего пишет вистующий",
+        "the passer's consolation goes to the whister",
+    ),
+    "close_mountain_bonus": ("висты за первую закрытую гору", "whists for the first closed mountain"),
+    "close_pool_bonus": ("висты за первую закрытую пулю", "whists for the first closed pool"),
+    "prikup_bonus": ("быстрые взятки в прикупе", "quick tricks in the prikup"),
+    "record_penalties": ("штрафы за неверную запись", "penalties for wrong records"),
+    "pencil_seconds": ("правило карандаша, секунд", "pencil rule window, seconds"),
+    "dispute_grace_seconds": ("окно для оспаривания, секунд", "dispute window, seconds"),
+    "vote_seconds": ("время голосования, секунд", "voting time, seconds"),
+}
+
+_ENUMS: Final[Mapping[str, type[StrEnum]]] = {
+    "responsibility": Responsibility,
+    "whist_split": WhistSplit,
+    "gentleman_scope": GentlemanScope,
+    "whist_requirement": WhistRequirement,
+    "made_game": MadeGame,
+    "raspasy": RaspasyFamily,
+    "raspasy_progression": Progression,
+    "raspasy_zero": RaspasyZero,
+    "overflow": Overflow,
+    "end_rule": EndRule,
+}
+_BOOLS: Final = frozenset(
+    f.name for f in fields(Rules) if f.type == "bool"  # the annotations are strings here
+)
+OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
+
+
+def canonical_convention(name: str) -> str:
+    """The preset's canonical name for a name or alias, case-insensitive; raises OptionError."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
+        raise OptionError(
+            "unknown-convention", name, {"valid": ", ".join([*PRESETS, "rostov"])}
+        )
+    return key
+
+
+def preset(name: str) -> Rules:
+    """The preset of a convention by name or alias."""
+    return PRESETS[canonical_convention(name)]
+
+
+def format_option(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, StrEnum):
+        return value.value
+    return str(value)
+
+
+def parse_option(name: str, raw: str) -> object:
+    """Parse one `name=value` option into its typed value; raises OptionError naming the valid values."""
+    if name not in OPTION_NAMES:
+        raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
+    text = raw.strip().lower()
+    if name in _ENUMS:
+        enum = _ENUMS[name]
+        try:
+            return enum(text)
+        except ValueError:
+            valid = ", ".join(m.value for m in enum)
+            raise OptionError("bad-option-value", raw, {"option": name, "valid": valid}) from None
+    if name in _BOOLS:
+        if text in ("true", "yes", "on", "1", "да"):
+            return True
+        if text in ("false", "no", "off", "0", "нет"):
+            return False
+        raise OptionError("bad-option-value", raw, {"option": name, "valid": "true, false"})
+    if name == "consolation":
+        try:
+            return ConsolationKind(text)
+        except ValueError:
+            pass
+    if name == "raspasy_exit":
+        parts = text.split("-")
+        if all(p.isdigit() and 6 <= int(p) <= 10 for p in parts):
+            return text
+        raise OptionError("bad-option-value", raw, {"option": name, "valid": "6, 7, 6-7-8"})
+    try:
+        number = int(text)
+    except ValueError:
+        valid = "price, value, none, N" if name == "consolation" else "N"
+        raise OptionError("bad-option-value", raw, {"option": name, "valid": valid}) from None
+    if number < 0 or (name in ("whist_factor", "pool_to_mountain") and number not in (1, 2)):
+        valid = "1, 2" if name in ("whist_factor", "pool_to_mountain") else "N ≥ 0"
+        raise OptionError("bad-option-value", raw, {"option": name, "valid": valid})
+    if name == "pool_target" and number == 0:
+        raise OptionError("bad-option-value", raw, {"option": name, "valid": "N ≥ 1"})
+    return number
+
+
+def rules_for(
+    convention: str, players: int, overrides: Mapping[str, str] | None = None
+) -> Rules:
+    """The frozen rules of one game: the preset, its table-size defaults, then the overrides."""
+    rules = preset(convention)
+    if players == 4 and rules.close_mountain_bonus == 80:
+        rules = replace(rules, close_mountain_bonus=60)  # seed B 8: 60 each with four players
+    typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
+    return replace(rules, **typed)  # type: ignore[arg-type]
