@@ -55,7 +55,9 @@ class Extras:
     open: bool | None = None  # `open` / `closed`: recorded, no effect on scores
     prikup: int = 0  # Odessa quick tricks in the prikup, 1–3
     note: str = ""
-    late: bool = False  # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
+    late: bool = (
+        False  # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +87,7 @@ class Contract:
     @property
     def played(self) -> bool:
         """Whether cards were played: someone whisted and nobody took a half-whist."""
-        return (
-            not self.three_down
-            and Role.WHIST in self.roles
-            and Role.HALF not in self.roles
-        )
+        return not self.three_down and Role.WHIST in self.roles and Role.HALF not in self.roles
 
     @property
     def declarer_tricks(self) -> int:

@@ -14,7 +14,9 @@ class Reason(StrEnum):
 
     START = "start"  # the starting mountain (Odessa)
     GAME = "game"  # a made game into the pool
-    GAME_OFF_MOUNTAIN = "game-off-mountain"  # a made game written off the mountain (Odessa, Rostov)
+    GAME_OFF_MOUNTAIN = (
+        "game-off-mountain"  # a made game written off the mountain (Odessa, Rostov)
+    )
     REMISE = "remise"  # the declarer's undertricks
     MISERE = "misere"  # tricks of a failed misère
     THREE_DOWN = "three-down"  # «без трёх»

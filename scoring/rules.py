@@ -55,7 +55,9 @@ class WhistRequirement(StrEnum):
 
 class MadeGame(StrEnum):
     POOL = "pool"
-    MOUNTAIN_FIRST = "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
+    MOUNTAIN_FIRST = (
+        "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
+    )
 
 
 class RaspasyFamily(StrEnum):
@@ -75,7 +77,9 @@ class RaspasyZero(StrEnum):
     POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
     POOL_1 = "pool_1"  # pool += 1 (Moscow)
     MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
-    POOL_THEN_MOUNTAIN = "pool_then_mountain"  # Odessa §6: pool, if closed the mountain, else nothing
+    POOL_THEN_MOUNTAIN = (
+        "pool_then_mountain"  # Odessa §6: pool, if closed the mountain, else nothing
+    )
     NONE = "none"
 
 
@@ -279,12 +283,24 @@ OPTION_HELP: Final[Mapping[str, tuple[str, str]]] = {
     "misere_price": ("гора за взятку на мизере", "mountain per trick of a failed misère"),
     "responsibility": ("ответственность вистующего", "whister's responsibility for short tricks"),
     "consolation": ("консоляция за недобор", "consolation per undertrick"),
-    "consolation_dealer": ("сдающий (вчетвером) пишет консоляцию", "4-player dealer writes consolation"),
-    "whist_split": ("вист при ремизе: жлобский или джентльменский", "one-whist split: greedy or gentleman"),
-    "gentleman_scope": ("джентльменский вист только при ремизе или всегда", "gentleman split scope"),
+    "consolation_dealer": (
+        "сдающий (вчетвером) пишет консоляцию",
+        "4-player dealer writes consolation",
+    ),
+    "whist_split": (
+        "вист при ремизе: жлобский или джентльменский",
+        "one-whist split: greedy or gentleman",
+    ),
+    "gentleman_scope": (
+        "джентльменский вист только при ремизе или всегда",
+        "gentleman split scope",
+    ),
     "ten_whisted": ("десятерная вистуется", "the 10 is whisted (obligation 1)"),
     "whist_requirement": ("обязательства двух вистующих на 6/7", "two whisters' duty on 6/7"),
-    "made_game": ("сыгранная игра: в пулю или сначала с горы", "made game: pool or mountain first"),
+    "made_game": (
+        "сыгранная игра: в пулю или сначала с горы",
+        "made game: pool or mountain first",
+    ),
     "three_down": ("разрешено «без трёх»", "conceding «three down» allowed"),
     "misere_consolation": ("консоляция на мизере", "consolation on a failed misère"),
     "raspasy": ("распасы: в гору или на висты", "raspasy family: mountain or whists"),
@@ -292,19 +308,31 @@ OPTION_HELP: Final[Mapping[str, tuple[str, str]]] = {
     "raspasy_progression": ("прогрессия распасов", "raspasy progression"),
     "raspasy_cap": ("предел шагов прогрессии (0 — нет)", "largest progression step (0 = none)"),
     "raspasy_zero": ("премия за ноль взяток на распасах", "bonus for zero tricks on raspasy"),
-    "raspasy_dealer_pool": ("сдающий (вчетвером) пишет в пулю на распасах", "4p dealer's raspasy pool"),
-    "raspasy_exit": ("выход из распасов (предупреждение)", "lowest contract after raspasy (warning)"),
+    "raspasy_dealer_pool": (
+        "сдающий (вчетвером) пишет в пулю на распасах",
+        "4p dealer's raspasy pool",
+    ),
+    "raspasy_exit": (
+        "выход из распасов (предупреждение)",
+        "lowest contract after raspasy (warning)",
+    ),
     "overflow": ("что делать с очками сверх пули", "pool points past the target"),
     "end_rule": ("когда пулька окончена", "when the game ends"),
     "duration_minutes": ("время игры, минут", "agreed playing time, minutes"),
     "pool_to_mountain": ("очков горы за очко пули", "mountain points per pool point"),
     "start_mountain": ("гора в начале игры", "everyone's mountain at the start"),
-    "made_lowers_mountain": ("сыгранная игра списывается с горы", "a made game lowers the mountain"),
+    "made_lowers_mountain": (
+        "сыгранная игра списывается с горы",
+        "a made game lowers the mountain",
+    ),
     "passer_consolation_to_whister": (
         "консоляцию пасующего пишет вистующий",
         "the passer's consolation goes to the whister",
     ),
-    "close_mountain_bonus": ("висты за первую закрытую гору", "whists for the first closed mountain"),
+    "close_mountain_bonus": (
+        "висты за первую закрытую гору",
+        "whists for the first closed mountain",
+    ),
     "close_pool_bonus": ("висты за первую закрытую пулю", "whists for the first closed pool"),
     "prikup_bonus": ("быстрые взятки в прикупе", "quick tricks in the prikup"),
     "record_penalties": ("штрафы за неверную запись", "penalties for wrong records"),
@@ -326,7 +354,9 @@ _ENUMS: Final[Mapping[str, type[StrEnum]]] = {
     "end_rule": EndRule,
 }
 _BOOLS: Final = frozenset(
-    f.name for f in fields(Rules) if f.type == "bool"  # the annotations are strings here
+    f.name
+    for f in fields(Rules)
+    if f.type == "bool"  # the annotations are strings here
 )
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
 
@@ -336,9 +366,7 @@ def canonical_convention(name: str) -> str:
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in PRESETS:
-        raise OptionError(
-            "unknown-convention", name, {"valid": ", ".join([*PRESETS, "rostov"])}
-        )
+        raise OptionError("unknown-convention", name, {"valid": ", ".join([*PRESETS, "rostov"])})
     return key
 
 
@@ -396,9 +424,7 @@ def parse_option(name: str, raw: str) -> object:
     return number
 
 
-def rules_for(
-    convention: str, players: int, overrides: Mapping[str, str] | None = None
-) -> Rules:
+def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
     """The frozen rules of one game: the preset, its table-size defaults, then the overrides."""
     rules = preset(convention)
     if players == 4 and rules.close_mountain_bonus == 80:

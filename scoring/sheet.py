@@ -73,4 +73,3 @@ class Sheet:
     @property
     def deals(self) -> int:
         return sum(1 for r in self.records if r.number)
-
