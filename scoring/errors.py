@@ -69,3 +69,48 @@ class ProtocolError(ScoringError):
 
 class InvariantError(AssertionError):
     """A rule of arithmetic the program itself broke (balances not summing to zero…): a bug."""
+
+
+# Every code a ScoringError may carry; the locales must name each as `error-<code>` (a test checks).
+# Add a code here when you raise a new one.
+ERROR_CODES: frozenset[str] = frozenset(
+    {
+        # options and conventions
+        "unknown-convention",
+        "unknown-option",
+        "bad-option-value",
+        # notation (syntax)
+        "empty-deal",
+        "unknown-word",
+        "unknown-player",
+        "ambiguous-player",
+        "same-player-twice",
+        "declarer-defends",
+        "bad-level",
+        "bad-tricks",
+        "tricks-not-ten",
+        "result-contradicts-tricks",
+        "missing-result",
+        "missing-defenders",
+        "half-whist-on-high",
+        "half-beside-whist",
+        "two-half-whists",
+        "not-played-with-tricks",
+        "bad-misere-tricks",
+        "bad-prikup",
+        "bad-adjust",
+        "me-outside-chat",
+        # against the game
+        "dealer-in-play",
+        "player-not-active",
+        "prikup-not-allowed",
+        "three-down-not-allowed",
+        "game-finished",
+        "not-a-player",
+        # protocol and paper-sheet files
+        "bad-header",
+        "bad-players",
+        "bad-json",
+        "bad-sheet",
+    }
+)
