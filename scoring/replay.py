@@ -1,13 +1,361 @@
-"""The replay: the sheet as a fold of a game's records (spec/conventions.md §1.3). Stub until the engine lands."""
+"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6).
+
+Every deal is checked against the game (IllegalDeal), scored (`scoring.score`), and its entries are
+applied one by one: a pool entry passes through the overflow rule (help, own mountain, keep), a made
+game lowers the mountain where the convention says so (Odessa, Rostov's `mountain_first`), Odessa's
+mountain stops at 0 and pays the rest as help, and the first player to close his mountain or his pool
+by his own game writes the closing bonus. Then the end rule is checked.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 
-from scoring.deal import Record
-from scoring.sheet import Game, Sheet
+from scoring.deal import (
+    Adjust,
+    Column,
+    Contract,
+    Deal,
+    LastRound,
+    Misere,
+    Raspasy,
+    Record,
+    Role,
+)
+from scoring.entries import Entry, Reason
+from scoring.errors import IllegalDeal
+from scoring.rules import EndRule, MadeGame, Overflow, RaspasyZero, Rules
+from scoring.score import clockwise, mountain, pool, score_deal, whists
+from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
+
+# Reasons under which a player writes into his own pool by his own play: only these can make him the
+# "first to close" (a player closed by someone's help never is).
+OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
+
+
+@dataclass
+class _State:
+    """The running sheet inside one replay; never leaves this module."""
+
+    game: Game
+    pool: list[Fraction]
+    mountain: list[Fraction]
+    whists: list[list[Fraction]]
+    history: dict[Band, list[tuple[int, Fraction]]] = field(default_factory=dict)
+    next_dealer: int = 0
+    streak: int = 0
+    deals: int = 0
+    mountain_bonus_paid: bool = False
+    pool_bonus_paid: bool = False
+    last_round_announced: bool = False
+    last_round_played: int | None = None  # deals of the last round played so far, once it began
+    finished: bool = False
+    applied: list[Entry] = field(default_factory=list)
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def write(self, entry: Entry) -> None:
+        """Put one entry on the sheet as it is, with no rule applied."""
+        if entry.amount == 0:
+            return
+        if entry.column is Column.POOL:
+            self.pool[entry.player] += entry.amount
+        elif entry.column is Column.MOUNTAIN:
+            self.mountain[entry.player] += entry.amount
+        else:
+            assert entry.target is not None
+            self.whists[entry.player][entry.target] += entry.amount
+        self.applied.append(entry)
+
+    def is_pool_open(self, seat: int) -> bool:
+        return self.pool[seat] < self.rules.pool_target
+
+    # -- the rules of one entry --------------------------------------------------------------------
+
+    def take(self, entry: Entry) -> None:
+        """Apply one scored entry through the rules that depend on the sheet."""
+        rules = self.rules
+        if entry.column is Column.POOL and entry.amount > 0:
+            if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
+                entry = self.game_off_mountain_first(entry)
+            zero_fallback = (
+                entry.reason is Reason.RASPASY_ZERO
+                and rules.raspasy_zero is RaspasyZero.POOL_THEN_MOUNTAIN
+            )
+            self.add_pool(entry, zero_fallback)
+            if entry.reason is Reason.GAME and rules.made_lowers_mountain:
+                self.lower_mountain(entry.player, entry.amount)
+        elif entry.column is Column.MOUNTAIN and entry.amount < 0 and self.floored:
+            self.lower_mountain(entry.player, -entry.amount, entry.reason, help_rest=False)
+        else:
+            self.write(entry)
+
+    @property
+    def floored(self) -> bool:
+        """Odessa's mountain never goes below 0 (seed B: a mountain is closed at 0)."""
+        return self.rules.made_lowers_mountain
+
+    def game_off_mountain_first(self, entry: Entry) -> Entry:
+        """Rostov's `made_game=mountain_first`: the game writes off the own mountain first."""
+        off = min(entry.amount, max(Fraction(0), self.mountain[entry.player]))
+        if off:
+            self.write(mountain(entry.player, -off, Reason.GAME_OFF_MOUNTAIN))
+        return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
+
+    def add_pool(self, entry: Entry, zero_fallback: bool) -> None:
+        """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs."""
+        rules, player = self.rules, entry.player
+        room = max(Fraction(0), rules.pool_target - self.pool[player])
+        if rules.overflow is Overflow.KEEP or entry.amount <= room:
+            self.write(entry)
+            self.check_pool_bonus(player, entry.reason)
+            return
+        if room:
+            self.write(Entry(player, Column.POOL, room, entry.reason))
+            self.check_pool_bonus(player, entry.reason)
+        excess = entry.amount - room
+        if zero_fallback:
+            # Odessa §6: a closed pool takes the zero bonus off the mountain, down to 0, else nowhere.
+            self.lower_mountain(player, excess, Reason.RASPASY_ZERO, help_rest=False)
+        elif rules.overflow is Overflow.OWN_MOUNTAIN:
+            self.off_own_mountain(player, excess)
+        else:
+            self.help_pools(player, excess)
+
+    def off_own_mountain(self, player: int, points: Fraction) -> None:
+        amount = points * self.rules.pool_to_mountain
+        if self.floored:
+            self.lower_mountain(player, amount, Reason.OVERFLOW, help_rest=False)
+        else:
+            self.write(mountain(player, -amount, Reason.OVERFLOW))
+
+    def help_pools(self, helper: int, points: Fraction) -> None:
+        """«Помощь»: pool points past the target go to the largest open pool (ties: first clockwise
+        from the helper), the helper writing `10 × pool_to_mountain` whists a point on him."""
+        rules = self.rules
+        while points > 0:
+            open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
+            if not open_pools:
+                self.off_own_mountain(helper, points)
+                return
+            helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
+            given = min(points, rules.pool_target - self.pool[helped])
+            self.write(pool(helped, given, Reason.HELP))
+            self.write(
+                whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
+            )
+            points -= given
+
+    def lower_mountain(
+        self,
+        player: int,
+        points: Fraction,
+        reason: Reason = Reason.GAME_OFF_MOUNTAIN,
+        *,
+        help_rest: bool = True,
+    ) -> None:
+        """Odessa: a made game writes its value off the own mountain, never below 0; the rest helps
+        the smallest open mountain (10 whists a point), or goes nowhere («на стенку»)."""
+        if not self.floored:
+            self.write(mountain(player, -points, reason))
+            return
+        was_open = self.mountain[player] > 0
+        off = min(points, max(Fraction(0), self.mountain[player]))
+        if off:
+            self.write(mountain(player, -off, reason))
+        if was_open and self.mountain[player] == 0 and reason is Reason.GAME_OFF_MOUNTAIN:
+            self.check_mountain_bonus(player)
+        rest = points - off
+        while help_rest and rest > 0:
+            open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
+            if not open_mountains:
+                return
+            helped = min(open_mountains, key=lambda s: self.mountain[s])
+            given = min(rest, self.mountain[helped])
+            self.write(mountain(helped, -given, Reason.HELP))
+            self.write(
+                whists(
+                    player, helped, given * 10 * self.rules.pool_to_mountain, Reason.HELP_WHISTS
+                )
+            )
+            rest -= given
+
+    def check_pool_bonus(self, player: int, reason: Reason) -> None:
+        rules = self.rules
+        if (
+            rules.close_pool_bonus
+            and not self.pool_bonus_paid
+            and reason in OWN_POOL_REASONS
+            and self.pool[player] >= rules.pool_target
+        ):
+            self.pool_bonus_paid = True
+            self.bonus(player, rules.close_pool_bonus, Reason.CLOSE_POOL)
+
+    def check_mountain_bonus(self, player: int) -> None:
+        if self.rules.close_mountain_bonus and not self.mountain_bonus_paid:
+            self.mountain_bonus_paid = True
+            self.bonus(player, self.rules.close_mountain_bonus, Reason.CLOSE_MOUNTAIN)
+
+    def bonus(self, player: int, each: int, reason: Reason) -> None:
+        for other in clockwise(player, self.size)[1:]:
+            self.write(whists(player, other, each, reason))
+
+    # -- a record ------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[Band, Fraction]:
+        bands: dict[Band, Fraction] = {}
+        for seat in range(self.size):
+            bands[Band(seat, Column.POOL)] = self.pool[seat]
+            bands[Band(seat, Column.MOUNTAIN)] = self.mountain[seat]
+            for other in range(self.size):
+                if other != seat:
+                    bands[Band(seat, Column.WHISTS, other)] = self.whists[seat][other]
+        return bands
+
+    def note_history(self, index: int, before: dict[Band, Fraction]) -> None:
+        for band, total in self.snapshot().items():
+            if total != before[band]:
+                self.history.setdefault(band, []).append((index, total))
+
+    def end_check(self, dealer: int) -> None:
+        rules, size = self.rules, self.size
+        closed = [not self.is_pool_open(s) for s in range(size)]
+        if rules.end_rule is EndRule.ALL_CLOSED:
+            self.finished = all(closed)
+        elif rules.end_rule is EndRule.POOL_SUM:
+            self.finished = sum(self.pool) >= rules.pool_target * size
+        else:
+            starts = self.last_round_announced and dealer == self.game.first_dealer
+            if starts and self.last_round_played is None:
+                self.last_round_played = 0
+            if self.last_round_played is not None:
+                self.last_round_played += 1
+                self.finished = self.last_round_played >= size and any(closed)
+
+
+def check_deal(state: _State, deal: Deal, dealer: int) -> None:
+    """What the notation cannot know: the dealer's seat, the convention's options, the game's end."""
+    rules, size = state.rules, state.size
+    if state.finished:
+        raise IllegalDeal("game-finished", "", {}, "")
+    active = [s for s in range(size) if size == 3 or s != dealer]
+    names = state.game.players
+
+    def name(seat: int) -> str:
+        return names[seat]
+
+    if isinstance(deal, Raspasy):
+        if sorted(p for p, _ in deal.tricks) != active:
+            raise IllegalDeal(
+                "player-not-active",
+                " ".join(name(p) for p, _ in deal.tricks),
+                {"dealer": name(dealer)},
+                "pass "
+                + " ".join(f"{name(s)}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
+            )
+        return
+    if deal.declarer not in active:
+        raise IllegalDeal("dealer-in-play", name(deal.declarer), {"dealer": name(dealer)}, "")
+    if isinstance(deal, Misere):
+        return
+    if deal.three_down and not rules.three_down:
+        raise IllegalDeal("three-down-not-allowed", "three_down", {"convention": rules.convention})
+    seats = [d.player for d in deal.defenders]
+    dealer_whists = dealer in seats and size == 4
+    if dealer_whists:
+        roles = {d.player: d.role for d in deal.defenders}
+        if (
+            not rules.dealer_whist
+            or roles[dealer] is not Role.WHIST
+            or Role.WHIST in [r for s, r in roles.items() if s != dealer]
+        ):
+            raise IllegalDeal("dealer-in-play", name(dealer), {"dealer": name(dealer)}, "")
+    elif seats and sorted([deal.declarer, *seats]) != active:
+        wrong = next(s for s in seats if s not in active)
+        raise IllegalDeal("player-not-active", name(wrong), {"dealer": name(dealer)}, "")
+    if deal.extras.prikup and (not rules.prikup_bonus or size != 4 or dealer_whists):
+        raise IllegalDeal(
+            "prikup-not-allowed", f"prikup:{deal.extras.prikup}", {"convention": rules.convention}
+        )
+
+
+def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ...]:
+    """`raspasy_exit` (e.g. 6-7-8): the lowest contract right after the k-th raspasy — advice only."""
+    if not streak or not isinstance(deal, Contract):
+        return ()
+    steps = [int(x) for x in rules.raspasy_exit.split("-")]
+    lowest = steps[min(streak, len(steps)) - 1]
+    return ("raspasy-exit",) if deal.level < lowest else ()
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
-    """The sheet after these records; raises IllegalDeal for a record the game cannot take."""
-    raise NotImplementedError
+    """The sheet after these records; raises IllegalDeal (with `params["record"]`, the 0-based index of
+    the record at fault) for a record the game cannot take."""
+    size, rules = game.size, game.rules
+    start = Fraction(rules.start_mountain)
+    state = _State(
+        game=game,
+        pool=[Fraction(0)] * size,
+        mountain=[start] * size,
+        whists=[[Fraction(0)] * size for _ in range(size)],
+        next_dealer=game.first_dealer,
+    )
+    if start:
+        for seat in range(size):
+            state.history[Band(seat, Column.MOUNTAIN)] = [(-1, start)]
+    scored: list[ScoredRecord] = []
+    for index, record in enumerate(records):
+        before = state.snapshot()
+        state.applied = []
+        try:
+            scored.append(_take_record(state, record))
+        except IllegalDeal as err:
+            err.params["record"] = str(index)
+            raise
+        state.note_history(index, before)
+    return Sheet(
+        game=game,
+        records=tuple(scored),
+        totals=Totals(
+            pool=tuple(state.pool),
+            mountain=tuple(state.mountain),
+            whists=tuple(tuple(row) for row in state.whists),
+        ),
+        history={band: tuple(values) for band, values in state.history.items()},
+        next_dealer=state.next_dealer,
+        raspasy_streak=state.streak,
+        closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
+        finished=state.finished,
+        last_round_announced=state.last_round_announced,
+    )
+
+
+def _take_record(state: _State, record: Record) -> ScoredRecord:
+    if isinstance(record, Adjust):
+        target = record.target
+        state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
+        return ScoredRecord(0, record, None, tuple(state.applied))
+    if isinstance(record, LastRound):
+        state.last_round_announced = True
+        return ScoredRecord(0, record, None, ())
+    dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
+    check_deal(state, record, dealer)
+    warnings = raspasy_exit_warning(state.rules, record, state.streak)
+    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0
+    step = state.streak if isinstance(record, Raspasy) else 0
+    for entry in score_deal(state.rules, state.size, dealer, record, step):
+        state.take(entry)
+    state.deals += 1
+    state.next_dealer = (dealer + 1) % state.size
+    state.end_check(dealer)
+    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), step, warnings)

@@ -136,6 +136,7 @@ class Rules:
     close_mountain_bonus: int
     close_pool_bonus: int
     prikup_bonus: bool
+    dealer_whist: bool
     record_penalties: bool
     pencil_seconds: int
     dispute_grace_seconds: int
@@ -184,6 +185,7 @@ SOCHI: Final = Rules(
     close_mountain_bonus=0,
     close_pool_bonus=0,
     prikup_bonus=False,
+    dealer_whist=False,
     record_penalties=False,
     pencil_seconds=120,  # corrections.md
     dispute_grace_seconds=300,
@@ -240,6 +242,7 @@ ODESSA: Final = replace(
     close_mountain_bonus=80,  # seed B 8: 80 with three players, 60 with four (see rules_for)
     close_pool_bonus=120,  # seed B 9
     prikup_bonus=True,  # seed B 11
+    dealer_whist=True,  # seed B 5: «Сдатчик выбирает руку для возможного вистования»
 )
 
 RUSSIAN: Final = replace(
@@ -335,6 +338,7 @@ OPTION_HELP: Final[Mapping[str, tuple[str, str]]] = {
     ),
     "close_pool_bonus": ("висты за первую закрытую пулю", "whists for the first closed pool"),
     "prikup_bonus": ("быстрые взятки в прикупе", "quick tricks in the prikup"),
+    "dealer_whist": ("сдающий (вчетвером) может вистовать за пасующего", "4p dealer may whist"),
     "record_penalties": ("штрафы за неверную запись", "penalties for wrong records"),
     "pencil_seconds": ("правило карандаша, секунд", "pencil rule window, seconds"),
     "dispute_grace_seconds": ("окно для оспаривания, секунд", "dispute window, seconds"),

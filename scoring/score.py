@@ -1,0 +1,259 @@
+"""The scoring of one deal: the entries it writes before the pool's overflow rule (conventions.md §1).
+
+Each rule is a small function named after it. `score_deal` returns entries in the order the sheet takes
+them: the declarer's first, then the other players clockwise from the declarer (raspasy: clockwise from
+the player after the dealer). What depends on the sheet — help, a closed pool, Odessa's mountain at 0,
+the closing bonuses — is the replay's business (`scoring.replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from scoring.deal import (
+    GAME_VALUE,
+    MISERE_VALUE,
+    Column,
+    Contract,
+    Deal,
+    Defender,
+    Misere,
+    Raspasy,
+    Role,
+    obligation,
+    remise_price,
+    whist_price,
+)
+from scoring.entries import Entry, Reason
+from scoring.rules import (
+    ConsolationKind,
+    GentlemanScope,
+    Progression,
+    RaspasyFamily,
+    RaspasyZero,
+    Responsibility,
+    Rules,
+    WhistRequirement,
+    WhistSplit,
+)
+
+
+def pool(player: int, amount: Fraction | int, reason: Reason) -> Entry:
+    return Entry(player, Column.POOL, Fraction(amount), reason)
+
+
+def mountain(player: int, amount: Fraction | int, reason: Reason) -> Entry:
+    return Entry(player, Column.MOUNTAIN, Fraction(amount), reason)
+
+
+def whists(writer: int, target: int, amount: Fraction | int, reason: Reason) -> Entry:
+    return Entry(writer, Column.WHISTS, Fraction(amount), reason, target)
+
+
+def consolation(rules: Rules, level: int) -> Fraction:
+    """Whists written on a failed declarer per undertrick (§1, `consolation`)."""
+    if isinstance(rules.consolation, int):
+        return Fraction(rules.consolation)
+    if rules.consolation is ConsolationKind.PRICE:
+        return Fraction(whist_price(rules, level))
+    if rules.consolation is ConsolationKind.VALUE:
+        return Fraction(GAME_VALUE[level])
+    return Fraction(0)
+
+
+def responsibility_factor(rules: Rules) -> Fraction:
+    """r: the share of the whist price a whister writes into his mountain per short trick."""
+    return {
+        Responsibility.FULL: Fraction(1),
+        Responsibility.HALF: Fraction(1, 2),
+        Responsibility.NONE: Fraction(0),
+    }[rules.responsibility]
+
+
+def raspasy_multiplier(rules: Rules, step: int) -> int:
+    """The price multiplier of the step-th raspasy in a row (§1.2); the last step repeats."""
+    k = step if rules.raspasy_cap == 0 else min(step, rules.raspasy_cap)
+    if rules.raspasy_progression is Progression.ARITHMETIC:
+        return k
+    if rules.raspasy_progression is Progression.GEOMETRIC:
+        return int(2 ** (k - 1))
+    return 1
+
+
+def clockwise(start: int, size: int) -> list[int]:
+    """Seats clockwise beginning with `start`."""
+    return [(start + i) % size for i in range(size)]
+
+
+def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> dict[int, int]:
+    """Tricks each whister answers for when the declarer made the contract (§1.1.3, responsibility).
+
+    One whister answers for the whole side (the passer's tricks count). Two whisters on 6/7 answer each
+    for his half against his own tricks (`whist_requirement`); on 8–10 the second whister, clockwise
+    from the declarer, answers for the side.
+    """
+    duty = obligation(rules, deal.level)
+    side = deal.defence_tricks
+    if duty == 0:
+        return {}
+    if (
+        len(whisters) == 1
+        or deal.level >= 8
+        or rules.whist_requirement is WhistRequirement.TOGETHER
+    ):
+        answering = whisters[-1]  # defenders are kept clockwise from the declarer: the second
+        return {answering.player: duty - side} if side < duty else {}
+    if rules.whist_requirement is WhistRequirement.SIDE_FIRST and side >= duty:
+        return {}
+    half = duty // 2  # 6 → 2 each, 7 → 1 each
+    shorts = {w.player: half - (w.tricks or 0) for w in whisters}
+    return {player: short for player, short in shorts.items() if short > 0}
+
+
+def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) -> list[Entry]:
+    """A game of 6–10 (§1.1), including pass-pass, half-whist and «без трёх»."""
+    declarer, level = deal.declarer, deal.level
+    p = whist_price(rules, level)
+    if deal.three_down:
+        return [mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN)]
+
+    entries = [pool(declarer, deal.value, Reason.GAME)] if deal.undertricks == 0 else []
+    dealer_defends = dealer is not None and any(d.player == dealer for d in deal.defenders)
+    if deal.extras.prikup and dealer is not None and not dealer_defends:
+        # Odessa quick tricks: the dealer writes them on the declarer "as for tricks".
+        entries.append(whists(dealer, declarer, deal.extras.prikup * p, Reason.PRIKUP))
+
+    if not deal.played:
+        for half in (d for d in deal.defenders if d.role is Role.HALF):
+            tricks = Fraction(obligation(rules, level), 2)  # 6 → 2 tricks, 7 → 1 trick
+            entries.append(whists(half.player, declarer, p * tricks, Reason.HALF_WHIST))
+        return _ordered(entries, declarer, size)
+
+    u = deal.undertricks
+    if u:
+        entries.append(mountain(declarer, u * remise_price(rules, level), Reason.REMISE))
+    per_consolation = u * consolation(rules, level)
+    whisters = deal.whisters()
+    passers = [d for d in deal.defenders if d.role is Role.PASS]
+
+    if len(whisters) == 2:
+        for w in whisters:
+            entries.append(whists(w.player, declarer, p * (w.tricks or 0), Reason.TRICKS))
+            if u:
+                entries.append(whists(w.player, declarer, per_consolation, Reason.CONSOLATION))
+    else:
+        entries += one_whist(rules, deal, whisters[0], passers[0], p, per_consolation)
+
+    if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
+        entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
+
+    if not u:
+        r = responsibility_factor(rules)
+        for player, short in short_tricks(rules, deal, whisters).items():
+            if short and r:
+                entries.append(mountain(player, short * p * r, Reason.RESPONSIBILITY))
+    return _ordered(entries, declarer, size)
+
+
+def one_whist(
+    rules: Rules, deal: Contract, whister: Defender, passer: Defender, p: int, cons: Fraction
+) -> list[Entry]:
+    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation."""
+    declarer, side = deal.declarer, deal.defence_tricks
+    failed = deal.undertricks > 0
+    gentleman = rules.whist_split is WhistSplit.GENTLEMAN and (
+        failed or rules.gentleman_scope is GentlemanScope.ALWAYS
+    )
+    if gentleman:
+        # Whister and passer each write half of everything the two of them write.
+        half = (p * side + 2 * cons) / 2
+        return [
+            whists(whister.player, declarer, half, Reason.GENTLEMAN),
+            whists(passer.player, declarer, half, Reason.GENTLEMAN),
+        ]
+    entries = [whists(whister.player, declarer, p * side, Reason.TRICKS)]
+    if failed:
+        entries.append(whists(whister.player, declarer, cons, Reason.CONSOLATION))
+        # Odessa: «без записи консоляции пасовавшему» — the whister writes the passer's too.
+        writer = whister if rules.passer_consolation_to_whister else passer
+        entries.append(whists(writer.player, declarer, cons, Reason.CONSOLATION))
+    return entries
+
+
+def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> list[Entry]:
+    """Misère (§1.1.4): clean → 10 into the pool; else the tricks into the mountain."""
+    declarer, t = deal.declarer, deal.tricks
+    if t == 0:
+        return [pool(declarer, MISERE_VALUE, Reason.GAME)]
+    entries = [mountain(declarer, t * rules.misere_price, Reason.MISERE)]
+    if rules.misere_consolation:
+        each = (
+            Fraction(rules.consolation)
+            if isinstance(rules.consolation, int)
+            else Fraction(10 * rules.whist_factor)
+        )
+        for seat in clockwise(declarer, size)[1:]:
+            if seat != dealer or (size == 4 and rules.consolation_dealer):
+                entries.append(whists(seat, declarer, t * each, Reason.CONSOLATION))
+    return entries
+
+
+def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
+    """The bonus of a player with no trick on raspasy (`raspasy_zero`)."""
+    zero = rules.raspasy_zero
+    if zero is RaspasyZero.POOL_PRICE or zero is RaspasyZero.POOL_THEN_MOUNTAIN:
+        return [pool(player, price, Reason.RASPASY_ZERO)]  # the replay routes Odessa's fall-backs
+    if zero is RaspasyZero.POOL_1:
+        return [pool(player, 1, Reason.RASPASY_ZERO)]
+    if zero is RaspasyZero.MOUNTAIN_OFF:
+        return [mountain(player, -price, Reason.RASPASY_ZERO)]
+    return []
+
+
+def score_raspasy(
+    rules: Rules, size: int, dealer: int | None, deal: Raspasy, step: int
+) -> list[Entry]:
+    """All passed (§1.2): the mountain family, or Moscow's whists family."""
+    tricks = dict(deal.tricks)
+    price = rules.raspasy_price * raspasy_multiplier(rules, step)
+    start = 0 if dealer is None else (dealer + 1) % size
+    order = [seat for seat in clockwise(start, size) if seat in tricks]
+    entries: list[Entry] = []
+    if rules.raspasy is RaspasyFamily.MOUNTAIN:
+        for seat in order:
+            if tricks[seat]:
+                entries.append(mountain(seat, tricks[seat] * price, Reason.RASPASY))
+            else:
+                entries += zero_bonus(rules, seat, price)
+    else:
+        fewest = min(tricks.values())
+        winners = [seat for seat in order if tricks[seat] == fewest]
+        for seat in order:
+            if seat in winners:
+                for other in order:
+                    if other not in winners and tricks[other]:
+                        amount = Fraction(price * tricks[other], len(winners))
+                        entries.append(whists(seat, other, amount, Reason.RASPASY))
+            if tricks[seat] == 0:
+                entries += zero_bonus(rules, seat, price)
+    if size == 4 and dealer is not None and rules.raspasy_dealer_pool:
+        entries.append(pool(dealer, rules.raspasy_dealer_pool, Reason.RASPASY_DEALER))
+    return entries
+
+
+def score_deal(
+    rules: Rules, size: int, dealer: int | None, deal: Deal, step: int = 0
+) -> list[Entry]:
+    """The entries one deal writes, in the order the sheet takes them."""
+    if isinstance(deal, Contract):
+        return score_contract(rules, size, dealer, deal)
+    if isinstance(deal, Misere):
+        return score_misere(rules, size, dealer, deal)
+    return score_raspasy(rules, size, dealer, deal, step)
+
+
+def _ordered(entries: list[Entry], declarer: int, size: int) -> list[Entry]:
+    """Declarer first, then clockwise from him; a stable sort keeps each player's own order."""
+    rank = {seat: i for i, seat in enumerate(clockwise(declarer, size))}
+    return sorted(entries, key=lambda e: rank[e.player])
