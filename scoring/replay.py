@@ -33,6 +33,8 @@ from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
 # Reasons under which a player writes into his own pool by his own play: only these can make him the
 # "first to close" (a player closed by someone's help never is).
 OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
+# Likewise for Odessa's mountain: closed by the player's own game, not by a raspasy bonus.
+OWN_MOUNTAIN_REASONS = frozenset({Reason.GAME_OFF_MOUNTAIN, Reason.OVERFLOW})
 
 
 @dataclass
@@ -173,7 +175,7 @@ class _State:
         off = min(points, max(Fraction(0), self.mountain[player]))
         if off:
             self.write(mountain(player, -off, reason))
-        if was_open and self.mountain[player] == 0 and reason is Reason.GAME_OFF_MOUNTAIN:
+        if was_open and self.mountain[player] == 0 and reason in OWN_MOUNTAIN_REASONS:
             self.check_mountain_bonus(player)
         rest = points - off
         while help_rest and rest > 0:
