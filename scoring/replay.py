@@ -214,20 +214,23 @@ class _State:
 
     # -- a record ------------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[Band, Fraction]:
-        bands: dict[Band, Fraction] = {}
-        for seat in range(self.size):
-            bands[Band(seat, Column.POOL)] = self.pool[seat]
-            bands[Band(seat, Column.MOUNTAIN)] = self.mountain[seat]
-            for other in range(self.size):
-                if other != seat:
-                    bands[Band(seat, Column.WHISTS, other)] = self.whists[seat][other]
-        return bands
+    def total(self, band: Band) -> Fraction:
+        if band.column is Column.POOL:
+            return self.pool[band.player]
+        if band.column is Column.MOUNTAIN:
+            return self.mountain[band.player]
+        assert band.target is not None
+        return self.whists[band.player][band.target]
 
-    def note_history(self, index: int, before: dict[Band, Fraction]) -> None:
-        for band, total in self.snapshot().items():
-            if total != before[band]:
-                self.history.setdefault(band, []).append((index, total))
+    def note_history(self, index: int) -> None:
+        """Append the new total of every band this record touched, when it changed."""
+        start = Fraction(self.rules.start_mountain)
+        for band in dict.fromkeys(Band(e.player, e.column, e.target) for e in self.applied):
+            values = self.history.setdefault(band, [])
+            last = values[-1][1] if values else (start if band.column is Column.MOUNTAIN else 0)
+            total = self.total(band)
+            if total != last:
+                values.append((index, total))
 
     def end_check(self, dealer: int) -> None:
         rules, size = self.rules, self.size
@@ -317,14 +320,13 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
             state.history[Band(seat, Column.MOUNTAIN)] = [(-1, start)]
     scored: list[ScoredRecord] = []
     for index, record in enumerate(records):
-        before = state.snapshot()
         state.applied = []
         try:
             scored.append(_take_record(state, record))
         except IllegalDeal as err:
             err.params["record"] = str(index)
             raise
-        state.note_history(index, before)
+        state.note_history(index)
     return Sheet(
         game=game,
         records=tuple(scored),
