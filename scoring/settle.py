@@ -1,0 +1,243 @@
+"""Settlement («расписывание пульки»): who owes whom — spec/settlement.md.
+
+`settle(rules, totals, stake)` carries each pool's difference from the target into the mountain, writes
+off the smallest mountain (amnesty), turns mountains into whists, cancels whists pair by pair and lists
+the payments. Everything is an exact `Fraction` until money is rounded to 0.01 at the very end; the
+invariants of the spec are checked here and a broken one raises `InvariantError` (a bug, never input).
+
+The traditional ways to avoid fractions (settlement.md, "Exactness and rounding", example E2) are not
+implemented: balances stay exact and only money is rounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+from typing import Final, TypeVar
+
+from scoring.errors import InvariantError
+from scoring.rules import Rules
+from scoring.sheet import Totals
+
+WHISTS_PER_MOUNTAIN_POINT: Final = (
+    10  # step 3: a mountain point is 10 whists shared among the others
+)
+CENTS: Final = 100  # money is rounded to 0.01
+
+Amount = TypeVar("Amount", Fraction, Decimal)
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """`debtor` pays `creditor` (seat indexes): `whists` exactly, and `money` when a stake is set.
+
+    Money may be 0.00 on a pair, and in a rare case (see `_transfers`) whists may be 0 on a pair that
+    only carries money.
+    """
+
+    debtor: int
+    creditor: int
+    whists: Fraction
+    money: Decimal | None
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    balances: tuple[Fraction, ...]  # exact, whists; positive = is owed
+    mountains: tuple[Fraction, ...]  # after the pool carry and the amnesty
+    money: tuple[Decimal, ...] | None  # rounded to 0.01 by largest remainder, summing to 0
+    transfers: tuple[Transfer, ...]
+
+
+def carried_mountains(rules: Rules, totals: Totals) -> tuple[Fraction, ...]:
+    """Step 1: each mountain plus (target − pool) × pool_to_mountain — negative when over (E4)."""
+    return tuple(
+        mountain + (rules.pool_target - pool) * rules.pool_to_mountain
+        for pool, mountain in zip(totals.pool, totals.mountain, strict=True)
+    )
+
+
+def amnesty(mountains: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    """Step 2: the smallest mountain written off every mountain."""
+    least = min(mountains)
+    return tuple(m - least for m in mountains)
+
+
+def mountain_whists(mountains: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    """Step 3: the whists each other player writes on a player for his mountain, M × 10 / N."""
+    return tuple(m * WHISTS_PER_MOUNTAIN_POINT / len(mountains) for m in mountains)
+
+
+def pair_results(
+    whists: Sequence[Sequence[Fraction]], on_mountain: Sequence[Fraction]
+) -> dict[tuple[int, int], Fraction]:
+    """Step 4: for each pair i < j, what i gets from j once their whists cancel (negative: i pays)."""
+    size = len(on_mountain)
+    results: dict[tuple[int, int], Fraction] = {}
+    for i in range(size):
+        for j in range(i + 1, size):
+            by_i = whists[i][j] + on_mountain[j]
+            by_j = whists[j][i] + on_mountain[i]
+            results[i, j] = by_i - by_j
+    return results
+
+
+def closed_form_balance(
+    mountains: Sequence[Fraction], whists: Sequence[Sequence[Fraction]], player: int
+) -> Fraction:
+    """`−10·(M_i − avg M) + Σ_j (W[i][j] − W[j][i])`, M after the pool carry (settlement.md)."""
+    average = Fraction(sum(mountains, Fraction(0)), len(mountains))
+    written = sum(
+        (whists[player][j] - whists[j][player] for j in range(len(mountains))), Fraction(0)
+    )
+    return -WHISTS_PER_MOUNTAIN_POINT * (mountains[player] - average) + written
+
+
+def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal, ...]:
+    """Balance × stake to 0.01 by the largest-remainder method (ties: the earlier seat), summing to 0."""
+    exact = [b * stake * CENTS for b in balances]
+    cents = [floor(x) for x in exact]
+    missing = -sum(cents)  # the remainders add up to a whole number of cents
+    by_remainder = sorted(range(len(exact)), key=lambda i: (-(exact[i] - cents[i]), i))
+    for i in by_remainder[:missing]:
+        cents[i] += 1
+    return tuple(Decimal(c).scaleb(-2) for c in cents)
+
+
+def greedy_transfers(balances: Sequence[Amount]) -> list[tuple[int, int, Amount]]:
+    """(debtor, creditor, amount): the largest debtor pays the largest creditor, ties to the earlier seat.
+
+    Each payment settles at least one of the two, so there are at most N − 1 payments.
+    """
+    left = list(balances)
+    payments: list[tuple[int, int, Amount]] = []
+    while True:
+        debtor = min(range(len(left)), key=lambda i: (left[i], i))
+        creditor = min(range(len(left)), key=lambda i: (-left[i], i))
+        if left[debtor] >= 0 or left[creditor] <= 0:
+            return payments
+        amount = min(-left[debtor], left[creditor])
+        left[debtor] += amount
+        left[creditor] -= amount
+        payments.append((debtor, creditor, amount))
+
+
+def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settlement:
+    """Balances and payments if the game ended with these totals (settlement.md "Method")."""
+    size = len(totals.pool)
+    rows = (totals.mountain, totals.whists, *totals.whists)
+    if any(len(row) != size for row in rows):
+        raise ValueError("pool, mountain and whists must cover the same players")
+    if stake is not None and stake <= 0:
+        raise ValueError("the stake must be positive")
+    carried = carried_mountains(rules, totals)
+    mountains = amnesty(carried)
+    pairs = pair_results(totals.whists, mountain_whists(mountains))
+    balances = [Fraction(0)] * size
+    for (i, j), result in pairs.items():
+        balances[i] += result
+        balances[j] -= result
+    _check_balances(balances, carried, totals.whists)
+
+    money = None if stake is None else round_money(balances, stake)
+    transfers = _transfers(balances, money)
+    _check_transfers(transfers, balances, money)
+    return Settlement(tuple(balances), mountains, money, transfers)
+
+
+def _transfers(
+    balances: Sequence[Fraction], money: Sequence[Decimal] | None
+) -> tuple[Transfer, ...]:
+    """The greedy whist payments; with a stake, money on the same pairs from the rounded balances.
+
+    When rounding to cents moves money from one group of players who settle among themselves to
+    another (about one case in 10⁵), no money fits those pairs: then the money payments are the
+    greedy ones on the money balances, merged with the whist payments by pair.
+    """
+    payments = greedy_transfers(balances)
+    if money is None:
+        return tuple(Transfer(d, c, amount, None) for d, c, amount in payments)
+    paid = money_on_pairs([(d, c) for d, c, _ in payments], money)
+    if paid is not None:
+        return tuple(
+            Transfer(d, c, amount, cash)
+            for (d, c, amount), cash in zip(payments, paid, strict=True)
+        )
+    by_pair = {(d, c): amount for d, c, amount in payments}
+    cash_by_pair = {(d, c): cash for d, c, cash in greedy_transfers(money)}
+    pairs = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
+    return tuple(
+        Transfer(d, c, by_pair.get((d, c), Fraction(0)), cash_by_pair.get((d, c), Decimal("0.00")))
+        for d, c in pairs
+    )
+
+
+def money_on_pairs(
+    pairs: Sequence[tuple[int, int]], money: Sequence[Decimal]
+) -> list[Decimal] | None:
+    """What each (debtor, creditor) pair pays so that the money balances are rebuilt, or None.
+
+    The greedy pairs form a forest, so the amounts are unique: a player on one pair only settles his
+    whole balance there, and so on inwards. None when a group's money does not sum to zero or a debtor
+    would have to receive money.
+    """
+    left = list(money)
+    amounts: list[Decimal | None] = [None] * len(pairs)
+    open_pairs = set(range(len(pairs)))
+    while open_pairs:
+        degree = [0] * len(money)
+        for k in open_pairs:
+            degree[pairs[k][0]] += 1
+            degree[pairs[k][1]] += 1
+        k = min(k for k in open_pairs if 1 in (degree[pairs[k][0]], degree[pairs[k][1]]))
+        debtor, creditor = pairs[k]
+        amount = left[creditor] if degree[creditor] == 1 else -left[debtor]
+        left[debtor] += amount
+        left[creditor] -= amount
+        amounts[k] = amount
+        open_pairs.remove(k)
+    if any(left):
+        return None
+    found = [a for a in amounts if a is not None]
+    return found if all(a >= 0 for a in found) else None
+
+
+def _check_balances(
+    balances: Sequence[Fraction],
+    carried: Sequence[Fraction],
+    whists: Sequence[Sequence[Fraction]],
+) -> None:
+    if sum(balances) != 0:
+        raise InvariantError(f"balances sum to {sum(balances)}, not 0")
+    for player, balance in enumerate(balances):
+        expected = closed_form_balance(carried, whists, player)
+        if balance != expected:
+            raise InvariantError(f"balance of seat {player} is {balance}, closed form {expected}")
+
+
+def _check_transfers(
+    transfers: Sequence[Transfer],
+    balances: Sequence[Fraction],
+    money: Sequence[Decimal] | None,
+) -> None:
+    rebuilt = [Fraction(0)] * len(balances)
+    for t in transfers:
+        rebuilt[t.debtor] -= t.whists
+        rebuilt[t.creditor] += t.whists
+    if rebuilt != list(balances):
+        raise InvariantError(f"transfers rebuild {rebuilt}, not the balances {list(balances)}")
+    if money is None:
+        return
+    if sum(money) != 0:
+        raise InvariantError(f"money balances sum to {sum(money)}, not 0")
+    paid = [Decimal(0)] * len(money)
+    for t in transfers:
+        if t.money is None:
+            raise InvariantError("a transfer without money although a stake is set")
+        paid[t.debtor] -= t.money
+        paid[t.creditor] += t.money
+    if paid != list(money):
+        raise InvariantError(f"money transfers rebuild {paid}, not {list(money)}")
