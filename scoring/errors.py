@@ -100,6 +100,12 @@ ERROR_CODES: frozenset[str] = frozenset(
         "bad-prikup",
         "bad-adjust",
         "me-outside-chat",
+        "missing-level",  # no contract level on a contract line
+        "missing-declarer",  # the declarer cannot be told (misère, concession, 4 players)
+        "missing-tricks",  # two whisters and a result, but no tricks to split
+        "missing-dealer",  # `рас 2 3 5` with 4 players and no known dealer
+        "too-many-defenders",  # more than two defenders, or any with `three_down`
+        "repeated-word",  # a part of the line given twice (two results, `open closed`…)
         # against the game
         "dealer-in-play",
         "player-not-active",
