@@ -1,0 +1,250 @@
+"""A paper sheet typed in by hand — spec/settlement.md "Input for a paper sheet" (`/calc`, CLI `settle`).
+
+```json
+{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10,
+ "pool": {"A": 10, "B": 10, "C": 6}, "mountain": {"A": 14, "B": 20, "C": 4},
+ "whists": {"A": {"B": 30, "C": 16}, "B": {"A": 10, "C": 24}, "C": {"A": 40, "B": 8}},
+ "stake": "0.10"}
+```
+Only `players` is required. A missing `convention` is sochi; a missing `pool_target` the preset's; a
+missing `pool` means every pool closed at the target (if given, it names every player); a player missing
+from `mountain` has 0; a pair missing from `whists` is 0. `options` maps conventions.md §2.1 option names
+to values. Amounts are JSON numbers or strings such as `"110/3"` or `"36.5"`.
+
+Every problem is a `ProtocolError`: `bad-json` (params `problem`: `syntax` with `detail` and `column` and
+the error's `line`, `constant` for NaN or Infinity, `too-deep`, `too-long`), `bad-players` (params `problem`:
+`count`, `not-a-name`, `same-name`), `bad-sheet` (params `field`, the JSON path, and `expected`), or an
+option's own code (`unknown-convention`, `unknown-option`, `bad-option-value`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Final
+
+from scoring.errors import OptionError, ProtocolError
+from scoring.rules import Rules, rules_for
+from scoring.sheet import Totals
+
+FIELDS: Final = (
+    "convention",
+    "players",
+    "pool_target",
+    "pool",
+    "mountain",
+    "whists",
+    "stake",
+    "options",
+)
+EXAMPLE: Final = (
+    '{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10, '
+    '"pool": {"A": 10, "B": 10, "C": 6}, "mountain": {"A": 14, "B": 20, "C": 4}, '
+    '"whists": {"A": {"B": 30, "C": 16}, "B": {"A": 10, "C": 24}, "C": {"A": 40, "B": 8}}, '
+    '"stake": "0.10"}'
+)
+# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
+_AMOUNT: Final = re.compile(r"-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
+_SPAN: Final = 40  # longest quoted input in an error
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSheet:
+    rules: Rules
+    players: tuple[str, ...]
+    totals: Totals
+    stake: Fraction | None  # money per whist
+
+
+class _Constant(ValueError):
+    """NaN or Infinity in the JSON: valid for Python's parser, not for us."""
+
+
+def _refuse_constant(name: str) -> object:
+    raise _Constant(name)
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object; a key given twice is refused rather than silently taking the last value."""
+    found: dict[str, object] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ProtocolError(
+                "bad-sheet", _quote(key), {"field": key, "expected": "once"}, EXAMPLE
+            )
+        found[key] = value
+    return found
+
+
+def parse_paper_sheet(text: str) -> PaperSheet:
+    """The rules, players, totals and stake of a paper sheet in JSON; raises ProtocolError."""
+    try:
+        data: object = json.loads(
+            text,
+            parse_float=Decimal,
+            parse_constant=_refuse_constant,
+            object_pairs_hook=_unique_keys,
+        )
+    except ProtocolError:
+        raise
+    except json.JSONDecodeError as error:
+        params = {"problem": "syntax", "detail": error.msg, "column": str(error.colno)}
+        span = _quote(error.doc[error.pos : error.pos + 10])
+        raise ProtocolError("bad-json", span, params, EXAMPLE, line=error.lineno) from None
+    except _Constant as error:
+        raise ProtocolError("bad-json", str(error), {"problem": "constant"}, EXAMPLE) from None
+    except RecursionError:
+        raise ProtocolError("bad-json", "", {"problem": "too-deep"}, EXAMPLE) from None
+    except ValueError:  # an integer longer than int() accepts
+        raise ProtocolError("bad-json", "", {"problem": "too-long"}, EXAMPLE) from None
+    sheet = _object(data, "sheet")
+    for key in sheet:
+        if key not in FIELDS:
+            raise _bad(key, key, "field")
+    players = _players(sheet.get("players"))
+    rules = _rules(sheet, len(players))
+    totals = Totals(
+        pool=_pool(sheet.get("pool"), players, rules.pool_target),
+        mountain=_mountain(sheet.get("mountain"), players),
+        whists=_whists(sheet.get("whists"), players),
+    )
+    return PaperSheet(rules, players, totals, _stake(sheet.get("stake")))
+
+
+def _players(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not 3 <= len(value) <= 4:
+        raise ProtocolError("bad-players", _quote(value), {"problem": "count"}, EXAMPLE)
+    names: list[str] = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise ProtocolError("bad-players", _quote(item), {"problem": "not-a-name"}, EXAMPLE)
+        name = item.strip()
+        if name.casefold() in (n.casefold() for n in names):
+            raise ProtocolError("bad-players", name, {"problem": "same-name"}, EXAMPLE)
+        names.append(name)
+    return tuple(names)
+
+
+def _rules(sheet: Mapping[str, object], players: int) -> Rules:
+    convention = sheet.get("convention", "sochi")
+    if not isinstance(convention, str):
+        raise _bad("convention", convention, "string")
+    overrides: dict[str, str] = {}
+    options = _object(sheet.get("options", {}), "options")
+    for name, value in options.items():
+        overrides[name] = _option_text(value, f"options.{name}")
+    if "pool_target" in sheet:
+        if "pool_target" in options:
+            raise _bad("pool_target", sheet["pool_target"], "once")
+        overrides["pool_target"] = _option_text(sheet["pool_target"], "pool_target")
+    try:
+        return rules_for(convention, players, overrides)
+    except OptionError as error:
+        raise ProtocolError.at(0, error) from None
+
+
+def _option_text(value: object, field: str) -> str:
+    """An option's value as the text `name=value` would carry."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | str | Decimal):
+        return str(value)
+    raise _bad(field, value, "option-value")
+
+
+def _pool(value: object, players: tuple[str, ...], target: int) -> tuple[Fraction, ...]:
+    if value is None:
+        return tuple(Fraction(target) for _ in players)
+    amounts = _amounts(value, players, "pool")
+    for name in players:
+        if name not in amounts:
+            raise _bad(f"pool.{name}", name, "every-player")
+    return tuple(amounts[name] for name in players)
+
+
+def _mountain(value: object, players: tuple[str, ...]) -> tuple[Fraction, ...]:
+    amounts = _amounts({} if value is None else value, players, "mountain")
+    return tuple(amounts.get(name, Fraction(0)) for name in players)
+
+
+def _whists(value: object, players: tuple[str, ...]) -> tuple[tuple[Fraction, ...], ...]:
+    rows = _by_player({} if value is None else value, players, "whists")
+    matrix: list[tuple[Fraction, ...]] = []
+    for writer in players:
+        row = _amounts(rows.get(writer, {}), players, f"whists.{writer}")
+        if writer in row:
+            raise _bad(f"whists.{writer}.{writer}", writer, "another-player")
+        matrix.append(tuple(row.get(target, Fraction(0)) for target in players))
+    return tuple(matrix)
+
+
+def _stake(value: object) -> Fraction | None:
+    if value is None:
+        return None
+    stake = _amount(value, "stake")
+    if stake <= 0:
+        raise _bad("stake", value, "positive-decimal")
+    return stake
+
+
+def _amounts(value: object, players: tuple[str, ...], field: str) -> dict[str, Fraction]:
+    return {
+        name: _amount(raw, f"{field}.{name}")
+        for name, raw in _by_player(value, players, field).items()
+    }
+
+
+def _by_player(value: object, players: tuple[str, ...], field: str) -> dict[str, object]:
+    """An object keyed by player names (case-insensitive, as typed in the players list)."""
+    found: dict[str, object] = {}
+    for key, item in _object(value, field).items():
+        name = next((p for p in players if p.casefold() == key.strip().casefold()), None)
+        if name is None:
+            raise _bad(f"{field}.{key}", key, "player", {"valid": ", ".join(players)})
+        if name in found:
+            raise _bad(f"{field}.{key}", key, "once")
+        found[name] = item
+    return found
+
+
+def _amount(value: object, field: str) -> Fraction:
+    """A JSON number or a string like "36.5" or "110/3", within sensible bounds."""
+    if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
+        raise _bad(field, value, "number")
+    text = str(value).strip()
+    if isinstance(value, Decimal) and _AMOUNT.fullmatch(text) is None:
+        text = format(value, "f") if abs(value.adjusted()) <= 12 else text
+    if _AMOUNT.fullmatch(text) is None:
+        raise _bad(field, value, "number")
+    return Fraction(text)
+
+
+def _object(value: object, field: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise _bad(field, value, "object")
+    return value
+
+
+def _bad(
+    field: str, value: object, expected: str, extra: Mapping[str, str] | None = None
+) -> ProtocolError:
+    params = {"field": field, "expected": expected, **(extra or {})}
+    return ProtocolError("bad-sheet", _quote(value), params, EXAMPLE)
+
+
+def _quote(value: object) -> str:
+    """The faulty part of the input, as the user typed it (JSON), cut to a readable length."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, int | Decimal):
+        text = str(value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False, default=str)
+        except (ValueError, RecursionError):
+            text = type(value).__name__
+    return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
