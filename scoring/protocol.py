@@ -1,0 +1,244 @@
+"""Protocol files: a whole game as text (spec/notation.md "Protocol file").
+
+UTF-8 text. Header lines `# key: value` before the first deal set `convention`, `players`, `pool`,
+`stake`, `dealer` (the first dealer) and `option` (`name=value`, repeatable); unknown `# key:` lines
+are comments. Then one record a line in the deal notation; blank lines and, after the first deal,
+every `#` line are comments. The dealer of each deal is tracked while reading (it moves clockwise
+after every deal, raspasy included, not after `adjust` or `last-round`; `dealer:X` sets it), so a
+4-player line is read with its active players known.
+
+Every problem is a `ProtocolError` with the 1-based `line` (0 for the whole file): a deal line's
+notation error keeps its code (`ProtocolError.at`); a header's is `bad-header` or `bad-players`
+(params `problem`), or the option's own code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+from scoring.deal import Adjust, LastRound, Record
+from scoring.errors import OptionError, ProtocolError, ScoringError
+from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
+from scoring.rules import canonical_convention, parse_option, rules_for
+from scoring.sheet import Game
+
+__all__ = ["Protocol", "format_protocol", "parse_protocol"]
+
+HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
+_HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
+_KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
+_NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
+_STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
+_POOL: Final = "pool_target"
+
+
+@dataclass(frozen=True, slots=True)
+class Protocol:
+    """A protocol file as read: its header and its records with their line numbers."""
+
+    convention: str
+    players: tuple[str, ...]
+    pool: int | None
+    stake: Fraction | None
+    dealer: int = 0  # the first dealer's seat
+    options: dict[str, str] = field(default_factory=dict)  # raw `name=value`, already checked
+    records: tuple[tuple[int, Record], ...] = ()
+
+    def overrides(self) -> dict[str, str]:
+        """The options over the preset, the `# pool:` header as `pool_target`."""
+        overrides = dict(self.options)
+        if self.pool is not None:
+            overrides[_POOL] = str(self.pool)
+        return overrides
+
+    def game(self) -> Game:
+        """The game the file describes: its frozen rules, players, first dealer and stake."""
+        rules = rules_for(self.convention, len(self.players), self.overrides())
+        return Game(rules, self.players, self.dealer, self.stake)
+
+
+def _bad_header(line: int, span: str, problem: str) -> ProtocolError:
+    return ProtocolError("bad-header", span, {"problem": problem}, HEADER_EXAMPLE, line)
+
+
+def _bad_players(line: int, span: str, problem: str) -> ProtocolError:
+    return ProtocolError("bad-players", span, {"problem": problem}, HEADER_EXAMPLE, line)
+
+
+def _players(value: str, line: int) -> tuple[str, ...]:
+    return _check_names(tuple(value.split()), line)
+
+
+def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
+    """3 or 4 different names a deal line can name: one word each, none of `: / = " , ;`."""
+    if len(names) not in (3, 4):
+        raise _bad_players(line, " ".join(names), "count")
+    seen: set[str] = set()
+    for name in names:
+        if (
+            not name
+            or name.startswith("@")
+            or any(c.isspace() or c in _NAME_FORBIDDEN for c in name)
+        ):
+            raise _bad_players(line, name, "not-a-name")
+        if name.casefold() in seen:
+            raise _bad_players(line, name, "same-name")
+        seen.add(name.casefold())
+    return names
+
+
+def _stake(value: str, line: int) -> Fraction:
+    text = value.strip()
+    if not _STAKE_RE.fullmatch(text):
+        raise _bad_header(line, text, "stake")
+    numerator, _, denominator = text.partition("/")
+    if denominator and int(denominator) == 0:
+        raise _bad_header(line, text, "stake")
+    return Fraction(numerator) / Fraction(denominator or 1)
+
+
+@dataclass(slots=True)
+class _Header:
+    convention: tuple[int, str] | None = None
+    players: tuple[int, str] | None = None
+    pool: tuple[int, str] | None = None
+    stake: tuple[int, str] | None = None
+    dealer: tuple[int, str] | None = None
+    options: dict[str, tuple[int, str]] = field(default_factory=dict)
+
+    def read(self, line: int, key: str, value: str) -> None:
+        value = value.strip()
+        if key == "option":
+            name, equals, raw = value.partition("=")
+            name, raw = name.strip().lower(), raw.strip()
+            if not equals or not name:
+                raise _bad_header(line, value, "option")
+            if name in self.options or (name == _POOL and self.pool is not None):
+                raise _bad_header(line, value, "repeated")
+            try:
+                parse_option(name, raw)
+            except OptionError as error:
+                raise ProtocolError.at(line, error) from None
+            self.options[name] = (line, raw)
+            return
+        if getattr(self, key) is not None or (key == "pool" and _POOL in self.options):
+            raise _bad_header(line, value, "repeated")
+        setattr(self, key, (line, value))
+
+    def protocol(self) -> Protocol:
+        if self.convention is None:
+            raise _bad_header(0, "", "no-convention")
+        if self.players is None:
+            raise _bad_players(0, "", "missing")
+        line, value = self.convention
+        try:
+            convention = canonical_convention(value)
+        except OptionError as error:
+            raise ProtocolError.at(line, error) from None
+        players = _players(self.players[1], self.players[0])
+        options = {name: raw for name, (_, raw) in self.options.items()}
+        pool: int | None = None
+        pool_entry = self.pool or self.options.get(_POOL)
+        if pool_entry is not None:
+            line, value = pool_entry
+            options.pop(_POOL, None)
+            try:
+                typed = parse_option(_POOL, value)
+            except OptionError as error:
+                raise ProtocolError.at(line, error) from None
+            assert isinstance(typed, int)
+            pool = typed
+        stake = None if self.stake is None else _stake(self.stake[1], self.stake[0])
+        dealer = 0
+        if self.dealer is not None:
+            line, value = self.dealer
+            try:
+                dealer = resolve_player(value, Table(players))
+            except ScoringError as error:
+                raise ProtocolError.at(line, error) from None
+        return Protocol(convention, players, pool, stake, dealer, options)
+
+
+def parse_protocol(text: str) -> Protocol:
+    """Read a protocol file; raises ProtocolError with the line at fault."""
+    header = _Header()
+    protocol: Protocol | None = None
+    records: list[tuple[int, Record]] = []
+    dealer = 0
+    for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            if protocol is None and (m := _HEADER_RE.fullmatch(line)):
+                key = m["key"].lower()
+                if key in _KEYS:
+                    header.read(number, key, m["value"])
+            continue
+        if protocol is None:
+            protocol = header.protocol()
+            dealer = protocol.dealer
+        table = Table(protocol.players, dealer=dealer)
+        try:
+            record = parse_record(line, table)
+        except ScoringError as error:
+            raise ProtocolError.at(number, error) from None
+        records.append((number, record))
+        if not isinstance(record, Adjust | LastRound):
+            this = record.extras.dealer if record.extras.dealer is not None else dealer
+            dealer = (this + 1) % len(protocol.players)
+    if protocol is None:
+        protocol = header.protocol()
+    protocol = Protocol(
+        protocol.convention,
+        protocol.players,
+        protocol.pool,
+        protocol.stake,
+        protocol.dealer,
+        protocol.options,
+        tuple(records),
+    )
+    try:
+        protocol.game()
+    except ScoringError as error:
+        raise ProtocolError.at(0, error) from None
+    return protocol
+
+
+def format_protocol(
+    game: Game,
+    records: Sequence[Record],
+    comments: Mapping[int, Sequence[str]] | None = None,
+) -> str:
+    """A protocol file that `parse_protocol` reads back to this game and these records.
+
+    `comments` maps a record's index to comment lines written after it (corrections, votes);
+    each becomes a `# ` line. Raises ProtocolError (bad-players) for names a file cannot hold.
+    """
+    players = _check_names(game.players, 0)
+    first = players[game.first_dealer]
+    try:
+        dealer = first if resolve_player(first, Table(players)) == game.first_dealer else None
+    except ScoringError:
+        dealer = None
+    lines = [
+        f"# convention: {game.rules.convention}",
+        f"# players: {' '.join(players)}",
+        f"# pool: {game.rules.pool_target}",
+    ]
+    if game.stake is not None:
+        lines.append(f"# stake: {game.stake}")
+    lines.append(f"# dealer: {dealer or SEATS[game.first_dealer]}")
+    for name, value in game.rules.overrides(len(players)).items():
+        if name != _POOL:
+            lines.append(f"# option: {name}={value}")
+    notes = comments or {}
+    for index, record in enumerate(records):
+        lines.append(format_record(record, players))
+        for comment in notes.get(index, ()):
+            lines.extend(f"# {part}".rstrip() for part in comment.splitlines() or [""])
+    return "\n".join(lines) + "\n"
