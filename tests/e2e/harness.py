@@ -1,0 +1,245 @@
+"""Run the real bot (`python -m bot`) against the fake Telegram server, and act as its users.
+
+    server = FakeTelegram(); await server.start()
+    bot = BotProcess(server, tmp_path, locale="en"); await bot.start()
+    anna = Member(server, bot, GROUP, ANNA)
+    reply = await anna.say("/newgame sochi pool 10")      # the bot's first answer in the chat
+    photo = await anna.say("/deal ...", until=is_photo)    # the first photo after the command
+    await bot.kill(); await bot.start()                    # SIGKILL, then the same database again
+
+Every wait is bounded; a failed wait names what the bot did in the chat and ends with the tail of
+its log. Only 127.0.0.1 is used.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.fake_telegram import BOT_TOKEN, Chat, FakeTelegram, Sent, User, find_button
+
+REPO = Path(__file__).resolve().parents[2]
+WAIT = 15.0
+# Settings the bot reads that the tests set themselves; nothing else leaks in from the caller.
+_OWN_ENV = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DEFAULT_LOCALE", "LOG_LEVEL")
+
+
+class BotProcess:
+    """The bot as a child process on one database; `start` waits until it polls for updates."""
+
+    def __init__(
+        self,
+        server: FakeTelegram,
+        workdir: Path,
+        *,
+        locale: str = "ru",
+        env: dict[str, str] | None = None,
+        token: str = BOT_TOKEN,
+        argv: Sequence[str] = ("-m", "bot"),
+    ) -> None:
+        self.server = server
+        self.workdir = workdir
+        self.locale = locale
+        self.token = token
+        self.argv = tuple(argv)
+        self.extra_env = dict(env or {})
+        self.db_path = workdir / "bot.sqlite3"
+        self.log_path = workdir / "bot.log"
+        self.starts = 0
+        self.proc: asyncio.subprocess.Process | None = None
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in _OWN_ENV}
+        env.update(
+            BOT_TOKEN=self.token,
+            TELEGRAM_API_URL=self.server.url,
+            DATABASE_PATH=str(self.db_path),
+            DEFAULT_LOCALE=self.locale,
+            LOG_LEVEL="INFO",
+            PYTHONPATH=str(REPO),
+            PYTHONUNBUFFERED="1",
+            NO_PROXY="127.0.0.1,localhost",
+        )
+        env.update(self.extra_env)
+        return env
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    async def launch(self) -> None:
+        """Start the process without waiting for it to poll (for tests of start-up failures)."""
+        if self.running:
+            raise RuntimeError("the bot is already running")
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.starts += 1
+        with self.log_path.open("ab") as log:
+            log.write(f"\n===== start {self.starts} =====\n".encode())
+            log.flush()
+            # The working directory is the test's own, so a developer's .env is not read.
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                *self.argv,
+                cwd=self.workdir,
+                env=self.env(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+
+    async def start(self, timeout: float = WAIT) -> None:
+        """Start the bot and wait until it asks the server for updates."""
+        polls = self.server.poll_count
+        await self.launch()
+        assert self.proc is not None
+        exited = asyncio.ensure_future(self.proc.wait())
+        polling = asyncio.ensure_future(self.server.wait_polling(polls, timeout))
+        try:
+            await asyncio.wait({exited, polling}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if polling.done() and polling.exception() is None:
+            return
+        polling.cancel()
+        with contextlib.suppress(asyncio.CancelledError, AssertionError):
+            await polling
+        code = self.proc.returncode
+        await self.kill()
+        reason = f"exited with status {code}" if code is not None else "did not poll"
+        raise AssertionError(f"the bot {reason} within {timeout:.0f} s\n{self.log_tail()}")
+
+    async def wait_exit(self, timeout: float = WAIT) -> int:
+        """The exit status of a bot that is expected to stop by itself."""
+        assert self.proc is not None
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            await self.kill()
+            raise AssertionError(f"the bot did not exit within {timeout:.0f} s") from None
+
+    async def kill(self) -> None:
+        """SIGKILL: the process gets no chance to clean up, as when a machine loses power."""
+        if self.proc is not None and self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+
+    async def stop(self, timeout: float = 5.0) -> int | None:
+        """SIGTERM, then SIGKILL if the bot has not stopped within `timeout`; the exit status."""
+        if self.proc is None:
+            return None
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout)
+            except TimeoutError:
+                await self.kill()
+        return self.proc.returncode
+
+    async def restart(self) -> None:
+        """Kill the bot (SIGKILL) and start it again on the same database."""
+        await self.kill()
+        await self.start()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_tail(self, lines: int = 40) -> str:
+        tail = self.log().splitlines()[-lines:]
+        return "the bot's log (tail):\n" + "\n".join("  | " + line for line in tail)
+
+    def assert_alive(self) -> None:
+        assert self.running, f"the bot has exited\n{self.log_tail()}"
+
+
+def is_photo(sent: Sent) -> bool:
+    """The call put a photo in the chat (sendPhoto or editMessageMedia with a photo)."""
+    return sent.is_photo
+
+
+def is_text(sent: Sent) -> bool:
+    return sent.method == "sendMessage"
+
+
+def contains(*fragments: str) -> Callable[[Sent], bool]:
+    """The text or caption contains every fragment (case-insensitive)."""
+    wanted = [f.casefold() for f in fragments]
+    return lambda sent: all(f in sent.text.casefold() for f in wanted)
+
+
+def matches(pattern: str) -> Callable[[Sent], bool]:
+    regex = re.compile(pattern, re.IGNORECASE | re.MULTILINE)
+    return lambda sent: regex.search(sent.text) is not None
+
+
+class Member:
+    """One user in one chat, typing commands and pressing buttons."""
+
+    def __init__(self, server: FakeTelegram, bot: BotProcess, chat: Chat, user: User) -> None:
+        self.server = server
+        self.bot = bot
+        self.chat = chat
+        self.user = user
+
+    def send(self, text: str, *, reply_to: int | None = None) -> dict[str, Any]:
+        """Queue the message without waiting for an answer."""
+        return self.server.user_message(self.chat, self.user, text, reply_to=reply_to)
+
+    async def say(
+        self,
+        text: str,
+        until: Callable[[Sent], bool] | None = None,
+        *,
+        timeout: float = WAIT,
+        reply_to: int | None = None,
+    ) -> Sent:
+        """Send `text`; the first thing the bot does in the chat after it that satisfies `until`."""
+        since = self.server.cursor(self.chat)
+        self.send(text, reply_to=reply_to)
+        return await self.wait(until, since=since, timeout=timeout)
+
+    async def press(
+        self,
+        sent: Sent | int,
+        button: str,
+        until: Callable[[Sent], bool] | None = None,
+        *,
+        timeout: float = WAIT,
+    ) -> dict[str, Any]:
+        """Press the button whose text contains `button` on a bot message; the bot's answer.
+
+        Returns the answerCallbackQuery parameters (the toast); pass `until` to wait also for
+        something shown in the chat, then read it with `wait`.
+        """
+        message_id = sent if isinstance(sent, int) else sent.message_id
+        data = find_button(self.server.message(self.chat, message_id), button)["callback_data"]
+        since = self.server.cursor(self.chat)
+        query = self.server.press(self.chat, self.user, message_id, data)
+        try:
+            answer = await self.server.wait_for_answer(query, timeout)
+            if until is not None:
+                await self.server.wait_for(self.chat, until, timeout, since=since)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{self.bot.log_tail()}") from None
+        return answer
+
+    async def wait(
+        self,
+        until: Callable[[Sent], bool] | None = None,
+        *,
+        since: int = 0,
+        timeout: float = WAIT,
+    ) -> Sent:
+        try:
+            return await self.server.wait_for(self.chat, until, timeout, since=since)
+        except AssertionError as error:
+            state = "" if self.bot.running else "\nthe bot is not running"
+            raise AssertionError(f"{error}{state}\n{self.bot.log_tail()}") from None

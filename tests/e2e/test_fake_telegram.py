@@ -1,0 +1,541 @@
+"""The fake Telegram server and the harness, checked with aiogram's own client and a tiny bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiogram import Bot, Dispatcher, F
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramUnauthorizedError,
+)
+from aiogram.filters import Command, CommandObject
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    ReplyParameters,
+)
+from PIL import Image
+
+from tests.e2e.conftest import StartBot
+from tests.e2e.fake_telegram import (
+    ANNA,
+    BORIS,
+    BOT_TOKEN,
+    BOT_USER,
+    DMITRY,
+    GROUP,
+    OLD_GROUP,
+    FakeTelegram,
+    plain_text,
+    private_chat,
+)
+from tests.e2e.harness import Member, contains, is_photo
+
+
+def png(width: int = 320, height: int = 200, color: str = "white") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def keyboard(*pairs: tuple[str, str]) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        inline_keyboard=[[InlineKeyboardButton(text=t, callback_data=d)] for t, d in pairs]
+    )
+
+
+@pytest.fixture
+async def api(server: FakeTelegram) -> AsyncIterator[Bot]:
+    """An aiogram Bot whose requests go to the fake server."""
+    session = AiohttpSession(api=TelegramAPIServer.from_base(server.url))
+    bot = Bot(BOT_TOKEN, session=session)
+    yield bot
+    await close_fast(session)
+
+
+async def close_fast(session: AiohttpSession) -> None:
+    """Close without AiohttpSession.close's 0.25 s wait for TLS connections (there are none)."""
+    if session._session is not None:
+        await session._session.close()
+
+
+async def test_get_me_answers_the_bot_user(api: Bot) -> None:
+    me = await api.get_me()
+    assert (me.id, me.username, me.is_bot) == (BOT_USER["id"], BOT_USER["username"], True)
+
+
+async def test_a_wrong_token_is_unauthorized(server: FakeTelegram) -> None:
+    session = AiohttpSession(api=TelegramAPIServer.from_base(server.url))
+    try:
+        with pytest.raises(TelegramUnauthorizedError):
+            await Bot("999:WRONG", session=session).get_me()
+    finally:
+        await close_fast(session)
+
+
+async def test_the_server_listens_on_loopback_only(server: FakeTelegram) -> None:
+    assert server.url.startswith("http://127.0.0.1:")
+    assert server.port > 0
+
+
+async def test_a_sent_message_is_a_bot_message_in_the_chat_and_is_logged(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    message = await api.send_message(
+        GROUP.id, "Hello, table", reply_markup=keyboard(("Join", "j"))
+    )
+    assert message.chat.id == GROUP.id and message.from_user is not None
+    assert message.from_user.id == BOT_USER["id"]
+    sent = await server.wait_for(GROUP, contains("hello"), timeout=1)
+    assert (sent.method, sent.message_id, sent.text) == (
+        "sendMessage",
+        message.message_id,
+        "Hello, table",
+    )
+    assert sent.button("join")["callback_data"] == "j"
+
+
+async def test_message_ids_grow_across_user_and_bot_messages(
+    server: FakeTelegram, api: Bot
+) -> None:
+    first = server.user_message(GROUP, ANNA, "hi")
+    reply = await api.send_message(GROUP.id, "hi Anna")
+    second = server.user_message(GROUP, BORIS, "hi")
+    assert first["message_id"] < reply.message_id < second["message_id"]
+
+
+async def test_html_text_is_stored_as_the_user_sees_it(server: FakeTelegram, api: Bot) -> None:
+    server.add_chat(GROUP)
+    await api.send_message(GROUP.id, "<b>Anna</b>: +12 &lt;3", parse_mode="HTML")
+    assert server.sent[GROUP.id][-1].text == "Anna: +12 <3"
+    assert server.sent[GROUP.id][-1].raw_text == "<b>Anna</b>: +12 &lt;3"
+
+
+@pytest.mark.parametrize(
+    ("text", "mode"),
+    [
+        ("a < b", "HTML"),
+        ("<b>bold", "HTML"),
+        ("<b>x</i>", "HTML"),
+        ("<blink>x</blink>", "HTML"),
+        ("Anna: +12.5", "MarkdownV2"),
+        ("*bold", "MarkdownV2"),
+        ("*bold", "Markdown"),
+    ],
+)
+async def test_text_that_telegram_cannot_parse_is_refused(
+    server: FakeTelegram, api: Bot, text: str, mode: str
+) -> None:
+    server.add_chat(GROUP)
+    with pytest.raises(TelegramBadRequest, match="can't parse entities"):
+        await api.send_message(GROUP.id, text, parse_mode=mode)
+    assert server.sent[GROUP.id] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "mode", "plain"),
+    [
+        ("Anna: \\+12\\.5 *bold* `c-1`", "MarkdownV2", "Anna: +12.5 bold c-1"),
+        ("[Anna](tg://user?id=1) \\!", "MarkdownV2", "Anna !"),
+        ("<a href='tg://user?id=1'>Anna</a> &amp; <i>Boris</i>", "HTML", "Anna & Boris"),
+        ("*Anna* _Boris_", "Markdown", "Anna Boris"),
+        ("a < b & c", None, "a < b & c"),
+    ],
+)
+def test_plain_text_removes_the_markup(text: str, mode: str | None, plain: str) -> None:
+    assert plain_text(text, mode) == plain
+
+
+async def test_default_parse_mode_of_the_bot_reaches_the_server(server: FakeTelegram) -> None:
+    server.add_chat(GROUP)
+    session = AiohttpSession(api=TelegramAPIServer.from_base(server.url))
+    bot = Bot(BOT_TOKEN, session=session, default=DefaultBotProperties(parse_mode="HTML"))
+    try:
+        await bot.send_message(GROUP.id, "<i>x</i>")
+    finally:
+        await close_fast(session)
+    assert server.sent[GROUP.id][-1].text == "x"
+
+
+async def test_limits_on_text_caption_and_callback_data(server: FakeTelegram, api: Bot) -> None:
+    server.add_chat(GROUP)
+    with pytest.raises(TelegramBadRequest, match="message is too long"):
+        await api.send_message(GROUP.id, "x" * 4097)
+    with pytest.raises(TelegramBadRequest, match="caption is too long"):
+        await api.send_photo(GROUP.id, BufferedInputFile(png(), "s.png"), caption="x" * 1025)
+    with pytest.raises(TelegramBadRequest, match="BUTTON_DATA_INVALID"):
+        await api.send_message(GROUP.id, "x", reply_markup=keyboard(("B", "d" * 65)))
+    assert server.sent[GROUP.id] == []
+    assert len(server.failed_requests()) == 3
+
+
+async def test_a_chat_the_bot_is_not_in_is_not_found(api: Bot) -> None:
+    with pytest.raises(TelegramBadRequest, match="chat not found"):
+        await api.send_message(-100999, "x")
+
+
+async def test_the_bot_cannot_write_first_to_a_user_in_private(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.user_message(GROUP, DMITRY, "hi")
+    with pytest.raises(TelegramForbiddenError):
+        await api.send_message(DMITRY.id, "hello")
+    server.user_message(private_chat(DMITRY), DMITRY, "/start")
+    assert (await api.send_message(DMITRY.id, "hello")).chat.type == "private"
+
+
+async def test_a_reply_to_a_missing_message_is_refused(server: FakeTelegram, api: Bot) -> None:
+    asked = server.user_message(GROUP, ANNA, "/score")
+    reply = await api.send_message(
+        GROUP.id, "scores", reply_parameters=ReplyParameters(message_id=asked["message_id"])
+    )
+    assert reply.reply_to_message is not None
+    assert reply.reply_to_message.message_id == asked["message_id"]
+    with pytest.raises(TelegramBadRequest, match="replied not found"):
+        await api.send_message(GROUP.id, "x", reply_parameters=ReplyParameters(message_id=9999))
+
+
+async def test_a_photo_upload_keeps_its_bytes_and_answers_photo_sizes(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    data = png(640, 480)
+    message = await api.send_photo(
+        GROUP.id, BufferedInputFile(data, "sheet.png"), caption="#1 Anna 6♠ ="
+    )
+    assert message.photo is not None
+    assert (message.photo[-1].width, message.photo[-1].height) == (640, 480)
+    assert message.caption == "#1 Anna 6♠ ="
+    sent = await server.wait_for(GROUP, is_photo, timeout=1)
+    assert sent.photo == data
+    with Image.open(io.BytesIO(sent.photo)) as image:
+        assert (image.format, image.size) == ("PNG", (640, 480))
+    again = await api.send_photo(GROUP.id, message.photo[-1].file_id)
+    assert server.photo_bytes(server.message(GROUP, again.message_id)) == data
+
+
+async def test_bytes_that_are_not_an_image_are_refused_as_a_photo(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    with pytest.raises(TelegramBadRequest, match="IMAGE_PROCESS_FAILED"):
+        await api.send_photo(GROUP.id, BufferedInputFile(b"not a png", "x.png"))
+    with pytest.raises(TelegramBadRequest, match="wrong file identifier"):
+        await api.send_photo(GROUP.id, "no-such-file-id")
+
+
+async def test_a_document_upload_keeps_its_bytes(server: FakeTelegram, api: Bot) -> None:
+    server.add_chat(GROUP)
+    message = await api.send_document(
+        GROUP.id, BufferedInputFile(b"# convention: sochi\n", "game.pref"), caption="export"
+    )
+    assert message.document is not None and message.document.file_name == "game.pref"
+    assert server.sent[GROUP.id][-1].document == b"# convention: sochi\n"
+
+
+async def test_edits_change_the_message_and_an_unchanged_edit_is_refused(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    text = await api.send_message(GROUP.id, "Players: Anna", reply_markup=keyboard(("Join", "j")))
+    edited = await api.edit_message_text(
+        text="Players: Anna, Boris",
+        chat_id=GROUP.id,
+        message_id=text.message_id,
+        reply_markup=keyboard(("Join", "j")),
+    )
+    assert not isinstance(edited, bool) and edited.text == "Players: Anna, Boris"
+    with pytest.raises(TelegramBadRequest, match="message is not modified"):
+        await api.edit_message_text(
+            text="Players: Anna, Boris",
+            chat_id=GROUP.id,
+            message_id=text.message_id,
+            reply_markup=keyboard(("Join", "j")),
+        )
+    await api.edit_message_reply_markup(chat_id=GROUP.id, message_id=text.message_id)
+    assert "reply_markup" not in server.message(GROUP, text.message_id)
+    with pytest.raises(TelegramBadRequest, match="no caption"):
+        await api.edit_message_caption(chat_id=GROUP.id, message_id=text.message_id, caption="x")
+    with pytest.raises(TelegramBadRequest, match="message to edit not found"):
+        await api.edit_message_text(text="x", chat_id=GROUP.id, message_id=4242)
+    methods = [s.method for s in server.sent[GROUP.id]]
+    assert methods == ["sendMessage", "editMessageText", "editMessageReplyMarkup"]
+
+
+async def test_edit_message_media_swaps_the_photo_and_caption(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    first = await api.send_photo(GROUP.id, BufferedInputFile(png(), "a.png"), caption="#1")
+    second_png = png(color="black")
+    edited = await api.edit_message_media(
+        media=InputMediaPhoto(media=BufferedInputFile(second_png, "b.png"), caption="#2"),
+        chat_id=GROUP.id,
+        message_id=first.message_id,
+    )
+    assert not isinstance(edited, bool) and edited.caption == "#2"
+    sent = server.sent[GROUP.id][-1]
+    assert (sent.method, sent.photo, sent.text) == ("editMessageMedia", second_png, "#2")
+    await api.edit_message_caption(chat_id=GROUP.id, message_id=first.message_id, caption="#2!")
+    assert server.message(GROUP, first.message_id)["caption"] == "#2!"
+    assert server.photo_bytes(server.message(GROUP, first.message_id)) == second_png
+
+
+async def test_the_bot_deletes_its_own_messages_but_not_users_without_rights(
+    server: FakeTelegram, api: Bot
+) -> None:
+    asked = server.user_message(GROUP, ANNA, "/deal")
+    mine = await api.send_message(GROUP.id, "step 1")
+    assert await api.delete_message(GROUP.id, mine.message_id)
+    with pytest.raises(TelegramBadRequest, match="to delete not found"):
+        await api.delete_message(GROUP.id, mine.message_id)
+    with pytest.raises(TelegramBadRequest, match="can't be deleted"):
+        await api.delete_message(GROUP.id, asked["message_id"])
+    server.admins[GROUP.id].add(BOT_USER["id"])
+    assert await api.delete_message(GROUP.id, asked["message_id"])
+    assert [s.method for s in server.sent[GROUP.id]] == ["sendMessage", *["deleteMessage"] * 2]
+
+
+async def test_get_updates_gives_a_command_with_its_entity_and_offset_confirms(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.user_message(GROUP, ANNA, "/newgame@pulka_test_bot sochi pool 10 @boris_pulka")
+    server.user_message(GROUP, BORIS, "/join")
+    updates = await api.get_updates(timeout=0)
+    assert len(updates) == 2 and updates[0].update_id < updates[1].update_id
+    message = updates[0].message
+    assert message is not None and message.entities is not None
+    assert message.from_user is not None and message.from_user.first_name == "Anna"
+    assert message.chat.type == "supergroup" and message.chat.id < 0
+    command, mention = message.entities
+    assert (command.type, command.offset, command.length) == ("bot_command", 0, 23)
+    assert mention.type == "mention"
+    assert mention.extract_from(message.text or "") == "@boris_pulka"
+    again = await api.get_updates(offset=updates[0].update_id + 1, timeout=0)
+    assert [u.update_id for u in again] == [updates[1].update_id]
+    assert await api.get_updates(offset=updates[1].update_id + 1, timeout=0) == []
+
+
+async def test_a_long_poll_wakes_as_soon_as_an_update_is_queued(
+    server: FakeTelegram, api: Bot
+) -> None:
+    started = time.monotonic()
+    poll = asyncio.ensure_future(api.get_updates(timeout=10, request_timeout=20))
+    await server.wait_polling(0, timeout=5)
+    server.user_message(GROUP, ANNA, "/score")
+    updates = await asyncio.wait_for(poll, 5)
+    assert len(updates) == 1
+    assert time.monotonic() - started < 3
+
+
+async def test_a_long_poll_without_updates_ends_at_its_timeout(api: Bot) -> None:
+    started = time.monotonic()
+    assert await api.get_updates(timeout=1) == []
+    assert 0.9 < time.monotonic() - started < 3
+
+
+async def test_a_second_poller_terminates_the_first_with_a_conflict(
+    server: FakeTelegram, api: Bot
+) -> None:
+    first = asyncio.ensure_future(api.get_updates(timeout=10, request_timeout=20))
+    await server.wait_polling(0, timeout=5)
+    second = asyncio.ensure_future(api.get_updates(timeout=1))
+    with pytest.raises(Exception, match="Conflict"):
+        await asyncio.wait_for(first, 5)
+    assert await second == []
+
+
+async def test_only_the_allowed_update_kinds_reach_the_bot(server: FakeTelegram, api: Bot) -> None:
+    server.add_chat(GROUP)
+    sent = await api.send_message(GROUP.id, "x", reply_markup=keyboard(("Go", "go")))
+    server.press(GROUP, ANNA, sent.message_id, "go")
+    server.user_message(GROUP, ANNA, "/score")
+    updates = await api.get_updates(timeout=0, allowed_updates=["message"])
+    assert [u.message is not None for u in updates] == [True]
+    assert len(server.dropped_updates) == 1
+
+
+async def test_a_press_queues_a_callback_query_that_the_bot_answers_once(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    shown = await api.send_message(GROUP.id, "Game #1", reply_markup=keyboard(("Join", "g:1:j")))
+    query_id = server.press(GROUP, BORIS, shown.message_id, "g:1:j")
+    (update,) = await api.get_updates(timeout=0)
+    query = update.callback_query
+    assert query is not None and query.id == query_id and query.data == "g:1:j"
+    assert query.from_user.id == BORIS.id
+    assert query.message is not None and query.message.message_id == shown.message_id
+    assert await api.answer_callback_query(query_id, text="Joined")
+    assert (await server.wait_for_answer(query_id, timeout=1))["text"] == "Joined"
+    with pytest.raises(TelegramBadRequest, match="query ID is invalid"):
+        await api.answer_callback_query(query_id)
+    with pytest.raises(LookupError):
+        server.press(GROUP, BORIS, shown.message_id, "no-such-button")
+
+
+async def test_a_migrated_group_sends_both_service_messages_and_refuses_calls(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.user_message(OLD_GROUP, ANNA, "/newgame")
+    server.migrate(OLD_GROUP, GROUP, ANNA)
+    updates = await api.get_updates(timeout=0)
+    old, new = updates[1].message, updates[2].message
+    assert old is not None and old.migrate_to_chat_id == GROUP.id and old.chat.type == "group"
+    assert new is not None and new.migrate_from_chat_id == OLD_GROUP.id
+    with pytest.raises(TelegramMigrateToChat) as raised:
+        await api.send_message(OLD_GROUP.id, "x")
+    assert raised.value.migrate_to_chat_id == GROUP.id
+    assert (await api.send_message(GROUP.id, "here")).chat.id == GROUP.id
+
+
+async def test_a_kicked_bot_is_forbidden_in_the_chat(server: FakeTelegram, api: Bot) -> None:
+    server.add_chat(GROUP)
+    server.kick(GROUP)
+    with pytest.raises(TelegramForbiddenError, match="kicked"):
+        await api.send_message(GROUP.id, "x")
+
+
+async def test_commands_chat_member_chat_action_and_webhook(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.user_message(GROUP, DMITRY, "hi")
+    commands = [BotCommand(command="deal", description="Записать сдачу")]
+    scope = BotCommandScopeAllGroupChats()
+    assert await api.set_my_commands(commands, scope=scope, language_code="ru")
+    assert server.commands[("all_group_chats", "ru")] == [
+        {"command": "deal", "description": "Записать сдачу"}
+    ]
+    assert (await api.get_my_commands(scope=scope, language_code="ru"))[0].command == "deal"
+    with pytest.raises(TelegramBadRequest, match="BOT_COMMAND_INVALID"):
+        await api.set_my_commands([BotCommand(command="New-Game", description="x")])
+    member = await api.get_chat_member(GROUP.id, DMITRY.id)
+    assert member.status == "member" and member.user.username == DMITRY.username
+    server.admins[GROUP.id].add(DMITRY.id)
+    assert (await api.get_chat_member(GROUP.id, DMITRY.id)).status == "administrator"
+    chat = await api.get_chat(GROUP.id)
+    assert (chat.id, chat.type, chat.title) == (GROUP.id, "supergroup", GROUP.title)
+    assert await api.send_chat_action(GROUP.id, "upload_photo")
+    assert await api.delete_webhook(drop_pending_updates=False)
+
+
+async def test_an_unknown_method_answers_ok_and_is_recorded(server: FakeTelegram) -> None:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{server.url}/bot{BOT_TOKEN}/setMyShortDescription", data={"x": "1"}) as resp,
+    ):
+        assert await resp.json() == {"ok": True, "result": True}
+    assert server.calls("setMyShortDescription")[0].params == {"x": 1}
+
+
+async def test_wait_for_names_what_the_bot_did_when_it_times_out(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    await api.send_message(GROUP.id, "something else")
+    with pytest.raises(AssertionError, match="something else"):
+        await server.wait_for(GROUP, contains("balance"), timeout=0.2)
+
+
+async def test_an_aiogram_dispatcher_polls_answers_and_edits_through_the_server(
+    server: FakeTelegram, api: Bot
+) -> None:
+    """aiogram's own polling loop, Command filter (with @botname) and callback flow work here."""
+    dp = Dispatcher()
+    again = keyboard(("Again", "a"))
+
+    @dp.message(Command("echo"))
+    async def echo(message: Message, command: CommandObject) -> None:
+        await message.answer(f"echo: {command.args}", reply_markup=again)
+
+    @dp.callback_query(F.data == "a")
+    async def pressed(query: CallbackQuery) -> None:
+        await query.answer("pressed")
+        assert isinstance(query.message, Message)
+        await query.message.edit_text(f"{query.message.text} (again)")
+
+    polling = asyncio.ensure_future(
+        dp.start_polling(api, polling_timeout=1, handle_signals=False, close_bot_session=False)
+    )
+    try:
+        since = server.cursor(GROUP)
+        server.user_message(GROUP, ANNA, "/echo@pulka_test_bot hi")
+        reply = await server.wait_for(GROUP, contains("echo: hi"), timeout=5, since=since)
+        query = server.press(GROUP, BORIS, reply.message_id, "a")
+        assert (await server.wait_for_answer(query, timeout=5))["text"] == "pressed"
+        edited = await server.wait_for(GROUP, contains("(again)"), timeout=5, since=since)
+        assert (edited.method, edited.message_id) == ("editMessageText", reply.message_id)
+    finally:
+        await dp.stop_polling()
+        await asyncio.wait_for(polling, 5)
+
+
+# A bot in a few lines of the standard library: the harness's process handling is tested without
+# paying aiogram's import time (seconds) for each start.
+ECHO_BOT = """
+import json, os, urllib.parse, urllib.request
+
+base = f"{os.environ['TELEGRAM_API_URL']}/bot{os.environ['BOT_TOKEN']}/"
+opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+def call(method, **params):
+    data = urllib.parse.urlencode(params).encode()
+    with opener.open(base + method, data, timeout=30) as response:
+        return json.load(response)["result"]
+
+offset = 0
+while True:
+    for update in call("getUpdates", offset=offset, timeout=5):
+        offset = update["update_id"] + 1
+        message = update.get("message", {})
+        if "text" in message:
+            call("sendMessage", chat_id=message["chat"]["id"], text="echo: " + message["text"])
+"""
+
+
+async def test_a_killed_bot_restarted_gets_the_updates_it_had_not_confirmed(
+    server: FakeTelegram, start_bot: StartBot, tmp_path: Path
+) -> None:
+    """Updates queued while the bot is down reach the next process; confirmed ones do not."""
+    script = tmp_path / "echo_bot.py"
+    script.write_text(ECHO_BOT)
+    bot = await start_bot(argv=[str(script)])
+    anna = Member(server, bot, GROUP, ANNA)
+    assert (await anna.say("before")).text == "echo: before"
+    await server.wait_polling(server.poll_count)
+    await bot.kill()
+    assert not bot.running
+    anna.send("while down")
+    await bot.start()
+    assert (await anna.wait(contains("while down"))).text == "echo: while down"
+    await server.wait_idle(quiet=0.2)
+    assert [s.text for s in server.sent[GROUP.id]] == ["echo: before", "echo: while down"]
+    assert bot.starts == 2 and "start 2" in bot.log()
+
+
+async def test_a_bot_that_cannot_start_fails_with_its_log(
+    start_bot: StartBot, tmp_path: Path
+) -> None:
+    script = tmp_path / "broken_bot.py"
+    script.write_text("raise SystemExit('no token, ask @BotFather')\n")
+    with pytest.raises(AssertionError, match="BotFather"):
+        await start_bot(argv=[str(script)])
