@@ -1,0 +1,447 @@
+"""The offline command line — spec/cli.md.
+
+    python -m scoring replay GAME.pref [--json] [--sheet OUT.png]
+    python -m scoring settle SHEET.json [--json]
+    python -m scoring conventions
+
+An error is exit status 2 and one English line on standard error, `FILE:LINE: message` (`FILE: message`
+when the error is about the whole file), never a traceback. The messages are built here from an error's
+code, span and params; the bot has its own locales for the same codes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
+from pathlib import Path
+from typing import Final
+
+from scoring.errors import ProtocolError, ScoringError
+from scoring.paper import FIELDS, parse_paper_sheet
+from scoring.protocol import parse_protocol
+from scoring.replay import replay
+from scoring.rules import (
+    ALIASES,
+    OPTION_HELP,
+    OPTION_NAMES,
+    PRESETS,
+    Rules,
+    format_option,
+    rules_for,
+)
+from scoring.settle import Settlement, settle
+from scoring.sheet import Sheet, Totals
+
+EXIT_ERROR: Final = 2
+SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
+
+# English messages by error code: `{span}` is the input at fault, other fields are the error's params.
+MESSAGES: Final[Mapping[str, str]] = {
+    "unknown-convention": "unknown convention {span!r} (conventions: {valid})",
+    "unknown-option": "unknown option {span!r} (options: {valid})",
+    "bad-option-value": "bad value {span!r} for option {option} (valid: {valid})",
+    "empty-deal": "empty deal",
+    "unknown-word": "unknown word {span!r}",
+    "unknown-player": "unknown player {span!r} (players: {players})",
+    "ambiguous-player": "{span!r} could be {matches}",
+    "same-player-twice": "the same player twice: {span!r}",
+    "declarer-defends": "the declarer cannot defend: {span!r}",
+    "bad-level": "a contract is 6 to 10: {span!r}",
+    "bad-tricks": "bad number of tricks: {span!r}",
+    "tricks-not-ten": "tricks do not sum to 10: {span!r}",
+    "result-contradicts-tricks": "the result contradicts the tricks: {span!r}",
+    "missing-result": "the result is missing (=, -N, +N): {span!r}",
+    "missing-defenders": "both defenders must be named: {span!r}",
+    "half-whist-on-high": "half-whist only on 6 and 7: {span!r}",
+    "half-beside-whist": "half-whist beside a whist: {span!r}",
+    "two-half-whists": "two half-whists: {span!r}",
+    "not-played-with-tricks": "a deal not played takes no tricks: {span!r}",
+    "bad-misere-tricks": "bad misère tricks: {span!r}",
+    "bad-prikup": "prikup:N is 1 to 3, in a 4-player Odessa game only: {span!r}",
+    "bad-adjust": "bad adjustment: {span!r}",
+    "me-outside-chat": "'me' works only in the chat: {span!r}",
+    "missing-level": "no contract level (6 to 10): {span!r}",
+    "missing-declarer": "name the declarer: {span!r}",
+    "missing-tricks": "two whisters: give one whister's tricks: {span!r}",
+    "missing-dealer": "name the dealer (dealer:X) of this raspasy: {span!r}",
+    "too-many-defenders": "too many defenders (at most {expected}): {span!r}",
+    "repeated-word": "given twice: {span!r}",
+    "dealer-in-play": "the dealer {dealer} sits this deal out: {span!r}",
+    "player-not-active": "{span} sits this deal out (dealer {dealer})",
+    "prikup-not-allowed": "prikup is not allowed here: {span!r}",
+    "three-down-not-allowed": "conceding three down is not allowed in {convention}",
+    "game-finished": "the game has already ended",
+    "not-a-player": "not a player of this game: {span!r}",
+    "bad-header": "bad header: {problem_text}: {span!r}",
+    "bad-players": "players: {problem_text}: {span}",
+    "bad-json": "not valid JSON: {problem_text}",
+    "bad-sheet": "{field}: expected {expected_text}, got {span}",
+}
+PROBLEMS: Final[Mapping[str, Mapping[str, str]]] = {
+    "bad-players": {
+        "count": "a list of 3 or 4 names expected",
+        "not-a-name": "each player is a non-empty string",
+        "same-name": "the same name twice",
+        "missing": "no '# players:' line",
+    },
+    "bad-header": {
+        "stake": "the stake is a decimal such as 0.10",
+        "option": "an option is name=value",
+        "repeated": "given twice",
+        "no-convention": "no '# convention:' line",
+    },
+    "bad-json": {
+        "syntax": "{detail} (column {column})",
+        "constant": "{span} is not a number",
+        "too-deep": "nested too deep",
+        "too-long": "a number too long",
+    },
+}
+EXPECTED: Final[Mapping[str, str]] = {
+    "object": "an object",
+    "string": "a string",
+    "number": 'a number such as 14, 36.5 or "110/3"',
+    "once": "it only once",
+    "field": "one of the fields " + ", ".join(FIELDS),
+    "player": "a player's name ({valid})",
+    "every-player": "every player's pool (or no pool at all: every pool closed)",
+    "another-player": "whists on another player",
+    "positive-decimal": 'a positive decimal such as "0.10"',
+    "option-value": "an option value (a string, a number, true or false)",
+}
+
+
+class _Failure(Exception):
+    """An error to report as one line: where (file, line 0 = the whole file) and what."""
+
+    def __init__(self, where: str, line: int, message: str) -> None:
+        super().__init__(where, line, message)
+        self.where, self.line, self.message = where, line, message
+
+    def __str__(self) -> str:
+        place = f"{self.where}:{self.line}" if self.line else self.where
+        return f"{place}: {self.message}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns the exit status (0, or 2 after one line on standard error)."""
+    _configure_streams()
+    args = _parser().parse_args(argv)
+    command: str = args.command
+    path: str = getattr(args, "file", "")
+    try:
+        if command == "conventions":
+            _write(conventions_text())
+        elif command == "settle":
+            _write(settle_output(_read(path), args.json))
+        else:
+            _write(replay_output(_read(path), args.json, args.sheet))
+    except _Failure as failure:
+        print(failure, file=sys.stderr)
+        return EXIT_ERROR
+    except ScoringError as error:  # an error the commands did not place: report it on the file
+        print(_Failure(path, getattr(error, "line", 0), message(error)), file=sys.stderr)
+        return EXIT_ERROR
+    except Exception as error:  # a bug; still one line, never a traceback
+        print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
+        return EXIT_ERROR
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring", description="Preferans scoring without Telegram."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    replay_cmd = commands.add_parser("replay", help="replay a protocol file and settle it")
+    replay_cmd.add_argument("file", metavar="GAME.pref")
+    replay_cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    replay_cmd.add_argument("--sheet", metavar="OUT.png", help="also render the sheet image")
+    settle_cmd = commands.add_parser("settle", help="settle a paper sheet (JSON)")
+    settle_cmd.add_argument("file", metavar="SHEET.json")
+    settle_cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    commands.add_parser("conventions", help="list presets and every option")
+    return parser
+
+
+# -- the commands ---------------------------------------------------------------------------------
+
+
+def settle_output(source: tuple[str, str], as_json: bool) -> str:
+    """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
+    path, text = source
+    try:
+        sheet = parse_paper_sheet(text)
+    except ProtocolError as error:
+        raise _Failure(path, error.line, message(error)) from None
+    settlement = settle(sheet.rules, sheet.totals, sheet.stake)
+    report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
+    return report.json() if as_json else report.table()
+
+
+def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None) -> str:
+    """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
+    path, text = source
+    try:
+        protocol = parse_protocol(text)
+        game = protocol.game()
+    except ScoringError as error:
+        raise _Failure(path, getattr(error, "line", 0), message(error)) from None
+    lines = [line for line, _ in protocol.records]
+    try:
+        sheet = replay(game, [record for _, record in protocol.records])
+    except ScoringError as error:
+        index = error.params.pop("record", None)
+        line = lines[int(index)] if index is not None and index.isdigit() else 0
+        raise _Failure(path, line, message(error)) from None
+    settlement = settle(game.rules, sheet.totals, game.stake)
+    if sheet_png is not None:
+        _render(sheet_png, sheet, settlement)
+    report = Report(
+        game.rules, game.players, sheet.totals, game.stake, settlement, sheet.deals, sheet.finished
+    )
+    return report.json() if as_json else report.table()
+
+
+def _render(out: str, sheet: Sheet, settlement: Settlement) -> None:
+    """Write the sheet image with bot.render (Pillow), which the rules engine does not depend on."""
+    try:
+        render: Callable[..., bytes] = importlib.import_module("bot.render").render_sheet_png
+    except (ImportError, AttributeError) as error:
+        raise _Failure(out, 0, f"cannot render the sheet image ({error})") from None
+    png = render(sheet, SHEET_LANG, settlement=settlement)
+    try:
+        Path(out).write_bytes(png)
+    except OSError as error:
+        raise _Failure(out, 0, f"cannot write: {error.strerror or type(error).__name__}") from None
+
+
+def conventions_text() -> str:
+    """Every preset with its aliases, then every option with each preset's value and its meaning."""
+    lines = ["Presets (aliases):"]
+    for name in PRESETS:
+        aliases = [alias for alias, canonical in ALIASES.items() if canonical == name]
+        lines.append(f"  {name} ({', '.join(aliases)})" if aliases else f"  {name}")
+    lines += ["", "Options (the meaning under each; a/b: the value with 3 / 4 players):"]
+    rows = [["option", *PRESETS]]
+    for option in OPTION_NAMES:
+        values = []
+        for name in PRESETS:
+            three, four = (format_option(getattr(rules_for(name, n), option)) for n in (3, 4))
+            values.append(three if three == four else f"{three}/{four}")
+        rows.append([option, *values])
+    table = _columns(rows, right=())
+    lines.append(table[0])
+    for option, row in zip(OPTION_NAMES, table[1:], strict=True):
+        ru, en = OPTION_HELP.get(option, ("", ""))
+        lines += [row, f"    {ru} — {en}"]
+    return "\n".join(lines) + "\n"
+
+
+# -- the report -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What `settle` and `replay` print: the totals, the balances and the transfers."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    totals: Totals
+    stake: Fraction | None
+    settlement: Settlement
+    deals: int | None = None  # replay only
+    finished: bool | None = None
+
+    def data(self) -> dict[str, object]:
+        """The JSON object of cli.md; numbers rounded to 2 decimals, whole ones as integers."""
+        names, totals, settlement = self.players, self.totals, self.settlement
+        data: dict[str, object] = {"convention": self.rules.convention, "players": list(names)}
+        if self.deals is not None:
+            data["deals"] = self.deals
+            data["finished"] = self.finished
+        data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
+        data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
+        data["whists"] = {
+            writer: {
+                target: json_number(totals.whists[i][j])
+                for j, target in enumerate(names)
+                if j != i
+            }
+            for i, writer in enumerate(names)
+        }
+        balances = settlement.balances
+        data["balances"] = {n: json_number(b) for n, b in zip(names, balances, strict=True)}
+        data["balances_exact"] = {n: str(b) for n, b in zip(names, balances, strict=True)}
+        if self.stake is not None and settlement.money is not None:
+            data["stake"] = _decimal_text(self.stake)
+            data["money"] = {n: str(m) for n, m in zip(names, settlement.money, strict=True)}
+        transfers: list[object] = []
+        for t in settlement.transfers:
+            item: dict[str, object] = {
+                "from": names[t.debtor],
+                "to": names[t.creditor],
+                "whists": json_number(t.whists),
+            }
+            if t.money is not None:
+                item["money"] = str(t.money)
+            transfers.append(item)
+        data["transfers"] = transfers
+        return data
+
+    def json(self) -> str:
+        return dump_json(self.data()) + "\n"
+
+    def table(self) -> str:
+        names, totals, settlement = self.players, self.totals, self.settlement
+        overrides = self.rules.overrides(len(names))
+        overrides.pop("pool_target", None)  # said just below
+        head = f"{self.rules.convention}, pool {self.rules.pool_target}"
+        if overrides:
+            head += "; " + " ".join(f"{k}={v}" for k, v in overrides.items())
+        if self.stake is not None:
+            head += f"; stake {_decimal_text(self.stake)} a whist"
+        if self.deals is not None:
+            head += f"; {self.deals} deals, {'finished' if self.finished else 'not finished'}"
+        rows = [["", "pool", "mountain", *(f"on {n}" for n in names)]]
+        for i, name in enumerate(names):
+            whists = ["-" if i == j else short_number(w) for j, w in enumerate(totals.whists[i])]
+            pool, mountain = totals.pool[i], totals.mountain[i]
+            rows.append([name, short_number(pool), short_number(mountain), *whists])
+        lines = [head, "", *_columns(rows, right=range(1, len(rows[0])))]
+
+        exact = any(b.denominator != 1 for b in settlement.balances)
+        money = settlement.money
+        rows = [["balance", "whists", *(["exact"] if exact else [])]]
+        if money is not None:
+            rows[0].append("money")
+        for i, name in enumerate(names):
+            balance = settlement.balances[i]
+            row = [name, short_number(balance, sign=True)]
+            if exact:
+                row.append("" if balance.denominator == 1 else str(balance))
+            if money is not None:
+                row.append(str(money[i]))
+            rows.append(row)
+        lines += ["", *_columns(rows, right=range(1, len(rows[0])))]
+
+        lines += ["", "transfers:" if settlement.transfers else "transfers: none"]
+        for t in settlement.transfers:
+            paid = "" if t.money is None else f" = {t.money}"
+            who = f"{names[t.debtor]} → {names[t.creditor]}"
+            lines.append(f"  {who}: {short_number(t.whists)} whists{paid}")
+        return "\n".join(lines) + "\n"
+
+
+def json_number(value: Fraction) -> int | Decimal:
+    """The exact value rounded to 2 decimals (halves away from zero); a whole number as an int."""
+    hundredths = _round_half_away(value * 100)
+    if hundredths % 100 == 0:
+        return hundredths // 100
+    return Decimal(hundredths).scaleb(-2).normalize()
+
+
+def short_number(value: Fraction, sign: bool = False) -> str:
+    """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding")."""
+    tenths = _round_half_away(value * 10)
+    text = str(tenths // 10) if tenths % 10 == 0 else str(Decimal(tenths).scaleb(-1))
+    return f"+{text}" if sign and tenths > 0 else text
+
+
+def dump_json(value: object) -> str:
+    """JSON text with `Decimal` numbers written exactly (the standard encoder would need floats)."""
+    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
+    if isinstance(value, Mapping):
+        items = (f"{dump_json(str(k))}: {dump_json(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(dump_json(v) for v in value) + "]"
+    if isinstance(value, Decimal):
+        return str(value)
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+def _round_half_away(value: Fraction) -> int:
+    magnitude = floor(abs(value) + Fraction(1, 2))
+    return magnitude if value >= 0 else -magnitude
+
+
+def _decimal_text(value: Fraction) -> str:
+    """A stake as money is written: at least two decimals ("0.10"), more only when it has them."""
+    if (value * 100).denominator == 1:
+        return str(Decimal(int(value * 100)).scaleb(-2))
+    return str(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def _columns(rows: Sequence[Sequence[str]], right: Sequence[int] | range) -> list[str]:
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(widths[k]) if k in right else cell.ljust(widths[k])
+            for k, cell in enumerate(row)
+        ).rstrip()
+        for row in rows
+    ]
+
+
+# -- errors and files ---------------------------------------------------------------------------------
+
+
+class _Params(dict[str, str]):
+    """Message fields: an error's params, the span, and '?' for anything missing."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def message(error: ScoringError) -> str:
+    """One English line for an error: its message by code (or `code: span`), then its example."""
+    template = MESSAGES.get(error.code)
+    if template is None:
+        return f"{error.code}: {error.span}"
+    fields = _Params(error.params)
+    fields["span"] = error.span
+    problem = PROBLEMS.get(error.code, {}).get(error.params.get("problem", ""), "?")
+    fields["problem_text"] = problem.format_map(fields)
+    expected = EXPECTED.get(error.params.get("expected", ""), error.params.get("expected", "?"))
+    fields["expected_text"] = expected.format_map(fields)
+    text = template.format_map(fields)
+    if not error.span:
+        text = text.replace(": ''", "")
+    if error.example and len(error.example) <= 60 and "\n" not in error.example:
+        text += f" (example: {error.example})"
+    return " ".join(text.split())  # one line, whatever the input held
+
+
+def _read(path: str) -> tuple[str, str]:
+    """The file's text as (path, text); a missing file or bytes that are not UTF-8 are `_Failure`s."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise _Failure(path, 0, f"cannot read: {error.strerror or type(error).__name__}") from None
+    try:
+        return path, data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        byte = data[error.start]
+        raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _configure_streams() -> None:
+    """Never fail on a terminal that cannot show a name or a Russian word."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
