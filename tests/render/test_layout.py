@@ -1,0 +1,213 @@
+"""The sheet's layout (spec/sheet.md "Rendering"): every total in its band, nothing overlaps, all on
+the canvas, both languages, the marks the paper sheet uses."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from bot.render.layout import (
+    CLOSED_FILL,
+    FRAMES,
+    RED,
+    Correction,
+    Layout,
+    RunKind,
+    format_amount,
+    layout_sheet,
+)
+from scoring.deal import Column
+from scoring.settle import Settlement
+from scoring.sheet import Band, Sheet
+from tests.render.factories import closed_pool_sheet, random_sheet
+from tests.render.geometry import box_in_polygon, overlapping_pairs
+
+SIZES = (3, 4)
+DEALS = (1, 50, 200)
+
+
+@pytest.fixture(scope="module", params=[(p, d) for p in SIZES for d in DEALS], ids=str)
+def game(request: pytest.FixtureRequest) -> tuple[Sheet, Layout]:
+    players, deals = request.param
+    sheet = random_sheet(players, deals, seed=players * 1000 + deals)
+    return sheet, layout_sheet(sheet, "ru")
+
+
+def test_every_running_total_is_placed_inside_its_own_players_band(
+    game: tuple[Sheet, Layout],
+) -> None:
+    sheet, layout = game
+    regions = layout.bands()
+    totals = {(r.band, r.record): r for r in layout.runs if r.kind is RunKind.TOTAL}
+    written = [(band, record) for band, values in sheet.history.items() for record, _ in values]
+    assert written, "the game wrote nothing"
+    assert len(totals) == len(written)
+    for band, record in written:
+        run = totals[band, record]
+        region = regions[band]
+        assert region.player == band.player
+        assert box_in_polygon(run.box, region.points), (band, record, run.text, run.box)
+
+
+def test_each_total_shows_the_value_the_column_took(game: tuple[Sheet, Layout]) -> None:
+    sheet, layout = game
+    texts = {(r.band, r.record): r.text for r in layout.runs if r.kind is RunKind.TOTAL}
+    for band, values in sheet.history.items():
+        for i, (record, total) in enumerate(values):
+            dot = "" if i == len(values) - 1 else "."
+            assert texts[band, record] == format_amount(total) + dot
+
+
+def test_only_the_latest_value_of_a_band_is_emphasised(game: tuple[Sheet, Layout]) -> None:
+    sheet, layout = game
+    for band, values in sheet.history.items():
+        runs = [r for r in layout.runs if r.kind is RunKind.TOTAL and r.band == band]
+        assert [r.record for r in runs if r.latest] == [values[-1][0]]
+        assert all(r.bold == r.latest for r in runs)
+
+
+def test_no_two_text_runs_overlap(game: tuple[Sheet, Layout]) -> None:
+    _, layout = game
+    boxes = [r.box for r in layout.runs]
+    pairs = overlapping_pairs(boxes)
+    assert not pairs, [(layout.runs[i].text, layout.runs[j].text) for i, j in pairs[:5]]
+
+
+def test_everything_lies_inside_the_canvas(game: tuple[Sheet, Layout]) -> None:
+    sheet, layout = game
+    frame = FRAMES[sheet.game.size]
+    assert (layout.width, layout.height) == (frame.width, frame.height)
+    for run in layout.runs:
+        x0, y0, x1, y1 = run.box
+        assert 0 <= x0 < x1 <= layout.width and 0 <= y0 < y1 <= layout.height, run
+    for region in layout.bands().values():
+        assert all(0 <= x <= layout.width and 0 <= y <= layout.height for x, y in region.points)
+
+
+def test_no_column_is_cut_short_even_after_200_deals(game: tuple[Sheet, Layout]) -> None:
+    _, layout = game
+    assert not [r for r in layout.runs if r.kind is RunKind.ELLIPSIS]
+
+
+def test_every_player_has_a_mountain_a_pool_and_whists_on_each_other_player(
+    game: tuple[Sheet, Layout],
+) -> None:
+    sheet, layout = game
+    size = sheet.game.size
+    expected = {Band(p, Column.POOL) for p in range(size)} | {
+        Band(p, Column.MOUNTAIN) for p in range(size)
+    }
+    expected |= {Band(p, Column.WHISTS, t) for p in range(size) for t in range(size) if t != p}
+    assert set(layout.bands()) == expected
+
+
+def test_each_players_name_stands_in_his_sector(game: tuple[Sheet, Layout]) -> None:
+    sheet, layout = game
+    names = [r.text for r in layout.runs if r.kind is RunKind.NAME]
+    assert sorted(names) == sorted(sheet.game.players)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("ru", ("Пуля", "Гора", "Висты")), ("en", ("Pool", "Mountain", "Whists"))],
+)
+@pytest.mark.parametrize("players", SIZES)
+def test_band_captions_are_in_the_chats_language(
+    lang: str, words: tuple[str, ...], players: int
+) -> None:
+    layout = layout_sheet(random_sheet(players, 10), lang)
+    captions = [r.text for r in layout.runs if r.kind is RunKind.CAPTION]
+    for word in words:
+        assert any(c.startswith(word) for c in captions), (word, captions)
+
+
+def test_an_unknown_language_falls_back_to_english() -> None:
+    layout = layout_sheet(random_sheet(3, 5), "de")
+    assert "Pool" in [r.text for r in layout.runs]
+
+
+def test_a_closed_pool_is_marked() -> None:
+    sheet = closed_pool_sheet()
+    assert sheet.closed_pools == {0}
+    layout = layout_sheet(sheet, "en")
+    pool = Band(0, Column.POOL)
+    assert layout.bands()[pool].fill == CLOSED_FILL
+    assert any(r.kind is RunKind.MARK and "✔" in r.text and r.band == pool for r in layout.runs)
+    other = Band(1, Column.POOL)
+    assert layout.bands()[other].fill != CLOSED_FILL
+
+
+def test_hearts_and_diamonds_are_red() -> None:
+    """sheet.md: ♦♥ in red; the last deal of this game is a seven of hearts."""
+    layout = layout_sheet(closed_pool_sheet(), "en")
+    hearts = [r for r in layout.runs if r.text == "♥"]
+    assert hearts and all(r.color == RED for r in hearts)
+
+
+def test_the_strip_shows_convention_overrides_deals_next_dealer_and_balances() -> None:
+    sheet = closed_pool_sheet()
+    layout = layout_sheet(sheet, "en")
+    strip = " ".join(r.text for r in layout.runs if r.kind is RunKind.STRIP)
+    assert "Sochi" in strip
+    assert "pool_target=10" in strip
+    assert "deals: 2" in strip
+    assert "deals next: " in strip and sheet.game.players[sheet.next_dealer] in strip
+    for name in sheet.game.players:
+        assert name in strip
+    assert "wh." in strip and "(" in strip  # balances in whists and, with a stake, in money
+
+
+def test_the_strip_shows_the_settlement_it_is_given() -> None:
+    sheet = closed_pool_sheet()
+    given = Settlement(
+        balances=(Fraction(110, 3), Fraction(-25, 2), Fraction(-145, 6)),
+        mountains=(Fraction(0),) * 3,
+        money=None,
+        transfers=(),
+    )
+    strip = [r.text for r in layout_sheet(sheet, "ru", settlement=given).runs]
+    assert "+36⅔ в." in strip
+    assert "−12.5 в." in strip
+
+
+def test_a_corrected_value_shows_the_wrong_value_a_dot_and_the_right_value() -> None:
+    """sheet.md: a corrected value is the wrong value, a dot, the right value, with its number."""
+    sheet = random_sheet(3, 12, seed=4)
+    band, values = next((b, v) for b, v in sheet.history.items() if len(v) >= 3)
+    record, right = values[1]
+    layout = layout_sheet(
+        sheet, "ru", corrections={(band, record): Correction(right + 6, number=3)}
+    )
+    runs = [r for r in layout.runs if r.band == band]
+    at = next(i for i, r in enumerate(runs) if r.kind is RunKind.TOTAL and r.record == record)
+    wrong, total, mark = runs[at - 1], runs[at], runs[at + 1]
+    assert wrong.kind is RunKind.WRONG and wrong.text == format_amount(right + 6) + "."
+    assert total.text == format_amount(right)
+    assert mark.kind is RunKind.MARK and mark.text == "³."
+    assert wrong.box[2] <= total.box[0] and total.box[2] <= mark.box[0]
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (Fraction(12), "12"),
+        (Fraction(110, 3), "36⅔"),
+        (Fraction(25, 2), "12½"),
+        (Fraction(-1, 4), "−¼"),
+        (Fraction(-7, 2), "−3½"),
+        (Fraction(85, 12), "7¹⁄₁₂"),
+    ],
+)
+def test_totals_write_fractions_as_paper_does(value: Fraction, text: str) -> None:
+    assert format_amount(value) == text
+
+
+def test_the_strip_writes_halves_as_decimals() -> None:
+    assert format_amount(Fraction(25, 2), decimals=True, sign=True) == "+12.5"
+    assert format_amount(Fraction(110, 3), decimals=True) == "36⅔"
+
+
+def test_the_layout_is_deterministic() -> None:
+    sheet = random_sheet(4, 30, seed=9)
+    assert layout_sheet(sheet, "en") == layout_sheet(sheet, "en")

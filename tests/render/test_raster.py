@@ -1,0 +1,52 @@
+"""The picture itself (spec/sheet.md "Rendering"): a PNG that decodes at the expected size, small
+enough to send, the same bytes every time, drawn with the fonts shipped in the package."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import bot.render
+from bot.render import render_sheet_png
+from bot.render.layout import BOLD, REGULAR
+from tests.render.factories import random_sheet
+
+
+@pytest.mark.parametrize(("players", "size"), [(3, (1200, 1000)), (4, (1000, 1200))])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_png_decodes_at_the_expected_size(
+    players: int, size: tuple[int, int], lang: str
+) -> None:
+    png = render_sheet_png(random_sheet(players, 10), lang)
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG"
+    assert image.size == size
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_50_deal_sheet_is_under_200_kb(players: int) -> None:
+    assert len(render_sheet_png(random_sheet(players, 50))) < 200 * 1024
+
+
+def test_the_same_sheet_gives_the_same_bytes() -> None:
+    sheet = random_sheet(3, 20)
+    assert render_sheet_png(sheet, "ru") == render_sheet_png(sheet, "ru")
+
+
+def test_the_picture_has_the_seat_colours_and_red_suits() -> None:
+    """The drawing is not blank: the sectors' tints and the names' tabs are on it."""
+    image = Image.open(io.BytesIO(render_sheet_png(random_sheet(3, 10), "en"))).convert("RGB")
+    colours = {colour for _, colour in image.getcolors(maxcolors=1 << 16) or []}
+    assert (0x1D, 0x4E, 0xD8) in colours  # seat A's tab
+    assert len(colours) > 20  # antialiased text
+
+
+def test_the_fonts_and_their_licence_ship_inside_the_package() -> None:
+    fonts = Path(bot.render.__file__).parent / "fonts"
+    assert fonts / "DejaVuSans.ttf" == REGULAR and REGULAR.is_file()
+    assert fonts / "DejaVuSans-Bold.ttf" == BOLD and BOLD.is_file()
+    assert "Bitstream Vera" in (fonts / "LICENSE").read_text()
