@@ -6,6 +6,7 @@ from hypothesis import given, settings
 
 from scoring.deal import Column, Record
 from scoring.replay import replay
+from scoring.settle import settle
 from scoring.sheet import Game
 from tests.scoring.strategies import played_games
 
@@ -63,3 +64,15 @@ def test_pools_never_pass_the_target_unless_the_convention_keeps_them(
         assert all(p <= game.rules.pool_target for p in sheet.totals.pool)
     if game.rules.made_lowers_mountain:
         assert all(m >= 0 for m in sheet.totals.mountain)
+
+
+@settings(max_examples=80, deadline=None)
+@given(played_games())
+def test_balances_of_any_random_game_sum_to_exactly_zero(case: tuple[Game, list[Record]]) -> None:
+    """settlement.md step 5, over every convention and both table sizes."""
+    game, records = case
+    sheet = replay(game, records)
+    settlement = settle(game.rules, sheet.totals, Fraction(1, 10))
+    assert sum(settlement.balances) == 0
+    assert settlement.money is not None
+    assert sum(settlement.money) == 0
