@@ -414,59 +414,105 @@ def _seg_size(size: int, rel: float) -> int:
     return min(size, max(11, round(size * rel)))
 
 
-def _item_width(item: Item, size: int) -> int:
-    return sum(text_width(s.text, _seg_size(size, s.rel), s.bold) for s in item.segs)
-
-
 def line_height(size: int) -> int:
     ascent, descent = metrics(size)
     return ascent + descent + max(1, round(size * 0.08))
 
 
-def _place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None:
-    """Put the items row by row, left to right; None when they do not all fit at this size.
+class _Rows:
+    """The rows a flow of one size can use in one area, top to bottom: (y, x_start, x_end).
 
-    A row uses the widest stretch the band leaves free (values split around the circle read
-    badly). Positions are whole pixels, so a run is drawn exactly where it was measured."""
-    runs: list[TextRun] = []
-    ascent, descent = metrics(size)
-    height = ascent + descent
-    step = line_height(size)
-    slide = max(1, step // 4)
-    bottom = area.bottom
-    y = math.ceil(area.top) - step
-    x = end = 0
+    Computed lazily and kept (see `_rows`): the same band at the same size gives the same rows in
+    every picture of a game and in every step of the size search. A row uses the widest stretch
+    the band leaves free (values split around the circle read badly)."""
 
-    def next_row() -> bool:
-        nonlocal y, x, end
-        y += step
-        while y + height + area.pad <= bottom:
-            spans = area.row(y, y + height)
+    __slots__ = ("area", "done", "height", "rows", "slide", "step", "y")
+
+    def __init__(self, area: Area, size: int) -> None:
+        ascent, descent = metrics(size)
+        self.area = area
+        self.height = ascent + descent
+        self.step = line_height(size)
+        self.slide = max(1, self.step // 4)
+        self.y = math.ceil(area.top)
+        self.rows: list[tuple[int, int, int]] = []
+        self.done = False
+
+    def get(self, index: int) -> tuple[int, int, int] | None:
+        while len(self.rows) <= index and not self.done:
+            self._next()
+        return self.rows[index] if index < len(self.rows) else None
+
+    def _next(self) -> None:
+        area, height = self.area, self.height
+        bottom = area.bottom
+        while self.y + height + area.pad <= bottom:
+            spans = area.row(self.y, self.y + height)
             if spans:
                 lo, hi = max(spans, key=lambda span: span[1] - span[0])
-                x, end = math.ceil(lo), math.floor(hi)
-                return True
-            y += slide  # nothing free here (an apex, the circle): slide down and retry
-        return False
+                self.rows.append((self.y, math.ceil(lo), math.floor(hi)))
+                self.y += self.step
+                return
+            self.y += self.slide  # nothing free here (an apex, the circle): slide down, retry
+        self.done = True
 
-    if not next_row():
+
+@lru_cache(maxsize=4096)
+def _rows(area: Area, size: int) -> _Rows:
+    return _Rows(area, size)
+
+
+def _widths(items: Sequence[Item], size: int) -> list[int]:
+    """Each item's width at this size; −1 marks a forced new row."""
+    return [
+        -1
+        if item.newline
+        else sum(text_width(s.text, _seg_size(size, s.rel), s.bold) for s in item.segs)
+        for item in items
+    ]
+
+
+def _arrange(items: Sequence[Item], area: Area, size: int) -> list[tuple[int, int, int]] | None:
+    """Where each item starts — (row y, x, item index) — or None when they do not all fit."""
+    rows = _rows(area, size)
+    widths = _widths(items, size)
+    index = 0
+    row = rows.get(0)
+    if row is None:
         return None
-    widths: dict[Item, int] = {}
+    y, x, end = row
     at_row_start = True
-    for item in items:
-        if item.newline:
-            if not at_row_start and not next_row():
-                return None
+    starts: list[tuple[int, int, int]] = []
+    for i, width in enumerate(widths):
+        if width < 0:
+            if not at_row_start:
+                index += 1
+                row = rows.get(index)
+                if row is None:
+                    return None
+                y, x, end = row
             at_row_start = True
             continue
-        width = widths.get(item)
-        if width is None:
-            width = widths[item] = _item_width(item, size)
         while x + width > end:
-            if not next_row():
+            index += 1
+            row = rows.get(index)
+            if row is None:
                 return None
+            y, x, end = row
             at_row_start = True
-        for seg in item.segs:
+        starts.append((y, x, i))
+        x += width + round(items[i].gap * size)
+        at_row_start = False
+    return starts
+
+
+def _emit(items: Sequence[Item], starts: list[tuple[int, int, int]], size: int) -> list[TextRun]:
+    """The text runs of arranged items; positions are whole pixels, so a run is drawn exactly
+    where it was measured."""
+    ascent, _ = metrics(size)
+    runs: list[TextRun] = []
+    for y, x, i in starts:
+        for seg in items[i].segs:
             seg_size = _seg_size(size, seg.rel)
             seg_ascent, seg_descent = metrics(seg_size, seg.bold)
             top = y + ascent - seg_ascent
@@ -487,34 +533,41 @@ def _place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None
                 )
             )
             x += w
-        x += round(item.gap * size)
-        at_row_start = False
     return runs
+
+
+def _place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None:
+    """Put the items row by row, left to right; None when they do not all fit at this size."""
+    starts = _arrange(items, area, size)
+    return None if starts is None else _emit(items, starts, size)
 
 
 def flow(
     items: Sequence[Item], area: Area, largest: int, smallest: int
 ) -> tuple[list[TextRun], int]:
-    """The items at the largest size from `largest` down to `smallest` that fits, and that size."""
-    need = sum(_item_width(i, largest) for i in items) * line_height(largest)
+    """The items at the largest size from `largest` down to `smallest` that fits, and that size;
+    no runs when even `smallest` is too large."""
+    need = sum(max(0, w) for w in _widths(items, largest)) * line_height(largest)
     bound = largest
     if need > 0:  # text area grows with the square of the size: skip sizes that cannot fit
         bound = min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / need))))
-    best = _place(items, area, bound)
-    if best is not None:
-        return best, bound
-    lo, hi = smallest, bound - 1
-    found: tuple[list[TextRun], int] | None = None
+    lo, hi = smallest, bound
+    found: tuple[list[tuple[int, int, int]], int] | None = None
+    starts = _arrange(items, area, hi)
+    if starts is not None:
+        found, lo = (starts, hi), hi + 1
+    else:
+        hi -= 1
     while lo <= hi:
         mid = (lo + hi) // 2
-        runs = _place(items, area, mid)
-        if runs is None:
+        starts = _arrange(items, area, mid)
+        if starts is None:
             hi = mid - 1
         else:
-            found, lo = (runs, mid), mid + 1
-    if found is not None:
-        return found
-    return [], smallest
+            found, lo = (starts, mid), mid + 1
+    if found is None:
+        return [], smallest
+    return _emit(items, found[0], found[1]), found[1]
 
 
 # -- the sheet ----------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 Text runs sit on whole pixels, so the coverage mask of a run depends only on its text, size and
 weight; masks are cached and pasted, which spares FreeType most of the work on the next picture.
+The shapes under the text are drawn at twice the size and scaled down (smooth diagonals), and cached:
+they change only when a pool closes.
 The PNG is written unfiltered with zlib level 3: Pillow's adaptive row filters cost more time than
 they save bytes on a flat drawing like this one.
 """
@@ -14,7 +16,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.render.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, font
+from bot.render.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Shape, font
 
 
 @lru_cache(maxsize=8192)
@@ -27,36 +29,48 @@ def _mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     return mask, left, top
 
 
-def rasterise(layout: Layout) -> Image.Image:
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    for shape in layout.shapes:
+SUPERSAMPLE = 2  # the drawing under the text is drawn twice as large and scaled down: smooth lines
+
+
+def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[Shape, ...], k: int) -> None:
+    def box(b: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        return (b[0] * k, b[1] * k, b[2] * k - 1, b[3] * k - 1)
+
+    for shape in shapes:
         if isinstance(shape, Region):
             if shape.fill is not None:
-                draw.polygon(shape.points, fill=shape.fill)
+                draw.polygon([(x * k, y * k) for x, y in shape.points], fill=shape.fill)
         elif isinstance(shape, Line):
-            draw.line((shape.start, shape.end), fill=shape.color, width=shape.width)
+            (x0, y0), (x1, y1) = shape.start, shape.end
+            draw.line((x0 * k, y0 * k, x1 * k, y1 * k), fill=shape.color, width=shape.width * k)
         elif isinstance(shape, Circle):
             (cx, cy), r = shape.centre, shape.radius
             draw.ellipse(
-                (cx - r, cy - r, cx + r, cy + r),
+                box((cx - r, cy - r, cx + r, cy + r)),
                 fill=shape.fill,
                 outline=shape.outline,
-                width=shape.width,
+                width=shape.width * k,
             )
         elif isinstance(shape, Rect):
-            if shape.radius:
-                draw.rounded_rectangle(
-                    shape.box,
-                    radius=shape.radius,
-                    fill=shape.fill,
-                    outline=shape.outline,
-                    width=shape.width,
-                )
-            else:
-                draw.rectangle(
-                    shape.box, fill=shape.fill, outline=shape.outline, width=shape.width
-                )
+            draw.rounded_rectangle(
+                box(shape.box),
+                radius=shape.radius * k,
+                fill=shape.fill,
+                outline=shape.outline,
+                width=shape.width * k,
+            )
+
+
+@lru_cache(maxsize=32)
+def _background(width: int, height: int, shapes: tuple[Shape, ...]) -> Image.Image:
+    """Everything but the text; the same for every deal until a pool closes or a name changes."""
+    big = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), BACKGROUND)
+    _draw_shapes(ImageDraw.Draw(big), shapes, SUPERSAMPLE)
+    return big.reduce(SUPERSAMPLE)
+
+
+def rasterise(layout: Layout) -> Image.Image:
+    image = _background(layout.width, layout.height, layout.shapes).copy()
     for run in layout.runs:
         mask, left, top = _mask(run.text, run.size, run.bold)
         image.paste(run.color, (int(run.x) + left, int(run.y) + top), mask)
