@@ -1,10 +1,14 @@
 """The score sheet as a picture («пулька»), spec/sheet.md.
 
 `render_sheet_png(sheet, lang)` is pure and synchronous (CPU-bound): call it through
-`asyncio.to_thread`. `layout.layout_sheet` is the pure layout step, `raster` draws it.
+`asyncio.to_thread`; it is safe from several threads (drawing is serialised, PNG encoding is not).
+`layout.layout_sheet` is the pure layout step, `raster` draws it; call those two from one thread at a
+time.
 """
 
 from __future__ import annotations
+
+import threading
 
 from bot.render.layout import Correction, Corrections, Layout, layout_sheet
 from bot.render.raster import encode_png, rasterise
@@ -12,6 +16,8 @@ from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 __all__ = ["Correction", "Layout", "layout_sheet", "render_sheet_png"]
+
+_LOCK = threading.Lock()
 
 
 def render_sheet_png(
@@ -27,6 +33,8 @@ def render_sheet_png(
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
     (issue 6) maps (band, record index) to the wrong value first written there — see `layout`.
     """
-    return encode_png(
-        rasterise(layout_sheet(sheet, lang, settlement=settlement, corrections=corrections))
-    )
+    with _LOCK:  # FreeType faces and the layout's caches are shared: one picture at a time
+        image = rasterise(
+            layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+        )
+    return encode_png(image)

@@ -56,3 +56,10 @@ def closed_pool_sheet() -> Sheet:
         contract(ANNA, 10, Suit.SPADES, 0, Role.PASS, Role.PASS),
         contract(BORIS, 7, Suit.HEARTS, -1, Role.WHIST, Role.PASS),
     )
+
+
+def finished_sheet() -> Sheet:
+    """Each of the three plays a ten (pass, pass) into a pool of 10: every pool closed, game over."""
+    return sheet_of(
+        *(contract(seat, 10, Suit.CLUBS, 0, Role.PASS, Role.PASS) for seat in (ANNA, BORIS, CLARA))
+    )

@@ -4,6 +4,7 @@ enough to send, the same bytes every time, drawn with the fonts shipped in the p
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -50,3 +51,11 @@ def test_the_fonts_and_their_licence_ship_inside_the_package() -> None:
     assert fonts / "DejaVuSans.ttf" == REGULAR and REGULAR.is_file()
     assert fonts / "DejaVuSans-Bold.ttf" == BOLD and BOLD.is_file()
     assert "Bitstream Vera" in (fonts / "LICENSE").read_text()
+
+
+def test_pictures_drawn_in_several_threads_at_once_are_the_pictures_drawn_alone() -> None:
+    sheets = [random_sheet(3, 15, seed=s) for s in range(4)] + [random_sheet(4, 15, seed=9)]
+    alone = [render_sheet_png(s, "ru") for s in sheets]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda s: render_sheet_png(s, "ru"), sheets * 2))
+    assert together == alone * 2
