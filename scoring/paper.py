@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -81,7 +81,66 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 
 def parse_paper_sheet(text: str) -> PaperSheet:
-    """The rules, players, totals and stake of a paper sheet in JSON; raises ProtocolError."""
+    """The rules, players, totals and stake of a paper sheet in JSON; raises ProtocolError.
+
+    An error about a field carries the line where that field is written (0 when it is missing).
+    """
+    try:
+        return _parse(text)
+    except ProtocolError as error:
+        if error.line or error.code == "bad-json":
+            raise
+        path = _error_path(error)
+        raise ProtocolError.at(line_of(text, path), error) from None
+
+
+def _error_path(error: ProtocolError) -> tuple[str, ...]:
+    """The JSON keys leading to the fault, as far as the error tells them."""
+    if "field" in error.params:
+        return tuple(error.params["field"].split("."))
+    if error.code == "bad-players":
+        return ("players",)
+    if error.code == "unknown-convention":
+        return ("convention",)
+    option = error.params.get("option", error.span)
+    return ("pool_target",) if option == "pool_target" else ("options", option)
+
+
+def line_of(text: str, path: Sequence[str]) -> int:
+    """The 1-based line of the deepest key of `path` written in the JSON text (keys compared as the
+    parser compares names: case-insensitive, stripped); 0 when not even the first is there."""
+    decoder = json.JSONDecoder()
+    pos, found = 0, 0
+    try:
+        for key in path:
+            pos = _skip_space(text, pos)
+            if text[pos] != "{":
+                return found
+            pos = _skip_space(text, pos + 1)
+            while text[pos] == '"':
+                start = pos
+                name, pos = decoder.raw_decode(text, pos)
+                pos = _skip_space(text, _skip_space(text, pos) + 1)  # past the colon
+                if str(name).strip().casefold() == key.strip().casefold():
+                    found = text.count("\n", 0, start) + 1
+                    break
+                _, pos = decoder.raw_decode(text, pos)
+                pos = _skip_space(text, pos)
+                pos = _skip_space(text, pos + 1) if text[pos] == "," else pos
+            else:
+                return found
+    except (IndexError, ValueError):  # the text parsed already; this only guards the walk itself
+        return found
+    return found
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _parse(text: str) -> PaperSheet:
     try:
         data: object = json.loads(
             text,

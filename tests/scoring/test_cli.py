@@ -179,15 +179,15 @@ def test_bad_json_names_the_file_and_the_line(tmp_path: Path) -> None:
 def test_an_unknown_convention_is_one_error_line(tmp_path: Path) -> None:
     path = tmp_path / "vint.json"
     path.write_text('{"convention": "vint", "players": ["A", "B", "C"]}', "utf-8")
-    line = assert_one_error_line(run("settle", str(path)), str(path))
-    assert line.startswith(f"{path}: unknown convention 'vint' (conventions: sochi,")
+    line = assert_one_error_line(run("settle", str(path)), f"{path}:1")
+    assert line.startswith(f"{path}:1: unknown convention 'vint' (conventions: sochi,")
 
 
 def test_an_unknown_option_is_one_error_line(tmp_path: Path) -> None:
     path = tmp_path / "option.json"
     path.write_text('{"players": ["A", "B", "C"], "options": {"whist_factr": 2}}', "utf-8")
-    line = assert_one_error_line(run("settle", str(path)), str(path))
-    assert line.startswith(f"{path}: unknown option 'whist_factr' (options: pool_target,")
+    line = assert_one_error_line(run("settle", str(path)), f"{path}:1")
+    assert line.startswith(f"{path}:1: unknown option 'whist_factr' (options: pool_target,")
 
 
 def test_bytes_that_are_not_utf8_are_one_error_line(tmp_path: Path) -> None:

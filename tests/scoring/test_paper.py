@@ -177,7 +177,7 @@ def test_a_sheet_that_is_not_an_object_is_bad_sheet() -> None:
 def test_conventions_and_options_keep_their_own_codes(extra: str, code: str) -> None:
     error = refused(f'{{"players": ["A", "B", "C"], {extra}}}')
     assert error.code == code
-    assert error.line == 0
+    assert error.line == 1  # the one line of this sheet
 
 
 def test_an_error_quotes_a_long_span_cut_short() -> None:
@@ -189,3 +189,42 @@ def test_every_sample_sheet_parses() -> None:
     for path in sorted(SHEETS.glob("*.json")):
         sheet = parse_paper_sheet(path.read_text("utf-8"))
         assert len(sheet.players) == len(json.loads(path.read_text("utf-8"))["players"])
+
+
+MULTI_LINE = """{
+  "players": ["Anna", "Boris", "Clara"],
+  "options": {"whist_split": "greedy",
+              "whist_factor": 2},
+  "mountain": {
+    "Anna": 3,
+    "Clara": 4
+  },
+  "whists": {"Anna": {"Boris": 3},
+             "boris": {"Clara": 5}}
+}"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ('"whist_factor": 2', '"whist_factor": 3', 4),
+        ('"whist_split"', '"whist_splitt"', 3),
+        ('"Clara": 4', '"Dora": 4', 7),
+        ('"Clara": 5', '"Clara": "five"', 10),  # "boris" is Boris: names match case-insensitively
+        ('"Anna": {"Boris": 3}', '"Anna": {"Anna": 3}', 9),
+        ('["Anna", "Boris", "Clara"]', '["Anna", "Boris", "anna"]', 2),
+        ('"players"', '"convention": "vint", "players"', 2),
+    ],
+)
+def test_an_error_in_a_field_is_placed_at_the_line_of_that_field(
+    old: str, new: str, line: int
+) -> None:
+    assert parse_paper_sheet(MULTI_LINE).totals.whists[1][2] == 5
+    assert refused(MULTI_LINE.replace(old, new, 1)).line == line
+
+
+def test_a_missing_player_is_placed_at_the_line_of_his_column() -> None:
+    error = refused('{\n"players": ["A", "B", "C"],\n"pool": {"A": 10, "B": 10}\n}')
+    assert error.params["field"] == "pool.C"
+    assert error.line == 3  # the pool that lacks C
+    assert refused("[1]").line == 0
