@@ -879,14 +879,14 @@ def layout_sheet(
     shapes: list[Shape] = [Rect((0, 0, frame.width, frame.height), BACKGROUND)]
     runs: list[TextRun] = []
     circle, centre_runs = _centre(sheet, frame, words)
-    corner = {frame.sheet[0], frame.sheet[2]}
+    sides = {frame.sheet[0], frame.sheet[2]}
     tabs = [
         _tab(
             names[s.seat],
             s.anchor,
             frame,
             SEAT_COLOURS[s.seat],
-            250.0 if size == 3 and s.anchor[0] not in corner else 200.0,
+            250.0 if size == 3 and s.anchor[0] not in sides else 200.0,
         )
         for s in parts
     ]
@@ -950,11 +950,11 @@ def layout_sheet(
         runs.append(run)
     runs += centre_runs
 
-    for region, caption, history, closed in regions:
+    for region, caption, values, closed in regions:
         assert region.band is not None
         area = Area(region.points, obstacles)
         colour = SEAT_COLOURS[region.player]
-        runs += _band_runs(region.band, caption, history, area, colour, closed, corrections)
+        runs += _band_runs(region.band, caption, values, area, colour, closed, corrections)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))

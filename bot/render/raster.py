@@ -23,7 +23,7 @@ from bot.render.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Sh
 def _mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """The text's coverage (mode L) and where its top-left lies from the run's origin."""
     f = font(size, bold)
-    left, top, right, bottom = f.getbbox(text, anchor="la")
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="la")
     return mask, left, top
