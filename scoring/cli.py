@@ -199,8 +199,8 @@ def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None)
     try:
         sheet = replay(game, [record for _, record in protocol.records])
     except ScoringError as error:
-        index = error.params.pop("record", None)
-        line = lines[int(index)] if index is not None and index.isdigit() else 0
+        index = error.params.pop("record", "")
+        line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
         raise _Failure(path, line, message(error)) from None
     settlement = settle(game.rules, sheet.totals, game.stake)
     if sheet_png is not None:
@@ -310,7 +310,8 @@ class Report:
         if self.stake is not None:
             head += f"; stake {_decimal_text(self.stake)} a whist"
         if self.deals is not None:
-            head += f"; {self.deals} deals, {'finished' if self.finished else 'not finished'}"
+            deals = f"{self.deals} deal" + ("" if self.deals == 1 else "s")
+            head += f"; {deals}, {'finished' if self.finished else 'not finished'}"
         rows = [["", "pool", "mountain", *(f"on {n}" for n in names)]]
         for i, name in enumerate(names):
             whists = ["-" if i == j else short_number(w) for j, w in enumerate(totals.whists[i])]
@@ -381,7 +382,8 @@ def _decimal_text(value: Fraction) -> str:
     return str(Decimal(value.numerator) / Decimal(value.denominator))
 
 
-def _columns(rows: Sequence[Sequence[str]], right: Sequence[int] | range) -> list[str]:
+def _columns(rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
+    """Rows as aligned text columns; the columns in `right` (numbers) are right-aligned."""
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
     return [
         "  ".join(

@@ -304,7 +304,7 @@ def test_replay_prints_a_table(tmp_path: Path) -> None:
     path.write_text(PROTOCOL, "utf-8")
     result = run("replay", str(path))
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0] == "sochi, pool 10; 1 deals, not finished"
+    assert result.stdout.splitlines()[0] == "sochi, pool 10; 1 deal, not finished"
     assert "  Clara → Anna: 5.3 whists" in result.stdout.splitlines()
 
 
