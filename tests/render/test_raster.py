@@ -59,3 +59,14 @@ def test_pictures_drawn_in_several_threads_at_once_are_the_pictures_drawn_alone(
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda s: render_sheet_png(s, "ru"), sheets * 2))
     assert together == alone * 2
+
+
+@pytest.mark.parametrize(("players", "size"), [(3, (1200, 1000)), (4, (1000, 1200))])
+def test_even_a_200_deal_sheet_is_under_200_kb_and_decodes(
+    players: int, size: tuple[int, int]
+) -> None:
+    png = render_sheet_png(random_sheet(players, 200), "en")
+    assert len(png) < 200 * 1024
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.size == size
