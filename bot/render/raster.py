@@ -14,6 +14,7 @@ import io
 import struct
 import zlib
 from functools import lru_cache
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -111,7 +112,7 @@ def _paletted_png(image: Image.Image) -> bytes:
     (a generic quantiser merges the pale sector tints), the edges of letters take the nearest one."""
     counts = image.getcolors(image.width * image.height) or []
     common = sorted(counts, key=lambda c: (-c[0], c[1]))[:256]
-    palette = [channel for _, rgb in common for channel in rgb]
+    palette = [channel for _, rgb in common for channel in cast(tuple[int, int, int], rgb)]
     holder = Image.new("P", (1, 1))
     holder.putpalette(palette + [0] * (768 - len(palette)))
     out = io.BytesIO()
