@@ -822,6 +822,8 @@ def _strip_items(
                 )
             )
         )
+        if sheet.last_round_announced:
+            items.append(Item((sep, Seg(words["last_round"], bold=True, kind=RunKind.STRIP))))
     overrides = rules.overrides(game.size)
     if overrides:
         items += [NEWLINE, Item((Seg(words["overrides"], color=MUTED, kind=RunKind.STRIP),))]

@@ -63,7 +63,7 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[Shape, ...], k: int) -
             )
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)  # 3.6 MB each: the pictures of the few games being played now
 def _background(width: int, height: int, shapes: tuple[Shape, ...]) -> Image.Image:
     """Everything but the text; the same for every deal until a pool closes or a name changes."""
     big = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), BACKGROUND)

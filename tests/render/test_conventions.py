@@ -6,7 +6,10 @@ import pytest
 
 from bot.render.examples import random_game
 from bot.render.layout import RunKind, layout_sheet
-from scoring.rules import PRESETS
+from scoring.deal import LastRound
+from scoring.replay import replay
+from scoring.rules import PRESETS, rules_for
+from scoring.sheet import Game
 from tests.render.factories import finished_sheet
 from tests.render.geometry import box_in_polygon, overlapping_pairs
 
@@ -48,3 +51,11 @@ def test_a_finished_game_shows_the_result_instead_of_whose_deal_is_next(
     strip = [r.text for r in layout_sheet(sheet, lang).runs if r.kind is RunKind.STRIP]
     assert word in strip
     assert not any(t in ("сдаёт: ", "deals next: ") for t in strip)
+
+
+def test_the_strip_says_when_the_last_round_is_announced() -> None:
+    """Odessa's end rule (conventions.md §1.3): the last round is announced, then played."""
+    sheet = replay(Game(rules_for("odessa", 3), ("Anna", "Boris", "Clara")), [LastRound()])
+    assert sheet.last_round_announced
+    strip = [r.text for r in layout_sheet(sheet, "en").runs if r.kind is RunKind.STRIP]
+    assert "last round" in strip
