@@ -785,7 +785,7 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
             result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
             return scored.number, f"{head} {result}"
         if isinstance(deal, Misere):
-            result = "=" if deal.tricks == 0 else f"{MINUS_SIGN}{deal.tricks}"
+            result = "=" if deal.tricks == 0 else words["tricks"].format(count=deal.tricks)
             return scored.number, f"{names[deal.declarer]} {words['misere']} {result}"
         if isinstance(deal, Raspasy):
             tricks = ", ".join(f"{names[p]} {t}" for p, t in deal.tricks)

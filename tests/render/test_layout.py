@@ -17,10 +17,10 @@ from bot.render.layout import (
     format_amount,
     layout_sheet,
 )
-from scoring.deal import Column
+from scoring.deal import Column, Misere, Raspasy, Record
 from scoring.settle import Settlement
 from scoring.sheet import Band, Sheet
-from tests.render.factories import closed_pool_sheet, random_sheet
+from tests.render.factories import closed_pool_sheet, random_sheet, sheet_of
 from tests.render.geometry import box_in_polygon, overlapping_pairs
 
 SIZES = (3, 4)
@@ -211,3 +211,18 @@ def test_the_strip_writes_halves_as_decimals() -> None:
 def test_the_layout_is_deterministic() -> None:
     sheet = random_sheet(4, 30, seed=9)
     assert layout_sheet(sheet, "en") == layout_sheet(sheet, "en")
+
+
+@pytest.mark.parametrize(
+    ("record", "text"),
+    [
+        (Misere(0, 0), "Anna misère ="),
+        (Misere(0, 2), "Anna misère (2 tricks)"),
+        (Raspasy(((0, 5), (1, 4), (2, 1))), "raspasy: Anna 5, Boris 4, Clara 1"),
+    ],
+)
+def test_the_strip_names_the_last_deal(record: Record, text: str) -> None:
+    strip = "".join(
+        r.text for r in layout_sheet(sheet_of(record), "en").runs if r.kind is RunKind.STRIP
+    )
+    assert "Deal 1: " + text in strip
