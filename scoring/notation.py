@@ -280,7 +280,7 @@ def _merge_colons(text: str, toks: list[_Tok]) -> list[_Tok]:
 
 def _after_colon(tok: _Tok) -> tuple[str, int]:
     """The text after a token's first colon (leading spaces dropped) and where it starts."""
-    colon = tok.raw.index(":") + 1
+    colon = next(i for i, c in enumerate(tok.raw) if ":" in _norm(c)) + 1
     rest = tok.raw[colon:]
     stripped = rest.lstrip()
     return stripped, tok.start + colon + len(rest) - len(stripped)
@@ -944,15 +944,16 @@ def _name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, 
     inner: list[str] = []
     for seat, name in enumerate(players):
         letter = SEATS[seat]
+        key = _norm(name)
         usable = (
             bool(name)
-            and not any(c.isspace() or c in _NAME_FORBIDDEN for c in name)
-            and not name.startswith("@")
+            and not any(c.isspace() or c in _NAME_FORBIDDEN for c in name + key)
+            and not key.startswith("@")
             and _reads_as(name, table) == seat
         )
-        key = _norm(name)
         word = usable and not (
-            key in _RESERVED
+            not any(c.isalpha() for c in key)
+            or key in _RESERVED
             or key[:1].isdigit()
             or key[:1] in "+-=/"
             or key.startswith(_BEZ)
