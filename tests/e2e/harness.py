@@ -23,10 +23,19 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.fake_telegram import BOT_TOKEN, Chat, FakeTelegram, Sent, User, find_button
+from tests.e2e.fake_telegram import (
+    BOT_TOKEN,
+    Chat,
+    FakeTelegram,
+    Sent,
+    User,
+    find_button,
+    inline_buttons,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 15.0
+START_WAIT = 30.0  # importing aiogram alone takes seconds on a busy machine
 # Settings the bot reads that the tests set themselves; nothing else leaks in from the caller.
 _OWN_ENV = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DEFAULT_LOCALE", "LOG_LEVEL")
 
@@ -94,7 +103,7 @@ class BotProcess:
                 stderr=log,
             )
 
-    async def start(self, timeout: float = WAIT) -> None:
+    async def start(self, timeout: float = START_WAIT) -> None:
         """Start the bot and wait until it asks the server for updates."""
         polls = self.server.poll_count
         await self.launch()
@@ -209,18 +218,22 @@ class Member:
     async def press(
         self,
         sent: Sent | int,
-        button: str,
+        button: str | int,
         until: Callable[[Sent], bool] | None = None,
         *,
         timeout: float = WAIT,
     ) -> dict[str, Any]:
-        """Press the button whose text contains `button` on a bot message; the bot's answer.
+        """Press a button of a bot message (text it contains, or its index); the bot's answer.
 
         Returns the answerCallbackQuery parameters (the toast); pass `until` to wait also for
         something shown in the chat, then read it with `wait`.
         """
         message_id = sent if isinstance(sent, int) else sent.message_id
-        data = find_button(self.server.message(self.chat, message_id), button)["callback_data"]
+        message = self.server.message(self.chat, message_id)
+        if isinstance(button, int):
+            data = inline_buttons(message)[button]["callback_data"]
+        else:
+            data = find_button(message, button)["callback_data"]
         since = self.server.cursor(self.chat)
         query = self.server.press(self.chat, self.user, message_id, data)
         try:
