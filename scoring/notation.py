@@ -201,6 +201,7 @@ _LAST_ROUND_COMMAND_RE: Final = re.compile(r"/lastround(?:@\w+)?")
 # Opening quote → the characters that close it.
 _QUOTES: Final = {'"': '"', "“": "”“", "„": "“”", "«": "»", "”": "”"}
 _BREAKS: Final = ",;"  # separate words like spaces (outside quotes)
+_WORD_RE: Final = re.compile(r"[^\s,;]+")
 _NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
 _FOLD: Final = str.maketrans(
     {"ё": "е", "\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe0f": None, "\ufe0e": None}
@@ -208,6 +209,7 @@ _FOLD: Final = str.maketrans(
 _BIG: Final = 10**6  # stands for any number too long to be a level or a count of tricks
 
 
+@lru_cache(maxsize=4096)
 def _norm(text: str) -> str:
     """The key words are compared by: NFKC, case-folded, ё → е, Unicode dashes → "-"."""
     return unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
@@ -230,6 +232,11 @@ class _Tok(NamedTuple):
 
 def _tokenize(text: str) -> list[_Tok]:
     """Words split by whitespace, `,` and `;`; a quoted part (`note:"a b"`) stays one word."""
+    if not any(quote in text for quote in _QUOTES):
+        words = [
+            _Tok(m.group(), m.start(), m.end(), _norm(m.group())) for m in _WORD_RE.finditer(text)
+        ]
+        return _merge_colons(text, words)
     toks: list[_Tok] = []
     i, n = 0, len(text)
     while i < n:
@@ -280,7 +287,10 @@ def _merge_colons(text: str, toks: list[_Tok]) -> list[_Tok]:
 
 def _after_colon(tok: _Tok) -> tuple[str, int]:
     """The text after a token's first colon (leading spaces dropped) and where it starts."""
-    colon = next(i for i, c in enumerate(tok.raw) if ":" in _norm(c)) + 1
+    colon = tok.raw.find(":")
+    if colon < 0:  # a colon that only NFKC makes one (fullwidth `：`)
+        colon = next(i for i, c in enumerate(tok.raw) if ":" in _norm(c))
+    colon += 1
     rest = tok.raw[colon:]
     stripped = rest.lstrip()
     return stripped, tok.start + colon + len(rest) - len(stripped)
