@@ -6,7 +6,8 @@ with the shipped DejaVu fonts (Pillow's FreeType, the basic layout engine), whic
 Geometry
 --------
 * 3 players: a landscape canvas 1200×1000; the drawing is the rectangle above, the strip below. A
-  small circle in the middle holds the pool size and the stake; lines from it to the two upper corners
+  small circle a little below the middle (so the top sector is no thin wedge) holds the pool size and
+  the stake; lines from it to the two upper corners
   and to the middle of the lower edge cut three sectors. Seats go clockwise as seen from above the
   table: seat A (index 0) has the **left** sector, B the **top**, C the **right**. (With the lines of
   sheet.md the third sector is at the top, not the bottom.)
@@ -17,7 +18,8 @@ Geometry
   whists (to the edge). The whists band is cut by radial lines into one part per other player; each
   part holds the whists on the player whose sector it touches (4 players: the middle third is the
   opposite player). The player's name sits in a coloured tab on the outer edge of his sector where his
-  whists parts meet (3 players: the top middle, the lower-left and lower-right corners).
+  whists parts meet (3 players: the top middle, the lower-left and lower-right corners; 4 players:
+  the middle of the edge). Text flows around the tabs and the circle.
 * Each band holds its running totals as paper does, `2.4.8.10` (a caption first, the latest value bold
   in the player's colour), wrapped row by row inside the band's polygon, at the largest font size
   that fits (`MAX_SIZE` … `MIN_SIZE`). If even `MIN_SIZE` cannot hold a column, the oldest values give

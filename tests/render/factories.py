@@ -12,7 +12,7 @@ from bot.render.examples import NAMES, random_game
 from scoring.deal import Contract, Defender, Record, Role, Suit
 from scoring.replay import replay
 from scoring.rules import rules_for
-from scoring.sheet import Game, Sheet
+from scoring.sheet import Band, Game, Sheet, Totals
 
 ANNA, BORIS, CLARA = 0, 1, 2
 
@@ -62,4 +62,17 @@ def finished_sheet() -> Sheet:
     """Each of the three plays a ten (pass, pass) into a pool of 10: every pool closed, game over."""
     return sheet_of(
         *(contract(seat, 10, Suit.CLUBS, 0, Role.PASS, Role.PASS) for seat in (ANNA, BORIS, CLARA))
+    )
+
+
+def synthetic_sheet(
+    history: dict[Band, tuple[tuple[int, Fraction], ...]], players: int = 3
+) -> Sheet:
+    """A Sheet built by hand (no replay): any history, zero totals."""
+    zero = (Fraction(0),) * players
+    return Sheet(
+        game=Game(rules_for("sochi", players), NAMES[:players], 0, None),
+        records=(),
+        totals=Totals(pool=zero, mountain=zero, whists=(zero,) * players),
+        history=history,
     )

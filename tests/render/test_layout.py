@@ -20,7 +20,7 @@ from bot.render.layout import (
 from scoring.deal import Column, Misere, Raspasy, Record
 from scoring.settle import Settlement
 from scoring.sheet import Band, Sheet
-from tests.render.factories import closed_pool_sheet, random_sheet, sheet_of
+from tests.render.factories import closed_pool_sheet, random_sheet, sheet_of, synthetic_sheet
 from tests.render.geometry import box_in_polygon, overlapping_pairs
 
 SIZES = (3, 4)
@@ -226,3 +226,16 @@ def test_the_strip_names_the_last_deal(record: Record, text: str) -> None:
         r.text for r in layout_sheet(sheet_of(record), "en").runs if r.kind is RunKind.STRIP
     )
     assert "Deal 1: " + text in strip
+
+
+def test_a_column_too_long_for_its_band_keeps_its_newest_values_behind_an_ellipsis() -> None:
+    band = Band(1, Column.MOUNTAIN)
+    values = tuple((i, Fraction(1000 + 7 * i)) for i in range(3000))
+    layout = layout_sheet(synthetic_sheet({band: values}), "en")
+    runs = [r for r in layout.runs if r.band == band]
+    assert runs[1].kind is RunKind.ELLIPSIS  # after the caption
+    totals = [r for r in runs if r.kind is RunKind.TOTAL]
+    assert totals[-1].latest and totals[-1].text == format_amount(values[-1][1])
+    assert [r.record for r in totals] == [i for i, _ in values[-len(totals) :]]
+    assert not overlapping_pairs([r.box for r in layout.runs])
+    assert all(box_in_polygon(r.box, layout.bands()[band].points) for r in runs)
