@@ -285,15 +285,12 @@ def _merge_colons(text: str, toks: list[_Tok]) -> list[_Tok]:
     return out
 
 
-def _after_colon(tok: _Tok) -> tuple[str, int]:
-    """The text after a token's first colon (leading spaces dropped) and where it starts."""
+def _after_colon(tok: _Tok) -> str:
+    """The text after a token's first colon, leading spaces dropped (`vist: A` → `A`)."""
     colon = tok.raw.find(":")
     if colon < 0:  # a colon that only NFKC makes one (fullwidth `：`)
         colon = next(i for i, c in enumerate(tok.raw) if ":" in _norm(c))
-    colon += 1
-    rest = tok.raw[colon:]
-    stripped = rest.lstrip()
-    return stripped, tok.start + colon + len(rest) - len(stripped)
+    return tok.raw[colon + 1 :].lstrip()
 
 
 def _split_tricks(text: str) -> tuple[str, str | None]:
@@ -529,16 +526,16 @@ class _Reader:
         elif name == "late":
             draft.late = True
         elif name == "dealer":
-            ref, _ = _after_colon(tok)
+            ref = _after_colon(tok)
             draft.dealer = self.player(ref, tok)
             self.dealer = draft.dealer
         elif name == "prikup":
-            value, _ = _after_colon(tok)
+            value = _after_colon(tok)
             if not _NUMBER_RE.fullmatch(value) or _small_int(value) > 3:
                 self.fail("bad-prikup", tok.raw, "prikup")
             draft.prikup = int(value)
         else:
-            value, _ = _after_colon(tok)
+            value = _after_colon(tok)
             note = _unquote(value)
             if note is None:
                 self.fail("unknown-word", tok.raw, kind)
@@ -663,7 +660,7 @@ class _Reader:
 
     def defender(self, tok: _Tok) -> _Def:
         role = _ROLES[tok.key.partition(":")[0]]
-        rest, _ = _after_colon(tok)
+        rest = _after_colon(tok)
         ref, tricks_raw = _split_tricks(rest)
         player = self.player(ref, tok)
         tricks: int | None = None
@@ -879,7 +876,7 @@ class _Reader:
                 if head == "whists":
                     kind = "adjust-whists"
                     column = Column.WHISTS
-                    ref, _ = _after_colon(tok)
+                    ref = _after_colon(tok)
                     target = self.player(ref, tok)
                     if target == player:
                         self.fail("bad-adjust", tok.raw, kind)
@@ -897,7 +894,7 @@ class _Reader:
             elif head == "note":
                 if note is not None:
                     self.fail("repeated-word", tok.raw, kind)
-                value, _ = _after_colon(tok)
+                value = _after_colon(tok)
                 note = _unquote(value)
                 if note is None:
                     self.fail("unknown-word", tok.raw, kind)
