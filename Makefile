@@ -29,7 +29,7 @@ pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python bench/replay_bench.py
+	for script in bench/*_bench.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 sheets: $(STAMP)
 	$(BIN)/python -m bot.render.examples docs/img
