@@ -1,0 +1,19 @@
+"""aiogram routers, one per module, in the order the dispatcher includes them."""
+
+from aiogram import Router
+
+from handlers import chat, deal, endgame, errors, help, newgame, settings, view
+
+# The chat's own events first, then commands; the errors router sees every failure.
+ROUTERS: tuple[Router, ...] = (
+    chat.router,
+    newgame.router,
+    deal.router,
+    view.router,
+    endgame.router,
+    settings.router,
+    help.router,
+    errors.router,
+)
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,141 @@
+"""Wiring: the Bot (session, API server), the Dispatcher with the game service and the routers, the
+commands menu, and long polling. `build_dispatcher` is what the tests drive with a mocked Bot."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import sys
+from typing import Final
+
+from aiogram import Bot, Dispatcher, Router
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import BotCommand
+
+from bot.i18n import LANGUAGES, translator
+from bot.middlewares import UpdateContext
+from bot.service import Clock, GameService, utc_now
+from bot.settings import Settings
+from bot.storage import SqliteStore, Store
+from handlers import ROUTERS
+
+log = logging.getLogger(__name__)
+
+MENU: Final = (
+    "newgame",
+    "join",
+    "deal",
+    "undo",
+    "edit",
+    "score",
+    "sheet",
+    "history",
+    "rules",
+    "endgame",
+    "lastround",
+    "leave",
+    "lang",
+    "help",
+)
+
+
+def _detached(router: Router) -> Router:
+    """A router free to be included: a process builds one dispatcher, the tests build many."""
+    router._parent_router = None  # aiogram refuses to attach a router twice
+    return router
+
+
+def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
+    game = GameService(store, clock)
+    dispatcher = Dispatcher(game=game, settings=settings)
+    dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
+    dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
+    return dispatcher
+
+
+def build_bot(settings: Settings) -> Bot:
+    if settings.telegram_api_url:
+        api = TelegramAPIServer.from_base(settings.telegram_api_url)
+        session = AiohttpSession(api=api)
+    else:
+        session = AiohttpSession()
+    return Bot(
+        settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
+
+
+def menu(lang: str) -> list[BotCommand]:
+    t = translator(lang)
+    return [BotCommand(command=name, description=t(f"command-{name}")) for name in MENU]
+
+
+async def set_commands(bot: Bot, default_locale: str) -> None:
+    """The commands menu in Russian and English, and the default language's for everyone else."""
+    try:
+        for lang in LANGUAGES:
+            await bot.set_my_commands(menu(lang), language_code=lang)
+        await bot.set_my_commands(menu(default_locale))
+    except TelegramAPIError as error:
+        log.warning("the commands menu was not set: %s", error)
+
+
+class RedactingFormatter(logging.Formatter):
+    """Never lets the token into a log line (aiohttp errors may quote a request URL)."""
+
+    def __init__(self, secret: str, fmt: str) -> None:
+        super().__init__(fmt)
+        self.secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text.replace(self.secret, "<token>") if self.secret else text
+
+
+def setup_logging(settings: Settings) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        RedactingFormatter(
+            settings.bot_token.get_secret_value(),
+            "%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(settings.log_level)
+
+
+class StartupError(Exception):
+    """A start-up problem the user can fix; its message is the one line to show."""
+
+
+async def open_store(settings: Settings) -> SqliteStore:
+    try:
+        return await SqliteStore.open(settings.database_path)
+    except (OSError, sqlite3.Error, RuntimeError) as error:
+        raise StartupError(
+            f"DATABASE_PATH={settings.database_path} cannot be opened: {error}."
+        ) from None
+
+
+async def run(settings: Settings) -> None:
+    """Open the database, set the menu, poll until stopped."""
+    store = await open_store(settings)
+    bot = build_bot(settings)
+    try:
+        dispatcher = build_dispatcher(settings, store)
+        await set_commands(bot, settings.default_locale)
+        log.info("database %s; polling for updates", settings.database_path)
+        await dispatcher.start_polling(
+            bot,
+            polling_timeout=settings.polling_timeout,
+            allowed_updates=dispatcher.resolve_used_update_types(),
+        )
+    finally:
+        await bot.session.close()
+        await store.close()

@@ -1,0 +1,239 @@
+"""A game as a fold of its log: players, frozen rules, the records in force, open votes.
+
+Nothing here is stored; `fold(events)` is run on every command (it is cheap next to a replay).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
+from bot.storage import EventRow, GameStatus
+from scoring.rules import RULES_VERSION, Rules, format_option, rules_for
+from scoring.sheet import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    user_id: int | None = None
+    username: str | None = None  # without the @
+
+    @property
+    def named_only(self) -> bool:
+        """A player without a Telegram account in this game: the scorekeeper acts for him."""
+        return self.user_id is None and self.username is None
+
+    def is_user(self, user_id: int | None, username: str | None) -> bool:
+        if self.user_id is not None:
+            return self.user_id == user_id
+        return bool(self.username and username and self.username.lower() == username.lower())
+
+    def payload(self) -> PlayerPayload:
+        return {"name": self.name, "user_id": self.user_id, "username": self.username}
+
+    @classmethod
+    def of(cls, payload: dict[str, Any]) -> Player:
+        return cls(payload["name"], payload.get("user_id"), payload.get("username"))
+
+
+@dataclass(slots=True)
+class RecordItem:
+    """A record of the log: its event's seq (its id), the line in force, author, time, fate."""
+
+    seq: int
+    kind: Kind
+    line: str
+    author: int | None
+    at: datetime
+    old_lines: list[str] = field(default_factory=list)  # lines it had before edits
+    edited_at: datetime | None = None
+    undone: bool = False
+
+
+@dataclass(slots=True)
+class Vote:
+    seq: int
+    kind: Kind
+    payload: dict[str, Any]
+    author: int | None
+    at: datetime
+    ballots: dict[int, bool] = field(default_factory=dict)  # user id → yes (the latest cast)
+    usernames: dict[int, str | None] = field(default_factory=dict)  # user id → @username then
+    closed: bool = False
+    passed: bool | None = None
+    reason: str | None = None
+
+    def ballot(self, voter: Player) -> bool | None:
+        """The voter's standing vote, if any."""
+        for user_id, yes in self.ballots.items():
+            if voter.is_user(user_id, self.usernames.get(user_id)):
+                return yes
+        return None
+
+    @property
+    def deadline(self) -> datetime:
+        return datetime.fromisoformat(self.payload["deadline"])
+
+
+@dataclass(slots=True)
+class GameState:
+    game_id: int
+    status: GameStatus = GameStatus.FORMING
+    convention: str = "sochi"
+    seats: int = 3
+    overrides: dict[str, str] = field(default_factory=dict)
+    stake: Fraction | None = None
+    dealer_ref: str | None = None
+    scorekeeper: Player | None = None
+    players: list[Player] = field(default_factory=list)
+    rules: Rules | None = None
+    first_dealer: int = 0
+    items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
+    votes: dict[int, Vote] = field(default_factory=dict)
+    ended_reason: str | None = None
+    created_at: datetime | None = None
+    started_at: datetime | None = None
+    last_seq: int = 0
+    log: list[EventRow] = field(default_factory=list)
+
+    # -- derived ----------------------------------------------------------------------------
+    @property
+    def records(self) -> list[RecordItem]:
+        """The records in force, in play order."""
+        return [item for item in self.items if not item.undone]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+    @property
+    def usernames(self) -> tuple[str | None, ...]:
+        return tuple(p.username for p in self.players)
+
+    def game(self) -> Game:
+        if self.rules is None:
+            raise ValueError("the game has not started")
+        return Game(self.rules, self.names, self.first_dealer, self.stake)
+
+    def seat_of(self, user_id: int | None, username: str | None) -> int | None:
+        for seat, player in enumerate(self.players):
+            if player.is_user(user_id, username):
+                return seat
+        return None
+
+    def is_scorekeeper(self, user_id: int | None) -> bool:
+        return self.scorekeeper is not None and self.scorekeeper.user_id == user_id
+
+    def may_record(self, user_id: int | None, username: str | None) -> bool:
+        """Players record their deals; the scorekeeper records for everyone (named players)."""
+        return self.seat_of(user_id, username) is not None or self.is_scorekeeper(user_id)
+
+    def voters(self) -> list[Player]:
+        """Who votes: the players with a Telegram account, and the scorekeeper for named ones."""
+        voters = [p for p in self.players if not p.named_only]
+        keeper = self.scorekeeper
+        if keeper is None or not any(p.named_only for p in self.players):
+            return voters
+        if not any(v.is_user(keeper.user_id, keeper.username) for v in voters):
+            voters.append(keeper)
+        return voters
+
+    def open_votes(self, kind: Kind | None = None) -> list[Vote]:
+        return [v for v in self.votes.values() if not v.closed and kind in (None, v.kind)]
+
+    def item(self, seq: int) -> RecordItem:
+        return next(item for item in self.items if item.seq == seq)
+
+
+def rules_snapshot(rules: Rules) -> dict[str, str]:
+    """Every option of the frozen rules as option strings (convention included)."""
+    return {f.name: format_option(getattr(rules, f.name)) for f in fields(rules)}
+
+
+def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
+    """The rules a game froze at its start; options missing from an old snapshot take the preset's."""
+    options = {k: str(v) for k, v in snapshot["rules"].items() if k != "convention"}
+    return rules_for(snapshot["convention"], seats, options)
+
+
+def fold(game_id: int, events: list[EventRow]) -> GameState:
+    state = GameState(game_id)
+    for event in events:
+        apply(state, event)
+    return state
+
+
+def apply(state: GameState, event: EventRow) -> None:
+    p = event.payload
+    kind = Kind(event.kind)
+    state.last_seq = event.seq
+    state.log.append(event)
+    if kind is Kind.GAME_CREATED:
+        state.convention = p["convention"]
+        state.seats = p["seats"]
+        state.overrides = dict(p["overrides"])
+        state.stake = Fraction(p["stake"]) if p.get("stake") else None
+        state.dealer_ref = p.get("dealer")
+        state.scorekeeper = Player.of(p["scorekeeper"]) if p.get("scorekeeper") else None
+        state.created_at = event.at
+    elif kind is Kind.PLAYER_JOINED:
+        state.players.append(Player.of(p["player"]))
+    elif kind is Kind.PLAYER_LEFT:
+        state.players = [pl for pl in state.players if pl.name != p["name"]]
+    elif kind is Kind.GAME_STARTED:
+        state.players = [Player.of(pl) for pl in p["players"]]
+        state.seats = len(state.players)
+        state.first_dealer = p["first_dealer"]
+        state.convention = p["convention"]
+        state.overrides = dict(p["overrides"])
+        state.stake = Fraction(p["stake"]) if p.get("stake") else None
+        state.rules = rules_from_snapshot(p, state.seats)
+        state.status = GameStatus.PLAYING
+        state.started_at = event.at
+    elif kind is Kind.GAME_ENDED:
+        state.status = GameStatus.ENDED
+        state.ended_reason = p["reason"]
+    elif kind in RECORD_KINDS:
+        item = RecordItem(event.seq, kind, p["line"], event.author, event.at)
+        before = p.get("before")
+        if before is None:
+            state.items.append(item)
+        else:
+            index = next(i for i, it in enumerate(state.items) if it.seq == before)
+            state.items.insert(index, item)
+    elif kind is Kind.DEAL_UNDONE:
+        state.item(p["target"]).undone = True
+    elif kind is Kind.DEAL_EDITED:
+        item = state.item(p["target"])
+        item.old_lines.append(item.line)
+        item.line = p["line"]
+        item.edited_at = event.at
+    elif kind in VOTE_KINDS:
+        state.votes[event.seq] = Vote(event.seq, kind, dict(p), event.author, event.at)
+    elif kind is Kind.VOTE_CAST:
+        if event.author is not None:
+            vote = state.votes[p["vote"]]
+            vote.ballots[event.author] = bool(p["yes"])
+            vote.usernames[event.author] = p.get("username")
+    elif kind is Kind.VOTE_CLOSED:
+        vote = state.votes[p["vote"]]
+        vote.closed = True
+        vote.passed = bool(p["passed"])
+        vote.reason = p.get("reason")
+    # Kinds this version does not act on (ARBITER_NAMED…) stay in `log` for the history.
+
+
+def started_payload(state: GameState, rules: Rules, first_dealer: int) -> dict[str, Any]:
+    return {
+        "players": [p.payload() for p in state.players],
+        "first_dealer": first_dealer,
+        "convention": rules.convention,
+        "overrides": dict(state.overrides),
+        "rules": rules_snapshot(rules),
+        "rules_version": RULES_VERSION,
+        "stake": str(state.stake) if state.stake is not None else None,
+    }

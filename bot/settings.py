@@ -1,0 +1,99 @@
+"""The bot's settings, read once from the environment and `.env` (issue 4, Deliver 1).
+
+`Settings()` is built in `bot.__main__` and passed down; nothing else reads the environment. A bad
+setting stops the start-up with one line on stderr and exit status 2 — never a traceback, and never the
+token's value.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Final, Literal, NoReturn
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TOKEN_FORM: Final = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
+EXIT_BAD_SETTINGS: Final = 2
+
+Locale = Literal["ru", "en"]
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class Settings(BaseSettings):
+    """Env names are the field names in upper case: BOT_TOKEN, DATABASE_PATH, TELEGRAM_API_URL…"""
+
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True
+    )
+
+    bot_token: SecretStr
+    database_path: Path = Path("data/prefbot.sqlite3")
+    telegram_api_url: str | None = None
+    default_locale: Locale = "ru"
+    log_level: LogLevel = "INFO"
+    # Not in the environment contract of issue 4; tests shorten it.
+    polling_timeout: int = Field(default=10, ge=0, le=50)
+
+    @field_validator("bot_token")
+    @classmethod
+    def _token_form(cls, value: SecretStr) -> SecretStr:
+        if not TOKEN_FORM.match(value.get_secret_value().strip()):
+            raise ValueError("not of the form 123456:ABC-DEF")
+        return SecretStr(value.get_secret_value().strip())
+
+    @field_validator("telegram_api_url")
+    @classmethod
+    def _api_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        value = value.strip().rstrip("/")
+        if not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @field_validator("default_locale", mode="before")
+    @classmethod
+    def _lower_locale(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+TOKEN_HELP: Final = (
+    "BOT_TOKEN is {problem}: create a bot with @BotFather in Telegram (/newbot), then put its token "
+    "into .env as BOT_TOKEN=123456789:AAE… or set the BOT_TOKEN environment variable."
+)
+
+
+def settings_error_lines(error: ValidationError) -> list[str]:
+    """One line per bad setting, naming the env variable; never quoting a secret value."""
+    lines: list[str] = []
+    for item in error.errors(include_input=False, include_url=False):
+        field = str(item["loc"][0]) if item["loc"] else "settings"
+        if field == "bot_token":
+            problem = "missing" if item["type"] == "missing" else "malformed"
+            lines.append(TOKEN_HELP.format(problem=problem))
+        else:
+            message = str(item["msg"]).removeprefix("Value error, ")
+            lines.append(f"{field.upper()} is invalid: {message}.")
+    return lines
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment and `.env`; a bad one exits with status 2 and one line."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        exit_with(settings_error_lines(error))
+
+
+def exit_with(lines: list[str]) -> NoReturn:
+    for line in lines:
+        print(line, file=sys.stderr)
+    raise SystemExit(EXIT_BAD_SETTINGS)

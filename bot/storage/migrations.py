@@ -1,0 +1,61 @@
+"""The database schema as numbered migrations; `schema_migrations` records which ran.
+
+Append a migration to change the schema; never edit one that has shipped. Event payloads are JSON
+under a generic `kind`, so new kinds of events (votes, penalties…) need no migration.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Version of the JSON payloads written now; stored with every event.
+EVENT_SCHEMA_VERSION: Final = 1
+
+MIGRATIONS: Final[tuple[str, ...]] = (
+    # 1: games, the append-only event log, chats, processed updates, members.
+    """
+    CREATE TABLE games (
+        game_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('forming', 'playing', 'ended')),
+        created_by INTEGER,
+        created_at TEXT NOT NULL,
+        sheet_message_id INTEGER
+    );
+    CREATE UNIQUE INDEX games_one_live_per_chat ON games (chat_id) WHERE status != 'ended';
+    CREATE INDEX games_by_chat ON games (chat_id, game_id);
+
+    CREATE TABLE events (
+        game_id INTEGER NOT NULL REFERENCES games (game_id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        author INTEGER,
+        at TEXT NOT NULL,
+        schema_version INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER events_are_never_changed BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_are_never_deleted BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+
+    CREATE TABLE members (
+        game_id INTEGER NOT NULL REFERENCES games (game_id),
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX members_by_user ON members (user_id);
+
+    CREATE TABLE chats (
+        chat_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        title TEXT
+    );
+
+    CREATE TABLE processed_updates (
+        update_id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL
+    );
+    """,
+)

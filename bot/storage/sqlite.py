@@ -1,0 +1,273 @@
+"""The repository on SQLite through aiosqlite: one connection, WAL, migrations at open.
+
+One connection serves the whole bot, so one unit of work runs at a time (an asyncio lock); SQLite has a
+single writer anyway. Units that write run in `BEGIN IMMEDIATE … COMMIT`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.base import EventRow, GameRow, GameStatus
+from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
+
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
+
+
+def _time(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]))
+
+
+class SqliteRepo:
+    """The `Repo` of one unit of work; its methods never commit."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
+        async with self._db.execute(sql, args) as cursor:
+            row = await cursor.fetchone()
+        return tuple(row) if row is not None else None
+
+    async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        async with self._db.execute(sql, args) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+    async def update_seen(self, update_id: int) -> bool:
+        row = await self._one("SELECT 1 FROM processed_updates WHERE update_id = ?", update_id)
+        return row is not None
+
+    async def mark_update(self, update_id: int, at: datetime) -> None:
+        await self._db.execute(
+            "INSERT INTO processed_updates (update_id, at) VALUES (?, ?)", (update_id, _time(at))
+        )
+
+    async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
+        async with self._db.execute(
+            "INSERT INTO games (chat_id, status, created_by, created_at) VALUES (?, ?, ?, ?)",
+            (chat_id, GameStatus.FORMING.value, created_by, _time(at)),
+        ) as cursor:
+            game_id = cursor.lastrowid
+        assert game_id is not None
+        return GameRow(game_id, chat_id, GameStatus.FORMING, created_by, at)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", game_id)
+        return _game(row) if row else None
+
+    async def live_game(self, chat_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = ? AND status != 'ended'", chat_id
+        )
+        return _game(row) if row else None
+
+    async def last_game(self, chat_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = ? ORDER BY game_id DESC LIMIT 1",
+            chat_id,
+        )
+        return _game(row) if row else None
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        await self._db.execute(
+            "UPDATE games SET status = ? WHERE game_id = ?", (status.value, game_id)
+        )
+
+    async def append(
+        self,
+        game_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        author: int | None,
+        at: datetime,
+    ) -> EventRow:
+        row = await self._one(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", game_id
+        )
+        assert row is not None
+        seq = int(row[0])
+        await self._db.execute(
+            "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                seq,
+                kind,
+                json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+                author,
+                _time(at),
+                EVENT_SCHEMA_VERSION,
+            ),
+        )
+        return EventRow(game_id, seq, kind, payload, author, at, EVENT_SCHEMA_VERSION)
+
+    async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
+        rows = await self._all(
+            "SELECT seq, kind, payload, author, at, schema_version FROM events"
+            " WHERE game_id = ? AND seq > ? ORDER BY seq",
+            game_id,
+            after,
+        )
+        return [
+            EventRow(game_id, seq, kind, json.loads(payload), author, _parse_time(at), version)
+            for seq, kind, payload, author, at, version in rows
+        ]
+
+    async def add_member(self, game_id: int, user_id: int) -> None:
+        await self._db.execute(
+            "INSERT OR IGNORE INTO members (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
+        )
+
+    async def remove_member(self, game_id: int, user_id: int) -> None:
+        await self._db.execute(
+            "DELETE FROM members WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        )
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))}"
+            " FROM games g JOIN members m ON m.game_id = g.game_id"
+            " WHERE m.user_id = ? AND g.status != 'ended' ORDER BY g.game_id DESC",
+            user_id,
+        )
+        return [_game(row) for row in rows]
+
+    async def chat_locale(self, chat_id: int) -> str | None:
+        row = await self._one("SELECT locale FROM chats WHERE chat_id = ?", chat_id)
+        return row[0] if row else None
+
+    async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        await self._db.execute(
+            "INSERT INTO chats (chat_id, locale) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale",
+            (chat_id, locale),
+        )
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        row = await self._one("SELECT title FROM chats WHERE chat_id = ?", chat_id)
+        return row[0] if row else None
+
+    async def set_chat_title(self, chat_id: int, title: str) -> None:
+        await self._db.execute(
+            "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+            (chat_id, title),
+        )
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        async with self._db.execute(
+            "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+        ) as cursor:
+            moved = cursor.rowcount
+        await self._db.execute(
+            "INSERT INTO chats (chat_id, locale, title)"
+            " SELECT ?, locale, title FROM chats WHERE chat_id = ?"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
+            (new_chat_id, old_chat_id),
+        )
+        return moved
+
+    async def sheet_message(self, game_id: int) -> int | None:
+        row = await self._one("SELECT sheet_message_id FROM games WHERE game_id = ?", game_id)
+        return row[0] if row else None
+
+    async def set_sheet_message(self, game_id: int, message_id: int | None) -> None:
+        await self._db.execute(
+            "UPDATE games SET sheet_message_id = ? WHERE game_id = ?", (message_id, game_id)
+        )
+
+    async def count_events(self) -> int:
+        row = await self._one("SELECT COUNT(*) FROM events")
+        return int(row[0]) if row else 0
+
+
+class SqliteStore:
+    """The `Store` on one SQLite file; `await SqliteStore.open(path)` creates it and its folder."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self._repo = SqliteRepo(db)
+
+    @classmethod
+    async def open(cls, path: Path | str) -> SqliteStore:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await migrate(db)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteRepo]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._repo
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+            await self._db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[SqliteRepo]:
+        async with self._lock:
+            yield self._repo
+
+    async def close(self) -> None:
+        await self._db.close()
+
+
+async def schema_version(db: aiosqlite.Connection) -> int:
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: aiosqlite.Connection) -> int:
+    """Run the migrations not yet applied, each in its own transaction; returns the version."""
+    version = await schema_version(db)
+    if version > len(MIGRATIONS):
+        raise RuntimeError(
+            f"database schema {version} is newer than this program ({len(MIGRATIONS)})"
+        )
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        stamp = _time(datetime.now(UTC))
+        try:
+            await db.executescript(
+                f"BEGIN IMMEDIATE;\n{script}\n"
+                f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{stamp}');\n"
+                "COMMIT;"
+            )
+        except BaseException:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
+            raise
+    return len(MIGRATIONS)

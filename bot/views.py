@@ -1,0 +1,437 @@
+"""The service's results as chat texts (Telegram HTML) in the chat's language.
+
+Pure functions of (translator, values): no I/O. Numbers come exact from scoring/ and are only formatted
+here: whists with at most one decimal, money with two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from bot.i18n import Safe, Translator, quote
+from bot.service import GameState, Player
+from bot.service.events import Kind
+from bot.service.results import Edited, Ended, Recorded, Undone, VoteState
+from scoring.deal import Column, Record
+from scoring.entries import Entry
+from scoring.errors import ScoringError
+from scoring.notation import SEATS, format_record
+from scoring.rules import OPTION_HELP, OPTION_NAMES, Rules, format_option, rules_for
+from scoring.settle import Settlement
+from scoring.sheet import ScoredRecord, Sheet
+
+MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
+
+
+def join_lines(lines: Iterable[str]) -> Safe:
+    return Safe("\n".join(lines))
+
+
+def shown_line(t: Translator, record: Record, names: Sequence[str]) -> str:
+    """A record's canonical line with the chat's role words (they parse back too)."""
+    return format_record(record, names, lang=t.lang)
+
+
+def player_ref(t: Translator, player: Player) -> str:
+    if player.username and player.username != player.name:
+        return f"{player.name} (@{player.username})"
+    if player.named_only:
+        return t("player-named", name=player.name)
+    return player.name
+
+
+def seats_text(t: Translator, state: GameState) -> Safe:
+    lines = [
+        f"{SEATS[seat]}. {quote(player_ref(t, player))}"
+        for seat, player in enumerate(state.players)
+    ]
+    free = state.seats - len(state.players)
+    lines += [f"{SEATS[len(state.players) + i]}. …" for i in range(free)]
+    return join_lines(lines)
+
+
+def rules_brief(t: Translator, state: GameState) -> Safe:
+    """Convention, pool, stake and the options that differ from the preset, in one line."""
+    convention = t(f"convention-{state.convention}")
+    parts = [t("rules-brief", convention=convention, pool=_pool(state))]
+    if state.stake is not None:
+        parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
+    options = {k: v for k, v in state.overrides.items() if k != "pool_target"}
+    if options:
+        parts.append(", ".join(f"{k}={v}" for k, v in options.items()))
+    return Safe(" · ".join(quote(p) for p in parts))
+
+
+def _pool(state: GameState) -> str:
+    if state.rules is not None:
+        return str(state.rules.pool_target)
+    return str(rules_for(state.convention, state.seats, state.overrides).pool_target)
+
+
+def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
+    lines = [
+        t("game-opened", game=state.game_id),
+        rules_brief(t, state),
+        "",
+        t("seats", count=len(state.players), seats=state.seats),
+        seats_text(t, state),
+    ]
+    if started:
+        lines += ["", started_text(t, state)]
+    else:
+        lines += ["", t("join-hint", seats=state.seats)]
+    return join_lines(lines)
+
+
+def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
+    dealer = state.players[state.first_dealer].name
+    lines = [t("game-started", dealer=dealer)]
+    if with_seats:
+        lines += [rules_brief(t, state), seats_text(t, state)]
+    lines.append(t("deal-hint", example=example_deal(state)))
+    return join_lines(lines)
+
+
+def joined_text(t: Translator, state: GameState, player: Player, started: bool) -> Safe:
+    lines = [t("joined", name=player.name, count=len(state.players), seats=state.seats)]
+    if started:
+        lines.append(started_text(t, state, with_seats=True))
+    return join_lines(lines)
+
+
+def left_text(t: Translator, state: GameState, player: Player) -> Safe:
+    return t("left", name=player.name, count=len(state.players), seats=state.seats)
+
+
+def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
+    return join_lines(
+        [t("sheet-title", game=state.game_id, deals=sheet.deals), footer_text(t, state, sheet)]
+    )
+
+
+HELP_KEYS: Final = (
+    "newgame",
+    "join",
+    "leave",
+    "deal",
+    "undo",
+    "edit",
+    "score",
+    "sheet",
+    "history",
+    "rules",
+    "lastround",
+    "endgame",
+    "lang",
+    "help",
+)
+
+
+def help_lines(t: Translator) -> list[str]:
+    lines = [t("help-title")]
+    for key in HELP_KEYS:
+        lines += ["", t(f"help-{key}")]
+    lines += ["", t("help-notation")]
+    return lines
+
+
+def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
+    if not games:
+        return t("private-no-games")
+    lines = [t("private-games-title")]
+    for state, title in games:
+        lines.append(
+            t(
+                "private-game-line",
+                game=state.game_id,
+                chat=title or "?",
+                status=t(f"status-{state.status.value}"),
+                players=", ".join(state.names) or "…",
+            )
+        )
+    return join_lines(lines)
+
+
+def example_deal(state: GameState) -> str:
+    names = state.names
+    if len(names) < 3:
+        return "Anna 7♠ -1 vist:Boris pass:Clara"
+    a, b, c = names[1], names[2], names[0]
+    if len(names) == 4:  # seat A deals first by default: seats B, C, D play
+        a, b, c = names[1], names[2], names[3]
+    return f"{c} 7♠ -1 vist:{a} pass:{b}"
+
+
+# -- entries ("why") -------------------------------------------------------------------------
+def entry_text(t: Translator, names: Sequence[str], entry: Entry) -> Safe:
+    reason = t(f"reason-{entry.reason.value}")
+    if entry.column is Column.WHISTS and entry.target is not None:
+        return t(
+            "entry-whists",
+            writer=names[entry.player],
+            target=names[entry.target],
+            amount=t.count(entry.amount, "whist"),
+            reason=reason,
+        )
+    return t(
+        "entry-column",
+        player=names[entry.player],
+        column=t(f"column-{entry.column.value}"),
+        amount=t.number(entry.amount, signed=True),
+        reason=reason,
+    )
+
+
+def why_text(t: Translator, names: Sequence[str], scored: ScoredRecord) -> Safe:
+    lines = [entry_text(t, names, e) for e in scored.entries]
+    lines += [t(f"warning-{code}") for code in scored.warnings]
+    return join_lines(lines or [t("no-entries")])
+
+
+def number_label(t: Translator, scored: ScoredRecord) -> str:
+    return f"#{scored.number}" if scored.number else t("mark")
+
+
+def recorded_text(t: Translator, result: Recorded) -> Safe:
+    names = result.state.names
+    scored = result.scored
+    head = t(
+        "deal-recorded",
+        number=number_label(t, scored),
+        line=shown_line(t, scored.record, names),
+    )
+    lines = [head, why_text(t, names, scored)]
+    lines.append(footer_text(t, result.state, result.sheet))
+    return join_lines(lines)
+
+
+def footer_text(t: Translator, state: GameState, sheet: Sheet) -> Safe:
+    if sheet.finished:
+        return t("game-finished-hint")
+    return t("next-dealer", dealer=state.names[sheet.next_dealer], deals=sheet.deals)
+
+
+def undone_text(t: Translator, result: Undone) -> Safe:
+    return join_lines(
+        [
+            t("deal-undone", number=f"#{result.number}", line=result.line),
+            footer_text(t, result.state, result.sheet),
+        ]
+    )
+
+
+def edited_text(t: Translator, result: Edited) -> Safe:
+    names = result.state.names
+    return join_lines(
+        [
+            t(
+                "deal-edited",
+                number=number_label(t, result.scored),
+                old=result.old,
+                line=shown_line(t, result.scored.record, names),
+            ),
+            why_text(t, names, result.scored),
+            footer_text(t, result.state, result.sheet),
+        ]
+    )
+
+
+# -- score -----------------------------------------------------------------------------------
+def balances_text(t: Translator, names: Sequence[str], settlement: Settlement) -> Safe:
+    """One line per player, `Name: +12.5` (and money with a stake)."""
+    lines = []
+    for seat, name in enumerate(names):
+        balance = t.number(settlement.balances[seat], signed=True)
+        if settlement.money is not None:
+            money = t.money(settlement.money[seat], signed=True)
+            lines.append(t("balance-money-line", name=name, whists=balance, money=money))
+        else:
+            lines.append(t("balance-line", name=name, whists=balance))
+    return join_lines(lines)
+
+
+def transfers_text(t: Translator, names: Sequence[str], settlement: Settlement) -> Safe:
+    if not settlement.transfers:
+        return t("nobody-pays")
+    lines = []
+    for tr in settlement.transfers:
+        if tr.money is not None:
+            amount = t(
+                "transfer-money", money=t.money(tr.money), whists=t.count(tr.whists, "whist")
+            )
+        else:
+            amount = Safe(quote(t.count(tr.whists, "whist")))
+        lines.append(
+            t("transfer-line", debtor=names[tr.debtor], creditor=names[tr.creditor], amount=amount)
+        )
+    return join_lines(lines)
+
+
+def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
+    """The sheet in text: pool, mountain and whists written on each other player."""
+    lines = []
+    totals = sheet.totals
+    for seat, name in enumerate(names):
+        whists = ", ".join(
+            f"{names[other]} {t.number(totals.whists[seat][other])}"
+            for other in range(len(names))
+            if other != seat
+        )
+        closed = t("pool-closed") if seat in sheet.closed_pools else ""
+        lines.append(
+            t(
+                "totals-line",
+                name=name,
+                pool=t.number(totals.pool[seat]),
+                closed=closed,
+                mountain=t.number(totals.mountain[seat]),
+                whists=whists,
+            )
+        )
+    return join_lines(lines)
+
+
+def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
+    names = state.names
+    key = "score-head-ended" if state.ended_reason else "score-head"
+    lines = [
+        t(key, game=state.game_id, deals=sheet.deals),
+        rules_brief(t, state),
+        "",
+        t("balances-title"),
+        balances_text(t, names, settlement),
+        "",
+        t("transfers-title"),
+        transfers_text(t, names, settlement),
+        "",
+        t("totals-title"),
+        totals_text(t, names, sheet),
+    ]
+    return join_lines(lines)
+
+
+def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
+    """The sheet when no picture can be drawn."""
+    names = state.names
+    return join_lines(
+        [
+            t("sheet-title", game=state.game_id, deals=sheet.deals),
+            totals_text(t, names, sheet),
+            "",
+            t("balances-title"),
+            balances_text(t, names, settlement),
+        ]
+    )
+
+
+def ended_text(t: Translator, ended: Ended) -> Safe:
+    state = ended.state
+    lines = [t(f"game-ended-{ended.reason}", game=state.game_id)]
+    if ended.sheet is not None and ended.settlement is not None:
+        lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
+    return join_lines(lines)
+
+
+def vote_text(t: Translator, result: VoteState) -> Safe:
+    vote = result.vote
+    lines = [t(f"vote-{vote.kind.value}", game=result.state.game_id)]
+    for voter in result.voters:
+        ballot = vote.ballot(voter)
+        mark = "✅" if ballot else ("❌" if ballot is False else "…")
+        lines.append(f"{mark} {quote(voter.name)}")
+    if result.passed is None:
+        lines.append(t("vote-open", deadline=vote.deadline.strftime("%H:%M UTC")))
+    elif result.passed:
+        lines.append(t("vote-passed"))
+    else:
+        lines.append(t(f"vote-rejected-{result.reason or 'certain'}"))
+    return join_lines(lines)
+
+
+# -- history and rules -----------------------------------------------------------------------
+def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
+    """Every record with its number; undone and edited ones say so."""
+    lines = [t("history-title", game=state.game_id)]
+    numbers = {}
+    if sheet is not None:
+        in_force = [item.seq for item in state.records]
+        numbers = {
+            seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
+        }
+    for item in state.items:
+        time = item.at.strftime("%H:%M")
+        author = _author(state, item.author)
+        if item.undone:
+            lines.append(t("history-undone", line=item.line, time=time, author=author))
+            continue
+        lines.append(
+            t(
+                "history-line",
+                number=numbers.get(item.seq, "?"),
+                line=item.line,
+                time=time,
+                author=author,
+            )
+        )
+        for old in item.old_lines:
+            lines.append(t("history-edited", old=old))
+    if len(lines) == 1:
+        lines.append(t("history-empty"))
+    for event in state.log:
+        if event.kind == Kind.GAME_ENDED:
+            lines.append(t(f"game-ended-{event.payload['reason']}", game=state.game_id))
+    return lines
+
+
+def _author(state: GameState, user_id: int | None) -> str:
+    for player in [*state.players, *([state.scorekeeper] if state.scorekeeper else [])]:
+        if player.user_id is not None and player.user_id == user_id:
+            return player.name
+    return "?"
+
+
+def rules_text(t: Translator, state: GameState) -> Safe:
+    lines = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
+    rules = state.rules
+    if rules is None:
+        rules = rules_for(state.convention, state.seats, state.overrides)
+        lines.append(t("rules-not-frozen"))
+    lines += option_lines(t, rules, set(state.overrides))
+    return join_lines(lines)
+
+
+def option_lines(t: Translator, rules: Rules, changed: set[str]) -> list[str]:
+    column = 0 if t.lang == "ru" else 1
+    lines = []
+    for name in OPTION_NAMES:
+        value = format_option(getattr(rules, name))
+        label = OPTION_HELP.get(name, (name, name))[column]
+        mark = " ✎" if name in changed else ""
+        lines.append(f"<code>{quote(name)}={quote(value)}</code>{mark} — {quote(label)}")
+    return lines
+
+
+def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
+    """Lines packed into messages under Telegram's length limit."""
+    out: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if out[-1] and size + len(line) + 1 > limit:
+            out.append([])
+            size = 0
+        out[-1].append(line)
+        size += len(line) + 1
+    return [join_lines(part) for part in out if part]
+
+
+# -- errors ---------------------------------------------------------------------------------
+def error_text(t: Translator, error: ScoringError) -> Safe:
+    """`error-<code>` with the input at fault and one correct example."""
+    params = {k: v for k, v in error.params.items() if k != "record"}
+    lines = [t(f"error-{error.code}", **params)]
+    if error.span:
+        lines.append(t("error-span", span=error.span))
+    if error.example:
+        lines.append(t("error-example", example=error.example))
+    return join_lines(lines)

@@ -1,0 +1,58 @@
+"""The one `errors` router: a refused command becomes a localised message quoting the input at fault
+with a correct example; anything unexpected is logged and answered without a traceback."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+
+from aiogram import Bot, Router
+from aiogram.filters import ExceptionTypeFilter
+from aiogram.types import ErrorEvent
+
+from bot.i18n import Safe, Translator, translator
+from bot.service import AlreadyHandled, GameService
+from bot.views import error_text
+from scoring.errors import ScoringError
+
+router = Router(name=__name__)
+log = logging.getLogger(__name__)
+_TAG = re.compile(r"<[^>]+>")
+TOAST_LIMIT = 200
+
+
+async def answer(event: ErrorEvent, bot: Bot, text: Safe) -> None:
+    """Answer where the update came from: the chat, or the pressed button's toast."""
+    update = event.update
+    if update.callback_query is not None:
+        plain = html.unescape(_TAG.sub("", text))
+        if len(plain) > TOAST_LIMIT:
+            plain = plain[: TOAST_LIMIT - 1] + "…"
+        await bot.answer_callback_query(update.callback_query.id, plain, show_alert=True)
+    elif update.message is not None:
+        await bot.send_message(update.message.chat.id, text)
+
+
+@router.error(ExceptionTypeFilter(AlreadyHandled))
+async def already_handled(event: ErrorEvent) -> None:
+    log.info("update %s was handled before; nothing done", event.update.update_id)
+
+
+@router.error(ExceptionTypeFilter(ScoringError))
+async def refused(event: ErrorEvent, bot: Bot, t: Translator | None = None) -> None:
+    assert isinstance(event.exception, ScoringError)
+    await answer(event, bot, error_text(t or translator("en"), event.exception))
+
+
+@router.error()
+async def unexpected(
+    event: ErrorEvent, bot: Bot, game: GameService, t: Translator | None = None
+) -> None:
+    log.error("update %s failed", event.update.update_id, exc_info=event.exception)
+    t = t or translator("en")
+    try:
+        recorded = await game.was_handled(event.update.update_id)
+        await answer(event, bot, t("error-internal-recorded" if recorded else "error-internal"))
+    except Exception:
+        log.exception("could not tell the chat about the failure")

@@ -1,0 +1,92 @@
+"""/newgame, /join, /leave and the Join button."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.enums import MessageEntityType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.i18n import Translator
+from bot.keyboards import JoinCb, join_keyboard
+from bot.service import Caller, GameService, Player, parse_newgame
+from bot.service.newgame import name_from_profile
+from bot.views import joined_text, left_text, opened_text, started_text
+
+router = Router(name=__name__)
+
+
+def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
+    """The command's arguments with each text mention (a user without @username, picked from the
+    members list) replaced by a token, and the players those tokens stand for."""
+    text = message.text or ""
+    mentions = [
+        e
+        for e in message.entities or []
+        if e.type == MessageEntityType.TEXT_MENTION and e.user is not None
+    ]
+    encoded = text.encode("utf-16-le")
+    pieces: list[str] = []
+    players: dict[str, Player] = {}
+    last = 0
+    taken: set[str] = set()
+    for index, entity in enumerate(sorted(mentions, key=lambda e: e.offset)):
+        assert entity.user is not None
+        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
+        pieces.append(encoded[last:start].decode("utf-16-le"))
+        token = f"mention#{index}"
+        pieces.append(f" {token} ")
+        user = entity.user
+        name = name_from_profile(user.first_name, user.username, taken)
+        taken.add(name.casefold())
+        players[token] = Player(name, user.id, user.username)
+        last = end
+    pieces.append(encoded[last:].decode("utf-16-le"))
+    parts = "".join(pieces).split(maxsplit=1)
+    return (parts[1] if len(parts) > 1 else ""), players
+
+
+@router.message(Command("newgame", "new"))
+async def newgame_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+    args, mentions = mention_tokens(message)
+    spec = parse_newgame(args, caller.as_player(), mentions)
+    opened = await game.new_game(caller, spec)
+    markup = None if opened.started else join_keyboard(t, opened.state.game_id)
+    await message.answer(opened_text(t, opened.state, opened.started), reply_markup=markup)
+
+
+@router.message(Command("join"))
+async def join_cmd(
+    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+) -> None:
+    name = (command.args or "").strip() or None
+    joined = await game.join(caller, name)
+    await message.answer(joined_text(t, joined.state, joined.player, joined.started))
+
+
+@router.callback_query(JoinCb.filter())
+async def join_button(
+    query: CallbackQuery,
+    callback_data: JoinCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    bot: Bot,
+) -> None:
+    joined = await game.join(caller, game_id=callback_data.game)
+    await query.answer(t("joined-toast", name=joined.player.name))
+    state = joined.state
+    if isinstance(query.message, Message):
+        markup = None if joined.started else join_keyboard(t, state.game_id)
+        await query.message.edit_text(opened_text(t, state, False), reply_markup=markup)
+    if joined.started:
+        await bot.send_message(caller.chat_id, started_text(t, state, with_seats=True))
+
+
+@router.message(Command("leave"))
+async def leave_cmd(
+    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+) -> None:
+    name = (command.args or "").strip() or None
+    left = await game.leave(caller, name)
+    await message.answer(left_text(t, left.state, left.player))

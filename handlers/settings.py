@@ -1,0 +1,23 @@
+"""/lang ru|en: the chat's language."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.i18n import LANGUAGES, Translator, translator
+from bot.service import Caller, GameError, GameService
+
+router = Router(name=__name__)
+
+
+@router.message(Command("lang", "language"))
+async def lang_cmd(
+    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+) -> None:
+    lang = (command.args or "").strip().lower()
+    if lang not in LANGUAGES:
+        raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
+    await game.set_locale(caller, lang)
+    await message.answer(translator(lang)("lang-set"))

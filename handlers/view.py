@@ -1,0 +1,52 @@
+"""/score, /sheet, /history, /rules: anyone in the chat may look."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.i18n import Translator
+from bot.posting import post_sheet
+from bot.service import Caller, GameService
+from bot.views import chunks, history_lines, opened_text, rules_text, score_text, sheet_caption
+
+router = Router(name=__name__)
+
+
+@router.message(Command("score"))
+async def score_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+    snap = await game.snapshot(caller.chat_id)
+    if snap.sheet is None or snap.settlement is None:
+        await message.answer(opened_text(t, snap.state, False))
+        return
+    for part in chunks(score_text(t, snap.state, snap.sheet, snap.settlement).split("\n")):
+        await message.answer(part)
+
+
+@router.message(Command("sheet"))
+async def sheet_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+) -> None:
+    snap = await game.snapshot(caller.chat_id)
+    if snap.sheet is None or snap.settlement is None:
+        await message.answer(opened_text(t, snap.state, False))
+        return
+    caption = sheet_caption(t, snap.state, snap.sheet)
+    await post_sheet(
+        bot, game, t, caller.chat_id, snap.state, snap.sheet, snap.settlement, caption
+    )
+
+
+@router.message(Command("history"))
+async def history_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+    snap = await game.snapshot(caller.chat_id)
+    for part in chunks(history_lines(t, snap.state, snap.sheet)):
+        await message.answer(part)
+
+
+@router.message(Command("rules"))
+async def rules_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+    snap = await game.snapshot(caller.chat_id)
+    for part in chunks(rules_text(t, snap.state).split("\n")):
+        await message.answer(part)
