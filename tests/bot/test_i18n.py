@@ -1,0 +1,80 @@
+"""Texts: every code and reason has a text in every language; Russian plurals; number formats."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+
+from bot.i18n import LANGUAGES, load, translator
+from bot.service import GAME_ERROR_CODES
+from scoring.entries import Reason
+from scoring.errors import ERROR_CODES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_error_code_has_a_text_in_every_language(lang: str) -> None:
+    messages = load(lang)
+    missing = sorted(c for c in ERROR_CODES | GAME_ERROR_CODES if f"error-{c}" not in messages)
+    assert missing == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_reason_of_an_entry_has_a_text_in_every_language(lang: str) -> None:
+    messages = load(lang)
+    assert sorted(r.value for r in Reason if f"reason-{r.value}" not in messages) == []
+
+
+def test_both_languages_have_the_same_keys() -> None:
+    ru, en = load("ru"), load("en")
+    assert set(ru) ^ set(en) == set()
+    assert set(ru["plural"]) == set(en["plural"])
+
+
+@pytest.mark.parametrize(
+    ("count", "shown"),
+    [
+        (1, "1 вист"),
+        (2, "2 виста"),
+        (4, "4 виста"),
+        (5, "5 вистов"),
+        (11, "11 вистов"),
+        (12, "12 вистов"),
+        (21, "21 вист"),
+        (22, "22 виста"),
+        (111, "111 вистов"),
+        (Fraction(5, 2), "2,5 виста"),
+        (0, "0 вистов"),
+    ],
+)
+def test_russian_plural_forms_of_whists(count: int | Fraction, shown: str) -> None:
+    assert translator("ru").count(count, "whist") == shown
+
+
+def test_english_plural_forms_of_whists() -> None:
+    t = translator("en")
+    assert [t.count(n, "whist") for n in (1, 2, Fraction(3, 2))] == [
+        "1 whist",
+        "2 whists",
+        "1.5 whists",
+    ]
+
+
+def test_whists_show_at_most_one_decimal_with_a_real_minus() -> None:
+    t = translator("en")
+    assert t.number(Fraction(110, 3), signed=True) == "+36.7"
+    assert t.number(Fraction(-4)) == "−4"
+    assert t.number(Fraction(1, 40)) == "0"
+    assert t.number(Fraction(-1, 20), signed=True) == "−0.1"
+    assert translator("ru").number(Fraction(25, 2)) == "12,5"
+
+
+def test_money_shows_two_decimals() -> None:
+    assert translator("en").money(Decimal("1.5"), signed=True) == "+1.50"
+    assert translator("ru").money(Decimal("-0.4")) == "−0,40"
+
+
+def test_parameters_are_escaped_for_telegram_html() -> None:
+    t = translator("en")
+    assert "&lt;b&gt;" in t("joined", name="<b>", count=1, seats=3)
