@@ -20,9 +20,9 @@ import io
 import json
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
@@ -155,10 +155,10 @@ class Sent:
     message_id: int
     text: str
     raw_text: str
-    params: dict[str, Any]
-    message: dict[str, Any]
-    photo: bytes | None = None
-    document: bytes | None = None
+    params: dict[str, Any] = field(repr=False)
+    message: dict[str, Any] = field(repr=False)
+    photo: bytes | None = field(default=None, repr=False)
+    document: bytes | None = field(default=None, repr=False)
 
     @property
     def is_photo(self) -> bool:
@@ -458,6 +458,7 @@ class FakeTelegram:
         self.admins: defaultdict[int, set[int]] = defaultdict(set)
         self.poll_count = 0
         self.dropped_updates: list[dict[str, Any]] = []
+        self.deliveries: Counter[int] = Counter()  # how many times each update reached the bot
         self.files: dict[str, StoredFile] = {}
         self._chats: dict[int, Chat] = {}
         self._users: dict[int, User] = {}
@@ -467,8 +468,9 @@ class FakeTelegram:
         self._raw: dict[tuple[int, int], str] = {}
         self._next_message_id: defaultdict[int, int] = defaultdict(lambda: 101)
         self._updates: list[dict[str, Any]] = []
+        self._queued: dict[int, dict[str, Any]] = {}
         self._next_update_id = 500_001
-        self._delivered_update_id = 0
+        self._undelivered: set[int] = set()  # queued, not yet handed to the bot
         self._allowed_updates: frozenset[str] = _DEFAULT_UPDATE_TYPES
         self._open_queries: set[str] = set()
         self._next_query = 7_000_001
@@ -593,6 +595,19 @@ class FakeTelegram:
         self._queue({"message": to_old})
         self._queue({"message": from_new})
 
+    @property
+    def last_update_id(self) -> int:
+        """The id of the update queued last."""
+        return self._next_update_id - 1
+
+    def redeliver(self, update_id: int) -> None:
+        """Queue an update again under its own id, as Telegram does when the bot died before
+        confirming it: a bot starting afresh (getUpdates without offset) receives it once more."""
+        update = self._queued[update_id]
+        self._updates = sorted([*self._updates, update], key=lambda u: u["update_id"])
+        self._undelivered.add(update_id)
+        self._notify()
+
     def bot_left(self, chat: Chat, user: User) -> None:
         """Queue the my_chat_member update of the bot being removed from `chat` by `user`."""
         self.kick(chat)
@@ -678,7 +693,7 @@ class FakeTelegram:
         deadline = loop.time() + timeout
         while True:
             now = loop.time()
-            fetched = self._delivered_update_id >= self._next_update_id - 1
+            fetched = not self._undelivered
             if fetched and self._busy == 0 and now - self._last_activity >= quiet:
                 return
             if now >= deadline:
@@ -718,6 +733,8 @@ class FakeTelegram:
 
     def _queue(self, update: dict[str, Any]) -> None:
         update = {"update_id": self._next_update_id, **update}
+        self._queued[self._next_update_id] = update
+        self._undelivered.add(self._next_update_id)
         self._next_update_id += 1
         self._updates.append(update)
         self._notify()
@@ -958,7 +975,7 @@ class FakeTelegram:
             self._busy += 1
         try:
             if polling:
-                result: Any = await self._get_updates(params)
+                result: Any = await self._get_updates(request, params)
             else:
                 handler = getattr(self, f"_m_{name}", None)
                 result = handler(params, files) if handler else True
@@ -981,13 +998,16 @@ class FakeTelegram:
                 return web.Response(body=stored.data)
         return web.Response(status=404)
 
-    async def _get_updates(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _get_updates(
+        self, request: web.Request, params: dict[str, Any]
+    ) -> list[dict[str, Any]]:
         self.poll_count += 1
         self._poll_generation += 1
         generation = self._poll_generation
         offset = int(params.get("offset") or 0)
-        if offset > 0:
+        if offset > 0:  # confirms every update before it
             self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            self._undelivered = {i for i in self._undelivered if i >= offset}
         allowed = params.get("allowed_updates")
         if isinstance(allowed, list):
             self._allowed_updates = frozenset(allowed) or _DEFAULT_UPDATE_TYPES
@@ -1003,12 +1023,12 @@ class FakeTelegram:
                     "make sure that only one bot instance is running",
                 )
             self._drop_unwanted()
+            if request.transport is None or request.transport.is_closing():
+                return []  # the poller is gone (a killed bot): it receives nothing
             if self._updates or self._closing or not await self._wait_change(deadline):
                 batch = self._updates[:limit]
-                if batch:
-                    self._delivered_update_id = max(
-                        self._delivered_update_id, batch[-1]["update_id"]
-                    )
+                self._undelivered.difference_update(u["update_id"] for u in batch)
+                self.deliveries.update(u["update_id"] for u in batch)
                 return batch
 
     def _drop_unwanted(self) -> None:
@@ -1016,7 +1036,7 @@ class FakeTelegram:
         for update in self._updates:
             if next(k for k in update if k != "update_id") not in self._allowed_updates:
                 self.dropped_updates.append(update)
-                self._delivered_update_id = max(self._delivered_update_id, update["update_id"])
+                self._undelivered.discard(update["update_id"])
         self._updates = [u for u in self._updates if u not in self.dropped_updates]
 
     # ---- Bot API methods ---------------------------------------------------------------------
@@ -1025,6 +1045,10 @@ class FakeTelegram:
         return self.bot_user
 
     def _m_deletewebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
+        if params.get("drop_pending_updates") is True:
+            self.dropped_updates += self._updates
+            self._updates = []
+            self._undelivered.clear()
         return True
 
     def _m_getwebhookinfo(self, params: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:

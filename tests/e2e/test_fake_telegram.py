@@ -335,6 +335,27 @@ async def test_get_updates_gives_a_command_with_its_entity_and_offset_confirms(
     assert await api.get_updates(offset=updates[1].update_id + 1, timeout=0) == []
 
 
+async def test_a_redelivered_update_reaches_a_poller_that_starts_afresh(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.user_message(GROUP, ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
+    (first,) = await api.get_updates(timeout=0)
+    assert await api.get_updates(offset=first.update_id + 1, timeout=0) == []
+    server.redeliver(first.update_id)
+    (again,) = await api.get_updates(timeout=0)
+    assert again.update_id == first.update_id and again.message == first.message
+    assert server.deliveries[first.update_id] == 2
+
+
+async def test_delete_webhook_may_drop_the_pending_updates(server: FakeTelegram, api: Bot) -> None:
+    server.user_message(GROUP, ANNA, "/score")
+    assert await api.delete_webhook()
+    assert len(await api.get_updates(timeout=0)) == 1
+    assert await api.delete_webhook(drop_pending_updates=True)
+    assert await api.get_updates(timeout=0) == []
+    assert len(server.dropped_updates) == 1
+
+
 async def test_a_long_poll_wakes_as_soon_as_an_update_is_queued(
     server: FakeTelegram, api: Bot
 ) -> None:
