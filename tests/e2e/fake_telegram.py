@@ -550,7 +550,7 @@ class FakeTelegram:
             content["reply_to_message"] = self._message(chat.id, reply_to)
         message = self._store_message(chat, user.api(), content)
         self._users[user.id] = user
-        self._queue({"message": message})
+        self._queue({"message": _snapshot(message)})
         return message
 
     def press(self, chat: Chat, user: User, message_id: int, callback_data: str) -> str:
@@ -573,7 +573,7 @@ class FakeTelegram:
                 "callback_query": {
                     "id": query_id,
                     "from": user.api(),
-                    "message": message,
+                    "message": _snapshot(message),
                     "chat_instance": str(-chat.id),
                     "data": callback_data,
                 }
@@ -581,19 +581,21 @@ class FakeTelegram:
         )
         return query_id
 
-    def migrate(self, old: Chat, new: Chat, user: User) -> None:
+    def migrate(self, old: Chat, new: Chat, user: User | None = None) -> None:
         """The group `old` becomes the supergroup `new`, as when Telegram upgrades a group.
 
-        Both service messages are queued; from now on calls for `old` answer 400 with
-        `migrate_to_chat_id`, and the bot's old message ids do not exist in `new`.
+        Both service messages are queued (sent by `user`, Anna by default); from now on calls for
+        `old` answer 400 with `migrate_to_chat_id`, and the bot's old message ids do not exist in
+        `new`.
         """
+        user = user or ANNA
         self._chats.setdefault(old.id, old)
         self._chats[new.id] = new
         to_old = self._store_message(old, user.api(), {"migrate_to_chat_id": new.id})
         from_new = self._store_message(new, user.api(), {"migrate_from_chat_id": old.id})
         self._migrated[old.id] = new.id
-        self._queue({"message": to_old})
-        self._queue({"message": from_new})
+        self._queue({"message": _snapshot(to_old)})
+        self._queue({"message": _snapshot(from_new)})
 
     @property
     def last_update_id(self) -> int:
@@ -819,7 +821,7 @@ class FakeTelegram:
                 text,
                 raw_text,
                 params,
-                json.loads(json.dumps(message)),
+                _snapshot(message),
                 photo,
                 document,
             )
@@ -1312,6 +1314,12 @@ class FakeTelegram:
             "file_size": len(stored.data),
             "file_path": stored.file_path,
         }
+
+
+def _snapshot(obj: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy: what was delivered or logged does not change when the message is edited."""
+    copy: dict[str, Any] = json.loads(json.dumps(obj))
+    return copy
 
 
 def _chat_id(chat: Chat | int) -> int:

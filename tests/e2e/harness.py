@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -174,19 +173,10 @@ def is_photo(sent: Sent) -> bool:
     return sent.is_photo
 
 
-def is_text(sent: Sent) -> bool:
-    return sent.method == "sendMessage"
-
-
 def contains(*fragments: str) -> Callable[[Sent], bool]:
     """The text or caption contains every fragment (case-insensitive)."""
     wanted = [f.casefold() for f in fragments]
     return lambda sent: all(f in sent.text.casefold() for f in wanted)
-
-
-def matches(pattern: str) -> Callable[[Sent], bool]:
-    regex = re.compile(pattern, re.IGNORECASE | re.MULTILINE)
-    return lambda sent: regex.search(sent.text) is not None
 
 
 class Member:
