@@ -12,8 +12,9 @@ from typing import Final
 from bot.i18n import Safe, Translator, quote
 from bot.service import GameState, Player
 from bot.service.events import Kind
+from bot.service.game import deal_example
 from bot.service.results import Edited, Ended, Recorded, Undone, VoteState
-from scoring.deal import Column, Record
+from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record
@@ -89,7 +90,7 @@ def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -
     lines = [t("game-started", dealer=dealer)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
-    lines.append(t("deal-hint", example=example_deal(state)))
+    lines.append(t("deal-hint", example=deal_example(state.names, state.first_dealer)))
     return join_lines(lines)
 
 
@@ -153,16 +154,6 @@ def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]
     return join_lines(lines)
 
 
-def example_deal(state: GameState) -> str:
-    names = state.names
-    if len(names) < 3:
-        return "Anna 7♠ -1 vist:Boris pass:Clara"
-    a, b, c = names[1], names[2], names[0]
-    if len(names) == 4:  # seat A deals first by default: seats B, C, D play
-        a, b, c = names[1], names[2], names[3]
-    return f"{c} 7♠ -1 vist:{a} pass:{b}"
-
-
 # -- entries ("why") -------------------------------------------------------------------------
 def entry_text(t: Translator, names: Sequence[str], entry: Entry) -> Safe:
     reason = t(f"reason-{entry.reason.value}")
@@ -196,6 +187,8 @@ def number_label(t: Translator, scored: ScoredRecord) -> str:
 def recorded_text(t: Translator, result: Recorded) -> Safe:
     names = result.state.names
     scored = result.scored
+    if isinstance(scored.record, LastRound):
+        return join_lines([t("last-round-announced"), footer_text(t, result.state, result.sheet)])
     head = t(
         "deal-recorded",
         number=number_label(t, scored),

@@ -155,6 +155,14 @@ class GameService:
         while len(self._sheets) > SHEET_CACHE:
             self._sheets.popitem(last=False)
 
+    def _replay(self, state: GameState, records: list[Record], dealer: int) -> Sheet:
+        """The sheet with a new record; the engine's refusal gets an example for this table."""
+        try:
+            return replay(state.game(), records)
+        except ScoringError as error:
+            error.example = error.example or deal_example(state.names, dealer)
+            raise
+
     @staticmethod
     def settlement(state: GameState, sheet: Sheet) -> Settlement:
         assert state.rules is not None
@@ -307,13 +315,14 @@ class GameService:
             state = await self._live(repo, caller.chat_id)
             seat = self._playing(state, caller)
             before = self.sheet(state)
+            if before.finished:
+                raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
             record = parse_record(text, self._table(state, before.next_dealer, seat))
             if isinstance(record, Adjust):
                 raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
             if isinstance(record, LastRound):
                 self._check_last_round(state, before)
-            records = [*self.records(state), record]
-            sheet = replay(state.game(), records)  # IllegalDeal → nothing is written
+            sheet = self._replay(state, [*self.records(state), record], before.next_dealer)
             kind = Kind.LAST_ROUND if isinstance(record, LastRound) else Kind.DEAL
             line = format_record(record, state.names)
             await self._append(repo, state, kind, {"line": line}, caller.user_id)
@@ -379,7 +388,8 @@ class GameService:
                 raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
             if isinstance(record, LastRound) != isinstance(scored.record, LastRound):
                 raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
-            sheet = replay(state.game(), [*self.records(state)[:-1], record])
+            records = [*self.records(state)[:-1], record]
+            sheet = self._replay(state, records, scored.dealer or 0)
             line = format_record(record, state.names)
             payload = {"target": last.seq, "line": line, "old": last.line}
             await self._append(repo, state, Kind.DEAL_EDITED, payload, caller.user_id)
@@ -527,6 +537,13 @@ class GameService:
     async def set_sheet_message(self, game_id: int, message_id: int | None) -> None:
         async with self.store.transaction() as repo:
             await repo.set_sheet_message(game_id, message_id)
+
+
+def deal_example(names: Sequence[str], dealer: int) -> str:
+    """One correct deal line for this table when `dealer` deals (with 4 players he sits out)."""
+    active = [s for s in range(len(names)) if len(names) == 3 or s != dealer]
+    a, b, c = (names[s] for s in active)
+    return f"/deal {c} 7♠ -1 vist:{a} pass:{b}"
 
 
 def tally(vote: Vote, voters: Sequence[Player]) -> bool | None:

@@ -306,3 +306,22 @@ async def test_an_unexpected_failure_is_logged_and_answered_without_a_traceback(
         patch.undo()
     assert "Something went wrong" in answer and "Nothing was recorded" in answer
     assert "Traceback" not in answer and "disk on fire" not in answer
+
+
+async def test_the_last_round_is_announced_once_in_odessa_only(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/newgame sochi Anna Boris Clara")
+    assert "Odessa's end rule" in await chat.say(ANNA, "/lastround")
+    await chat.send(ANNA, "/endgame")
+    await chat.send(ANNA, "/newgame odessa Anna Boris Clara")
+    assert "last round is announced" in await chat.say(ANNA, "/lastround")
+    assert "already been announced" in await chat.say(ANNA, "/lastround")
+    assert "#1" in await chat.say(ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
+
+
+async def test_a_deal_the_engine_refuses_comes_with_an_example_for_this_table(
+    chat: ChatDriver,
+) -> None:
+    await chat.send(EVA, "/newgame sochi players=4 Anna Boris Clara Dmitry")
+    refused = await chat.say(EVA, "/deal Boris 6♠ = vist:Anna pass:Clara")
+    assert "Anna deals this time" in refused
+    assert "<code>/deal Dmitry 7♠ -1 vist:Boris pass:Clara</code>" in refused

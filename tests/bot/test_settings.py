@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from bot.app import StartupError, open_store
 from bot.settings import Settings, load_settings, settings_error_lines
 
 REPO = Path(__file__).resolve().parents[2]
@@ -90,25 +91,11 @@ def test_python_m_bot_without_a_token_exits_2_without_a_traceback(tmp_path: Path
     assert done.stderr.strip().count("\n") == 0 and "@BotFather" in done.stderr
 
 
-def test_an_unopenable_database_is_one_line_and_status_2(tmp_path: Path) -> None:
+async def test_an_unopenable_database_is_one_clear_line(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    env = {k: v for k, v in os.environ.items() if k not in OWN_ENV}
-    env.update(
-        PYTHONPATH=str(REPO),
-        BOT_TOKEN="123456:SECRET-value",
-        DATABASE_PATH=str(blocker / "db.sqlite3"),
-        TELEGRAM_API_URL="http://127.0.0.1:9",
-    )
-    done = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 2, done.stderr
-    assert "DATABASE_PATH" in done.stderr and "Traceback" not in done.stderr
-    assert "SECRET-value" not in done.stderr
+    settings = Settings(bot_token="123456:SECRET-value", database_path=blocker / "db.sqlite3")
+    with pytest.raises(StartupError) as error:
+        await open_store(settings)
+    line = str(error.value)
+    assert line.startswith("DATABASE_PATH=") and "\n" not in line and "SECRET" not in line
