@@ -1,0 +1,24 @@
+# The bot in a container: `docker build -t prefbot .` then
+# `docker run --env-file .env -v prefbot-data:/data prefbot`. The database lives on the /data volume.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    DATABASE_PATH=/data/prefbot.sqlite3
+
+WORKDIR /app
+COPY pyproject.toml ./
+COPY scoring ./scoring
+COPY bot ./bot
+COPY handlers ./handlers
+COPY locales ./locales
+RUN pip install . \
+    && useradd --create-home --uid 10001 prefbot \
+    && mkdir -p /data \
+    && chown prefbot:prefbot /data
+
+USER prefbot
+VOLUME ["/data"]
+CMD ["python", "-m", "bot"]
