@@ -56,37 +56,17 @@ UNDO_AFTER = 6
 MALFORMED = "Anna 11♠ = vist:Boris pass:Clara"  # level outside 6–10
 REGRETTED = "Boris 6♦ = pass:Anna pass:Clara"  # recorded by Boris, then undone
 
-_NUMBER = re.compile(r"([+\-−–]?)\s*(\d+(?:[.,]\d+)?)?\s*([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞]?)")
-_GLYPHS = {
-    "": Fraction(0),
-    "½": Fraction(1, 2),
-    "⅓": Fraction(1, 3),
-    "⅔": Fraction(2, 3),
-    "¼": Fraction(1, 4),
-    "¾": Fraction(3, 4),
-    "⅕": Fraction(1, 5),
-    "⅖": Fraction(2, 5),
-    "⅗": Fraction(3, 5),
-    "⅘": Fraction(4, 5),
-    "⅙": Fraction(1, 6),
-    "⅚": Fraction(5, 6),
-    "⅛": Fraction(1, 8),
-    "⅜": Fraction(3, 8),
-    "⅝": Fraction(5, 8),
-    "⅞": Fraction(7, 8),
-}
+# Whists are shown rounded to one decimal, trailing zeros dropped (`+12.5`, `−4`, `12,5` in ru).
+_AMOUNT = re.compile(r"([+\-−]?)(\d+)(?:[.,](\d))?")
+ROUNDING = Fraction(1, 20)
 
 
-def shown_amount(text: str) -> tuple[Fraction, Fraction]:
-    """A number as the bot shows it (`+12.5`, `−4`, `36⅔`, `12,5`) and how far it may be rounded."""
-    match = _NUMBER.fullmatch(text.strip())
-    assert match is not None and (match.group(2) or match.group(3)), f"not a number: {text!r}"
-    sign, digits, glyph = match.groups()
-    digits = (digits or "0").replace(",", ".")
-    value = Fraction(digits) + _GLYPHS[glyph]
-    decimals = len(digits.partition(".")[2])
-    tolerance = Fraction(0) if glyph or decimals == 0 else Fraction(1, 2 * 10**decimals)
-    return (-value if sign and sign != "+" else value), tolerance
+def shown_amount(text: str) -> Fraction:
+    match = _AMOUNT.fullmatch(text)
+    assert match is not None, f"not an amount of whists: {text!r}"
+    sign, whole, tenths = match.groups()
+    value = Fraction(int(whole) * 10 + int(tenths or 0), 10)
+    return -value if sign in ("-", "−") else value
 
 
 def balance_lines(text: str) -> dict[str, str]:
@@ -114,8 +94,7 @@ def assert_png(sent: Sent) -> None:
 def assert_balances(sent: Sent, exact: dict[str, Fraction]) -> None:
     """The balances the bot shows equal the exact ones, up to the rounding of what is shown."""
     for name, text in balance_lines(sent.text).items():
-        value, tolerance = shown_amount(text)
-        assert abs(value - exact[name]) <= tolerance, (
+        assert abs(shown_amount(text) - exact[name]) <= ROUNDING, (
             f"{name}: the bot shows {text}, replay gives {exact[name]} ({float(exact[name]):.2f})"
         )
 
