@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from tests.e2e.fake_telegram import FakeTelegram
 from tests.e2e.harness import BotProcess
@@ -43,3 +44,33 @@ async def start_bot(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Start
     for bot in bots:
         await bot.kill()
         print(bot.log_tail(80))
+
+
+# One server and one bot process for a whole module (mark its tests
+# `pytest.mark.asyncio(loop_scope="module")`): a start costs seconds, mostly importing aiogram.
+# Tests sharing them play in chats of their own.
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def module_server() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as fake:
+        yield fake
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def module_bot(
+    module_server: FakeTelegram, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[BotProcess]:
+    bot = BotProcess(module_server, tmp_path_factory.mktemp("bot"), locale="en")
+    await bot.start()
+    yield bot
+    await bot.kill()
+    print(bot.log_tail(80))
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def shared_bot(module_bot: BotProcess) -> BotProcess:
+    """The module's bot process (English by default), started again if a test left it dead."""
+    if not module_bot.running:
+        await module_bot.start()
+    return module_bot

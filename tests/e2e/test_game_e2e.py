@@ -18,11 +18,22 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
-from tests.e2e.conftest import StartBot
-from tests.e2e.fake_telegram import ANNA, BORIS, CLARA, DMITRY, GROUP, FakeTelegram, Sent
+from tests.e2e.fake_telegram import (
+    ANNA,
+    BORIS,
+    CLARA,
+    DMITRY,
+    GROUP,
+    OTHER_GROUP,
+    Chat,
+    Sent,
+)
 from tests.e2e.harness import REPO, WAIT, BotProcess, Member, contains, is_photo
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot process for the module
 
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
@@ -103,10 +114,11 @@ class Table:
     """The three players and the watcher in the group; the deals the bot accepted so far, as typed
     and as the bot echoed them (its canonical lines)."""
 
-    def __init__(self, server: FakeTelegram, bot: BotProcess) -> None:
-        self.server = server
+    def __init__(self, bot: BotProcess, chat: Chat) -> None:
+        self.server = server = bot.server
+        self.chat = chat
         self.members = {
-            u.first_name: Member(server, bot, GROUP, u) for u in (ANNA, BORIS, CLARA, DMITRY)
+            u.first_name: Member(server, bot, chat, u) for u in (ANNA, BORIS, CLARA, DMITRY)
         }
         self.typed: list[str] = []
         self.echoed: list[str] = []
@@ -139,11 +151,11 @@ class Table:
 
     async def refused(self, who: str, text: str) -> Sent:
         """A command the bot refuses: one text answer, and no sheet drawn."""
-        since = self.server.cursor(GROUP)
+        since = self.server.cursor(self.chat)
         error = await self.members[who].say(text)
         assert error.method == "sendMessage", f"{text!r} answered with {error.method}"
         await self.server.wait_idle()
-        shown = self.server.sent[GROUP.id][since:]
+        shown = self.server.sent[self.chat.id][since:]
         assert not any(s.is_photo for s in shown), f"{text!r} drew the sheet"
         assert "Traceback" not in error.text
         return error
@@ -186,15 +198,15 @@ async def replay(path: Path, deals: list[str]) -> dict[str, Any]:
 
 
 async def test_three_players_record_a_whole_game_through_a_crash(
-    server: FakeTelegram, start_bot: StartBot, tmp_path: Path
+    shared_bot: BotProcess, tmp_path: Path
 ) -> None:
     """Issue 4 "Done when" (end-to-end) and issue 5 (a photo after each /deal).
 
     Besides: a malformed deal and a deal after the end are refused without a picture; an update
     delivered again after the crash changes nothing; a deal sent while the bot is down is kept.
     """
-    bot = await start_bot(locale="en")
-    table = Table(server, bot)
+    bot, server = shared_bot, shared_bot.server
+    table = Table(bot, GROUP)
     anna, boris = table.members["Anna"], table.members["Boris"]
     await table.open_game()
 
@@ -240,11 +252,12 @@ async def test_three_players_record_a_whole_game_through_a_crash(
 
 
 async def test_a_watcher_cannot_record_a_deal_and_the_bot_keeps_running(
-    server: FakeTelegram, start_bot: StartBot
+    shared_bot: BotProcess,
 ) -> None:
     """notation.md "Errors": a sender who is not a player; nothing is recorded (in Russian)."""
-    bot = await start_bot(locale="ru")
-    table = Table(server, bot)
+    bot = shared_bot
+    table = Table(bot, OTHER_GROUP)
+    await table.members["Dmitry"].say("/lang ru", contains("по-русски"))
     await table.open_game()
 
     error = await table.refused("Dmitry", f"/deal {GAME[0][1]}")
