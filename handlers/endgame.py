@@ -46,6 +46,8 @@ async def vote_button(
     query: CallbackQuery, callback_data: VoteCb, caller: Caller, t: Translator, game: GameService
 ) -> None:
     result = await game.vote(caller, callback_data.game, callback_data.vote, callback_data.yes)
-    await query.answer(t("vote-counted"))
+    await query.answer(
+        t("vote-rejected-timeout" if result.reason == "timeout" else "vote-counted")
+    )
     if isinstance(query.message, Message):
         await _show_vote(query.message, t, result, new=False)

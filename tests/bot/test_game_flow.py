@@ -325,3 +325,18 @@ async def test_a_deal_the_engine_refuses_comes_with_an_example_for_this_table(
     refused = await chat.say(EVA, "/deal Boris 6♠ = vist:Anna pass:Clara")
     assert "Anna deals this time" in refused
     assert "<code>/deal Dmitry 7♠ -1 vist:Boris pass:Clara</code>" in refused
+
+
+async def test_a_press_after_the_voting_time_closes_the_vote_as_rejected(
+    chat: ChatDriver, clock: FakeClock
+) -> None:
+    await open_game(chat)
+    opened = await chat.send(ANNA, "/endgame")
+    markup = opened[0].reply_markup if isinstance(opened[0], SendMessage) else None
+    assert markup is not None
+    yes = VoteCb.unpack(markup.inline_keyboard[0][0].callback_data or "")
+    clock.advance(901)
+    late = await chat.press(BORIS, yes)
+    assert "Time is up" in texts(late)
+    assert "already closed" in texts(await chat.press(CLARA, yes))
+    assert "#1" in await chat.say(ANNA, f"/deal {DEALS[0][1]}")

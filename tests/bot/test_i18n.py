@@ -78,3 +78,31 @@ def test_money_shows_two_decimals() -> None:
 def test_parameters_are_escaped_for_telegram_html() -> None:
     t = translator("en")
     assert "&lt;b&gt;" in t("joined", name="<b>", count=1, seats=3)
+
+
+ALLOWED_TAGS = {"b", "i", "u", "s", "code", "pre"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_is_telegram_html_with_balanced_tags(lang: str) -> None:
+    from html.parser import HTMLParser
+
+    class Check(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.open: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            assert tag in ALLOWED_TAGS, tag
+            self.open.append(tag)
+
+        def handle_endtag(self, tag: str) -> None:
+            assert self.open and self.open.pop() == tag, tag
+
+    t = translator(lang)
+    for key, value in load(lang).items():
+        if isinstance(value, str):
+            check = Check()
+            check.feed(t(key, name="<x>", span="a&b"))
+            check.close()
+            assert check.open == [], key
