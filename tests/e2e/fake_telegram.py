@@ -610,22 +610,6 @@ class FakeTelegram:
         self._undelivered.add(update_id)
         self._notify()
 
-    def bot_left(self, chat: Chat, user: User) -> None:
-        """Queue the my_chat_member update of the bot being removed from `chat` by `user`."""
-        self.kick(chat)
-        me = {"user": self.bot_user}
-        self._queue(
-            {
-                "my_chat_member": {
-                    "chat": chat.api(),
-                    "from": user.api(),
-                    "date": int(time.time()),
-                    "old_chat_member": {**me, "status": "member"},
-                    "new_chat_member": {**me, "status": "left"},
-                }
-            }
-        )
-
     # ---- the test side: reading what the bot did --------------------------------------------
 
     def cursor(self, chat: Chat | int) -> int:

@@ -2,7 +2,7 @@
 
     server = FakeTelegram(); await server.start()
     bot = BotProcess(server, tmp_path, locale="en"); await bot.start()
-    anna = Member(server, bot, GROUP, ANNA)
+    anna = Member(bot, GROUP, ANNA)
     reply = await anna.say("/newgame sochi pool 10")      # the bot's first answer in the chat
     photo = await anna.say("/deal ...", until=is_photo)    # the first photo after the command
     await bot.kill(); await bot.start()                    # SIGKILL, then the same database again
@@ -182,8 +182,8 @@ def contains(*fragments: str) -> Callable[[Sent], bool]:
 class Member:
     """One user in one chat, typing commands and pressing buttons."""
 
-    def __init__(self, server: FakeTelegram, bot: BotProcess, chat: Chat, user: User) -> None:
-        self.server = server
+    def __init__(self, bot: BotProcess, chat: Chat, user: User) -> None:
+        self.server = bot.server
         self.bot = bot
         self.chat = chat
         self.user = user

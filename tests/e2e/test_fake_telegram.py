@@ -252,6 +252,18 @@ async def test_a_document_upload_keeps_its_bytes(server: FakeTelegram, api: Bot)
     assert server.sent[GROUP.id][-1].document == b"# convention: sochi\n"
 
 
+async def test_a_stored_file_can_be_downloaded_by_its_file_id(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    message = await api.send_document(
+        GROUP.id, BufferedInputFile(b"Anna 6\xe2\x99\xa0 =", "g.pref")
+    )
+    assert message.document is not None
+    downloaded = await api.download(message.document.file_id)
+    assert downloaded is not None and downloaded.read() == b"Anna 6\xe2\x99\xa0 ="
+
+
 async def test_edits_change_the_message_and_an_unchanged_edit_is_refused(
     server: FakeTelegram, api: Bot
 ) -> None:
@@ -540,7 +552,7 @@ async def test_a_killed_bot_restarted_gets_the_updates_it_had_not_confirmed(
     script = tmp_path / "echo_bot.py"
     script.write_text(ECHO_BOT)
     bot = await start_bot(argv=[str(script)])
-    anna = Member(server, bot, GROUP, ANNA)
+    anna = Member(bot, GROUP, ANNA)
     assert (await anna.say("before")).text == "echo: before"
     await server.wait_polling(server.poll_count)
     await bot.kill()

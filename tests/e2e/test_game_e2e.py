@@ -115,11 +115,9 @@ class Table:
     and as the bot echoed them (its canonical lines)."""
 
     def __init__(self, bot: BotProcess, chat: Chat) -> None:
-        self.server = server = bot.server
+        self.server = bot.server
         self.chat = chat
-        self.members = {
-            u.first_name: Member(server, bot, chat, u) for u in (ANNA, BORIS, CLARA, DMITRY)
-        }
+        self.members = {u.first_name: Member(bot, chat, u) for u in (ANNA, BORIS, CLARA, DMITRY)}
         self.typed: list[str] = []
         self.echoed: list[str] = []
         self.last_deal_update = 0
