@@ -8,9 +8,7 @@ is still near the bottom of the chat, so a correction does not add another pictu
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
-import re
 from typing import Final
 
 from aiogram import Bot
@@ -19,7 +17,7 @@ from aiogram.types import BufferedInputFile, InputMediaPhoto
 
 from bot.i18n import Safe, Translator
 from bot.service import GameService, GameState
-from bot.views import chunks, sheet_text
+from bot.views import chunks, plain_text, sheet_text
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -32,11 +30,6 @@ log = logging.getLogger(__name__)
 
 CAPTION_LIMIT: Final = 1024
 NEAR: Final = 4  # a sheet message at most this many messages up may be redrawn in place
-_TAG: Final = re.compile(r"<[^>]+>")
-
-
-def visible_length(text: str) -> int:
-    return len(html.unescape(_TAG.sub("", text)))
 
 
 async def render_png(sheet: Sheet, lang: str, settlement: Settlement) -> bytes | None:
@@ -71,7 +64,7 @@ async def post_sheet(
             await bot.send_message(chat_id, part)
         return
     photo = BufferedInputFile(png, filename=f"sheet-{state.game_id}.png")
-    if visible_length(caption) > CAPTION_LIMIT:
+    if len(plain_text(caption)) > CAPTION_LIMIT:
         for part in chunks(caption.split("\n")):
             await bot.send_message(chat_id, part)
         caption = Safe(t("sheet-title", game=state.game_id, deals=sheet.deals))

@@ -6,6 +6,8 @@ here: whists with at most one decimal, money with two.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -23,6 +25,14 @@ from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
+
+
+_TAG: Final = re.compile(r"<[^>]+>")
+
+
+def plain_text(text: str) -> str:
+    """What a Telegram HTML text shows, without tags or entities (callback answers, lengths)."""
+    return html.unescape(_TAG.sub("", text))
 
 
 def join_lines(lines: Iterable[str]) -> Safe:
@@ -55,7 +65,7 @@ def seats_text(t: Translator, state: GameState) -> Safe:
 def rules_brief(t: Translator, state: GameState) -> Safe:
     """Convention, pool, stake and the options that differ from the preset, in one line."""
     convention = t(f"convention-{state.convention}")
-    parts = [t("rules-brief", convention=convention, pool=_pool(state))]
+    parts: list[str] = [t("rules-brief", convention=convention, pool=_pool(state))]
     if state.stake is not None:
         parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
     options = {k: v for k, v in state.overrides.items() if k != "pool_target"}
@@ -87,7 +97,7 @@ def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
 
 def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
     dealer = state.players[state.first_dealer].name
-    lines = [t("game-started", dealer=dealer)]
+    lines: list[str] = [t("game-started", dealer=dealer)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
     lines.append(t("deal-hint", example=deal_example(state.names, state.first_dealer)))
@@ -95,7 +105,7 @@ def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -
 
 
 def joined_text(t: Translator, state: GameState, player: Player, started: bool) -> Safe:
-    lines = [t("joined", name=player.name, count=len(state.players), seats=state.seats)]
+    lines: list[str] = [t("joined", name=player.name, count=len(state.players), seats=state.seats)]
     if started:
         lines.append(started_text(t, state, with_seats=True))
     return join_lines(lines)
@@ -130,7 +140,7 @@ HELP_KEYS: Final = (
 
 
 def help_lines(t: Translator) -> list[str]:
-    lines = [t("help-title")]
+    lines: list[str] = [t("help-title")]
     for key in HELP_KEYS:
         lines += ["", t(f"help-{key}")]
     lines += ["", t("help-notation")]
@@ -140,7 +150,7 @@ def help_lines(t: Translator) -> list[str]:
 def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
     if not games:
         return t("private-no-games")
-    lines = [t("private-games-title")]
+    lines: list[str] = [t("private-games-title")]
     for state, title in games:
         lines.append(
             t(
@@ -320,7 +330,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
 
 def ended_text(t: Translator, ended: Ended) -> Safe:
     state = ended.state
-    lines = [t(f"game-ended-{ended.reason}", game=state.game_id)]
+    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.game_id)]
     if ended.sheet is not None and ended.settlement is not None:
         lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
     return join_lines(lines)
@@ -328,7 +338,7 @@ def ended_text(t: Translator, ended: Ended) -> Safe:
 
 def vote_text(t: Translator, result: VoteState) -> Safe:
     vote = result.vote
-    lines = [t(f"vote-{vote.kind.value}", game=result.state.game_id)]
+    lines: list[str] = [t(f"vote-{vote.kind.value}", game=result.state.game_id)]
     for voter in result.voters:
         ballot = vote.ballot(voter)
         mark = "✅" if ballot else ("❌" if ballot is False else "…")
@@ -345,7 +355,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
 # -- history and rules -----------------------------------------------------------------------
 def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
     """Every record with its number; undone and edited ones say so."""
-    lines = [t("history-title", game=state.game_id)]
+    lines: list[str] = [t("history-title", game=state.game_id)]
     numbers = {}
     if sheet is not None:
         in_force = [item.seq for item in state.records]
@@ -385,7 +395,7 @@ def _author(state: GameState, user_id: int | None) -> str:
 
 
 def rules_text(t: Translator, state: GameState) -> Safe:
-    lines = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
+    lines: list[str] = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
     rules = state.rules
     if rules is None:
         rules = rules_for(state.convention, state.seats, state.overrides)
@@ -422,7 +432,7 @@ def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
 def error_text(t: Translator, error: ScoringError) -> Safe:
     """`error-<code>` with the input at fault and one correct example."""
     params = {k: v for k, v in error.params.items() if k != "record"}
-    lines = [t(f"error-{error.code}", **params)]
+    lines: list[str] = [t(f"error-{error.code}", **params)]
     if error.span:
         lines.append(t("error-span", span=error.span))
     if error.example:

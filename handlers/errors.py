@@ -3,9 +3,7 @@ with a correct example; anything unexpected is logged and answered without a tra
 
 from __future__ import annotations
 
-import html
 import logging
-import re
 
 from aiogram import Bot, Router
 from aiogram.filters import ExceptionTypeFilter
@@ -13,12 +11,11 @@ from aiogram.types import ErrorEvent
 
 from bot.i18n import Safe, Translator, translator
 from bot.service import AlreadyHandled, GameService
-from bot.views import error_text
+from bot.views import error_text, plain_text
 from scoring.errors import ScoringError
 
 router = Router(name=__name__)
 log = logging.getLogger(__name__)
-_TAG = re.compile(r"<[^>]+>")
 TOAST_LIMIT = 200
 
 
@@ -26,7 +23,7 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe) -> None:
     """Answer where the update came from: the chat, or the pressed button's toast."""
     update = event.update
     if update.callback_query is not None:
-        plain = html.unescape(_TAG.sub("", text))
+        plain = plain_text(text)
         if len(plain) > TOAST_LIMIT:
             plain = plain[: TOAST_LIMIT - 1] + "…"
         await bot.answer_callback_query(update.callback_query.id, plain, show_alert=True)

@@ -5,8 +5,16 @@ from __future__ import annotations
 import asyncio
 import re
 from fractions import Fraction
+from typing import Any
 
-from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, SendPhoto
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.keyboards import JoinCb, VoteCb
 from bot.service import GameService
@@ -44,6 +52,15 @@ async def open_game(chat: ChatDriver, args: str = "sochi pool 10") -> None:
 async def count_events(store: SqliteStore) -> int:
     async with store.reading() as repo:
         return await repo.count_events()
+
+
+def vote_button(answer: list[TelegramMethod[Any]], *, yes: bool) -> VoteCb:
+    """The ✅ or ❌ of the vote message the bot sent first."""
+    message = answer[0]
+    assert isinstance(message, SendMessage)
+    assert isinstance(message.reply_markup, InlineKeyboardMarkup)
+    button = message.reply_markup.inline_keyboard[0][0 if yes else 1]
+    return VoteCb.unpack(button.callback_data or "")
 
 
 def balances(text: str) -> dict[str, str]:
@@ -228,9 +245,7 @@ async def test_endgame_needs_every_player_when_the_end_rule_is_not_met(
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEALS[0][1]}")
     opened = await chat.send(ANNA, "/endgame")
-    vote_message = opened[0]
-    assert isinstance(vote_message, SendMessage) and vote_message.reply_markup is not None
-    vote = VoteCb.unpack(vote_message.reply_markup.inline_keyboard[0][0].callback_data or "")
+    vote = vote_button(opened, yes=True)
     watcher = await chat.press(DMITRY, vote)
     assert "Only the game's players vote" in texts(watcher) or any(
         "Only" in (r.text or "") for r in watcher if isinstance(r, AnswerCallbackQuery)
@@ -245,9 +260,7 @@ async def test_endgame_needs_every_player_when_the_end_rule_is_not_met(
 async def test_one_no_rejects_the_early_end(chat: ChatDriver) -> None:
     await open_game(chat)
     opened = await chat.send(ANNA, "/endgame")
-    markup = opened[0].reply_markup if isinstance(opened[0], SendMessage) else None
-    assert markup is not None
-    no = VoteCb.unpack(markup.inline_keyboard[0][1].callback_data or "")
+    no = vote_button(opened, yes=False)
     assert "Rejected" in texts(await chat.press(BORIS, no))
     assert "Vote" not in await chat.say(ANNA, f"/deal {DEALS[0][1]}")
 
@@ -332,9 +345,7 @@ async def test_a_press_after_the_voting_time_closes_the_vote_as_rejected(
 ) -> None:
     await open_game(chat)
     opened = await chat.send(ANNA, "/endgame")
-    markup = opened[0].reply_markup if isinstance(opened[0], SendMessage) else None
-    assert markup is not None
-    yes = VoteCb.unpack(markup.inline_keyboard[0][0].callback_data or "")
+    yes = vote_button(opened, yes=True)
     clock.advance(901)
     late = await chat.press(BORIS, yes)
     assert "Time is up" in texts(late)
