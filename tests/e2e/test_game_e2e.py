@@ -4,7 +4,8 @@ Three people play a Sochi pulka to its end through the fake Telegram server: the
 join with the button and /join, record 19 deals with a malformed one and an undo among them, and the
 bot is killed with SIGKILL in the middle and started again on its database. After every accepted
 deal a PNG of the sheet arrives; at the end /score equals `python -m scoring replay --json` on the
-same deals written as a protocol file (notation.md "Protocol file").
+same deals written as a protocol file (notation.md "Protocol file"). Smaller tests share the bot
+process in chats of their own: a watcher cannot record, a game survives its group's upgrade.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.e2e.fake_telegram import (
     CLARA,
     DMITRY,
     GROUP,
+    OLD_GROUP,
     OTHER_GROUP,
     Chat,
     Sent,
@@ -35,6 +37,7 @@ from tests.e2e.harness import REPO, WAIT, BotProcess, Member, contains, is_photo
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot process for the module
 
+UPGRADED = Chat(-1001500000003, "supergroup", OLD_GROUP.title)
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
 
@@ -115,12 +118,18 @@ class Table:
     and as the bot echoed them (its canonical lines)."""
 
     def __init__(self, bot: BotProcess, chat: Chat) -> None:
+        self.bot = bot
         self.server = bot.server
-        self.chat = chat
-        self.members = {u.first_name: Member(bot, chat, u) for u in (ANNA, BORIS, CLARA, DMITRY)}
+        self.move_to(chat)
         self.typed: list[str] = []
         self.echoed: list[str] = []
         self.last_deal_update = 0
+
+    def move_to(self, chat: Chat) -> None:
+        """The table plays in `chat` from now on (after a group's upgrade)."""
+        self.chat = chat
+        users = (ANNA, BORIS, CLARA, DMITRY)
+        self.members = {u.first_name: Member(self.bot, chat, u) for u in users}
 
     async def open_game(self) -> None:
         """Anna opens the game; Anna and Boris press Join, Clara sends /join."""
@@ -262,3 +271,19 @@ async def test_a_watcher_cannot_record_a_deal_and_the_bot_keeps_running(
     assert all(name in error.text for name in PLAYERS)  # the message lists the players
     await table.deal(*GAME[0])  # numbered #1: the refused deal left nothing
     bot.assert_alive()
+
+
+async def test_a_game_survives_the_upgrade_of_its_group_to_a_supergroup(
+    shared_bot: BotProcess, tmp_path: Path
+) -> None:
+    """Issue 4, "The game in a chat": the game follows `migrate_to_chat_id` to the new chat."""
+    server = shared_bot.server
+    table = Table(shared_bot, OLD_GROUP)
+    await table.open_game()
+    await table.deal(*GAME[0])
+    server.migrate(OLD_GROUP, UPGRADED)
+    await server.wait_idle()
+    table.move_to(UPGRADED)
+    await table.deal(*GAME[1])  # numbered #2: the same game goes on
+    await table.check_score("Clara", tmp_path / "upgraded.pref")
+    shared_bot.assert_alive()
