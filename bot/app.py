@@ -3,6 +3,7 @@ commands menu, and long polling. `build_dispatcher` is what the tests drive with
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import sys
@@ -13,7 +14,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.types import BotCommand
 
 from bot.i18n import LANGUAGES, translator
@@ -123,12 +124,32 @@ async def open_store(settings: Settings) -> SqliteStore:
         ) from None
 
 
+async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0) -> None:
+    """`getMe` until Telegram answers: a refused token stops the start, a network error waits."""
+    while True:
+        try:
+            me = await bot.get_me()
+        except TelegramUnauthorizedError:
+            raise StartupError(
+                "BOT_TOKEN was refused by Telegram (Unauthorized): take the current token from "
+                "@BotFather (/mybots → API Token) and put it into .env or BOT_TOKEN."
+            ) from None
+        except TelegramNetworkError as error:
+            log.warning("Telegram cannot be reached (%s); trying again in %.0f s", error, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, longest)
+            continue
+        log.info("running as @%s", me.username)
+        return
+
+
 async def run(settings: Settings) -> None:
-    """Open the database, set the menu, poll until stopped."""
+    """Open the database, reach Telegram, set the menu, poll until stopped."""
     store = await open_store(settings)
     bot = build_bot(settings)
     try:
         dispatcher = build_dispatcher(settings, store)
+        await wait_for_telegram(bot)
         await set_commands(bot, settings.default_locale)
         log.info("database %s; polling for updates", settings.database_path)
         await dispatcher.start_polling(

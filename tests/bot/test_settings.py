@@ -99,3 +99,16 @@ async def test_an_unopenable_database_is_one_clear_line(tmp_path: Path) -> None:
         await open_store(settings)
     line = str(error.value)
     assert line.startswith("DATABASE_PATH=") and "\n" not in line and "SECRET" not in line
+
+
+async def test_a_token_telegram_refuses_stops_the_start_with_one_clear_line() -> None:
+    from aiogram.methods import GetMe
+
+    from bot.app import wait_for_telegram
+    from tests.bot.mocked_bot import MockedBot
+
+    bot = MockedBot()
+    bot.add_result_for(GetMe, ok=False, description="Unauthorized", error_code=401)
+    with pytest.raises(StartupError) as error:
+        await wait_for_telegram(bot)
+    assert "@BotFather" in str(error.value) and "42:TEST" not in str(error.value)
