@@ -194,7 +194,7 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
             else Fraction(10 * rules.whist_factor)
         )
         for seat in clockwise(declarer, size)[1:]:
-            if seat != dealer or (size == 4 and rules.consolation_dealer):
+            if size == 3 or seat != dealer or rules.consolation_dealer:
                 entries.append(whists(seat, declarer, t * each, Reason.CONSOLATION))
     return entries
 

@@ -114,6 +114,21 @@ def test_misere_consolation_option() -> None:
     assert sheet.totals.whists[B][A] == sheet.totals.whists[C][A] == 2 * 10
 
 
+def test_misere_consolation_is_written_by_a_three_player_dealer_who_defends() -> None:
+    """With three players the dealer plays: he is a defender like the other."""
+    sheet = play(make_game("sochi", misere_consolation=True), misere(B, 1))  # A deals
+    assert sheet.totals.whists[A][B] == sheet.totals.whists[C][B] == 10
+
+
+def test_misere_consolation_four_players_dealer_follows_consolation_dealer() -> None:
+    on = play(make_game("sochi", size=4, misere_consolation=True), misere(B, 1))
+    assert [on.totals.whists[s][B] for s in (A, C, D)] == [10, 10, 10]
+    off = play(
+        make_game("sochi", size=4, misere_consolation=True, consolation_dealer=False), misere(B, 1)
+    )
+    assert [off.totals.whists[s][B] for s in (A, C, D)] == [0, 10, 10]
+
+
 def test_three_down_concession_costs_three_undertricks_and_no_whists() -> None:
     """§1.1.5: «без трёх»: mountain += 3 × remise_price."""
     game = make_game("leningrad")
