@@ -234,9 +234,8 @@ class _State:
 
     def end_check(self, dealer: int) -> None:
         rules, size = self.rules, self.size
-        closed = [not self.is_pool_open(s) for s in range(size)]
         if rules.end_rule is EndRule.ALL_CLOSED:
-            self.finished = all(closed)
+            self.finished = all(not self.is_pool_open(s) for s in range(size))
         elif rules.end_rule is EndRule.POOL_SUM:
             self.finished = sum(self.pool) >= rules.pool_target * size
         else:
@@ -245,7 +244,9 @@ class _State:
                 self.last_round_played = 0
             if self.last_round_played is not None:
                 self.last_round_played += 1
-                self.finished = self.last_round_played >= size and any(closed)
+                self.finished = self.last_round_played >= size and any(
+                    not self.is_pool_open(s) for s in range(size)
+                )
 
 
 def check_deal(state: _State, deal: Deal, dealer: int) -> None:

@@ -39,16 +39,20 @@ from scoring.rules import (
 )
 
 
+def exact(amount: Fraction | int) -> Fraction:
+    return amount if isinstance(amount, Fraction) else Fraction(amount)
+
+
 def pool(player: int, amount: Fraction | int, reason: Reason) -> Entry:
-    return Entry(player, Column.POOL, Fraction(amount), reason)
+    return Entry(player, Column.POOL, exact(amount), reason)
 
 
 def mountain(player: int, amount: Fraction | int, reason: Reason) -> Entry:
-    return Entry(player, Column.MOUNTAIN, Fraction(amount), reason)
+    return Entry(player, Column.MOUNTAIN, exact(amount), reason)
 
 
 def whists(writer: int, target: int, amount: Fraction | int, reason: Reason) -> Entry:
-    return Entry(writer, Column.WHISTS, Fraction(amount), reason, target)
+    return Entry(writer, Column.WHISTS, exact(amount), reason, target)
 
 
 def consolation(rules: Rules, level: int) -> Fraction:
