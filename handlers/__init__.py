@@ -2,12 +2,13 @@
 
 from aiogram import Router
 
-from handlers import chat, deal, endgame, errors, help, newgame, settings, view
+from handlers import chat, deal, deal_steps, endgame, errors, help, newgame, settings, view
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
     chat.router,
     newgame.router,
+    deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
     deal.router,
     view.router,
     endgame.router,

@@ -1,0 +1,370 @@
+"""A deal by buttons: the pure step machine behind `/deal` without arguments (spec/notation.md,
+"Canonical form": kind → declarer → contract → each defender's word → tricks).
+
+A `Draft` is a partial deal at a `Seating` (who sits, who deals, the deal's number).
+`step(seating, draft)` is what it asks next, `rows(seating, draft)` the buttons of that step (only
+the valid answers), `press(seating, draft, value)` the draft after a press — a step with one possible
+answer is filled in at once — and `record(seating, draft)` the finished deal, whose canonical line
+(`notation`) goes through the same `GameService.record` as a typed `/deal`, so every rule and every
+refusal stays the engine's. `step_text` and `label` put a step into the chat's language.
+
+No aiogram and no I/O here: handlers/deal_steps.py keeps the drafts and checks every press against
+the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Final
+
+from bot.i18n import Safe, Translator
+from scoring.deal import TRICKS, Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring.notation import format_record
+
+
+class DealKind(StrEnum):
+    CONTRACT = "c"
+    MISERE = "m"
+    RASPASY = "r"
+
+
+class DealStep(StrEnum):
+    """What a draft asks next; short values, they travel in callback data."""
+
+    KIND = "k"
+    DECLARER = "d"
+    CONTRACT = "c"  # level and suit
+    WORD = "w"  # the next defender's word, clockwise from the declarer
+    RESULT = "r"  # the declarer's tricks, shown as the result (=, −1, +1)
+    SPLIT = "s"  # both whisted: the first whister's tricks, the second has the rest
+    MISERE = "m"  # the declarer's tricks on misère
+    RASPASY = "p"  # the next active player's tricks on raspasy
+    CONFIRM = "ok"
+
+
+KINDS: Final = (DealKind.CONTRACT, DealKind.MISERE, DealKind.RASPASY)
+SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.NO_TRUMP)
+ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)
+LEVELS: Final = (6, 7, 8, 9, 10)
+HALF_LEVELS: Final = (6, 7)  # half-whist only on a six or a seven, beside a pass
+ROW: Final = 6  # numbers per row of buttons
+
+
+class BadPress(ValueError):
+    """A value the current step does not offer (a forged or outdated button)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Where the deal is played: players in seat order, who deals it, its number on the sheet."""
+
+    names: tuple[str, ...]
+    dealer: int
+    number: int = 1
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The seats in play: all three, or the four minus the dealer (notation.md "Players")."""
+        seats = range(len(self.names))
+        return (
+            tuple(seats) if len(self.names) == 3 else tuple(s for s in seats if s != self.dealer)
+        )
+
+    def defenders(self, declarer: int) -> tuple[int, int]:
+        """The declarer's two defenders, clockwise from him (the order of the canonical line)."""
+        size = len(self.names)
+        first, second = sorted(
+            (s for s in self.active if s != declarer), key=lambda s: (s - declarer) % size
+        )
+        return first, second
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A deal as far as the buttons have told it."""
+
+    kind: DealKind | None = None
+    declarer: int | None = None
+    level: int | None = None
+    suit: Suit | None = None
+    words: tuple[Role, ...] = ()  # the defenders' words, clockwise from the declarer
+    taken: int | None = None  # the declarer's tricks in a played contract
+    split: int | None = None  # both whisted: the first whister's tricks
+    tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
+
+    @property
+    def played(self) -> bool:
+        """Cards were played: someone whisted and nobody took a half-whist."""
+        return Role.WHIST in self.words and Role.HALF not in self.words
+
+    @property
+    def two_whists(self) -> bool:
+        return self.words == (Role.WHIST, Role.WHIST)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button: the `value` a press sends, and its label — `text` as it is, or the text of the
+    locale key `key` with `{text}` filled in (words differ by language, names and numbers do not)."""
+
+    value: int
+    text: str = ""
+    key: str | None = None
+
+
+# -- the machine -----------------------------------------------------------------------------
+def step(seating: Seating, draft: Draft) -> DealStep:
+    """The step `draft` is at."""
+    if draft.kind is None:
+        return DealStep.KIND
+    if draft.kind is DealKind.RASPASY:
+        return DealStep.RASPASY if len(draft.tricks) < len(seating.active) else DealStep.CONFIRM
+    if draft.declarer is None:
+        return DealStep.DECLARER
+    if draft.kind is DealKind.MISERE:
+        return DealStep.MISERE if not draft.tricks else DealStep.CONFIRM
+    if draft.level is None:
+        return DealStep.CONTRACT
+    if len(draft.words) < 2:
+        return DealStep.WORD
+    if not draft.played:
+        return DealStep.CONFIRM
+    if draft.taken is None:
+        return DealStep.RESULT
+    if draft.two_whists and draft.split is None:
+        return DealStep.SPLIT
+    return DealStep.CONFIRM
+
+
+def subject(seating: Seating, draft: Draft) -> int | None:
+    """Whose answer the step asks for: the defender whose word, the raspasy player whose tricks."""
+    current = step(seating, draft)
+    if current is DealStep.WORD and draft.declarer is not None:
+        return seating.defenders(draft.declarer)[len(draft.words)]
+    if current is DealStep.RASPASY:
+        return seating.active[len(draft.tricks)]
+    return draft.declarer
+
+
+def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
+    """The buttons of the current step, in rows; none at the confirmation."""
+    current = step(seating, draft)
+    if current is DealStep.KIND:
+        return (tuple(Choice(i, key=f"steps-kind-{_KIND_WORDS[k]}") for i, k in enumerate(KINDS)),)
+    if current is DealStep.DECLARER:
+        return (tuple(Choice(s, seating.names[s]) for s in seating.active),)
+    if current is DealStep.CONTRACT:
+        return tuple(tuple(contract_choice(level, suit) for suit in SUITS) for level in LEVELS)
+    if current is DealStep.WORD:
+        return (tuple(Choice(ROLES.index(r), key=f"steps-role-{r.value}") for r in _words(draft)),)
+    if current is DealStep.RESULT:
+        assert draft.level is not None
+        made = [Choice(n, result_text(n - draft.level)) for n in range(draft.level, TRICKS + 1)]
+        down = [Choice(n, result_text(n - draft.level)) for n in range(draft.level - 1, -1, -1)]
+        return (tuple(made), *_chunks(down, ROW))
+    if current is DealStep.SPLIT:
+        assert draft.taken is not None
+        side = TRICKS - draft.taken
+        return _chunks([Choice(n, f"{n} : {side - n}") for n in range(side + 1)], ROW)
+    if current is DealStep.MISERE:
+        return _numbers(TRICKS)
+    if current is DealStep.RASPASY:
+        left = TRICKS - sum(draft.tricks)
+        if len(draft.tricks) == len(seating.active) - 1:
+            return ((Choice(left, str(left)),),)  # the last player has the rest
+        return _numbers(left)
+    return ()
+
+
+def choices(seating: Seating, draft: Draft) -> tuple[Choice, ...]:
+    return tuple(choice for row in rows(seating, draft) for choice in row)
+
+
+def press(seating: Seating, draft: Draft, value: int) -> Draft:
+    """The draft after pressing `value` at its step; steps with a single answer are filled in."""
+    if value not in {c.value for c in choices(seating, draft)}:
+        raise BadPress(f"{value} is not offered at step {step(seating, draft).value}")
+    draft = _answer(seating, draft, value)
+    while step(seating, draft) is not DealStep.CONFIRM:
+        only = choices(seating, draft)
+        if len(only) != 1:
+            break
+        draft = _answer(seating, draft, only[0].value)
+    return draft
+
+
+def record(seating: Seating, draft: Draft) -> Deal:
+    """The deal a finished draft tells (normalised like the notation's reading of it)."""
+    if step(seating, draft) is not DealStep.CONFIRM:
+        raise ValueError("the draft is not finished")
+    if draft.kind is DealKind.RASPASY:
+        return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)))
+    assert draft.declarer is not None
+    if draft.kind is DealKind.MISERE:
+        return Misere(draft.declarer, draft.tricks[0])
+    assert draft.level is not None
+    first, second = seating.defenders(draft.declarer)
+    result = 0
+    tricks: tuple[int | None, int | None] = (None, None)
+    if draft.played:
+        assert draft.taken is not None
+        result = draft.taken - draft.level
+        if draft.two_whists:
+            assert draft.split is not None
+            tricks = (draft.split, TRICKS - draft.taken - draft.split)
+    defenders = (
+        Defender(first, draft.words[0], tricks[0]),
+        Defender(second, draft.words[1], tricks[1]),
+    )
+    return Contract(draft.declarer, draft.level, draft.suit, result, defenders)
+
+
+def notation(seating: Seating, draft: Draft) -> str:
+    """The canonical line of a finished draft: the text a typed `/deal` would carry."""
+    return format_record(record(seating, draft), seating.names)
+
+
+def _answer(seating: Seating, draft: Draft, value: int) -> Draft:
+    current = step(seating, draft)
+    if current is DealStep.KIND:
+        return replace(draft, kind=KINDS[value])
+    if current is DealStep.DECLARER:
+        return replace(draft, declarer=value)
+    if current is DealStep.CONTRACT:
+        return replace(draft, level=value // 10, suit=SUITS[value % 10])
+    if current is DealStep.WORD:
+        return replace(draft, words=(*draft.words, ROLES[value]))
+    if current is DealStep.RESULT:
+        return replace(draft, taken=value)
+    if current is DealStep.SPLIT:
+        return replace(draft, split=value)
+    if current in (DealStep.MISERE, DealStep.RASPASY):
+        return replace(draft, tricks=(*draft.tricks, value))
+    raise BadPress("the deal is complete")
+
+
+def _words(draft: Draft) -> tuple[Role, ...]:
+    """The words the next defender may say: half-whist only on 6–7, and only beside a pass."""
+    half = draft.level in HALF_LEVELS
+    if not draft.words:
+        return (Role.WHIST, Role.PASS, Role.HALF) if half else (Role.WHIST, Role.PASS)
+    first = draft.words[0]
+    if first is Role.HALF:
+        return (Role.PASS,)
+    if first is Role.PASS and half:
+        return (Role.WHIST, Role.PASS, Role.HALF)
+    return (Role.WHIST, Role.PASS)
+
+
+def contract_choice(level: int, suit: Suit) -> Choice:
+    value = level * 10 + SUITS.index(suit)
+    if suit is Suit.NO_TRUMP:
+        return Choice(value, str(level), "steps-no-trump")
+    return Choice(value, f"{level}{suit.value}")
+
+
+def result_text(result: int) -> str:
+    """`=`, `+1`, `−2` (a real minus on buttons; the notation line keeps its own)."""
+    if result == 0:
+        return "="
+    return f"+{result}" if result > 0 else f"−{-result}"
+
+
+def _numbers(top: int) -> tuple[tuple[Choice, ...], ...]:
+    return _chunks([Choice(n, str(n)) for n in range(top + 1)], ROW)
+
+
+def _chunks(items: Sequence[Choice], most: int) -> tuple[tuple[Choice, ...], ...]:
+    """Rows of at most `most` buttons, as even as they go (11 → 6 + 5, 7 → 4 + 3)."""
+    if not items:
+        return ()
+    count = -(-len(items) // most)
+    size = -(-len(items) // count)
+    return tuple(tuple(items[i : i + size]) for i in range(0, len(items), size))
+
+
+# -- texts -----------------------------------------------------------------------------------
+_KIND_WORDS: Final = {
+    DealKind.CONTRACT: "contract",
+    DealKind.MISERE: "misere",
+    DealKind.RASPASY: "raspasy",
+}
+
+
+def label(t: Translator, choice: Choice) -> str:
+    """A button's label in the chat's language (plain text: Telegram shows labels as they are)."""
+    return t.template(choice.key).format(text=choice.text) if choice.key else choice.text
+
+
+def contract_label(t: Translator, draft: Draft) -> str:
+    if draft.level is None or draft.suit is None:
+        return ""
+    return label(t, contract_choice(draft.level, draft.suit))
+
+
+def so_far(t: Translator, seating: Seating, draft: Draft) -> list[str]:
+    """What the buttons have told so far, part by part (plain text)."""
+    names = seating.names
+    parts: list[str] = []
+    if draft.kind is not None:
+        parts.append(t.template(f"steps-kind-{_KIND_WORDS[draft.kind]}"))
+    if draft.kind is DealKind.RASPASY:
+        parts += [f"{names[s]} {n}" for s, n in zip(seating.active, draft.tricks, strict=False)]
+        return parts
+    if draft.declarer is not None:
+        parts.append(names[draft.declarer])
+    if draft.kind is DealKind.MISERE:
+        parts += [str(n) for n in draft.tricks]
+        return parts
+    if draft.level is not None:
+        parts.append(contract_label(t, draft))
+    if draft.declarer is not None:
+        for seat, word in zip(seating.defenders(draft.declarer), draft.words, strict=False):
+            parts.append(f"{names[seat]}: {t.template(f'steps-role-{word.value}')}")
+    if draft.taken is not None and draft.level is not None:
+        parts.append(result_text(draft.taken - draft.level))
+    return parts
+
+
+def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
+    """The message above the buttons: the deal's number and dealer, what is known, the question."""
+    names = seating.names
+    dealer = names[seating.dealer]
+    title_key = "steps-title" if len(names) == 3 else "steps-title-four"
+    lines: list[str] = [t(title_key, number=seating.number, dealer=dealer)]
+    current = step(seating, draft)
+    if current is DealStep.CONFIRM:
+        line = format_record(record(seating, draft), names, lang=t.lang)
+        lines += [t("steps-line", line=line), t("steps-ask-confirm")]
+        return Safe("\n".join(lines))
+    parts = so_far(t, seating, draft)
+    if parts:
+        lines.append(t("steps-so-far", parts=" · ".join(parts)))
+    who = subject(seating, draft)
+    name = names[who] if who is not None else ""
+    params: dict[str, object] = {"name": name, "contract": contract_label(t, draft)}
+    if current is DealStep.SPLIT and draft.taken is not None and draft.declarer is not None:
+        first, second = seating.defenders(draft.declarer)
+        params.update(first=names[first], second=names[second], side=TRICKS - draft.taken)
+    if current is DealStep.RASPASY:
+        params["left"] = TRICKS - sum(draft.tricks)
+    key = f"steps-ask-{_ASK[current]}"
+    if current is DealStep.DECLARER and draft.kind is DealKind.MISERE:
+        key = "steps-ask-misere-declarer"
+    lines.append(t(key, **params))
+    return Safe("\n".join(lines))
+
+
+_ASK: Final = {
+    DealStep.KIND: "kind",
+    DealStep.DECLARER: "declarer",
+    DealStep.CONTRACT: "contract",
+    DealStep.WORD: "word",
+    DealStep.RESULT: "result",
+    DealStep.SPLIT: "split",
+    DealStep.MISERE: "misere",
+    DealStep.RASPASY: "raspasy",
+    DealStep.CONFIRM: "confirm",
+}
