@@ -14,7 +14,6 @@ from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, TgUser, 
 
 # (who, command, error code, the part at fault as the reply must quote it)
 IN_A_GAME: tuple[tuple[TgUser, str, str, str], ...] = (
-    (ANNA, "/deal", "empty-deal", ""),
     (ANNA, "/deal Anna 11♠ = vist:Boris pass:Clara", "bad-level", "11♠"),
     (ANNA, "/deal Anna 5♠ = vist:Boris pass:Clara", "bad-level", "5♠"),
     (ANNA, "/deal Zed 7♠ = vist:Boris pass:Clara", "unknown-player", "Zed"),
