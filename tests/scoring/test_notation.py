@@ -21,24 +21,13 @@ from scoring.deal import (
 )
 from scoring.errors import ERROR_CODES, IllegalDeal, InvalidDeal, NotationError
 from scoring.notation import Table, format_record, parse_record, resolve_player
+from tests.scoring.engine import half, pas, vist
 
 A, B, C, D = 0, 1, 2, 3
 NAMES = ("Anna", "Boris", "Clara")
 ABC = Table(NAMES)
 CHAT = Table(NAMES, usernames=("anna_k", None, "@clara_s"), sender=B)
 FOUR = ("Anna", "Boris", "Clara", "Dima")
-
-
-def vist(player: int, tricks: int | None = None) -> Defender:
-    return Defender(player, Role.WHIST, tricks)
-
-
-def pas(player: int) -> Defender:
-    return Defender(player, Role.PASS)
-
-
-def half(player: int) -> Defender:
-    return Defender(player, Role.HALF)
 
 
 def game(
