@@ -1,9 +1,11 @@
 """Wiring: the Bot (session, API server), the Dispatcher with the game service and the routers, the
-commands menu, and long polling. `build_dispatcher` is what the tests drive with a mocked Bot."""
+commands menu, the background task that closes timed-out votes, and long polling.
+`build_dispatcher` is what the tests drive with a mocked Bot."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import sys
@@ -19,6 +21,7 @@ from aiogram.types import BotCommand
 
 from bot.i18n import LANGUAGES, translator
 from bot.middlewares import UpdateContext
+from bot.posting import close_expired_votes
 from bot.service import Clock, GameService, utc_now
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
@@ -38,10 +41,16 @@ MENU: Final = (
     "rules",
     "endgame",
     "lastround",
+    "dispute",
+    "arbiter",
+    "export",
     "leave",
     "lang",
     "help",
 )
+
+
+VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 
 
 def _detached(router: Router) -> Router:
@@ -143,14 +152,38 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
         return
 
 
+async def vote_clock(bot: Bot, game: GameService, default_locale: str, tick: float) -> None:
+    """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
+    time is over and redraw their messages. A failure is logged; the clock goes on."""
+    while True:
+        await asyncio.sleep(tick)
+        try:
+            await close_expired_votes(bot, game, default_locale)
+        except Exception:
+            log.exception("closing timed-out votes failed; trying again")
+
+
+async def start_vote_clock(
+    bot: Bot, game: GameService, default_locale: str, tick: float = VOTE_TICK
+) -> asyncio.Task[None]:
+    """At start-up: find the open votes in the log, close those that timed out while the bot was
+    down, then keep watching (corrections.md "A vote"; issue 6, Deliver 7)."""
+    watched = await game.watch_open_votes()
+    closed = await close_expired_votes(bot, game, default_locale)
+    log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
+    return asyncio.create_task(vote_clock(bot, game, default_locale, tick), name="vote-clock")
+
+
 async def run(settings: Settings) -> None:
-    """Open the database, reach Telegram, set the menu, poll until stopped."""
+    """Open the database, reach Telegram, set the menu, start the vote clock, poll until stopped."""
     store = await open_store(settings)
     bot = build_bot(settings)
+    clock: asyncio.Task[None] | None = None
     try:
         dispatcher = build_dispatcher(settings, store)
         await wait_for_telegram(bot)
         await set_commands(bot, settings.default_locale)
+        clock = await start_vote_clock(bot, dispatcher["game"], settings.default_locale)
         log.info("database %s; polling for updates", settings.database_path)
         await dispatcher.start_polling(
             bot,
@@ -158,5 +191,9 @@ async def run(settings: Settings) -> None:
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
     finally:
+        if clock is not None:
+            clock.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await clock
         await bot.session.close()
         await store.close()

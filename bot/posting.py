@@ -2,7 +2,11 @@
 its caption, or the text sheet when no picture can be drawn.
 
 One live sheet message per game is remembered; an undo or an edit redraws that photo in place when it
-is still near the bottom of the chat, so a correction does not add another picture.
+is still near the bottom of the chat, so a correction does not add another picture. Values corrected
+by a vote are drawn the paper way (the wrong value, a dot, the right one).
+
+Votes too: `show_vote` posts a vote's message (and remembers it in the log) or redraws it, then
+shows what a passed vote did; `close_expired_votes` is what the background task runs.
 """
 
 from __future__ import annotations
@@ -12,17 +16,19 @@ import logging
 from typing import Final
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import BufferedInputFile, InputMediaPhoto
 
-from bot.i18n import Safe, Translator
+from bot.i18n import Safe, Translator, translator
+from bot.keyboards import vote_keyboard
 from bot.service import GameService, GameState
-from bot.views import chunks, plain_text, sheet_text
+from bot.service.results import VoteState
+from bot.views import applied_text, chunks, ended_text, plain_text, sheet_text, vote_text
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.render import render_sheet_png
+    from bot.render import Correction, render_sheet_png
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 
@@ -32,11 +38,25 @@ CAPTION_LIMIT: Final = 1024
 NEAR: Final = 4  # a sheet message at most this many messages up may be redrawn in place
 
 
-async def render_png(sheet: Sheet, lang: str, settlement: Settlement) -> bytes | None:
+async def render_png(
+    sheet: Sheet,
+    lang: str,
+    settlement: Settlement,
+    game: GameService | None = None,
+    state: GameState | None = None,
+) -> bytes | None:
+    """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
+    as paper shows them."""
     if render_sheet_png is None:
         return None
     try:
-        return await asyncio.to_thread(render_sheet_png, sheet, lang, settlement=settlement)
+        corrections = None
+        if game is not None and state is not None:
+            values = game.corrected_values(state, sheet)
+            corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
+        return await asyncio.to_thread(
+            render_sheet_png, sheet, lang, settlement=settlement, corrections=corrections
+        )
     except Exception:
         log.exception("the sheet could not be drawn; sending it as text")
         return None
@@ -57,7 +77,7 @@ async def post_sheet(
     """Send the sheet with `caption`; with `redraw_near` (the command's message id), redraw the
     game's live sheet photo instead when it is at most NEAR messages up, and send the caption as a
     text under the command so the chat still sees the answer."""
-    png = await render_png(sheet, t.lang, settlement)
+    png = await render_png(sheet, t.lang, settlement, game, state)
     if png is None:
         text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
         for part in chunks(text.split("\n")):
@@ -83,3 +103,55 @@ async def post_sheet(
                 log.info("the sheet message could not be redrawn (%s); sending a new one", error)
     sent = await bot.send_photo(chat_id, photo, caption=caption)
     await game.set_sheet_message(state.game_id, sent.message_id)
+
+
+async def show_vote(
+    bot: Bot,
+    game: GameService,
+    t: Translator,
+    result: VoteState,
+    *,
+    message_id: int | None = None,
+) -> None:
+    """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew and
+    remember it; then show what a passed vote did: the sheet after a record changed, or the end."""
+    state, vote = result.state, result.vote
+    chat_id = result.chat_id or state.chat_id
+    text = vote_text(t, result)
+    markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
+    target = message_id if message_id is not None else vote.message_id
+    shown = False
+    if target is not None:
+        try:
+            await bot.edit_message_text(
+                text=text, chat_id=chat_id, message_id=target, reply_markup=markup
+            )
+            shown = True
+        except TelegramBadRequest as error:
+            shown = "not modified" in str(error)
+            if not shown:
+                log.info("vote %s: its message could not be edited (%s)", vote.seq, error)
+    if not shown:
+        sent = await bot.send_message(chat_id, text, reply_markup=markup)
+        await game.vote_posted(chat_id, state.game_id, vote.seq, sent.message_id)
+    applied = result.applied
+    if applied is not None:
+        caption = applied_text(t, state, applied)
+        await post_sheet(bot, game, t, chat_id, state, applied.sheet, applied.settlement, caption)
+    if result.ended is not None:
+        for part in chunks(ended_text(t, result.ended).split("\n")):
+            await bot.send_message(chat_id, part)
+
+
+async def close_expired_votes(bot: Bot, game: GameService, default_locale: str) -> int:
+    """Close (or refer to the arbiter) the votes whose time is over and redraw their messages;
+    how many. Run by the background task, and once at start-up."""
+    results = await game.expire_votes()
+    for result in results:
+        chat_id = result.chat_id or result.state.chat_id
+        t = translator(await game.locale(chat_id) or default_locale)
+        try:
+            await show_vote(bot, game, t, result)
+        except TelegramAPIError as error:
+            log.warning("vote %s in chat %s: not shown (%s)", result.vote.seq, chat_id, error)
+    return len(results)

@@ -13,9 +13,11 @@ from typing import Final
 
 from bot.i18n import Safe, Translator, quote
 from bot.service import GameState, Player
-from bot.service.events import Kind
+from bot.service.events import RECORD_KINDS, Kind
 from bot.service.game import deal_example
-from bot.service.results import Edited, Ended, Recorded, Undone, VoteState
+from bot.service.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
+from bot.service.state import Vote
+from bot.storage import EventRow
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry
 from scoring.errors import ScoringError
@@ -133,6 +135,9 @@ HELP_KEYS: Final = (
     "history",
     "rules",
     "lastround",
+    "dispute",
+    "arbiter",
+    "export",
     "endgame",
     "lang",
     "help",
@@ -337,14 +342,45 @@ def ended_text(t: Translator, ended: Ended) -> Safe:
 
 
 def vote_text(t: Translator, result: VoteState) -> Safe:
-    vote = result.vote
-    lines: list[str] = [t(f"vote-{vote.kind.value}", game=result.state.game_id)]
+    """The vote message: what is proposed (a record before and after, with its entries and the
+    balances it changes), who decides, each voter's ballot, and how it stands or ended."""
+    vote, state = result.vote, result.state
+    proposer = state.player_name(vote.author) or "?"
+    p = vote.payload
+    proposal = result.proposal
+    number = proposal.number if proposal is not None else "?"
+    head = t(
+        f"vote-{vote.kind.value}",
+        game=state.game_id,
+        number=number,
+        proposer=proposer,
+        writer=(proposal.writer if proposal is not None else None) or "?",
+        arbiter=_arbiter_name(p.get("arbiter")),
+    )
+    lines: list[str] = [head]
+    if vote.kind is not Kind.END_PROPOSED:
+        count = len(result.voters)
+        if vote.threshold == "majority":
+            lines.append(t("vote-majority", need=count // 2 + 1, count=count))
+        else:
+            lines.append(t("vote-all"))
+    if proposal is not None:
+        lines += proposal_lines(t, state, proposal)
+    elif vote.kind in (Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED):
+        lines.append(t("vote-line", line=p["line"]))
+    lines.append("")
     for voter in result.voters:
         ballot = vote.ballot(voter)
         mark = "✅" if ballot else ("❌" if ballot is False else "…")
         lines.append(f"{mark} {quote(voter.name)}")
-    if result.passed is None:
+    arbiter = _arbiter_name(state.arbiter.payload() if state.arbiter is not None else None)
+    if result.passed is None and vote.referred is not None:
+        lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
+    elif result.passed is None:
         lines.append(t("vote-open", deadline=vote.deadline.strftime("%H:%M UTC")))
+    elif result.reason == "arbiter":
+        decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
+        lines.append(t(decided, arbiter=arbiter))
     elif result.passed:
         lines.append(t("vote-passed"))
     else:
@@ -352,46 +388,160 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     return join_lines(lines)
 
 
+def _arbiter_name(payload: object) -> str:
+    if isinstance(payload, dict):
+        player = Player.of(payload)
+        return f"@{player.username}" if player.username else player.name
+    return "?"
+
+
+def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
+    """The record before and after with the entries each writes, and the balances that change."""
+    names = state.names
+    lines: list[str] = []
+    if proposal.old is not None:
+        lines.append(t("vote-was", line=shown_line(t, proposal.old.record, names)))
+        lines.append(why_text(t, names, proposal.old))
+    lines.append(t("vote-now", line=shown_line(t, proposal.new.record, names)))
+    lines.append(why_text(t, names, proposal.new))
+    changes = [
+        t(
+            "vote-balance",
+            name=name,
+            before=t.number(before, signed=True),
+            after=t.number(after, signed=True),
+        )
+        for name, before, after in zip(names, proposal.before, proposal.after, strict=True)
+        if before != after
+    ]
+    if changes:
+        lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
+    return lines
+
+
+def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
+    """What a passed vote on a record did, for the caption of the sheet sent after it."""
+    names = state.names
+    line = shown_line(t, applied.scored.record, names)
+    if applied.old is None:
+        head = t("late-applied", number=f"#{applied.number}", line=line)
+    else:
+        head = t("correction-applied", number=f"#{applied.number}", old=applied.old, line=line)
+    lines: list[str] = [head, why_text(t, names, applied.scored)]
+    if applied.warning is not None:
+        lines.append(t("penalty-warning", name=applied.warning))
+    if applied.penalties:
+        lines.append(t("penalty-title", name=applied.writer or "?"))
+        for scored in applied.penalties:
+            lines.append(why_text(t, names, scored))
+    lines.append(footer_text(t, state, applied.sheet))
+    return join_lines(lines)
+
+
+def arbiter_text(t: Translator, state: GameState) -> Safe:
+    if state.arbiter is None:
+        return t("arbiter-none")
+    return t("arbiter-named", arbiter=_arbiter_name(state.arbiter.payload()))
+
+
 # -- history and rules -----------------------------------------------------------------------
 def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
-    """Every record with its number; undone and edited ones say so."""
+    """Every event of the game in order (corrections.md "Audit"): records with their numbers as
+    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
     lines: list[str] = [t("history-title", game=state.game_id)]
-    numbers = {}
+    numbers: dict[int, str] = {}
     if sheet is not None:
         in_force = [item.seq for item in state.records]
         numbers = {
             seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
         }
-    for item in state.items:
-        time = item.at.strftime("%H:%M")
-        author = _author(state, item.author)
-        if item.undone:
-            lines.append(t("history-undone", line=item.line, time=time, author=author))
-            continue
-        lines.append(
-            t(
-                "history-line",
-                number=numbers.get(item.seq, "?"),
-                line=item.line,
-                time=time,
-                author=author,
-            )
-        )
-        for old in item.old_lines:
-            lines.append(t("history-edited", old=old))
-    if len(lines) == 1:
-        lines.append(t("history-empty"))
     for event in state.log:
-        if event.kind == Kind.GAME_ENDED:
-            lines.append(t(f"game-ended-{event.payload['reason']}", game=state.game_id))
+        lines += _history_event(t, state, event, numbers)
+    if not state.items:
+        lines.append(t("history-empty"))
     return lines
 
 
-def _author(state: GameState, user_id: int | None) -> str:
-    for player in [*state.players, *([state.scorekeeper] if state.scorekeeper else [])]:
-        if player.user_id is not None and player.user_id == user_id:
-            return player.name
-    return "?"
+def _history_event(
+    t: Translator, state: GameState, event: EventRow, numbers: dict[int, str]
+) -> list[str]:
+    kind, p = Kind(event.kind), event.payload
+    time = event.at.strftime("%H:%M")
+    out: list[str]
+    who = state.player_name(event.author) or "?"
+    if kind in RECORD_KINDS:
+        item = state.item(event.seq)
+        if item.undone:
+            return [t("history-undone", line=item.line, time=time, author=who)]
+        number = numbers.get(event.seq, "?")
+        if kind is Kind.PENALTY:
+            return [t("history-penalty", line=item.line, vote=p.get("vote", "?"), time=time)]
+        if p.get("vote") is not None:
+            return [t("history-late", number=number, line=item.line, vote=p["vote"], time=time)]
+        return [t("history-line", number=number, line=item.line, time=time, author=who)]
+    if kind is Kind.DEAL_EDITED:
+        number = numbers.get(p["target"], "?")
+        if p.get("vote") is None:
+            return [
+                t("history-edited", number=number, old=p["old"], line=p["line"], author=who),
+            ]
+        out = [t("history-corrected", number=number, old=p["old"], line=p["line"], vote=p["vote"])]
+        if p.get("warning"):
+            writer = state.player_name(state.item(p["target"]).author) or "?"
+            out.append(t("history-warning", name=writer))
+        return out
+    if kind in (
+        Kind.END_PROPOSED,
+        Kind.CORRECTION_PROPOSED,
+        Kind.LATE_DEAL_PROPOSED,
+        Kind.ARBITER_PROPOSED,
+    ):
+        vote = state.votes[event.seq]
+        number = numbers.get(p.get("target") or p.get("before") or 0, "?")
+        out = [
+            t(
+                f"history-{kind.value}",
+                vote=event.seq,
+                who=who,
+                time=time,
+                number=number,
+                old=p.get("old", ""),
+                line=p.get("line", ""),
+                arbiter=_arbiter_name(p.get("arbiter")),
+            )
+        ]
+        if not vote.closed:
+            out.append(t("history-vote-open", ballots=_ballots(t, state, vote)))
+        return out
+    if kind is Kind.VOTE_REFERRED:
+        return [t(f"history-referred-{p['reason']}", vote=p["vote"], time=time)]
+    if kind is Kind.VOTE_CLOSED:
+        vote = state.votes[p["vote"]]
+        result = "passed" if p["passed"] else "rejected"
+        return [
+            t(
+                f"history-vote-{result}",
+                vote=p["vote"],
+                time=time,
+                why=t(f"history-why-{p.get('reason') or 'certain'}", arbiter=who),
+                ballots=_ballots(t, state, vote),
+            )
+        ]
+    if kind is Kind.ARBITER_NAMED:
+        return [t("history-arbiter", arbiter=_arbiter_name(p.get("arbiter")), time=time)]
+    if kind is Kind.GAME_STARTED:
+        return [t("history-started", time=time, rules=rules_brief(t, state))]
+    if kind is Kind.GAME_ENDED:
+        return [t(f"game-ended-{p['reason']}", game=state.game_id)]
+    return []
+
+
+def _ballots(t: Translator, state: GameState, vote: Vote) -> Safe:
+    parts = []
+    for user_id, yes in vote.ballots.items():
+        name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
+        parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
+    return Safe(", ".join(parts) or "—")
 
 
 def rules_text(t: Translator, state: GameState) -> Safe:

@@ -2,7 +2,7 @@
 
 from aiogram import Router
 
-from handlers import chat, deal, deal_steps, endgame, errors, help, newgame, settings, view
+from handlers import chat, deal, deal_steps, endgame, errors, help, newgame, settings, view, votes
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
@@ -12,6 +12,7 @@ ROUTERS: tuple[Router, ...] = (
     deal.router,
     view.router,
     endgame.router,
+    votes.router,  # /dispute, /arbiter and every vote's buttons
     settings.router,
     help.router,
     errors.router,

@@ -1,4 +1,5 @@
-"""/deal, /lastround, /undo, /edit: records, each answered with its line, its entries and the sheet."""
+"""/deal, /lastround, /undo, /edit: records, each answered with its line, its entries and the sheet.
+`/deal … late` proposes a forgotten deal instead (a vote, see `handlers.votes`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.i18n import Translator
-from bot.posting import post_sheet
-from bot.service import Caller, GameService
+from bot.posting import post_sheet, show_vote
+from bot.service import Caller, GameService, split_late
 from bot.service.results import Recorded
 from bot.views import edited_text, recorded_text, undone_text
 
@@ -39,7 +40,11 @@ async def deal_cmd(
     game: GameService,
     bot: Bot,
 ) -> None:
-    await _show(bot, game, t, caller, await game.record(caller, command.args or ""))
+    text, late = split_late(command.args or "")
+    if late:
+        await show_vote(bot, game, t, await game.propose_late(caller, text))
+        return
+    await _show(bot, game, t, caller, await game.record(caller, text))
 
 
 @router.message(Command("lastround"))

@@ -7,7 +7,7 @@ import logging
 
 from aiogram import Bot, Router
 from aiogram.filters import ExceptionTypeFilter
-from aiogram.types import ErrorEvent
+from aiogram.types import CallbackQuery, ErrorEvent
 
 from bot.i18n import Safe, Translator, translator
 from bot.service import AlreadyHandled, GameService
@@ -29,6 +29,12 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe) -> None:
         await bot.answer_callback_query(update.callback_query.id, plain, show_alert=True)
     elif update.message is not None:
         await bot.send_message(update.message.chat.id, text)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, t: Translator | None = None) -> None:
+    """A press no other router took (forged or unreadable data): a polite word, nothing else."""
+    await query.answer((t or translator("en"))("error-stale-button"))
 
 
 @router.error(ExceptionTypeFilter(AlreadyHandled))

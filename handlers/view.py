@@ -1,10 +1,10 @@
-"""/score, /sheet, /history, /rules: anyone in the chat may look."""
+"""/score, /sheet, /history, /rules, /export: anyone in the chat may look."""
 
 from __future__ import annotations
 
 from aiogram import Bot, Router
 from aiogram.filters import Command
-from aiogram.types import Message
+from aiogram.types import BufferedInputFile, Message
 
 from bot.i18n import Translator
 from bot.posting import post_sheet
@@ -50,3 +50,16 @@ async def rules_cmd(message: Message, caller: Caller, t: Translator, game: GameS
     snap = await game.snapshot(caller.chat_id)
     for part in chunks(rules_text(t, snap.state).split("\n")):
         await message.answer(part)
+
+
+@router.message(Command("export"))
+async def export_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+) -> None:
+    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
+    exported = await game.export(caller.chat_id)
+    game_id = exported.state.game_id
+    protocol = BufferedInputFile(exported.protocol.encode(), filename=f"game-{game_id}.pref")
+    await bot.send_document(caller.chat_id, protocol, caption=t("export-protocol", game=game_id))
+    events = BufferedInputFile(exported.events.encode(), filename=f"game-{game_id}-events.json")
+    await bot.send_document(caller.chat_id, events, caption=t("export-events", game=game_id))

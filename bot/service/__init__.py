@@ -2,7 +2,7 @@
 
 from bot.service.errors import GAME_ERROR_CODES, AlreadyHandled, GameError
 from bot.service.events import Kind
-from bot.service.game import Caller, Clock, GameService, tally, utc_now
+from bot.service.game import Caller, Clock, GameService, split_late, tally, tied, utc_now
 from bot.service.newgame import NewGame, parse_newgame
 from bot.service.state import GameState, Player, RecordItem, Vote
 
@@ -20,6 +20,8 @@ __all__ = [
     "RecordItem",
     "Vote",
     "parse_newgame",
+    "split_late",
     "tally",
+    "tied",
     "utc_now",
 ]

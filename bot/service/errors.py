@@ -45,12 +45,27 @@ GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(
         "nothing-to-undo",
         "not-author",  # only the author of the last record may undo or edit it
         "pencil-expired",
-        "edit-mismatch",  # /edit of a deal with a last-round mark, or the other way round  # after pencil_seconds the pencil rule is over
+        "edit-mismatch",  # /edit of a deal with a last-round mark, or the other way round
         "last-round-not-allowed",  # /lastround outside Odessa's end rule
         "last-round-twice",
         # ending
         "vote-closed",
         "not-a-voter",
         "bad-locale",
+        # disputes, late deals, the arbiter (issue 6, corrections.md)
+        "bad-deal-number",  # /dispute without a deal number, or no deal has it
+        "dispute-window",  # after the window only the record's writer may propose a correction
+        "dispute-not-deal",  # the corrected record is not a deal (adjust, last-round)
+        "no-change",  # the corrected deal is the deal as it stands
+        "vote-open",  # a vote on this record (or a late deal) is already open
+        "votes-pending",  # /endgame while a vote on a record is open
+        "late-nothing-before",  # `late` with no deal to insert it before
+        "late-window",  # the latest deal is older than dispute_grace_seconds
+        "vote-same",  # the same vote again: nothing changes
+        "arbiter-only",  # a vote waiting for the arbiter: only he decides
+        "arbiter-waits",  # the arbiter pressed a vote that players are still deciding
+        "arbiter-plays",  # the arbiter cannot be a player (nor vote for players)
+        "bad-arbiter",  # arbiter=… that is not an @username or me
+        "arbiter-same",  # /arbiter naming the arbiter already in office
     }
 )

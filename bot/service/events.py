@@ -27,34 +27,43 @@ class Kind(StrEnum):
     GAME_ENDED = "game_ended"  # {reason: "end_rule" | "agreed" | "cancelled"}
 
     # -- records (each one becomes a record of the replay) ------------------------------------
-    DEAL = "deal"  # {line, before?: seq} — `before` (issue 6, late deals): inserted before that record
+    DEAL = "deal"
+    """{line, seat?: the writer's seat, before?: seq, vote?: seq} — `before`: a late deal inserted
+    before that record by the vote `vote` (Кодекс 4.2.10)."""
     LAST_ROUND = "last_round"  # {line: "last-round"}
-    PENALTY = (
-        "penalty"  # {line: "adjust …", vote?: seq} (issue 6: record penalties, arbiter entries)
-    )
+    PENALTY = "penalty"  # {line: "adjust …", vote: seq, target: seq} — a record penalty (4.2.7)
 
     # -- corrections of records ---------------------------------------------------------------
     DEAL_UNDONE = "deal_undone"  # {target: seq of the record, line} — pencil rule
-    DEAL_EDITED = "deal_edited"  # {target, line, old, vote?: seq} — pencil rule, or a passed vote
+    DEAL_EDITED = "deal_edited"
+    """{target, line, old, vote?: seq, warning?: bool} — the pencil rule (no vote), or a passed
+    correction vote; `warning`: the writer's first corrected error (4.2.7, no penalty)."""
 
     # -- votes: the opening event's seq is the vote's id ------------------------------------
     END_PROPOSED = "end_proposed"  # {threshold: "all", deadline: iso}
     CORRECTION_PROPOSED = "correction_proposed"
-    """Issue 6: {target, line, old, threshold: "majority"|"all", deadline}."""
-    LATE_DEAL_PROPOSED = (
-        "late_deal_proposed"  # issue 6: {line, before, threshold: "all", deadline}
-    )
-    VOTE_CAST = "vote_cast"  # {vote: seq, yes: bool} — the author votes; a later cast replaces his
+    """{target: seq, line, old, threshold: "majority"|"all", deadline, pencil: bool} — /dispute;
+    `pencil`: proposed while the writer's pencil rule held (accepted free, 4.2.8)."""
+    LATE_DEAL_PROPOSED = "late_deal_proposed"  # {line, before: seq, threshold: "all", deadline}
+    ARBITER_PROPOSED = "arbiter_proposed"  # {arbiter: player, threshold: "all", deadline}
+    VOTE_CAST = "vote_cast"  # {vote: seq, yes: bool, username} — a later cast replaces his
+    VOTE_REFERRED = "vote_referred"
+    """{vote, reason: "tie" | "timeout"} — the vote waits for the arbiter's decision."""
     VOTE_CLOSED = "vote_closed"
-    """{vote: seq, passed: bool, reason: "certain" | "timeout" | "arbiter" | "cancelled"}; what a
-    passed vote changes follows as its own event (game_ended, deal_edited, deal, penalty)."""
-    ARBITER_NAMED = "arbiter_named"  # issue 6: {arbiter: player}
+    """{vote: seq, passed: bool, reason: "certain" | "timeout" | "arbiter" | "cancelled" |
+    "conflict"}; what a passed vote changes follows as its own events (game_ended, deal_edited
+    and penalty, deal, arbiter_named). "conflict": it passed but the log had moved on (the
+    record was changed meanwhile, or the engine refuses the result), so nothing changed."""
+    VOTE_POSTED = "vote_posted"
+    """{vote, message_id} — the chat message showing the vote (technical: to edit it later)."""
+    ARBITER_NAMED = "arbiter_named"  # {arbiter: player, vote?: seq}
 
 
 RECORD_KINDS: Final = frozenset({Kind.DEAL, Kind.LAST_ROUND, Kind.PENALTY})
 VOTE_KINDS: Final = frozenset(
-    {Kind.END_PROPOSED, Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED}
+    {Kind.END_PROPOSED, Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED, Kind.ARBITER_PROPOSED}
 )
+RECORD_VOTE_KINDS: Final = frozenset({Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED})
 
 
 class PlayerPayload(TypedDict):

@@ -1,4 +1,5 @@
-"""Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [name=value…] [players…]`.
+"""Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
+[name=value…] [players…]`.
 
 Players are `@username`s, `me`/`я`, people picked from a text mention, or plain names (a table where one
 phone keeps the score). With 3 or 4 players given the game starts at once, seats in the order given;
@@ -23,6 +24,7 @@ _POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:",
 _STAKE_WORDS: Final = frozenset({"stake", "ставка", "stake:", "ставка:"})
 _PLAYERS_OPTION: Final = frozenset({"players", "игроков", "игроки"})
 _DEALER_OPTION: Final = frozenset({"dealer", "сдаёт", "сдает", "сдатчик"})
+_ARBITER_OPTION: Final = frozenset({"arbiter", "арбитр"})
 _ME: Final = frozenset({"me", "я"})
 _FORBIDDEN: Final = frozenset(':/="“”„«»\\,;@')
 _RESERVED: Final = frozenset(
@@ -41,6 +43,7 @@ class NewGame:
     stake: Fraction | None = None
     dealer: str | None = None
     players: list[Player] = field(default_factory=list)
+    arbiter: Player | None = None  # issue 6: decides tied and timed-out votes; not a player
 
 
 def name_problem(name: str) -> str | None:
@@ -133,6 +136,8 @@ def parse_newgame(
                 seats_given = int(value)
             elif key_low in _DEALER_OPTION:
                 spec.dealer = value
+            elif key_low in _ARBITER_OPTION:
+                spec.arbiter = parse_arbiter(value, me)
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key_low in ("pool", "pool_target"):
@@ -158,6 +163,8 @@ def parse_newgame(
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
     _check_unique(spec.players)
+    if spec.arbiter is not None:
+        _check_arbiter(spec.arbiter, spec.players)
     try:
         rules_for(spec.convention, spec.seats, spec.overrides)
     except OptionError as error:
@@ -189,6 +196,26 @@ def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
             raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
         return Player(handle, None, handle)
     return Player(check_name(tok))
+
+
+def parse_arbiter(ref: str, me: Player) -> Player:
+    """`@username` or `me`/`я`: a chat member who is to be the game's arbiter (corrections.md)."""
+    ref = ref.strip()
+    if ref.casefold() in _ME:
+        return me
+    handle = ref.removeprefix("@")
+    if not ref.startswith("@") or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", handle):
+        raise GameError("bad-arbiter", ref, {}, "/newgame sochi arbiter=@eva")
+    return Player(handle, None, handle)
+
+
+def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
+    for player in players:
+        same_user = player.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(
+            player.user_id, player.username
+        )
+        if same_user or player.name.casefold() == arbiter.name.casefold():
+            raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
 
 
 def _check_unique(players: list[Player]) -> None:

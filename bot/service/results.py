@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from bot.service.state import GameState, Player, RecordItem, Vote
 from scoring.settle import Settlement
@@ -76,12 +77,56 @@ class Ended:
 
 
 @dataclass(frozen=True, slots=True)
+class Proposal:
+    """What a vote on a record would change: the record before and after (as the sheet would take
+    it, with its entries) and every player's balance now and if the vote passes."""
+
+    number: int  # the deal's number (a late deal: the number it would take)
+    old: ScoredRecord | None  # None for a late deal
+    new: ScoredRecord
+    before: tuple[Fraction, ...]  # balances in whists, seat order
+    after: tuple[Fraction, ...]
+    writer: str | None = None  # who wrote the disputed record
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What a passed vote on a record did: the record as it stands now, penalties, the sheet."""
+
+    number: int
+    old: str | None  # the line it replaced; None for an inserted late deal
+    scored: ScoredRecord
+    sheet: Sheet
+    settlement: Settlement
+    penalties: tuple[ScoredRecord, ...] = ()  # the penalty entries written on the writer
+    warning: str | None = None  # the writer warned for his first corrected error
+    writer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class VoteState:
-    """A vote after a command touched it; `passed` None while it is open."""
+    """A vote after a command touched it; `passed` None while it is open (or with the arbiter)."""
 
     state: GameState
     vote: Vote
     voters: tuple[Player, ...]
     passed: bool | None
-    reason: str | None = None  # why it closed: "certain" | "timeout"
+    reason: str | None = None  # why it closed: "certain" | "timeout" | "arbiter" | …
     ended: Ended | None = None  # what a passed end vote did
+    proposal: Proposal | None = None  # what a vote on a record would change
+    applied: Applied | None = None  # what a passed vote on a record did
+    chat_id: int | None = None  # set by the background closing of votes
+
+    @property
+    def referred(self) -> bool:
+        """Waiting for the arbiter's decision."""
+        return self.passed is None and self.vote.referred is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """/export: the protocol file (notation.md) and the JSON event log of a game."""
+
+    state: GameState
+    protocol: str
+    events: str

@@ -52,6 +52,9 @@ class RecordItem:
     old_lines: list[str] = field(default_factory=list)  # lines it had before edits
     edited_at: datetime | None = None
     undone: bool = False
+    seat: int | None = None  # the writer's seat, when the writer plays (issue 6)
+    vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
+    votes: list[int] = field(default_factory=list)  # the votes that corrected it, in order
 
 
 @dataclass(slots=True)
@@ -66,6 +69,14 @@ class Vote:
     closed: bool = False
     passed: bool | None = None
     reason: str | None = None
+    referred: str | None = None  # "tie" | "timeout": waiting for the arbiter
+    message_id: int | None = None  # the chat message that shows it
+    decided_by: int | None = None  # who closed it (the arbiter), None for the bot
+    closed_at: datetime | None = None
+
+    @property
+    def threshold(self) -> str:
+        return str(self.payload.get("threshold", "all"))
 
     def ballot(self, voter: Player) -> bool | None:
         """The voter's standing vote, if any."""
@@ -82,6 +93,7 @@ class Vote:
 @dataclass(slots=True)
 class GameState:
     game_id: int
+    chat_id: int = 0  # set by the service when it reads the game
     status: GameStatus = GameStatus.FORMING
     convention: str = "sochi"
     seats: int = 3
@@ -94,6 +106,7 @@ class GameState:
     first_dealer: int = 0
     items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
     votes: dict[int, Vote] = field(default_factory=dict)
+    arbiter: Player | None = None
     ended_reason: str | None = None
     created_at: datetime | None = None
     started_at: datetime | None = None
@@ -143,7 +156,25 @@ class GameState:
         return voters
 
     def open_votes(self, kind: Kind | None = None) -> list[Vote]:
+        """Votes not closed (those waiting for the arbiter included)."""
         return [v for v in self.votes.values() if not v.closed and kind in (None, v.kind)]
+
+    def is_arbiter(self, user_id: int | None, username: str | None) -> bool:
+        return self.arbiter is not None and self.arbiter.is_user(user_id, username)
+
+    def player_name(self, user_id: int | None) -> str | None:
+        """The name of a user as this game knows him: a player, the scorekeeper, the arbiter, or
+        someone whose @username a vote of his recorded."""
+        if user_id is None:
+            return None
+        usernames: dict[int, str | None] = {}
+        for vote in self.votes.values():
+            usernames.update(vote.usernames)
+        known = [*self.players, self.scorekeeper, self.arbiter]
+        for person in known:
+            if person is not None and person.is_user(user_id, usernames.get(user_id)):
+                return person.name
+        return None
 
     def item(self, seq: int) -> RecordItem:
         return next(item for item in self.items if item.seq == seq)
@@ -199,6 +230,8 @@ def apply(state: GameState, event: EventRow) -> None:
         state.ended_reason = p["reason"]
     elif kind in RECORD_KINDS:
         item = RecordItem(event.seq, kind, p["line"], event.author, event.at)
+        item.seat = p.get("seat")
+        item.vote = p.get("vote")
         before = p.get("before")
         if before is None:
             state.items.append(item)
@@ -212,6 +245,8 @@ def apply(state: GameState, event: EventRow) -> None:
         item.old_lines.append(item.line)
         item.line = p["line"]
         item.edited_at = event.at
+        if p.get("vote") is not None:
+            item.votes.append(p["vote"])
     elif kind in VOTE_KINDS:
         state.votes[event.seq] = Vote(event.seq, kind, dict(p), event.author, event.at)
     elif kind is Kind.VOTE_CAST:
@@ -219,12 +254,21 @@ def apply(state: GameState, event: EventRow) -> None:
             vote = state.votes[p["vote"]]
             vote.ballots[event.author] = bool(p["yes"])
             vote.usernames[event.author] = p.get("username")
+    elif kind is Kind.VOTE_REFERRED:
+        state.votes[p["vote"]].referred = p["reason"]
     elif kind is Kind.VOTE_CLOSED:
         vote = state.votes[p["vote"]]
         vote.closed = True
         vote.passed = bool(p["passed"])
         vote.reason = p.get("reason")
-    # Kinds this version does not act on (ARBITER_NAMED…) stay in `log` for the history.
+        vote.decided_by = event.author
+        vote.closed_at = event.at
+        if event.author is not None and p.get("username"):
+            vote.usernames.setdefault(event.author, p["username"])
+    elif kind is Kind.VOTE_POSTED:
+        state.votes[p["vote"]].message_id = p["message_id"]
+    elif kind is Kind.ARBITER_NAMED:
+        state.arbiter = Player.of(p["arbiter"]) if p.get("arbiter") else None
 
 
 def started_payload(state: GameState, rules: Rules, first_dealer: int) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from aiogram.methods import (
     EditMessageMedia,
     EditMessageText,
     GetMe,
+    SendDocument,
     SendMessage,
     SendPhoto,
     TelegramMethod,
@@ -74,7 +75,7 @@ class MockedSession(BaseSession):
     def result_of(self, method: TelegramMethod[Any]) -> Any:
         if isinstance(method, GetMe):
             return BOT_USER
-        if isinstance(method, SendMessage | SendPhoto):
+        if isinstance(method, SendMessage | SendPhoto | SendDocument):
             chat_id = int(method.chat_id)
             self.message_ids[chat_id] += 1
             message: dict[str, Any] = {
@@ -85,6 +86,9 @@ class MockedSession(BaseSession):
             }
             if isinstance(method, SendMessage):
                 message["text"] = method.text
+            elif isinstance(method, SendDocument):
+                message["caption"] = method.caption
+                message["document"] = {"file_id": "d", "file_unique_id": "d"}
             else:
                 message["caption"] = method.caption
                 message["photo"] = [

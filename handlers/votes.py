@@ -1,0 +1,76 @@
+"""/dispute, /arbiter and the ✅/❌ buttons of every vote (corrections.md "A vote")."""
+
+from __future__ import annotations
+
+from aiogram import Bot, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.i18n import Translator
+from bot.keyboards import VoteCb
+from bot.posting import show_vote
+from bot.service import Caller, GameError, GameService
+from bot.service.game import DISPUTE_EXAMPLE
+from bot.service.results import VoteState
+from bot.views import arbiter_text
+
+router = Router(name=__name__)
+
+
+@router.message(Command("dispute"))
+async def dispute_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    bot: Bot,
+) -> None:
+    number, _, line = (command.args or "").strip().partition(" ")
+    if not number:
+        raise GameError("bad-deal-number", "/dispute", {}, DISPUTE_EXAMPLE)
+    await show_vote(bot, game, t, await game.dispute(caller, number, line))
+
+
+@router.message(Command("arbiter"))
+async def arbiter_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    bot: Bot,
+) -> None:
+    ref = (command.args or "").strip()
+    if not ref:
+        snap = await game.snapshot(caller.chat_id)
+        await message.answer(arbiter_text(t, snap.state))
+        return
+    result = await game.name_arbiter(caller, ref)
+    if isinstance(result, VoteState):
+        await show_vote(bot, game, t, result)
+    else:
+        await message.answer(arbiter_text(t, result))
+
+
+@router.callback_query(VoteCb.filter())
+async def vote_button(
+    query: CallbackQuery,
+    callback_data: VoteCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    bot: Bot,
+) -> None:
+    result = await game.vote(caller, callback_data.game, callback_data.vote, callback_data.yes)
+    if result.referred:
+        toast = t(f"vote-referred-{result.vote.referred}-toast")
+    elif result.reason == "timeout":
+        toast = t("vote-rejected-timeout")
+    elif result.reason == "arbiter":
+        toast = t("vote-decided")
+    else:
+        toast = t("vote-counted")
+    await query.answer(toast)
+    message_id = query.message.message_id if query.message is not None else None
+    await show_vote(bot, game, t, result, message_id=message_id)
