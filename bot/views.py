@@ -402,7 +402,8 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
     if proposal.old is not None:
         lines.append(t("vote-was", line=shown_line(t, proposal.old.record, names)))
         lines.append(why_text(t, names, proposal.old))
-    lines.append(t("vote-now", line=shown_line(t, proposal.new.record, names)))
+    key = "vote-now" if proposal.old is not None else "vote-deal"
+    lines.append(t(key, line=shown_line(t, proposal.new.record, names)))
     lines.append(why_text(t, names, proposal.new))
     changes = [
         t(

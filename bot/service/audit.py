@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -102,9 +102,9 @@ def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, 
 def _vote_comment(
     state: GameState,
     vote: Vote,
-    add: Any,
-    anchor: Any,
-    label: Any,
+    add: Callable[[int | None, str], None],
+    anchor: Callable[[int], int | None],
+    label: Callable[[int], str],
     index: dict[int, int],
 ) -> None:
     p = vote.payload
