@@ -24,7 +24,7 @@ class Kind(StrEnum):
     GAME_STARTED = "game_started"
     """{players: [player…] in seat order, first_dealer: seat, convention, overrides, rules: {every
     option: value}, rules_version, stake} — the rules frozen for the whole game."""
-    GAME_ENDED = "game_ended"  # {reason: "end_rule" | "agreed" | "cancelled"}
+    GAME_ENDED = "game_ended"  # {reason: "end_rule" | "agreed" | "arbiter" | "cancelled"}
 
     # -- records (each one becomes a record of the replay) ------------------------------------
     DEAL = "deal"

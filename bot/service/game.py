@@ -578,7 +578,8 @@ class GameService:
         applied: Applied | None = None
         if passed:
             if vote.kind is Kind.END_PROPOSED:
-                ended = await self._end(repo, state, "agreed", None)
+                how = "arbiter" if reason == "arbiter" else "agreed"
+                ended = await self._end(repo, state, how, None)
             elif vote.kind is Kind.ARBITER_PROPOSED:
                 named = {"arbiter": vote.payload["arbiter"], "vote": vote.seq}
                 await self._append(repo, state, Kind.ARBITER_NAMED, named, None)

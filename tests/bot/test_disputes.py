@@ -21,7 +21,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
 from bot.keyboards import VoteCb
-from bot.posting import close_expired_votes
+from bot.posting import close_expired_votes, render_png
 from bot.service import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
@@ -380,9 +380,28 @@ async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: Game
     shown = {(band.player, band.column.value, band.target): v for (band, _), v in values.items()}
     assert shown[(1, "whists", 0)] == (Fraction(8), 1)
     assert snap.sheet.totals.whists[1][0] == 12
+    assert snap.settlement is not None
+    marked = await render_png(snap.sheet, "en", snap.settlement, game, snap.state)
+    plain = await render_png(snap.sheet, "en", snap.settlement)
+    assert marked is not None and plain is not None and marked != plain
     assert balances(await chat.say(DMITRY, "/score"))["Anna"].startswith("−")
 
 
 async def test_help_and_menu_name_the_new_commands(chat: ChatDriver) -> None:
     answer = await chat.say(EVA, "/help")
     assert "/dispute" in answer and "/arbiter" in answer and "/export" in answer
+
+
+async def test_an_early_end_that_times_out_goes_to_the_arbiter(
+    chat: ChatDriver, game: GameService, clock: FakeClock
+) -> None:
+    """Every vote, /endgame's too: time up with an arbiter named, he decides."""
+    await open_game(chat, "sochi pool 10 vote_seconds=60 arbiter=@eva_arbiter")
+    await chat.send(ANNA, f"/deal {DEAL_1}")
+    yes, _ = buttons(await chat.send(ANNA, "/endgame"))
+    await chat.press(BORIS, yes)
+    clock.advance(61)
+    assert "arbiter decides" in toast(await chat.press(CLARA, yes))
+    ended = await chat.press(EVA_ARBITER, yes)
+    assert "the arbiter decided" in texts(ended)
+    assert "the arbiter decided" in await chat.say(DMITRY, "/history")
