@@ -56,7 +56,6 @@ DEAL_EXAMPLE: Final = "/deal Anna 7♠ -1 vist:Boris pass:Clara"
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
 SHEET_CACHE: Final = 256
 LATE_WORDS: Final = frozenset({"late", "поздно", "забытая"})
-GAME_ID_GAP: Final = 32  # start-up scan: this many missing game ids in a row end it
 CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
 
 
@@ -916,16 +915,8 @@ class GameService:
         """At start-up: find every live game with an open vote (the log keeps the deadlines), so
         that a restart loses none; returns how many games are watched."""
         async with self.store.reading() as repo:
-            game_id, missing = 1, 0
-            while missing < GAME_ID_GAP:
-                row = await repo.game(game_id)
-                game_id += 1
-                if row is None:
-                    missing += 1
-                    continue
-                missing = 0
-                if row.status is not GameStatus.ENDED:
-                    await self._fold(repo, row)
+            for row in await repo.live_games():
+                await self._fold(repo, row)
         return len(self._watch)
 
     async def expire_votes(self) -> list[VoteState]:

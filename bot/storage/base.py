@@ -63,6 +63,9 @@ class Repo(Protocol):
     async def last_game(self, chat_id: int) -> GameRow | None:
         """The chat's newest game, live or ended."""
 
+    async def live_games(self) -> list[GameRow]:
+        """Every game that has not ended, oldest first (start-up: open votes to watch)."""
+
     async def set_status(self, game_id: int, status: GameStatus) -> None: ...
 
     async def append(

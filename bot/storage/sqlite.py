@@ -84,6 +84,12 @@ class SqliteRepo:
         )
         return _game(row) if row else None
 
+    async def live_games(self) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status != 'ended' ORDER BY game_id"
+        )
+        return [_game(row) for row in rows]
+
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         await self._db.execute(
             "UPDATE games SET status = ? WHERE game_id = ?", (status.value, game_id)

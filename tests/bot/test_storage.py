@@ -75,3 +75,15 @@ async def test_moving_a_chat_moves_its_games_and_language(store: SqliteStore) ->
         live = await repo.live_game(-100400)
         assert live is not None and live.game_id == game.game_id
         assert await repo.chat_locale(-100400) == "en"
+
+
+async def test_live_games_lists_every_game_not_ended_oldest_first(store: SqliteStore) -> None:
+    at = datetime(2026, 11, 29, tzinfo=UTC)
+    async with store.transaction() as repo:
+        first = await repo.create_game(-1, 1, at)
+        ended = await repo.create_game(-2, 1, at)
+        await repo.set_status(ended.game_id, GameStatus.ENDED)
+        third = await repo.create_game(-3, 1, at)
+    async with store.reading() as repo:
+        live = await repo.live_games()
+    assert [row.game_id for row in live] == [first.game_id, third.game_id]
