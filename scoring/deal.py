@@ -87,7 +87,10 @@ class Contract:
     @property
     def played(self) -> bool:
         """Whether cards were played: someone whisted and nobody took a half-whist."""
-        return not self.three_down and Role.WHIST in self.roles and Role.HALF not in self.roles
+        if self.three_down:
+            return False
+        roles = self.roles
+        return Role.WHIST in roles and Role.HALF not in roles
 
     @property
     def declarer_tricks(self) -> int:

@@ -36,16 +36,28 @@ OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_D
 # Likewise for Odessa's mountain: closed by the player's own game, not by a raspasy bonus.
 OWN_MOUNTAIN_REASONS = frozenset({Reason.GAME_OFF_MOUNTAIN, Reason.OVERFLOW})
 
+Amount = int | Fraction
+
+
+def whole(amount: Fraction) -> Amount:
+    """An amount as an `int` when it is whole."""
+    return amount.numerator if amount.denominator == 1 else amount
+
 
 @dataclass
 class _State:
     """The running sheet inside one replay; never leaves this module."""
 
     game: Game
-    pool: list[Fraction]
-    mountain: list[Fraction]
-    whists: list[list[Fraction]]
-    history: dict[Band, list[tuple[int, Fraction]]] = field(default_factory=dict)
+    # Totals stay `int` while whole: integer arithmetic is many times faster than Fraction's, and
+    # most sheets never see a half. The Sheet gets Fractions.
+    pool: list[Amount]
+    mountain: list[Amount]
+    whists: list[list[Amount]]
+    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet.
+    history: dict[tuple[int, Column, int | None], list[tuple[int, Amount]]] = field(
+        default_factory=dict
+    )
     next_dealer: int = 0
     streak: int = 0
     deals: int = 0
@@ -68,15 +80,16 @@ class _State:
 
     def write(self, entry: Entry) -> None:
         """Put one entry on the sheet as it is, with no rule applied."""
-        if entry.amount == 0:
+        amount = whole(entry.amount)
+        if amount == 0:
             return
         if entry.column is Column.POOL:
-            self.pool[entry.player] += entry.amount
+            self.pool[entry.player] += amount
         elif entry.column is Column.MOUNTAIN:
-            self.mountain[entry.player] += entry.amount
+            self.mountain[entry.player] += amount
         else:
             assert entry.target is not None
-            self.whists[entry.player][entry.target] += entry.amount
+            self.whists[entry.player][entry.target] += amount
         self.applied.append(entry)
 
     def is_pool_open(self, seat: int) -> bool:
@@ -109,7 +122,7 @@ class _State:
 
     def game_off_mountain_first(self, entry: Entry) -> Entry:
         """Rostov's `made_game=mountain_first`: the game writes off the own mountain first."""
-        off = min(entry.amount, max(Fraction(0), self.mountain[entry.player]))
+        off = min(entry.amount, max(0, self.mountain[entry.player]))
         if off:
             self.write(mountain(entry.player, -off, Reason.GAME_OFF_MOUNTAIN))
         return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
@@ -117,13 +130,13 @@ class _State:
     def add_pool(self, entry: Entry, zero_fallback: bool) -> None:
         """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs."""
         rules, player = self.rules, entry.player
-        room = max(Fraction(0), rules.pool_target - self.pool[player])
+        room = max(0, rules.pool_target - self.pool[player])
         if rules.overflow is Overflow.KEEP or entry.amount <= room:
             self.write(entry)
             self.check_pool_bonus(player, entry.reason)
             return
         if room:
-            self.write(Entry(player, Column.POOL, room, entry.reason))
+            self.write(pool(player, room, entry.reason))
             self.check_pool_bonus(player, entry.reason)
         excess = entry.amount - room
         if zero_fallback:
@@ -134,14 +147,14 @@ class _State:
         else:
             self.help_pools(player, excess)
 
-    def off_own_mountain(self, player: int, points: Fraction) -> None:
+    def off_own_mountain(self, player: int, points: Amount) -> None:
         amount = points * self.rules.pool_to_mountain
         if self.floored:
             self.lower_mountain(player, amount, Reason.OVERFLOW, help_rest=False)
         else:
             self.write(mountain(player, -amount, Reason.OVERFLOW))
 
-    def help_pools(self, helper: int, points: Fraction) -> None:
+    def help_pools(self, helper: int, points: Amount) -> None:
         """«Помощь»: pool points past the target go to the largest open pool (ties: first clockwise
         from the helper), the helper writing `10 × pool_to_mountain` whists a point on him."""
         rules = self.rules
@@ -161,7 +174,7 @@ class _State:
     def lower_mountain(
         self,
         player: int,
-        points: Fraction,
+        points: Amount,
         reason: Reason = Reason.GAME_OFF_MOUNTAIN,
         *,
         help_rest: bool = True,
@@ -172,7 +185,7 @@ class _State:
             self.write(mountain(player, -points, reason))
             return
         was_open = self.mountain[player] > 0
-        off = min(points, max(Fraction(0), self.mountain[player]))
+        off = min(points, max(0, self.mountain[player]))
         if off:
             self.write(mountain(player, -off, reason))
         if was_open and self.mountain[player] == 0 and reason in OWN_MOUNTAIN_REASONS:
@@ -214,21 +227,21 @@ class _State:
 
     # -- a record ------------------------------------------------------------------------------
 
-    def total(self, band: Band) -> Fraction:
-        if band.column is Column.POOL:
-            return self.pool[band.player]
-        if band.column is Column.MOUNTAIN:
-            return self.mountain[band.player]
-        assert band.target is not None
-        return self.whists[band.player][band.target]
+    def total(self, player: int, column: Column, target: int | None) -> Amount:
+        if column is Column.POOL:
+            return self.pool[player]
+        if column is Column.MOUNTAIN:
+            return self.mountain[player]
+        assert target is not None
+        return self.whists[player][target]
 
     def note_history(self, index: int) -> None:
         """Append the new total of every band this record touched, when it changed."""
-        start = Fraction(self.rules.start_mountain)
-        for band in dict.fromkeys(Band(e.player, e.column, e.target) for e in self.applied):
-            values = self.history.setdefault(band, [])
-            last = values[-1][1] if values else (start if band.column is Column.MOUNTAIN else 0)
-            total = self.total(band)
+        start = self.rules.start_mountain
+        for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
+            values = self.history.setdefault(key, [])
+            last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
+            total = self.total(*key)
             if total != last:
                 values.append((index, total))
 
@@ -311,14 +324,14 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
     start = Fraction(rules.start_mountain)
     state = _State(
         game=game,
-        pool=[Fraction(0)] * size,
-        mountain=[start] * size,
-        whists=[[Fraction(0)] * size for _ in range(size)],
+        pool=[0] * size,
+        mountain=[rules.start_mountain] * size,
+        whists=[[0] * size for _ in range(size)],
         next_dealer=game.first_dealer,
     )
     if start:
         for seat in range(size):
-            state.history[Band(seat, Column.MOUNTAIN)] = [(-1, start)]
+            state.history[(seat, Column.MOUNTAIN, None)] = [(-1, start)]
     scored: list[ScoredRecord] = []
     for index, record in enumerate(records):
         state.applied = []
@@ -332,11 +345,14 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
         game=game,
         records=tuple(scored),
         totals=Totals(
-            pool=tuple(state.pool),
-            mountain=tuple(state.mountain),
-            whists=tuple(tuple(row) for row in state.whists),
+            pool=tuple(map(Fraction, state.pool)),
+            mountain=tuple(map(Fraction, state.mountain)),
+            whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
         ),
-        history={band: tuple(values) for band, values in state.history.items()},
+        history={
+            Band(*key): tuple((at, Fraction(total)) for at, total in values)
+            for key, values in state.history.items()
+        },
         next_dealer=state.next_dealer,
         raspasy_streak=state.streak,
         closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
