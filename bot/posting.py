@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
@@ -103,6 +103,41 @@ async def post_sheet(
                 log.info("the sheet message could not be redrawn (%s); sending a new one", error)
     sent = await bot.send_photo(chat_id, photo, caption=caption)
     await game.set_sheet_message(state.game_id, sent.message_id)
+
+
+class Sheeted(Protocol):
+    """A command's result that carries the game and its sheet (Recorded, Undone, Edited)."""
+
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def sheet(self) -> Sheet: ...
+    @property
+    def settlement(self) -> Settlement: ...
+
+
+async def post_result(
+    bot: Bot,
+    game: GameService,
+    t: Translator,
+    chat_id: int,
+    result: Sheeted,
+    caption: Safe,
+    *,
+    redraw_near: int | None = None,
+) -> None:
+    """`post_sheet` for a command's result."""
+    await post_sheet(
+        bot,
+        game,
+        t,
+        chat_id,
+        result.state,
+        result.sheet,
+        result.settlement,
+        caption,
+        redraw_near=redraw_near,
+    )
 
 
 async def show_vote(

@@ -8,7 +8,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.i18n import Translator
-from bot.posting import post_sheet, show_vote
+from bot.posting import post_result, show_vote
 from bot.service import Caller, GameService, split_late
 from bot.service.results import Recorded
 from bot.views import edited_text, recorded_text, undone_text
@@ -19,16 +19,7 @@ router = Router(name=__name__)
 async def _show(
     bot: Bot, game: GameService, t: Translator, caller: Caller, result: Recorded
 ) -> None:
-    await post_sheet(
-        bot,
-        game,
-        t,
-        caller.chat_id,
-        result.state,
-        result.sheet,
-        result.settlement,
-        recorded_text(t, result),
-    )
+    await post_result(bot, game, t, caller.chat_id, result, recorded_text(t, result))
 
 
 @router.message(Command("deal", "d"))
@@ -59,16 +50,9 @@ async def undo_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
 ) -> None:
     result = await game.undo(caller)
-    await post_sheet(
-        bot,
-        game,
-        t,
-        caller.chat_id,
-        result.state,
-        result.sheet,
-        result.settlement,
-        undone_text(t, result),
-        redraw_near=message.message_id,
+    caption = undone_text(t, result)
+    await post_result(
+        bot, game, t, caller.chat_id, result, caption, redraw_near=message.message_id
     )
 
 
@@ -82,14 +66,7 @@ async def edit_cmd(
     bot: Bot,
 ) -> None:
     result = await game.edit(caller, command.args or "")
-    await post_sheet(
-        bot,
-        game,
-        t,
-        caller.chat_id,
-        result.state,
-        result.sheet,
-        result.settlement,
-        edited_text(t, result),
-        redraw_near=message.message_id,
+    caption = edited_text(t, result)
+    await post_result(
+        bot, game, t, caller.chat_id, result, caption, redraw_near=message.message_id
     )

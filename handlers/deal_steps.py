@@ -26,7 +26,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot import deal_steps as steps
 from bot.deal_steps import DealStep, Draft, Seating
 from bot.i18n import Safe, Translator
-from bot.posting import post_sheet
+from bot.posting import post_result
 from bot.service import Caller, GameError, GameService, GameState
 from bot.service.game import DEAL_EXAMPLE
 from bot.storage import GameStatus
@@ -275,16 +275,7 @@ async def record_press(
             line=shown_line(t, result.scored.record, names),
         ),
     )
-    await post_sheet(
-        bot,
-        game,
-        t,
-        caller.chat_id,
-        result.state,
-        result.sheet,
-        result.settlement,
-        recorded_text(t, result),
-    )
+    await post_result(bot, game, t, caller.chat_id, result, recorded_text(t, result))
 
 
 @router.callback_query(DealCb.filter())
