@@ -202,11 +202,11 @@ def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None)
         index = error.params.pop("record", "")
         line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
         raise _Failure(path, line, message(error)) from None
-    settlement = settle(game.rules, sheet.totals, game.stake)
+    settlement = settle(sheet.rules, sheet.totals, game.stake)
     if sheet_png is not None:
         _render(sheet_png, sheet, settlement)
     report = Report(
-        game.rules, game.players, sheet.totals, game.stake, settlement, sheet.deals, sheet.finished
+        sheet.rules, game.players, sheet.totals, game.stake, settlement, sheet.deals, sheet.finished
     )
     return report.json() if as_json else report.table()
 

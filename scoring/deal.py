@@ -140,8 +140,19 @@ class LastRound:
     """The announcement of the last round (Odessa's end rule)."""
 
 
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """A rule changed mid-game with every player's consent (conventions.md §1.4): `option name=value`.
+
+    `value` is the option's canonical text (`scoring.rules.format_option`); it holds from the next record.
+    """
+
+    option: str
+    value: str
+
+
 Deal = Contract | Misere | Raspasy
-Record = Contract | Misere | Raspasy | Adjust | LastRound
+Record = Contract | Misere | Raspasy | Adjust | LastRound | RuleChange
 
 
 def whist_price(rules: Rules, level: int) -> int:

@@ -40,9 +40,11 @@ from scoring.deal import (
     Raspasy,
     Record,
     Role,
+    RuleChange,
     Suit,
 )
-from scoring.errors import IllegalDeal, InvalidDeal
+from scoring.errors import IllegalDeal, InvalidDeal, OptionError
+from scoring.rules import OPTION_NAMES, format_option, parse_option
 
 __all__ = [
     "SEATS",
@@ -906,8 +908,37 @@ class _Reader:
         return Adjust(player, column, amount, target, note or "")
 
 
+_RULE_CHANGE_RE: Final = re.compile(
+    r"\s*(?:/deal(?:@\w+)?\s+)?(?:option|правило)\s+(?P<name>[^\s=]+)\s*=\s*(?P<value>\S+)\s*",
+    re.IGNORECASE,
+)
+RULE_CHANGE_EXAMPLE: Final = "option pool_target=30"
+
+
+def parse_rule_change(text: str) -> RuleChange | None:
+    """`option name=value` (conventions.md §1.4), the value checked and made canonical; None when
+    the line is not a rule change. Raises OptionError for an unknown option or value."""
+    match = _RULE_CHANGE_RE.fullmatch(text)
+    if match is None:
+        return None
+    name = match["name"].lower()
+    if name == "convention":
+        raise OptionError(
+            "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, RULE_CHANGE_EXAMPLE
+        )
+    try:
+        value = format_option(parse_option(name, match["value"]))
+    except OptionError as error:
+        error.example = RULE_CHANGE_EXAMPLE
+        raise
+    return RuleChange(name, value)
+
+
 def parse_record(text: str, table: Table) -> Record:
     """One record from a deal line (with or without a leading `/deal`); raises NotationError."""
+    change = parse_rule_change(text)
+    if change is not None:
+        return change
     toks = _tokenize(text)
     if toks and _COMMAND_RE.fullmatch(toks[0].key):
         toks = toks[1:]
@@ -1040,6 +1071,8 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
         parts = ["adjust", inner[record.player], column, _amount_text(record.amount)]
         if record.note:
             parts.append(_note_text(record.note))
+    elif isinstance(record, RuleChange):
+        parts = ["option", f"{record.option}={record.value}"]
     else:
         parts = ["last-round"]
     return " ".join(parts)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from scoring.deal import Adjust, LastRound, Record
+from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import OptionError, ProtocolError, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
 from scoring.rules import canonical_convention, parse_option, rules_for
@@ -188,7 +188,7 @@ def parse_protocol(text: str) -> Protocol:
         except ScoringError as error:
             raise ProtocolError.at(number, error) from None
         records.append((number, record))
-        if not isinstance(record, Adjust | LastRound):
+        if not isinstance(record, Adjust | LastRound | RuleChange):
             this = record.extras.dealer if record.extras.dealer is not None else dealer
             dealer = (this + 1) % len(protocol.players)
     if protocol is None:

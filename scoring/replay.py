@@ -23,10 +23,11 @@ from scoring.deal import (
     Raspasy,
     Record,
     Role,
+    RuleChange,
 )
 from scoring.entries import Entry, Reason
-from scoring.errors import IllegalDeal
-from scoring.rules import EndRule, MadeGame, Overflow, RaspasyZero, Rules
+from scoring.errors import IllegalDeal, ScoringError
+from scoring.rules import EndRule, MadeGame, Overflow, RaspasyZero, Rules, with_option
 from scoring.score import clockwise, mountain, pool, score_deal, whists
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
 
@@ -49,6 +50,7 @@ class _State:
     """The running sheet inside one replay; never leaves this module."""
 
     game: Game
+    rules: Rules
     # Totals stay `int` while whole: integer arithmetic is many times faster than Fraction's, and
     # most sheets never see a half. The Sheet gets Fractions.
     pool: list[Amount]
@@ -67,10 +69,6 @@ class _State:
     last_round_played: int | None = None  # deals of the last round played so far, once it began
     finished: bool = False
     applied: list[Entry] = field(default_factory=list)
-
-    @property
-    def rules(self) -> Rules:
-        return self.game.rules
 
     @property
     def size(self) -> int:
@@ -324,6 +322,7 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
     start = Fraction(rules.start_mountain)
     state = _State(
         game=game,
+        rules=rules,
         pool=[0] * size,
         mountain=[rules.start_mountain] * size,
         whists=[[0] * size for _ in range(size)],
@@ -337,7 +336,7 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
         state.applied = []
         try:
             scored.append(_take_record(state, record))
-        except IllegalDeal as err:
+        except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
             err.params["record"] = str(index)
             raise
         state.note_history(index)
@@ -358,6 +357,7 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
         closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
         finished=state.finished,
         last_round_announced=state.last_round_announced,
+        rules_now=state.rules if state.rules != rules else None,
     )
 
 
@@ -366,6 +366,9 @@ def _take_record(state: _State, record: Record) -> ScoredRecord:
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
         return ScoredRecord(0, record, None, tuple(state.applied))
+    if isinstance(record, RuleChange):
+        state.rules = with_option(state.rules, record.option, record.value)
+        return ScoredRecord(0, record, None, ())
     if isinstance(record, LastRound):
         state.last_round_announced = True
         return ScoredRecord(0, record, None, ())

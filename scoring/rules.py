@@ -435,3 +435,10 @@ def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None
         rules = replace(rules, close_mountain_bonus=60)  # seed B 8: 60 each with four players
     typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
     return replace(rules, **typed)  # type: ignore[arg-type]
+
+
+def with_option(rules: Rules, name: str, raw: str) -> Rules:
+    """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
+    if name == "convention":
+        raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
+    return replace(rules, **{name: parse_option(name, raw)})  # type: ignore[arg-type]

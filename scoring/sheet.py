@@ -69,6 +69,14 @@ class Sheet:
     closed_pools: frozenset[int] = frozenset()
     finished: bool = False
     last_round_announced: bool = False
+    rules_now: Rules | None = (
+        None  # the rules after mid-game changes (RuleChange); None: unchanged
+    )
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force now: the game's, with every accepted mid-game change applied."""
+        return self.rules_now or self.game.rules
 
     @property
     def deals(self) -> int:

@@ -744,7 +744,7 @@ def _centre(sheet: Sheet, frame: Frame, words: Mapping[str, str]) -> tuple[Circl
     cx, cy = frame.centre
     r = frame.radius
     runs: list[TextRun] = []
-    lines: list[tuple[str, int, bool, str]] = [(str(sheet.game.rules.pool_target), 34, True, INK)]
+    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), 34, True, INK)]
     if sheet.game.stake is not None:
         stake = format_amount(sheet.game.stake, decimals=True)
         lines.append((words["centre_stake"].format(stake=stake), 15, False, MUTED))
@@ -798,7 +798,7 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
 def _strip_items(
     sheet: Sheet, words: Mapping[str, str], settlement: Settlement | None
 ) -> list[Item]:
-    game, rules = sheet.game, sheet.game.rules
+    game, rules = sheet.game, sheet.rules
     names = game.players
     sep = Seg(" · ", color=MUTED, kind=RunKind.STRIP)
     items = [
@@ -874,7 +874,7 @@ def layout_sheet(
     words = labels(lang)
     corrections = corrections or {}
     if settlement is None:
-        settlement = settle(sheet.game.rules, sheet.totals, sheet.game.stake)
+        settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     centre = frame.centre
     inner, middle = frame.scales
     names = sheet.game.players
