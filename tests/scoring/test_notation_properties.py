@@ -22,12 +22,13 @@ from scoring.deal import (
     Raspasy,
     Record,
     Role,
+    RuleChange,
     Suit,
 )
 from scoring.errors import ProtocolError, ScoringError
 from scoring.notation import Table, format_record, parse_record
 from scoring.protocol import format_protocol, parse_protocol
-from scoring.rules import PRESETS, rules_for
+from scoring.rules import OPTION_NAMES, PRESETS, format_option, rules_for
 from scoring.sheet import Game
 
 MODEST = settings(max_examples=200, deadline=None)
@@ -149,9 +150,13 @@ def deal_records(draw: st.DrawFn, size: int, dealer: int, named: bool | None = N
 
 @st.composite
 def other_records(draw: st.DrawFn, size: int) -> Record:
-    """An adjustment or the last-round mark."""
+    """An adjustment, the last-round mark, or a rule change."""
     if draw(BOOLS):
         return LastRound()
+    if draw(BOOLS):
+        name = draw(st.sampled_from(OPTION_NAMES))
+        value = format_option(getattr(draw(st.sampled_from(list(PRESETS.values()))), name))
+        return RuleChange(name, value)
     player = draw(SEATS) % size
     column = draw(COLUMNS)
     target = None
