@@ -42,6 +42,7 @@ GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(
         "game-not-started",
         "game-ended",
         "adjust-by-vote",  # `adjust` lines are for votes and the arbiter (issue 6)
+        "rule-change-needs-vote",  # `option name=value` as a deal: rules change only by /rule
         "nothing-to-undo",
         "not-author",  # only the author of the last record may undo or edit it
         "pencil-expired",

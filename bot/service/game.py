@@ -40,7 +40,7 @@ from bot.service.results import (
 from bot.service.state import GameState, Player, RecordItem, Vote, apply, fold, started_payload
 from bot.storage import GameRow, GameStatus, Repo, Store
 from scoring.corrections import record_penalty
-from scoring.deal import Adjust, LastRound, Record
+from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
 from scoring.protocol import format_protocol
@@ -54,6 +54,7 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 DEAL_EXAMPLE: Final = "/deal Anna 7♠ -1 vist:Boris pass:Clara"
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
+RULE_EXAMPLE: Final = "/rule pool_target=30"
 SHEET_CACHE: Final = 256
 LATE_WORDS: Final = frozenset({"late", "поздно", "забытая"})
 CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
@@ -86,6 +87,12 @@ class Caller:
     @property
     def shown(self) -> str:
         return self.first_name or (f"@{self.username}" if self.username else str(self.user_id))
+
+
+def no_rule_change(record: Record, text: str) -> None:
+    """A rule changes mid-game only by everyone's vote (`/rule`), never as a deal (conventions.md §1.4)."""
+    if isinstance(record, RuleChange):
+        raise GameError("rule-change-needs-vote", text.strip(), {}, RULE_EXAMPLE)
 
 
 @lru_cache(maxsize=8192)
@@ -341,6 +348,7 @@ class GameService:
             if before.finished:
                 raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
             record = parse_record(text, self._table(state, before.next_dealer, seat))
+            no_rule_change(record, text)
             if isinstance(record, Adjust):
                 raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
             if isinstance(record, LastRound):
@@ -412,6 +420,7 @@ class GameService:
             scored = before.records[-1]
             seat = state.seat_of(caller.user_id, caller.username)
             record = parse_record(text, self._table(state, scored.dealer, seat))
+            no_rule_change(record, text)
             if isinstance(record, Adjust):
                 raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
             if isinstance(record, LastRound) != isinstance(scored.record, LastRound):
@@ -660,6 +669,7 @@ class GameService:
             if self._votes_on(state, item):
                 raise GameError("vote-open", f"#{scored.number}", {}, "/history")
             record = parse_record(text, self._table(state, scored.dealer, seat))
+            no_rule_change(record, text)
             if isinstance(record, Adjust | LastRound):
                 raise GameError("dispute-not-deal", text.strip(), {}, example)
             line = format_record(record, state.names)
@@ -708,6 +718,7 @@ class GameService:
             if state.open_votes(Kind.LATE_DEAL_PROPOSED) or self._votes_on(state, latest):
                 raise GameError("vote-open", text.strip(), {}, "/history")
             record = parse_record(text, self._table(state, dealer, seat))
+            no_rule_change(record, text)
             if isinstance(record, Adjust):
                 raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
             if isinstance(record, LastRound):
