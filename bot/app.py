@@ -39,6 +39,7 @@ MENU: Final = (
     "sheet",
     "history",
     "rules",
+    "rule",
     "endgame",
     "lastround",
     "dispute",

@@ -77,8 +77,9 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
 
 
 def _pool(state: GameState) -> str:
-    if state.rules is not None:
-        return str(state.rules.pool_target)
+    rules = state.rules_now()
+    if rules is not None:
+        return str(rules.pool_target)
     return str(rules_for(state.convention, state.seats, state.overrides).pool_target)
 
 
@@ -356,6 +357,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
         proposer=proposer,
         writer=(proposal.writer if proposal is not None else None) or "?",
         arbiter=_arbiter_name(p.get("arbiter")),
+        line=p.get("line", ""),
     )
     lines: list[str] = [head]
     if vote.kind is not Kind.END_PROPOSED:
@@ -368,6 +370,9 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
         lines += proposal_lines(t, state, proposal)
     elif vote.kind in (Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED):
         lines.append(t("vote-line", line=p["line"]))
+    elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
+        option, _, value = str(p["line"]).removeprefix("option ").partition("=")
+        lines.append(t("vote-rule-change", option=option, old=p.get("old", "?"), value=value))
     lines.append("")
     for voter in result.voters:
         ballot = vote.ballot(voter)
@@ -477,6 +482,8 @@ def _history_event(
         number = numbers.get(event.seq, "?")
         if kind is Kind.PENALTY:
             return [t("history-penalty", line=item.line, vote=p.get("vote", "?"), time=time)]
+        if item.rule_change is not None:
+            return [t("history-rule-changed", line=item.line, vote=p.get("vote", "?"), time=time)]
         if p.get("vote") is not None:
             return [t("history-late", number=number, line=item.line, vote=p["vote"], time=time)]
         return [t("history-line", number=number, line=item.line, time=time, author=who)]
@@ -496,6 +503,7 @@ def _history_event(
         Kind.CORRECTION_PROPOSED,
         Kind.LATE_DEAL_PROPOSED,
         Kind.ARBITER_PROPOSED,
+        Kind.RULE_CHANGE_PROPOSED,
     ):
         vote = state.votes[event.seq]
         number = numbers.get(p.get("target") or p.get("before") or 0, "?")
@@ -509,6 +517,7 @@ def _history_event(
                 old=p.get("old", ""),
                 line=p.get("line", ""),
                 arbiter=_arbiter_name(p.get("arbiter")),
+                was=p.get("old", ""),
             )
         ]
         if not vote.closed:
@@ -547,21 +556,29 @@ def _ballots(t: Translator, state: GameState, vote: Vote) -> Safe:
 
 def rules_text(t: Translator, state: GameState) -> Safe:
     lines: list[str] = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
-    rules = state.rules
+    rules = state.rules_now()
+    mid_game = state.changed_options()
     if rules is None:
         rules = rules_for(state.convention, state.seats, state.overrides)
         lines.append(t("rules-not-frozen"))
-    lines += option_lines(t, rules, set(state.overrides))
+    elif mid_game:
+        lines.append(t("rules-changed-mid-game"))
+    lines += option_lines(t, rules, set(state.overrides), mid_game)
     return join_lines(lines)
 
 
-def option_lines(t: Translator, rules: Rules, changed: set[str]) -> list[str]:
+def option_lines(
+    t: Translator, rules: Rules, changed: set[str], mid_game: set[str] | None = None
+) -> list[str]:
+    """One line per option; ✎ differs from the preset, 🔄 was changed mid-game by a vote."""
     column = 0 if t.lang == "ru" else 1
     lines = []
     for name in OPTION_NAMES:
         value = format_option(getattr(rules, name))
         label = OPTION_HELP.get(name, (name, name))[column]
         mark = " ✎" if name in changed else ""
+        if mid_game and name in mid_game:
+            mark += " 🔄"
         lines.append(f"<code>{quote(name)}={quote(value)}</code>{mark} — {quote(label)}")
     return lines
 

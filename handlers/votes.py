@@ -1,4 +1,4 @@
-"""/dispute, /arbiter and the ✅/❌ buttons of every vote (corrections.md "A vote")."""
+"""/dispute, /arbiter, /rule and the ✅/❌ buttons of every vote (corrections.md "A vote")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from bot.posting import show_vote
 from bot.service import Caller, GameError, GameService
 from bot.service.game import DISPUTE_EXAMPLE
 from bot.service.results import VoteState
-from bot.views import arbiter_text
+from bot.views import arbiter_text, chunks, rules_text
 
 router = Router(name=__name__)
 
@@ -51,6 +51,26 @@ async def arbiter_cmd(
         await show_vote(bot, game, t, result)
     else:
         await message.answer(arbiter_text(t, result))
+
+
+@router.message(Command("rule"))
+async def rule_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    bot: Bot,
+) -> None:
+    """`/rule name=value`: a vote every player must agree to (conventions.md §1.4); `/rule`
+    alone shows the rules in force, as /rules does."""
+    text = (command.args or "").strip()
+    if not text:
+        snap = await game.snapshot(caller.chat_id)
+        for part in chunks(rules_text(t, snap.state).split("\n")):
+            await message.answer(part)
+        return
+    await show_vote(bot, game, t, await game.propose_rule(caller, text))
 
 
 @router.callback_query(VoteCb.filter())

@@ -24,6 +24,7 @@ _VOTE_TOPIC = {
     Kind.CORRECTION_PROPOSED: "correct a record",
     Kind.LATE_DEAL_PROPOSED: "insert a forgotten deal",
     Kind.ARBITER_PROPOSED: "name an arbiter",
+    Kind.RULE_CHANGE_PROPOSED: "change a rule from the next record on",
 }
 
 
@@ -46,7 +47,7 @@ def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, 
     index = {item.seq: i for i, item in enumerate(in_force)}
     numbers: dict[int, int] = {}
     for item in in_force:
-        if item.kind is Kind.DEAL:
+        if item.kind is Kind.DEAL and item.rule_change is None:
             numbers[item.seq] = len(numbers) + 1
     comments: defaultdict[int, list[str]] = defaultdict(list)
 
@@ -70,7 +71,9 @@ def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, 
         who = state.player_name(event.author) or "the bot"
         when = event.at.strftime("%Y-%m-%d %H:%M UTC")
         if kind in RECORD_KINDS and event.seq in index and p.get("vote") is not None:
-            if kind is Kind.DEAL:
+            if kind is Kind.DEAL and state.item(event.seq).rule_change is not None:
+                add(index[event.seq], f"rule changed mid-game by vote {p['vote']}")
+            elif kind is Kind.DEAL:
                 add(
                     index[event.seq],
                     f"{label(event.seq)} is a late deal, inserted by vote {p['vote']}",
@@ -128,6 +131,9 @@ def _vote_comment(
     elif vote.kind is Kind.LATE_DEAL_PROPOSED:
         text = f"{head} before {label(p['before'])}: {p['line']}"
         at = index.get(p["before"], anchor(vote.seq))
+    elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
+        text = f"{head}: {p['line']} (was {p.get('old', '?')})"
+        at = anchor(vote.seq)
     elif vote.kind is Kind.ARBITER_PROPOSED:
         arbiter = p["arbiter"]
         text = f"{head} {arbiter.get('username') or arbiter.get('name')}"

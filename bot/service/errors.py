@@ -68,5 +68,8 @@ GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(
         "arbiter-plays",  # the arbiter cannot be a player (nor vote for players)
         "bad-arbiter",  # arbiter=… that is not an @username or me
         "arbiter-same",  # /arbiter naming the arbiter already in office
+        # mid-game rule changes (conventions.md §1.4)
+        "bad-rule-change",  # /rule without `name=value`
+        "rule-same",  # /rule setting an option to the value in force
     }
 )

@@ -29,7 +29,8 @@ class Kind(StrEnum):
     # -- records (each one becomes a record of the replay) ------------------------------------
     DEAL = "deal"
     """{line, seat?: the writer's seat, before?: seq, vote?: seq} — `before`: a late deal inserted
-    before that record by the vote `vote` (Кодекс 4.2.10)."""
+    before that record by the vote `vote` (Кодекс 4.2.10); a line `option name=value` (with `vote`,
+    no author) is a rule changed mid-game by that vote."""
     LAST_ROUND = "last_round"  # {line: "last-round"}
     PENALTY = "penalty"  # {line: "adjust …", vote: seq, target: seq} — a record penalty (4.2.7)
 
@@ -46,6 +47,9 @@ class Kind(StrEnum):
     `pencil`: proposed while the writer's pencil rule held (accepted free, 4.2.8)."""
     LATE_DEAL_PROPOSED = "late_deal_proposed"  # {line, before: seq, threshold: "all", deadline}
     ARBITER_PROPOSED = "arbiter_proposed"  # {arbiter: player, threshold: "all", deadline}
+    RULE_CHANGE_PROPOSED = "rule_change_proposed"
+    """{line: "option name=value", old: the value in force then, threshold: "all", deadline} — /rule
+    (conventions.md §1.4); once passed, the line follows as a `deal` {line, vote} at the log's end."""
     VOTE_CAST = "vote_cast"  # {vote: seq, yes: bool, username} — a later cast replaces his
     VOTE_REFERRED = "vote_referred"
     """{vote, reason: "tie" | "timeout"} — the vote waits for the arbiter's decision."""
@@ -61,7 +65,13 @@ class Kind(StrEnum):
 
 RECORD_KINDS: Final = frozenset({Kind.DEAL, Kind.LAST_ROUND, Kind.PENALTY})
 VOTE_KINDS: Final = frozenset(
-    {Kind.END_PROPOSED, Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED, Kind.ARBITER_PROPOSED}
+    {
+        Kind.END_PROPOSED,
+        Kind.CORRECTION_PROPOSED,
+        Kind.LATE_DEAL_PROPOSED,
+        Kind.ARBITER_PROPOSED,
+        Kind.RULE_CHANGE_PROPOSED,
+    }
 )
 RECORD_VOTE_KINDS: Final = frozenset({Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED})
 

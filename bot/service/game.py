@@ -42,10 +42,17 @@ from bot.storage import GameRow, GameStatus, Repo, Store
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
+from scoring.notation import (
+    SEATS,
+    Table,
+    format_record,
+    parse_record,
+    parse_rule_change,
+    resolve_player,
+)
 from scoring.protocol import format_protocol
 from scoring.replay import replay
-from scoring.rules import EndRule, rules_for
+from scoring.rules import EndRule, Rules, format_option, rules_for
 from scoring.settle import Settlement, settle
 from scoring.sheet import Band, Sheet
 
@@ -190,8 +197,15 @@ class GameService:
 
     @staticmethod
     def settlement(state: GameState, sheet: Sheet) -> Settlement:
-        assert state.rules is not None
-        return settle(state.rules, sheet.totals, state.stake)
+        """Settled under the rules in force at the sheet's end (mid-game changes included)."""
+        return settle(sheet.rules, sheet.totals, state.stake)
+
+    @staticmethod
+    def rules(state: GameState) -> Rules:
+        """The rules in force now (conventions.md §1.4): time windows, the end rule, penalties."""
+        rules = state.rules_now()
+        assert rules is not None
+        return rules
 
     # -- opening and joining ------------------------------------------------------------------
     async def new_game(self, caller: Caller, spec: NewGame) -> Opened:
@@ -369,12 +383,11 @@ class GameService:
 
     @staticmethod
     def _check_last_round(state: GameState, sheet: Sheet) -> None:
-        assert state.rules is not None
-        if state.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
+        if sheet.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
             raise GameError(
                 "last-round-not-allowed",
                 "/lastround",
-                {"convention": state.rules.convention},
+                {"convention": sheet.rules.convention},
                 "/score",
             )
         if sheet.last_round_announced:
@@ -392,13 +405,12 @@ class GameService:
             raise GameError("not-author", last.line, {}, "/history")
         if self._votes_on(state, last):
             raise GameError("vote-open", last.line, {}, "/history")
-        assert state.rules is not None
-        window = timedelta(seconds=state.rules.pencil_seconds)
-        if self.clock() - last.at > window:
+        seconds = self.rules(state).pencil_seconds
+        if self.clock() - last.at > timedelta(seconds=seconds):
             raise GameError(
                 "pencil-expired",
                 last.line,
-                {"seconds": str(state.rules.pencil_seconds)},
+                {"seconds": str(seconds)},
                 "/history",
             )
         return last, self.sheet(state)
@@ -459,9 +471,7 @@ class GameService:
             if open_votes:
                 vote = open_votes[0]
             else:
-                assert state.rules is not None
-                deadline = self.clock() + timedelta(seconds=state.rules.vote_seconds)
-                payload = {"threshold": "all", "deadline": deadline.isoformat()}
+                payload = {"threshold": "all", "deadline": self._deadline(state)}
                 await self._append(repo, state, Kind.END_PROPOSED, payload, caller.user_id)
                 vote = state.votes[state.last_seq]
             return await self._cast(repo, state, vote, caller, yes=True)
@@ -578,6 +588,8 @@ class GameService:
             records = self._planned(state, vote)
             if records is None:
                 passed, reason = False, "conflict"
+        if passed and vote.kind is Kind.RULE_CHANGE_PROPOSED and not self._rule_fits(state, vote):
+            passed, reason = False, "conflict"
         payload: Payload = {"vote": vote.seq, "passed": passed, "reason": reason}
         if username is not None:
             payload["username"] = username
@@ -596,6 +608,10 @@ class GameService:
                 applied = await self._apply_correction(repo, state, vote, records)
             elif vote.kind is Kind.LATE_DEAL_PROPOSED:
                 applied = await self._apply_late(repo, state, vote)
+            elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
+                # At the log's end, and by nobody: no pencil rule lets its proposer undo it.
+                change = {"line": vote.payload["line"], "vote": vote.seq}
+                await self._append(repo, state, Kind.DEAL, change, None)
         return self._vote_state(state, vote, voters, passed, reason, ended, proposal, applied)
 
     def _vote_state(
@@ -638,16 +654,16 @@ class GameService:
         """Кодекс 4.2.9 (corrections.md): a record may be disputed while it is the latest deal, or
         while the deal after it is younger than `dispute_grace_seconds` (the bot cannot see the
         end of the next bidding, so the next record marks it)."""
-        assert state.rules is not None
-        later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL]
+        later = [
+            r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.rule_change
+        ]
         if not later:
             return True
-        grace = timedelta(seconds=state.rules.dispute_grace_seconds)
+        grace = timedelta(seconds=self.rules(state).dispute_grace_seconds)
         return self.clock() - later[0].at < grace
 
     def _deadline(self, state: GameState) -> str:
-        assert state.rules is not None
-        return (self.clock() + timedelta(seconds=state.rules.vote_seconds)).isoformat()
+        return (self.clock() + timedelta(seconds=self.rules(state).vote_seconds)).isoformat()
 
     async def dispute(self, caller: Caller, number: str, text: str) -> VoteState:
         """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted).
@@ -657,7 +673,7 @@ class GameService:
         async with self._command(caller) as repo:
             state = await self._live(repo, caller.chat_id)
             seat = self._playing(state, caller)
-            assert state.rules is not None
+            rules = self.rules(state)
             sheet = self.sheet(state)
             example = DISPUTE_EXAMPLE
             if sheet.records:
@@ -681,9 +697,9 @@ class GameService:
             inside = self.in_window(state, index)
             if not inside and item.author != caller.user_id:
                 writer = state.player_name(item.author) or "?"
-                params = {"writer": writer, "seconds": str(state.rules.dispute_grace_seconds)}
+                params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
                 raise GameError("dispute-window", f"#{scored.number}", params, "/history")
-            pencil_time = timedelta(seconds=state.rules.pencil_seconds)
+            pencil_time = timedelta(seconds=rules.pencil_seconds)
             pencil = index == len(records) - 1 and self.clock() - item.at <= pencil_time
             payload = {
                 "target": item.seq,
@@ -702,16 +718,16 @@ class GameService:
         async with self._command(caller) as repo:
             state = await self._live(repo, caller.chat_id)
             seat = self._playing(state, caller)
-            assert state.rules is not None
+            rules = self.rules(state)
             sheet = self.sheet(state)
             deals = [i for i, scored in enumerate(sheet.records) if scored.number]
             if not deals:
                 raise GameError("late-nothing-before", text.strip(), {}, DEAL_EXAMPLE)
             index = deals[-1]
             latest, dealer = state.records[index], sheet.records[index].dealer
-            grace = timedelta(seconds=state.rules.dispute_grace_seconds)
+            grace = timedelta(seconds=rules.dispute_grace_seconds)
             if self.clock() - latest.at >= grace:
-                params = {"seconds": str(state.rules.dispute_grace_seconds)}
+                params = {"seconds": str(rules.dispute_grace_seconds)}
                 raise GameError(
                     "late-window", f"#{sheet.records[index].number}", params, "/history"
                 )
@@ -734,6 +750,45 @@ class GameService:
             }
             await self._append(repo, state, Kind.LATE_DEAL_PROPOSED, payload, caller.user_id)
             return await self._cast(repo, state, state.votes[state.last_seq], caller, yes=True)
+
+    async def propose_rule(self, caller: Caller, text: str) -> VoteState:
+        """/rule name=value: a vote to change one rule from the next record on; every player must
+        agree (conventions.md §1.4). Once passed, `option name=value` is appended as a record."""
+        async with self._command(caller) as repo:
+            state = await self._live(repo, caller.chat_id)
+            self._playing(state, caller)
+            change = read_rule_change(text)
+            current = format_option(getattr(self.rules(state), change.option))
+            if current == change.value:
+                params = {"option": change.option, "value": current}
+                raise GameError("rule-same", text.strip(), params, RULE_EXAMPLE)
+            if state.open_votes(Kind.RULE_CHANGE_PROPOSED):
+                raise GameError("vote-open", text.strip(), {}, "/history")
+            sheet = self.sheet(state)
+            if sheet.finished:
+                raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
+            self._replay(state, [*self.records(state), change], sheet.next_dealer)
+            payload: Payload = {
+                "line": format_record(change, state.names),
+                "old": current,
+                "threshold": "all",
+                "deadline": self._deadline(state),
+            }
+            await self._append(repo, state, Kind.RULE_CHANGE_PROPOSED, payload, caller.user_id)
+            return await self._cast(repo, state, state.votes[state.last_seq], caller, yes=True)
+
+    def _rule_fits(self, state: GameState, vote: Vote) -> bool:
+        """A passed rule change still takes: the option has the value it was proposed against
+        and the engine accepts the line at the end of the records."""
+        name, _, _ = vote.payload["line"].removeprefix("option ").partition("=")
+        if format_option(getattr(self.rules(state), name)) != vote.payload.get("old"):
+            return False
+        try:
+            table = self._table(state)
+            replay(state.game(), [*self.records(state), parse_stored(vote.payload["line"], table)])
+        except ScoringError:
+            return False
+        return True
 
     async def name_arbiter(self, caller: Caller, ref: str) -> GameState | VoteState:
         """/arbiter @user: before the start the scorekeeper names him; during the game every
@@ -849,7 +904,6 @@ class GameService:
     ) -> Applied:
         """A passed correction: the record's new line, then the writer's penalty if it is not his
         first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
-        assert state.rules is not None
         target = vote.payload["target"]
         index = self._index_of(state, target)
         assert index is not None
@@ -860,7 +914,7 @@ class GameService:
             writer_seat = state.seat_of(item.author, None)
         warning = False
         penalties: tuple[Adjust, ...] = ()
-        if state.rules.record_penalties and not vote.payload.get("pencil"):
+        if self.rules(state).record_penalties and not vote.payload.get("pencil"):
             if self.corrections_count(state, item.author) == 0:
                 warning = True
             elif writer_seat is not None:
@@ -1089,6 +1143,20 @@ def tied(vote: Vote, voters: Sequence[Player]) -> bool:
     ballots = [vote.ballot(v) for v in voters]
     yes, no = ballots.count(True), ballots.count(False)
     return vote.threshold == "majority" and yes + no == len(voters) and yes == no
+
+
+def read_rule_change(text: str) -> RuleChange:
+    """`/rule name=value` (or `option name=value`): the change, its value made canonical. An
+    unknown option is refused with the valid ones listed."""
+    words = text.strip()
+    try:
+        change = parse_rule_change(words) or parse_rule_change(f"option {words}")
+    except ScoringError as error:
+        error.example = RULE_EXAMPLE
+        raise
+    if change is None:
+        raise GameError("bad-rule-change", words, {}, RULE_EXAMPLE)
+    return change
 
 
 def split_late(text: str) -> tuple[str, bool]:

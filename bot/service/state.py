@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
 from bot.storage import EventRow, GameStatus
-from scoring.rules import RULES_VERSION, Rules, format_option, rules_for
+from scoring.rules import RULES_VERSION, Rules, format_option, rules_for, with_option
 from scoring.sheet import Game
 
 
@@ -40,6 +40,9 @@ class Player:
         return cls(payload["name"], payload.get("user_id"), payload.get("username"))
 
 
+RULE_CHANGE_PREFIX = "option "  # scoring.notation.format_record of a RuleChange
+
+
 @dataclass(slots=True)
 class RecordItem:
     """A record of the log: its event's seq (its id), the line in force, author, time, fate."""
@@ -55,6 +58,14 @@ class RecordItem:
     seat: int | None = None  # the writer's seat, when the writer plays (issue 6)
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
     votes: list[int] = field(default_factory=list)  # the votes that corrected it, in order
+
+    @property
+    def rule_change(self) -> tuple[str, str] | None:
+        """(option, value) when this record is a rule changed mid-game (`option name=value`)."""
+        if self.kind is not Kind.DEAL or not self.line.startswith(RULE_CHANGE_PREFIX):
+            return None
+        name, _, value = self.line.removeprefix(RULE_CHANGE_PREFIX).partition("=")
+        return name, value
 
 
 @dataclass(slots=True)
@@ -131,6 +142,22 @@ class GameState:
         if self.rules is None:
             raise ValueError("the game has not started")
         return Game(self.rules, self.names, self.first_dealer, self.stake)
+
+    def rules_now(self) -> Rules | None:
+        """The rules in force: the frozen start with every rule changed mid-game applied in order
+        (what `scoring.replay` reports as `Sheet.rules`, without a replay)."""
+        rules = self.rules
+        if rules is None:
+            return None
+        for item in self.records:
+            change = item.rule_change
+            if change is not None:
+                rules = with_option(rules, *change)
+        return rules
+
+    def changed_options(self) -> set[str]:
+        """Options changed mid-game by a vote (the records in force)."""
+        return {c[0] for item in self.records if (c := item.rule_change) is not None}
 
     def seat_of(self, user_id: int | None, username: str | None) -> int | None:
         for seat, player in enumerate(self.players):
