@@ -135,6 +135,7 @@ HELP_KEYS: Final = (
     "sheet",
     "history",
     "rules",
+    "rule",
     "lastround",
     "dispute",
     "arbiter",
