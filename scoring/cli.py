@@ -206,7 +206,13 @@ def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None)
     if sheet_png is not None:
         _render(sheet_png, sheet, settlement)
     report = Report(
-        sheet.rules, game.players, sheet.totals, game.stake, settlement, sheet.deals, sheet.finished
+        sheet.rules,
+        game.players,
+        sheet.totals,
+        game.stake,
+        settlement,
+        sheet.deals,
+        sheet.finished,
     )
     return report.json() if as_json else report.table()
 
