@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -246,3 +248,29 @@ class Member:
         except AssertionError as error:
             state = "" if self.bot.running else "\nthe bot is not running"
             raise AssertionError(f"{error}{state}\n{self.bot.log_tail()}") from None
+
+
+async def scoring_replay(path: Path, text: str) -> dict[str, Any]:
+    """`python -m scoring replay FILE --json` on this protocol text; balances as exact Fractions."""
+    path.write_text(text, encoding="utf-8")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "scoring",
+        "replay",
+        str(path),
+        "--json",
+        cwd=REPO,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), WAIT)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError("python -m scoring replay did not finish in time") from None
+    assert process.returncode == 0, f"replay of {path.name} failed: {err.decode()}\n{text}"
+    result: dict[str, Any] = json.loads(out)
+    result["balances_exact"] = {k: Fraction(v) for k, v in result["balances_exact"].items()}
+    return result

@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.e2e.fake_telegram import ANNA, BORIS, CLARA, DMITRY, Chat, Sent, User
-from tests.e2e.harness import REPO, WAIT, BotProcess, Member, contains, is_photo
+from tests.e2e.harness import (
+    WAIT,
+    BotProcess,
+    Member,
+    contains,
+    is_photo,
+    scoring_replay,
+)
 from tests.e2e.test_game_e2e import ROUNDING, balance_lines, shown_amount
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot process for the module
@@ -127,9 +132,9 @@ class Table:
         protocol = protocol_doc.document.decode()
         log = json.loads(log_doc.document)
         assert log["events"][0]["kind"] == "game_created"
-        exported = await replay(tmp_path / f"{self.chat.id}-export.pref", protocol)
+        exported = await scoring_replay(tmp_path / f"{self.chat.id}-export.pref", protocol)
         expected = "".join(line + "\n" for line in [*header_lines(protocol), *self.records])
-        replayed = await replay(tmp_path / f"{self.chat.id}-expected.pref", expected)
+        replayed = await scoring_replay(tmp_path / f"{self.chat.id}-expected.pref", expected)
         assert exported["balances_exact"] == replayed["balances_exact"]
         assert exported["deals"] == self.deals
         score = await watcher.say("/score", lambda s: set(balance_lines(s.text)) >= {"Anna"})
@@ -147,27 +152,6 @@ def header_lines(protocol: str) -> list[str]:
             break
         lines.append(line)
     return lines
-
-
-async def replay(path: Path, text: str) -> dict[str, Any]:
-    """`python -m scoring replay FILE --json`; balances as exact Fractions."""
-    path.write_text(text, encoding="utf-8")
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "scoring",
-        "replay",
-        str(path),
-        "--json",
-        cwd=REPO,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(process.communicate(), WAIT)
-    assert process.returncode == 0, f"replay of {path.name} failed: {err.decode()}\n{text}"
-    result: dict[str, Any] = json.loads(out)
-    result["balances_exact"] = {k: Fraction(v) for k, v in result["balances_exact"].items()}
-    return result
 
 
 THREE = (ANNA, BORIS, CLARA)

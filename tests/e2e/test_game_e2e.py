@@ -10,11 +10,8 @@ process in chats of their own: a watcher cannot record, a game survives its grou
 
 from __future__ import annotations
 
-import asyncio
 import io
-import json
 import re
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -33,7 +30,13 @@ from tests.e2e.fake_telegram import (
     Chat,
     Sent,
 )
-from tests.e2e.harness import REPO, WAIT, BotProcess, Member, contains, is_photo
+from tests.e2e.harness import (
+    BotProcess,
+    Member,
+    contains,
+    is_photo,
+    scoring_replay,
+)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot process for the module
 
@@ -178,29 +181,9 @@ class Table:
 
 
 async def replay(path: Path, deals: list[str]) -> dict[str, Any]:
-    """`python -m scoring replay FILE --json` on a protocol file of these deals; exact balances."""
-    path.write_text(HEADER + "".join(line + "\n" for line in deals), encoding="utf-8")
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "scoring",
-        "replay",
-        str(path),
-        "--json",
-        cwd=REPO,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    try:
-        out, err = await asyncio.wait_for(process.communicate(), WAIT)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise AssertionError("python -m scoring replay did not finish in time") from None
-    assert process.returncode == 0, f"replay of {path.name} failed: {err.decode()}"
-    result: dict[str, Any] = json.loads(out)
+    """The offline replay of a protocol file of these deals; it counts every one of them."""
+    result = await scoring_replay(path, HEADER + "".join(line + "\n" for line in deals))
     assert result["deals"] == len(deals)
-    result["balances_exact"] = {k: Fraction(v) for k, v in result["balances_exact"].items()}
     return result
 
 
