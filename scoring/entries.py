@@ -12,7 +12,6 @@ from scoring.deal import Column
 class Reason(StrEnum):
     """Why an entry exists; the locales name each one (`reason-<value>`)."""
 
-    START = "start"  # the starting mountain (Odessa)
     GAME = "game"  # a made game into the pool
     GAME_OFF_MOUNTAIN = (
         "game-off-mountain"  # a made game written off the mountain (Odessa, Rostov)
@@ -35,7 +34,6 @@ class Reason(StrEnum):
     CLOSE_MOUNTAIN = "close-mountain"  # Odessa: first closed mountain
     CLOSE_POOL = "close-pool"  # Odessa: first closed pool
     ADJUST = "adjust"
-    PENALTY = "penalty"
 
 
 @dataclass(frozen=True, slots=True)
