@@ -25,30 +25,10 @@ from bot.posting import close_expired_votes
 from bot.service import Clock, GameService, utc_now
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
+from bot.views import COMMANDS
 from handlers import ROUTERS
 
 log = logging.getLogger(__name__)
-
-MENU: Final = (
-    "newgame",
-    "join",
-    "deal",
-    "undo",
-    "edit",
-    "score",
-    "sheet",
-    "history",
-    "rules",
-    "rule",
-    "endgame",
-    "lastround",
-    "dispute",
-    "arbiter",
-    "export",
-    "leave",
-    "lang",
-    "help",
-)
 
 
 VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
@@ -83,7 +63,7 @@ def build_bot(settings: Settings) -> Bot:
 
 def menu(lang: str) -> list[BotCommand]:
     t = translator(lang)
-    return [BotCommand(command=name, description=t(f"command-{name}")) for name in MENU]
+    return [BotCommand(command=name, description=t(f"command-{name}")) for name in COMMANDS]
 
 
 async def set_commands(bot: Bot, default_locale: str) -> None:

@@ -124,7 +124,8 @@ def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
     )
 
 
-HELP_KEYS: Final = (
+# Every command, in the order /help explains them and the commands menu lists them.
+COMMANDS: Final = (
     "newgame",
     "join",
     "leave",
@@ -148,7 +149,7 @@ HELP_KEYS: Final = (
 
 def help_lines(t: Translator) -> list[str]:
     lines: list[str] = [t("help-title")]
-    for key in HELP_KEYS:
+    for key in COMMANDS:
         lines += ["", t(f"help-{key}")]
     lines += ["", t("help-notation")]
     return lines
