@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.render.examples import random_game
-from bot.render.layout import layout_sheet
-from bot.render.raster import encode_png, rasterise
+from bot.sheet.examples import random_game
+from bot.sheet.layout import layout_sheet
+from bot.sheet.raster import encode_png, rasterise
 
 RUNS = 20
 

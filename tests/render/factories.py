@@ -1,4 +1,4 @@
-"""Sheets for the renderer's tests: seeded random deals (bot.render.examples) replayed by the engine.
+"""Sheets for the renderer's tests: seeded random deals (bot.sheet.examples) replayed by the engine.
 
 `random_sheet(players=3, deals=50, seed=1)` is deterministic; its pool is large enough that the game
 goes on to the last deal. `closed_pool_sheet()` is a short game where Anna's pool is closed.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.render.examples import NAMES, random_game
+from bot.sheet.examples import NAMES, random_game
 from scoring.deal import Contract, Defender, Record, Role, Suit
 from scoring.replay import replay
 from scoring.rules import rules_for

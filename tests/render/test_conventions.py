@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.render.examples import random_game
-from bot.render.layout import RunKind, layout_sheet
+from bot.sheet.examples import random_game
+from bot.sheet.layout import RunKind, layout_sheet
 from scoring.deal import LastRound
 from scoring.replay import replay
 from scoring.rules import PRESETS, rules_for

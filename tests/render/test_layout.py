@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.layout import (
+from bot.sheet.layout import (
     CLOSED_FILL,
     FRAMES,
     RED,

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-import bot.render
-from bot.render import render_sheet_png
-from bot.render.layout import BOLD, REGULAR
+import bot.sheet
+from bot.sheet import render_sheet_png
+from bot.sheet.layout import BOLD, REGULAR
 from tests.render.factories import random_sheet
 
 
@@ -47,7 +47,7 @@ def test_the_picture_has_the_seat_colours_and_red_suits() -> None:
 
 
 def test_the_fonts_and_their_licence_ship_inside_the_package() -> None:
-    fonts = Path(bot.render.__file__).parent / "fonts"
+    fonts = Path(bot.sheet.__file__).parent / "fonts"
     assert fonts / "DejaVuSans.ttf" == REGULAR and REGULAR.is_file()
     assert fonts / "DejaVuSans-Bold.ttf" == BOLD and BOLD.is_file()
     assert "Bitstream Vera" in (fonts / "LICENSE").read_text()

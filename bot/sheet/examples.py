@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from bot.render import render_sheet_png
+from bot.sheet import render_sheet_png
 from scoring.deal import Contract, Defender, Misere, Raspasy, Record, Role, Suit
 from scoring.errors import IllegalDeal
 from scoring.replay import replay

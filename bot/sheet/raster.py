@@ -18,7 +18,7 @@ from typing import cast
 
 from PIL import Image, ImageDraw
 
-from bot.render.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Shape, font
+from bot.sheet.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Shape, font
 
 
 @lru_cache(maxsize=8192)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import threading
 
-from bot.render.layout import Correction, Corrections, Layout, layout_sheet
-from bot.render.raster import encode_png, rasterise
+from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
+from bot.sheet.raster import encode_png, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 

@@ -1,0 +1,311 @@
+"""Text flow: items (runs of segments kept together) placed row by row inside a polygon minus
+obstacles, at the largest font size that holds them all."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from bot.sheet.measure import metrics, text_width
+from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
+from scoring.sheet import Band
+
+
+def _cross_section(points: Sequence[Point], y: float) -> list[tuple[float, float]]:
+    """The intervals of x inside the polygon on the horizontal line y."""
+    xs: list[float] = []
+    count = len(points)
+    for i in range(count):
+        xa, ya = points[i]
+        xb, yb = points[(i + 1) % count]
+        if (ya <= y < yb) or (yb <= y < ya):
+            xs.append(xa + (y - ya) * (xb - xa) / (yb - ya))
+    xs.sort()
+    return list(zip(xs[0::2], xs[1::2], strict=True))
+
+
+def _intersect(
+    a: list[tuple[float, float]], b: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if lo < hi:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def _subtract(
+    intervals: list[tuple[float, float]], cut: tuple[float, float]
+) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    for lo, hi in intervals:
+        if cut[1] <= lo or cut[0] >= hi:
+            out.append((lo, hi))
+            continue
+        if cut[0] > lo:
+            out.append((lo, cut[0]))
+        if cut[1] < hi:
+            out.append((cut[1], hi))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Obstacle:
+    """A rectangle (`radius` 0) or a circle around `box`'s centre that no text may cover."""
+
+    box: Box
+    round: bool = False
+
+    def span(self, y0: float, y1: float) -> tuple[float, float] | None:
+        x0, top, x1, bottom = self.box
+        if y1 <= top or y0 >= bottom:
+            return None
+        if not self.round:
+            return (x0, x1)
+        cx, cy, r = (x0 + x1) / 2, (top + bottom) / 2, (x1 - x0) / 2
+        d = 0.0 if y0 <= cy <= y1 else min(abs(y0 - cy), abs(y1 - cy))
+        if d >= r:
+            return None
+        w = math.sqrt(r * r - d * d)
+        return (cx - w, cx + w)
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """Where a flow may put text: a polygon minus obstacles, `PAD` away from every edge."""
+
+    points: tuple[Point, ...]
+    obstacles: tuple[Obstacle, ...] = ()
+    pad: float = PAD
+
+    @property
+    def top(self) -> float:
+        return min(y for _, y in self.points)
+
+    @property
+    def bottom(self) -> float:
+        return max(y for _, y in self.points)
+
+    def area(self) -> float:
+        pts = self.points
+        return abs(
+            sum(
+                pts[i][0] * pts[(i + 1) % len(pts)][1] - pts[(i + 1) % len(pts)][0] * pts[i][1]
+                for i in range(len(pts))
+            )
+            / 2
+        )
+
+    def row(self, y0: float, y1: float) -> list[tuple[float, float]]:
+        """The x intervals where a box spanning y0..y1 fits entirely (padding included)."""
+        top, bottom = y0 - self.pad, y1 + self.pad
+        samples = [top, bottom]
+        for _, vy in self.points:
+            if top < vy < bottom:
+                samples += [vy - 1e-6, vy + 1e-6]
+        intervals = _cross_section(self.points, samples[0])
+        for y in samples[1:]:
+            if not intervals:
+                return []
+            intervals = _intersect(intervals, _cross_section(self.points, y))
+        for obstacle in self.obstacles:
+            span = obstacle.span(top, bottom)
+            if span is not None:
+                intervals = _subtract(intervals, span)
+        return [(lo + self.pad, hi - self.pad) for lo, hi in intervals if hi - lo > 3 * self.pad]
+
+
+@dataclass(frozen=True, slots=True)
+class Seg:
+    """A piece of text in a flow; its size is the flow's size × `rel`."""
+
+    text: str
+    rel: float = 1.0
+    bold: bool = False
+    color: str = INK
+    kind: RunKind = RunKind.TOTAL
+    band: Band | None = None
+    record: int | None = None
+    latest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """Segments kept on one row together; `gap` (em) follows it; `newline` forces a new row."""
+
+    segs: tuple[Seg, ...] = ()
+    gap: float = 0.0
+    newline: bool = False
+
+
+NEWLINE: Final = Item(newline=True)
+
+
+def _seg_size(size: int, rel: float) -> int:
+    """A smaller segment (a caption) stays readable: at least 11 px, never above the row's size."""
+    return min(size, max(11, round(size * rel)))
+
+
+def line_height(size: int) -> int:
+    ascent, descent = metrics(size)
+    return ascent + descent + max(1, round(size * 0.08))
+
+
+class _Rows:
+    """The rows a flow of one size can use in one area, top to bottom: (y, x_start, x_end).
+
+    Computed lazily and kept (see `_rows`): the same band at the same size gives the same rows in
+    every picture of a game and in every step of the size search. A row uses the widest stretch
+    the band leaves free (values split around the circle read badly)."""
+
+    __slots__ = ("area", "done", "height", "rows", "slide", "step", "y")
+
+    def __init__(self, area: Area, size: int) -> None:
+        ascent, descent = metrics(size)
+        self.area = area
+        self.height = ascent + descent
+        self.step = line_height(size)
+        self.slide = max(1, self.step // 4)
+        self.y = math.ceil(area.top)
+        self.rows: list[tuple[int, int, int]] = []
+        self.done = False
+
+    def get(self, index: int) -> tuple[int, int, int] | None:
+        while len(self.rows) <= index and not self.done:
+            self._next()
+        return self.rows[index] if index < len(self.rows) else None
+
+    def _next(self) -> None:
+        area, height = self.area, self.height
+        bottom = area.bottom
+        while self.y + height + area.pad <= bottom:
+            spans = area.row(self.y, self.y + height)
+            if spans:
+                lo, hi = max(spans, key=lambda span: span[1] - span[0])
+                self.rows.append((self.y, math.ceil(lo), math.floor(hi)))
+                self.y += self.step
+                return
+            self.y += self.slide  # nothing free here (an apex, the circle): slide down, retry
+        self.done = True
+
+
+@lru_cache(maxsize=4096)
+def _rows(area: Area, size: int) -> _Rows:
+    return _Rows(area, size)
+
+
+def _widths(items: Sequence[Item], size: int) -> list[int]:
+    """Each item's width at this size; −1 marks a forced new row."""
+    return [
+        -1
+        if item.newline
+        else sum(text_width(s.text, _seg_size(size, s.rel), s.bold) for s in item.segs)
+        for item in items
+    ]
+
+
+def _arrange(items: Sequence[Item], area: Area, size: int) -> list[tuple[int, int, int]] | None:
+    """Where each item starts — (row y, x, item index) — or None when they do not all fit."""
+    rows = _rows(area, size)
+    widths = _widths(items, size)
+    index = 0
+    row = rows.get(0)
+    if row is None:
+        return None
+    y, x, end = row
+    at_row_start = True
+    starts: list[tuple[int, int, int]] = []
+    for i, width in enumerate(widths):
+        if width < 0:
+            if not at_row_start:
+                index += 1
+                row = rows.get(index)
+                if row is None:
+                    return None
+                y, x, end = row
+            at_row_start = True
+            continue
+        while x + width > end:
+            index += 1
+            row = rows.get(index)
+            if row is None:
+                return None
+            y, x, end = row
+            at_row_start = True
+        starts.append((y, x, i))
+        x += width + round(items[i].gap * size)
+        at_row_start = False
+    return starts
+
+
+def _emit(items: Sequence[Item], starts: list[tuple[int, int, int]], size: int) -> list[TextRun]:
+    """The text runs of arranged items; positions are whole pixels, so a run is drawn exactly
+    where it was measured."""
+    ascent, _ = metrics(size)
+    runs: list[TextRun] = []
+    for y, x, i in starts:
+        for seg in items[i].segs:
+            seg_size = _seg_size(size, seg.rel)
+            seg_ascent, seg_descent = metrics(seg_size, seg.bold)
+            top = y + ascent - seg_ascent
+            w = text_width(seg.text, seg_size, seg.bold)
+            runs.append(
+                TextRun(
+                    seg.text,
+                    x,
+                    top,
+                    (x, top, x + w, top + seg_ascent + seg_descent),
+                    seg_size,
+                    seg.bold,
+                    seg.color,
+                    seg.kind,
+                    seg.band,
+                    seg.record,
+                    seg.latest,
+                )
+            )
+            x += w
+    return runs
+
+
+def place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None:
+    """Put the items row by row, left to right; None when they do not all fit at this size."""
+    starts = _arrange(items, area, size)
+    return None if starts is None else _emit(items, starts, size)
+
+
+def flow(
+    items: Sequence[Item], area: Area, largest: int, smallest: int
+) -> tuple[list[TextRun], int]:
+    """The items at the largest size from `largest` down to `smallest` that fits, and that size;
+    no runs when even `smallest` is too large."""
+    need = sum(max(0, w) for w in _widths(items, largest)) * line_height(largest)
+    bound = largest
+    if need > 0:  # text area grows with the square of the size: skip sizes that cannot fit
+        bound = min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / need))))
+    lo, hi = smallest, bound
+    found: tuple[list[tuple[int, int, int]], int] | None = None
+    starts = _arrange(items, area, hi)
+    if starts is not None:
+        found, lo = (starts, hi), hi + 1
+    else:
+        hi -= 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        starts = _arrange(items, area, mid)
+        if starts is None:
+            hi = mid - 1
+        else:
+            found, lo = (starts, mid), mid + 1
+    if found is None:
+        return [], smallest
+    return _emit(items, found[0], found[1]), found[1]

@@ -1,0 +1,31 @@
+"""Measuring text with the shipped DejaVu fonts (Pillow's FreeType, the basic layout engine, which
+is deterministic). Cached: the same run is measured once per process."""
+
+from __future__ import annotations
+
+import math
+from functools import cache, lru_cache
+
+from PIL import ImageFont
+
+from bot.sheet.model import BOLD, REGULAR
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    path = BOLD if bold else REGULAR
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1 << 16)
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """The advance of `text` in whole px, widened to its ink if a glyph reaches past the advance."""
+    f = font(size, bold)
+    return math.ceil(max(f.getlength(text), f.getbbox(text, anchor="la")[2]))
+
+
+@cache
+def metrics(size: int, bold: bool = False) -> tuple[int, int]:
+    """(ascent, descent) in px."""
+    ascent, descent = font(size, bold).getmetrics()
+    return ascent, descent

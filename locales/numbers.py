@@ -1,0 +1,108 @@
+"""The one number formatter: every number the product writes for a reader (chat texts, the sheet
+picture, the command line) goes through here, written the language's way.
+
+* `decimal(value, lang)`: whists with at most `places` decimals (settlement.md "Exactness and
+  rounding"), halves away from zero, trailing zeros dropped: `0,1` / `+5,54` in Russian, `0.1` /
+  `+5.54` in English; a real minus sign `−` unless the caller asks for ASCII (the CLI's tables).
+* `money(value, lang)`: money with two decimals, `1,25` / `−0.40`.
+* `format_amount(value, lang)`: the sheet's way, as paper writes totals — whole, or whole plus a
+  vulgar fraction (36⅔, 12½), since a decimal mark would read as the dot between totals; with
+  `decimals` a value exact in two decimals is written as a decimal (`12,5` / `12.5`) instead.
+
+Standard library only: `scoring.cli` may use it as well as the bot.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Final
+
+MINUS_SIGN: Final = "−"
+DECIMAL_MARKS: Final[Mapping[str, str]] = {"ru": ",", "en": "."}
+SUPERSCRIPT: Final = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+SUBSCRIPT: Final = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_VULGAR: Final[Mapping[tuple[int, int], str]] = {
+    (1, 2): "½",
+    (1, 3): "⅓",
+    (2, 3): "⅔",
+    (1, 4): "¼",
+    (3, 4): "¾",
+    (1, 5): "⅕",
+    (2, 5): "⅖",
+    (3, 5): "⅗",
+    (4, 5): "⅘",
+    (1, 6): "⅙",
+    (5, 6): "⅚",
+    (1, 8): "⅛",
+    (3, 8): "⅜",
+    (5, 8): "⅝",
+    (7, 8): "⅞",
+}
+
+
+def decimal_mark(lang: str) -> str:
+    """`,` for Russian, `.` for English and any language without its own mark (`ru-RU` → `,`)."""
+    return DECIMAL_MARKS.get(lang.split("-")[0].lower(), ".")
+
+
+def _signed(text: str, negative: bool, positive: bool, sign: bool, minus: str) -> str:
+    if negative:
+        return minus + text
+    return ("+" + text) if sign and positive else text
+
+
+def decimal(
+    value: Fraction | int | Decimal,
+    lang: str = "en",
+    *,
+    signed: bool = False,
+    places: int = 1,
+    minus: str = MINUS_SIGN,
+) -> str:
+    """`12.5`/`12,5`: at most `places` decimals (halves away from zero, trailing zeros dropped),
+    `+` when `signed` and positive, `minus` when negative; a value that rounds to zero is `0`."""
+    exact = Fraction(value)
+    scale = 10**places
+    units = math.floor(abs(exact) * scale + Fraction(1, 2))  # half away from zero
+    if units == 0:
+        return "0"
+    whole, part = divmod(units, scale)
+    text = str(whole) if not part else f"{whole}.{part:0{places}d}".rstrip("0")
+    text = text.replace(".", decimal_mark(lang))
+    return _signed(text, exact < 0, exact > 0, signed, minus)
+
+
+def money(value: Decimal, lang: str = "en", *, signed: bool = False) -> str:
+    """Money with two decimals: `+1.25`, `−0,40`; `signed` puts `+` before a positive amount."""
+    text = f"{abs(value).quantize(Decimal('0.01')):f}".replace(".", decimal_mark(lang))
+    return _signed(text, value < 0, value > 0, signed, MINUS_SIGN)
+
+
+def format_amount(
+    value: Fraction, *, decimals: bool = False, sign: bool = False, lang: str = "en"
+) -> str:
+    """36⅔, 12½, −5; with `decimals` a value exact in two decimals is written 12.5 (12,5) instead."""
+    negative = value < 0
+    magnitude = -value if negative else value
+    whole, rest = divmod(magnitude, 1)
+    if rest == 0:
+        text = str(int(whole))
+    elif decimals and (magnitude * 100).denominator == 1:
+        exact = Decimal(magnitude.numerator) / Decimal(magnitude.denominator)
+        text = f"{exact:f}".replace(".", decimal_mark(lang))
+    else:
+        frac = Fraction(rest)
+        glyph = _VULGAR.get((frac.numerator, frac.denominator))
+        if glyph is None:
+            top = str(frac.numerator).translate(SUPERSCRIPT)
+            glyph = f"{top}⁄{str(frac.denominator).translate(SUBSCRIPT)}"
+        text = (str(int(whole)) if whole else "") + glyph
+    return _signed(text, negative, value > 0, sign, MINUS_SIGN)
+
+
+def format_money(value: Decimal, lang: str = "en") -> str:
+    """The sheet's money: two decimals, always signed (`+1.25`, `−0,40`, `0.00`)."""
+    return money(value, lang, signed=True)
