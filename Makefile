@@ -32,7 +32,7 @@ bench: $(STAMP)
 	for script in bench/*_bench.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 sheets: $(STAMP)
-	$(BIN)/python -m bot.sheet.examples docs/img
+	$(BIN)/python bench/sheets.py docs/img
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

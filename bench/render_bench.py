@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.sheet.examples import random_game
+from bench.sheets import random_game
 from bot.sheet.layout import layout_sheet
 from bot.sheet.raster import encode_png, rasterise
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.sheet.examples import NAMES, random_game
+from bench.sheets import NAMES, random_game
 from scoring.deal import Contract, Defender, Record, Role, Suit
 from scoring.replay import replay
 from scoring.rules import rules_for

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.sheet.examples import random_game
+from bench.sheets import random_game
 from bot.sheet.layout import RunKind, layout_sheet
 from scoring.deal import LastRound
 from scoring.replay import replay

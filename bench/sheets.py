@@ -1,8 +1,9 @@
-"""Example pictures of the score sheet: `python -m bot.render.examples docs/img` (`make sheets`).
+"""Example games and pictures of the score sheet: `python bench/sheets.py docs/img` (`make sheets`).
 
 Games are seeded random deals replayed by the engine, so the pictures are the same on every run:
 3 and 4 players, Russian and English, a short game (a real pool size, one pool closed or nearly) and
 a 200-deal game (a pool large enough that the game goes on) to show how long columns wrap and shrink.
+The renderer's tests and `bench/render_bench.py` draw their games from `random_game` too.
 """
 
 from __future__ import annotations
