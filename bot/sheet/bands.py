@@ -142,14 +142,15 @@ def name_tab(
 
 
 def centre_circle(
-    sheet: Sheet, frame: Frame, words: Mapping[str, str]
+    sheet: Sheet, frame: Frame, words: Mapping[str, str], lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
+    """The circle in the centre: the pool size, and the stake written the language's way."""
     cx, cy = frame.centre
     r = frame.radius
     runs: list[TextRun] = []
     lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), 34, True, INK)]
     if sheet.game.stake is not None:
-        stake = format_amount(sheet.game.stake, decimals=True)
+        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
         lines.append((words["centre_stake"].format(stake=stake), 15, False, MUTED))
     else:
         lines.append((words["centre_pool"], 15, False, MUTED))

@@ -25,8 +25,10 @@ Geometry
   that fits (`MAX_SIZE` … `MIN_SIZE`). If even `MIN_SIZE` cannot hold a column, the oldest values give
   way to a leading `…` (never seen in 200-deal tests). A closed pool is tinted gold and its last value
   carries a ✔.
-* Numbers: whole, or whole plus a vulgar fraction (36⅔, 12½): a decimal point would read as the
-  dot between totals. The strip, where no dots separate values, writes 12.5 when exact in two decimals.
+* Numbers (`locales.numbers`): whole, or whole plus a vulgar fraction (36⅔, 12½): a decimal mark
+  would read as the dot between totals. The strip and the centre, where no dots separate values,
+  write a value exact in two decimals the language's way: `0,1`, `+5,54` in Russian, `0.1`,
+  `+5.54` in English.
 
 Corrections (issue 6)
 ---------------------
@@ -134,7 +136,7 @@ def layout_sheet(
 
     shapes: list[Shape] = [Rect((0, 0, frame.width, frame.height), BACKGROUND)]
     runs: list[TextRun] = []
-    circle, centre_runs = centre_circle(sheet, frame, words)
+    circle, centre_runs = centre_circle(sheet, frame, words, lang)
     sides = {frame.sheet[0], frame.sheet[2]}
     tabs = [
         name_tab(
@@ -216,6 +218,8 @@ def layout_sheet(
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
-    strip_runs, _ = flow(strip_items(sheet, words, settlement), strip_area, STRIP_MAX, STRIP_MIN)
+    strip_runs, _ = flow(
+        strip_items(sheet, words, settlement, lang), strip_area, STRIP_MAX, STRIP_MIN
+    )
     runs += strip_runs
     return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

@@ -43,8 +43,9 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
 
 
 def strip_items(
-    sheet: Sheet, words: Mapping[str, str], settlement: Settlement | None
+    sheet: Sheet, words: Mapping[str, str], settlement: Settlement | None, lang: str = "en"
 ) -> list[Item]:
+    """The strip's items; the stake, balances and money written the language's way."""
     game, rules = sheet.game, sheet.rules
     names = game.players
     sep = Seg(" · ", color=MUTED, kind=RunKind.STRIP)
@@ -53,7 +54,7 @@ def strip_items(
         Item((sep, Seg(words["target"].format(target=rules.pool_target), kind=RunKind.STRIP))),
     ]
     if game.stake is not None:
-        stake = format_amount(game.stake, decimals=True)
+        stake = format_amount(game.stake, decimals=True, lang=lang)
         items.append(
             Item((sep, Seg(words["centre_stake"].format(stake=stake), kind=RunKind.STRIP)))
         )
@@ -85,13 +86,17 @@ def strip_items(
         items += [NEWLINE, Item((Seg(head, color=MUTED, kind=RunKind.STRIP),), gap=0.5)]
         for seat, balance in enumerate(settlement.balances):
             colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
-            amount = format_amount(balance, decimals=True, sign=True) + " " + words["whists_unit"]
+            amount = (
+                format_amount(balance, decimals=True, sign=True, lang=lang)
+                + " "
+                + words["whists_unit"]
+            )
             segs = [
                 Seg(names[seat] + " ", bold=True, color=SEAT_COLOURS[seat], kind=RunKind.STRIP),
                 Seg(amount, bold=True, color=colour, kind=RunKind.STRIP),
             ]
             if settlement.money is not None:
-                money = format_money(settlement.money[seat])
+                money = format_money(settlement.money[seat], lang)
                 segs.append(Seg(f" ({money})", color=colour, kind=RunKind.STRIP))
             items.append(Item(tuple(segs), gap=0.9))
     summary = _deal_summary(sheet, words)

@@ -3,6 +3,7 @@ the canvas, both languages, the marks the paper sheet uses."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import pytest
@@ -168,7 +169,27 @@ def test_the_strip_shows_the_settlement_it_is_given() -> None:
     )
     strip = [r.text for r in layout_sheet(sheet, "ru", settlement=given).runs]
     assert "+36⅔ в." in strip
-    assert "−12.5 в." in strip
+    assert "−12,5 в." in strip  # issue 10: a Russian sheet writes its decimals as the chat does
+    english = [r.text for r in layout_sheet(sheet, "en", settlement=given).runs]
+    assert "+36⅔ wh." in english
+    assert "−12.5 wh." in english
+
+
+def test_a_russian_sheet_writes_the_stake_and_money_with_a_decimal_comma() -> None:
+    """Issue 10: one number formatter; a Russian sheet writes `0,1` and `+5,54`, English `0.1`."""
+    sheet = closed_pool_sheet()
+    given = Settlement(
+        balances=(Fraction(277, 50), Fraction(-277, 50), Fraction(0)),
+        mountains=(Fraction(0),) * 3,
+        money=(Decimal("0.55"), Decimal("-0.55"), Decimal("0")),
+        transfers=(),
+    )
+    ru = [r.text for r in layout_sheet(sheet, "ru", settlement=given).runs]
+    en = [r.text for r in layout_sheet(sheet, "en", settlement=given).runs]
+    assert "ставка 0,1" in ru and "stake 0.1" in en
+    assert "+5,54 в." in ru and "+5.54 wh." in en
+    assert " (+0,55)" in ru and " (+0.55)" in en
+    assert " (−0,55)" in ru and " (0.00)" in en
 
 
 def test_a_corrected_value_shows_the_wrong_value_a_dot_and_the_right_value() -> None:

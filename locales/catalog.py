@@ -1,0 +1,87 @@
+"""The one message catalogue: `locales/<lang>.toml`, read with the standard library's tomllib.
+
+Every text a reader sees lives there: the chat's texts (top-level keys, Telegram HTML), the sheet
+picture's words (`[sheet]`), the command line's messages (`[cli.*]`) and the plural forms
+(`[plural]`). A key missing in a language falls back to English; an unknown language is English.
+
+Standard library only, the bottom layer: the rules engine's command line, the picture and the bot
+all read their words here.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+LOCALES_DIR: Final = Path(__file__).parent
+LANGUAGES: Final = ("ru", "en")
+FALLBACK: Final = "en"
+
+
+def language(lang: str) -> str:
+    """The catalogue's language for a code such as `ru`, `en`, `ru-RU` or `de` (→ `en`)."""
+    base = lang.split("-")[0].lower()
+    return base if base in LANGUAGES else FALLBACK
+
+
+@cache
+def load(lang: str) -> Mapping[str, Any]:
+    """Every text of one language, as the file holds it (read once)."""
+    with (LOCALES_DIR / f"{lang}.toml").open("rb") as file:
+        return tomllib.load(file)
+
+
+def _find(messages: Mapping[str, Any], path: str) -> Any:
+    node: Any = messages
+    for part in path.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def lookup(lang: str, key: str) -> str | None:
+    """The text at a key (`"deal-recorded"`, or a dotted path such as `"sheet.pool"`) in a
+    language, else in English; None when neither has a text there."""
+    for source in (language(lang), FALLBACK):
+        value = _find(load(source), key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+@cache
+def table(lang: str, key: str) -> Mapping[str, str]:
+    """The texts of a table (`"sheet"`, `"cli.messages"`) in a language, English filling gaps."""
+    merged: dict[str, str] = {}
+    for source in (FALLBACK, language(lang)):
+        node = _find(load(source), key)
+        if isinstance(node, Mapping):
+            merged.update({k: v for k, v in node.items() if isinstance(v, str)})
+    return merged
+
+
+def plural_category(lang: str, shown: str) -> str:
+    """CLDR plural category of a number as shown (`"21"`, `"2,5"`, `"−4"`): Russian one/few/many
+    for whole numbers and `other` for fractions; English one/other."""
+    digits = shown.lstrip("+−-")
+    if not digits.isdigit():
+        return "other"
+    n = int(digits)
+    if language(lang) == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    return "one" if n == 1 else "other"
+
+
+def plural(lang: str, key: str, shown: str) -> str:
+    """The word after a number as shown: `plural("ru", "whist", "2,5")` → `виста`."""
+    forms = _find(load(language(lang)), f"plural.{key}") or _find(load(FALLBACK), f"plural.{key}")
+    category = plural_category(lang, shown)
+    return str(forms.get(category) or forms.get("other") or forms.get("many"))
