@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.i18n import LANGUAGES, load, translator
+from bot.texts.i18n import LANGUAGES, load, translator
 from bot.service import GAME_ERROR_CODES
 from scoring.entries import Reason
 from scoring.errors import ERROR_CODES

@@ -1,4 +1,5 @@
-"""Texts in the chat's language: `locales/<lang>.toml`, read with the standard library's tomllib.
+"""Texts in the chat's language as Telegram HTML: a thin layer over `locales.catalog` (the words)
+and `locales.numbers` (the numbers).
 
 `t("deal-recorded", number=3)` formats a message as Telegram HTML: every parameter is escaped unless it
 is `Safe` (already HTML), and the result is `Safe`. Plural forms follow CLDR: Russian one/few/many for
@@ -11,22 +12,29 @@ from __future__ import annotations
 
 import html
 import logging
-import math
-import tomllib
-from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-import locales
+from locales import catalog, numbers
+from locales.catalog import LANGUAGES, LOCALES_DIR, load, plural_category
+
+__all__ = [
+    "LANGUAGES",
+    "LOCALES_DIR",
+    "MINUS",
+    "Safe",
+    "Translator",
+    "load",
+    "plural_category",
+    "quote",
+    "translator",
+]
 
 log = logging.getLogger(__name__)
 
-LOCALES_DIR: Final = Path(locales.__file__).parent
-LANGUAGES: Final = ("ru", "en")
-MINUS: Final = "−"
+MINUS: Final = numbers.MINUS_SIGN
 
 
 class Safe(str):
@@ -39,43 +47,20 @@ def quote(value: object) -> Safe:
     return value if isinstance(value, Safe) else Safe(html.escape(str(value), quote=False))
 
 
-@cache
-def load(lang: str) -> Mapping[str, Any]:
-    """The messages of one language (read once)."""
-    with (LOCALES_DIR / f"{lang}.toml").open("rb") as file:
-        return tomllib.load(file)
-
-
-def plural_category(lang: str, shown: str) -> str:
-    """CLDR plural category of a number as shown (`"21"`, `"2,5"`, `"−4"`)."""
-    digits = shown.lstrip("+" + MINUS + "-")
-    if not digits.isdigit():
-        return "other"
-    n = int(digits)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "other"
-
-
 class Translator:
     """The texts of one language, with the default language's as a fallback."""
 
     def __init__(self, lang: str, fallback: str = "en") -> None:
         self.lang = lang if lang in LANGUAGES else fallback
         self._messages = load(self.lang)
-        self._fallback = load(fallback)
-        self.decimal = "," if self.lang == "ru" else "."
+        self.decimal = numbers.decimal_mark(self.lang)
 
     def has(self, key: str) -> bool:
         return key in self._messages
 
     def template(self, key: str) -> str:
-        value = self._messages.get(key, self._fallback.get(key))
-        if not isinstance(value, str):
+        value = catalog.lookup(self.lang, key)
+        if value is None:
             log.warning("no text %r in %s", key, self.lang)
             return key
         return value
@@ -88,34 +73,19 @@ class Translator:
             log.exception("text %r in %s does not fit its parameters", key, self.lang)
             return Safe(html.escape(key))
 
-    # -- numbers ---------------------------------------------------------------------------
+    # -- numbers (locales.numbers) ------------------------------------------------------------
     def number(
         self, value: Fraction | int | Decimal, *, signed: bool = False, places: int = 1
     ) -> str:
         """`12.5`/`12,5`, at most `places` decimals (trailing zeros dropped), `+`/`−` when signed."""
-        exact = Fraction(value)
-        scale = 10**places
-        units = math.floor(abs(exact) * scale + Fraction(1, 2))  # half away from zero
-        whole, part = divmod(units, scale)
-        text = str(whole) if not part else f"{whole}.{part:0{places}d}".rstrip("0")
-        text = text.replace(".", self.decimal)
-        if units == 0:
-            return "0"
-        if exact < 0:
-            return MINUS + text
-        return ("+" + text) if signed else text
+        return numbers.decimal(value, self.lang, signed=signed, places=places)
 
     def money(self, value: Decimal, *, signed: bool = False) -> str:
         """Money with two decimals: `+1.25`, `−0.40`."""
-        text = f"{abs(value).quantize(Decimal('0.01')):f}".replace(".", self.decimal)
-        if value < 0:
-            return MINUS + text
-        return ("+" + text) if signed and value > 0 else text
+        return numbers.money(value, self.lang, signed=signed)
 
     def plural(self, key: str, shown: str) -> str:
-        forms = self._messages.get("plural", {}).get(key) or self._fallback["plural"][key]
-        category = plural_category(self.lang, shown)
-        return str(forms.get(category) or forms.get("other") or forms.get("many"))
+        return catalog.plural(self.lang, key, shown)
 
     def count(self, value: Fraction | int, key: str, *, signed: bool = False) -> str:
         """`5 вистов`, `2,5 виста`, `1 whist`."""
