@@ -34,7 +34,8 @@ def load(lang: str) -> Mapping[str, Any]:
         return tomllib.load(file)
 
 
-def _find(messages: Mapping[str, Any], path: str) -> Any:
+def find(messages: Mapping[str, Any], path: str) -> Any:
+    """What a loaded file holds at a dotted path (`"cli.messages"`), or None."""
     node: Any = messages
     for part in path.split("."):
         if not isinstance(node, Mapping) or part not in node:
@@ -47,7 +48,7 @@ def lookup(lang: str, key: str) -> str | None:
     """The text at a key (`"deal-recorded"`, or a dotted path such as `"sheet.pool"`) in a
     language, else in English; None when neither has a text there."""
     for source in (language(lang), FALLBACK):
-        value = _find(load(source), key)
+        value = find(load(source), key)
         if isinstance(value, str):
             return value
     return None
@@ -58,7 +59,7 @@ def table(lang: str, key: str) -> Mapping[str, str]:
     """The texts of a table (`"sheet"`, `"cli.messages"`) in a language, English filling gaps."""
     merged: dict[str, str] = {}
     for source in (FALLBACK, language(lang)):
-        node = _find(load(source), key)
+        node = find(load(source), key)
         if isinstance(node, Mapping):
             merged.update({k: v for k, v in node.items() if isinstance(v, str)})
     return merged
@@ -82,6 +83,16 @@ def plural_category(lang: str, shown: str) -> str:
 
 def plural(lang: str, key: str, shown: str) -> str:
     """The word after a number as shown: `plural("ru", "whist", "2,5")` → `виста`."""
-    forms = _find(load(language(lang)), f"plural.{key}") or _find(load(FALLBACK), f"plural.{key}")
+    forms = find(load(language(lang)), f"plural.{key}") or find(load(FALLBACK), f"plural.{key}")
     category = plural_category(lang, shown)
     return str(forms.get(category) or forms.get("other") or forms.get("many"))
+
+
+def keys(lang: str, key: str) -> tuple[str, ...]:
+    """The names in a table (texts and sub-tables alike), English and the language's together."""
+    names: dict[str, None] = {}
+    for source in (FALLBACK, language(lang)):
+        node = find(load(source), key)
+        if isinstance(node, Mapping):
+            names.update(dict.fromkeys(node))
+    return tuple(names)

@@ -6,13 +6,14 @@
 
 An error is exit status 2 and one English line on standard error, `FILE:LINE: message` (`FILE: message`
 when the error is about the whole file), never a traceback. The messages are built here from an error's
-code, span and params; the bot has its own locales for the same codes.
+code, span and params, with the texts of `locales/*.toml` (`[cli]`, the catalogue the chat's texts
+share). `replay --sheet` draws with the renderer it is handed, else with the one registered under the
+entry-point group `prefbot.sheet`: the rules engine names no package above it.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import sys
@@ -20,10 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from importlib.metadata import entry_points
 from math import floor
 from pathlib import Path
 from typing import Final
 
+from locales import catalog, numbers
 from scoring.errors import ProtocolError, ScoringError
 from scoring.paper import FIELDS, parse_paper_sheet
 from scoring.protocol import parse_protocol
@@ -43,80 +46,21 @@ from scoring.sheet import Sheet, Totals
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
 
-# English messages by error code: `{span}` is the input at fault, other fields are the error's params.
-MESSAGES: Final[Mapping[str, str]] = {
-    "unknown-convention": "unknown convention {span!r} (conventions: {valid})",
-    "unknown-option": "unknown option {span!r} (options: {valid})",
-    "bad-option-value": "bad value {span!r} for option {option} (valid: {valid})",
-    "empty-deal": "empty deal",
-    "unknown-word": "unknown word {span!r}",
-    "unknown-player": "unknown player {span!r} (players: {players})",
-    "ambiguous-player": "{span!r} could be {matches}",
-    "same-player-twice": "the same player twice: {span!r}",
-    "declarer-defends": "the declarer cannot defend: {span!r}",
-    "bad-level": "a contract is 6 to 10: {span!r}",
-    "bad-tricks": "bad number of tricks: {span!r}",
-    "tricks-not-ten": "tricks do not sum to 10: {span!r}",
-    "result-contradicts-tricks": "the result contradicts the tricks: {span!r}",
-    "missing-result": "the result is missing (=, -N, +N): {span!r}",
-    "missing-defenders": "both defenders must be named: {span!r}",
-    "half-whist-on-high": "half-whist only on 6 and 7: {span!r}",
-    "half-beside-whist": "half-whist beside a whist: {span!r}",
-    "two-half-whists": "two half-whists: {span!r}",
-    "not-played-with-tricks": "a deal not played takes no tricks: {span!r}",
-    "bad-misere-tricks": "bad misère tricks: {span!r}",
-    "bad-prikup": "prikup:N is 1 to 3, in a 4-player Odessa game only: {span!r}",
-    "bad-adjust": "bad adjustment: {span!r}",
-    "me-outside-chat": "'me' works only in the chat: {span!r}",
-    "missing-level": "no contract level (6 to 10): {span!r}",
-    "missing-declarer": "name the declarer: {span!r}",
-    "missing-tricks": "two whisters: give one whister's tricks: {span!r}",
-    "missing-dealer": "name the dealer (dealer:X) of this raspasy: {span!r}",
-    "too-many-defenders": "too many defenders (at most {expected}): {span!r}",
-    "repeated-word": "given twice: {span!r}",
-    "dealer-in-play": "the dealer {dealer} sits this deal out: {span!r}",
-    "player-not-active": "{span} sits this deal out (dealer {dealer})",
-    "prikup-not-allowed": "prikup is not allowed here: {span!r}",
-    "three-down-not-allowed": "conceding three down is not allowed in {convention}",
-    "game-finished": "the game has already ended",
-    "not-a-player": "not a player of this game: {span!r}",
-    "bad-header": "bad header: {problem_text}: {span!r}",
-    "bad-players": "players: {problem_text}: {span}",
-    "bad-json": "not valid JSON: {problem_text}",
-    "bad-sheet": "{field}: expected {expected_text}, got {span}",
-}
+CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
+SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
+
+# Messages by error code (`{span}` is the input at fault, other fields are the error's params),
+# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures.
+MESSAGES: Final = catalog.table(CLI_LANG, "cli.messages")
 PROBLEMS: Final[Mapping[str, Mapping[str, str]]] = {
-    "bad-players": {
-        "count": "a list of 3 or 4 names expected",
-        "not-a-name": "each player is a non-empty string",
-        "same-name": "the same name twice",
-        "missing": "no '# players:' line",
-    },
-    "bad-header": {
-        "stake": "the stake is a decimal such as 0.10",
-        "option": "an option is name=value",
-        "repeated": "given twice",
-        "no-convention": "no '# convention:' line",
-    },
-    "bad-json": {
-        "syntax": "{detail} (column {column})",
-        "constant": "{span} is not a number",
-        "too-deep": "nested too deep",
-        "too-long": "a number too long",
-    },
+    code: catalog.table(CLI_LANG, f"cli.problems.{code}")
+    for code in catalog.keys(CLI_LANG, "cli.problems")
 }
-EXPECTED: Final[Mapping[str, str]] = {
-    "object": "an object",
-    "string": "a string",
-    "number": 'a number such as 14, 36.5 or "110/3"',
-    "once": "it only once",
-    "field": "one of the fields " + ", ".join(FIELDS),
-    "player": "a player's name ({valid})",
-    "every-player": "every player's pool (or no pool at all: every pool closed)",
-    "another-player": "whists on another player",
-    "positive-decimal": 'a positive decimal such as "0.10"',
-    "option-value": "an option value (a string, a number, true or false)",
-}
+EXPECTED: Final = catalog.table(CLI_LANG, "cli.expected")
+FAILURES: Final = catalog.table(CLI_LANG, "cli.failures")
+
+Renderer = Callable[..., bytes]
+"""`render(sheet, lang, *, settlement=...) -> PNG bytes`: what `replay --sheet` draws with."""
 
 
 class _Failure(Exception):
@@ -131,8 +75,10 @@ class _Failure(Exception):
         return f"{place}: {self.message}"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command; returns the exit status (0, or 2 after one line on standard error)."""
+def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
+    """Run one command; returns the exit status (0, or 2 after one line on standard error).
+
+    `renderer` draws `replay --sheet`; without it the registered one is used (`find_renderer`)."""
     _configure_streams()
     args = _parser().parse_args(argv)
     command: str = args.command
@@ -143,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif command == "settle":
             _write(settle_output(_read(path), args.json))
         else:
-            _write(replay_output(_read(path), args.json, args.sheet))
+            _write(replay_output(_read(path), args.json, args.sheet, renderer))
     except _Failure as failure:
         print(failure, file=sys.stderr)
         return EXIT_ERROR
@@ -187,7 +133,12 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
     return report.json() if as_json else report.table()
 
 
-def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None) -> str:
+def replay_output(
+    source: tuple[str, str],
+    as_json: bool,
+    sheet_png: str | None,
+    renderer: Renderer | None = None,
+) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     path, text = source
     try:
@@ -204,7 +155,7 @@ def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None)
         raise _Failure(path, line, message(error)) from None
     settlement = settle(sheet.rules, sheet.totals, game.stake)
     if sheet_png is not None:
-        _render(sheet_png, sheet, settlement)
+        _render(sheet_png, sheet, settlement, renderer)
     report = Report(
         sheet.rules,
         game.players,
@@ -217,17 +168,27 @@ def replay_output(source: tuple[str, str], as_json: bool, sheet_png: str | None)
     return report.json() if as_json else report.table()
 
 
-def _render(out: str, sheet: Sheet, settlement: Settlement) -> None:
-    """Write the sheet image with bot.render (Pillow), which the rules engine does not depend on."""
+def find_renderer() -> Renderer:
+    """The sheet renderer registered under the entry-point group `prefbot.sheet` (pyproject.toml
+    registers the product's picture there); ImportError when none can be loaded."""
+    for point in entry_points(group=SHEET_ENTRY_POINTS):
+        render: Renderer = point.load()
+        return render
+    raise ImportError(f"no renderer registered under {SHEET_ENTRY_POINTS!r}")
+
+
+def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer | None) -> None:
+    """Write the sheet image with the renderer (Pillow), which the rules engine does not depend on."""
     try:
-        render: Callable[..., bytes] = importlib.import_module("bot.render").render_sheet_png
+        render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        raise _Failure(out, 0, f"cannot render the sheet image ({error})") from None
+        raise _Failure(out, 0, FAILURES["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
         Path(out).write_bytes(png)
     except OSError as error:
-        raise _Failure(out, 0, f"cannot write: {error.strerror or type(error).__name__}") from None
+        reason = error.strerror or type(error).__name__
+        raise _Failure(out, 0, FAILURES["cannot-write"].format(error=reason)) from None
 
 
 def conventions_text() -> str:
@@ -357,10 +318,9 @@ def json_number(value: Fraction) -> int | Decimal:
 
 
 def short_number(value: Fraction, sign: bool = False) -> str:
-    """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding")."""
-    tenths = _round_half_away(value * 10)
-    text = str(tenths // 10) if tenths % 10 == 0 else str(Decimal(tenths).scaleb(-1))
-    return f"+{text}" if sign and tenths > 0 else text
+    """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding"),
+    the English way with an ASCII minus (`locales.numbers.decimal`)."""
+    return numbers.decimal(value, CLI_LANG, signed=sign, minus="-")
 
 
 def dump_json(value: object) -> str:
@@ -419,6 +379,7 @@ def message(error: ScoringError) -> str:
     fields["span"] = error.span
     problem = PROBLEMS.get(error.code, {}).get(error.params.get("problem", ""), "?")
     fields["problem_text"] = problem.format_map(fields)
+    fields.setdefault("fields", ", ".join(FIELDS))
     expected = EXPECTED.get(error.params.get("expected", ""), error.params.get("expected", "?"))
     fields["expected_text"] = expected.format_map(fields)
     text = template.format_map(fields)

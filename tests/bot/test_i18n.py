@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from bot.texts.i18n import LANGUAGES, load, translator
 from bot.service import GAME_ERROR_CODES
+from bot.texts.i18n import LANGUAGES, load, translator
+from locales import catalog, numbers
 from scoring.entries import Reason
 from scoring.errors import ERROR_CODES
 
@@ -106,3 +107,41 @@ def test_every_text_is_telegram_html_with_balanced_tags(lang: str) -> None:
             check.feed(t(key, name="<x>", span="a&b"))
             check.close()
             assert check.open == [], key
+
+
+def _fields(template: str) -> set[str]:
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "sheet",
+        "cli.messages",
+        "cli.expected",
+        "cli.failures",
+        *(f"cli.problems.{code}" for code in catalog.keys("en", "cli.problems")),
+    ],
+)
+def test_the_pictures_and_the_command_lines_texts_have_the_same_fields_in_both_languages(
+    table: str,
+) -> None:
+    """Issue 10: one catalogue; every text of the picture and the CLI exists in ru and en alike."""
+    ru, en = (catalog.load(lang) for lang in ("ru", "en"))
+    ru_texts, en_texts = (catalog.find(messages, table) for messages in (ru, en))
+    assert set(ru_texts) == set(en_texts)
+    assert {k: _fields(v) for k, v in ru_texts.items()} == {
+        k: _fields(v) for k, v in en_texts.items()
+    }
+
+
+def test_a_russian_number_uses_a_comma_everywhere_and_an_unknown_language_a_point() -> None:
+    assert numbers.decimal(Fraction(1, 10), "ru") == "0,1"
+    assert numbers.decimal(Fraction(277, 50), "ru", signed=True, places=2) == "+5,54"
+    assert numbers.decimal(Fraction(277, 50), "en", signed=True, places=2) == "+5.54"
+    assert numbers.format_amount(Fraction(1, 10), decimals=True, lang="ru-RU") == "0,1"
+    assert numbers.format_amount(Fraction(110, 3), sign=True, lang="ru") == "+36⅔"
+    assert numbers.decimal(Fraction(-5, 2), "de", minus="-") == "-2.5"
+    assert catalog.lookup("de", "sheet.pool") == "Pool"
