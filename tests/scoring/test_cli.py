@@ -344,7 +344,7 @@ def test_replay_without_the_renderer_is_one_error_line(
 ) -> None:
     path, png = tmp_path / "game.pref", tmp_path / "sheet.png"
     path.write_text(PROTOCOL, "utf-8")
-    monkeypatch.setitem(sys.modules, "bot.render", None)  # import bot.render → ImportError
+    monkeypatch.setitem(sys.modules, "bot.sheet", None)  # import bot.sheet → ImportError
     status = cli.main(["replay", str(path), "--sheet", str(png)])
     captured = capsys.readouterr()
     assert status == 2
