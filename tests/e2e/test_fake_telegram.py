@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
+import random
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -44,6 +46,8 @@ from tests.e2e.fake_telegram import (
     GROUP,
     OLD_GROUP,
     FakeTelegram,
+    Upload,
+    multipart_fields,
     plain_text,
     private_chat,
 )
@@ -137,9 +141,6 @@ async def test_html_text_is_stored_as_the_user_sees_it(server: FakeTelegram, api
         ("<b>bold", "HTML"),
         ("<b>x</i>", "HTML"),
         ("<blink>x</blink>", "HTML"),
-        ("Anna: +12.5", "MarkdownV2"),
-        ("*bold", "MarkdownV2"),
-        ("*bold", "Markdown"),
     ],
 )
 async def test_text_that_telegram_cannot_parse_is_refused(
@@ -154,10 +155,7 @@ async def test_text_that_telegram_cannot_parse_is_refused(
 @pytest.mark.parametrize(
     ("text", "mode", "plain"),
     [
-        ("Anna: \\+12\\.5 *bold* `c-1`", "MarkdownV2", "Anna: +12.5 bold c-1"),
-        ("[Anna](tg://user?id=1) \\!", "MarkdownV2", "Anna !"),
         ("<a href='tg://user?id=1'>Anna</a> &amp; <i>Boris</i>", "HTML", "Anna & Boris"),
-        ("*Anna* _Boris_", "Markdown", "Anna Boris"),
         ("a < b & c", None, "a < b & c"),
     ],
 )
@@ -233,6 +231,99 @@ async def test_a_photo_upload_keeps_its_bytes_and_answers_photo_sizes(
     assert server.photo_bytes(server.message(GROUP, again.message_id)) == data
 
 
+def multipart(boundary: bytes, *parts: tuple[str, bytes, str | None]) -> bytes:
+    """A multipart/form-data body as aiohttp writes one: (name, content, filename) parts."""
+    body = b""
+    for name, content, filename in parts:
+        disposition = f'form-data; name="{name}"' + (
+            f'; filename="{filename}"' if filename else ""
+        )
+        body += b"--" + boundary + b"\r\nContent-Disposition: " + disposition.encode() + b"\r\n"
+        if filename:
+            body += b"Content-Type: application/octet-stream\r\n"
+        body += b"\r\n" + content + b"\r\n"
+    return body + b"--" + boundary + b"--\r\n"
+
+
+def noise_png(side: int = 120) -> bytes:
+    """A PNG that does not compress (some 40 KB): more than one socket read of the server."""
+    pixels = random.Random(side).randbytes(side * side * 3)
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", (side, side), pixels).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("split", ["pieces of 7 bytes", "two short reads, then the rest"])
+async def test_a_multipart_upload_is_read_whole_however_tcp_splits_it(
+    server: FakeTelegram, split: str
+) -> None:
+    """Issue 11: the server must not depend on how TCP splits a request. aiohttp's streaming
+    multipart reader, handed a few bytes of a part and then a long read, took a deprecated path
+    (`unread_data`) that warnings-as-errors turned into a 400."""
+    server.add_chat(GROUP)
+    data = noise_png()
+    boundary = b"b0undary-7f3c"
+    body = multipart(
+        boundary,
+        ("chat_id", str(GROUP.id).encode(), None),
+        ("caption", "#1 Anna 6♠ =".encode(), None),
+        ("photo", data, "sheet.png"),
+    )
+    head = (
+        f"POST /bot{BOT_TOKEN}/sendPhoto HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Content-Type: multipart/form-data; boundary={boundary.decode()}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    request = head + body
+    if split == "pieces of 7 bytes":
+        cuts = list(range(7, len(request), 7))
+    else:  # the photo's first 3 bytes, 3 more, then everything else in one write
+        start = request.index(data)
+        cuts = [start + 3, start + 6]
+    pieces = [request[i:j] for i, j in zip([0, *cuts], [*cuts, len(request)], strict=True)]
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    for piece in pieces:  # each piece its own write; the server reads between them
+        writer.write(piece)
+        await writer.drain()
+        for _ in range(5):
+            await asyncio.sleep(0)
+    answer = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    status, _, payload = answer.partition(b"\r\n\r\n")
+    assert status.startswith(b"HTTP/1.1 200"), answer[:300]
+    assert json.loads(payload)["result"]["caption"] == "#1 Anna 6♠ ="
+    sent = server.sent[GROUP.id][-1]
+    assert (sent.method, sent.photo) == ("sendPhoto", data)
+
+
+def test_a_multipart_body_gives_its_text_fields_and_files_byte_for_byte() -> None:
+    content = b"\x89PNG\r\n\x1a\n--not-the-boundary\r\n\r\nend"
+    body = multipart(b"xyz", ("chat_id", b"-100", None), ("photo", content, "a.png"))
+    fields = multipart_fields(body, 'multipart/form-data; boundary="xyz"')
+    assert [
+        (name, bytes(value) if isinstance(value, Upload) else value) for name, value in fields
+    ] == [
+        ("chat_id", "-100"),
+        ("photo", content),
+    ]
+    assert isinstance(fields[1][1], Upload) and fields[1][1].filename == "a.png"
+    with pytest.raises(ValueError, match="closing delimiter"):
+        multipart_fields(body[: -len(b"--xyz--\r\n")], "multipart/form-data; boundary=xyz")
+    with pytest.raises(ValueError, match="boundary"):
+        multipart_fields(body, "multipart/form-data")
+
+
+async def test_a_parse_mode_other_than_html_is_refused_by_name(
+    server: FakeTelegram, api: Bot
+) -> None:
+    """The bot writes Telegram HTML only; the fake serves no Markdown parser."""
+    server.add_chat(GROUP)
+    with pytest.raises(TelegramBadRequest, match="MarkdownV2"):
+        await api.send_message(GROUP.id, "*bold*", parse_mode="MarkdownV2")
+    assert server.sent[GROUP.id] == []
+
+
 async def test_bytes_that_are_not_an_image_are_refused_as_a_photo(
     server: FakeTelegram, api: Bot
 ) -> None:
@@ -250,18 +341,6 @@ async def test_a_document_upload_keeps_its_bytes(server: FakeTelegram, api: Bot)
     )
     assert message.document is not None and message.document.file_name == "game.pref"
     assert server.sent[GROUP.id][-1].document == b"# convention: sochi\n"
-
-
-async def test_a_stored_file_can_be_downloaded_by_its_file_id(
-    server: FakeTelegram, api: Bot
-) -> None:
-    server.add_chat(GROUP)
-    message = await api.send_document(
-        GROUP.id, BufferedInputFile(b"Anna 6\xe2\x99\xa0 =", "g.pref")
-    )
-    assert message.document is not None
-    downloaded = await api.download(message.document.file_id)
-    assert downloaded is not None and downloaded.read() == b"Anna 6\xe2\x99\xa0 ="
 
 
 async def test_edits_change_the_message_and_an_unchanged_edit_is_refused(
@@ -283,14 +362,10 @@ async def test_edits_change_the_message_and_an_unchanged_edit_is_refused(
             message_id=text.message_id,
             reply_markup=keyboard(("Join", "j")),
         )
-    await api.edit_message_reply_markup(chat_id=GROUP.id, message_id=text.message_id)
-    assert "reply_markup" not in server.message(GROUP, text.message_id)
-    with pytest.raises(TelegramBadRequest, match="no caption"):
-        await api.edit_message_caption(chat_id=GROUP.id, message_id=text.message_id, caption="x")
     with pytest.raises(TelegramBadRequest, match="message to edit not found"):
         await api.edit_message_text(text="x", chat_id=GROUP.id, message_id=4242)
     methods = [s.method for s in server.sent[GROUP.id]]
-    assert methods == ["sendMessage", "editMessageText", "editMessageReplyMarkup"]
+    assert methods == ["sendMessage", "editMessageText"]
 
 
 async def test_edit_message_media_swaps_the_photo_and_caption(
@@ -307,24 +382,8 @@ async def test_edit_message_media_swaps_the_photo_and_caption(
     assert not isinstance(edited, bool) and edited.caption == "#2"
     sent = server.sent[GROUP.id][-1]
     assert (sent.method, sent.photo, sent.text) == ("editMessageMedia", second_png, "#2")
-    await api.edit_message_caption(chat_id=GROUP.id, message_id=first.message_id, caption="#2!")
-    assert server.message(GROUP, first.message_id)["caption"] == "#2!"
+    assert server.message(GROUP, first.message_id)["caption"] == "#2"
     assert server.photo_bytes(server.message(GROUP, first.message_id)) == second_png
-
-
-async def test_the_bot_deletes_its_own_messages_but_not_users_without_rights(
-    server: FakeTelegram, api: Bot
-) -> None:
-    asked = server.user_message(GROUP, ANNA, "/deal")
-    mine = await api.send_message(GROUP.id, "step 1")
-    assert await api.delete_message(GROUP.id, mine.message_id)
-    with pytest.raises(TelegramBadRequest, match="to delete not found"):
-        await api.delete_message(GROUP.id, mine.message_id)
-    with pytest.raises(TelegramBadRequest, match="can't be deleted"):
-        await api.delete_message(GROUP.id, asked["message_id"])
-    server.admins[GROUP.id].add(BOT_USER["id"])
-    assert await api.delete_message(GROUP.id, asked["message_id"])
-    assert [s.method for s in server.sent[GROUP.id]] == ["sendMessage", *["deleteMessage"] * 2]
 
 
 async def test_get_updates_gives_a_command_with_its_entity_and_offset_confirms(
@@ -357,15 +416,6 @@ async def test_a_redelivered_update_reaches_a_poller_that_starts_afresh(
     (again,) = await api.get_updates(timeout=0)
     assert again.update_id == first.update_id and again.message == first.message
     assert server.deliveries[first.update_id] == 2
-
-
-async def test_delete_webhook_may_drop_the_pending_updates(server: FakeTelegram, api: Bot) -> None:
-    server.user_message(GROUP, ANNA, "/score")
-    assert await api.delete_webhook()
-    assert len(await api.get_updates(timeout=0)) == 1
-    assert await api.delete_webhook(drop_pending_updates=True)
-    assert await api.get_updates(timeout=0) == []
-    assert len(server.dropped_updates) == 1
 
 
 async def test_a_long_poll_wakes_as_soon_as_an_update_is_queued(
@@ -448,27 +498,17 @@ async def test_a_kicked_bot_is_forbidden_in_the_chat(server: FakeTelegram, api: 
         await api.send_message(GROUP.id, "x")
 
 
-async def test_commands_chat_member_chat_action_and_webhook(
+async def test_the_commands_menu_is_kept_per_scope_and_language(
     server: FakeTelegram, api: Bot
 ) -> None:
-    server.user_message(GROUP, DMITRY, "hi")
     commands = [BotCommand(command="deal", description="Записать сдачу")]
     scope = BotCommandScopeAllGroupChats()
     assert await api.set_my_commands(commands, scope=scope, language_code="ru")
     assert server.commands[("all_group_chats", "ru")] == [
         {"command": "deal", "description": "Записать сдачу"}
     ]
-    assert (await api.get_my_commands(scope=scope, language_code="ru"))[0].command == "deal"
     with pytest.raises(TelegramBadRequest, match="BOT_COMMAND_INVALID"):
         await api.set_my_commands([BotCommand(command="New-Game", description="x")])
-    member = await api.get_chat_member(GROUP.id, DMITRY.id)
-    assert member.status == "member" and member.user.username == DMITRY.username
-    server.admins[GROUP.id].add(DMITRY.id)
-    assert (await api.get_chat_member(GROUP.id, DMITRY.id)).status == "administrator"
-    chat = await api.get_chat(GROUP.id)
-    assert (chat.id, chat.type, chat.title) == (GROUP.id, "supergroup", GROUP.title)
-    assert await api.send_chat_action(GROUP.id, "upload_photo")
-    assert await api.delete_webhook(drop_pending_updates=False)
 
 
 async def test_an_unknown_method_answers_ok_and_is_recorded(server: FakeTelegram) -> None:
