@@ -4,6 +4,8 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The packages `mypy --strict` checks (add each product package here as it passes).
+TYPED := scoring locales bot/sheet
 
 .PHONY: run test lint typecheck pytest bench sheets clean
 
@@ -20,10 +22,10 @@ test: lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check scoring
+	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict scoring
+	$(BIN)/mypy --strict $(TYPED)
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q
