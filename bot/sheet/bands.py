@@ -9,6 +9,8 @@ from fractions import Fraction
 from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, place
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
+    CAPTION_MAX,
+    CAPTION_MIN,
     CLOSED_MARK,
     INK,
     LINE,
@@ -54,27 +56,77 @@ def _total_items(
     closed: bool,
     corrections: Corrections,
 ) -> list[Item]:
+    """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
+    the right value and the correction's number; a value corrected away (the record no longer
+    writes here) stays as its wrong value in grey with the number, never silently dropped."""
+    written = {record for record, _ in values}
+    orphans = sorted(
+        (record, fix)
+        for (b, record), fix in corrections.items()
+        if b == band and record not in written
+    )
+    entries: list[tuple[int, Fraction | None]] = [*values, *((r, None) for r, _ in orphans)]
+    entries.sort(key=lambda entry: entry[0])
+    gone = dict(orphans)
+    latest = values[-1][0] if values else None
+    final = len(entries) - 1
     items = []
-    last = len(values) - 1
-    for i, (record, total) in enumerate(values):
+    for i, (record, total) in enumerate(entries):
+        dot = "" if i == final else "."
+        if total is None:
+            away = gone[record]
+            mark = str(away.number).translate(SUPERSCRIPT) + dot
+            segs = (
+                Seg(format_amount(away.wrong), color=MUTED, kind=RunKind.WRONG, band=band),
+                Seg(mark, color=MUTED, kind=RunKind.MARK, band=band),
+            )
+            items.append(Item(segs))
+            continue
         text = format_amount(total)
         fix = corrections.get((band, record))
-        segs: list[Seg] = []
+        run: list[Seg] = []
         if fix is not None:
-            segs.append(
+            run.append(
                 Seg(format_amount(fix.wrong) + ".", color=MUTED, kind=RunKind.WRONG, band=band)
             )
-        if i == last:
-            segs.append(Seg(text, bold=True, color=colour, band=band, record=record, latest=True))
+        if record == latest:
+            shown = text if fix else text + dot
+            run.append(Seg(shown, bold=True, color=colour, band=band, record=record, latest=True))
         else:
-            segs.append(Seg(text if fix else text + ".", band=band, record=record))
+            run.append(Seg(text if fix else text + ".", band=band, record=record))
         if fix is not None:
-            mark = str(fix.number).translate(SUPERSCRIPT) + ("" if i == last else ".")
-            segs.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
-        if i == last and closed:
-            segs.append(Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band))
-        items.append(Item(tuple(segs)))
+            mark = str(fix.number).translate(SUPERSCRIPT) + dot
+            run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+        if record == latest and closed:
+            run.append(Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band))
+        items.append(Item(tuple(run)))
     return items
+
+
+def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Area]:
+    """The band's word at `CAPTION_MAX` … `CAPTION_MIN` px (readable on a phone: issue 13), first
+    in the band, its words wrapping (`Висты` / `→ Константин`) and a name too long for the band
+    cut with "…"; the totals then flow around it (the area returned has it as an obstacle)."""
+    words = caption.split(" ")
+    runs: list[TextRun] = []
+    while True:
+        head = [
+            Item((Seg(word, color=MUTED, kind=RunKind.CAPTION, band=band),), gap=0.3)
+            for word in words
+        ]
+        runs, _ = flow(head, area, CAPTION_MAX, CAPTION_MIN)
+        if runs or len(words[-1]) <= 2:
+            break
+        words[-1] = words[-1].removesuffix("…")[:-1] + "…"
+    if not runs:
+        return [], area
+    x0 = min(r.box[0] for r in runs)
+    y0 = min(r.box[1] for r in runs)
+    x1 = max(r.box[2] for r in runs)
+    y1 = max(r.box[3] for r in runs)
+    gap = 0.35 * runs[0].size
+    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + gap, y1 + area.pad / 2))
+    return runs, Area(area.points, (*area.obstacles, around), area.pad)
 
 
 def band_runs(
@@ -86,23 +138,23 @@ def band_runs(
     closed: bool,
     corrections: Corrections,
 ) -> list[TextRun]:
-    head = Item((Seg(caption, rel=0.6, color=MUTED, kind=RunKind.CAPTION, band=band),), gap=0.35)
+    head, area = caption_run(band, caption, area)
     totals = _total_items(band, values, colour, closed, corrections)
-    runs, _ = flow([head, *totals], area, MAX_SIZE, MIN_SIZE)
+    runs, _ = flow(totals, area, MAX_SIZE, MIN_SIZE)
     if runs or not totals:
-        return runs
+        return head + runs
     # Not even the smallest size holds the column: keep the newest values behind a "…".
     ellipsis = Item((Seg("….", kind=RunKind.ELLIPSIS, band=band),))
     lo, hi = 1, len(totals) - 1
     best: list[TextRun] = []
     while lo <= hi:
         mid = (lo + hi) // 2
-        placed = place([head, ellipsis, *totals[-mid:]], area, MIN_SIZE)
+        placed = place([ellipsis, *totals[-mid:]], area, MIN_SIZE)
         if placed is None:
             hi = mid - 1
         else:
             best, lo = placed, mid + 1
-    return best
+    return head + best
 
 
 def name_tab(

@@ -55,6 +55,7 @@ from bot.sheet.model import (
     CLOSED_FILL,
     FRAMES,
     LINE,
+    MUTED,
     RED,
     REGULAR,
     SEAT_COLOURS,
@@ -87,6 +88,7 @@ __all__ = [  # the names the renderer's callers and tests use, wherever they liv
     "BOLD",
     "CLOSED_FILL",
     "FRAMES",
+    "MUTED",
     "RED",
     "REGULAR",
     "Box",
@@ -219,7 +221,10 @@ def layout_sheet(
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     strip_runs, _ = flow(
-        strip_items(sheet, words, settlement, lang), strip_area, STRIP_MAX, STRIP_MIN
+        strip_items(sheet, words, settlement, lang, bool(corrections)),
+        strip_area,
+        STRIP_MAX,
+        STRIP_MIN,
     )
     runs += strip_runs
     return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

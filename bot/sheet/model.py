@@ -20,6 +20,8 @@ REGULAR: Final = FONT_DIR / "DejaVuSans.ttf"
 BOLD: Final = FONT_DIR / "DejaVuSans-Bold.ttf"
 
 MAX_SIZE: Final = 28  # px, totals in a band
+CAPTION_MAX: Final = 22  # px, a band's word: at least 20 px at the 1200 px width (issue 13)
+CAPTION_MIN: Final = 20
 MIN_SIZE: Final = 9
 STRIP_MAX: Final = 24
 STRIP_MIN: Final = 10
@@ -74,6 +76,7 @@ class RunKind(StrEnum):
     NAME = "name"  # a player's name in his tab
     CENTRE = "centre"  # pool size and stake in the circle
     STRIP = "strip"  # the strip under the drawing
+    LEGEND = "legend"  # the strip's legend of the marks a correction or help leaves
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from bot.sheet.flow import NEWLINE, Item, Seg
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, SEAT_COLOURS, RunKind
 from locales.numbers import MINUS_SIGN, format_amount, format_money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
+from scoring.entries import Reason
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -42,10 +43,32 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
     return None
 
 
+def _legend(sheet: Sheet, words: Mapping[str, str], corrected: bool) -> list[Item]:
+    """A small legend (issue 13), only for what the sheet shows: a correction's grey value and
+    raised number; help (pool points past the target written into another player's pool)."""
+    lines = []
+    if corrected:
+        lines.append(words["legend_correction"])
+    if any(e.reason is Reason.HELP for r in sheet.records for e in r.entries):
+        lines.append(words["legend_help"])
+    items: list[Item] = []
+    for line in lines:
+        items.append(NEWLINE)
+        items += [
+            Item((Seg(word, color=MUTED, kind=RunKind.LEGEND),), gap=0.3) for word in line.split()
+        ]
+    return items
+
+
 def strip_items(
-    sheet: Sheet, words: Mapping[str, str], settlement: Settlement | None, lang: str = "en"
+    sheet: Sheet,
+    words: Mapping[str, str],
+    settlement: Settlement | None,
+    lang: str = "en",
+    corrected: bool = False,
 ) -> list[Item]:
-    """The strip's items; the stake, balances and money written the language's way."""
+    """The strip's items; the stake, balances and money written the language's way; with
+    `corrected` (a correction is drawn) or help on the sheet, a legend line under them."""
     game, rules = sheet.game, sheet.rules
     names = game.players
     sep = Seg(" · ", color=MUTED, kind=RunKind.STRIP)
@@ -105,4 +128,4 @@ def strip_items(
         segs = [Seg(words["last_deal"].format(number=number), color=MUTED, kind=RunKind.STRIP)]
         segs += suit_segs(text, kind=RunKind.STRIP)
         items += [NEWLINE, Item(tuple(segs))]
-    return items
+    return items + _legend(sheet, words, corrected)

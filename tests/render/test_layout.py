@@ -11,6 +11,7 @@ import pytest
 from bot.sheet.layout import (
     CLOSED_FILL,
     FRAMES,
+    MUTED,
     RED,
     Correction,
     Layout,
@@ -18,10 +19,18 @@ from bot.sheet.layout import (
     format_amount,
     layout_sheet,
 )
-from scoring.deal import Column, Misere, Raspasy, Record
+from scoring.deal import Column, Misere, Raspasy, Record, Role, Suit
+from scoring.entries import Reason
 from scoring.settle import Settlement
 from scoring.sheet import Band, Sheet
-from tests.render.factories import closed_pool_sheet, random_sheet, sheet_of, synthetic_sheet
+from tests.render.factories import (
+    ANNA,
+    closed_pool_sheet,
+    contract,
+    random_sheet,
+    sheet_of,
+    synthetic_sheet,
+)
 from tests.render.geometry import box_in_polygon, overlapping_pairs
 
 SIZES = (3, 4)
@@ -260,3 +269,72 @@ def test_a_column_too_long_for_its_band_keeps_its_newest_values_behind_an_ellips
     assert [r.record for r in totals] == [i for i, _ in values[-len(totals) :]]
     assert not overlapping_pairs([r.box for r in layout.runs])
     assert all(box_in_polygon(r.box, layout.bands()[band].points) for r in runs)
+
+
+# -- issue 13 item 7: every correction shown, a legend, captions readable on a phone -----------
+
+
+def test_every_band_has_its_caption_at_20_px_or_more_at_the_1200_px_width(
+    game: tuple[Sheet, Layout],
+) -> None:
+    """A phone shows the 1200 px picture some 3× smaller: a 14–16 px label was about 5 px."""
+    _, layout = game
+    captions = [r for r in layout.runs if r.kind is RunKind.CAPTION]
+    assert {r.band for r in captions} == set(layout.bands())
+    assert min(r.size for r in captions) >= 20
+    assert max(layout.width, layout.height) == 1200
+
+
+@pytest.mark.parametrize("column", [Column.POOL, Column.MOUNTAIN])
+def test_a_value_corrected_away_stays_in_its_band_grey_with_its_number(column: Column) -> None:
+    """A correction after which the record writes nothing in a band (a mountain 44 that is no
+    more, a pool value moved elsewhere) keeps the wrong value, grey, with the correction's number."""
+    sheet = random_sheet(3, 12, seed=4)
+    band, values = next(
+        (b, v) for b, v in sheet.history.items() if b.column is column and len(v) >= 2
+    )
+    written = {record for record, _ in values}
+    away = next(i for i in range(len(sheet.records)) if i not in written and i > values[0][0])
+    layout = layout_sheet(sheet, "ru", corrections={(band, away): Correction(Fraction(44), 2)})
+    runs = [r for r in layout.runs if r.band == band]
+    at = next(i for i, r in enumerate(runs) if r.kind is RunKind.WRONG)
+    wrong, mark = runs[at], runs[at + 1]
+    assert (wrong.text, wrong.color) == ("44", MUTED)
+    assert mark.kind is RunKind.MARK and mark.text.startswith("²")
+    before = [r.record for r in runs[:at] if r.kind is RunKind.TOTAL]
+    after = [r.record for r in runs[at:] if r.kind is RunKind.TOTAL]
+    assert all(r is not None and r < away for r in before)
+    assert all(r is not None and r > away for r in after)
+    polygon = layout.bands()[band].points
+    assert box_in_polygon(wrong.box, polygon) and box_in_polygon(mark.box, polygon)
+    totals = [r.record for r in runs if r.kind is RunKind.TOTAL]
+    assert totals == [record for record, _ in values]  # no total lost beside it
+
+
+def test_a_legend_explains_the_marks_only_when_a_correction_is_drawn() -> None:
+    sheet = random_sheet(3, 12, seed=4)
+    plain = layout_sheet(sheet, "en")
+    assert [r for r in plain.runs if r.kind is RunKind.LEGEND] == []
+    band, values = next((b, v) for b, v in sheet.history.items() if len(v) >= 2)
+    fixed = {(band, values[0][0]): Correction(values[0][1] + 2, 1)}
+    for lang, words in (("en", "grey: the value first written"), ("ru", "серым — записанное")):
+        legend = [
+            r
+            for r in layout_sheet(sheet, lang, corrections=fixed).runs
+            if r.kind is RunKind.LEGEND
+        ]
+        assert " ".join(r.text for r in legend).startswith(words)
+        assert all(r.color == MUTED for r in legend)
+
+
+def test_a_legend_says_what_help_is_when_the_sheet_has_help() -> None:
+    """Sochi: Anna's second game passes her pool of 10, and the rest helps another pool."""
+    sheet = sheet_of(
+        contract(ANNA, 10, Suit.SPADES, 0, Role.PASS, Role.PASS),
+        contract(ANNA, 8, Suit.CLUBS, 0, Role.PASS, Role.PASS),
+    )
+    assert any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
+    legend = [r.text for r in layout_sheet(sheet, "ru").runs if r.kind is RunKind.LEGEND]
+    assert " ".join(legend).startswith("помощь: очки сверх пули")
+    no_help = [r for r in layout_sheet(closed_pool_sheet(), "ru").runs if r.kind is RunKind.LEGEND]
+    assert no_help == []
