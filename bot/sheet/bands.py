@@ -107,7 +107,12 @@ def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Ar
     """The band's word at `CAPTION_MAX` … `CAPTION_MIN` px (readable on a phone: issue 13), first
     in the band, its words wrapping (`Висты` / `→ Константин`) and a name too long for the band
     cut with "…"; the totals then flow around it (the area returned has it as an obstacle)."""
-    words = caption.split(" ")
+    words: list[str] = []
+    for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
+        if words and words[-1] == "→":
+            words[-1] += " " + word
+        else:
+            words.append(word)
     runs: list[TextRun] = []
     while True:
         head = [
