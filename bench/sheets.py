@@ -15,11 +15,12 @@ from fractions import Fraction
 from pathlib import Path
 
 from bot.sheet import render_sheet_png
-from scoring.deal import Contract, Defender, Misere, Raspasy, Record, Role, Suit
+from bot.sheet.layout import Correction, Corrections
+from scoring.deal import Column, Contract, Defender, Misere, Raspasy, Record, Role, Suit
 from scoring.errors import IllegalDeal
 from scoring.replay import replay
 from scoring.rules import rules_for
-from scoring.sheet import Game, Sheet
+from scoring.sheet import Band, Game, Sheet
 
 NAMES = ("Anna", "Boris", "Clara", "Dima")
 RU_NAMES = ("Аня", "Борис", "Клара", "Дима")
@@ -118,9 +119,31 @@ EXAMPLES = (
 )
 
 
+def corrected_mountain(sheet: Sheet, seat: int = 0) -> Corrections:
+    """A correction of the seat's second mountain value (first written 10 higher), numbered 1,
+    and one of a later record that no longer writes in the mountain (a 44 corrected away)."""
+    band = Band(seat, Column.MOUNTAIN)
+    values = sheet.history[band]
+    record, right = values[1]
+    written = {r for r, _ in values}
+    away = next(i for i in range(record + 1, len(sheet.records)) if i not in written)
+    return {(band, record): Correction(right + 10, 1), (band, away): Correction(Fraction(44), 2)}
+
+
 def write_examples(directory: Path) -> list[Path]:
+    """Every example picture, and two for issue 13: a Russian 3-player sheet with a corrected
+    mountain, an English 4-player one with help (each with its legend)."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
+    corrected = random_game(3, 18, 14, names=RU_NAMES)
+    helped = random_game(4, 30, 0, pool_target=10)
+    for name, sheet, lang, corrections in (
+        ("sheet-3p-corrected-ru", corrected, "ru", corrected_mountain(corrected)),
+        ("sheet-4p-help-en", helped, "en", None),
+    ):
+        path = directory / f"{name}.png"
+        path.write_bytes(render_sheet_png(sheet, lang, corrections=corrections))
+        paths.append(path)
     for ex in EXAMPLES:
         names = RU_NAMES if ex.lang == "ru" else NAMES
         sheet = random_game(
