@@ -12,7 +12,11 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendPhoto, Tel
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.deal_steps import (
+from bot.i18n import LANGUAGES, load, translator
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage import SqliteStore
+from bot.texts.deal_steps import (
     ROLES,
     BadPress,
     DealStep,
@@ -26,11 +30,7 @@ from bot.deal_steps import (
     step,
     step_text,
 )
-from bot.i18n import LANGUAGES, load, translator
-from bot.service import GameService
-from bot.settings import Settings
-from bot.storage import SqliteStore
-from handlers.deal_steps import Act, DealCb, Steps, keyboard
+from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from scoring.deal import Role
 from scoring.notation import Table, parse_record
 from tests.bot.factories import (
@@ -39,7 +39,6 @@ from tests.bot.factories import (
     CLARA,
     DMITRY,
     EVA,
-    START,
     ChatDriver,
     FakeClock,
     TgUser,
@@ -214,8 +213,8 @@ def test_every_button_label_and_question_has_a_text_in_both_languages(lang: str)
 def test_callback_data_fits_in_64_bytes_for_every_button_of_every_step(seating: Seating) -> None:
     t = translator("ru")
     for draft in shapes(seating):
-        entry = Steps(2**62, "Anna", 2**62, 0, seating, START, [Draft(), draft], 10**9)
-        for row in keyboard(t, 2**62, entry).inline_keyboard:
+        markup = deal_keyboard(t, 2**62, 2**62, 10**9, seating, draft, back=True)
+        for row in markup.inline_keyboard:
             for button in row:
                 assert button.callback_data is not None
                 assert len(button.callback_data.encode()) <= 64, button.callback_data

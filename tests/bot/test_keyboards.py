@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.keyboards import JoinCb, VoteCb
+from bot.tg.keyboards import JoinCb, VoteCb
 
 BIG = 2**62
 
