@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Protocol
 
@@ -94,10 +93,6 @@ class Reply:
         for index, part in enumerate(parts):
             last = index == len(parts) - 1
             await self.bot.send_message(self.chat_id, part, reply_markup=markup if last else None)
-
-    async def lines(self, lines: Sequence[str]) -> None:
-        for part in chunks(list(lines)):
-            await self.bot.send_message(self.chat_id, part)
 
     async def sheet(self, result: Sheeted, caption: Safe, *, redraw: bool = False) -> None:
         """A command's result: its sheet with `caption` (see `sheet_of`)."""
