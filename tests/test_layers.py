@@ -257,3 +257,14 @@ def test_the_layers_are_in_the_agreed_order() -> None:
     assert layer_of("bot.storage.sqlite") == layer_of("bot.core.uow") == layer_of("bot.settings")
     assert layer_of("bot.views") == layer_of("bot.i18n") == layer_of("bot.texts.views")
     assert layer_of("bot.__main__") == layer_of("bot.app")
+
+
+def test_the_fsm_storage_is_chosen_in_one_place() -> None:
+    """Issue 10, Deliver 4: bot/tg/fsm.py alone names an aiogram FSM storage."""
+    naming = {
+        name
+        for name in modules()
+        for target, _ in imported(name)
+        if target.startswith("aiogram.fsm.storage")
+    }
+    assert naming == {"bot.tg.fsm"}

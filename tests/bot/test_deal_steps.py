@@ -9,6 +9,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from aiogram import Dispatcher
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendPhoto, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup
 
@@ -33,7 +34,7 @@ from bot.texts.deal_steps import (
     step,
     step_text,
 )
-from bot.tg.fsm import OpenSteps
+from bot.tg.fsm import OpenSteps, fsm_storage
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from scoring import offers
 from scoring.deal import Role
@@ -452,6 +453,12 @@ async def test_forged_buttons_are_refused_and_change_nothing(
     assert "What was played?" in steps.text
     answer = await steps.press(ANNA, "Contract")
     assert "Who played the contract?" in steps.text and edits(answer)
+
+
+def test_the_dispatcher_keeps_the_steps_in_the_storage_fsm_py_chooses(
+    dispatcher: Dispatcher, settings: Settings
+) -> None:
+    assert type(dispatcher.fsm.storage) is type(fsm_storage(settings))
 
 
 async def test_a_press_that_names_someone_else_as_opener_changes_nothing(
