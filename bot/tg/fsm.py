@@ -4,7 +4,9 @@ the steps keep in it.
 The storage is aiogram's `MemoryStorage` for now: steps open before a restart are then stale and
 say to start again (a database-backed storage comes later; it needs nothing but this module). The
 FSM is keyed per user in a chat (aiogram's default), so each player has at most one open step
-message per chat. Its data is plain JSON values, so a storage that serialises them can hold it.
+message per chat, and one user's updates in a chat are handled one at a time (the isolation), so
+two quick presses cannot both read the same draft. Its data is plain JSON values, so a storage that
+serialises them can hold it.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from datetime import datetime
 from typing import Any, Final
 
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.fsm.storage.base import BaseStorage
-from aiogram.fsm.storage.memory import MemoryStorage
+from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
+from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 
 from bot.settings import Settings
 from bot.texts.deal_steps import DealKind, Draft, Seating
@@ -29,6 +31,11 @@ CLOSED_KEPT: Final = 16  # step messages a user closed lately: a late press ther
 def fsm_storage(settings: Settings) -> BaseStorage:
     """The FSM storage of the dispatcher (the one place it is chosen)."""
     return MemoryStorage()
+
+
+def fsm_isolation(settings: Settings) -> BaseEventIsolation:
+    """How updates of one FSM key (a user in a chat) are kept apart: one at a time, in-process."""
+    return SimpleEventIsolation()
 
 
 class DealEntry(StatesGroup):

@@ -3,6 +3,7 @@ then the steps through the real dispatcher with a mocked Bot."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -511,6 +512,18 @@ async def test_a_second_record_press_records_nothing_more(
     await chat.press(ANNA, record, steps.message_id)
     again = await chat.press(ANNA, record, steps.message_id)
     assert "already answered" in toast(again) and edits(again) == []
+    assert await lines(game, chat.chat_id) == ["Clara misere 0"]
+
+
+async def test_two_record_presses_at_once_record_the_deal_once(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """One user's updates in a chat are handled one at a time (bot/tg/fsm.py, the isolation)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Misère", "Clara", "0")
+    record = steps.button("✅ Record")
+    await asyncio.gather(*(chat.press(ANNA, record, steps.message_id) for _ in range(3)))
     assert await lines(game, chat.chat_id) == ["Clara misere 0"]
 
 
