@@ -108,7 +108,6 @@ class MockedSession(BaseSession):
             return True
         return True
 
-
     def keep_markup(self, chat_id: int, message_id: int, markup: object) -> None:
         if isinstance(markup, InlineKeyboardMarkup):
             self.markups[chat_id, message_id] = markup.model_dump(mode="json", exclude_none=True)
