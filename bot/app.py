@@ -20,11 +20,12 @@ from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramU
 from aiogram.types import BotCommand
 
 from bot.i18n import LANGUAGES, translator
-from bot.middlewares import UpdateContext
-from bot.posting import close_expired_votes
 from bot.service import Clock, GameService, utc_now
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
+from bot.tg.fsm import fsm_isolation, fsm_storage
+from bot.tg.middlewares import UpdateContext
+from bot.tg.reply import close_expired_votes
 from bot.views import COMMANDS
 from handlers import ROUTERS
 
@@ -42,7 +43,12 @@ def _detached(router: Router) -> Router:
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
     game = GameService(store, clock)
-    dispatcher = Dispatcher(game=game, settings=settings)
+    dispatcher = Dispatcher(
+        storage=fsm_storage(settings),
+        events_isolation=fsm_isolation(settings),
+        game=game,
+        settings=settings,
+    )
     dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher

@@ -3,23 +3,16 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.i18n import Translator
-from bot.posting import post_result, show_vote
 from bot.service import Caller, GameService, split_late
-from bot.service.results import Recorded
+from bot.tg.reply import Reply
 from bot.views import edited_text, recorded_text, undone_text
 
 router = Router(name=__name__)
-
-
-async def _show(
-    bot: Bot, game: GameService, t: Translator, caller: Caller, result: Recorded
-) -> None:
-    await post_result(bot, game, t, caller.chat_id, result, recorded_text(t, result))
 
 
 @router.message(Command("deal", "d"))
@@ -29,31 +22,31 @@ async def deal_cmd(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
     text, late = split_late(command.args or "")
     if late:
-        await show_vote(bot, game, t, await game.propose_late(caller, text))
+        await reply.vote(await game.propose_late(caller, text))
         return
-    await _show(bot, game, t, caller, await game.record(caller, text))
+    result = await game.record(caller, text)
+    await reply.sheet(result, recorded_text(t, result))
 
 
 @router.message(Command("lastround"))
 async def last_round_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    await _show(bot, game, t, caller, await game.record(caller, "last-round"))
+    result = await game.record(caller, "last-round")
+    await reply.sheet(result, recorded_text(t, result))
 
 
 @router.message(Command("undo"))
 async def undo_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
+    """Undo the last record; the sheet is redrawn in place when it is near."""
     result = await game.undo(caller)
-    caption = undone_text(t, result)
-    await post_result(
-        bot, game, t, caller.chat_id, result, caption, redraw_near=message.message_id
-    )
+    await reply.sheet(result, undone_text(t, result), redraw=True)
 
 
 @router.message(Command("edit"))
@@ -63,10 +56,8 @@ async def edit_cmd(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
+    """Correct the last record; the sheet is redrawn in place when it is near."""
     result = await game.edit(caller, command.args or "")
-    caption = edited_text(t, result)
-    await post_result(
-        bot, game, t, caller.chat_id, result, caption, redraw_near=message.message_id
-    )
+    await reply.sheet(result, edited_text(t, result), redraw=True)

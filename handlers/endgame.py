@@ -3,14 +3,14 @@ buttons are handled with every other vote's in `handlers.votes`)."""
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.i18n import Translator
-from bot.posting import show_vote
 from bot.service import Caller, GameService
 from bot.service.results import Ended
+from bot.tg.reply import Reply
 from bot.views import chunks, ended_text
 
 router = Router(name=__name__)
@@ -18,11 +18,11 @@ router = Router(name=__name__)
 
 @router.message(Command("endgame", "end"))
 async def endgame_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
     result = await game.end_game(caller)
     if isinstance(result, Ended):
         for part in chunks(ended_text(t, result).split("\n")):
             await message.answer(part)
         return
-    await show_vote(bot, game, t, result)
+    await reply.vote(result)

@@ -8,9 +8,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Translator
-from bot.keyboards import JoinCb, join_keyboard
 from bot.service import Caller, GameService, Player, parse_newgame
 from bot.service.newgame import name_from_profile
+from bot.tg.keyboards import JoinCb, join_keyboard
 from bot.views import joined_text, left_text, opened_text, started_text
 
 router = Router(name=__name__)

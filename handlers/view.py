@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command
-from aiogram.types import BufferedInputFile, Message
+from aiogram.types import Message
 
 from bot.i18n import Translator
-from bot.posting import post_sheet
 from bot.service import Caller, GameService
+from bot.tg.reply import Reply
 from bot.views import chunks, history_lines, opened_text, rules_text, score_text, sheet_caption
 
 router = Router(name=__name__)
@@ -26,16 +26,14 @@ async def score_cmd(message: Message, caller: Caller, t: Translator, game: GameS
 
 @router.message(Command("sheet"))
 async def sheet_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
     snap = await game.snapshot(caller.chat_id)
     if snap.sheet is None or snap.settlement is None:
         await message.answer(opened_text(t, snap.state, False))
         return
     caption = sheet_caption(t, snap.state, snap.sheet)
-    await post_sheet(
-        bot, game, t, caller.chat_id, snap.state, snap.sheet, snap.settlement, caption
-    )
+    await reply.sheet_of(snap.state, snap.sheet, snap.settlement, caption)
 
 
 @router.message(Command("history"))
@@ -54,12 +52,11 @@ async def rules_cmd(message: Message, caller: Caller, t: Translator, game: GameS
 
 @router.message(Command("export"))
 async def export_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, bot: Bot
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
     exported = await game.export(caller.chat_id)
     game_id = exported.state.game_id
-    protocol = BufferedInputFile(exported.protocol.encode(), filename=f"game-{game_id}.pref")
-    await bot.send_document(caller.chat_id, protocol, caption=t("export-protocol", game=game_id))
-    events = BufferedInputFile(exported.events.encode(), filename=f"game-{game_id}-events.json")
-    await bot.send_document(caller.chat_id, events, caption=t("export-events", game=game_id))
+    protocol, events = exported.protocol.encode(), exported.events.encode()
+    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=game_id))
+    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=game_id))

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.i18n import Translator
-from bot.keyboards import VoteCb
-from bot.posting import show_vote
 from bot.service import Caller, GameError, GameService
 from bot.service.game import DISPUTE_EXAMPLE
 from bot.service.results import VoteState
+from bot.tg.keyboards import VoteCb
+from bot.tg.reply import Reply
 from bot.views import arbiter_text, chunks, rules_text
 
 router = Router(name=__name__)
@@ -19,17 +19,12 @@ router = Router(name=__name__)
 
 @router.message(Command("dispute"))
 async def dispute_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    bot: Bot,
+    message: Message, command: CommandObject, caller: Caller, game: GameService, reply: Reply
 ) -> None:
     number, _, line = (command.args or "").strip().partition(" ")
     if not number:
         raise GameError("bad-deal-number", "/dispute", {}, DISPUTE_EXAMPLE)
-    await show_vote(bot, game, t, await game.dispute(caller, number, line))
+    await reply.vote(await game.dispute(caller, number, line))
 
 
 @router.message(Command("arbiter"))
@@ -39,7 +34,7 @@ async def arbiter_cmd(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
     ref = (command.args or "").strip()
     if not ref:
@@ -48,7 +43,7 @@ async def arbiter_cmd(
         return
     result = await game.name_arbiter(caller, ref)
     if isinstance(result, VoteState):
-        await show_vote(bot, game, t, result)
+        await reply.vote(result)
     else:
         await message.answer(arbiter_text(t, result))
 
@@ -60,7 +55,7 @@ async def rule_cmd(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
     """`/rule name=value`: a vote every player must agree to (conventions.md §1.4); `/rule`
     alone shows the rules in force, as /rules does."""
@@ -70,7 +65,7 @@ async def rule_cmd(
         for part in chunks(rules_text(t, snap.state).split("\n")):
             await message.answer(part)
         return
-    await show_vote(bot, game, t, await game.propose_rule(caller, text))
+    await reply.vote(await game.propose_rule(caller, text))
 
 
 @router.callback_query(VoteCb.filter())
@@ -80,7 +75,7 @@ async def vote_button(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
     result = await game.vote(caller, callback_data.game, callback_data.vote, callback_data.yes)
     if result.referred:
@@ -93,4 +88,4 @@ async def vote_button(
         toast = t("vote-counted")
     await query.answer(toast)
     message_id = query.message.message_id if query.message is not None else None
-    await show_vote(bot, game, t, result, message_id=message_id)
+    await reply.vote(result, message_id=message_id)

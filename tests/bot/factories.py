@@ -97,6 +97,17 @@ class ChatDriver:
         )
 
     def callback_update(self, user: TgUser, data: CallbackData | str, message_id: int) -> Update:
+        """A press on `message_id`, whose message comes with the buttons it shows (as Telegram's)."""
+        message: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(START.timestamp()),
+            "chat": self.chat(),
+            "from": {"id": 42, "is_bot": True, "first_name": "Pulka"},
+            "text": "…",
+        }
+        markup = self.bot.session.markups.get((self.chat_id, message_id))
+        if markup is not None:
+            message["reply_markup"] = markup
         raw = {
             "update_id": next(_update_ids),
             "callback_query": {
@@ -104,13 +115,7 @@ class ChatDriver:
                 "from": user.raw(),
                 "chat_instance": "ci",
                 "data": data.pack() if isinstance(data, CallbackData) else data,
-                "message": {
-                    "message_id": message_id,
-                    "date": int(START.timestamp()),
-                    "chat": self.chat(),
-                    "from": {"id": 42, "is_bot": True, "first_name": "Pulka"},
-                    "text": "…",
-                },
+                "message": message,
             },
         }
         return Update.model_validate(raw, context={"bot": self.bot})

@@ -3,7 +3,8 @@
 Like aiogram's own test double (tests/mocked_bot.py in aiogram), answers go through the real
 `BaseSession.check_response`, so they are parsed as Telegram's would be. Answers are made per method
 (a sent message gets the next message id in its chat) unless a test queues one with `add_result_for`
-— e.g. an error for `EditMessageMedia`.
+— e.g. an error for `EditMessageMedia`. Like Telegram, it remembers the inline keyboard each message
+shows now (`markups`), which a pressed button's update carries with its message.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from aiogram.methods import (
     TelegramMethod,
 )
 from aiogram.methods.base import TelegramType
-from aiogram.types import User
+from aiogram.types import InlineKeyboardMarkup, User
 
 BOT_ID = 42
 BOT_USER = {"id": BOT_ID, "is_bot": True, "first_name": "Pulka", "username": "pulka_bot"}
@@ -41,6 +42,7 @@ class MockedSession(BaseSession):
         self.requests: list[TelegramMethod[Any]] = []
         self.queued: dict[type, deque[tuple[int, dict[str, Any]]]] = defaultdict(deque)
         self.message_ids: dict[int, int] = defaultdict(lambda: 10_000)
+        self.markups: dict[tuple[int, int], dict[str, Any]] = {}
         self.closed = True
 
     def add_result(self, method: type, status: int, body: dict[str, Any]) -> None:
@@ -86,6 +88,7 @@ class MockedSession(BaseSession):
             }
             if isinstance(method, SendMessage):
                 message["text"] = method.text
+                self.keep_markup(chat_id, self.message_ids[chat_id], method.reply_markup)
             elif isinstance(method, SendDocument):
                 message["caption"] = method.caption
                 message["document"] = {"file_id": "d", "file_unique_id": "d"}
@@ -95,11 +98,21 @@ class MockedSession(BaseSession):
                     {"file_id": "p", "file_unique_id": "p", "width": 100, "height": 100}
                 ]
             return message
+        if isinstance(method, EditMessageText) and method.chat_id is not None:
+            assert method.message_id is not None
+            self.keep_markup(int(method.chat_id), method.message_id, method.reply_markup)
+            return True
         if isinstance(method, EditMessageText | EditMessageMedia):
             return True
         if isinstance(method, AnswerCallbackQuery):
             return True
         return True
+
+    def keep_markup(self, chat_id: int, message_id: int, markup: object) -> None:
+        if isinstance(markup, InlineKeyboardMarkup):
+            self.markups[chat_id, message_id] = markup.model_dump(mode="json", exclude_none=True)
+        else:
+            self.markups.pop((chat_id, message_id), None)
 
 
 class MockedBot(Bot):

@@ -3,17 +3,26 @@ then the steps through the real dispatcher with a mocked Bot."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
 import pytest
+from aiogram import Dispatcher
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendPhoto, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.deal_steps import (
+from bot.i18n import LANGUAGES, load, translator
+from bot.service import GameService
+from bot.settings import Settings
+from bot.storage import SqliteStore
+from bot.texts.deal_steps import (
+    KINDS,
     ROLES,
+    SUITS,
     BadPress,
     DealStep,
     Draft,
@@ -26,11 +35,9 @@ from bot.deal_steps import (
     step,
     step_text,
 )
-from bot.i18n import LANGUAGES, load, translator
-from bot.service import GameService
-from bot.settings import Settings
-from bot.storage import SqliteStore
-from handlers.deal_steps import Act, DealCb, Steps, keyboard
+from bot.tg.fsm import OpenSteps, fsm_storage
+from bot.tg.keyboards import Act, DealCb, deal_keyboard
+from scoring import offers
 from scoring.deal import Role
 from scoring.notation import Table, parse_record
 from tests.bot.factories import (
@@ -214,12 +221,53 @@ def test_every_button_label_and_question_has_a_text_in_both_languages(lang: str)
 def test_callback_data_fits_in_64_bytes_for_every_button_of_every_step(seating: Seating) -> None:
     t = translator("ru")
     for draft in shapes(seating):
-        entry = Steps(2**62, "Anna", 2**62, 0, seating, START, [Draft(), draft], 10**9)
-        for row in keyboard(t, 2**62, entry).inline_keyboard:
+        markup = deal_keyboard(t, 2**62, 2**62, 10**9, seating, draft, back=True)
+        for row in markup.inline_keyboard:
             for button in row:
                 assert button.callback_data is not None
                 assert len(button.callback_data.encode()) <= 64, button.callback_data
                 assert DealCb.unpack(button.callback_data).game == 2**62
+
+
+def engine_answers(seating: Seating, draft: Draft) -> set[int]:
+    """The button values of `scoring.offers`' answers at the draft's step."""
+    current = step(seating, draft)
+    if current is DealStep.KIND:
+        return set(range(len(KINDS)))
+    if current is DealStep.DECLARER:
+        return set(offers.declarers(seating))
+    if current is DealStep.CONTRACT:
+        return {level * 10 + SUITS.index(suit) for level, suit in offers.contracts()}
+    if current is DealStep.WORD:
+        assert draft.level is not None
+        return {ROLES.index(r) for r in offers.words(draft.level, draft.words)}
+    if current is DealStep.RESULT:
+        assert draft.level is not None
+        return set(offers.declarer_tricks(draft.level))
+    if current is DealStep.SPLIT:
+        assert draft.taken is not None
+        return set(offers.first_whister_tricks(draft.taken))
+    if current is DealStep.MISERE:
+        return set(offers.misere_tricks())
+    if current is DealStep.RASPASY:
+        return set(offers.raspasy_tricks(len(seating.active), draft.tricks))
+    return set()
+
+
+@pytest.mark.parametrize("seating", [THREE, FOUR], ids=["three", "four"])
+def test_each_step_offers_exactly_the_answers_the_engine_gives(seating: Seating) -> None:
+    """The buttons are scoring.offers' answers, no more and no fewer (tests/scoring/test_offers.py
+    shows those are what the engine accepts)."""
+    for draft in shapes(seating):
+        assert {c.value for c in choices(seating, draft)} == engine_answers(seating, draft)
+
+
+@pytest.mark.parametrize("seating", [THREE, FOUR], ids=["three", "four"])
+def test_an_open_step_message_keeps_in_the_fsm_as_json_and_reads_back(seating: Seating) -> None:
+    """The FSM data is plain JSON, so a storage that serialises it (a database) can hold it."""
+    for draft in shapes(seating):
+        entry = OpenSteps(10_001, "Anna", 7, "0123abcd", seating, START, [Draft(), draft], 3)
+        assert OpenSteps.from_data(json.loads(json.dumps(entry.to_data()))) == entry
 
 
 # -- through the dispatcher ----------------------------------------------------------------
@@ -408,6 +456,27 @@ async def test_forged_buttons_are_refused_and_change_nothing(
     assert "Who played the contract?" in steps.text and edits(answer)
 
 
+def test_the_dispatcher_keeps_the_steps_in_the_storage_fsm_py_chooses(
+    dispatcher: Dispatcher, settings: Settings
+) -> None:
+    assert type(dispatcher.fsm.storage) is type(fsm_storage(settings))
+
+
+async def test_a_press_that_names_someone_else_as_opener_changes_nothing(
+    chat: ChatDriver, store: SqliteStore
+) -> None:
+    """Who opened the steps is read from the message Telegram sends, not from the pressed data."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    before = await count_events(store)
+    forged = steps.button("Contract").model_copy(update={"by": BORIS.id})
+    refused = await chat.press(BORIS, forged, steps.message_id)
+    assert "These buttons are Anna's" in toast(refused)
+    assert edits(refused) == [] and await count_events(store) == before
+    await steps.press(ANNA, "Contract")
+    assert "Who played the contract?" in steps.text
+
+
 async def test_steps_opened_before_another_deal_are_stale_and_say_to_start_again(
     chat: ChatDriver, game: GameService
 ) -> None:
@@ -443,6 +512,18 @@ async def test_a_second_record_press_records_nothing_more(
     await chat.press(ANNA, record, steps.message_id)
     again = await chat.press(ANNA, record, steps.message_id)
     assert "already answered" in toast(again) and edits(again) == []
+    assert await lines(game, chat.chat_id) == ["Clara misere 0"]
+
+
+async def test_two_record_presses_at_once_record_the_deal_once(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """One user's updates in a chat are handled one at a time (bot/tg/fsm.py, the isolation)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Misère", "Clara", "0")
+    record = steps.button("✅ Record")
+    await asyncio.gather(*(chat.press(ANNA, record, steps.message_id) for _ in range(3)))
     assert await lines(game, chat.chat_id) == ["Clara misere 0"]
 
 

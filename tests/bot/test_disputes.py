@@ -20,11 +20,11 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.keyboards import VoteCb
-from bot.posting import close_expired_votes, render_png
 from bot.service import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
+from bot.tg.keyboards import VoteCb
+from bot.tg.reply import close_expired_votes, render_png
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle

@@ -16,9 +16,9 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.keyboards import JoinCb, VoteCb
 from bot.service import GameService
 from bot.storage import SqliteStore
+from bot.tg.keyboards import JoinCb, VoteCb
 from tests.bot.factories import (
     ANNA,
     BORIS,

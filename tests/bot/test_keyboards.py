@@ -1,12 +1,47 @@
-"""Callback data stays within Telegram's 64 bytes."""
+"""Callback data stays within Telegram's 64 bytes, for every CallbackData of bot/tg/keyboards.py."""
 
 from __future__ import annotations
 
-from bot.keyboards import JoinCb, VoteCb
+import inspect
+
+from aiogram.filters.callback_data import CallbackData
+
+from bot.texts.deal_steps import DealStep
+from bot.tg import keyboards
+from bot.tg.keyboards import Act, DealCb, JoinCb, VoteCb
 
 BIG = 2**62
+# Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
+LARGEST: tuple[CallbackData, ...] = (
+    JoinCb(game=BIG),
+    VoteCb(game=BIG, vote=BIG, yes=False),
+    *(
+        DealCb(game=BIG, ver=10**9, act=act, step=step, v=999, by=BIG)
+        for act in Act
+        for step in DealStep
+    ),
+)
 
 
 def test_callback_data_fits_in_64_bytes() -> None:
-    for data in (JoinCb(game=BIG), VoteCb(game=BIG, vote=BIG, yes=False)):
-        assert len(data.pack().encode()) <= 64
+    for data in LARGEST:
+        assert len(data.pack().encode()) <= 64, data.pack()
+
+
+def test_every_callback_data_of_the_keyboards_is_measured() -> None:
+    kinds = {
+        cls
+        for _, cls in inspect.getmembers(keyboards, inspect.isclass)
+        if issubclass(cls, CallbackData) and cls is not CallbackData
+    }
+    assert kinds == {type(data) for data in LARGEST}
+
+
+def test_callback_prefixes_are_distinct() -> None:
+    prefixes = [JoinCb.__prefix__, VoteCb.__prefix__, DealCb.__prefix__]
+    assert len(set(prefixes)) == len(prefixes)
+
+
+def test_a_packed_deal_button_unpacks_to_the_same_values() -> None:
+    data = DealCb(game=7, ver=3, act=Act.PICK, step=DealStep.CONTRACT, v=63, by=1001)
+    assert DealCb.unpack(data.pack()) == data

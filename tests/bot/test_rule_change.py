@@ -3,9 +3,9 @@ a rule changes only by a vote every player agrees to, never as a deal."""
 
 from __future__ import annotations
 
-from bot.posting import close_expired_votes
 from bot.service import GameService
 from bot.storage import SqliteStore
+from bot.tg.reply import close_expired_votes
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle

@@ -1,15 +1,16 @@
 """A deal by buttons: the pure step machine behind `/deal` without arguments (spec/notation.md,
 "Canonical form": kind → declarer → contract → each defender's word → tricks).
 
-A `Draft` is a partial deal at a `Seating` (who sits, who deals, the deal's number).
+A `Draft` is a partial deal at a `Seating` (who sits, who deals, the deal's number; the rules of
+seating are `scoring.seating`'s). What each step may offer is the engine's (`scoring.offers`).
 `step(seating, draft)` is what it asks next, `rows(seating, draft)` the buttons of that step (only
 the valid answers), `press(seating, draft, value)` the draft after a press — a step with one possible
 answer is filled in at once — and `record(seating, draft)` the finished deal, whose canonical line
 (`notation`) goes through the same `GameService.record` as a typed `/deal`, so every rule and every
 refusal stays the engine's. `step_text` and `label` put a step into the chat's language.
 
-No aiogram and no I/O here: handlers/deal_steps.py keeps the drafts and checks every press against
-the database.
+No aiogram and no I/O here: handlers/deal_steps.py keeps the drafts in the FSM (bot/tg/fsm.py) and
+checks every press against them and the database.
 """
 
 from __future__ import annotations
@@ -20,8 +21,35 @@ from enum import StrEnum
 from typing import Final
 
 from bot.i18n import Safe, Translator
-from scoring.deal import TRICKS, Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring import offers
+from scoring.deal import Contract, Deal, Defender, Misere, Raspasy, Role, Suit
 from scoring.notation import format_record
+from scoring.offers import HALF_WHIST_LEVELS as HALF_LEVELS
+from scoring.offers import LEVELS, SUITS
+from scoring.seating import Seating
+
+__all__ = [
+    "HALF_LEVELS",
+    "KINDS",
+    "LEVELS",
+    "ROLES",
+    "SUITS",
+    "BadPress",
+    "Choice",
+    "DealKind",
+    "DealStep",
+    "Draft",
+    "Seating",
+    "choices",
+    "label",
+    "notation",
+    "press",
+    "record",
+    "rows",
+    "step",
+    "step_text",
+    "subject",
+]
 
 
 class DealKind(StrEnum):
@@ -45,40 +73,12 @@ class DealStep(StrEnum):
 
 
 KINDS: Final = (DealKind.CONTRACT, DealKind.MISERE, DealKind.RASPASY)
-SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.NO_TRUMP)
-ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)
-LEVELS: Final = (6, 7, 8, 9, 10)
-HALF_LEVELS: Final = (6, 7)  # half-whist only on a six or a seven, beside a pass
+ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)  # a word's button value is its index here
 ROW: Final = 6  # numbers per row of buttons
 
 
 class BadPress(ValueError):
     """A value the current step does not offer (a forged or outdated button)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Where the deal is played: players in seat order, who deals it, its number on the sheet."""
-
-    names: tuple[str, ...]
-    dealer: int
-    number: int = 1
-
-    @property
-    def active(self) -> tuple[int, ...]:
-        """The seats in play: all three, or the four minus the dealer (notation.md "Players")."""
-        seats = range(len(self.names))
-        return (
-            tuple(seats) if len(self.names) == 3 else tuple(s for s in seats if s != self.dealer)
-        )
-
-    def defenders(self, declarer: int) -> tuple[int, int]:
-        """The declarer's two defenders, clockwise from him (the order of the canonical line)."""
-        size = len(self.names)
-        first, second = sorted(
-            (s for s in self.active if s != declarer), key=lambda s: (s - declarer) % size
-        )
-        return first, second
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,11 +97,11 @@ class Draft:
     @property
     def played(self) -> bool:
         """Cards were played: someone whisted and nobody took a half-whist."""
-        return Role.WHIST in self.words and Role.HALF not in self.words
+        return offers.was_played(self.words)
 
     @property
     def two_whists(self) -> bool:
-        return self.words == (Role.WHIST, Role.WHIST)
+        return offers.both_whisted(self.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,8 @@ def step(seating: Seating, draft: Draft) -> DealStep:
     if draft.kind is None:
         return DealStep.KIND
     if draft.kind is DealKind.RASPASY:
-        return DealStep.RASPASY if len(draft.tricks) < len(seating.active) else DealStep.CONFIRM
+        left = offers.raspasy_tricks(len(seating.active), draft.tricks)
+        return DealStep.RASPASY if left else DealStep.CONFIRM
     if draft.declarer is None:
         return DealStep.DECLARER
     if draft.kind is DealKind.MISERE:
@@ -154,27 +155,33 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
     if current is DealStep.KIND:
         return (tuple(Choice(i, key=f"steps-kind-{_KIND_WORDS[k]}") for i, k in enumerate(KINDS)),)
     if current is DealStep.DECLARER:
-        return (tuple(Choice(s, seating.names[s]) for s in seating.active),)
+        return (tuple(Choice(s, seating.names[s]) for s in offers.declarers(seating)),)
     if current is DealStep.CONTRACT:
-        return tuple(tuple(contract_choice(level, suit) for suit in SUITS) for level in LEVELS)
+        contracts = [contract_choice(level, suit) for level, suit in offers.contracts()]
+        return _chunks(contracts, len(SUITS))  # one row per level
     if current is DealStep.WORD:
-        return (tuple(Choice(ROLES.index(r), key=f"steps-role-{r.value}") for r in _words(draft)),)
-    if current is DealStep.RESULT:
         assert draft.level is not None
-        made = [Choice(n, result_text(n - draft.level)) for n in range(draft.level, TRICKS + 1)]
-        down = [Choice(n, result_text(n - draft.level)) for n in range(draft.level - 1, -1, -1)]
+        said = offers.words(draft.level, draft.words)
+        return (tuple(Choice(ROLES.index(r), key=f"steps-role-{r.value}") for r in said),)
+    if current is DealStep.RESULT:
+        level = draft.level
+        assert level is not None
+        tricks = offers.declarer_tricks(level)
+        made = [Choice(n, result_text(n - level)) for n in tricks if n >= level]
+        down = [Choice(n, result_text(n - level)) for n in reversed(tricks) if n < level]
         return (tuple(made), *_chunks(down, ROW))
     if current is DealStep.SPLIT:
         assert draft.taken is not None
-        side = TRICKS - draft.taken
-        return _chunks([Choice(n, f"{n} : {side - n}") for n in range(side + 1)], ROW)
+        side = offers.tricks_left((draft.taken,))
+        first = offers.first_whister_tricks(draft.taken)
+        return _chunks([Choice(n, f"{n} : {side - n}") for n in first], ROW)
     if current is DealStep.MISERE:
-        return _numbers(TRICKS)
+        return _numbers(offers.misere_tricks())
     if current is DealStep.RASPASY:
-        left = TRICKS - sum(draft.tricks)
-        if len(draft.tricks) == len(seating.active) - 1:
-            return ((Choice(left, str(left)),),)  # the last player has the rest
-        return _numbers(left)
+        counts = offers.raspasy_tricks(len(seating.active), draft.tricks)
+        if len(counts) == 1:
+            return ((Choice(counts[0], str(counts[0])),),)  # the last player has the rest
+        return _numbers(counts)
     return ()
 
 
@@ -213,7 +220,7 @@ def record(seating: Seating, draft: Draft) -> Deal:
         result = draft.taken - draft.level
         if draft.two_whists:
             assert draft.split is not None
-            tricks = (draft.split, TRICKS - draft.taken - draft.split)
+            tricks = (draft.split, offers.tricks_left((draft.taken, draft.split)))
     defenders = (
         Defender(first, draft.words[0], tricks[0]),
         Defender(second, draft.words[1], tricks[1]),
@@ -245,19 +252,6 @@ def _answer(seating: Seating, draft: Draft, value: int) -> Draft:
     raise BadPress("the deal is complete")
 
 
-def _words(draft: Draft) -> tuple[Role, ...]:
-    """The words the next defender may say: half-whist only on 6–7, and only beside a pass."""
-    half = draft.level in HALF_LEVELS
-    if not draft.words:
-        return (Role.WHIST, Role.PASS, Role.HALF) if half else (Role.WHIST, Role.PASS)
-    first = draft.words[0]
-    if first is Role.HALF:
-        return (Role.PASS,)
-    if first is Role.PASS and half:
-        return (Role.WHIST, Role.PASS, Role.HALF)
-    return (Role.WHIST, Role.PASS)
-
-
 def contract_choice(level: int, suit: Suit) -> Choice:
     value = level * 10 + SUITS.index(suit)
     if suit is Suit.NO_TRUMP:
@@ -272,8 +266,8 @@ def result_text(result: int) -> str:
     return f"+{result}" if result > 0 else f"−{-result}"
 
 
-def _numbers(top: int) -> tuple[tuple[Choice, ...], ...]:
-    return _chunks([Choice(n, str(n)) for n in range(top + 1)], ROW)
+def _numbers(counts: Sequence[int]) -> tuple[tuple[Choice, ...], ...]:
+    return _chunks([Choice(n, str(n)) for n in counts], ROW)
 
 
 def _chunks(items: Sequence[Choice], most: int) -> tuple[tuple[Choice, ...], ...]:
@@ -347,9 +341,10 @@ def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
     params: dict[str, object] = {"name": name, "contract": contract_label(t, draft)}
     if current is DealStep.SPLIT and draft.taken is not None and draft.declarer is not None:
         first, second = seating.defenders(draft.declarer)
-        params.update(first=names[first], second=names[second], side=TRICKS - draft.taken)
+        side = offers.tricks_left((draft.taken,))
+        params.update(first=names[first], second=names[second], side=side)
     if current is DealStep.RASPASY:
-        params["left"] = TRICKS - sum(draft.tricks)
+        params["left"] = offers.tricks_left(draft.tricks)
     key = f"steps-ask-{_ASK[current]}"
     if current is DealStep.DECLARER and draft.kind is DealKind.MISERE:
         key = "steps-ask-misere-declarer"

@@ -1,7 +1,8 @@
 """Per-update state, as aiogram middlewares: who sent it and in which language to answer.
 
 `UpdateContext` runs as an outer middleware on the update observer, so what it puts into `data`
-(`caller`, `t`) reaches the handlers and the `errors` router alike. It also drops an update that was
+(`caller`, `t`, and `reply`, the update's `bot.tg.reply.Reply`) reaches the handlers and the
+`errors` router alike. It also drops an update that was
 already accepted (Telegram delivers again what it did not see confirmed, e.g. after a crash).
 """
 
@@ -17,6 +18,7 @@ from aiogram.types import TelegramObject, Update
 
 from bot.i18n import LANGUAGES, translator
 from bot.service import Caller, GameService
+from bot.tg.reply import Reply
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +49,11 @@ class UpdateContext(BaseMiddleware):
             chat_type=chat.type if chat else "private",
             chat_title=chat.title if chat else None,
         )
+        t = translator(await self._locale(caller, user.language_code if user else None))
+        message_id = event.message.message_id if event.message is not None else None
         data["caller"] = caller
-        data["t"] = translator(await self._locale(caller, user.language_code if user else None))
+        data["t"] = t
+        data["reply"] = Reply(data["bot"], self.game, t, caller.chat_id, message_id)
         return await handler(event, data)
 
     async def _locale(self, caller: Caller, language_code: str | None) -> str:

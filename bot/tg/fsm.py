@@ -1,0 +1,139 @@
+"""aiogram's FSM for the step-by-step `/deal`: the storage, chosen here and nowhere else, and what
+the steps keep in it.
+
+The storage is aiogram's `MemoryStorage` for now: steps open before a restart are then stale and
+say to start again (a database-backed storage comes later; it needs nothing but this module). The
+FSM is keyed per user in a chat (aiogram's default), so each player has at most one open step
+message per chat, and one user's updates in a chat are handled one at a time (the isolation), so
+two quick presses cannot both read the same draft. Its data is plain JSON values, so a storage that
+serialises them can hold it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from aiogram.fsm.state import State, StatesGroup
+from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
+from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
+
+from bot.settings import Settings
+from bot.texts.deal_steps import DealKind, Draft, Seating
+from scoring.deal import Role, Suit
+
+STEPS_KEY: Final = "steps"
+CLOSED_KEY: Final = "closed"
+CLOSED_KEPT: Final = 16  # step messages a user closed lately: a late press there says "answered"
+
+
+def fsm_storage(settings: Settings) -> BaseStorage:
+    """The FSM storage of the dispatcher (the one place it is chosen)."""
+    return MemoryStorage()
+
+
+def fsm_isolation(settings: Settings) -> BaseEventIsolation:
+    """How updates of one FSM key (a user in a chat) are kept apart: one at a time, in-process."""
+    return SimpleEventIsolation()
+
+
+class DealEntry(StatesGroup):
+    """A deal entered by buttons is open."""
+
+    steps = State()
+
+
+@dataclass(slots=True)
+class OpenSteps:
+    """One step message: which message, who opened it, for which game and records, its drafts."""
+
+    message_id: int
+    opener_name: str
+    game_id: int
+    records: str  # fingerprint of the records in force when it was opened
+    seating: Seating
+    opened_at: datetime
+    drafts: list[Draft] = field(default_factory=lambda: [Draft()])
+    version: int = 0
+
+    @property
+    def draft(self) -> Draft:
+        return self.drafts[-1]
+
+    def to_data(self) -> dict[str, Any]:
+        seating = self.seating
+        return {
+            "message": self.message_id,
+            "opener": self.opener_name,
+            "game": self.game_id,
+            "records": self.records,
+            "names": list(seating.names),
+            "dealer": seating.dealer,
+            "number": seating.number,
+            "opened_at": self.opened_at.isoformat(),
+            "drafts": [draft_to_data(d) for d in self.drafts],
+            "version": self.version,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> OpenSteps:
+        seating = Seating(tuple(data["names"]), int(data["dealer"]), int(data["number"]))
+        return cls(
+            message_id=int(data["message"]),
+            opener_name=str(data["opener"]),
+            game_id=int(data["game"]),
+            records=str(data["records"]),
+            seating=seating,
+            opened_at=datetime.fromisoformat(data["opened_at"]),
+            drafts=[draft_from_data(d) for d in data["drafts"]],
+            version=int(data["version"]),
+        )
+
+
+def draft_to_data(draft: Draft) -> dict[str, Any]:
+    return {
+        "kind": draft.kind.value if draft.kind is not None else None,
+        "declarer": draft.declarer,
+        "level": draft.level,
+        "suit": draft.suit.value if draft.suit is not None else None,
+        "words": [w.value for w in draft.words],
+        "taken": draft.taken,
+        "split": draft.split,
+        "tricks": list(draft.tricks),
+    }
+
+
+def draft_from_data(data: dict[str, Any]) -> Draft:
+    kind, suit = data["kind"], data["suit"]
+    return Draft(
+        kind=DealKind(kind) if kind is not None else None,
+        declarer=data["declarer"],
+        level=data["level"],
+        suit=Suit(suit) if suit is not None else None,
+        words=tuple(Role(w) for w in data["words"]),
+        taken=data["taken"],
+        split=data["split"],
+        tricks=tuple(data["tricks"]),
+    )
+
+
+def open_steps(data: dict[str, Any], message_id: int) -> OpenSteps | None:
+    """The steps of `message_id` in a user's FSM data, if that is the message he has open."""
+    raw = data.get(STEPS_KEY)
+    if not isinstance(raw, dict) or raw.get("message") != message_id:
+        return None
+    return OpenSteps.from_data(raw)
+
+
+def closed(data: dict[str, Any], message_id: int) -> bool:
+    return message_id in data.get(CLOSED_KEY, ())
+
+
+def with_closed(data: dict[str, Any], message_id: int) -> dict[str, Any]:
+    """The FSM data once `message_id` is done with (recorded, cancelled, stale)."""
+    kept = [m for m in data.get(CLOSED_KEY, ()) if m != message_id][-(CLOSED_KEPT - 1) :]
+    rest = {k: v for k, v in data.items() if k != STEPS_KEY}
+    if isinstance(data.get(STEPS_KEY), dict) and data[STEPS_KEY].get("message") != message_id:
+        rest[STEPS_KEY] = data[STEPS_KEY]  # another open step message stays open
+    return {**rest, CLOSED_KEY: [*kept, message_id]}

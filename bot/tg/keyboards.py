@@ -1,0 +1,107 @@
+"""Inline buttons and their typed callback data (one CallbackData per flow, short prefixes), all
+built with `InlineKeyboardBuilder`; every packed callback stays within Telegram's 64 bytes.
+
+The data a button carries is never trusted: handlers check the game and the vote against the log,
+and a deal step against the FSM state of the steps and the log.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot.i18n import Translator
+from bot.texts import deal_steps as steps
+from bot.texts.deal_steps import DealStep, Draft, Seating
+
+
+class JoinCb(CallbackData, prefix="j"):
+    """The Join button under an opened game."""
+
+    game: int
+
+
+class VoteCb(CallbackData, prefix="v"):
+    """✅/❌ under a vote; `vote` is the seq of the event that opened it."""
+
+    game: int
+    vote: int
+    yes: bool
+
+
+def join_keyboard(t: Translator, game_id: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
+    return builder.as_markup()
+
+
+def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text=t("button-yes"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=True)
+    )
+    builder.button(
+        text=t("button-no"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=False)
+    )
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+class Act(StrEnum):
+    """What a deal-steps button does."""
+
+    PICK = "p"
+    BACK = "b"
+    CANCEL = "x"
+    RECORD = "ok"
+
+
+class DealCb(CallbackData, prefix="ds"):
+    """A button of the deal steps: `ver` is the draft's version the keyboard was drawn for, `by`
+    who opened the steps (only to name him to someone else who presses; checked against the FSM)."""
+
+    game: int
+    ver: int
+    act: Act
+    step: DealStep
+    v: int = 0
+    by: int = 0
+
+
+def deal_keyboard(
+    t: Translator,
+    game_id: int,
+    opener: int,
+    version: int,
+    seating: Seating,
+    draft: Draft,
+    *,
+    back: bool,
+) -> InlineKeyboardMarkup:
+    """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
+    then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
+    current = steps.step(seating, draft)
+    builder = InlineKeyboardBuilder()
+
+    def button(text: str, act: Act, value: int = 0) -> None:
+        data = DealCb(game=game_id, ver=version, act=act, step=current, v=value, by=opener)
+        builder.button(text=text, callback_data=data)
+
+    sizes: list[int] = []
+    for row in steps.rows(seating, draft):
+        for choice in row:
+            button(steps.label(t, choice), Act.PICK, choice.value)
+        sizes.append(len(row))
+    last = 1
+    if current is DealStep.CONFIRM:
+        button(t.template("steps-record"), Act.RECORD)
+        last += 1
+    if back:
+        button(t.template("steps-back"), Act.BACK)
+        last += 1
+    button(t.template("steps-cancel"), Act.CANCEL)
+    builder.adjust(*sizes, last)
+    return builder.as_markup()

@@ -1,0 +1,97 @@
+"""What a deal entered step by step may say at each step: the answers the engine accepts.
+
+The bot's button flow (`/deal` without arguments) asks these functions what to offer, so a button
+never offers what `scoring.notation.parse_record` and `scoring.replay` would refuse
+(tests/scoring/test_offers.py shows both ways). The steps follow the canonical line
+(spec/notation.md "Canonical form"): kind → declarer → contract → each defender's word, clockwise
+from the declarer → tricks.
+
+What the steps leave to a typed `/deal`: extras (`dealer:X`, `open`, `prikup:N`, `note`), the
+concession `three_down`, and a 4-player dealer who whists where the convention allows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from scoring.deal import GAME_VALUE, TRICKS, Role, Suit
+from scoring.seating import Seating
+
+LEVELS: Final = tuple(sorted(GAME_VALUE))  # notation.md: "`LEVEL` 6–10"
+SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.NO_TRUMP)
+# notation.md "Errors": "half-whist on 8+ or beside a whist, two half-whists" are refused.
+HALF_WHIST_LEVELS: Final = (6, 7)
+
+
+def declarers(seating: Seating) -> tuple[int, ...]:
+    """Who may declare a contract or a misère: the active seats (the 4-player dealer sits out)."""
+    return seating.active
+
+
+def contracts() -> tuple[tuple[int, Suit], ...]:
+    """Every contract, by level then suit: 6♠ … 10NT."""
+    return tuple((level, suit) for level in LEVELS for suit in SUITS)
+
+
+def words(level: int, said: Sequence[Role]) -> tuple[Role, ...]:
+    """The words the next defender (clockwise from the declarer) may say after `said`.
+
+    Half-whist only on a six or a seven, never beside a whist and never twice: after a half-whist
+    the other defender passes; after a whist he whists or passes."""
+    if len(said) >= 2:
+        return ()
+    half = level in HALF_WHIST_LEVELS
+    everything = (Role.WHIST, Role.PASS, Role.HALF) if half else (Role.WHIST, Role.PASS)
+    if not said or said[0] is Role.PASS:
+        return everything
+    if said[0] is Role.HALF:
+        return (Role.PASS,)
+    return (Role.WHIST, Role.PASS)
+
+
+def was_played(said: Sequence[Role]) -> bool:
+    """Cards were played: someone whisted and nobody took a half-whist (notation.md: "A deal not
+    played (pass-pass, half-whist, conceded) takes no tricks and no result other than `=`")."""
+    return Role.WHIST in said and Role.HALF not in said
+
+
+def both_whisted(said: Sequence[Role]) -> bool:
+    """Both defenders whisted: each writes his own tricks (notation.md "`TRICKS`")."""
+    return tuple(said) == (Role.WHIST, Role.WHIST)
+
+
+def declarer_tricks(level: int) -> tuple[int, ...]:
+    """The declarer's tricks in a played contract: 0–10 (the result is tricks − level)."""
+    if level not in LEVELS:
+        raise ValueError(f"no contract of level {level}")
+    return tuple(range(TRICKS + 1))
+
+
+def tricks_left(taken: Sequence[int]) -> int:
+    """The tricks of the ten not yet placed."""
+    left = TRICKS - sum(taken)
+    if left < 0:
+        raise ValueError(f"more than {TRICKS} tricks placed: {tuple(taken)}")
+    return left
+
+
+def first_whister_tricks(declarer_took: int) -> tuple[int, ...]:
+    """Both whisted: the first whister's tricks; the second has the rest of the defence's."""
+    return tuple(range(tricks_left((declarer_took,)) + 1))
+
+
+def misere_tricks() -> tuple[int, ...]:
+    """The misère declarer's tricks: 0 (clean) to 10."""
+    return tuple(range(TRICKS + 1))
+
+
+def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
+    """The next active player's tricks on raspasy, after `placed` (seat order): any count that can
+    still make ten, and for the last player exactly the rest ("must sum to 10")."""
+    if len(placed) >= active:
+        return ()
+    left = tricks_left(placed)
+    if len(placed) == active - 1:
+        return (left,)
+    return tuple(range(left + 1))

@@ -1,0 +1,69 @@
+"""Who sits at the table and who plays a deal (spec/notation.md "Players").
+
+"A game has 3 or 4 players in seat order (clockwise, the order given at `/newgame`)." "With 4
+players the dealer sits the deal out and the three others are active; with 3 he plays." Seats are
+indexes (0 = seat A). The canonical line keeps the defenders clockwise from the declarer
+(spec/notation.md "Canonical form").
+
+Names a player may not take are here too: a name that reads as a word of the notation, or as a
+seat letter, would make a deal line mean something else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+SEATS: Final = (3, 4)  # how many players a game may have
+SEAT_LETTERS: Final = "ABCD"
+
+# Words a deal line reads as vocabulary or as the sender (`me`/`я`); a player named so could not be
+# referred to by name. A single seat letter (`A`–`D`) is always a seat, never a name.
+RESERVED_NAMES: Final = frozenset(
+    {"me", "я", "pass", "vist", "half", "misere", "мизер", "рас", "пас", "вист", "пол", "adjust"}
+)
+
+
+def reserved_name(name: str) -> bool:
+    """Whether `name` is a word of the notation or a seat letter, so no player may take it."""
+    return name.casefold() in RESERVED_NAMES or (len(name) == 1 and name in SEAT_LETTERS)
+
+
+def clockwise(start: int, size: int) -> tuple[int, ...]:
+    """Every seat clockwise, beginning with `start`."""
+    return tuple((start + i) % size for i in range(size))
+
+
+def active_seats(size: int, dealer: int) -> tuple[int, ...]:
+    """The seats that play a deal dealt by `dealer`, in seat order: all three at a table of
+    three; the four minus the dealer at a table of four (notation.md "Players")."""
+    if size not in SEATS:
+        raise ValueError(f"a game has 3 or 4 players, not {size}")
+    return tuple(s for s in range(size) if size == 3 or s != dealer)
+
+
+def defenders_of(size: int, dealer: int, declarer: int) -> tuple[int, int]:
+    """The declarer's two defenders, clockwise from him: the order of the canonical line."""
+    active = active_seats(size, dealer)
+    if declarer not in active:
+        raise ValueError(f"seat {declarer} does not play this deal")
+    first, second = (s for s in clockwise(declarer, size)[1:] if s in active)
+    return first, second
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Where a deal is played: the players in seat order, who deals it, its number on the sheet."""
+
+    names: tuple[str, ...]
+    dealer: int
+    number: int = 1
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """The seats in play (notation.md "Players")."""
+        return active_seats(len(self.names), self.dealer)
+
+    def defenders(self, declarer: int) -> tuple[int, int]:
+        """The declarer's two defenders, clockwise from him."""
+        return defenders_of(len(self.names), self.dealer, declarer)
