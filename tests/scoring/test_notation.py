@@ -342,9 +342,11 @@ def test_player_references(ref: str, seat: int) -> None:
 
 
 def test_seat_letter_comes_before_a_name() -> None:
+    """notation.md "Players": "a single seat letter, always a seat: `A`–`D` (Latin, either case)"
+    (it was upper case only; the revised spec reads `a` as seat A too)."""
     table = Table(("B", "A", "Clara"))
     assert resolve_player("A", table) == 0
-    assert resolve_player("a", table) == 1  # not a seat letter (lower case): the name
+    assert resolve_player("a", table) == 0
 
 
 def test_an_exact_name_comes_before_a_prefix() -> None:
@@ -357,9 +359,9 @@ def test_cyrillic_names_and_prefixes() -> None:
     table = Table(("Алёна", "Борис", "Вера"))
     assert resolve_player("алена", table) == 0
     assert resolve_player("Бор", table) == 1
-    assert parse_record("В 7♠ -1 вист:Ал пас:Бо", table) == game(
+    assert parse_record("Ве 7♠ -1 вист:Ал пас:Бо", table) == game(
         2, 7, Suit.SPADES, -1, vist(0), pas(1)
-    )
+    )  # a lone `В` is seat B now (notation.md "Players"), so Вера takes two letters
 
 
 def test_an_ambiguous_prefix_lists_the_players() -> None:
