@@ -19,48 +19,51 @@ input at fault as typed (`span`: the offending word, or the player reference for
 and one correct line of the same kind (`example`) with the table's names, in the line's language.
 
 The words of a line are classified once each (scoring/notation_words.py), so the reader below
-only looks at ready answers; positions in the text are worked out only when an error needs a span.
+only looks at ready answers; positions in the text are worked out only when an error needs a span
+(scoring/notation_line.py: the pieces every kind of record shares).
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Final, NoReturn
+from typing import Final
 
 from scoring.deal import (
     TRICKS,
     Adjust,
     Column,
     Contract,
-    Defender,
-    Extras,
     LastRound,
     Misere,
     Raspasy,
     Record,
-    Role,
     RuleChange,
     Suit,
 )
-from scoring.errors import IllegalDeal, InvalidDeal, OptionError
+from scoring.errors import InvalidDeal, OptionError
+from scoring.notation_line import (
+    CONTRACT_EXTRAS,
+    DEFENDER,
+    HALF,
+    MISERE_EXTRAS,
+    PASS,
+    RASPASY_EXTRAS,
+    WHIST,
+    Def,
+    Line,
+    resolve_player,
+)
 from scoring.notation_print import LANGS, example, format_record
 from scoring.notation_words import (
     BEZ,
     COLUMNS,
-    MISERE,
-    NUMBER_RE,
-    OPEN,
     SEAT_LETTERS,
     SEATS,
     SUITS,
     Table,
-    Word,
     clean_note,
-    find,
     norm,
-    positions,
-    small_int,
     split_tricks,
     unquote,
     words,
@@ -81,217 +84,13 @@ __all__ = [
 _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 
 
-# --- Players --------------------------------------------------------------------------------
-
-
-def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
-    """The seat a player reference names (notation.md "Players"), in this order: a single seat
-    letter (Latin A–D either case, Cyrillic А, Б/В, С, Д); a name, case-insensitive, exactly; an
-    @username (or `@name`); a unique case-insensitive prefix of two letters or more; `me`/`я` for
-    the sender. Raises InvalidDeal (unknown-player, ambiguous-player, me-outside-chat) whose span
-    is `span` (default: the reference itself)."""
-    return _resolve(norm(ref), table, ref if span is None else span, example("contract", table))
-
-
-def _resolve(key: str, table: Table, where: str, example_line: str) -> int:
-    status, seats = find(key, table)
-    if status == "ok":
-        return seats[0]
-    if status == "me":
-        raise InvalidDeal("me-outside-chat", where, {}, example_line)
-    params = {"players": ", ".join(table.players)}
-    if status == "ambiguous":
-        params["matches"] = ", ".join(table.players[s] for s in seats)
-        raise InvalidDeal("ambiguous-player", where, params, example_line)
-    raise InvalidDeal("unknown-player", where, params, example_line)
-
-
 # --- Parsing --------------------------------------------------------------------------------
 
 
-class _Def:
-    __slots__ = ("at", "player", "role", "tricks")
+class _Reader(Line):
+    """A line read as one kind of record (scoring/notation_line.py has the shared pieces)."""
 
-    def __init__(self, player: int, role: Role, tricks: int | None, at: int) -> None:
-        self.player = player
-        self.role = role
-        self.tricks = tricks
-        self.at = at  # the word's index in the line
-
-
-class _ExtrasDraft:
-    __slots__ = ("dealer", "late", "note", "open", "prikup", "seen", "three_down")
-
-    def __init__(self) -> None:
-        self.dealer: int | None = None
-        self.open: bool | None = None
-        self.prikup = 0
-        self.note = ""
-        self.late = False
-        self.three_down = False
-        self.seen: dict[str, int] = {}  # extra → the index of its word
-
-    def freeze(self) -> Extras:
-        if not self.seen:
-            return _NO_EXTRAS
-        if self.note:
-            return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
-        key = (self.dealer, self.open, self.prikup, self.late)
-        extras = _EXTRAS.get(key)
-        if extras is None:
-            extras = _EXTRAS[key] = Extras(self.dealer, self.open, self.prikup, "", self.late)
-        return extras
-
-
-_NO_EXTRAS: Final = Extras()
-# Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
-# reading a line (issue 12 item 4), and these few cover every defender and most extras.
-_WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
-_PASS: Final = Role.PASS
-_HALF: Final = Role.HALF
-_DEFENDER: Final = {
-    (p, r, t): Defender(p, r, t)
-    for p in range(4)
-    for r in Role
-    for t in (None, *range(TRICKS + 1))
-}
-_EXTRAS: dict[tuple[int | None, bool | None, int, bool], Extras] = {}
-_CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
-_MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
-_RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
-
-
-class _Reader:
-    """One line being read: its words, the table, and the errors' spans and examples."""
-
-    __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
-
-    def __init__(
-        self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
-    ) -> None:
-        self.text = text
-        self.words = line
-        self.spans = spans  # None until an error needs them
-        self.skip = 0  # words before the line proper (a leading `/deal`)
-        self.table = table
-        self.size = len(table.players)
-        self.dealer = table.dealer  # replaced by `dealer:X` once read
-        self.draft = _ExtrasDraft()
-
-    # errors
-
-    def span(self, *at: int) -> str:
-        if self.spans is None:
-            self.spans = positions(self.text)
-        first, last = min(at) + self.skip, max(at) + self.skip
-        return self.text[self.spans[first][0] : self.spans[last][1]]
-
-    def whole(self) -> str:
-        return self.span(0, len(self.words) - 1)
-
-    def lang(self) -> str:
-        """The line's language, told by its words of the notation (English when they say nothing)."""
-        votes = [w.russian for w in self.words]
-        return "ru" if votes.count(True) > votes.count(False) else "en"
-
-    def example(self, kind: str) -> str:
-        return example(kind, self.table, self.dealer, self.lang())
-
-    def fail(
-        self, code: str, span: str, kind: str = "contract", params: dict[str, str] | None = None
-    ) -> NoReturn:
-        raise InvalidDeal(code, span, params or {}, self.example(kind))
-
-    def dealer_in_play(self, span: str, kind: str = "contract") -> NoReturn:
-        assert self.dealer is not None
-        raise IllegalDeal(
-            "dealer-in-play",
-            span,
-            {"dealer": self.table.players[self.dealer]},
-            self.example(kind),
-        )
-
-    # pieces
-
-    def player(self, ref: str, key: str, at: int) -> int:
-        seats = self.table.refs.get(key)
-        if seats is not None and len(seats) == 1:
-            return seats[0]
-        where = ref if ref.strip() else self.words[at].raw
-        return _resolve(key, self.table, where, self.example("contract"))
-
-    def extra(self, at: int, allowed: frozenset[str], kind: str) -> bool:
-        """Read word `at` as an extra if it is one; False when it is not an extra at all."""
-        word = self.words[at]
-        name = word.extra
-        if name is None:
-            return False
-        draft = self.draft
-        if name not in allowed:
-            self.fail("bad-prikup" if name == "prikup" else "unknown-word", word.raw, kind)
-        if name in draft.seen:
-            self.fail("repeated-word", word.raw, kind)
-        draft.seen[name] = at
-        if name == "open":
-            draft.open = word.key in OPEN
-        elif name == "three_down":
-            draft.three_down = True
-        elif name == "late":
-            draft.late = True
-        elif name == "dealer":
-            draft.dealer = self.player(word.after, norm(word.after), at)
-            self.dealer = draft.dealer
-        elif name == "prikup":
-            value = word.after
-            if not NUMBER_RE.fullmatch(value) or not 1 <= small_int(value) <= 3:
-                self.fail("bad-prikup", word.raw, "prikup")
-            draft.prikup = int(value)
-        else:
-            note = unquote(word.after)
-            if note is None:
-                self.fail("unknown-word", word.raw, kind)
-            draft.note = clean_note(note)
-        return True
-
-    def bez_at(self, at: int) -> int | None:
-        """`без N` or `без одной` … `без десяти` from word `at`: N, or None."""
-        line = self.words
-        if line[at].key != BEZ or at + 1 >= len(line):
-            return None
-        after = line[at + 1]
-        return after.number if after.number is not None else after.bez_word
-
-    def result_at(self, at: int) -> tuple[int, int] | None:
-        """A contract's RESULT at word `at`: (result, words used), or None."""
-        result = self.words[at].result
-        if result is not None:
-            return result, 1
-        n = self.bez_at(at)
-        return None if n is None else (-n, 2)
-
-    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
-        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
-        word = self.words[at]
-        used = 1
-        if word.key == "=":
-            return 0, 1
-        if word.number is not None:
-            tricks = word.number
-        elif word.signed is not None:
-            plus, tricks = word.signed
-            if plus and tricks:
-                self.fail("bad-misere-tricks", word.raw, "misere")
-        elif word.bez_n is not None:
-            tricks = word.bez_n
-        elif (n := self.bez_at(at)) is not None:
-            tricks, used = n, 2
-        else:
-            return None
-        if tricks > TRICKS:
-            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
-        return tricks, used
-
-    # records
+    __slots__ = ()
 
     def record(self) -> Record:
         opens = self.words[0].opens
@@ -317,7 +116,7 @@ class _Reader:
         result_at: tuple[int, ...] = ()
         concession = -1  # where `без трёх` right after the contract starts
         declarer, declarer_at = None, -1
-        defenders: list[_Def] = []
+        defenders: list[Def] = []
         i = 0
         while i < count:
             word = line[i]
@@ -356,7 +155,7 @@ class _Reader:
                     if other.player == defender.player:
                         self.fail("same-player-twice", word.raw)
                 defenders.append(defender)
-            elif not self.extra(i, _CONTRACT_EXTRAS, "contract"):
+            elif not self.extra(i, CONTRACT_EXTRAS, "contract"):
                 seat = self.bare_player(i, "contract")
                 if declarer_at >= 0:
                     self.fail("repeated-word", word.raw)
@@ -401,13 +200,13 @@ class _Reader:
             "missing-colon", self.span(at, at + 1), params={"fix": f"{role.raw}:{after.raw}"}
         )
 
-    def defender(self, at: int) -> _Def:
+    def defender(self, at: int) -> Def:
         word = self.words[at]
         assert word.role is not None
         player = self.player(word.ref, word.ref_key, at)
         if word.tricks is not None and word.tricks < 0:
             self.fail("bad-tricks", word.raw, "two-whists")
-        return _Def(player, word.role, word.tricks, at)
+        return Def(player, word.role, word.tricks, at)
 
     def finish_contract(
         self,
@@ -418,7 +217,7 @@ class _Reader:
         suit: Suit | None,
         result: int,
         result_at: tuple[int, ...],
-        defenders: list[_Def],
+        defenders: list[Def],
     ) -> Contract:
         size, dealer, draft, line = self.size, self.dealer, self.draft, self.words
         four_with_dealer = size == 4 and dealer is not None
@@ -446,10 +245,10 @@ class _Reader:
             self.fail("too-many-defenders", line[defenders[2].at].raw, params={"expected": "2"})
         first, second = defenders
         roles = (first.role, second.role)
-        if roles == (_HALF, _HALF):
+        if roles == (HALF, HALF):
             self.fail("two-half-whists", line[second.at].raw, "half")
-        half = first if first.role is _HALF else second if second.role is _HALF else None
-        if half is not None and _WHIST in roles:
+        half = first if first.role is HALF else second if second.role is HALF else None
+        if half is not None and WHIST in roles:
             self.fail("half-beside-whist", line[half.at].raw, "half")
         if half is not None and level >= 8:
             self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
@@ -459,7 +258,7 @@ class _Reader:
                 self.dealer_in_play(line[declarer_at].raw)
             for d, other in ((first, second), (second, first)):
                 if d.player == dealer:
-                    if d.role is not _WHIST or other.role is not _PASS:
+                    if d.role is not WHIST or other.role is not PASS:
                         self.dealer_in_play(line[d.at].raw)
                     dealer_whists = True
         if draft.prikup and dealer_whists:
@@ -471,7 +270,7 @@ class _Reader:
                 self.fail("missing-declarer", self.whole())
             (declarer,) = candidates
         tricks: tuple[int | None, int | None] = (None, None)
-        if _WHIST in roles and half is None:
+        if WHIST in roles and half is None:
             result, tricks = self.played(level, level_at, result, result_at, first, second)
         else:
             kind = "half" if half else "contract"
@@ -481,8 +280,8 @@ class _Reader:
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), kind)
             result = 0
-        one = _DEFENDER[first.player, first.role, tricks[0]]
-        two = _DEFENDER[second.player, second.role, tricks[1]]
+        one = DEFENDER[first.player, first.role, tricks[0]]
+        two = DEFENDER[second.player, second.role, tricks[1]]
         if (first.player - declarer) % size > (second.player - declarer) % size:
             one, two = two, one
         return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
@@ -493,11 +292,11 @@ class _Reader:
         level_at: int,
         result: int,
         result_at: tuple[int, ...],
-        first: _Def,
-        second: _Def,
+        first: Def,
+        second: Def,
     ) -> tuple[int, tuple[int | None, int | None]]:
         """A played deal's result and the tricks to keep (each whister's, when both whist)."""
-        two_whists = first.role is _WHIST and second.role is _WHIST
+        two_whists = first.role is WHIST and second.role is WHIST
         kind = "two-whists" if two_whists else "contract"
         given = [d for d in (first, second) if d.tricks is not None]
         given_sum = sum(d.tricks or 0 for d in given)
@@ -534,7 +333,7 @@ class _Reader:
         i = 0
         while i < len(line):
             word = line[i]
-            if word.key in MISERE:
+            if word.misere:
                 if seen_word:
                     self.fail("repeated-word", word.raw, "misere")
                 seen_word = True
@@ -547,7 +346,7 @@ class _Reader:
                 tricks = value
                 i += used
                 continue
-            if not self.extra(i, _MISERE_EXTRAS, "misere"):
+            if not self.extra(i, MISERE_EXTRAS, "misere"):
                 seat = self.bare_player(i, "misere")
                 if declarer_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
@@ -565,7 +364,7 @@ class _Reader:
         bare: list[tuple[int, int]] = []  # (tricks, word index)
         for i in range(1, len(line)):
             word = line[i]
-            if self.extra(i, _RASPASY_EXTRAS, "raspasy"):
+            if self.extra(i, RASPASY_EXTRAS, "raspasy"):
                 continue
             if word.number is not None:
                 if named:
