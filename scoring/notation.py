@@ -162,10 +162,11 @@ class _Reader(Line):
                 declarer, declarer_at = seat, i
             i += 1
         if concession >= 0 and not defenders:
-            if self.draft.three_down:
-                self.fail("repeated-word", line[self.draft.seen["three_down"]].raw, "three-down")
-            self.draft.three_down = True
-            self.draft.seen["three_down"] = concession
+            draft = self.writable()
+            if draft.three_down:
+                self.fail("repeated-word", line[draft.seen["three_down"]].raw, "three-down")
+            draft.three_down = True
+            draft.seen["three_down"] = concession
             result, result_at = 0, ()
         if level_at < 0:
             self.fail("missing-level", self.whole())

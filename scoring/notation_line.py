@@ -90,6 +90,7 @@ class ExtrasDraft:
 
 
 NO_EXTRAS: Final = Extras()
+NO_DRAFT: Final = ExtrasDraft()  # never written to: `Line.writable` gives a line its own first
 # Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
 # reading a line (issue 12 item 4), and these few cover every defender and most extras.
 WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
@@ -122,9 +123,15 @@ class Line:
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
-        self.draft = ExtrasDraft()
+        self.draft = NO_DRAFT  # replaced by its own draft at the first extra (`writable`)
 
     # errors
+
+    def writable(self) -> ExtrasDraft:
+        """The line's own draft of extras (most lines have none: they share `NO_DRAFT`)."""
+        if self.draft is NO_DRAFT:
+            self.draft = ExtrasDraft()
+        return self.draft
 
     def span(self, *at: int) -> str:
         if self.spans is None:
@@ -172,7 +179,7 @@ class Line:
         name = word.extra
         if name is None:
             return False
-        draft = self.draft
+        draft = self.writable()
         if name not in allowed:
             self.fail("bad-prikup" if name == "prikup" else "unknown-word", word.raw, kind)
         if name in draft.seen:
