@@ -879,3 +879,15 @@ def test_an_option_lines_name_and_value_are_those_of_the_option_header(
     with pytest.raises(OptionError) as caught:
         parse_record(line, ABC)
     assert (caught.value.code, caught.value.span) == (code, span)
+
+
+def test_at_name_reads_in_a_protocol_file() -> None:
+    """notation.md "Players": "in a protocol file, where there are no usernames, `@name` is the
+    player with that name" — read through scoring.protocol as the CLI reads it."""
+    from scoring.protocol import parse_protocol
+
+    text = (
+        "# convention: sochi\n# players: Anna Boris Clara\n@Anna 7♠ -1 vist:@boris pass:@Clara\n"
+    )
+    ((_, record),) = parse_protocol(text).records
+    assert record == game(A, 7, Suit.SPADES, -1, vist(B), pas(C))
