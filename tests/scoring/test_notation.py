@@ -21,6 +21,7 @@ from scoring.deal import (
 )
 from scoring.errors import ERROR_CODES, IllegalDeal, InvalidDeal, NotationError, OptionError
 from scoring.notation import Table, format_record, parse_record, resolve_player
+from scoring.protocol import parse_protocol
 from tests.scoring.engine import half, pas, vist
 
 A, B, C, D = 0, 1, 2, 3
@@ -884,8 +885,6 @@ def test_an_option_lines_name_and_value_are_those_of_the_option_header(
 def test_at_name_reads_in_a_protocol_file() -> None:
     """notation.md "Players": "in a protocol file, where there are no usernames, `@name` is the
     player with that name" — read through scoring.protocol as the CLI reads it."""
-    from scoring.protocol import parse_protocol
-
     text = (
         "# convention: sochi\n# players: Anna Boris Clara\n@Anna 7♠ -1 vist:@boris pass:@Clara\n"
     )
