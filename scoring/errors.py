@@ -106,6 +106,8 @@ ERROR_CODES: frozenset[str] = frozenset(
         "missing-dealer",  # `рас 2 3 5` with 4 players and no known dealer
         "too-many-defenders",  # more than two defenders, or any with `three_down`
         "repeated-word",  # a part of the line given twice (two results, `open closed`…)
+        "missing-colon",  # `вист Миша`: a role word and its player without the colon
+        "bad-option-line",  # `option …` that is not `option NAME=VALUE`
         # against the game
         "dealer-in-play",
         "player-not-active",

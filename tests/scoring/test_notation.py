@@ -19,8 +19,9 @@ from scoring.deal import (
     Role,
     Suit,
 )
-from scoring.errors import ERROR_CODES, IllegalDeal, InvalidDeal, NotationError
+from scoring.errors import ERROR_CODES, IllegalDeal, InvalidDeal, NotationError, OptionError
 from scoring.notation import Table, format_record, parse_record, resolve_player
+from scoring.protocol import parse_protocol
 from tests.scoring.engine import half, pas, vist
 
 A, B, C, D = 0, 1, 2, 3
@@ -342,9 +343,11 @@ def test_player_references(ref: str, seat: int) -> None:
 
 
 def test_seat_letter_comes_before_a_name() -> None:
+    """notation.md "Players": "a single seat letter, always a seat: `A`–`D` (Latin, either case)"
+    (it was upper case only; the revised spec reads `a` as seat A too)."""
     table = Table(("B", "A", "Clara"))
     assert resolve_player("A", table) == 0
-    assert resolve_player("a", table) == 1  # not a seat letter (lower case): the name
+    assert resolve_player("a", table) == 0
 
 
 def test_an_exact_name_comes_before_a_prefix() -> None:
@@ -357,9 +360,9 @@ def test_cyrillic_names_and_prefixes() -> None:
     table = Table(("Алёна", "Борис", "Вера"))
     assert resolve_player("алена", table) == 0
     assert resolve_player("Бор", table) == 1
-    assert parse_record("В 7♠ -1 вист:Ал пас:Бо", table) == game(
+    assert parse_record("Ве 7♠ -1 вист:Ал пас:Бо", table) == game(
         2, 7, Suit.SPADES, -1, vist(0), pas(1)
-    )
+    )  # a lone `В` is seat B now (notation.md "Players"), so Вера takes two letters
 
 
 def test_an_ambiguous_prefix_lists_the_players() -> None:
@@ -652,3 +655,238 @@ def test_a_name_that_is_a_word_of_the_notation_stands_alone_as_its_seat_letter()
 def test_an_unknown_language_is_a_programming_error() -> None:
     with pytest.raises(ValueError, match="language"):
         format_record(LastRound(), NAMES, lang="de")
+
+
+# --- notation.md as revised: players, Russian as people type it, extras, the option line ---------
+
+RU = Table(("Саша", "Миша", "Лена"))
+
+
+SEAT_LETTERS = [("A", A), ("a", A), ("B", B), ("b", B), ("C", C), ("c", C), ("D", D), ("d", D)]
+SEAT_LETTERS += [("А", A), ("а", A), ("Б", B), ("б", B), ("В", B), ("в", B), ("С", C), ("с", C)]
+SEAT_LETTERS += [("Д", D), ("д", D)]
+
+
+@pytest.mark.parametrize(("letter", "seat"), SEAT_LETTERS)
+def test_a_single_seat_letter_is_always_a_seat(letter: str, seat: int) -> None:
+    """notation.md "Players": "a single seat letter, always a seat: `A`–`D` (Latin, either case)
+    or the Cyrillic `А`, `Б`/`В`, `С`, `Д`"."""
+    table = Table(("Дима", "Вера", "Алла", "Сеня"))  # each letter is also a name's first letter
+    assert resolve_player(letter, table) == seat
+
+
+def test_a_cyrillic_seat_letter_picks_the_seat_not_a_name_starting_with_it() -> None:
+    """notation.md "Players": "a one-letter reference is never a name prefix" (issue 13: `С`
+    recorded Саша's deal)."""
+    table = Table(("Миша", "Лена", "Юра", "Саша"), dealer=3)
+    assert parse_record("С 6п = вист:Миша пас:Лена", table) == game(
+        C, 6, Suit.SPADES, 0, vist(A), pas(B)
+    )
+
+
+@pytest.mark.parametrize("ref", ["Л", "л", "E", "x", "Д"])
+def test_a_single_letter_that_is_no_seat_is_never_a_name_prefix(ref: str) -> None:
+    """notation.md "Players": "a one-letter reference is never a name prefix" (`Д` is no seat at
+    three players)."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(f"Саша 7♠ -1 вист:Миша пас:{ref}", Table(("Саша", "Миша", "Лена")))
+    assert (caught.value.code, caught.value.span) == ("unknown-player", ref)
+
+
+def test_a_prefix_needs_two_letters_or_more() -> None:
+    """notation.md "Players": "a unique case-insensitive prefix of two letters or more of a name
+    (Cyrillic or Latin)"."""
+    assert resolve_player("Ле", RU) == C
+    assert resolve_player("мИ", RU) == B
+    assert resolve_player("bo", ABC) == B
+
+
+def test_a_one_letter_name_is_named_exactly() -> None:
+    """notation.md "Players": "a name, case-insensitive, exactly" comes right after the seats."""
+    assert resolve_player("x", Table(("Anna", "x", "Clara"))) == B
+
+
+def test_at_name_in_a_protocol_file_is_the_player_with_that_name() -> None:
+    """notation.md "Players": "in a protocol file, where there are no usernames, `@name` is the
+    player with that name"."""
+    assert parse_record("@Лена 7♠ -1 вист:@саша пас:Миша", RU) == game(
+        C, 7, Suit.SPADES, -1, vist(A), pas(B)
+    )
+    assert resolve_player("@clara_s", CHAT) == C  # a username still comes first in a chat
+
+
+def test_a_reference_read_as_a_seat_is_echoed_with_the_players_name() -> None:
+    """notation.md "Players": "a reference read as a seat is echoed with the player's name"."""
+    record = parse_record("в 7♠ -1 вист:а пас:С", RU)
+    assert format_record(record, RU.players, lang="ru") == "Миша 7♠ -1 пас:Лена вист:Саша"
+
+
+@pytest.mark.parametrize(
+    ("words", "result"),
+    [
+        ("без одной", -1),
+        ("без двух", -2),
+        ("без трёх", -3),
+        ("без трех", -3),
+        ("Без Четырёх", -4),
+        ("без четырех", -4),
+        ("без пяти", -5),
+        ("без шести", -6),
+        ("без семи", -7),
+    ],
+)
+def test_results_in_russian_words(words: str, result: int) -> None:
+    """notation.md RESULT: "`без одной` / `без двух` / `без трёх` (`трех`) / `без четырёх`
+    (`четырех`) / `без пяти` … `без десяти` down N"."""
+    line = f"Саша 7♠ {words} вист:Миша пас:Лена"
+    assert parse_record(line, RU) == game(A, 7, Suit.SPADES, result, vist(B), pas(C))
+
+
+def test_bez_desyati_is_down_ten_and_refused_where_impossible() -> None:
+    """notation.md RESULT: `без десяти` is down 10; a six cannot go down ten (bad-tricks)."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record("Саша 6♠ без десяти вист:Миша пас:Лена", RU)
+    assert (caught.value.code, caught.value.span) == ("bad-tricks", "без десяти")
+    assert parse_record("Саша 10 без девяти вист:Миша пас:Лена", RU) == game(
+        A, 10, None, -9, vist(B), pas(C)
+    )
+
+
+@pytest.mark.parametrize("line", ["Саша 6♠ без трёх", "Саша 6 пик без трех", "6п без трёх Саша"])
+def test_bez_tryokh_right_after_the_contract_with_no_defenders_is_the_concession(
+    line: str,
+) -> None:
+    """notation.md RESULT: "The words `без трёх` right after the contract with no defenders are
+    the concession (`уход`)"."""
+    assert parse_record(line, RU) == parse_record("Саша 6♠ уход", RU)
+    assert parse_record(line, RU) == game(A, 6, Suit.SPADES, 0, three_down=True)
+
+
+def test_bez_tryokh_with_defenders_is_three_down() -> None:
+    """notation.md RESULT: with defenders, `без трёх` is a result like any other."""
+    assert parse_record("Саша 6♠ без трёх вист:Миша пас:Лена", RU) == game(
+        A, 6, Suit.SPADES, -3, vist(B), pas(C)
+    )
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "span"),
+    [
+        ("Саша 6♠ без 3", "missing-defenders", "Саша 6♠ без 3"),
+        ("Саша 6♠ -3", "missing-defenders", "Саша 6♠ -3"),
+        ("Саша 6♠ без трёх уход", "repeated-word", "уход"),
+        ("Саша 6♠ уход без трёх", "not-played-with-tricks", "без трёх"),
+    ],
+)
+def test_a_numeric_result_with_no_defenders_stays_an_error(
+    line: str, code: str, span: str
+) -> None:
+    """notation.md RESULT: "a numeric result with no defenders stays an error"; only the words
+    right after the contract concede."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(line, RU)
+    assert (caught.value.code, caught.value.span) == (code, span)
+
+
+@pytest.mark.parametrize(
+    ("line", "span", "fix"),
+    [
+        ("Саша 7♠ -1 вист Миша пас:Лена", "вист Миша", "вист:Миша"),
+        ("Саша 7♠ -1 вист:Миша пас Лена", "пас Лена", "пас:Лена"),
+        ("Саша 6♠ вист:Миша/2 вист Лена/2", "вист Лена/2", "вист:Лена/2"),
+        ("Саша 7♠ -1 вист:Миша пол Л", "пол Л", "пол:Л"),
+    ],
+)
+def test_a_role_word_without_its_colon_gets_a_hint(line: str, span: str, fix: str) -> None:
+    """Issue 13 item 3: "a hint when a role word lacks its colon" — the part quoted, the right
+    form (notation.md DEFENDER is `ROLE:PLAYER[/TRICKS]`) shown."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(line, RU)
+    assert (caught.value.code, caught.value.span, caught.value.params) == (
+        "missing-colon",
+        span,
+        {"fix": fix},
+    )
+    assert caught.value.example == "Лена 7♠ -1 вист:Саша пас:Миша"
+
+
+def test_the_example_of_an_error_is_in_the_lines_language() -> None:
+    """notation.md "Errors": "one message in the chat's language that … gives one correct
+    example": built with the table's names, in the language of the line's words."""
+    with pytest.raises(InvalidDeal) as russian:
+        parse_record("Саша 7♠ без одной вист:Зед пас:Лена", RU)
+    assert russian.value.example == "Лена 7♠ -1 вист:Саша пас:Миша"
+    with pytest.raises(InvalidDeal) as english:
+        parse_record("Саша 7♠ -1 vist:Зед pass:Лена", RU)
+    assert english.value.example == "Лена 7♠ -1 vist:Саша pass:Миша"
+
+
+@pytest.mark.parametrize(
+    ("extras", "span"),
+    [
+        ("open closed", "closed"),
+        ("светлую тёмную", "тёмную"),
+        ("open open", "open"),
+        ("dealer:A dealer:B", "dealer:B"),
+        ('note:"a" note:"b"', 'note:"b"'),
+        ("late late", "late"),
+        ("prikup:1 prikup:2", "prikup:2"),
+    ],
+)
+def test_an_extra_given_twice_on_one_deal_is_an_error(extras: str, span: str) -> None:
+    """notation.md EXTRA: "`open`/`светлую`, `closed`/`тёмную` (… both on one deal is an
+    error)"; "An extra given twice on one deal is an error"."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(f"C 7♠ = vist:A pass:B {extras}", ABC)
+    assert (caught.value.code, caught.value.span) == ("repeated-word", span)
+
+
+@pytest.mark.parametrize("prikup", ["prikup:0", "prikup:00", "prikup:4", "prikup:x"])
+def test_prikup_takes_one_to_three(prikup: str) -> None:
+    """notation.md EXTRA: "`prikup:N` (Odessa quick tricks, 1–3 …)" — `prikup:0` is refused."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(f"C 7♠ = vist:A pass:B {prikup}", ABC)
+    assert (caught.value.code, caught.value.span) == ("bad-prikup", prikup)
+    assert parse_record("C 7♠ = vist:A pass:B prikup:3", ABC).extras.prikup == 3  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "line", ["option pool_target = 30", "option pool_target", "option pool_target=30 x", "option"]
+)
+def test_an_option_line_is_option_name_equals_value(line: str) -> None:
+    """notation.md: "A line `option NAME=VALUE` changes one rule"; anything else after `option`
+    is an error with the right form as its example."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(line, ABC)
+    assert (caught.value.code, caught.value.span) == ("bad-option-line", line)
+    assert caught.value.example == "option pool_target=30"
+    parse_record(caught.value.example, ABC)
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "span"),
+    [
+        ("option Pool_Target=30", "unknown-option", "Pool_Target"),
+        ("option dealer_rotation=1", "unknown-option", "dealer_rotation"),
+        ("option whist_split=nice", "bad-option-value", "nice"),
+        ("option convention=odessa", "unknown-option", "convention"),
+    ],
+)
+def test_an_option_lines_name_and_value_are_those_of_the_option_header(
+    line: str, code: str, span: str
+) -> None:
+    """notation.md: "names and values as in the `# option:` header, §2.1; an unknown name or
+    value … is an error" — checked by scoring.rules.parse_option."""
+    with pytest.raises(OptionError) as caught:
+        parse_record(line, ABC)
+    assert (caught.value.code, caught.value.span) == (code, span)
+
+
+def test_at_name_reads_in_a_protocol_file() -> None:
+    """notation.md "Players": "in a protocol file, where there are no usernames, `@name` is the
+    player with that name" — read through scoring.protocol as the CLI reads it."""
+    text = (
+        "# convention: sochi\n# players: Anna Boris Clara\n@Anna 7♠ -1 vist:@boris pass:@Clara\n"
+    )
+    ((_, record),) = parse_protocol(text).records
+    assert record == game(A, 7, Suit.SPADES, -1, vist(B), pas(C))

@@ -381,3 +381,84 @@ def test_random_protocol_files_are_read_or_refused_with_a_protocol_error(lines: 
     except ProtocolError as error:
         assert error.code
         assert 0 <= error.line <= len(text.splitlines())
+
+
+# --- The forms people type (notation.md as revised) ------------------------------------------
+
+BEZ_WORDS = {
+    1: ["одной"],
+    2: ["двух"],
+    3: ["трёх", "трех"],
+    4: ["четырёх", "четырех"],
+    5: ["пяти"],
+    6: ["шести"],
+    7: ["семи"],
+    8: ["восьми"],
+    9: ["девяти"],
+    10: ["десяти"],
+}
+# Every spelling of each seat letter (notation.md "Players").
+LETTERS = [
+    ["A", "a", "А", "а"],
+    ["B", "b", "Б", "б", "В", "в"],
+    ["C", "c", "С", "с"],
+    ["D", "d", "Д", "д"],
+]
+PLACEHOLDERS = ("Xqa", "Xqb", "Xqc", "Xqd")  # names that print as themselves, then become letters
+SPELLINGS = st.integers(0, 5)
+
+
+@st.composite
+def plain_contracts(draw: st.DrawFn, *, conceded: bool) -> Case:
+    """A played contract that went down (one whister, one passer), or a concession."""
+    size = 3 + draw(BOOLS)
+    players = tuple(draw(NAMES) for _ in range(size))
+    dealer = draw(SEATS) % size
+    active = [s for s in range(size) if size == 3 or s != dealer]
+    declarer, one, other = (active[k] for k in draw(THREE))
+    level, suit = draw(LEVELS), draw(SUITS)
+    table = Table(players, dealer=dealer)
+    if conceded:
+        return Case(table, Contract(declarer, level, suit, 0, (), True))
+    down = 1 + draw(TRICKS) % level  # the declarer took 0 to level - 1 tricks
+    defenders = sorted(
+        (Defender(one, Role.WHIST), Defender(other, Role.PASS)),
+        key=lambda d: (d.player - declarer) % size,
+    )
+    return Case(table, Contract(declarer, level, suit, -down, tuple(defenders)))
+
+
+@MODEST
+@given(case=plain_contracts(conceded=False), pick=SPELLINGS, lang=st.sampled_from(["en", "ru"]))
+def test_a_result_in_russian_words_reads_as_its_number(case: Case, pick: int, lang: str) -> None:
+    """notation.md RESULT: "`без одной` / `без двух` / … `без десяти` down N", in any deal."""
+    record = case.record
+    assert isinstance(record, Contract)
+    words = BEZ_WORDS[-record.result]
+    line = format_record(record, case.table.players, lang=lang)
+    typed = line.replace(f" {record.result} ", f" без {words[pick % len(words)]} ", 1)
+    assert typed != line
+    assert parse_record(typed, case.table) == record
+
+
+@MODEST
+@given(case=cases(), picks=st.lists(SPELLINGS, min_size=4, max_size=4))
+def test_every_seat_letter_spelling_reads_as_its_seat(case: Case, picks: list[int]) -> None:
+    """notation.md "Players": "a single seat letter, always a seat: `A`–`D` (Latin, either case)
+    or the Cyrillic `А`, `Б`/`В`, `С`, `Д`", whatever the players are called."""
+    size = len(case.table.players)
+    line = format_record(case.record, PLACEHOLDERS[:size])
+    for seat in range(size):
+        spellings = LETTERS[seat]
+        line = line.replace(PLACEHOLDERS[seat], spellings[picks[seat] % len(spellings)])
+    assert parse_record(line, case.table) == case.record
+
+
+@MODEST
+@given(case=plain_contracts(conceded=True))
+def test_a_concession_reads_from_bez_tryokh_right_after_the_contract(case: Case) -> None:
+    """notation.md RESULT: "The words `без трёх` right after the contract with no defenders are
+    the concession (`уход`)"."""
+    line = format_record(case.record, case.table.players, lang="ru")
+    assert " = уход" in line
+    assert parse_record(line.replace(" = уход", " без трёх", 1), case.table) == case.record

@@ -1,0 +1,247 @@
+"""One line of the notation being read: its words, its errors, and the pieces every kind of record
+shares (extras, results, player references). scoring/notation.py reads each kind of record on top.
+
+Errors carry the part of the input at fault as typed (a span worked out from the words' positions
+only when an error needs it) and one correct example with the table's names, in the language of
+the line's words (notation.md "Errors").
+"""
+
+from __future__ import annotations
+
+from typing import Final, NoReturn
+
+from scoring.deal import TRICKS, Defender, Extras, Role
+from scoring.errors import IllegalDeal, InvalidDeal
+from scoring.notation_print import example
+from scoring.notation_words import (
+    BEZ,
+    NUMBER_RE,
+    OPEN,
+    Table,
+    Word,
+    clean_note,
+    find,
+    norm,
+    positions,
+    small_int,
+    unquote,
+)
+
+# --- Players --------------------------------------------------------------------------------
+
+
+def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
+    """The seat a player reference names (notation.md "Players"), in this order: a single seat
+    letter (Latin A–D either case, Cyrillic А, Б/В, С, Д); a name, case-insensitive, exactly; an
+    @username (or `@name`); a unique case-insensitive prefix of two letters or more; `me`/`я` for
+    the sender. Raises InvalidDeal (unknown-player, ambiguous-player, me-outside-chat) whose span
+    is `span` (default: the reference itself)."""
+    return resolve(norm(ref), table, ref if span is None else span, example("contract", table))
+
+
+def resolve(key: str, table: Table, where: str, example_line: str) -> int:
+    status, seats = find(key, table)
+    if status == "ok":
+        return seats[0]
+    if status == "me":
+        raise InvalidDeal("me-outside-chat", where, {}, example_line)
+    params = {"players": ", ".join(table.players)}
+    if status == "ambiguous":
+        params["matches"] = ", ".join(table.players[s] for s in seats)
+        raise InvalidDeal("ambiguous-player", where, params, example_line)
+    raise InvalidDeal("unknown-player", where, params, example_line)
+
+
+# --- Reading ------------------------------------------------------------------------------
+
+
+class Def:
+    __slots__ = ("at", "player", "role", "tricks")
+
+    def __init__(self, player: int, role: Role, tricks: int | None, at: int) -> None:
+        self.player = player
+        self.role = role
+        self.tricks = tricks
+        self.at = at  # the word's index in the line
+
+
+class ExtrasDraft:
+    __slots__ = ("dealer", "late", "note", "open", "prikup", "seen", "three_down")
+
+    def __init__(self) -> None:
+        self.dealer: int | None = None
+        self.open: bool | None = None
+        self.prikup = 0
+        self.note = ""
+        self.late = False
+        self.three_down = False
+        self.seen: dict[str, int] = {}  # extra → the index of its word
+
+    def freeze(self) -> Extras:
+        if not self.seen:
+            return NO_EXTRAS
+        if self.note:
+            return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
+        key = (self.dealer, self.open, self.prikup, self.late)
+        extras = _EXTRAS.get(key)
+        if extras is None:
+            extras = _EXTRAS[key] = Extras(self.dealer, self.open, self.prikup, "", self.late)
+        return extras
+
+
+NO_EXTRAS: Final = Extras()
+NO_DRAFT: Final = ExtrasDraft()  # never written to: `Line.writable` gives a line its own first
+# Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
+# reading a line (issue 12 item 4), and these few cover every defender and most extras.
+WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
+PASS: Final = Role.PASS
+HALF: Final = Role.HALF
+DEFENDER: Final = {
+    (p, r, t): Defender(p, r, t)
+    for p in range(4)
+    for r in Role
+    for t in (None, *range(TRICKS + 1))
+}
+_EXTRAS: dict[tuple[int | None, bool | None, int, bool], Extras] = {}
+CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
+MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
+RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
+
+
+class Line:
+    """One line being read: its words, the table, and the errors' spans and examples."""
+
+    __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
+
+    def __init__(
+        self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
+    ) -> None:
+        self.text = text
+        self.words = line
+        self.spans = spans  # None until an error needs them
+        self.skip = 0  # words before the line proper (a leading `/deal`)
+        self.table = table
+        self.size = len(table.players)
+        self.dealer = table.dealer  # replaced by `dealer:X` once read
+        self.draft = NO_DRAFT  # replaced by its own draft at the first extra (`writable`)
+
+    # errors
+
+    def writable(self) -> ExtrasDraft:
+        """The line's own draft of extras (most lines have none: they share `NO_DRAFT`)."""
+        if self.draft is NO_DRAFT:
+            self.draft = ExtrasDraft()
+        return self.draft
+
+    def span(self, *at: int) -> str:
+        if self.spans is None:
+            self.spans = positions(self.text)
+        first, last = min(at) + self.skip, max(at) + self.skip
+        return self.text[self.spans[first][0] : self.spans[last][1]]
+
+    def whole(self) -> str:
+        return self.span(0, len(self.words) - 1)
+
+    def lang(self) -> str:
+        """The line's language, told by its words of the notation (English when they say nothing)."""
+        votes = [w.russian for w in self.words]
+        return "ru" if votes.count(True) > votes.count(False) else "en"
+
+    def example(self, kind: str) -> str:
+        return example(kind, self.table, self.dealer, self.lang())
+
+    def fail(
+        self, code: str, span: str, kind: str = "contract", params: dict[str, str] | None = None
+    ) -> NoReturn:
+        raise InvalidDeal(code, span, params or {}, self.example(kind))
+
+    def dealer_in_play(self, span: str, kind: str = "contract") -> NoReturn:
+        assert self.dealer is not None
+        raise IllegalDeal(
+            "dealer-in-play",
+            span,
+            {"dealer": self.table.players[self.dealer]},
+            self.example(kind),
+        )
+
+    # pieces
+
+    def player(self, ref: str, key: str, at: int) -> int:
+        seats = self.table.refs.get(key)
+        if seats is not None and len(seats) == 1:
+            return seats[0]
+        where = ref if ref.strip() else self.words[at].raw
+        return resolve(key, self.table, where, self.example("contract"))
+
+    def extra(self, at: int, allowed: frozenset[str], kind: str) -> bool:
+        """Read word `at` as an extra if it is one; False when it is not an extra at all."""
+        word = self.words[at]
+        name = word.extra
+        if name is None:
+            return False
+        draft = self.writable()
+        if name not in allowed:
+            self.fail("bad-prikup" if name == "prikup" else "unknown-word", word.raw, kind)
+        if name in draft.seen:
+            self.fail("repeated-word", word.raw, kind)
+        draft.seen[name] = at
+        if name == "open":
+            draft.open = word.key in OPEN
+        elif name == "three_down":
+            draft.three_down = True
+        elif name == "late":
+            draft.late = True
+        elif name == "dealer":
+            draft.dealer = self.player(word.after, norm(word.after), at)
+            self.dealer = draft.dealer
+        elif name == "prikup":
+            value = word.after
+            if not NUMBER_RE.fullmatch(value) or not 1 <= small_int(value) <= 3:
+                self.fail("bad-prikup", word.raw, "prikup")
+            draft.prikup = int(value)
+        else:
+            note = unquote(word.after)
+            if note is None:
+                self.fail("unknown-word", word.raw, kind)
+            draft.note = clean_note(note)
+        return True
+
+    def bez_at(self, at: int) -> int | None:
+        """`без N` or `без одной` … `без десяти` from word `at`: N, or None."""
+        line = self.words
+        if line[at].key != BEZ or at + 1 >= len(line):
+            return None
+        after = line[at + 1]
+        return after.number if after.number is not None else after.bez_word
+
+    def result_at(self, at: int) -> tuple[int, int] | None:
+        """A contract's RESULT at word `at`: (result, words used), or None."""
+        result = self.words[at].result
+        if result is not None:
+            return result, 1
+        n = self.bez_at(at)
+        return None if n is None else (-n, 2)
+
+    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
+        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
+        word = self.words[at]
+        used = 1
+        if word.key == "=":
+            return 0, 1
+        if word.number is not None:
+            tricks = word.number
+        elif word.signed is not None:
+            plus, tricks = word.signed
+            if plus and tricks:
+                self.fail("bad-misere-tricks", word.raw, "misere")
+        elif word.bez_n is not None:
+            tricks = word.bez_n
+        elif (n := self.bez_at(at)) is not None:
+            tricks, used = n, 2
+        else:
+            return None
+        if tricks > TRICKS:
+            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
+        return tricks, used
+
+    # records

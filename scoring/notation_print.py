@@ -1,0 +1,199 @@
+"""The canonical line of a record (spec/notation.md "Canonical form") and the examples of errors.
+
+`format_record(record, players)` prints the line that `scoring.notation.parse_record` reads back to
+the same record; `example(kind, table, dealer, lang)` is one correct line of a kind for a table,
+with its own players' names, for an error to show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Final
+
+from scoring.deal import (
+    Adjust,
+    Column,
+    Contract,
+    Defender,
+    Extras,
+    LastRound,
+    Misere,
+    Raspasy,
+    Record,
+    Role,
+    RuleChange,
+    Suit,
+)
+from scoring.notation_words import (
+    BEZ,
+    LEVEL_RE,
+    NAME_FORBIDDEN,
+    RESERVED,
+    SEATS,
+    Table,
+    find,
+    norm,
+)
+
+LANGS: Final = ("en", "ru")
+
+_ROLE_WORDS: Final = {
+    "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},
+    "ru": {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"},
+}
+_WORDS: Final = {
+    "en": {
+        "misere": "misere",
+        "raspasy": "pass",
+        "three_down": "three_down",
+        "open": "open",
+        "closed": "closed",
+    },
+    "ru": {
+        "misere": "мизер",
+        "raspasy": "рас",
+        "three_down": "уход",
+        "open": "светлую",
+        "closed": "тёмную",
+    },
+}
+
+
+@lru_cache(maxsize=64)
+def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """How each seat is printed: (as a word of its own, inside `role:NAME` or `NAME/N`).
+
+    A name is printed when it reads back as its own seat; otherwise the seat letter is.
+    """
+    table = Table(players)
+    bare: list[str] = []
+    inner: list[str] = []
+    for seat, name in enumerate(players):
+        letter = SEATS[seat]
+        key = norm(name)
+        status, seats = find(key, table)
+        usable = (
+            bool(name)
+            and not any(c.isspace() or c in NAME_FORBIDDEN for c in name + key)
+            and not key.startswith("@")
+            and status == "ok"
+            and seats[0] == seat
+        )
+        word = usable and not (
+            not any(c.isalpha() for c in key)
+            or key in RESERVED
+            or key[:1].isdigit()
+            or key[:1] in "+-=/"
+            or key.startswith(BEZ)
+            or LEVEL_RE.fullmatch(key) is not None
+        )
+        inner.append(name if usable else letter)
+        bare.append(name if word else letter)
+    return tuple(bare), tuple(inner)
+
+
+def _result_text(result: int) -> str:
+    return "=" if result == 0 else f"{result:+d}"
+
+
+def _amount_text(amount: Fraction) -> str:
+    return f"+{amount}" if amount > 0 else str(amount)
+
+
+def _extras_text(extras: Extras, inner: tuple[str, ...], words: dict[str, str]) -> list[str]:
+    parts: list[str] = []
+    if extras.dealer is not None:
+        parts.append(f"dealer:{inner[extras.dealer]}")
+    if extras.prikup:
+        parts.append(f"prikup:{extras.prikup}")
+    if extras.open is not None:
+        parts.append(words["open"] if extras.open else words["closed"])
+    if extras.note:
+        parts.append(_note_text(extras.note))
+    if extras.late:
+        parts.append("late")
+    return parts
+
+
+def _note_text(note: str) -> str:
+    escaped = note.replace("\\", "\\\\").replace('"', '\\"')
+    return f'note:"{escaped}"'
+
+
+def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
+    """The canonical line of a record (notation.md "Canonical form"); `lang="ru"` prints Russian
+    role words, `мизер` and `рас`. It parses back to the same record."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}")
+    bare, inner = name_tokens(tuple(players))
+    words = _WORDS[lang]
+    parts: list[str]
+    if isinstance(record, Contract):
+        roles = _ROLE_WORDS[lang]
+        parts = [
+            bare[record.declarer],
+            f"{record.level}{record.suit.value if record.suit else ''}",
+            _result_text(record.result),
+        ]
+        for d in record.defenders:
+            tricks = "" if d.tricks is None else f"/{d.tricks}"
+            parts.append(f"{roles[d.role]}:{inner[d.player]}{tricks}")
+        if record.three_down:
+            parts.append(words["three_down"])
+        parts += _extras_text(record.extras, inner, words)
+    elif isinstance(record, Misere):
+        parts = [bare[record.declarer], words["misere"], str(record.tricks)]
+        parts += _extras_text(record.extras, inner, words)
+    elif isinstance(record, Raspasy):
+        parts = [words["raspasy"], *(f"{inner[p]}/{t}" for p, t in record.tricks)]
+        parts += _extras_text(record.extras, inner, words)
+    elif isinstance(record, Adjust):
+        column = (
+            f"whists:{inner[record.target]}"
+            if record.column is Column.WHISTS and record.target is not None
+            else record.column.value
+        )
+        parts = ["adjust", inner[record.player], column, _amount_text(record.amount)]
+        if record.note:
+            parts.append(_note_text(record.note))
+    elif isinstance(record, RuleChange):
+        parts = ["option", f"{record.option}={record.value}"]
+    else:
+        parts = ["last-round"]
+    return " ".join(parts)
+
+
+def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
+    """One correct line of this kind for this table (its own names, its active players), in
+    the line's language."""
+    active = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
+    a, b, c = active
+    extras = Extras()
+    record: Record
+    if kind == "misere":
+        record = Misere(c, 0)
+    elif kind == "raspasy":
+        record = Raspasy(((a, 2), (b, 3), (c, 5)))
+    elif kind == "adjust":
+        record = Adjust(a, Column.POOL, Fraction(-2))
+    elif kind == "adjust-whists":
+        record = Adjust(a, Column.WHISTS, Fraction(10), target=b)
+    elif kind == "last-round":
+        record = LastRound()
+    elif kind == "three-down":
+        record = Contract(c, 6, Suit.SPADES, 0, (), three_down=True)
+    elif kind == "two-whists":
+        record = Contract(
+            c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
+        )
+    elif kind == "half":
+        record = Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), Defender(b, Role.HALF)))
+    else:
+        if kind == "prikup":
+            extras = Extras(prikup=1)
+        record = Contract(
+            c, 7, Suit.SPADES, -1, (Defender(a, Role.WHIST), Defender(b, Role.PASS)), extras=extras
+        )
+    return format_record(record, table.players, lang=lang)

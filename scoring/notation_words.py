@@ -1,0 +1,508 @@
+"""The words of the deal notation: its vocabulary, the tokens of a line, and player references.
+
+Read once, used many times: every distinct word of a line is classified once (`lex`, cached),
+and a table's player references are normalised once per list of players (`Table.refs`), so
+reading a line is a few dictionary look-ups a word (spec/notation.md; issue 12 item 4).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Final
+
+from scoring.deal import TRICKS, Column, Role, Suit
+
+SEATS: Final = "ABCD"
+
+# --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
+
+ROLES: Final = {
+    "vist": Role.WHIST,
+    "whist": Role.WHIST,
+    "v": Role.WHIST,
+    "w": Role.WHIST,
+    "вист": Role.WHIST,
+    "pass": Role.PASS,
+    "p": Role.PASS,
+    "пас": Role.PASS,
+    "half": Role.HALF,
+    "пол": Role.HALF,
+    "полвиста": Role.HALF,
+    "полвист": Role.HALF,
+}
+_SUIT_LETTERS: Final = {
+    "s": Suit.SPADES,
+    "п": Suit.SPADES,
+    "c": Suit.CLUBS,
+    "т": Suit.CLUBS,
+    "d": Suit.DIAMONDS,
+    "б": Suit.DIAMONDS,
+    "h": Suit.HEARTS,
+    "ч": Suit.HEARTS,
+}
+# Suits that may also stand as a word of their own after the level (`7 пик`, `7 ♠`, `8 nt`).
+SUIT_WORDS: Final = {
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+    "пик": Suit.SPADES,
+    "пики": Suit.SPADES,
+    "spades": Suit.SPADES,
+    "spade": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "треф": Suit.CLUBS,
+    "трефы": Suit.CLUBS,
+    "clubs": Suit.CLUBS,
+    "club": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "бубен": Suit.DIAMONDS,
+    "бубей": Suit.DIAMONDS,
+    "бубны": Suit.DIAMONDS,
+    "буби": Suit.DIAMONDS,
+    "diamonds": Suit.DIAMONDS,
+    "diamond": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "червей": Suit.HEARTS,
+    "черви": Suit.HEARTS,
+    "червы": Suit.HEARTS,
+    "hearts": Suit.HEARTS,
+    "heart": Suit.HEARTS,
+    "nt": Suit.NO_TRUMP,
+    "бк": Suit.NO_TRUMP,
+    "б/к": Suit.NO_TRUMP,
+    "notrump": Suit.NO_TRUMP,
+    "no-trump": Suit.NO_TRUMP,
+}
+SUITS: Final = {**_SUIT_LETTERS, **SUIT_WORDS}
+LEVEL_WORDS: Final = {"тотус": 10, "totus": 10}
+MISERE: Final = frozenset({"misere", "misère", "мизер"})
+RASPASY: Final = frozenset({"pass", "распасы", "распас", "рас", "raspasy"})
+ADJUST: Final = frozenset({"adjust"})
+LAST_ROUND: Final = frozenset({"last-round", "last_round", "lastround", "/lastround"})
+OPTION: Final = frozenset({"option", "правило"})
+OPEN: Final = frozenset({"open", "светлую", "всветлую", "светлая", "открытую"})
+CLOSED: Final = frozenset({"closed", "темную", "втемную", "темная", "закрытую"})
+THREE_DOWN: Final = frozenset({"three_down", "three-down", "уход"})
+LATE: Final = frozenset({"late"})
+BEZ: Final = "без"
+# `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
+BEZ_WORDS: Final = {
+    "одной": 1,
+    "двух": 2,
+    "трех": 3,
+    "четырех": 4,
+    "пяти": 5,
+    "шести": 6,
+    "семи": 7,
+    "восьми": 8,
+    "девяти": 9,
+    "десяти": 10,
+}
+COLUMNS: Final = {"pool": Column.POOL, "mountain": Column.MOUNTAIN}
+COLON_KEYS: Final = frozenset({*ROLES, "dealer", "prikup", "note", "whists"})
+ME: Final = frozenset({"me", "я"})
+# Words of their own the parser reads as vocabulary, never as a player (suits count only after a level).
+VOCABULARY: Final = frozenset(
+    {
+        *ROLES,
+        *LEVEL_WORDS,
+        *MISERE,
+        *RASPASY,
+        *ADJUST,
+        *LAST_ROUND,
+        *OPTION,
+        *OPEN,
+        *CLOSED,
+        *THREE_DOWN,
+        *LATE,
+        *COLUMNS,
+        *BEZ_WORDS,
+        BEZ,
+        "=",
+    }
+)
+# A player whose name is one of these is printed as his seat letter where his name stands alone.
+RESERVED: Final = VOCABULARY | frozenset(SUITS)
+# The words that tell a line's language (for the example of an error).
+_CYRILLIC: Final = re.compile("[а-я]")
+RUSSIAN: Final = frozenset(w for w in RESERVED if _CYRILLIC.search(w))
+ENGLISH: Final = frozenset(w for w in RESERVED if w.isascii() and w.isalpha() and len(w) > 1)
+
+# A single letter is always a seat (notation.md "Players"): Latin A–D or Cyrillic А, Б/В, С, Д.
+SEAT_LETTERS: Final = {"a": 0, "b": 1, "c": 2, "d": 3, "а": 0, "б": 1, "в": 1, "с": 2, "д": 3}
+
+SUIT_ALT: Final = "|".join(re.escape(s) for s in sorted(SUITS, key=len, reverse=True))
+LEVEL_RE: Final = re.compile(
+    rf"(?P<level>[0-9]+|тотус|totus)(?P<suit>{SUIT_ALT})?(?P<result>=|[+-][0-9]+)?"
+)
+_LEADING_NUMBER_RE: Final = re.compile(r"[0-9]+")
+_SIGNED_RE: Final = re.compile(r"(?P<sign>[+-])(?P<n>[0-9]+)")
+NUMBER_RE: Final = re.compile(r"[0-9]+")
+_BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
+_COMMAND_RE: Final = re.compile(r"/deal(?:@\w+)?")
+_LAST_ROUND_COMMAND_RE: Final = re.compile(r"/lastround(?:@\w+)?")
+
+# Opening quote → the characters that close it.
+QUOTES: Final = {'"': '"', "“": "”“", "„": "“”", "«": "»", "”": "”"}
+_BREAKS: Final = ",;"  # separate words like spaces (outside quotes)
+# A line needs the careful tokenizer (positions, quotes, `vist: A`) only when it holds one of these.
+_CAREFUL_RE: Final = re.compile(r'[,;"“„«”]|:\s')
+NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
+_FOLD: Final = str.maketrans(
+    {"ё": "е", "\u2212": "-", "\u2013": "-", "\u2014": "-", "\ufe0f": None, "\ufe0e": None}
+)
+BIG: Final = 10**6  # stands for any number too long to be a level or a count of tricks
+
+
+@lru_cache(maxsize=8192)
+def norm(text: str) -> str:
+    """The key words are compared by: NFKC, case-folded, ё → е, Unicode dashes → "-"."""
+    return unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
+
+
+def small_int(digits: str) -> int:
+    """An ASCII number; anything longer than four digits is just "too big"."""
+    return int(digits) if len(digits) <= 4 else BIG
+
+
+def after_colon(raw: str) -> str:
+    """The text after a word's first colon, leading spaces dropped (`vist: A` → `A`)."""
+    colon = raw.find(":")
+    if colon < 0:  # a colon that only NFKC makes one (fullwidth `：`)
+        colon = next(i for i, c in enumerate(raw) if ":" in norm(c))
+    return raw[colon + 1 :].lstrip()
+
+
+def split_tricks(text: str) -> tuple[str, str | None]:
+    """`Anna/2` or `Anna=2` → ("Anna", "2"); `Anna` → ("Anna", None)."""
+    cuts = [k for k in (text.find("/"), text.find("=")) if k >= 0]
+    if not cuts:
+        return text, None
+    cut = min(cuts)
+    return text[:cut], text[cut + 1 :]
+
+
+# --- Words, each classified once -------------------------------------------------------------
+
+
+class Word:
+    """One word of a line as typed (`raw`), its key, and what it can be in the notation."""
+
+    __slots__ = (
+        "after",
+        "bare_role",
+        "bez_n",
+        "bez_word",
+        "extra",
+        "head",
+        "key",
+        "lead_bad_level",
+        "lead_digits",
+        "level",
+        "misere",
+        "number",
+        "opens",
+        "pair",
+        "pair_key",
+        "pair_tricks",
+        "plain",
+        "raw",
+        "ref",
+        "ref_key",
+        "result",
+        "role",
+        "signed",
+        "stuck",
+        "suit",
+        "suit_lang",
+        "suit_word",
+        "tricks",
+        "tricks_key",
+    )
+
+    def __init__(self, raw: str) -> None:
+        key = norm(raw)
+        self.raw = raw
+        self.key = key
+        self.level: int | None = None  # a contract word: `7♠`, `6п=`, `тотус`
+        self.suit: Suit | None = None
+        self.suit_lang: bool | None = None  # the suit spelled in Russian (True), English, neither
+        self.stuck: int | None = None  # a result stuck to the contract (`7♠-1`)
+        if m := LEVEL_RE.fullmatch(key):
+            word = m["level"]
+            self.level = LEVEL_WORDS[word] if word in LEVEL_WORDS else small_int(word)
+            if m["suit"]:
+                self.suit = SUITS[m["suit"]]
+                if _CYRILLIC.search(m["suit"]):
+                    self.suit_lang = True
+                elif m["suit"].isalpha():
+                    self.suit_lang = False
+            if word in LEVEL_WORDS:
+                self.suit_lang = word == "тотус"
+            if m["result"]:
+                self.stuck = _signed_value(m["result"])
+        self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
+        self.signed: tuple[bool, int] | None = None  # (plus, n) of `+N` / `-N`
+        if m := _SIGNED_RE.fullmatch(key):
+            self.signed = (m["sign"] == "+", small_int(m["n"]))
+        self.bez_n: int | None = None  # `без3`
+        if m := _BEZ_RE.fullmatch(key):
+            self.bez_n = small_int(m["n"])
+        self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
+        # a standalone RESULT: `=`, `+N`, `-N`, `без3`
+        self.result: int | None = None
+        if key == "=":
+            self.result = 0
+        elif self.signed is not None:
+            self.result = self.signed[1] if self.signed[0] else -self.signed[1]
+        elif self.bez_n is not None:
+            self.result = -self.bez_n
+        self.head: str | None = key.partition(":")[0] if ":" in key else None
+        self.role = ROLES.get(self.head) if self.head is not None else None
+        self.after = after_colon(raw) if self.head is not None else ""
+        self.ref, tricks = split_tricks(self.after)
+        self.ref_key = norm(self.ref)
+        self.tricks_key = None if tricks is None else norm(tricks)
+        self.extra: str | None = None
+        if key in OPEN or key in CLOSED:
+            self.extra = "open"
+        elif key in THREE_DOWN:
+            self.extra = "three_down"
+        elif key in LATE:
+            self.extra = "late"
+        elif self.head in ("dealer", "prikup", "note"):
+            self.extra = self.head
+        self.bare_role = key in ROLES
+        self.suit_word = SUIT_WORDS.get(key)
+        digits = _LEADING_NUMBER_RE.match(key)
+        self.lead_digits = digits is not None
+        self.lead_bad_level = digits is not None and (
+            not 6 <= small_int(digits.group()) <= 10
+            and LEVEL_RE.fullmatch("7" + key[digits.end() :]) is not None
+        )
+        self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
+        # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
+        self.tricks = _tricks(self.tricks_key)
+        # a raspasy `NAME/N`: the reference as typed, its key, and N as `tricks`
+        self.pair, pair_tricks = split_tricks(raw)
+        self.pair_key = norm(self.pair)
+        self.pair_tricks = _tricks(None if pair_tricks is None else norm(pair_tricks))
+        # what a line that starts with this word is: a command word, a kind of record, or None
+        self.opens: str | None = None
+        if key in LAST_ROUND or _LAST_ROUND_COMMAND_RE.fullmatch(key):
+            self.opens = "last-round"
+        elif key in ADJUST:
+            self.opens = "adjust"
+        elif key in RASPASY:
+            self.opens = "raspasy"
+        elif key in OPTION:
+            self.opens = "option"
+        elif _COMMAND_RE.fullmatch(key):
+            self.opens = "command"
+        self.misere = key in MISERE
+
+    @property
+    def russian(self) -> bool | None:
+        """Whether this word is Russian notation (True), English (False), or tells nothing."""
+        word = self.head if self.head is not None else self.key
+        if self.level is not None:
+            return self.suit_lang
+        if word in RUSSIAN or self.bez_n is not None:
+            return True
+        if word in ENGLISH:
+            return False
+        return None
+
+
+def _tricks(key: str | None) -> int | None:
+    if key is None:
+        return None
+    return int(key) if NUMBER_RE.fullmatch(key) and small_int(key) <= TRICKS else -1
+
+
+def _signed_value(text: str) -> int:
+    if text == "=":
+        return 0
+    n = small_int(text[1:])
+    return n if text[0] == "+" else -n
+
+
+@lru_cache(maxsize=16384)
+def lex(raw: str) -> Word:
+    return Word(raw)
+
+
+# --- Tokens ---------------------------------------------------------------------------------
+
+
+def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
+    """The words of a line and, when the careful tokenizer was needed, their positions (None:
+    `positions(text)` gives them, the same words, when an error needs a span)."""
+    if _CAREFUL_RE.search(text) is None:
+        return list(map(lex, text.split())), None
+    spans = positions(text)
+    return [lex(text[a:b]) for a, b in spans], spans
+
+
+def positions(text: str) -> list[tuple[int, int]]:
+    """Where each word of a line starts and ends: words split by whitespace, `,` and `;`; a
+    quoted part (`note:"a b"`) stays one word; `vist: Anna` (a space after the colon) is one."""
+    spans: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace() or text[i] in _BREAKS:
+            i += 1
+            continue
+        start = i
+        while i < n and not (text[i].isspace() or text[i] in _BREAKS):
+            closers = QUOTES.get(text[i])
+            i += 1
+            if closers is None:
+                continue
+            while i < n:
+                char = text[i]
+                if char == "\\" and i + 1 < n and (text[i + 1] == "\\" or text[i + 1] in closers):
+                    i += 2
+                elif char in closers:
+                    i += 1
+                    break
+                else:
+                    i += 1
+        spans.append((start, i))
+    return _merge_colons(text, spans)
+
+
+def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    j = 0
+    while j < len(spans):
+        start, end = spans[j]
+        raw = text[start:end]
+        if (
+            raw.endswith(":")
+            and raw.count(":") == 1
+            and norm(raw)[:-1] in COLON_KEYS
+            and j + 1 < len(spans)
+            and norm(text[spans[j + 1][0] : spans[j + 1][1]]).partition(":")[0] not in COLON_KEYS
+        ):
+            out.append((start, spans[j + 1][1]))
+            j += 2
+        else:
+            out.append((start, end))
+            j += 1
+    return out
+
+
+def unquote(raw: str) -> str | None:
+    """A note's text: quoted (`"a \\"b\\""`) or one bare word; None when text follows the quote."""
+    if not raw or raw[0] not in QUOTES:
+        return raw
+    closers = QUOTES[raw[0]]
+    out: list[str] = []
+    i = 1
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
+            out.append(raw[i + 1])
+            i += 2
+        elif char in closers:
+            if i + 1 != len(raw):
+                return None
+            break
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
+
+
+def clean_note(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --- Players --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def reference_index(
+    players: tuple[str, ...], usernames: tuple[str | None, ...]
+) -> dict[str, tuple[int, ...]]:
+    """Every reference a table's players can be named by (normalised) → the seats it names, in
+    the order of notation.md "Players": a seat letter; a name, exactly; an @username; `@name`;
+    a prefix of two letters or more. One seat: resolved; several: ambiguous."""
+    size = len(players)
+    tiers: list[dict[str, list[int]]] = [{} for _ in range(5)]
+    for letter, seat in SEAT_LETTERS.items():
+        if seat < size:
+            tiers[0][letter] = [seat]
+    for seat, name in enumerate(players):
+        key = norm(name)
+        if key:
+            tiers[1].setdefault(key, []).append(seat)
+            tiers[3].setdefault("@" + key, []).append(seat)
+        if not key.startswith("@"):
+            for end in range(2, len(key)):
+                tiers[4].setdefault(key[:end], []).append(seat)
+    for seat, user in enumerate(usernames):
+        handle = norm(user).lstrip("@") if user else ""
+        if handle:
+            tiers[2].setdefault("@" + handle, []).append(seat)
+    index: dict[str, tuple[int, ...]] = {}
+    for tier in tiers:
+        for key, seats in tier.items():
+            index.setdefault(key, tuple(seats))
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The context a line is read in.
+
+    `players` in seat order (3 or 4); `usernames` the Telegram @usernames per seat (optional);
+    `dealer` who deals this deal (with 4 players the dealer sits out, so it tells the active
+    players); `sender` the seat of the person typing, for `me`/`я` (None in files). `refs` is
+    the players' references, normalised once (`reference_index`).
+    """
+
+    players: tuple[str, ...]
+    usernames: tuple[str | None, ...] = ()
+    dealer: int | None = None
+    sender: int | None = None
+    refs: dict[str, tuple[int, ...]] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        size = len(self.players)
+        if size not in (3, 4):
+            raise ValueError("a table has 3 or 4 players")
+        if len(self.usernames) > size:
+            raise ValueError("more usernames than players")
+        for seat in (self.dealer, self.sender):
+            if seat is not None and not 0 <= seat < size:
+                raise ValueError("a seat outside the table")
+        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
+
+    def active(self, dealer: int | None) -> tuple[int, ...] | None:
+        """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
+        size = len(self.players)
+        if size == 3:
+            return (0, 1, 2)
+        if dealer is None:
+            return None
+        return tuple(s for s in range(size) if s != dealer)
+
+
+def find(key: str, table: Table) -> tuple[str, tuple[int, ...]]:
+    """Resolve a normalised reference without raising: ("ok", (seat,)), ("ambiguous", seats),
+    ("me", ()) for `me` outside a chat, or ("unknown", ())."""
+    seats = table.refs.get(key)
+    if seats is not None:
+        return ("ok" if len(seats) == 1 else "ambiguous"), seats
+    if key in ME:
+        return ("me", ()) if table.sender is None else ("ok", (table.sender,))
+    return "unknown", ()
