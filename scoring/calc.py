@@ -41,9 +41,21 @@ EXAMPLE: Final = (
     "Boris pool 10 mountain 20 whists Anna 10 Clara 24\n"
     "Clara pool 6 mountain 4 whists Anna 40 Boris 8"
 )
-HEADER_EXAMPLE: Final = "/calc sochi pool 10 stake 0.1"
-LINE_EXAMPLE: Final = "Anna pool 10 mountain 14 whists Boris 30 Clara 16"
-NUMBERS_EXAMPLE: Final = "pool 10 mountain 14 whists Boris 30 Clara 16"
+EXAMPLE_RU: Final = (
+    "/calc сочи пуля 10 ставка 0,1\n"
+    "Анна пуля 10 гора 14 висты Борис 30 Клара 16\n"
+    "Борис пуля 10 гора 20 висты Анна 10 Клара 24\n"
+    "Клара пуля 6 гора 4 висты Анна 40 Борис 8"
+)
+# Examples in the words the user wrote (Cyrillic anywhere in the message: Russian).
+_SHEET: Final = {"en": EXAMPLE, "ru": EXAMPLE_RU}
+_HEADER: Final = {"en": "/calc sochi pool 10 stake 0.1", "ru": "/calc сочи пуля 10 ставка 0,1"}
+_LINE: Final = {
+    "en": "{name} pool 10 mountain 14 whists {pairs}",
+    "ru": "{name} пуля 10 гора 14 висты {pairs}",
+}
+_OTHERS: Final = {"en": ("Anna", "Boris", "Clara"), "ru": ("Анна", "Борис", "Клара")}
+_CYRILLIC: Final = re.compile(r"[а-яё]", re.IGNORECASE)
 
 # The words of a line, English and Russian, to the column they name.
 POOL: Final = "pool"
@@ -129,21 +141,29 @@ class PlayerLine:
 
 def parse_calc(text: str) -> PaperSheet:
     """The sheet of a `/calc` message (the command itself may be left out); raises CalcError."""
+    lang = language_of(text)
     lines = text.strip().split("\n")
     first = lines[0].strip()
-    header = parse_header(_COMMAND.sub("", first, count=1) if _COMMAND.match(first) else first)
+    first = _COMMAND.sub("", first, count=1) if _COMMAND.match(first) else first
+    header = parse_header(first, lang=lang)
     rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
-    names = read_names([_first_word(raw) for _, raw in rows], rows)
+    names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
     players = [
-        parse_player_line(raw, names, line=number, name=name)
+        parse_player_line(raw, names, line=number, name=name, lang=lang)
         for (number, raw), name in zip(rows, names, strict=True)
     ]
     return build_sheet(header, players)
 
 
-def parse_header(text: str, line: int = 1) -> Header:
+def language_of(text: str) -> str:
+    """ "ru" when the message has Cyrillic letters (its examples are then in Russian), else "en"."""
+    return "ru" if _CYRILLIC.search(text) else "en"
+
+
+def parse_header(text: str, line: int = 1, lang: str = "en") -> Header:
     """`sochi pool 10 stake 0.1 whist_split=gentleman` in any order; every part optional."""
     text = text.strip()
+    example = _HEADER.get(lang, _HEADER["en"])
     words = _words(text)
     convention: str | None = None
     overrides: dict[str, str] = {}
@@ -156,40 +176,43 @@ def parse_header(text: str, line: int = 1) -> Header:
             name, _, value = word.partition("=")
             name = name.strip().lower()
             if name in overrides:
-                raise _error("calc-repeated", word, {}, HEADER_EXAMPLE, line, text)
+                raise _error("calc-repeated", word, {}, example, line, text)
             overrides[name] = value
         elif column in (POOL, STAKE):
             if k + 1 >= len(words):
-                raise _error("calc-missing-number", word, {}, HEADER_EXAMPLE, line, text)
+                raise _error("calc-missing-number", word, {}, example, line, text)
             value = words[k + 1]
             if column == POOL:
                 if "pool_target" in overrides:
-                    raise _error("calc-repeated", word, {}, HEADER_EXAMPLE, line, text)
+                    raise _error("calc-repeated", word, {}, example, line, text)
                 if _TARGET.fullmatch(value) is None or int(value) == 0:
-                    raise _error("calc-bad-number", value, {}, HEADER_EXAMPLE, line, text)
+                    raise _error("calc-bad-number", value, {}, example, line, text)
                 overrides["pool_target"] = value
             else:
                 if stake is not None:
-                    raise _error("calc-repeated", word, {}, HEADER_EXAMPLE, line, text)
+                    raise _error("calc-repeated", word, {}, example, line, text)
                 if _STAKE.fullmatch(value) is None or Fraction(value.replace(",", ".")) == 0:
-                    raise _error("calc-bad-number", value, {}, HEADER_EXAMPLE, line, text)
+                    raise _error("calc-bad-number", value, {}, example, line, text)
                 stake = Fraction(value.replace(",", "."))
             k += 1
         elif convention is None and _is_convention(word):
             convention = canonical_convention(word)
         else:
-            raise _error("calc-unknown-word", word, {}, HEADER_EXAMPLE, line, text)
+            raise _error("calc-unknown-word", word, {}, example, line, text)
         k += 1
     header = Header(convention or "sochi", tuple(overrides.items()), stake)
     try:
         rules_for(header.convention, MIN_PLAYERS, dict(header.overrides))
     except OptionError as error:
-        raise CalcError(error.code, error.span, error.params, HEADER_EXAMPLE, line, text) from None
+        raise CalcError(error.code, error.span, error.params, example, line, text) from None
     return header
 
 
-def read_names(words: Sequence[str], rows: Sequence[tuple[int, str]] = ()) -> tuple[str, ...]:
+def read_names(
+    words: Sequence[str], rows: Sequence[tuple[int, str]] = (), lang: str = "en"
+) -> tuple[str, ...]:
     """The players' names in seat order: 3 or 4 different names (case-insensitive)."""
+    sheet = _SHEET.get(lang, EXAMPLE)
 
     def at(k: int) -> tuple[int, str]:
         return rows[k] if k < len(rows) else (0, " ".join(words))
@@ -198,24 +221,22 @@ def read_names(words: Sequence[str], rows: Sequence[tuple[int, str]] = ()) -> tu
     for k, word in enumerate(words):
         if k == MAX_PLAYERS:
             line, text = at(k)
-            raise _error(
-                "calc-player-count", word, {"count": str(len(words))}, EXAMPLE, line, text
-            )
+            raise _error("calc-player-count", word, {"count": str(len(words))}, sheet, line, text)
         name = word.rstrip(":")
         line, text = at(k)
         if _NAME.fullmatch(name) is None or name.casefold() in WORDS:
-            raise _error("calc-bad-name", word, {}, LINE_EXAMPLE, line, text)
+            raise _error("calc-bad-name", word, {}, line_example(name, (), lang), line, text)
         if name.casefold() in (n.casefold() for n in names):
-            raise _error("calc-same-name", name, {}, EXAMPLE, line, text)
+            raise _error("calc-same-name", name, {}, sheet, line, text)
         names.append(name)
     if len(names) < MIN_PLAYERS:
         line, text = at(len(names))
-        raise _error("calc-player-count", "", {"count": str(len(names))}, EXAMPLE, line, text)
+        raise _error("calc-player-count", "", {"count": str(len(names))}, sheet, line, text)
     return tuple(names)
 
 
 def parse_player_line(
-    text: str, names: Sequence[str], line: int = 0, name: str | None = None
+    text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
     """`Anna pool 10 mountain 14 whists Boris 30 Clara 16`; with `name`, the line may leave the name
     out (the step-by-step form asks for one player's numbers)."""
@@ -223,7 +244,7 @@ def parse_player_line(
     if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
         words = words[1:]
     me = name if name is not None else _first_word(text).rstrip(":")
-    example = line_example(me, names)
+    example = line_example(me, names, lang)
     columns: dict[str, Fraction] = {}
     whists: dict[str, Fraction] = {}
     column: str | None = None  # the column the words now fill
@@ -272,13 +293,15 @@ def parse_player_line(
     )
 
 
-def line_example(name: str, names: Sequence[str]) -> str:
-    """A correct line for this player, whisting on the others."""
-    others = [n for n in names if n.casefold() != name.casefold()] or ["Boris", "Clara"]
-    pairs = " ".join(
-        f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)
-    )
-    return f"{name or 'Anna'} pool 10 mountain 14 whists {pairs}"
+def line_example(name: str, names: Sequence[str], lang: str = "en") -> str:
+    """A correct line for this player, whisting on the others, in the user's words."""
+    lang = lang if lang in _LINE else "en"
+    name = name if _NAME.fullmatch(name) else _OTHERS[lang][0]
+    others = [n for n in names if n.casefold() != name.casefold()]
+    others = others or [n for n in _OTHERS[lang] if n.casefold() != name.casefold()][:2]
+    amounts = (30, 16, 8)
+    pairs = " ".join(f"{other} {amount}" for other, amount in zip(others, amounts, strict=False))
+    return _LINE[lang].format(name=name, pairs=pairs)
 
 
 def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
@@ -287,7 +310,8 @@ def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
     try:
         rules = rules_for(header.convention, len(names), dict(header.overrides))
     except OptionError as error:
-        raise CalcError(error.code, error.span, error.params, HEADER_EXAMPLE, 1) from None
+        example = _HEADER["en"]
+        raise CalcError(error.code, error.span, error.params, example, 1) from None
     target = Fraction(rules.pool_target)
     matrix = tuple(
         tuple(dict(p.whists).get(other, Fraction(0)) for other in names) for p in players

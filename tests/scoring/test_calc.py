@@ -202,3 +202,9 @@ def test_the_message_built_from_a_sheet_settles_as_the_sheet(sheet: PaperSheet) 
     assert settle(typed.rules, typed.totals, typed.stake) == settle(
         sheet.rules, sheet.totals, sheet.stake
     )
+
+
+def test_an_error_in_a_russian_message_shows_a_russian_example() -> None:
+    error = refused("/calc сочи\nАнна пуля -3\nБорис\nКлара")
+    assert error.example == "Анна пуля 10 гора 14 висты Борис 30 Клара 16"
+    assert refused("/calc сочи пуля десять\nА\nБ\nВ").example == "/calc сочи пуля 10 ставка 0,1"
