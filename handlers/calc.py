@@ -20,7 +20,13 @@ from aiogram.filters import Command, CommandObject, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+)
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.calc_views import (
@@ -34,17 +40,20 @@ from bot.calc_views import (
     pool_prompt,
 )
 from bot.i18n import Safe, Translator
+from bot.posting import CAPTION_LIMIT, render_png
 from bot.service import Caller
-from bot.views import chunks
+from bot.views import chunks, plain_text
 from scoring.calc import (
     CalcError,
     Header,
+    as_sheet,
     build_sheet,
     line_example,
     parse_calc,
     parse_player_line,
     read_names,
 )
+from scoring.paper import PaperSheet
 from scoring.rules import PRESETS, preset
 from scoring.settle import settle
 
@@ -107,8 +116,21 @@ async def calc_cmd(
     except CalcError as error:
         await message.answer(calc_error_text(t, error))
         return
+    await answer_settled(message, t, sheet)
+
+
+async def answer_settled(message: Message, t: Translator, sheet: PaperSheet) -> None:
+    """The balances, payments and sheet in text — under the sheet's picture when it can be drawn."""
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
-    for part in chunks(calc_text(t, sheet, settlement).split("\n")):
+    text = calc_text(t, sheet, settlement)
+    png = await render_png(as_sheet(sheet), t.lang, settlement)
+    if png is not None:
+        fits = len(plain_text(text)) <= CAPTION_LIMIT
+        photo = BufferedInputFile(png, filename="calc.png")
+        await message.answer_photo(photo, caption=text if fits else None)
+        if fits:
+            return
+    for part in chunks(text.split("\n")):
         await message.answer(part)
 
 
@@ -224,9 +246,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
         parse_player_line(line, names, name=n) for line, n in zip(lines, names, strict=True)
     ]
     sheet = build_sheet(header, players)
-    settlement = settle(sheet.rules, sheet.totals, sheet.stake)
-    for part in chunks(calc_text(t, sheet, settlement).split("\n")):
-        await message.answer(part)
+    await answer_settled(message, t, sheet)
     await message.answer(calc_message_text(t, sheet))
 
 

@@ -29,10 +29,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from scoring.deal import Column
 from scoring.errors import OptionError, ScoringError
 from scoring.paper import PaperSheet
 from scoring.rules import canonical_convention, rules_for
-from scoring.sheet import Totals
+from scoring.sheet import Band, Game, Sheet, Totals
 
 COMMAND: Final = "/calc"
 EXAMPLE: Final = (
@@ -322,6 +323,24 @@ def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
         whists=matrix,
     )
     return PaperSheet(rules, names, totals, header.stake)
+
+
+def as_sheet(paper: PaperSheet) -> Sheet:
+    """The paper sheet as a `Sheet` with no records, each column's total written at the start
+    (record index −1), so the picture of a game can draw it (sheet.md)."""
+    game = Game(paper.rules, paper.players, 0, paper.stake)
+    totals = paper.totals
+    history: dict[Band, tuple[tuple[int, Fraction], ...]] = {}
+    for seat in range(len(paper.players)):
+        history[Band(seat, Column.POOL)] = ((-1, totals.pool[seat]),)
+        history[Band(seat, Column.MOUNTAIN)] = ((-1, totals.mountain[seat]),)
+        for other in range(len(paper.players)):
+            if other != seat and totals.whists[seat][other]:
+                history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
+    closed = frozenset(
+        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
+    )
+    return Sheet(game, (), totals, history, closed_pools=closed)
 
 
 def format_calc(sheet: PaperSheet) -> str:

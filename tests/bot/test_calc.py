@@ -7,7 +7,13 @@ import html
 from typing import Any
 
 import pytest
-from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import translator
@@ -68,7 +74,10 @@ async def test_one_message_in_a_group_gives_balances_money_and_payments(
     chat: ChatDriver, store: SqliteStore
 ) -> None:
     """settlement.md E3 with a stake of 0.1: A −4, B −64, C +68 whists; money −0.40, −6.40, +6.80."""
-    answer = await chat.say(ANNA, E3)
+    requests = await chat.send(ANNA, E3)
+    photos = [r for r in requests if isinstance(r, SendPhoto)]
+    assert len(photos) == 1  # the sheet as written, with the answer as its caption
+    answer = texts(requests)
     assert "Anna: −4 · money −0.40" in answer
     assert "Boris: −64 · money −6.40" in answer
     assert "Clara: +68 · money +6.80" in answer

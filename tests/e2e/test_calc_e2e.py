@@ -65,6 +65,7 @@ async def test_one_message_settles_a_paper_sheet_in_a_group_and_in_private(
 ) -> None:
     shared_bot.server.add_chat(GROUP)
     answer = await Member(shared_bot, GROUP, CLARA).say(E3, contains("balances"))
+    assert answer.is_photo  # the sheet as written, the answer as its caption
     assert_e3(answer.text)
     alone = Member(shared_bot, private_chat(CLARA), CLARA)
     assert_e3((await alone.say(E3, contains("balances"))).text)

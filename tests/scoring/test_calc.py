@@ -9,12 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.calc import CALC_ERROR_CODES, CalcError, format_calc, parse_calc, parse_player_line
+from scoring.calc import (
+    CALC_ERROR_CODES,
+    CalcError,
+    as_sheet,
+    format_calc,
+    parse_calc,
+    parse_player_line,
+)
+from scoring.deal import Column
 from scoring.errors import ERROR_CODES
 from scoring.paper import PaperSheet, parse_paper_sheet
 from scoring.rules import PRESETS, rules_for
 from scoring.settle import settle
-from scoring.sheet import Totals
+from scoring.sheet import Band, Totals
 
 E1_EN = """/calc sochi
 A mountain 42 whists B 170 C 60
@@ -208,3 +216,15 @@ def test_an_error_in_a_russian_message_shows_a_russian_example() -> None:
     error = refused("/calc сочи\nАнна пуля -3\nБорис\nКлара")
     assert error.example == "Анна пуля 10 гора 14 висты Борис 30 Клара 16"
     assert refused("/calc сочи пуля десять\nА\nБ\nВ").example == "/calc сочи пуля 10 ставка 0,1"
+
+
+def test_a_paper_sheet_as_a_sheet_has_each_total_written_at_the_start() -> None:
+    """The picture draws a paper sheet as a game with no deals: every total at record index −1."""
+    paper = parse_calc(E3_EN)
+    sheet = as_sheet(paper)
+    assert sheet.records == () and sheet.totals == paper.totals
+    assert sheet.game.players == paper.players and sheet.game.stake == paper.stake
+    assert sheet.history[Band(2, Column.POOL)] == ((-1, 6),)
+    assert sheet.history[Band(0, Column.WHISTS, 1)] == ((-1, 30),)
+    assert Band(0, Column.WHISTS, 0) not in sheet.history
+    assert sheet.closed_pools == frozenset({0, 1})  # Clara's 6 of 10 is open
