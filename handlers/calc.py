@@ -1,7 +1,7 @@
 """`/calc`: settle a game played on paper, in a group or a private chat (issue 16).
 
 `/calc …` with the sheet in the same message answers at once (scoring.calc reads it, scoring.settle
-settles it). `/calc` alone asks step by step with aiogram's FSM (the dispatcher's storage, in memory,
+settles it; the answer comes under a picture of the sheet as written). `/calc` alone asks step by step with aiogram's FSM (the dispatcher's storage, in memory,
 one context per user in a chat, so only the opener's replies reach his steps): convention, number of
 players and pool target by buttons, then the names and each player's numbers as replies to the
 prompt. Every button carries its opener; a press by anyone else is refused with a toast. `Back` goes
