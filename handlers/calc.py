@@ -1,12 +1,13 @@
 """`/calc`: settle a game played on paper, in a group or a private chat (issue 16).
 
 `/calc …` with the sheet in the same message answers at once (scoring.calc reads it, scoring.settle
-settles it; the answer comes under a picture of the sheet as written). `/calc` alone asks step by step with aiogram's FSM (the dispatcher's storage, in memory,
-one context per user in a chat, so only the opener's replies reach his steps): convention, number of
-players and pool target by buttons, then the names and each player's numbers as replies to the
-prompt. Every button carries its opener; a press by anyone else is refused with a toast. `Back` goes
-one step back, `Cancel` forgets everything. `/calc` keeps nothing: it opens no game, touches no
-running game and writes nothing to the database.
+settles it; the answer comes under a picture of the sheet as written). `/calc` alone asks step by
+step with aiogram's FSM (the dispatcher's storage, in memory, one context per user in a chat, so
+only the opener's replies reach his steps): convention, number of players and pool target by
+buttons, then the names and each player's numbers as replies to the prompt. Every button carries
+its opener; a press by anyone else is refused with a toast. `Back` goes one step back, `Cancel`
+forgets everything. `/calc` keeps nothing: it opens no game, touches no running game and writes
+nothing to the database.
 """
 
 from __future__ import annotations
