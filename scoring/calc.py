@@ -1,4 +1,4 @@
-"""`/calc`: a paper sheet's totals typed as one chat message — spec/settlement.md "Input for a paper sheet".
+"""`/calc`: a paper sheet's totals typed as one chat message (settlement.md "Input for a paper sheet").
 
 ```
 /calc sochi pool 10 stake 0.1
