@@ -142,6 +142,7 @@ COMMANDS: Final = (
     "arbiter",
     "export",
     "endgame",
+    "calc",
     "lang",
     "help",
 )

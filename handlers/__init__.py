@@ -2,7 +2,19 @@
 
 from aiogram import Router
 
-from handlers import chat, deal, deal_steps, endgame, errors, help, newgame, settings, view, votes
+from handlers import (
+    calc,
+    chat,
+    deal,
+    deal_steps,
+    endgame,
+    errors,
+    help,
+    newgame,
+    settings,
+    view,
+    votes,
+)
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
@@ -14,6 +26,7 @@ ROUTERS: tuple[Router, ...] = (
     endgame.router,
     votes.router,  # /dispute, /arbiter and every vote's buttons
     settings.router,
+    calc.router,  # /calc: a paper sheet settled; keeps nothing
     help.router,
     errors.router,
 )

@@ -120,5 +120,16 @@ ERROR_CODES: frozenset[str] = frozenset(
         "bad-players",
         "bad-json",
         "bad-sheet",
+        # /calc, a paper sheet typed as a message (scoring.calc.CALC_ERROR_CODES)
+        "calc-unknown-word",
+        "calc-bad-number",
+        "calc-missing-number",
+        "calc-repeated",
+        "calc-player-count",
+        "calc-bad-name",
+        "calc-same-name",
+        "calc-negative",
+        "calc-whists-self",
+        "calc-unknown-name",
     }
 )

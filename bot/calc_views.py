@@ -1,0 +1,120 @@
+"""`/calc` as chat texts (Telegram HTML): a settled paper sheet, its errors and the step prompts.
+
+Pure functions of (translator, values), like `bot.views`, whose balance and payment lines they reuse
+so that `/calc` answers in the same words as `/score`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Safe, Translator, quote
+from bot.views import balances_text, error_text, join_lines, transfers_text
+from scoring.calc import CalcError, format_calc
+from scoring.paper import PaperSheet
+from scoring.settle import Settlement
+
+
+def calc_rules(t: Translator, sheet: PaperSheet) -> Safe:
+    """`Sochi, pool 10 · stake 0.1 per whist · whist_split=gentleman`."""
+    rules = sheet.rules
+    convention = t(f"convention-{rules.convention}")
+    parts: list[str] = [t("rules-brief", convention=convention, pool=rules.pool_target)]
+    if sheet.stake is not None:
+        parts.append(t("rules-stake", stake=t.number(sheet.stake, places=4)))
+    options = {k: v for k, v in rules.overrides(len(sheet.players)).items() if k != "pool_target"}
+    if options:
+        parts.append(quote(", ".join(f"{k}={v}" for k, v in options.items())))
+    return Safe(" · ".join(parts))
+
+
+def paper_totals_text(t: Translator, sheet: PaperSheet) -> Safe:
+    """The sheet as typed: pool (closed at the target or not), mountain, whists on each other."""
+    names, totals = sheet.players, sheet.totals
+    lines = []
+    for seat, name in enumerate(names):
+        whists = ", ".join(
+            f"{names[other]} {t.number(totals.whists[seat][other])}"
+            for other in range(len(names))
+            if other != seat
+        )
+        closed = t("pool-closed") if totals.pool[seat] == sheet.rules.pool_target else ""
+        lines.append(
+            t(
+                "totals-line",
+                name=name,
+                pool=t.number(totals.pool[seat]),
+                closed=closed,
+                mountain=t.number(totals.mountain[seat]),
+                whists=whists,
+            )
+        )
+    return join_lines(lines)
+
+
+def calc_text(t: Translator, sheet: PaperSheet, settlement: Settlement) -> Safe:
+    """Balances (whists, money with a stake), who pays whom, and the sheet — as `/score` shows them."""
+    names = sheet.players
+    return join_lines(
+        [
+            t("calc-title", rules=calc_rules(t, sheet)),
+            "",
+            t("balances-title"),
+            balances_text(t, names, settlement),
+            "",
+            t("transfers-title"),
+            transfers_text(t, names, settlement),
+            "",
+            t("totals-title"),
+            paper_totals_text(t, sheet),
+        ]
+    )
+
+
+def calc_message_text(t: Translator, sheet: PaperSheet) -> Safe:
+    """The one-message form of a sheet asked step by step (to copy and correct next time)."""
+    return t("calc-as-message", text=format_calc(sheet))
+
+
+def calc_error_text(t: Translator, error: CalcError) -> Safe:
+    """The error as a bad `/deal`'s (its text, the part at fault, an example) with the line quoted."""
+    lines: list[str] = [error_text(t, error)]
+    if error.line:
+        lines.insert(0, t("calc-error-line", number=error.line, line=error.text))
+    return join_lines(lines)
+
+
+def convention_prompt(t: Translator, opener: str) -> Safe:
+    return t("calc-step-convention", name=opener)
+
+
+def players_prompt(t: Translator, convention: str) -> Safe:
+    return t("calc-step-players", convention=t(f"convention-{convention}"))
+
+
+def pool_prompt(t: Translator, convention: str, players: int) -> Safe:
+    return t("calc-step-pool", convention=t(f"convention-{convention}"), players=players)
+
+
+def names_prompt(t: Translator, convention: str, pool: int, example: str, players: int) -> Safe:
+    return t(
+        "calc-step-names",
+        convention=t(f"convention-{convention}"),
+        pool=pool,
+        players=players,
+        example=example,
+    )
+
+
+def player_prompt(
+    t: Translator, names: Sequence[str], number: int, pool: int, example: str
+) -> Safe:
+    """The prompt for the numbers of player `number` (1-based)."""
+    return t(
+        "calc-step-player",
+        name=names[number - 1],
+        number=number,
+        players=len(names),
+        pool=pool,
+        example=example,
+    )

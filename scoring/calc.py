@@ -1,0 +1,434 @@
+"""`/calc`: a paper sheet's totals typed as one chat message (settlement.md "Input for a paper sheet").
+
+```
+/calc sochi pool 10 stake 0.1
+Anna pool 10 mountain 14 whists Boris 30 Clara 16
+Boris pool 10 mountain 20 whists Anna 10 Clara 24
+Clara pool 6 mountain 4 whists Anna 40 Boris 8
+```
+The first line (after the command) holds a convention or alias (default sochi), `pool N` (the target,
+default the preset's), `stake X` (a decimal, money per whist) and `name=value` options of
+conventions.md §2.1, in any order. Then one line per player (3 or 4) in seat order: the name, then
+`pool`, `mountain` and `whists` with opponent–amount pairs, in any order (Russian `пуля`, `гора`,
+`висты`, `ставка` too). Amounts are `36`, `36.5`, `36,5` or `73/2`. A missing `pool` is closed at the
+target, a missing mountain 0, a missing whists pair 0.
+
+It reads into the `PaperSheet` the CLI's JSON gives, so `scoring.settle.settle` settles it the same way.
+A sheet that is merely impossible for its convention is settled (paper is what it is); an obviously
+broken one is refused with a `CalcError`: a negative pool or whists, a player whisting on himself, an
+unknown name in a whists pair, a fifth player, a name given twice. `format_calc` prints a sheet as such
+a message, and `parse_calc(format_calc(sheet)) == sheet`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Final
+
+from scoring.deal import Column
+from scoring.errors import OptionError, ScoringError
+from scoring.paper import PaperSheet
+from scoring.rules import canonical_convention, rules_for
+from scoring.sheet import Band, Game, Sheet, Totals
+
+COMMAND: Final = "/calc"
+EXAMPLE: Final = (
+    "/calc sochi pool 10 stake 0.1\n"
+    "Anna pool 10 mountain 14 whists Boris 30 Clara 16\n"
+    "Boris pool 10 mountain 20 whists Anna 10 Clara 24\n"
+    "Clara pool 6 mountain 4 whists Anna 40 Boris 8"
+)
+EXAMPLE_RU: Final = (
+    "/calc сочи пуля 10 ставка 0,1\n"
+    "Анна пуля 10 гора 14 висты Борис 30 Клара 16\n"
+    "Борис пуля 10 гора 20 висты Анна 10 Клара 24\n"
+    "Клара пуля 6 гора 4 висты Анна 40 Борис 8"
+)
+# Examples in the words the user wrote (Cyrillic anywhere in the message: Russian).
+_SHEET: Final = {"en": EXAMPLE, "ru": EXAMPLE_RU}
+_HEADER: Final = {"en": "/calc sochi pool 10 stake 0.1", "ru": "/calc сочи пуля 10 ставка 0,1"}
+_LINE: Final = {
+    "en": "{name} pool 10 mountain 14 whists {pairs}",
+    "ru": "{name} пуля 10 гора 14 висты {pairs}",
+}
+_OTHERS: Final = {"en": ("Anna", "Boris", "Clara"), "ru": ("Анна", "Борис", "Клара")}
+_CYRILLIC: Final = re.compile(r"[а-яё]", re.IGNORECASE)
+
+# The words of a line, English and Russian, to the column they name.
+POOL: Final = "pool"
+MOUNTAIN: Final = "mountain"
+WHISTS: Final = "whists"
+STAKE: Final = "stake"
+WORDS: Final[Mapping[str, str]] = {
+    "pool": POOL,
+    "пуля": POOL,
+    "пулька": POOL,
+    "mountain": MOUNTAIN,
+    "гора": MOUNTAIN,
+    "whists": WHISTS,
+    "whist": WHISTS,
+    "висты": WHISTS,
+    "вист": WHISTS,
+    "stake": STAKE,
+    "ставка": STAKE,
+}
+# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
+_AMOUNT: Final = re.compile(r"-?\d{1,12}(?:[.,]\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
+_STAKE: Final = re.compile(r"\d{1,12}(?:[.,]\d{1,6})?")
+_TARGET: Final = re.compile(r"\d{1,4}")
+_NAME: Final = re.compile(r"@?[^\W\d_][\w.\-']{0,31}")
+_COMMAND: Final = re.compile(r"/calc(?:@\w+)?(?=\s|$)", re.IGNORECASE)
+_SPAN: Final = 60  # longest quoted input in an error
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 4
+
+# Every code a CalcError carries besides the option codes (scoring.errors.ERROR_CODES lists them).
+CALC_ERROR_CODES: Final = frozenset(
+    {
+        "calc-unknown-word",  # a word of the first line or of a player's line is not understood
+        "calc-bad-number",  # an amount, the pool target or the stake cannot be read
+        "calc-missing-number",  # a word that needs an amount has none
+        "calc-repeated",  # the same column, option or whists pair given twice
+        "calc-player-count",  # not 3 or 4 player lines
+        "calc-bad-name",  # a player's line does not start with a name
+        "calc-same-name",  # two players with one name
+        "calc-negative",  # a negative pool or whists
+        "calc-whists-self",  # a player writes whists on himself
+        "calc-unknown-name",  # a whists pair names nobody at the table
+    }
+)
+
+
+class CalcError(ScoringError):
+    """A `/calc` message that cannot be settled; `line` is its 1-based line (0: the whole message),
+    `text` that line as typed."""
+
+    def __init__(
+        self,
+        code: str,
+        span: str = "",
+        params: Mapping[str, str] | None = None,
+        example: str = "",
+        line: int = 0,
+        text: str = "",
+    ) -> None:
+        super().__init__(code, span, params, example)
+        self.line = line
+        self.text = text
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The first line: the convention, the options as option strings, and the stake."""
+
+    convention: str = "sochi"
+    overrides: tuple[tuple[str, str], ...] = ()
+    stake: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One player's line: pool (None = closed at the target), mountain, whists on others by name."""
+
+    name: str
+    pool: Fraction | None = None
+    mountain: Fraction = Fraction(0)
+    whists: tuple[tuple[str, Fraction], ...] = ()
+
+
+def parse_calc(text: str) -> PaperSheet:
+    """The sheet of a `/calc` message (the command itself may be left out); raises CalcError."""
+    lang = language_of(text)
+    lines = text.strip().split("\n")
+    first = lines[0].strip()
+    first = _COMMAND.sub("", first, count=1) if _COMMAND.match(first) else first
+    header = parse_header(first, lang=lang)
+    rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
+    names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
+    players = [
+        parse_player_line(raw, names, line=number, name=name, lang=lang)
+        for (number, raw), name in zip(rows, names, strict=True)
+    ]
+    return build_sheet(header, players)
+
+
+def language_of(text: str) -> str:
+    """ "ru" when the message has Cyrillic letters (its examples are then in Russian), else "en"."""
+    return "ru" if _CYRILLIC.search(text) else "en"
+
+
+def parse_header(text: str, line: int = 1, lang: str = "en") -> Header:
+    """`sochi pool 10 stake 0.1 whist_split=gentleman` in any order; every part optional."""
+    text = text.strip()
+    example = _HEADER.get(lang, _HEADER["en"])
+    words = _words(text)
+    convention: str | None = None
+    overrides: dict[str, str] = {}
+    stake: Fraction | None = None
+    k = 0
+    while k < len(words):
+        word = words[k]
+        column = WORDS.get(word.casefold())
+        if "=" in word:
+            name, _, value = word.partition("=")
+            name = name.strip().lower()
+            if name in overrides:
+                raise _error("calc-repeated", word, {}, example, line, text)
+            overrides[name] = value
+        elif column in (POOL, STAKE):
+            if k + 1 >= len(words):
+                raise _error("calc-missing-number", word, {}, example, line, text)
+            value = words[k + 1]
+            if column == POOL:
+                if "pool_target" in overrides:
+                    raise _error("calc-repeated", word, {}, example, line, text)
+                if _TARGET.fullmatch(value) is None or int(value) == 0:
+                    raise _error("calc-bad-number", value, {}, example, line, text)
+                overrides["pool_target"] = value
+            else:
+                if stake is not None:
+                    raise _error("calc-repeated", word, {}, example, line, text)
+                if _STAKE.fullmatch(value) is None or Fraction(value.replace(",", ".")) == 0:
+                    raise _error("calc-bad-number", value, {}, example, line, text)
+                stake = Fraction(value.replace(",", "."))
+            k += 1
+        elif convention is None and _is_convention(word):
+            convention = canonical_convention(word)
+        else:
+            raise _error("calc-unknown-word", word, {}, example, line, text)
+        k += 1
+    header = Header(convention or "sochi", tuple(overrides.items()), stake)
+    try:
+        rules_for(header.convention, MIN_PLAYERS, dict(header.overrides))
+    except OptionError as error:
+        raise CalcError(error.code, error.span, error.params, example, line, text) from None
+    return header
+
+
+def read_names(
+    words: Sequence[str], rows: Sequence[tuple[int, str]] = (), lang: str = "en"
+) -> tuple[str, ...]:
+    """The players' names in seat order: 3 or 4 different names (case-insensitive)."""
+    sheet = _SHEET.get(lang, EXAMPLE)
+
+    def at(k: int) -> tuple[int, str]:
+        return rows[k] if k < len(rows) else (0, " ".join(words))
+
+    names: list[str] = []
+    for k, word in enumerate(words):
+        if k == MAX_PLAYERS:
+            line, text = at(k)
+            raise _error("calc-player-count", word, {"count": str(len(words))}, sheet, line, text)
+        name = word.rstrip(":")
+        line, text = at(k)
+        if _NAME.fullmatch(name) is None or name.casefold() in WORDS:
+            raise _error("calc-bad-name", word, {}, line_example(name, (), lang), line, text)
+        if name.casefold() in (n.casefold() for n in names):
+            raise _error("calc-same-name", name, {}, sheet, line, text)
+        names.append(name)
+    if len(names) < MIN_PLAYERS:
+        line, text = at(len(names))
+        raise _error("calc-player-count", "", {"count": str(len(names))}, sheet, line, text)
+    return tuple(names)
+
+
+def parse_player_line(
+    text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
+) -> PlayerLine:
+    """`Anna pool 10 mountain 14 whists Boris 30 Clara 16`; with `name`, the line may leave the name
+    out (the step-by-step form asks for one player's numbers)."""
+    words = _words(text)
+    if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
+        words = words[1:]
+    me = name if name is not None else _first_word(text).rstrip(":")
+    example = line_example(me, names, lang)
+    columns: dict[str, Fraction] = {}
+    whists: dict[str, Fraction] = {}
+    column: str | None = None  # the column the words now fill
+    k = 0
+    while k < len(words):
+        word = words[k]
+        found = WORDS.get(word.casefold())
+        if found in (POOL, MOUNTAIN):
+            if found in columns:
+                raise _error("calc-repeated", word, {}, example, line, text)
+            if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
+                raise _error("calc-missing-number", word, {}, example, line, text)
+            amount = _amount(words[k + 1], line, text, example)
+            if found == POOL and amount < 0:
+                raise _error("calc-negative", words[k + 1], {}, example, line, text)
+            columns[found] = amount
+            column = None
+            k += 2
+            continue
+        if found == WHISTS:
+            if WHISTS in columns:
+                raise _error("calc-repeated", word, {}, example, line, text)
+            columns[WHISTS] = Fraction(0)
+            column = WHISTS
+            k += 1
+            continue
+        if column != WHISTS:
+            raise _error("calc-unknown-word", word, {}, example, line, text)
+        target = next((n for n in names if n.casefold() == word.rstrip(":").casefold()), None)
+        if target is None:
+            params = {"players": ", ".join(names)}
+            raise _error("calc-unknown-name", word, params, example, line, text)
+        if target.casefold() == me.casefold():
+            raise _error("calc-whists-self", word, {}, example, line, text)
+        if target in whists:
+            raise _error("calc-repeated", word, {}, example, line, text)
+        if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
+            raise _error("calc-missing-number", word, {}, example, line, text)
+        amount = _amount(words[k + 1], line, text, example)
+        if amount < 0:
+            raise _error("calc-negative", words[k + 1], {}, example, line, text)
+        whists[target] = amount
+        k += 2
+    return PlayerLine(
+        me, columns.get(POOL), columns.get(MOUNTAIN, Fraction(0)), tuple(whists.items())
+    )
+
+
+def line_example(name: str, names: Sequence[str], lang: str = "en") -> str:
+    """A correct line for this player, whisting on the others, in the user's words."""
+    lang = lang if lang in _LINE else "en"
+    name = name if _NAME.fullmatch(name) else _OTHERS[lang][0]
+    others = [n for n in names if n.casefold() != name.casefold()]
+    others = others or [n for n in _OTHERS[lang] if n.casefold() != name.casefold()][:2]
+    amounts = (30, 16, 8)
+    pairs = " ".join(f"{other} {amount}" for other, amount in zip(others, amounts, strict=False))
+    return _LINE[lang].format(name=name, pairs=pairs)
+
+
+def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
+    """The sheet the engine settles from a read header and the players' lines (names checked)."""
+    names = tuple(p.name for p in players)
+    try:
+        rules = rules_for(header.convention, len(names), dict(header.overrides))
+    except OptionError as error:
+        example = _HEADER["en"]
+        raise CalcError(error.code, error.span, error.params, example, 1) from None
+    target = Fraction(rules.pool_target)
+    matrix = tuple(
+        tuple(dict(p.whists).get(other, Fraction(0)) for other in names) for p in players
+    )
+    totals = Totals(
+        pool=tuple(target if p.pool is None else p.pool for p in players),
+        mountain=tuple(p.mountain for p in players),
+        whists=matrix,
+    )
+    return PaperSheet(rules, names, totals, header.stake)
+
+
+def as_sheet(paper: PaperSheet) -> Sheet:
+    """The paper sheet as a `Sheet` with no records, each column's total written at the start
+    (record index −1), so the picture of a game can draw it (sheet.md)."""
+    game = Game(paper.rules, paper.players, 0, paper.stake)
+    totals = paper.totals
+    history: dict[Band, tuple[tuple[int, Fraction], ...]] = {}
+    for seat in range(len(paper.players)):
+        history[Band(seat, Column.POOL)] = ((-1, totals.pool[seat]),)
+        history[Band(seat, Column.MOUNTAIN)] = ((-1, totals.mountain[seat]),)
+        for other in range(len(paper.players)):
+            if other != seat and totals.whists[seat][other]:
+                history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
+    closed = frozenset(
+        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
+    )
+    return Sheet(game, (), totals, history, closed_pools=closed)
+
+
+def format_calc(sheet: PaperSheet) -> str:
+    """The sheet as a `/calc` message that reads back to it (zero whists pairs left out)."""
+    rules, names = sheet.rules, sheet.players
+    head = [COMMAND, rules.convention, "pool", str(rules.pool_target)]
+    if sheet.stake is not None:
+        head += ["stake", format_stake(sheet.stake)]
+    head += [
+        f"{name}={value}"
+        for name, value in rules.overrides(len(names)).items()
+        if name != "pool_target"
+    ]
+    lines = [" ".join(head)]
+    for seat, name in enumerate(names):
+        words = [
+            name,
+            "pool",
+            format_amount(sheet.totals.pool[seat]),
+            "mountain",
+            format_amount(sheet.totals.mountain[seat]),
+        ]
+        pairs = [
+            f"{other} {format_amount(sheet.totals.whists[seat][k])}"
+            for k, other in enumerate(names)
+            if k != seat and sheet.totals.whists[seat][k]
+        ]
+        if pairs:
+            words += ["whists", *pairs]
+        lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def format_amount(value: Fraction) -> str:
+    """`30`, `36.5`, or `110/3` when no short decimal is exact."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    decimal = _decimal(value)
+    return (
+        format(decimal, "f") if decimal is not None else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def format_stake(value: Fraction) -> str:
+    decimal = _decimal(value)
+    if decimal is None:
+        raise ValueError(f"a stake of {value} has no short decimal form")
+    return format(decimal, "f")
+
+
+def _decimal(value: Fraction) -> Decimal | None:
+    """The value as a decimal of at most 6 places, or None."""
+    scaled = value * 10**6
+    if scaled.denominator != 1:
+        return None
+    return (Decimal(scaled.numerator) / Decimal(10**6)).normalize()
+
+
+def _is_convention(word: str) -> bool:
+    try:
+        canonical_convention(word)
+    except OptionError:
+        return False
+    return True
+
+
+def _amount(word: str, line: int, text: str, example: str) -> Fraction:
+    if _AMOUNT.fullmatch(word) is None:
+        raise _error("calc-bad-number", word, {}, example, line, text)
+    return Fraction(word.replace(",", "."))
+
+
+def _words(text: str) -> list[str]:
+    """The words of a line; a comma or semicolon between words is only a separator."""
+    words = [w.strip(",;") for w in text.split()]
+    return [w for w in words if w]
+
+
+def _first_word(text: str) -> str:
+    words = _words(text)
+    return words[0] if words else ""
+
+
+def _error(
+    code: str, span: str, params: Mapping[str, str], example: str, line: int, text: str
+) -> CalcError:
+    return CalcError(code, _cut(span), params, example, line, _cut(text))
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
