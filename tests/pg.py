@@ -60,10 +60,11 @@ def _os_user() -> str | None:
 
 
 class PostgresServer:
-    def __init__(self, folder: Path, port: int, user: str | None) -> None:
+    def __init__(self, folder: Path, port: int, user: str | None, durable: bool = False) -> None:
         self.folder = folder
         self.port = port
         self.user = user
+        self.durable = durable
         self._names = itertools.count(1)
 
     @property
@@ -77,13 +78,14 @@ class PostgresServer:
         )
 
     @classmethod
-    def start(cls) -> PostgresServer:
+    def start(cls, durable: bool = False) -> PostgresServer:
+        """A running server; `durable` keeps PostgreSQL's own fsync settings (benchmarks)."""
         binaries = postgres_bin()
         folder = Path(tempfile.mkdtemp(prefix="prefbot-pg-"))
         user = _os_user()
         if user:
             shutil.chown(folder, user)
-        server = cls(folder, free_port(), user)
+        server = cls(folder, free_port(), user, durable)
         made = server._run(
             str(binaries / "initdb"),
             "-D",
@@ -121,12 +123,14 @@ class PostgresServer:
         raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()}\n{log}")
 
     def options(self) -> str:
-        """The server's settings: this port, no Unix socket in /run, durability off (tests only)."""
-        return (
+        """The server's settings: this port, no Unix socket in /run, durability off for tests."""
+        options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder}"
-            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             " -c max_connections=200 -c shared_buffers=16MB"
         )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        return options
 
     def stop(self) -> None:
         self._run(str(postgres_bin() / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
