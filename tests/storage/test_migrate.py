@@ -13,7 +13,14 @@ import pytest
 
 from bot import posting
 from bot.app import build_dispatcher
-from bot.migrate import EXIT_REFUSED, main
+from bot.migrate import (
+    EXIT_REFUSED,
+    TABLES,
+    VerificationFailed,
+    copy_into,
+    main,
+    source_rows,
+)
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
 from bot.storage.postgres import PostgresStore
@@ -141,3 +148,30 @@ def test_migrate_db_refuses_a_missing_source_or_a_wrong_url(
     assert "there is no file" in lines[0]
     assert "sqlite:///data/prefbot.sqlite3" in lines[1]
     assert "postgresql://USER:PASSWORD@HOST:5432/DBNAME" in lines[2] and "pw" not in lines[2]
+
+
+async def test_a_copy_that_differs_from_its_source_is_rolled_back(
+    tmp_path: Path, pg_server: PostgresServer
+) -> None:
+    source_file = tmp_path / "prefbot.sqlite3"
+    await play_sqlite(source_file)
+    rows = source_rows(source_file)
+    # A deal's line changed on the way (as a faulty copy would): its game no longer matches.
+    index = next(i for i, row in enumerate(rows["events"]) if row[2] == "deal")
+    changed = list(rows["events"][index])
+    changed[3] = changed[3].replace("6♠", "7♠")
+    assert changed[3] != rows["events"][index][3]
+    rows["events"][index] = tuple(changed)
+    source, target = (
+        await SqliteStore.open(source_file),
+        await PostgresStore.open(await pg_server.new_database()),
+    )
+    try:
+        with pytest.raises(VerificationFailed, match="its events differ"):
+            await copy_into(source, rows, target, "sqlite:///x", "postgresql://y")
+        async with target.connection() as conn:
+            for table, _, _ in TABLES:
+                assert await conn.fetchval(f"SELECT COUNT(*) FROM {table}") == 0
+    finally:
+        await source.close()
+        await target.close()
