@@ -31,6 +31,8 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr
     database_path: Path = Path("data/prefbot.sqlite3")
+    # postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME; when set, PostgreSQL instead of the SQLite file.
+    database_url: str | None = None
     telegram_api_url: str | None = None
     default_locale: Locale = "ru"
     log_level: LogLevel = "INFO"
@@ -52,6 +54,16 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if not re.match(r"^https?://[^\s/]+", value):
             raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip()
+        if not re.match(r"^postgres(ql)?://[^\s/@]+(:[^\s/@]*)?@[^\s/:@]+(:\d+)?/[^\s/?]+", value):
+            raise ValueError("must be of the form postgresql://USER:PASSWORD@HOST:5432/DBNAME")
         return value
 
     @field_validator("log_level", mode="before")

@@ -48,6 +48,10 @@ class EventRow:
 class Repo(Protocol):
     """What the service may read and write inside one unit of work."""
 
+    async def lock_chat(self, chat_id: int) -> None:
+        """Serialise this chat's units of work across processes until this one ends (PostgreSQL:
+        an advisory lock; SQLite has one writer, so nothing to do)."""
+
     async def update_seen(self, update_id: int) -> bool:
         """Whether an update with this id was already accepted."""
 

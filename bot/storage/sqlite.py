@@ -49,6 +49,9 @@ class SqliteRepo:
         async with self._db.execute(sql, args) as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
 
+    async def lock_chat(self, chat_id: int) -> None:
+        """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
+
     async def update_seen(self, update_id: int) -> bool:
         row = await self._one("SELECT 1 FROM processed_updates WHERE update_id = ?", update_id)
         return row is not None

@@ -1,0 +1,209 @@
+"""`python -m bot migrate-db --from sqlite:///data/prefbot.sqlite3 --to postgresql://…` (issue 14, 4).
+
+Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat and processed
+update, with their ids, in one transaction on the target. Before committing it checks that each table
+holds as many rows as the source, that every game's events read back equal, and that every started
+game replays (the service's fold, then `scoring.replay`) to the same sheet on both sides; anything
+else rolls back and leaves the target as it was. A target that already holds rows is refused.
+
+Exit status: 0 copied and verified; 1 the verification failed (nothing written); 2 refused (bad
+arguments, no source file, unreachable or non-empty target). Stop the bot before migrating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+import asyncpg
+
+from bot.service import GameService
+from bot.service.state import fold
+from bot.storage.base import EventRow, Repo
+from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url
+from bot.storage.sqlite import SqliteStore
+
+EXIT_FAILED: Final = 1
+EXIT_REFUSED: Final = 2
+
+# Each table the copy carries, its columns, and which of them are times (ISO text in SQLite).
+TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
+    (
+        "games",
+        ("game_id", "chat_id", "status", "created_by", "created_at", "sheet_message_id"),
+        frozenset({"created_at"}),
+    ),
+    (
+        "events",
+        ("game_id", "seq", "kind", "payload", "author", "at", "schema_version"),
+        frozenset({"at"}),
+    ),
+    ("members", ("game_id", "user_id"), frozenset()),
+    ("chats", ("chat_id", "locale", "title"), frozenset()),
+    ("processed_updates", ("update_id", "at"), frozenset({"at"})),
+)
+
+
+class Refused(Exception):
+    """Nothing was written; the message is the one line to show."""
+
+
+class VerificationFailed(Exception):
+    """The copy differs from the source; it was rolled back."""
+
+
+def sqlite_path(url: str) -> Path:
+    """`sqlite:///relative/path` or `sqlite:////absolute/path` → the file's path."""
+    if not url.startswith("sqlite:///") or len(url) == len("sqlite:///"):
+        raise Refused(
+            f"--from {url!r} is not a SQLite URL: write --from sqlite:///data/prefbot.sqlite3"
+        )
+    return Path(url.removeprefix("sqlite:///"))
+
+
+def check_target(url: str) -> str:
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise Refused(
+            f"--to {masked_url(url)!r} is not a PostgreSQL URL: write "
+            "--to postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+        )
+    return url
+
+
+def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every copied table, times as datetimes, read without writing to the file."""
+    rows: dict[str, list[tuple[Any, ...]]] = {}
+    with sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True) as db:
+        for table, columns, times in TABLES:
+            order = ", ".join(columns[:2])
+            found = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
+            rows[table] = [
+                tuple(
+                    datetime.fromisoformat(value) if name in times and value is not None else value
+                    for name, value in zip(columns, row, strict=True)
+                )
+                for row in found
+            ]
+    return rows
+
+
+async def game_ids(repo: PostgresRepo) -> list[int]:
+    return [int(row[0]) for row in await repo._conn.fetch("SELECT game_id FROM games ORDER BY 1")]
+
+
+async def replay_check(
+    source: Repo, target: Repo, games: Sequence[int], store: PostgresStore
+) -> int:
+    """Every game's events equal on both sides, every started game's sheet equal; returns how many
+    games were replayed."""
+    # Two services: each caches sheets by game id, and the ids are the same on both sides.
+    source_service, target_service = GameService(store), GameService(store)
+    replayed = 0
+    for game_id in games:
+        theirs: list[EventRow] = await source.events(game_id)
+        ours: list[EventRow] = await target.events(game_id)
+        if ours != theirs:
+            raise VerificationFailed(f"game {game_id}: its events differ after the copy")
+        was, now = fold(game_id, theirs), fold(game_id, ours)
+        if now.rules is None:
+            continue  # not started: nothing to replay
+        try:
+            same = source_service.sheet(was) == target_service.sheet(now)
+        except Exception as error:
+            raise VerificationFailed(f"game {game_id} does not replay: {error}") from None
+        if not same:
+            raise VerificationFailed(f"game {game_id}: its sheet differs after the copy")
+        replayed += 1
+    return replayed
+
+
+async def migrate(source_url: str, target_url: str) -> str:
+    """Copy and verify; returns the summary line. Raises `Refused` or `VerificationFailed`."""
+    path = sqlite_path(source_url)
+    target_url = check_target(target_url)
+    if not path.is_file():
+        raise Refused(f"--from {source_url}: there is no file {path}")
+    try:
+        source = await SqliteStore.open(path)  # brings an older file's schema up to date
+    except (sqlite3.Error, RuntimeError) as error:
+        raise Refused(f"--from {source_url} cannot be opened: {error}") from None
+    try:
+        rows = source_rows(path)
+        try:
+            target = await PostgresStore.open(target_url)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, RuntimeError) as error:
+            raise Refused(f"--to {masked_url(target_url)} cannot be opened: {error}") from None
+        try:
+            return await copy_into(source, rows, target, source_url, masked_url(target_url))
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+
+
+async def copy_into(
+    source: SqliteStore,
+    rows: dict[str, list[tuple[Any, ...]]],
+    target: PostgresStore,
+    source_url: str,
+    target_name: str,
+) -> str:
+    async with target.transaction() as repo, source.reading() as theirs:
+        conn = repo._conn
+        names = ", ".join(table for table, _, _ in TABLES)
+        await conn.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
+        held = {table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows}
+        if any(held.values()):
+            raise Refused(
+                f"--to {target_name} is not empty ({held['games']} games, {held['events']} events, "
+                f"{held['chats']} chats): migrate-db writes only into an empty database"
+            )
+        for table, columns, _ in TABLES:
+            await conn.copy_records_to_table(table, records=rows[table], columns=list(columns))
+        await conn.execute(
+            "SELECT setval(pg_get_serial_sequence('games', 'game_id'),"
+            " COALESCE(MAX(game_id), 1), MAX(game_id) IS NOT NULL) FROM games"
+        )
+        for table in rows:
+            copied = int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
+            if copied != len(rows[table]):
+                raise VerificationFailed(f"{table}: {len(rows[table])} rows, {copied} copied")
+        replayed = await replay_check(theirs, repo, await game_ids(repo), target)
+    counts = ", ".join(f"{len(rows[table])} {table.replace('_', ' ')}" for table, _, _ in TABLES)
+    return (
+        f"migrate-db: copied {counts} from {source_url} to {target_name}; "
+        f"counts equal, {replayed} started games replay to the same sheets."
+    )
+
+
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="python -m bot migrate-db",
+        description="Copy the bot's SQLite database into an empty PostgreSQL database.",
+    )
+    parse.add_argument(
+        "--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3"
+    )
+    parse.add_argument(
+        "--to", dest="target", required=True, help="postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+    )
+    return parse
+
+
+def main(argv: Sequence[str]) -> int:
+    args = parser().parse_args(argv)
+    try:
+        print(asyncio.run(migrate(args.source, args.target)))
+    except Refused as error:
+        print(f"migrate-db: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    except VerificationFailed as error:
+        print(f"migrate-db: nothing was written: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    return 0

@@ -1,0 +1,33 @@
+"""Which database the bot runs on: PostgreSQL when `DATABASE_URL` is set, else the SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import asyncpg
+
+from bot.settings import Settings
+from bot.storage.base import Store
+from bot.storage.postgres import PostgresStore, masked_url
+from bot.storage.sqlite import SqliteStore
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be opened; the message is the one line to show (no password in it)."""
+
+
+async def open_store(settings: Settings) -> Store:
+    """The store the settings name, opened and migrated; `StoreUnavailable` if it cannot be."""
+    if settings.database_url:
+        try:
+            return await PostgresStore.open(settings.database_url)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, RuntimeError) as error:
+            raise StoreUnavailable(
+                f"DATABASE_URL={masked_url(settings.database_url)} cannot be opened: {error}."
+            ) from None
+    try:
+        return await SqliteStore.open(settings.database_path)
+    except (OSError, sqlite3.Error, RuntimeError) as error:
+        raise StoreUnavailable(
+            f"DATABASE_PATH={settings.database_path} cannot be opened: {error}."
+        ) from None

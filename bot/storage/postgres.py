@@ -1,0 +1,288 @@
+"""The repository on PostgreSQL through asyncpg: a pool of connections, migrations at open.
+
+Each unit of work takes a connection from the pool and runs in one transaction (READ COMMITTED for
+writing, a REPEATABLE READ read-only snapshot for looking), so commands of different chats run in
+parallel. Commands of one chat are serialised, across processes too, by `lock_chat`: a transaction
+advisory lock on the chat id, released by the commit or the rollback. `DATABASE_URL` is
+`postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.base import EventRow, GameRow, GameStatus
+from bot.storage.migrations import EVENT_SCHEMA_VERSION
+from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
+
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
+POOL_SIZE = 10
+
+
+def _game(row: asyncpg.Record) -> GameRow:
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4])
+
+
+def _payload(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def _rowcount(status: str) -> int:
+    """The row count of a command's status tag ("UPDATE 3" → 3)."""
+    tail = status.rsplit(" ", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
+
+
+def masked_url(url: str) -> str:
+    """The URL with its password replaced by `***`, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    netloc = f"{parts.username or ''}:***@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class PostgresRepo:
+    """The `Repo` of one unit of work on one connection; its methods never commit."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def lock_chat(self, chat_id: int) -> None:
+        """Wait for, then hold until this transaction ends, the chat's advisory lock."""
+        await self._conn.execute("SELECT pg_advisory_xact_lock($1)", chat_id)
+
+    async def update_seen(self, update_id: int) -> bool:
+        row = await self._conn.fetchval(
+            "SELECT 1 FROM processed_updates WHERE update_id = $1", update_id
+        )
+        return row is not None
+
+    async def mark_update(self, update_id: int, at: datetime) -> None:
+        await self._conn.execute(
+            "INSERT INTO processed_updates (update_id, at) VALUES ($1, $2)", update_id, at
+        )
+
+    async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
+        game_id = await self._conn.fetchval(
+            "INSERT INTO games (chat_id, status, created_by, created_at)"
+            " VALUES ($1, $2, $3, $4) RETURNING game_id",
+            chat_id,
+            GameStatus.FORMING.value,
+            created_by,
+            at,
+        )
+        return GameRow(int(game_id), chat_id, GameStatus.FORMING, created_by, at)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._conn.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = $1", game_id
+        )
+        return _game(row) if row else None
+
+    async def live_game(self, chat_id: int) -> GameRow | None:
+        row = await self._conn.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = $1 AND status <> 'ended'", chat_id
+        )
+        return _game(row) if row else None
+
+    async def last_game(self, chat_id: int) -> GameRow | None:
+        row = await self._conn.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = $1 ORDER BY game_id DESC LIMIT 1",
+            chat_id,
+        )
+        return _game(row) if row else None
+
+    async def live_games(self) -> list[GameRow]:
+        rows = await self._conn.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status <> 'ended' ORDER BY game_id"
+        )
+        return [_game(row) for row in rows]
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        await self._conn.execute(
+            "UPDATE games SET status = $1 WHERE game_id = $2", status.value, game_id
+        )
+
+    async def append(
+        self,
+        game_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        author: int | None,
+        at: datetime,
+    ) -> EventRow:
+        seq = await self._conn.fetchval(
+            "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
+            " SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3::json, $4, $5, $6"
+            " FROM events WHERE game_id = $1 RETURNING seq",
+            game_id,
+            kind,
+            _payload(payload),
+            author,
+            at,
+            EVENT_SCHEMA_VERSION,
+        )
+        return EventRow(game_id, int(seq), kind, payload, author, at, EVENT_SCHEMA_VERSION)
+
+    async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
+        rows = await self._conn.fetch(
+            "SELECT seq, kind, payload::text, author, at, schema_version FROM events"
+            " WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+            game_id,
+            after,
+        )
+        return [
+            EventRow(game_id, seq, kind, json.loads(payload), author, at, version)
+            for seq, kind, payload, author, at, version in rows
+        ]
+
+    async def add_member(self, game_id: int, user_id: int) -> None:
+        await self._conn.execute(
+            "INSERT INTO members (game_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            game_id,
+            user_id,
+        )
+
+    async def remove_member(self, game_id: int, user_id: int) -> None:
+        await self._conn.execute(
+            "DELETE FROM members WHERE game_id = $1 AND user_id = $2", game_id, user_id
+        )
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        rows = await self._conn.fetch(
+            f"SELECT {', '.join('g.' + c for c in _GAME_COLUMNS.split(', '))}"
+            " FROM games g JOIN members m ON m.game_id = g.game_id"
+            " WHERE m.user_id = $1 AND g.status <> 'ended' ORDER BY g.game_id DESC",
+            user_id,
+        )
+        return [_game(row) for row in rows]
+
+    async def chat_locale(self, chat_id: int) -> str | None:
+        value = await self._conn.fetchval("SELECT locale FROM chats WHERE chat_id = $1", chat_id)
+        return str(value) if value is not None else None
+
+    async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        await self._conn.execute(
+            "INSERT INTO chats (chat_id, locale) VALUES ($1, $2)"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale",
+            chat_id,
+            locale,
+        )
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        value = await self._conn.fetchval("SELECT title FROM chats WHERE chat_id = $1", chat_id)
+        return str(value) if value is not None else None
+
+    async def set_chat_title(self, chat_id: int, title: str) -> None:
+        await self._conn.execute(
+            "INSERT INTO chats (chat_id, title) VALUES ($1, $2)"
+            " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
+            chat_id,
+            title,
+        )
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        status = await self._conn.execute(
+            "UPDATE games SET chat_id = $1 WHERE chat_id = $2", new_chat_id, old_chat_id
+        )
+        await self._conn.execute(
+            "INSERT INTO chats (chat_id, locale, title)"
+            " SELECT $1, locale, title FROM chats WHERE chat_id = $2"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
+            new_chat_id,
+            old_chat_id,
+        )
+        return _rowcount(status)
+
+    async def sheet_message(self, game_id: int) -> int | None:
+        value = await self._conn.fetchval(
+            "SELECT sheet_message_id FROM games WHERE game_id = $1", game_id
+        )
+        return int(value) if value is not None else None
+
+    async def set_sheet_message(self, game_id: int, message_id: int | None) -> None:
+        await self._conn.execute(
+            "UPDATE games SET sheet_message_id = $1 WHERE game_id = $2", message_id, game_id
+        )
+
+    async def count_events(self) -> int:
+        return int(await self._conn.fetchval("SELECT COUNT(*) FROM events"))
+
+
+class PostgresStore:
+    """The `Store` on a PostgreSQL database; `await PostgresStore.open(url)` migrates it."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        try:
+            async with pool.acquire() as conn:
+                await migrate(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresRepo]:
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield PostgresRepo(conn)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[PostgresRepo]:
+        async with (
+            self._pool.acquire() as conn,
+            conn.transaction(isolation="repeatable_read", readonly=True),
+        ):
+            yield PostgresRepo(conn)
+
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A raw connection from the pool (bulk copies of `python -m bot migrate-db`, tests)."""
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def schema_version(conn: asyncpg.Connection) -> int:
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations"
+        " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
+    )
+    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
+
+
+async def migrate(conn: asyncpg.Connection) -> int:
+    """Run the migrations not yet applied, each in its own transaction; returns the version."""
+    while True:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            version = await schema_version(conn)
+            if version > len(PG_MIGRATIONS):
+                raise RuntimeError(
+                    f"database schema {version} is newer than this program ({len(PG_MIGRATIONS)})"
+                )
+            if version == len(PG_MIGRATIONS):
+                return version
+            await conn.execute(PG_MIGRATIONS[version])
+            await conn.execute(
+                "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
+                version + 1,
+                datetime.now(UTC),
+            )
