@@ -448,6 +448,10 @@
       document.getElementById("deal-panel").hidden = true;
     });
     document.getElementById("deal-form").addEventListener("submit", onSubmit);
+    document.getElementById("zoom").addEventListener("click", (event) => {
+      const zoomed = document.getElementById("sheet").classList.toggle("zoomed");
+      event.currentTarget.setAttribute("aria-pressed", String(zoomed));
+    });
     try {
       await refresh();
       buildForm();
