@@ -6,9 +6,10 @@
   entries (player, column, amount, reason) — the why of every number.
 - `GET /api/sheet.svg?start=<param>`: the sheet drawn as SVG from the PNG's layout (`bot.web.svg`).
 - `GET /api/history?start=<param>`: `/history` as plain lines (records, corrections, votes).
-- `POST /api/deal {start, line}`: a deal through the same `GameService.record` and checks as /deal;
+- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal;
   the chat gets the usual reply and picture; the answer is the new sheet. A refusal is the
-  localised message of the error code (the page shows it), status 400 (403 for a non-player).
+  localised message of the error code (the page shows it), status 400 (403 for a non-player). A
+  `nonce` makes a retried submit count once (409 `already-recorded` the second time).
 - `GET /api/texts?lang=ru|en`: the page's words (the `miniapp-*`, `reason-*`, `column-*` texts).
 
 Refusals are `{"error": code, "message": text}`: 401 unsigned, forged or stale; 403 a stranger or a
@@ -18,6 +19,7 @@ start parameter that names no game of ours; 404 a game that is gone; 409 a game 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -32,7 +34,7 @@ import bot.render as render
 from bot.i18n import LANGUAGES, Translator, load, translator
 from bot.posting import post_result
 from bot.render.layout import Correction, layout_sheet
-from bot.service import Caller, GameService, GameState
+from bot.service import AlreadyHandled, Caller, GameService, GameState
 from bot.service.state import fold
 from bot.storage import GameStatus
 from bot.views import error_text, history_lines, plain_text, recorded_text, shown_line
@@ -45,6 +47,7 @@ from scoring.sheet import Sheet
 log = logging.getLogger(__name__)
 
 LINE_LIMIT: Final = 300  # characters of a deal line from the page
+NONCE_LIMIT: Final = 64
 TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 
 
@@ -258,7 +261,16 @@ async def get_history(ctx: WebContext, request: web.Request) -> web.StreamRespon
     return web.json_response({"lines": lines})
 
 
-async def _body(request: web.Request, t: Translator) -> tuple[str | None, str]:
+def request_id(user_id: int, nonce: str | None) -> int | None:
+    """The page's submission as an update id for the service's once-only check: negative, so it
+    never meets Telegram's; the same nonce (a retried or double-tapped submit) is taken once."""
+    if not nonce:
+        return None
+    digest = hashlib.sha256(f"miniapp:{user_id}:{nonce}".encode()).digest()
+    return -1 - int.from_bytes(digest[:7], "big")
+
+
+async def _body(request: web.Request, t: Translator) -> tuple[str | None, str, str | None]:
     try:
         body = await request.json()
     except ValueError:
@@ -268,13 +280,15 @@ async def _body(request: web.Request, t: Translator) -> tuple[str | None, str]:
     line = " ".join(body["line"].split())
     if not line or len(line) > LINE_LIMIT:
         raise _refusal(t, 400, "bad-request")
-    start = body.get("start")
-    return (start if isinstance(start, str) else None), line
+    start, nonce = body.get("start"), body.get("nonce")
+    if not isinstance(nonce, str) or len(nonce) > NONCE_LIMIT:
+        nonce = None
+    return (start if isinstance(start, str) else None), line, nonce
 
 
 @_answers
 async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse:
-    start, line = await _body(request, translator(ctx.default_locale))
+    start, line, nonce = await _body(request, translator(ctx.default_locale))
     seen = await visit(ctx, request, start)
     state, user = seen.state, seen.user
     if state.status is GameStatus.ENDED:
@@ -284,10 +298,13 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         user_id=user.id,
         first_name=user.first_name,
         username=user.username,
+        update_id=request_id(user.id, nonce),
         chat_type="private" if state.chat_id > 0 else "supergroup",
     )
     try:
         result = await ctx.game.record(caller, line)
+    except AlreadyHandled:
+        raise _refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:
         status = 403 if error.code == "not-a-player" else 400
         message = plain_text(error_text(seen.t, error))

@@ -375,6 +375,17 @@
     buildForm();
   }
 
+  // One nonce per line sent: a retry of the same line after a lost answer is recorded once.
+  let pending = null;
+  function submission(line) {
+    if (!pending || pending.line !== line) {
+      const random = new Uint32Array(2);
+      window.crypto.getRandomValues(random);
+      pending = { line, nonce: Date.now().toString(36) + random[0].toString(36) + random[1].toString(36) };
+    }
+    return pending.nonce;
+  }
+
   async function onSubmit(event) {
     event.preventDefault();
     const line = document.getElementById("line").value.trim();
@@ -392,8 +403,9 @@
       const body = await api("/api/deal", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ start, line }),
+        body: JSON.stringify({ start, line, nonce: submission(line) }),
       });
+      pending = null;
       message.textContent = t("miniapp-recorded", { number: body.number });
       message.classList.add("ok");
       resetForm();
