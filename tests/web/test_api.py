@@ -223,3 +223,37 @@ async def test_texts_healthz_and_the_page(client: Client, game: Any) -> None:
     await game.store.close()
     response = await client.get("/healthz")
     assert response.status == 503
+
+
+async def test_the_same_submission_twice_is_recorded_once(
+    chat: ChatDriver, client: Client, bot: MockedBot
+) -> None:
+    start = await play(chat, DEALS[:1])
+    deal = {"start": start, "line": "Boris 7♥ -1 vist:Anna pass:Clara", "nonce": "n-1"}
+    headers = {"Authorization": auth(BORIS)}
+    first = await client.post("/api/deal", json=deal, headers=headers)
+    assert first.status == 200
+    again = await client.post("/api/deal", json=deal, headers=headers)
+    assert again.status == 409 and (await again.json())["error"] == "already-recorded"
+    other = await client.post("/api/deal", json={**deal, "nonce": "n-2"}, headers=headers)
+    assert other.status == 200 and (await other.json())["number"] == 3
+
+
+async def test_an_ended_game_stays_readable_and_takes_no_deal(
+    chat: ChatDriver, client: Client
+) -> None:
+    """A game ended at once (its end rule met, /endgame): the page reads it, records nothing."""
+    await chat.send(ANNA, "/newgame sochi pool 2 Anna Boris Clara")
+    await chat.send(ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
+    await chat.send(ANNA, "/deal Boris 6♠ = vist:Clara pass:Anna")
+    await chat.send(ANNA, "/deal Clara 6♠ = vist:Anna pass:Boris")
+    assert "Game #1 is over" in await chat.say(ANNA, "/endgame")
+    start = start_param(TOKEN, 1)
+    status, body = await get(client, f"/api/sheet?start={start}", auth(ANNA))
+    assert status == 200 and body["finished"] is True and len(body["deals"]) == 3
+    response = await client.post(
+        "/api/deal",
+        json={"start": start, "line": "Anna 6♠ = vist:Boris pass:Clara"},
+        headers={"Authorization": auth(ANNA)},
+    )
+    assert response.status == 409 and (await response.json())["error"] == "ended"
