@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from urllib.parse import quote
 
+import aiohttp
 import pytest
 from playwright.async_api import Browser, Page, Route, async_playwright
 
@@ -126,7 +127,7 @@ async def open_page(browser: Browser, url: str) -> Page:
     return page
 
 
-async def wiki_game(bot: BotProcess) -> dict[str, Member]:
+async def play_three_deals(bot: BotProcess) -> dict[str, Member]:
     members = {u.first_name: Member(bot, GROUP, u) for u in (ANNA, BORIS, CLARA, DMITRY)}
     anna, boris, clara = members["Anna"], members["Boris"], members["Clara"]
     opened = await anna.say("/newgame sochi pool 10", lambda s: bool(s.buttons))
@@ -152,7 +153,7 @@ async def test_the_live_sheet_shows_the_score_explains_a_number_and_records_a_de
     port = free_port()
     env = {"WEB_LISTEN": f"127.0.0.1:{port}", "MINIAPP_LINK": LINK}
     bot = await start_bot(locale="en", env=env)
-    members = await wiki_game(bot)
+    members = await play_three_deals(bot)
     names = ("Anna", "Boris", "Clara")
     score = await members["Clara"].say("/score", contains("Anna:", "Boris:", "Clara:"))
     expected = score_balances(score.text, names)
@@ -217,7 +218,12 @@ async def test_the_page_refuses_what_telegram_did_not_sign_and_a_bad_line_change
 ) -> None:
     port = free_port()
     bot = await start_bot(locale="en", env={"WEB_LISTEN": f"127.0.0.1:{port}"})
-    await wiki_game(bot)
+    await play_three_deals(bot)
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"http://127.0.0.1:{port}/healthz") as health,  # the same listener
+    ):
+        assert health.status == 200 and (await health.json())["database"] == "ok"
 
     page = await open_page(browser, app_url(port, CLARA, signed=False))
     await page.wait_for_selector("#status.error")
