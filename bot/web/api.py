@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
+from urllib.parse import parse_qsl
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
@@ -38,7 +40,14 @@ from bot.service import AlreadyHandled, Caller, GameService, GameState
 from bot.service.state import fold
 from bot.storage import GameStatus
 from bot.views import error_text, history_lines, plain_text, recorded_text, shown_line
-from bot.web.auth import AuthError, Membership, WebUser, authenticate, game_of
+from bot.web.auth import (
+    AuthError,
+    Membership,
+    WebUser,
+    authenticate,
+    game_of,
+    header_init_data,
+)
 from bot.web.svg import sheet_svg
 from scoring.errors import ScoringError
 from scoring.settle import Settlement
@@ -86,6 +95,18 @@ def page_lang(user: WebUser | None, fallback: str) -> str:
     return lang if lang in LANGUAGES else fallback
 
 
+def unverified_user(header: str | None) -> WebUser | None:
+    """The user initData claims, unchecked: only to word a refusal in his language."""
+    try:
+        fields = dict(parse_qsl(header_init_data(header)))
+        user = json.loads(fields.get("user", "null"))
+        return WebUser(
+            int(user["id"]), str(user.get("first_name", "")), None, user.get("language_code")
+        )
+    except (AuthError, ValueError, TypeError, KeyError):
+        return None
+
+
 def _refusal(t: Translator, status: int, code: str, **params: object) -> Refused:
     return Refused(
         status, {"error": code, "message": plain_text(t(f"miniapp-error-{code}", **params))}
@@ -117,9 +138,10 @@ class Visit:
 
 async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Visit:
     """Check the signature (401), the start parameter and the user's right to the game (403)."""
-    fallback = translator(ctx.default_locale)
+    header = request.headers.get("Authorization")
+    fallback = translator(page_lang(unverified_user(header), ctx.default_locale))
     try:
-        user = authenticate(ctx.token, request.headers.get("Authorization"))
+        user = authenticate(ctx.token, header)
     except AuthError as error:
         raise _refusal(fallback, error.status, error.code) from None
     t = translator(page_lang(user, ctx.default_locale))

@@ -87,6 +87,9 @@ async def test_without_a_signature_or_with_a_forged_or_stale_one_the_answer_is_4
         assert body["message"]
     response = await client.post("/api/deal", json={"start": start, "line": "x"})
     assert response.status == 401
+    stale_ru = auth(ANNA, language_code="ru", age=2 * 24 * 3600)  # worded in the user's language
+    status, body = await get(client, path, stale_ru)
+    assert status == 401 and re.search("[а-я]", body["message"])
 
 
 async def test_a_stranger_gets_403_and_a_chat_member_may_look(

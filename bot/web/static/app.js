@@ -210,7 +210,7 @@
     const amount = entry.column === "whists" ? number(entry.amount) : number(entry.amount, true);
     const what =
       entry.column === "whists"
-        ? entry.player + " → " + entry.target + ": " + amount
+        ? entry.player + " → " + entry.target + ": " + amount + " " + t("miniapp-whists-unit")
         : entry.player + ": " + t("column-" + entry.column) + " " + amount;
     return [what, entry.why];
   }
