@@ -163,6 +163,8 @@ async def test_the_live_sheet_shows_the_score_explains_a_number_and_records_a_de
     await page.wait_for_selector("#balances li[data-player]")
     assert await page.locator("#balances li").count() == 3
     assert await page_balances(page, names) == expected  # the page equals /score
+    background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(238, 241, 245)"  # Telegram's secondary_bg_color from the URL
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "miniapp-sheet.png"))
 
