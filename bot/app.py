@@ -18,6 +18,7 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.types import BotCommand
+from aiohttp.web import AppRunner
 
 from bot.i18n import LANGUAGES, translator
 from bot.service import Clock, GameService, utc_now
@@ -27,6 +28,7 @@ from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
 from bot.tg.reply import close_expired_votes
 from bot.views import COMMANDS
+from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
 
 log = logging.getLogger(__name__)
@@ -166,9 +168,17 @@ async def run(settings: Settings) -> None:
     store = await open_store(settings)
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
+    web: AppRunner | None = None
     try:
         dispatcher = build_dispatcher(settings, store)
         await wait_for_telegram(bot)
+        address = settings.web_address()
+        if address is not None:  # the Mini App, /healthz (issue 15)
+            app = build_web_app(bot, dispatcher["game"], default_locale=settings.default_locale)
+            try:
+                web = await start_web(app, *address)
+            except OSError as error:
+                raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
         clock = await start_vote_clock(bot, dispatcher["game"], settings.default_locale)
         log.info("database %s; polling for updates", settings.database_path)
@@ -178,6 +188,8 @@ async def run(settings: Settings) -> None:
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
     finally:
+        if web is not None:
+            await web.cleanup()
         if clock is not None:
             clock.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -17,6 +17,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_FORM: Final = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 EXIT_BAD_SETTINGS: Final = 2
+DEFAULT_HOST: Final = "0.0.0.0"
+DEFAULT_PORT: Final = 8080
 
 Locale = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -36,6 +38,9 @@ class Settings(BaseSettings):
     telegram_api_url: str | None = None
     default_locale: Locale = "ru"
     log_level: LogLevel = "INFO"
+    # The Mini App (issue 15): the web listener HOST:PORT, and the app's t.me link from @BotFather.
+    web_listen: str | None = None
+    miniapp_link: str | None = None
     # Not in the environment contract of issue 4; tests shorten it.
     polling_timeout: int = Field(default=10, ge=0, le=50)
 
@@ -65,6 +70,34 @@ class Settings(BaseSettings):
         if not re.match(r"^postgres(ql)?://[^\s/@]+(:[^\s/@]*)?@[^\s/:@]+(:\d+)?/[^\s/?]+", value):
             raise ValueError("must be of the form postgresql://USER:PASSWORD@HOST:5432/DBNAME")
         return value
+
+    @field_validator("web_listen")
+    @classmethod
+    def _listen(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        host, sep, port = value.strip().rpartition(":")
+        if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise ValueError("must be HOST:PORT, e.g. 0.0.0.0:8080")
+        return f"{host or DEFAULT_HOST}:{int(port)}"
+
+    @field_validator("miniapp_link")
+    @classmethod
+    def _miniapp_link(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not re.match(r"^https://t\.me/[A-Za-z0-9_]+/[A-Za-z0-9_]+$", value):
+            raise ValueError("must be https://t.me/<bot username>/<app short name>")
+        return value
+
+    def web_address(self) -> tuple[str, int] | None:
+        """Where the web listener runs: WEB_LISTEN, else 0.0.0.0:8080 when MINIAPP_LINK is set,
+        else nowhere (long polling alone)."""
+        if self.web_listen is None:
+            return (DEFAULT_HOST, DEFAULT_PORT) if self.miniapp_link else None
+        host, _, port = self.web_listen.rpartition(":")
+        return host, int(port)
 
     @field_validator("log_level", mode="before")
     @classmethod

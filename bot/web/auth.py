@@ -1,0 +1,157 @@
+"""Who calls the Mini App's API: Telegram's signed `initData` (issue 15, Deliver 3).
+
+Every call carries `Authorization: tma <initData>`. The signature is checked with the bot token by
+aiogram's `aiogram.utils.web_app` helpers (core.telegram.org/bots/webapps, "Validating data"); an
+`auth_date` older than `MAX_AGE` is stale. Missing, forged or stale → 401. Whether the user may see a
+game (a player, or a member of its chat, asked of Telegram with `getChatMember` and cached briefly)
+is `Membership`'s; a stranger gets 403.
+
+The game a page names is a *start parameter* (`MINIAPP_LINK?startapp=<param>`): `g<id>_<tag>`, the tag
+an HMAC of the id under a key derived from the token, so nobody reaches another game by counting.
+Membership is checked all the same.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+from aiogram import Bot
+from aiogram.enums import ChatMemberStatus
+from aiogram.exceptions import TelegramAPIError
+from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
+
+MAX_AGE: Final = timedelta(hours=24)
+SCHEME: Final = "tma"
+MEMBER_TTL: Final = 60.0  # seconds a getChatMember answer is trusted
+MEMBER_CACHE: Final = 4096
+_PARAM: Final = re.compile(r"^g(\d{1,18})_([A-Za-z0-9_-]{16})$")
+_MEMBER: Final = frozenset(
+    {ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER}
+)
+
+
+class AuthError(Exception):
+    """A refused call: `status` 401 (who are you?) or 403 (not yours to see); `code` for the page."""
+
+    def __init__(self, status: int, code: str) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class WebUser:
+    """The Telegram user the signed data names."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+def header_init_data(header: str | None) -> str:
+    """The initData of an `Authorization: tma <initData>` header; 401 when there is none."""
+    if not header:
+        raise AuthError(401, "auth-missing")
+    scheme, _, data = header.strip().partition(" ")
+    if scheme.lower() != SCHEME or not data.strip():
+        raise AuthError(401, "auth-missing")
+    return data.strip()
+
+
+def check_init_data(
+    token: str, init_data: str, now: datetime | None = None, max_age: timedelta = MAX_AGE
+) -> WebAppInitData:
+    """The parsed initData when Telegram signed it with this bot's token within `max_age`;
+    otherwise `AuthError(401)`."""
+    try:
+        data = safe_parse_webapp_init_data(token, init_data)
+    except ValueError:
+        raise AuthError(401, "auth-forged") from None
+    if data.user is None:
+        raise AuthError(401, "auth-forged")
+    moment = now or datetime.now(UTC)
+    signed = data.auth_date if data.auth_date.tzinfo else data.auth_date.replace(tzinfo=UTC)
+    if moment - signed > max_age or signed - moment > timedelta(minutes=5):
+        raise AuthError(401, "auth-stale")
+    return data
+
+
+def web_user(data: WebAppInitData) -> WebUser:
+    user = data.user
+    assert user is not None  # check_init_data refuses data without a user
+    return WebUser(user.id, user.first_name, user.username, user.language_code)
+
+
+def authenticate(token: str, header: str | None, now: datetime | None = None) -> WebUser:
+    """The caller of an API request, from its Authorization header (401 otherwise)."""
+    return web_user(check_init_data(token, header_init_data(header), now))
+
+
+# -- the start parameter -----------------------------------------------------------------------
+def _key(token: str) -> bytes:
+    return hashlib.sha256(b"prefbot miniapp start\0" + token.encode()).digest()
+
+
+def _tag(token: str, game_id: int) -> str:
+    digest = hmac.new(_key(token), f"game:{game_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:16]
+
+
+def start_param(token: str, game_id: int) -> str:
+    """The `startapp` value naming a game: `g<id>_<tag>` (letters, digits, _ and -; 64 at most)."""
+    return f"g{game_id}_{_tag(token, game_id)}"
+
+
+def game_of(token: str, param: str | None) -> int:
+    """The game a start parameter names; a malformed or forged one is 403 (not a game of yours)."""
+    match = _PARAM.match(param or "")
+    if match is None:
+        raise AuthError(403, "game-unknown")
+    game_id = int(match.group(1))
+    if not hmac.compare_digest(_tag(token, game_id), match.group(2)):
+        raise AuthError(403, "game-unknown")
+    return game_id
+
+
+# -- membership --------------------------------------------------------------------------------
+class Membership:
+    """Is a user a member of a chat? Asked of Telegram (`getChatMember`), kept `ttl` seconds."""
+
+    def __init__(
+        self, bot: Bot, ttl: float = MEMBER_TTL, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.bot = bot
+        self.ttl = ttl
+        self.clock = clock
+        self._known: dict[tuple[int, int], tuple[float, bool]] = {}
+
+    async def is_member(self, chat_id: int, user_id: int) -> bool:
+        if chat_id == user_id:  # a private chat with the bot is the user's own
+            return True
+        now = self.clock()
+        known = self._known.get((chat_id, user_id))
+        if known is not None and known[0] > now:
+            return known[1]
+        try:
+            member = await self.bot.get_chat_member(chat_id, user_id)
+            status = ChatMemberStatus(member.status)
+            answer = status in _MEMBER or (
+                status is ChatMemberStatus.RESTRICTED and bool(getattr(member, "is_member", False))
+            )
+        except TelegramAPIError:
+            answer = False
+        if len(self._known) >= MEMBER_CACHE:
+            self._known = {k: v for k, v in self._known.items() if v[0] > now}
+            if len(self._known) >= MEMBER_CACHE:
+                self._known.clear()
+        self._known[(chat_id, user_id)] = (now + self.ttl, answer)
+        return answer

@@ -1,0 +1,47 @@
+"""The way into the Mini App (issue 15, Deliver 2): the "Open the live sheet" / «Живая пулька»
+button under every sheet message and /sheet.
+
+In a group it is a URL button to `MINIAPP_LINK?startapp=<param>` (Telegram opens the app registered
+with @BotFather and hands it the parameter as `start_param`); in a private chat, given the page's
+own https address (`app_url`, the URL registered with @BotFather), a `web_app` button opens it
+directly with `?start=<param>`. Without MINIAPP_LINK there is no button (None).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+
+from bot.i18n import Translator
+from bot.web.auth import start_param
+
+
+def live_sheet_button(
+    t: Translator,
+    token: str,
+    game_id: int,
+    miniapp_link: str | None,
+    *,
+    private: bool = False,
+    app_url: str | None = None,
+) -> InlineKeyboardButton | None:
+    """The button opening this game's live sheet, or None when MINIAPP_LINK is unset."""
+    if not miniapp_link:
+        return None
+    param = start_param(token, game_id)
+    text = t("button-live-sheet")
+    if private and app_url and app_url.startswith("https://"):
+        url = f"{app_url.rstrip('/')}?start={quote(param)}"
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=url))
+    return InlineKeyboardButton(text=text, url=f"{miniapp_link}?startapp={quote(param)}")
+
+
+def with_live_sheet(
+    markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton | None
+) -> InlineKeyboardMarkup | None:
+    """`markup` with the button as a last row of its own (the markup unchanged without one)."""
+    if button is None:
+        return markup
+    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+    return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])

@@ -1,0 +1,134 @@
+"""The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG (issue 15, Deliver 5).
+
+One layout, two renderers: `bot.render.layout.layout_sheet` places every shape and text run, the PNG's
+`raster` paints them with Pillow, and `sheet_svg` writes them as SVG elements. Each running total keeps
+its link to the record that wrote it: `data-record` (its index in `sheet.records`), `data-deal` (the
+deal's number; 0 for an adjustment or the last-round mark) and `data-band`, so a tap can show the
+deal's entries. Text is drawn with the shipped DejaVu fonts when the page loads them and is held to the
+measured width (`textLength`) otherwise, so it never leaves its band.
+
+Colours are the picture's own, with classes the page's stylesheet may restyle to the Telegram theme:
+`bg` (the paper), `tint` (a player's sector), `ink`/`muted` (text), `line`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from html import escape
+from typing import Final
+
+from bot.render.layout import (
+    BACKGROUND,
+    INK,
+    MUTED,
+    SEAT_TINTS,
+    Circle,
+    Layout,
+    Line,
+    Region,
+    RunKind,
+    Shape,
+    TextRun,
+    metrics,
+)
+from scoring.sheet import Band, Sheet
+
+FONT: Final = "'DejaVu Sans', 'Verdana', sans-serif"
+
+
+def _n(value: float) -> str:
+    """A coordinate: at most two decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _attr(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def band_key(band: Band) -> str:
+    """`<player>:<column>[:<target>]`, seats as indexes: the band a total stands in."""
+    key = f"{band.player}:{band.column.value}"
+    return key if band.target is None else f"{key}:{band.target}"
+
+
+def _fill(value: str | None) -> str:
+    return "none" if value is None else _attr(value)
+
+
+def _shape(shape: Shape, first: bool) -> str:
+    if isinstance(shape, Region):
+        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
+        cls = "tint" if shape.fill in SEAT_TINTS else ("band" if shape.band else "region")
+        if shape.fill is None:
+            return f'<polygon class="{cls}" points="{points}" fill="none"/>'
+        return f'<polygon class="{cls}" points="{points}" fill="{_fill(shape.fill)}"/>'
+    if isinstance(shape, Line):
+        (x0, y0), (x1, y1) = shape.start, shape.end
+        return (
+            f'<line class="line" x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}" '
+            f'stroke="{_attr(shape.color)}" stroke-width="{shape.width}"/>'
+        )
+    if isinstance(shape, Circle):
+        (cx, cy), r = shape.centre, shape.radius
+        return (
+            f'<circle class="centre" cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" '
+            f'fill="{_fill(shape.fill)}" stroke="{_attr(shape.outline)}" '
+            f'stroke-width="{shape.width}"/>'
+        )
+    x0, y0, x1, y1 = shape.box
+    cls = "bg" if first and shape.fill == BACKGROUND else "rect"
+    stroke = "" if shape.outline is None else f' stroke="{_attr(shape.outline)}"'
+    width = f' stroke-width="{shape.width}"' if shape.outline is not None else ""
+    radius = f' rx="{_n(shape.radius)}"' if shape.radius else ""
+    return (
+        f'<rect class="{cls}" x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" '
+        f'height="{_n(y1 - y0)}" fill="{_fill(shape.fill)}"{stroke}{width}{radius}/>'
+    )
+
+
+def _text_class(run: TextRun) -> str:
+    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
+    classes = ["run", run.kind.value, tone]
+    if run.latest:
+        classes.append("latest")
+    return " ".join(classes)
+
+
+def _run(run: TextRun, sheet: Sheet) -> str:
+    ascent, _ = metrics(run.size, run.bold)
+    width = run.box[2] - run.box[0]
+    attrs = [
+        f'class="{_text_class(run)}"',
+        f'x="{_n(run.x)}"',
+        f'y="{_n(run.y + ascent)}"',
+        f'font-size="{run.size}"',
+        f'fill="{_attr(run.color)}"',
+    ]
+    if run.bold:
+        attrs.append('font-weight="bold"')
+    if width > 0 and run.kind is not RunKind.CAPTION:
+        attrs.append(f'textLength="{_n(width)}" lengthAdjust="spacingAndGlyphs"')
+    if run.band is not None:
+        attrs.append(f'data-band="{band_key(run.band)}"')
+    if run.record is not None and 0 <= run.record < len(sheet.records):
+        attrs.append(f'data-record="{run.record}"')
+        attrs.append(f'data-deal="{sheet.records[run.record].number}"')
+    return f"<text {' '.join(attrs)}>{escape(run.text, quote=False)}</text>"
+
+
+def _elements(layout: Layout, sheet: Sheet) -> Iterator[str]:
+    for i, shape in enumerate(layout.shapes):
+        yield _shape(shape, i == 0)
+    for run in layout.runs:
+        yield _run(run, sheet)
+
+
+def sheet_svg(layout: Layout, sheet: Sheet) -> str:
+    """The layout as one `<svg>` element (UTF-8 text), scaled by its viewBox to any width."""
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="sheet" '
+        f'viewBox="0 0 {layout.width} {layout.height}" '
+        f'font-family="{_attr(FONT)}" role="img">'
+    )
+    return head + "".join(_elements(layout, sheet)) + "</svg>"

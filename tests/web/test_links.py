@@ -1,0 +1,65 @@
+"""The way in (issue 15, Deliver 2): the live-sheet button, and the settings that switch it on."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from pydantic import ValidationError
+
+from bot.i18n import translator
+from bot.settings import Settings
+from bot.web.auth import game_of, start_param
+from bot.web.links import live_sheet_button, with_live_sheet
+
+TOKEN = "42:TEST"
+LINK = "https://t.me/pulka_bot/sheet"
+
+
+def test_no_button_without_miniapp_link() -> None:
+    assert live_sheet_button(translator("en"), TOKEN, 7, None) is None
+    markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x", url=LINK)]])
+    assert with_live_sheet(markup, None) is markup
+
+
+def test_in_a_group_the_button_opens_the_app_link_with_the_games_start_parameter() -> None:
+    button = live_sheet_button(translator("ru"), TOKEN, 7, LINK)
+    assert button is not None and button.text == "📊 Живая пулька"
+    assert button.url == f"{LINK}?startapp={start_param(TOKEN, 7)}"
+    assert game_of(TOKEN, (button.url or "").partition("startapp=")[2]) == 7
+    english = live_sheet_button(translator("en"), TOKEN, 7, LINK)
+    assert english is not None and english.text == "📊 Open the live sheet"
+
+
+def test_in_a_private_chat_a_web_app_button_opens_the_page_directly() -> None:
+    button = live_sheet_button(
+        translator("en"), TOKEN, 7, LINK, private=True, app_url="https://pulka.example/app"
+    )
+    assert button is not None and button.web_app is not None and button.url is None
+    assert button.web_app.url == f"https://pulka.example/app?start={start_param(TOKEN, 7)}"
+    # without the page's https address the private chat gets the link button too
+    fallback = live_sheet_button(translator("en"), TOKEN, 7, LINK, private=True)
+    assert fallback is not None and fallback.url is not None
+
+
+def test_the_button_goes_under_the_other_buttons() -> None:
+    button = live_sheet_button(translator("en"), TOKEN, 7, LINK)
+    keep = InlineKeyboardButton(text="✅", callback_data="v:1:2:1")
+    markup = with_live_sheet(InlineKeyboardMarkup(inline_keyboard=[[keep]]), button)
+    assert markup is not None and markup.inline_keyboard == [[keep], [button]]
+    alone = with_live_sheet(None, button)
+    assert alone is not None and alone.inline_keyboard == [[button]]
+
+
+def test_web_listen_and_miniapp_link_settings() -> None:
+    assert Settings(bot_token=TOKEN).web_address() is None
+    assert Settings(bot_token=TOKEN, web_listen="127.0.0.1:9000").web_address() == (
+        "127.0.0.1",
+        9000,
+    )
+    assert Settings(bot_token=TOKEN, web_listen=":9000").web_address() == ("0.0.0.0", 9000)
+    with_link = Settings(bot_token=TOKEN, miniapp_link=LINK + "/")
+    assert with_link.miniapp_link == LINK and with_link.web_address() == ("0.0.0.0", 8080)
+    for bad in ({"web_listen": "localhost"}, {"web_listen": "h:99999"},
+                {"miniapp_link": "http://t.me/x/y"}, {"miniapp_link": "https://t.me/bot"}):  # fmt: skip
+        with pytest.raises(ValidationError):
+            Settings(bot_token=TOKEN, **bad)  # type: ignore[arg-type]
