@@ -48,6 +48,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "unknown-convention": "unknown convention {span!r} (conventions: {valid})",
     "unknown-option": "unknown option {span!r} (options: {valid})",
     "bad-option-value": "bad value {span!r} for option {option} (valid: {valid})",
+    "incoherent-options": "options {option} and {other} do not go together: {span!r}",
     "empty-deal": "empty deal",
     "unknown-word": "unknown word {span!r}",
     "unknown-player": "unknown player {span!r} (players: {players})",

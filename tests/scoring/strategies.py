@@ -52,7 +52,7 @@ def deal_for(draw: st.DrawFn, game: Game, dealer: int) -> Record:
         words += [(Role.PASS, Role.HALF), (Role.HALF, Role.PASS)]
     roles = draw(st.sampled_from(words))
     seats = (first, second)
-    dealer_may_whist = rules.dealer_whist and size == 4 and roles == (Role.PASS, Role.PASS)
+    dealer_may_whist = rules.odessa_rules and size == 4 and roles == (Role.PASS, Role.PASS)
     if dealer_may_whist and draw(st.booleans()):
         seats, roles = (first, dealer), (Role.PASS, Role.WHIST)
     prikup = 0
