@@ -115,7 +115,7 @@ EXPECTED: Final[Mapping[str, str]] = {
     "player": "a player's name ({valid})",
     "every-player": "every player's pool (or no pool at all: every pool closed)",
     "another-player": "whists on another player",
-    "positive-decimal": 'a positive decimal such as "0.10"',
+    "decimal": 'a decimal number ≥ 0 such as "0.10" (never 1/2)',
     "option-value": "an option value (a string, a number, true or false)",
 }
 
