@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
 from bot.storage import EventRow, GameStatus
+from scoring.protocol import stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
 
@@ -306,5 +307,5 @@ def started_payload(state: GameState, rules: Rules, first_dealer: int) -> dict[s
         "overrides": dict(state.overrides),
         "rules": rules_snapshot(rules),
         "rules_version": RULES_VERSION,
-        "stake": str(state.stake) if state.stake is not None else None,
+        "stake": stake_text(state.stake) if state.stake is not None else None,
     }

@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import LANGUAGES, load, translator
 from bot.service import GAME_ERROR_CODES
-from scoring.entries import Reason
+from scoring.entries import Entry, Reason
 from scoring.errors import ERROR_CODES
 
 
@@ -106,3 +106,16 @@ def test_every_text_is_telegram_html_with_balanced_tags(lang: str) -> None:
             check.feed(t(key, name="<x>", span="a&b"))
             check.close()
             assert check.open == [], key
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("ru", "помощь от игрока Sasha"), ("en", "help from Sasha")]
+)
+def test_a_help_entry_says_who_helped(lang: str, shown: str) -> None:
+    """Issue 9: the help entry is written on the player who receives help, so its reason says who
+    helped («помощь от Саши» / "help from Sasha"), not «помощь закрытой пуле»."""
+    from bot.views import entry_text
+    from scoring.deal import Column
+
+    entry = Entry(1, Column.POOL, Fraction(2), Reason.HELP, source=0)
+    assert shown in entry_text(translator(lang), ("Sasha", "Boris", "Clara"), entry)
