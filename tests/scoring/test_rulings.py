@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -193,16 +194,12 @@ def test_the_dealer_whist_is_odessas_own_rule_and_nowhere_else() -> None:
 
 # -- 4. closing a mountain by any write-off counts ------------------------------------------------
 
-ISSUE_9_ODESSA_GAME = """# convention: odessa
-# players: Anna Boris Clara
-Anna misere 1
-рас 1 4 5
-Anna misere 0
-Anna misere 0
-Anna misere 0
-Anna misere 0
-рас 0 4 6
-"""
+ISSUE_9_ODESSA_GAME = (
+    Path(__file__).parent.parent
+    / "data"
+    / "protocols"
+    / "odessa_zero_fall_back_closes_the_mountain.txt"
+).read_text(encoding="utf-8")
 
 
 def test_closing_a_mountain_by_the_raspasy_zero_fall_back_counts_as_closing_it() -> None:
