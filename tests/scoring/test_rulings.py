@@ -313,3 +313,21 @@ def test_odessa_passer_consolation_routed_to_the_whister_has_its_own_reason() ->
         (A, Reason.CONSOLATION, 4),
         (A, Reason.PASSER_CONSOLATION, 4),
     ]
+
+
+@pytest.mark.parametrize(("pool_to_mountain", "off"), [("1", 2), ("2", 4)])
+def test_pool_help_with_every_pool_closed_comes_off_the_own_mountain_in_odessa_too(
+    pool_to_mountain: str, off: int
+) -> None:
+    """§2.2: "Pool help with every pool closed is written off the helper's own mountain
+    `× pool_to_mountain` (§1.3), in Odessa too (down to 0 there)"."""
+    game = make_game(
+        "odessa", pool_target=2, close_pool_bonus=0, pool_to_mountain=pool_to_mountain
+    )
+    sixes = [contract(s, 6, 0, pas((s + 1) % 3), pas((s + 2) % 3)) for s in (A, B, C)]
+    sheet = play(game, *sixes, sixes[0])  # every pool closed, then Anna makes another six
+    assert sheet.totals.pool == (2, 2, 2)
+    assert sheet.totals.mountain[A] == 20 - 2 - 2 - off  # two made sixes, then the overflow
+    floored = make_game("odessa", pool_target=2, close_pool_bonus=0, start_mountain=3)
+    sheet = play(floored, *sixes, sixes[0])
+    assert sheet.totals.mountain[A] == 0  # 3 − 2 by the first six, then 1 of the 2 overflow
