@@ -331,3 +331,20 @@ def test_pool_help_with_every_pool_closed_comes_off_the_own_mountain_in_odessa_t
     floored = make_game("odessa", pool_target=2, close_pool_bonus=0, start_mountain=3)
     sheet = play(floored, *sixes, sixes[0])
     assert sheet.totals.mountain[A] == 0  # 3 − 2 by the first six, then 1 of the 2 overflow
+
+
+def test_adjust_lines_are_written_as_they_stand() -> None:
+    """§2.2: "`adjust` lines are written as they stand: no overflow, no bonus, no rotation, not a
+    deal" — even Odessa's floor does not touch them."""
+    from scoring.deal import Adjust
+
+    game = make_game("odessa", pool_target=2)
+    sheet = play(
+        game,
+        Adjust(A, Column.POOL, Fraction(5)),
+        Adjust(B, Column.MOUNTAIN, Fraction(-25)),
+    )
+    assert sheet.totals.pool[A] == 5
+    assert sheet.totals.mountain[B] == -5
+    assert sheet.totals.whists == ((0, 0, 0), (0, 0, 0), (0, 0, 0))
+    assert (sheet.deals, sheet.next_dealer) == (0, game.first_dealer)
