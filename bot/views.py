@@ -19,7 +19,7 @@ from bot.service.results import Applied, Edited, Ended, Proposal, Recorded, Undo
 from bot.service.state import Vote
 from bot.storage import EventRow
 from scoring.deal import Column, LastRound, Record
-from scoring.entries import Entry
+from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record
 from scoring.rules import OPTION_HELP, OPTION_NAMES, Rules, format_option, rules_for
@@ -175,7 +175,8 @@ def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]
 
 # -- entries ("why") -------------------------------------------------------------------------
 def entry_text(t: Translator, names: Sequence[str], entry: Entry) -> Safe:
-    reason = t(f"reason-{entry.reason.value}")
+    helper = names[entry.source] if entry.source is not None else ""
+    reason = t(f"reason-{entry.reason.value}", helper=helper)
     if entry.column is Column.WHISTS and entry.target is not None:
         return t(
             "entry-whists",
@@ -425,6 +426,16 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
     ]
     if changes:
         lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
+    writer = proposal.writer or "?"
+    if proposal.warning:
+        lines.append(t("vote-penalty-warning", name=writer))
+    if proposal.penalty:
+        lines.append(t("vote-penalty-title", name=writer))
+        for adjust in proposal.penalty:
+            entry = Entry(
+                adjust.player, adjust.column, adjust.amount, Reason.ADJUST, adjust.target
+            )
+            lines.append(entry_text(t, names, entry))
     return lines
 
 

@@ -1,39 +1,39 @@
 """Record penalties — Кодекс 4.2.7 (seed C), spec/corrections.md.
 
 "An error in the record may be corrected by the partners, but without penalty only the first time, as
-a warning … the penalty for an over-recording equals the over-recording": whists over-written on a
-partner — the partner writes as many on the author; pool points over-written — as many into the
-author's mountain. We also count whists under-written on the author and a mountain under-written for
-him as in his favour (the same rule, "за равное — равным"). The amounts come from replaying the log both ways up to the record.
+a warning … the penalty for an over-recording equals the over-recording" («за равное — равным»).
+Exactly the two kinds the Кодекс names are penalised, by the amount over-written, and only when the
+wrong record favoured its author: whists he over-wrote for himself on a partner — the partner writes
+that many on him; pool points he over-wrote for himself — the same number into his mountain. Nothing
+else is (an omitted mountain or omitted whists on himself are corrected, not fined). The amounts come
+from replaying the log both ways up to the record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
+from dataclasses import dataclass
 
 from scoring.deal import Adjust, Column, Record
 from scoring.replay import replay
+from scoring.rules import Rules
 from scoring.sheet import Game, Totals
 
 PENALTY_NOTE = "penalty"
 
 
 def favour(author: int, wrong: Totals, right: Totals) -> list[Adjust]:
-    """The mirror entries of what the wrong record gave its author over the right one."""
+    """The penalty entries for what the wrong record over-wrote in its author's favour (4.2.7)."""
     penalties: list[Adjust] = []
     for partner in range(len(wrong.pool)):
         if partner == author:
             continue
         extra = wrong.whists[author][partner] - right.whists[author][partner]
-        extra += right.whists[partner][author] - wrong.whists[partner][author]
         if extra > 0:
             penalties.append(Adjust(partner, Column.WHISTS, extra, author, PENALTY_NOTE))
     extra_pool = wrong.pool[author] - right.pool[author]
-    missing_mountain = right.mountain[author] - wrong.mountain[author]
-    points = max(Fraction(0), extra_pool) + max(Fraction(0), missing_mountain)
-    if points > 0:
-        penalties.append(Adjust(author, Column.MOUNTAIN, points, None, PENALTY_NOTE))
+    if extra_pool > 0:
+        penalties.append(Adjust(author, Column.MOUNTAIN, extra_pool, None, PENALTY_NOTE))
     return penalties
 
 
@@ -44,9 +44,42 @@ def record_penalty(
 
     Compared right after the record: what came later may depend on it, but the over-recording is
     what the author wrote then. Whether this correction is the author's first (a warning, no
-    penalty) is the caller's count of accepted corrections.
+    penalty) is the caller's count of accepted corrections (or `correction_penalty`'s).
     """
     before = list(records[:index])
     wrong = replay(game, [*before, records[index]]).totals
     right = replay(game, [*before, corrected]).totals
     return tuple(favour(author, wrong, right))
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyOutlook:
+    """What accepting a correction would cost the record's author (corrections.md 4.2.7)."""
+
+    warning: bool  # his first corrected error: free, as a warning
+    entries: tuple[Adjust, ...]  # the penalty entries (none when free or nothing favoured him)
+
+
+NO_PENALTY = PenaltyOutlook(False, ())
+
+
+def correction_penalty(
+    rules: Rules,
+    game: Game,
+    records: Sequence[Record],
+    index: int,
+    corrected: Record,
+    author: int | None,
+    earlier_corrections: int,
+) -> PenaltyOutlook:
+    """The penalty a proposed correction would bring, to show before anyone votes.
+
+    `rules` are the rules in force (`record_penalties`); `earlier_corrections` counts the author's
+    corrections already accepted in this game (the first is a warning). Nothing when the author is
+    unknown or penalties are off.
+    """
+    if not rules.record_penalties or author is None:
+        return NO_PENALTY
+    if earlier_corrections == 0:
+        return PenaltyOutlook(True, ())
+    return PenaltyOutlook(False, record_penalty(game, records, index, corrected, author))

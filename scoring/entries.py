@@ -21,6 +21,7 @@ class Reason(StrEnum):
     THREE_DOWN = "three-down"  # «без трёх»
     TRICKS = "tricks"  # whists for the defence's tricks
     CONSOLATION = "consolation"
+    PASSER_CONSOLATION = "passer-consolation"  # Odessa: the passer's consolation, by the whister
     HALF_WHIST = "half-whist"
     RESPONSIBILITY = "responsibility"  # a whister short of the obligation
     GENTLEMAN = "gentleman"  # the halves of a gentleman split
@@ -28,7 +29,7 @@ class Reason(StrEnum):
     RASPASY_ZERO = "raspasy-zero"
     RASPASY_DEALER = "raspasy-dealer"  # the 4-player dealer's pool point (Moscow)
     PRIKUP = "prikup"  # Odessa quick tricks in the prikup
-    HELP = "help"  # pool or mountain points given to another player
+    HELP = "help"  # pool or mountain points another player (`source`) gave this one
     HELP_WHISTS = "help-whists"  # the whists the helper writes for it
     OVERFLOW = "overflow"  # pool points past the target written off the own mountain
     CLOSE_MOUNTAIN = "close-mountain"  # Odessa: first closed mountain
@@ -38,14 +39,18 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`player` writes `amount` into his `column`; for whists, on `target`."""
+    """`player` writes `amount` into his `column`; for whists, on `target`. A help entry is
+    written on the player helped; `source` is the helper (and only help has one)."""
 
     player: int
     column: Column
     amount: Fraction
     reason: Reason
     target: int | None = None
+    source: int | None = None
 
     def __post_init__(self) -> None:
         if (self.column is Column.WHISTS) != (self.target is not None):
             raise ValueError("whists, and only whists, have a target")
+        if (self.source is not None) != (self.reason is Reason.HELP):
+            raise ValueError("help, and only help, has a source")

@@ -79,6 +79,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "unknown-convention",
         "unknown-option",
         "bad-option-value",
+        "incoherent-options",  # a pair of options §2.1 refuses together (names both)
         # notation (syntax)
         "empty-deal",
         "unknown-word",

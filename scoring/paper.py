@@ -49,6 +49,7 @@ EXAMPLE: Final = (
 )
 # Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
 _AMOUNT: Final = re.compile(r"-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
+_STAKE: Final = re.compile(r"\d{1,12}(\.\d{1,9})?")
 _SPAN: Final = 40  # longest quoted input in an error
 
 
@@ -242,12 +243,16 @@ def _whists(value: object, players: tuple[str, ...]) -> tuple[tuple[Fraction, ..
 
 
 def _stake(value: object) -> Fraction | None:
+    """settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`),
+    a JSON number or a string."""
     if value is None:
         return None
-    stake = _amount(value, "stake")
-    if stake <= 0:
-        raise _bad("stake", value, "positive-decimal")
-    return stake
+    if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
+        raise _bad("stake", value, "decimal")
+    text = format(value, "f") if isinstance(value, Decimal) else str(value)
+    if _STAKE.fullmatch(text) is None:
+        raise _bad("stake", value, "decimal")
+    return Fraction(text)
 
 
 def _amounts(value: object, players: tuple[str, ...], field: str) -> dict[str, Fraction]:

@@ -26,13 +26,15 @@ from scoring.notation import SEATS, Table, format_record, parse_record, resolve_
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
-__all__ = ["Protocol", "format_protocol", "parse_protocol"]
+__all__ = ["Protocol", "format_protocol", "parse_protocol", "stake_text"]
 
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
 _HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
 _KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
 _NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
-_STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
+# settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`).
+_STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
+_STAKE_PLACES: Final = 9
 _POOL: Final = "pool_target"
 
 
@@ -95,10 +97,22 @@ def _stake(value: str, line: int) -> Fraction:
     text = value.strip()
     if not _STAKE_RE.fullmatch(text):
         raise _bad_header(line, text, "stake")
-    numerator, _, denominator = text.partition("/")
-    if denominator and int(denominator) == 0:
-        raise _bad_header(line, text, "stake")
-    return Fraction(numerator) / Fraction(denominator or 1)
+    return Fraction(text)
+
+
+def stake_text(stake: Fraction) -> str:
+    """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`).
+
+    A stake with no finite decimal (an old game's `1/3`) is written to nine places, the most the
+    header reads back.
+    """
+    for places in range(_STAKE_PLACES + 1):
+        scaled = stake * 10**places
+        if scaled.denominator == 1:
+            break
+    whole = round(stake * 10**places)
+    digits = str(whole).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
 @dataclass(slots=True)
@@ -114,7 +128,7 @@ class _Header:
         value = value.strip()
         if key == "option":
             name, equals, raw = value.partition("=")
-            name, raw = name.strip().lower(), raw.strip()
+            name, raw = name.strip(), raw.strip()  # names exactly as §2.1 writes them
             if not equals or not name:
                 raise _bad_header(line, value, "option")
             if name in self.options or (name == _POOL and self.pool is not None):
@@ -204,8 +218,10 @@ def parse_protocol(text: str) -> Protocol:
     )
     try:
         protocol.game()
-    except ScoringError as error:
-        raise ProtocolError.at(0, error) from None
+    except ScoringError as error:  # options that do not go together: the later one's line
+        names = (error.params.get("option"), error.params.get("other"))
+        lines = [header.options[n][0] for n in names if n in header.options]
+        raise ProtocolError.at(max(lines, default=0), error) from None
     return protocol
 
 
@@ -231,7 +247,7 @@ def format_protocol(
         f"# pool: {game.rules.pool_target}",
     ]
     if game.stake is not None:
-        lines.append(f"# stake: {game.stake}")
+        lines.append(f"# stake: {stake_text(game.stake)}")
     lines.append(f"# dealer: {dealer or SEATS[game.first_dealer]}")
     for name, value in game.rules.overrides(len(players)).items():
         if name != _POOL:

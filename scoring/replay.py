@@ -27,17 +27,22 @@ from scoring.deal import (
 )
 from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.rules import EndRule, MadeGame, Overflow, RaspasyZero, Rules, with_option
+from scoring.rules import EndRule, MadeGame, Overflow, Rules, with_option
 from scoring.score import clockwise, mountain, pool, score_deal, whists
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
 
 # Reasons under which a player writes into his own pool by his own play: only these can make him the
 # "first to close" (a player closed by someone's help never is).
 OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
-# Likewise for Odessa's mountain: closed by the player's own game, not by a raspasy bonus.
-OWN_MOUNTAIN_REASONS = frozenset({Reason.GAME_OFF_MOUNTAIN, Reason.OVERFLOW})
+# §2.2 "Mountain help always pays 10 whists a point" (seed B 10: 20 whists for two points).
+MOUNTAIN_HELP_WHISTS = 10
 
 Amount = int | Fraction
+
+
+def help_entry(helper: int, helped: int, column: Column, amount: Amount) -> Entry:
+    """The help entry, written on the player helped and saying who helped (its `source`)."""
+    return Entry(helped, column, Fraction(amount), Reason.HELP, source=helper)
 
 
 def whole(amount: Fraction) -> Amount:
@@ -101,35 +106,48 @@ class _State:
         if entry.column is Column.POOL and entry.amount > 0:
             if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
                 entry = self.game_off_mountain_first(entry)
-            zero_fallback = (
-                entry.reason is Reason.RASPASY_ZERO
-                and rules.raspasy_zero is RaspasyZero.POOL_THEN_MOUNTAIN
-            )
-            self.add_pool(entry, zero_fallback)
+            self.add_pool(entry)
             if entry.reason is Reason.GAME and rules.made_lowers_mountain:
                 self.lower_mountain(entry.player, entry.amount)
-        elif entry.column is Column.MOUNTAIN and entry.amount < 0 and self.floored:
-            self.lower_mountain(entry.player, -entry.amount, entry.reason, help_rest=False)
+        elif entry.column is Column.MOUNTAIN and entry.amount < 0:
+            self.write_off(entry.player, -entry.amount, entry.reason)
         else:
             self.write(entry)
 
     @property
     def floored(self) -> bool:
-        """Odessa's mountain never goes below 0 (seed B: a mountain is closed at 0)."""
-        return self.rules.made_lowers_mountain
+        """Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say)."""
+        return self.rules.odessa_rules
+
+    def write_off(self, player: int, points: Amount, reason: Reason) -> None:
+        """Points off the player's own mountain by his own entry (Odessa: down to 0, the rest goes
+        nowhere). Closing the mountain this way counts as closing it (§2.2), whatever the reason."""
+        was_open = self.mountain[player] > 0
+        off = min(points, max(0, self.mountain[player])) if self.floored else points
+        if off:
+            self.write(mountain(player, -off, reason))
+        if was_open and self.mountain[player] <= 0:
+            self.check_mountain_bonus(player)
 
     def game_off_mountain_first(self, entry: Entry) -> Entry:
-        """Rostov's `made_game=mountain_first`: the game writes off the own mountain first."""
+        """Rostov's `made_game=mountain_first`: the game writes off the own mountain first, point
+        for point whatever `pool_to_mountain` is (§2.2)."""
         off = min(entry.amount, max(0, self.mountain[entry.player]))
         if off:
-            self.write(mountain(entry.player, -off, Reason.GAME_OFF_MOUNTAIN))
+            self.write_off(entry.player, off, Reason.GAME_OFF_MOUNTAIN)
         return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
 
-    def add_pool(self, entry: Entry, zero_fallback: bool) -> None:
-        """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs."""
+    def add_pool(self, entry: Entry) -> None:
+        """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs.
+
+        §2.2: "A zero bonus that only partly fits an open pool: the part that fits goes into the
+        pool, the rest follows the overflow rule like any pool entry"; in Odessa the zero fall-backs
+        (off the own mountain down to 0, else nowhere) come before the overflow rule.
+        """
         rules, player = self.rules, entry.player
+        zero_fallback = entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules
         room = max(0, rules.pool_target - self.pool[player])
-        if rules.overflow is Overflow.KEEP or entry.amount <= room:
+        if (rules.overflow is Overflow.KEEP and not zero_fallback) or entry.amount <= room:
             self.write(entry)
             self.check_pool_bonus(player, entry.reason)
             return
@@ -138,19 +156,16 @@ class _State:
             self.check_pool_bonus(player, entry.reason)
         excess = entry.amount - room
         if zero_fallback:
-            # Odessa §6: a closed pool takes the zero bonus off the mountain, down to 0, else nowhere.
-            self.lower_mountain(player, excess, Reason.RASPASY_ZERO, help_rest=False)
+            self.write_off(player, excess, Reason.RASPASY_ZERO)
         elif rules.overflow is Overflow.OWN_MOUNTAIN:
             self.off_own_mountain(player, excess)
         else:
             self.help_pools(player, excess)
 
     def off_own_mountain(self, player: int, points: Amount) -> None:
-        amount = points * self.rules.pool_to_mountain
-        if self.floored:
-            self.lower_mountain(player, amount, Reason.OVERFLOW, help_rest=False)
-        else:
-            self.write(mountain(player, -amount, Reason.OVERFLOW))
+        """Pool points off the own mountain, `× pool_to_mountain` (own_mountain, or help when every
+        pool is closed; §1.3, §2.2)."""
+        self.write_off(player, points * self.rules.pool_to_mountain, Reason.OVERFLOW)
 
     def help_pools(self, helper: int, points: Amount) -> None:
         """«Помощь»: pool points past the target go to the largest open pool (ties: first clockwise
@@ -163,44 +178,28 @@ class _State:
                 return
             helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
             given = min(points, rules.pool_target - self.pool[helped])
-            self.write(pool(helped, given, Reason.HELP))
+            self.write(help_entry(helper, helped, Column.POOL, given))
             self.write(
                 whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
             )
             points -= given
 
-    def lower_mountain(
-        self,
-        player: int,
-        points: Amount,
-        reason: Reason = Reason.GAME_OFF_MOUNTAIN,
-        *,
-        help_rest: bool = True,
-    ) -> None:
-        """Odessa: a made game writes its value off the own mountain, never below 0; the rest helps
-        the smallest open mountain (10 whists a point), or goes nowhere («на стенку»)."""
-        if not self.floored:
-            self.write(mountain(player, -points, reason))
-            return
-        was_open = self.mountain[player] > 0
+    def lower_mountain(self, player: int, points: Amount) -> None:
+        """`made_lowers_mountain` (Odessa §6): a made game writes its value off the own mountain,
+        stopping at 0 wherever the option is set (§2.2); the rest helps the smallest open mountain,
+        10 whists a point whatever `pool_to_mountain` is, or goes nowhere («на стенку»)."""
         off = min(points, max(0, self.mountain[player]))
         if off:
-            self.write(mountain(player, -off, reason))
-        if was_open and self.mountain[player] == 0 and reason in OWN_MOUNTAIN_REASONS:
-            self.check_mountain_bonus(player)
+            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
         rest = points - off
-        while help_rest and rest > 0:
+        while rest > 0:
             open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
             if not open_mountains:
                 return
             helped = min(open_mountains, key=lambda s: self.mountain[s])
             given = min(rest, self.mountain[helped])
-            self.write(mountain(helped, -given, Reason.HELP))
-            self.write(
-                whists(
-                    player, helped, given * 10 * self.rules.pool_to_mountain, Reason.HELP_WHISTS
-                )
-            )
+            self.write(help_entry(player, helped, Column.MOUNTAIN, -given))
+            self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
             rest -= given
 
     def check_pool_bonus(self, player: int, reason: Reason) -> None:
@@ -292,7 +291,7 @@ def check_deal(state: _State, deal: Deal, dealer: int) -> None:
     if dealer_whists:
         roles = {d.player: d.role for d in deal.defenders}
         if (
-            not rules.dealer_whist
+            not rules.odessa_rules
             or roles[dealer] is not Role.WHIST
             or Role.WHIST in [r for s, r in roles.items() if s != dealer]
         ):

@@ -7,6 +7,7 @@ is a plain literal with the source of each value beside it; other presets derive
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -14,7 +15,9 @@ from typing import Final
 
 from scoring.errors import OptionError
 
-RULES_VERSION: Final = 1
+# 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
+# `stored_rules` still reads a version-1 snapshot.
+RULES_VERSION: Final = 2
 
 
 class Responsibility(StrEnum):
@@ -77,9 +80,6 @@ class RaspasyZero(StrEnum):
     POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
     POOL_1 = "pool_1"  # pool += 1 (Moscow)
     MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
-    POOL_THEN_MOUNTAIN = (
-        "pool_then_mountain"  # Odessa §6: pool, if closed the mountain, else nothing
-    )
     NONE = "none"
 
 
@@ -136,11 +136,16 @@ class Rules:
     close_mountain_bonus: int
     close_pool_bonus: int
     prikup_bonus: bool
-    dealer_whist: bool
     record_penalties: bool
     pencil_seconds: int
     dispute_grace_seconds: int
     vote_seconds: int
+
+    @property
+    def odessa_rules(self) -> bool:
+        """Odessa's own rules (§6) — the mountain floored at 0, the raspasy zero fall-backs, the
+        dealer's whist — are on in `odessa` and nowhere else, whatever the options say (§2.2)."""
+        return self.convention == "odessa"
 
     def overrides(self, players: int = 3) -> dict[str, str]:
         """The options that differ from this convention's preset, as option strings."""
@@ -185,7 +190,6 @@ SOCHI: Final = Rules(
     close_mountain_bonus=0,
     close_pool_bonus=0,
     prikup_bonus=False,
-    dealer_whist=False,
     record_penalties=False,
     pencil_seconds=120,  # corrections.md
     dispute_grace_seconds=300,
@@ -216,7 +220,6 @@ MOSCOW: Final = replace(
     raspasy=RaspasyFamily.WHISTS,  # seed A: «распасовка на висты … по пять вистов»
     raspasy_price=5,
     raspasy_progression=Progression.NONE,  # seed A: «распасовка не прогрессирует»
-    raspasy_cap=0,
     raspasy_zero=RaspasyZero.POOL_1,  # seed A: «пишет в пульку стоимость одной взятки» (0-1-9 → 1)
     raspasy_dealer_pool=1,  # seed A: «сдатчик пишет единицу в пульку»
 )
@@ -228,9 +231,8 @@ ODESSA: Final = replace(
     whist_split=WhistSplit.GREEDY,  # seed B 5: «вист жлобский»
     three_down=False,
     raspasy_price=2,  # seed B 7: «2-2-2… без прогрессии»
-    raspasy_progression=Progression.NONE,
-    raspasy_cap=0,
-    raspasy_zero=RaspasyZero.POOL_THEN_MOUNTAIN,  # seed B 7
+    raspasy_progression=Progression.NONE,  # (the cap stays Sochi's 3, §2.1)
+    raspasy_zero=RaspasyZero.POOL_PRICE,  # seed B 7: 2 into the pool; the fall-backs are §6's own
     raspasy_exit="6",
     pool_target=40,  # seed B 9
     overflow=Overflow.HELP,  # seed B 10: 20 whists per 2 points
@@ -242,7 +244,6 @@ ODESSA: Final = replace(
     close_mountain_bonus=80,  # seed B 8: 80 with three players, 60 with four (see rules_for)
     close_pool_bonus=120,  # seed B 9
     prikup_bonus=True,  # seed B 11
-    dealer_whist=True,  # seed B 5: «Сдатчик выбирает руку для возможного вистования»
 )
 
 RUSSIAN: Final = replace(
@@ -338,7 +339,6 @@ OPTION_HELP: Final[Mapping[str, tuple[str, str]]] = {
     ),
     "close_pool_bonus": ("висты за первую закрытую пулю", "whists for the first closed pool"),
     "prikup_bonus": ("быстрые взятки в прикупе", "quick tricks in the prikup"),
-    "dealer_whist": ("сдающий (вчетвером) может вистовать за пасующего", "4p dealer may whist"),
     "record_penalties": ("штрафы за неверную запись", "penalties for wrong records"),
     "pencil_seconds": ("правило карандаша, секунд", "pencil rule window, seconds"),
     "dispute_grace_seconds": ("окно для оспаривания, секунд", "dispute window, seconds"),
@@ -387,53 +387,114 @@ def format_option(value: object) -> str:
     return str(value)
 
 
+# §2.1 "Values are exactly as written here": plain integers (no `+`, no leading zero, ASCII digits),
+# booleans `true`/`false`, lower-case names. Nine digits at most: a bound far above any real table.
+_INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
+_CONTRACTS: Final = r"(?:[6-9]|10)"
+_RASPASY_EXIT: Final = re.compile(rf"{_CONTRACTS}(?:-{_CONTRACTS})*")
+_ONE_OR_TWO: Final = frozenset({"whist_factor", "remise_factor", "pool_to_mountain"})
+_SIGNED: Final = frozenset({"start_mountain"})  # `-10` is a mountain, not a mistake
+_AT_LEAST_ONE: Final = frozenset({"pool_target"})
+
+
+def _option_example(name: str) -> str:
+    return f"{name}={format_option(getattr(SOCHI, name))}"
+
+
+def _bad_value(name: str, raw: str, valid: str) -> OptionError:
+    return OptionError(
+        "bad-option-value", raw, {"option": name, "valid": valid}, _option_example(name)
+    )
+
+
 def parse_option(name: str, raw: str) -> object:
-    """Parse one `name=value` option into its typed value; raises OptionError naming the valid values."""
+    """One `name=value` option as its typed value (conventions.md §2.1), strictly: the exact
+    lower-case name, and the value exactly as §2.1 writes it. Raises OptionError naming the option
+    and its valid values."""
     if name not in OPTION_NAMES:
-        raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
-    text = raw.strip().lower()
+        raise OptionError(
+            "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
+        )
     if name in _ENUMS:
         enum = _ENUMS[name]
-        try:
-            return enum(text)
-        except ValueError:
-            valid = ", ".join(m.value for m in enum)
-            raise OptionError("bad-option-value", raw, {"option": name, "valid": valid}) from None
+        values = [m.value for m in enum]
+        if raw not in values:
+            raise _bad_value(name, raw, ", ".join(values))
+        return enum(raw)
     if name in _BOOLS:
-        if text in ("true", "yes", "on", "1", "да"):
-            return True
-        if text in ("false", "no", "off", "0", "нет"):
-            return False
-        raise OptionError("bad-option-value", raw, {"option": name, "valid": "true, false"})
-    if name == "consolation":
-        try:
-            return ConsolationKind(text)
-        except ValueError:
-            pass
+        if raw in ("true", "false"):
+            return raw == "true"
+        raise _bad_value(name, raw, "true, false")
+    if name == "consolation" and raw in [m.value for m in ConsolationKind]:
+        return ConsolationKind(raw)
     if name == "raspasy_exit":
-        parts = text.split("-")
-        if all(p.isdigit() and 6 <= int(p) <= 10 for p in parts):
-            return text
-        raise OptionError("bad-option-value", raw, {"option": name, "valid": "6, 7, 6-7-8"})
-    try:
-        number = int(text)
-    except ValueError:
-        valid = "price, value, none, N" if name == "consolation" else "N"
-        raise OptionError("bad-option-value", raw, {"option": name, "valid": valid}) from None
-    if number < 0 or (name in ("whist_factor", "pool_to_mountain") and number not in (1, 2)):
-        valid = "1, 2" if name in ("whist_factor", "pool_to_mountain") else "N ≥ 0"
-        raise OptionError("bad-option-value", raw, {"option": name, "valid": valid})
-    if name == "pool_target" and number == 0:
-        raise OptionError("bad-option-value", raw, {"option": name, "valid": "N ≥ 1"})
+        if _RASPASY_EXIT.fullmatch(raw):
+            return raw
+        raise _bad_value(name, raw, "6, 7, 6-7-8")
+    if name in _ONE_OR_TWO:
+        if raw in ("1", "2"):
+            return int(raw)
+        raise _bad_value(name, raw, "1, 2")
+    least = 1 if name in _AT_LEAST_ONE else 0
+    valid = "an integer such as -10" if name in _SIGNED else f"N ≥ {least}"
+    if name == "consolation":
+        valid = f"price, value, none, {valid}"
+    if _INTEGER.fullmatch(raw) is None:
+        raise _bad_value(name, raw, valid)
+    number = int(raw)
+    if name not in _SIGNED and number < least:
+        raise _bad_value(name, raw, valid)
     return number
 
 
-def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
-    """The frozen rules of one game: the preset, its table-size defaults, then the overrides."""
+def check_rules(rules: Rules) -> Rules:
+    """The rules, if their options fit together (§2.1); raises OptionError naming both options of
+    an incoherent pair: `made_game=mountain_first` already writes a made game off the mountain, so
+    `made_lowers_mountain=true` beside it would write it off twice."""
+    if rules.made_game is MadeGame.MOUNTAIN_FIRST and rules.made_lowers_mountain:
+        raise OptionError(
+            "incoherent-options",
+            "made_game=mountain_first made_lowers_mountain=true",
+            {"option": "made_game", "other": "made_lowers_mountain"},
+            "made_game=mountain_first made_lowers_mountain=false",
+        )
+    return rules
+
+
+def _table_preset(convention: str, players: int) -> Rules:
     rules = preset(convention)
     if players == 4 and rules.close_mountain_bonus == 80:
         rules = replace(rules, close_mountain_bonus=60)  # seed B 8: 60 each with four players
+    return rules
+
+
+def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
+    """The frozen rules of one game: the preset, its table-size defaults, then the overrides;
+    raises OptionError for a bad name, value or combination (§2.1)."""
+    rules = _table_preset(convention, players)
     typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
+    return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
+
+
+# Rules version 1 held an option and a value §2.1 has since retired (issue 9): Odessa's dealer whist
+# and zero fall-backs are the convention's own rules now, not options.
+_RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
+_RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
+    ("raspasy_zero", "pool_then_mountain"): "pool_price",
+}
+
+
+def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> Rules:
+    """The rules a game froze when it started, from its stored options (every option's value as
+    `format_option` wrote it, in any rules version so far). Retired options are dropped and retired
+    values mapped to what now means the same; a stored pair `check_rules` would now refuse is kept
+    as it was frozen (§1.4: rules are frozen per game)."""
+    rules = _table_preset(convention, players)
+    typed = {
+        name: parse_option(name, _RETIRED_VALUES.get((name, raw), raw))
+        for name, raw in options.items()
+        if name not in _RETIRED_OPTIONS
+    }
     return replace(rules, **typed)  # type: ignore[arg-type]
 
 
@@ -441,4 +502,5 @@ def with_option(rules: Rules, name: str, raw: str) -> Rules:
     """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
     if name == "convention":
         raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
-    return replace(rules, **{name: parse_option(name, raw)})  # type: ignore[arg-type]
+    changed = replace(rules, **{name: parse_option(name, raw)})  # type: ignore[arg-type]
+    return check_rules(changed)

@@ -147,7 +147,10 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
             if u:
                 entries.append(whists(w.player, declarer, per_consolation, Reason.CONSOLATION))
     else:
-        entries += one_whist(rules, deal, whisters[0], passers[0], p, per_consolation)
+        dealer_whists = dealer_defends and rules.odessa_rules
+        entries += one_whist(
+            rules, deal, whisters[0], passers[0], p, per_consolation, dealer_whists
+        )
 
     if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
         entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
@@ -161,13 +164,26 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
 
 
 def one_whist(
-    rules: Rules, deal: Contract, whister: Defender, passer: Defender, p: int, cons: Fraction
+    rules: Rules,
+    deal: Contract,
+    whister: Defender,
+    passer: Defender,
+    p: int,
+    cons: Fraction,
+    dealer_whists: bool = False,
 ) -> list[Entry]:
-    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation."""
+    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation.
+
+    Odessa's dealer whist (§6, §2.2) is always greedy and the passer writes nothing, whatever
+    `whist_split` says; `passer_consolation_to_whister` still decides whether the dealer also writes
+    the passer's consolation.
+    """
     declarer, side = deal.declarer, deal.defence_tricks
     failed = deal.undertricks > 0
-    gentleman = rules.whist_split is WhistSplit.GENTLEMAN and (
-        failed or rules.gentleman_scope is GentlemanScope.ALWAYS
+    gentleman = (
+        not dealer_whists
+        and rules.whist_split is WhistSplit.GENTLEMAN
+        and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS)
     )
     if gentleman:
         # Whister and passer each write half of everything the two of them write.
@@ -180,8 +196,10 @@ def one_whist(
     if failed:
         entries.append(whists(whister.player, declarer, cons, Reason.CONSOLATION))
         # Odessa: «без записи консоляции пасовавшему» — the whister writes the passer's too.
-        writer = whister if rules.passer_consolation_to_whister else passer
-        entries.append(whists(writer.player, declarer, cons, Reason.CONSOLATION))
+        if rules.passer_consolation_to_whister:
+            entries.append(whists(whister.player, declarer, cons, Reason.PASSER_CONSOLATION))
+        elif not dealer_whists:
+            entries.append(whists(passer.player, declarer, cons, Reason.CONSOLATION))
     return entries
 
 
@@ -206,7 +224,7 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
 def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
     """The bonus of a player with no trick on raspasy (`raspasy_zero`)."""
     zero = rules.raspasy_zero
-    if zero is RaspasyZero.POOL_PRICE or zero is RaspasyZero.POOL_THEN_MOUNTAIN:
+    if zero is RaspasyZero.POOL_PRICE:
         return [pool(player, price, Reason.RASPASY_ZERO)]  # the replay routes Odessa's fall-backs
     if zero is RaspasyZero.POOL_1:
         return [pool(player, 1, Reason.RASPASY_ZERO)]
@@ -218,13 +236,18 @@ def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
 def score_raspasy(
     rules: Rules, size: int, dealer: int | None, deal: Raspasy, step: int
 ) -> list[Entry]:
-    """All passed (§1.2): the mountain family, or Moscow's whists family."""
+    """All passed (§1.2): the mountain family, or Moscow's whists family.
+
+    §2.2: "`raspasy_progression` and `raspasy_cap` apply to the mountain family only, and the whists
+    family's zero bonus is never multiplied" — the whists family always takes the base price.
+    """
     tricks = dict(deal.tricks)
-    price = rules.raspasy_price * raspasy_multiplier(rules, step)
+    mountain_family = rules.raspasy is RaspasyFamily.MOUNTAIN
+    price = rules.raspasy_price * (raspasy_multiplier(rules, step) if mountain_family else 1)
     start = 0 if dealer is None else (dealer + 1) % size
     order = [seat for seat in clockwise(start, size) if seat in tricks]
     entries: list[Entry] = []
-    if rules.raspasy is RaspasyFamily.MOUNTAIN:
+    if mountain_family:
         for seat in order:
             if tricks[seat]:
                 entries.append(mountain(seat, tricks[seat] * price, Reason.RASPASY))

@@ -131,8 +131,8 @@ def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settl
     rows = (totals.mountain, totals.whists, *totals.whists)
     if any(len(row) != size for row in rows):
         raise ValueError("pool, mountain and whists must cover the same players")
-    if stake is not None and stake <= 0:
-        raise ValueError("the stake must be positive")
+    if stake is not None and stake < 0:
+        raise ValueError("the stake must not be negative")
     carried = carried_mountains(rules, totals)
     mountains = amnesty(carried)
     pairs = pair_results(totals.whists, mountain_whists(mountains))

@@ -39,7 +39,7 @@ from bot.service.results import (
 )
 from bot.service.state import GameState, Player, RecordItem, Vote, apply, fold, started_payload
 from bot.storage import GameRow, GameStatus, Repo, Store
-from scoring.corrections import record_penalty
+from scoring.corrections import NO_PENALTY, PenaltyOutlook, correction_penalty, record_penalty
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import (
@@ -50,7 +50,7 @@ from scoring.notation import (
     parse_rule_change,
     resolve_player,
 )
-from scoring.protocol import format_protocol
+from scoring.protocol import format_protocol, stake_text
 from scoring.replay import replay
 from scoring.rules import EndRule, Rules, format_option, rules_for
 from scoring.settle import Settlement, settle
@@ -224,7 +224,7 @@ class GameService:
                 "convention": spec.convention,
                 "seats": spec.seats,
                 "overrides": spec.overrides,
-                "stake": str(spec.stake) if spec.stake is not None else None,
+                "stake": stake_text(spec.stake) if spec.stake is not None else None,
                 "dealer": spec.dealer,
                 "scorekeeper": caller.as_player().payload(),
             }
@@ -844,6 +844,7 @@ class GameService:
                 right = replay(state.game(), [*records[:index], new, *records[index + 1 :]])
                 writer = state.player_name(state.records[index].author)
                 old_scored: Any = wrong.records[index]
+                outlook = self._penalty_outlook(state, vote, index, [*records[:index], old], new)
             else:
                 items = [i for i in state.records if i.vote != vote.seq]
                 index = next(
@@ -854,7 +855,7 @@ class GameService:
                 records = self.records(state, items)
                 wrong = replay(state.game(), records)
                 right = replay(state.game(), [*records[:index], new, *records[index:]])
-                writer, old_scored = None, None
+                writer, old_scored, outlook = None, None, NO_PENALTY
         except ScoringError:
             return None
         return Proposal(
@@ -864,6 +865,24 @@ class GameService:
             tuple(self.settlement(state, wrong).balances),
             tuple(self.settlement(state, right).balances),
             writer,
+            outlook.warning,
+            outlook.entries,
+        )
+
+    def _penalty_outlook(
+        self, state: GameState, vote: Vote, index: int, records: list[Record], new: Record
+    ) -> PenaltyOutlook:
+        """What the correction would cost its writer if it passed (Кодекс 4.2.7), shown before
+        anyone votes; the same rule `_apply_correction` applies."""
+        if vote.payload.get("pencil"):
+            return NO_PENALTY
+        item = state.records[index]
+        seat = item.seat
+        if seat is None and item.author is not None:
+            seat = state.seat_of(item.author, None)
+        earlier = self.corrections_count(state, item.author)
+        return correction_penalty(
+            self.rules(state), state.game(), records, index, new, seat, earlier
         )
 
     def _planned(self, state: GameState, vote: Vote) -> list[Record] | None:

@@ -87,9 +87,9 @@ def name_from_profile(first_name: str | None, username: str | None, taken: set[s
 
 
 def _stake(raw: str) -> Fraction:
-    """A stake per whist: `0.1`, `0,25`, `1/3`, `2`."""
+    """A stake per whist, a decimal (settlement.md: `0.5`, never `1/2`): `0.1`, `0,25`, `2`."""
     text = raw.replace(",", ".")
-    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?|\d{1,4}/\d{1,4}", text):
+    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text):
         raise GameError("bad-stake", raw, {}, EXAMPLE)
     numerator, _, denominator = text.partition("/")
     if (denominator and int(denominator) == 0) or Fraction(numerator) == 0:
@@ -140,12 +140,12 @@ def parse_newgame(
                 spec.arbiter = parse_arbiter(value, me)
             elif key_low == "stake":
                 spec.stake = _stake(value)
-            elif key_low in ("pool", "pool_target"):
+            elif key in ("pool", "pool_target"):
                 if not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
                     raise GameError("bad-pool", tok, {}, EXAMPLE)
                 spec.overrides["pool_target"] = value
             else:
-                spec.overrides[key_low] = value
+                spec.overrides[key] = value  # §2.1: the exact lower-case name
             i += 1
             continue
         if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.service.state import GameState, Player, RecordItem, Vote
+from scoring.deal import Adjust
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
 
@@ -87,6 +88,8 @@ class Proposal:
     before: tuple[Fraction, ...]  # balances in whists, seat order
     after: tuple[Fraction, ...]
     writer: str | None = None  # who wrote the disputed record
+    warning: bool = False  # if it passes: the writer's first corrected error, free (4.2.7)
+    penalty: tuple[Adjust, ...] = ()  # if it passes: the penalty entries on the writer (4.2.7)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,8 @@ from typing import Any
 
 from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
 from bot.storage import EventRow, GameStatus
-from scoring.rules import RULES_VERSION, Rules, format_option, rules_for, with_option
+from scoring.protocol import stake_text
+from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
 
 
@@ -215,7 +216,7 @@ def rules_snapshot(rules: Rules) -> dict[str, str]:
 def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     """The rules a game froze at its start; options missing from an old snapshot take the preset's."""
     options = {k: str(v) for k, v in snapshot["rules"].items() if k != "convention"}
-    return rules_for(snapshot["convention"], seats, options)
+    return stored_rules(snapshot["convention"], seats, options)
 
 
 def fold(game_id: int, events: list[EventRow]) -> GameState:
@@ -306,5 +307,5 @@ def started_payload(state: GameState, rules: Rules, first_dealer: int) -> dict[s
         "overrides": dict(state.overrides),
         "rules": rules_snapshot(rules),
         "rules_version": RULES_VERSION,
-        "stake": str(state.stake) if state.stake is not None else None,
+        "stake": stake_text(state.stake) if state.stake is not None else None,
     }

@@ -58,6 +58,13 @@ OPENING: tuple[tuple[str, str, str], ...] = (
     ("/newgame sochy", "unknown-convention", "sochy"),
     ("/newgame sochi whist_split=nice", "bad-option-value", "whist_split=nice"),
     ("/newgame sochi colour=red", "unknown-option", "colour"),
+    # conventions.md §2.1: exact lower-case names, values exactly as written, one refused pair
+    ("/newgame sochi Whist_Split=greedy", "unknown-option", "Whist_Split"),
+    ("/newgame sochi three_down=yes", "bad-option-value", "three_down=yes"),
+    ("/newgame sochi remise_factor=3", "bad-option-value", "remise_factor=3"),
+    ("/newgame sochi dealer_whist=true", "unknown-option", "dealer_whist"),
+    ("/newgame odessa made_game=mountain_first", "incoherent-options", "made_game"),
+    ("/newgame sochi stake 1/2", "bad-stake", "1/2"),
     ("/newgame sochi pool", "bad-pool", "pool"),
     ("/newgame sochi pool ten", "bad-pool", "pool ten"),
     ("/newgame sochi stake -1", "bad-stake", "-1"),

@@ -231,12 +231,17 @@ async def test_a_second_correction_of_the_same_writer_draws_the_mirror_penalty(
     await chat.send(ANNA, "/deal Boris 6♠ -1 vist:Anna pass:Clara")  # Boris made it
     clock.advance(200)
     first = await chat.send(BORIS, "/dispute 1 Boris 6♠ = vist:Anna pass:Clara")
+    # the vote shows what it will bring before anyone votes (corrections.md 4.2.7)
+    assert "If it passes: Anna's first corrected error, a warning" in texts(first)
     passed = await chat.press(CLARA, buttons(first)[0])
     caption = texts(passed)
     assert "Anna's first corrected error: a warning, no penalty" in caption
     await chat.send(ANNA, "/deal Clara 7♦ -1 vist:Anna pass:Boris")  # Clara made it
     clock.advance(200)
     second = await chat.send(CLARA, "/dispute 2 Clara 7♦ = vist:Anna pass:Boris")
+    shown = texts(second)
+    assert "If it passes, a record penalty on Anna" in shown
+    assert "Clara → Anna: 8 whists" in shown.split("record penalty on Anna")[1]
     passed = await chat.press(BORIS, buttons(second)[0])
     caption = texts(passed)
     assert "Record penalty on Anna" in caption

@@ -10,7 +10,7 @@ import pytest
 from bot.service import GAME_ERROR_CODES
 from bot.texts.i18n import LANGUAGES, load, translator
 from locales import catalog, numbers
-from scoring.entries import Reason
+from scoring.entries import Entry, Reason
 from scoring.errors import ERROR_CODES
 
 

@@ -57,7 +57,7 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
     deals before keep the greedy split, and the export replays to the bot's balances."""
     await open_game(chat)
     await chat.send(ANNA, f"/deal {FAILED}")
-    opened = await chat.send(ANNA, "/rule whist_split=Gentleman")
+    opened = await chat.send(ANNA, "/rule whist_split=gentleman")
     text = vote_message(opened).text
     assert "Change a rule of game #1?" in text and "Every player must agree" in text
     assert "<code>whist_split</code>: greedy → <b>gentleman</b>" in text

@@ -22,6 +22,14 @@ def test_frozen_rules_come_back_from_their_snapshot(convention: str, seats: int)
     assert rules_from_snapshot(snapshot, seats) == rules
 
 
+def test_an_odessa_game_frozen_under_rules_version_1_still_reads_back() -> None:
+    """Rules version 1 stored `dealer_whist` and `raspasy_zero=pool_then_mountain` (now Odessa's
+    own rules, conventions.md §2.2); a game started then keeps its frozen rules."""
+    rules = rules_snapshot(rules_for("odessa", 4))
+    old = {**rules, "dealer_whist": "true", "raspasy_zero": "pool_then_mountain"}
+    assert rules_from_snapshot({"convention": "odessa", "rules": old}, 4) == rules_for("odessa", 4)
+
+
 def event(seq: int, kind: Kind, payload: dict[str, object], author: int | None = 1) -> EventRow:
     return EventRow(1, seq, kind.value, dict(payload), author, AT + timedelta(seconds=seq), 1)
 

@@ -1,15 +1,27 @@
-"""Hypothesis strategies: random valid games under every convention, for 3 and 4 players."""
+"""Hypothesis strategies: random valid games under every convention, for 3 and 4 players, with
+preset rules or with random option sets (and mid-game `option` lines)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from scoring.deal import Contract, Defender, Extras, Misere, Raspasy, Record, Role, Suit
-from scoring.errors import IllegalDeal
+from scoring.deal import (
+    Contract,
+    Defender,
+    Extras,
+    Misere,
+    Raspasy,
+    Record,
+    Role,
+    RuleChange,
+    Suit,
+)
+from scoring.errors import IllegalDeal, OptionError
 from scoring.replay import replay
-from scoring.rules import PRESETS, rules_for
+from scoring.rules import PRESETS, rules_for, with_option
 from scoring.sheet import Game
 
 NAMES = ("Anna", "Boris", "Clara", "Dima")
@@ -52,7 +64,7 @@ def deal_for(draw: st.DrawFn, game: Game, dealer: int) -> Record:
         words += [(Role.PASS, Role.HALF), (Role.HALF, Role.PASS)]
     roles = draw(st.sampled_from(words))
     seats = (first, second)
-    dealer_may_whist = rules.dealer_whist and size == 4 and roles == (Role.PASS, Role.PASS)
+    dealer_may_whist = rules.odessa_rules and size == 4 and roles == (Role.PASS, Role.PASS)
     if dealer_may_whist and draw(st.booleans()):
         seats, roles = (first, dealer), (Role.PASS, Role.WHIST)
     prikup = 0
@@ -98,3 +110,83 @@ def truncate_at_end(game: Game, records: Sequence[Record]) -> list[Record]:
         assert err.code == "game-finished", err.code
         return list(records[: int(err.params["record"])])
     return list(records)
+
+
+# Every option of conventions.md §2.1 drawn from its values (integers over a sensible range).
+_INTS = st.integers
+OPTION_VALUES: dict[str, st.SearchStrategy[str]] = {
+    "pool_target": _INTS(2, 20).map(str),
+    "whist_factor": st.sampled_from(("1", "2")),
+    "remise_factor": st.sampled_from(("1", "2")),
+    "misere_price": _INTS(0, 20).map(str),
+    "responsibility": st.sampled_from(("full", "half", "none")),
+    "consolation": st.sampled_from(("price", "value", "none")) | _INTS(0, 20).map(str),
+    "consolation_dealer": st.sampled_from(("true", "false")),
+    "whist_split": st.sampled_from(("greedy", "gentleman")),
+    "gentleman_scope": st.sampled_from(("remise", "always")),
+    "ten_whisted": st.sampled_from(("true", "false")),
+    "whist_requirement": st.sampled_from(("side_first", "each", "together")),
+    "made_game": st.sampled_from(("pool", "mountain_first")),
+    "three_down": st.sampled_from(("true", "false")),
+    "misere_consolation": st.sampled_from(("true", "false")),
+    "raspasy": st.sampled_from(("mountain", "whists")),
+    "raspasy_price": _INTS(0, 5).map(str),
+    "raspasy_progression": st.sampled_from(("none", "arithmetic", "geometric")),
+    "raspasy_cap": _INTS(0, 5).map(str),
+    "raspasy_zero": st.sampled_from(("pool_price", "pool_1", "mountain_off", "none")),
+    "raspasy_dealer_pool": _INTS(0, 2).map(str),
+    "raspasy_exit": st.sampled_from(("6", "7", "6-7-8", "6-7-7")),
+    "overflow": st.sampled_from(("help", "own_mountain", "keep")),
+    "end_rule": st.sampled_from(("all_closed", "pool_sum", "time_then_first_closed")),
+    "duration_minutes": _INTS(0, 120).map(str),
+    "pool_to_mountain": st.sampled_from(("1", "2")),
+    "start_mountain": _INTS(-10, 30).map(str),
+    "made_lowers_mountain": st.sampled_from(("true", "false")),
+    "passer_consolation_to_whister": st.sampled_from(("true", "false")),
+    "close_mountain_bonus": _INTS(0, 120).map(str),
+    "close_pool_bonus": _INTS(0, 120).map(str),
+    "prikup_bonus": st.sampled_from(("true", "false")),
+    "record_penalties": st.sampled_from(("true", "false")),
+    "pencil_seconds": _INTS(0, 600).map(str),
+    "dispute_grace_seconds": _INTS(0, 600).map(str),
+    "vote_seconds": _INTS(0, 1800).map(str),
+}
+_COHERENT = {"made_lowers_mountain": "false"}  # what makes `made_game=mountain_first` coherent
+
+
+@st.composite
+def option_games(draw: st.DrawFn) -> Game:
+    """A game of any convention with a random set of §2.1 options over its preset."""
+    convention = draw(st.sampled_from(sorted(PRESETS)))
+    size = draw(st.sampled_from((3, 4)))
+    names = draw(st.lists(st.sampled_from(sorted(OPTION_VALUES)), unique=True, max_size=12))
+    overrides = {name: draw(OPTION_VALUES[name]) for name in names}
+    try:
+        rules = rules_for(convention, size, overrides)
+    except OptionError:  # the one incoherent pair of §2.1
+        rules = rules_for(convention, size, {**overrides, **_COHERENT})
+    return Game(rules, NAMES[:size], draw(st.integers(0, size - 1)))
+
+
+@st.composite
+def option_played_games(draw: st.DrawFn, max_deals: int = 40) -> tuple[Game, list[Record]]:
+    """A game with random options and its records, mid-game `option` lines among the deals; each
+    deal is drawn under the rules in force when it is played."""
+    game = draw(option_games())
+    rules = game.rules
+    records: list[Record] = []
+    deals = 0
+    for _ in range(draw(st.integers(0, max_deals))):
+        if draw(st.integers(0, 7)) == 0:
+            name = draw(st.sampled_from(sorted(OPTION_VALUES)))
+            value = draw(OPTION_VALUES[name])
+            try:
+                rules = with_option(rules, name, value)
+            except OptionError:
+                continue
+            records.append(RuleChange(name, value))
+            continue
+        now = replace(game, rules=rules)
+        records.append(draw(deal_for(now, (game.first_dealer + deals) % game.size)))
+        deals += 1
+    return game, truncate_at_end(game, records)

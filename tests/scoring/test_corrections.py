@@ -2,7 +2,12 @@
 
 from fractions import Fraction
 
-from scoring.corrections import record_penalty
+from scoring.corrections import (
+    NO_PENALTY,
+    PenaltyOutlook,
+    correction_penalty,
+    record_penalty,
+)
 from scoring.deal import Adjust, Column
 from tests.scoring.engine import A, B, C, contract, make_game, pas, play, vist
 
@@ -40,3 +45,39 @@ def test_a_penalty_replays_as_a_plain_adjustment() -> None:
     sheet = play(game, right, *penalty)
     assert sheet.totals.pool[A] == 4
     assert sheet.totals.mountain[A] == 2
+
+
+def test_4_2_7_made_recorded_for_down_one_costs_the_pool_points_once_into_the_mountain() -> None:
+    """corrections.md 4.2.7: "`7♠ =` recorded for `7♠ −1` costs the 4 pool points, once, as 4 into
+    his mountain" — not mountain +8 plus the whists the defenders should have written."""
+    game = make_game("russian")
+    wrong = contract(A, 7, 0, vist(B), pas(C))
+    right = contract(A, 7, -1, vist(B), pas(C))
+    penalty = record_penalty(game, [wrong], 0, right, author=A)
+    assert penalty == (Adjust(A, Column.MOUNTAIN, Fraction(4), None, "penalty"),)
+
+
+def test_4_2_7_an_omitted_mountain_or_omitted_whists_on_the_author_are_not_fined() -> None:
+    """corrections.md 4.2.7: "Nothing else is penalised (an omitted mountain or omitted whists on
+    himself are corrected, not fined)" — `6 −1` recorded for `6 −2` by the declarer."""
+    game = make_game("russian")
+    wrong = contract(A, 6, -1, vist(B), pas(C))
+    right = contract(A, 6, -2, vist(B), pas(C))
+    assert record_penalty(game, [wrong], 0, right, author=A) == ()
+
+
+def test_the_penalty_a_correction_would_bring_is_known_before_the_vote() -> None:
+    """corrections.md 4.2.7: "the vote shows them before anyone votes": off without
+    `record_penalties`, a warning for the author's first correction, the entries after that."""
+    game = make_game("russian")
+    wrong = contract(A, 7, 0, vist(B), pas(C))
+    right = contract(A, 7, -1, vist(B), pas(C))
+    outlook = correction_penalty(game.rules, game, [wrong], 0, right, A, earlier_corrections=1)
+    assert outlook == PenaltyOutlook(
+        False, (Adjust(A, Column.MOUNTAIN, Fraction(4), None, "penalty"),)
+    )
+    first = correction_penalty(game.rules, game, [wrong], 0, right, A, earlier_corrections=0)
+    assert first == PenaltyOutlook(True, ())
+    sochi = make_game("sochi")
+    assert correction_penalty(sochi.rules, sochi, [wrong], 0, right, A, 3) == NO_PENALTY
+    assert correction_penalty(game.rules, game, [wrong], 0, right, None, 3) == NO_PENALTY

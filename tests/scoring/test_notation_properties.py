@@ -322,7 +322,8 @@ def test_soups_of_notation_words_are_read_or_refused_with_a_scoring_error(
 # --- Protocol files --------------------------------------------------------------------------
 
 
-STAKES = st.none() | st.fractions(min_value=0, max_value=10, max_denominator=100)
+# settlement.md "Input strictness": a stake is a decimal (`0.5`, never `1/2`), in files too.
+STAKES = st.none() | st.integers(0, 1000).map(lambda cents: Fraction(cents, 100))
 CONVENTIONS = st.sampled_from(sorted(PRESETS))
 OVERRIDES = st.dictionaries(
     st.sampled_from(["pool_target", "whist_split", "consolation", "raspasy_cap"]),

@@ -143,9 +143,11 @@ def test_missing_players_are_bad_players() -> None:
         ('"pool": {"A": 10, "B": 10}', "pool.C", "every-player"),
         ('"whists": {"A": {"A": 3}}', "whists.A.A", "another-player"),
         ('"whists": {"A": 3}', "whists.A", "object"),
-        ('"stake": "0"', "stake", "positive-decimal"),
-        ('"stake": "-0.10"', "stake", "positive-decimal"),
-        ('"stake": "ten"', "stake", "number"),
+        ('"stake": "-0.10"', "stake", "decimal"),
+        ('"stake": -1', "stake", "decimal"),
+        ('"stake": "1/2"', "stake", "decimal"),
+        ('"stake": "ten"', "stake", "decimal"),
+        ('"stake": true', "stake", "decimal"),
         ('"convention": 5', "convention", "string"),
         ('"options": {"whist_factor": null}', "options.whist_factor", "option-value"),
         ('"pool_target": 10, "options": {"pool_target": 12}', "pool_target", "once"),
@@ -157,6 +159,16 @@ def test_a_sheet_field_of_the_wrong_shape_is_bad_sheet(
     error = refused(f'{{"players": ["A", "B", "C"], {extra}}}')
     assert error.code == "bad-sheet"
     assert (error.params["field"], error.params["expected"]) == (field, expected)
+
+
+@pytest.mark.parametrize(
+    ("stake", "exact"), [('"0"', 0), ("0", 0), ('"0.5"', Fraction(1, 2)), ("0.25", Fraction(1, 4))]
+)
+def test_the_stake_is_a_decimal_number_of_zero_or_more(stake: str, exact: Fraction) -> None:
+    """settlement.md "Input strictness": "the stake is a decimal number `≥ 0` (`0.5`, never
+    `1/2`)"."""
+    sheet = parse_paper_sheet(f'{{"players": ["A", "B", "C"], "stake": {stake}}}')
+    assert sheet.stake == exact
 
 
 def test_a_sheet_that_is_not_an_object_is_bad_sheet() -> None:
@@ -172,6 +184,15 @@ def test_a_sheet_that_is_not_an_object_is_bad_sheet() -> None:
         ('"options": {"whist_factor": 3}', "bad-option-value"),
         ('"pool_target": 0', "bad-option-value"),
         ('"pool_target": 1.5', "bad-option-value"),
+        ('"options": {"three_down": "yes"}', "bad-option-value"),
+        ('"options": {"three_down": 1}', "bad-option-value"),
+        ('"options": {"Three_Down": true}', "unknown-option"),
+        ('"options": {"dealer_whist": true}', "unknown-option"),
+        ('"options": {"raspasy_zero": "pool_then_mountain"}', "bad-option-value"),
+        (
+            '"options": {"made_game": "mountain_first", "made_lowers_mountain": true}',
+            "incoherent-options",
+        ),
     ],
 )
 def test_conventions_and_options_keep_their_own_codes(extra: str, code: str) -> None:

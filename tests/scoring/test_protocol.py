@@ -95,7 +95,7 @@ def test_header_sets_stake_dealer_and_options() -> None:
     protocol = parse_protocol(
         "# convention: Ленинградка\n"
         "# players: Anna Boris Clara Dima\n"
-        "# stake: 1/2\n"
+        "# stake: 0.5\n"
         "# dealer: C\n"
         "# option: whist_split = greedy\n"
         "# option: consolation=value\n"
@@ -222,6 +222,11 @@ GOOD = "# convention: sochi\n# players: Anna Boris Clara\n"
         (GOOD + "# pool: 10\n# pool: 20\n", "bad-header", "20", 4),
         (GOOD + "# stake: -1\n", "bad-header", "-1", 3),
         (GOOD + "# stake: 1/0\n", "bad-header", "1/0", 3),
+        (GOOD + "# stake: 1/2\n", "bad-header", "1/2", 3),
+        (GOOD + "# stake: +1\n", "bad-header", "+1", 3),
+        (GOOD + "# option: Pool_Target=10\n", "unknown-option", "Pool_Target", 3),
+        (GOOD + "# option: three_down=yes\n", "bad-option-value", "yes", 3),
+        (GOOD + "# option: dealer_whist=true\n", "unknown-option", "dealer_whist", 3),
         (GOOD + "# dealer: Zed\n", "unknown-player", "Zed", 3),
         (GOOD + "# option: fast=yes\n", "unknown-option", "fast", 3),
         (GOOD + "# option: overflow=burn\n", "bad-option-value", "burn", 3),
@@ -253,7 +258,7 @@ def test_format_protocol_writes_the_header_options_and_canonical_lines() -> None
         "# convention: odessa\n"
         "# players: Anna Boris Clara Dima\n"
         "# pool: 30\n"
-        "# stake: 1/2\n"
+        "# stake: 0.5\n"
         "# dealer: Dima\n"
         "# option: whist_split=gentleman\n"
         "Clara 7♠ -1 vist:Dima pass:Boris\n"

@@ -16,9 +16,17 @@ def test_a_rule_change_reads_and_prints_as_option_name_value() -> None:
     change = parse_record("option pool_target=30", TABLE)
     assert change == RuleChange("pool_target", "30")
     assert format_record(change, TABLE.players) == "option pool_target=30"
-    assert parse_record("/deal правило whist_split=Gentleman", TABLE) == RuleChange(
+    assert parse_record("/deal правило whist_split=gentleman", TABLE) == RuleChange(
         "whist_split", "gentleman"
     )
+
+
+def test_a_rule_change_value_is_exactly_as_written_in_the_spec() -> None:
+    """conventions.md §2.1: "Values are exactly as written here … names lower-case. Any other name
+    or value is an error" — `Gentleman` is refused (it was once read as `gentleman`)."""
+    with pytest.raises(OptionError) as err:
+        parse_record("/deal правило whist_split=Gentleman", TABLE)
+    assert (err.value.code, err.value.params["option"]) == ("bad-option-value", "whist_split")
 
 
 @pytest.mark.parametrize(

@@ -282,9 +282,16 @@ def test_money_that_rounding_moves_between_separate_pairs_is_paid_on_its_own_pai
     assert rebuilt_money(settlement) == list(settlement.money)
 
 
-def test_a_stake_must_be_positive() -> None:
+def test_a_stake_must_not_be_negative() -> None:
     with pytest.raises(ValueError, match="stake"):
-        settle(SOCHI_10, E3, Fraction(0))
+        settle(SOCHI_10, E3, Fraction(-1, 10))
+
+
+def test_a_zero_stake_settles_with_no_money() -> None:
+    """settlement.md "Input strictness": "the stake is a decimal number `≥ 0`"."""
+    settlement = settle(SOCHI_10, E3, Fraction(0))
+    assert settlement.money == (0, 0, 0)
+    assert [t.money for t in settlement.transfers] == [0, 0]
 
 
 def test_totals_of_different_sizes_are_refused() -> None:
