@@ -145,3 +145,16 @@ def test_a_russian_number_uses_a_comma_everywhere_and_an_unknown_language_a_poin
     assert numbers.format_amount(Fraction(110, 3), sign=True, lang="ru") == "+36⅔"
     assert numbers.decimal(Fraction(-5, 2), "de", minus="-") == "-2.5"
     assert catalog.lookup("de", "sheet.pool") == "Pool"
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("ru", "помощь от игрока Sasha"), ("en", "help from Sasha")]
+)
+def test_a_help_entry_says_who_helped(lang: str, shown: str) -> None:
+    """Issue 9: the help entry is written on the player who receives help, so its reason says who
+    helped («помощь от Саши» / "help from Sasha"), not «помощь закрытой пуле»."""
+    from bot.views import entry_text
+    from scoring.deal import Column
+
+    entry = Entry(1, Column.POOL, Fraction(2), Reason.HELP, source=0)
+    assert shown in entry_text(translator(lang), ("Sasha", "Boris", "Clara"), entry)
