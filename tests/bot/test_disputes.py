@@ -22,7 +22,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 from bot.app import build_dispatcher
 from bot.keyboards import VoteCb
 from bot.posting import close_expired_votes, render_png
-from bot.service import GameService, Kind
+from bot.core import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from scoring.protocol import parse_protocol

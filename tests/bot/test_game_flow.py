@@ -17,7 +17,7 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.keyboards import JoinCb, VoteCb
-from bot.service import GameService
+from bot.core import GameService
 from bot.storage import SqliteStore
 from tests.bot.factories import (
     ANNA,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import GameService
+from bot.core import GameService
 from bot.storage import GameStatus, SqliteStore
 from scoring.protocol import parse_protocol
 from scoring.replay import replay

@@ -4,7 +4,7 @@ a rule changes only by a vote every player agrees to, never as a deal."""
 from __future__ import annotations
 
 from bot.posting import close_expired_votes
-from bot.service import GameService
+from bot.core import GameService
 from bot.storage import SqliteStore
 from scoring.protocol import parse_protocol
 from scoring.replay import replay

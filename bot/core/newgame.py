@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from bot.service.errors import GameError
-from bot.service.state import Player
+from bot.core.errors import GameError
+from bot.core.state import Player
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention, rules_for
 

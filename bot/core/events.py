@@ -1,6 +1,6 @@
 """The kinds of events in a game's append-only log and the JSON payload of each.
 
-A game is its log: `bot.service.state.fold(events)` rebuilds everything else, and the sheet is
+A game is its log: `bot.core.state.fold(events)` rebuilds everything else, and the sheet is
 `scoring.replay.replay(game, records)` over the records the log leaves in force. Every event row also
 carries `author` (Telegram user id, None for the bot) and `at` (UTC); a payload never repeats them.
 

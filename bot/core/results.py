@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.service.state import GameState, Player, RecordItem, Vote
+from bot.core.state import GameState, Player, RecordItem, Vote
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
 

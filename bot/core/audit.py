@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.service.events import RECORD_KINDS, Kind
-from bot.service.state import GameState, Vote
+from bot.core.events import RECORD_KINDS, Kind
+from bot.core.state import GameState, Vote
 from scoring.deal import Record
 
 _VOTE_TOPIC = {

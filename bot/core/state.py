@@ -10,7 +10,7 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
+from bot.core.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
 from bot.storage import EventRow, GameStatus
 from scoring.rules import RULES_VERSION, Rules, format_option, rules_for, with_option
 from scoring.sheet import Game

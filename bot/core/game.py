@@ -19,11 +19,11 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final
 
-from bot.service.audit import event_log_json, protocol_comments
-from bot.service.errors import AlreadyHandled, GameError
-from bot.service.events import RECORD_VOTE_KINDS, VOTE_KINDS, Kind, Payload
-from bot.service.newgame import NewGame, check_name, name_from_profile, parse_arbiter
-from bot.service.results import (
+from bot.core.audit import event_log_json, protocol_comments
+from bot.core.errors import AlreadyHandled, GameError
+from bot.core.events import RECORD_VOTE_KINDS, VOTE_KINDS, Kind, Payload
+from bot.core.newgame import NewGame, check_name, name_from_profile, parse_arbiter
+from bot.core.results import (
     Applied,
     Edited,
     Ended,
@@ -37,7 +37,7 @@ from bot.service.results import (
     Undone,
     VoteState,
 )
-from bot.service.state import GameState, Player, RecordItem, Vote, apply, fold, started_payload
+from bot.core.state import GameState, Player, RecordItem, Vote, apply, fold, started_payload
 from bot.storage import GameRow, GameStatus, Repo, Store
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, LastRound, Record, RuleChange
