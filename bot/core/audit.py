@@ -13,11 +13,18 @@ import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from bot.core.events import RECORD_KINDS, Kind
 from bot.core.state import GameState, Vote
+from bot.core.uow import index_of, parse_stored, records_of, table
 from scoring.deal import Record
+from scoring.errors import ScoringError
+from scoring.replay import replay
+from scoring.sheet import Band, Sheet
+
+CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
 
 _VOTE_TOPIC = {
     Kind.END_PROPOSED: "end the game now",
@@ -162,3 +169,32 @@ def event_log_json(state: GameState, exported_at: datetime) -> str:
         ],
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
+    """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
+    first written there, the correction's number) — corrections.md "Audit"."""
+    out: CorrectedValues = {}
+    if state.rules is None:
+        return out
+    records = records_of(state)
+    tab = table(state)
+    number = 0
+    for event in state.log:
+        if event.kind != Kind.DEAL_EDITED or event.payload.get("vote") is None:
+            continue
+        number += 1
+        index = index_of(state, event.payload["target"])
+        if index is None:
+            continue
+        try:
+            old = parse_stored(event.payload["old"], tab)
+            wrong = replay(state.game(), [*records[:index], old])
+        except ScoringError:
+            continue
+        for band, values in wrong.history.items():
+            written = [total for at, total in values if at == index]
+            right = [total for at, total in sheet.history.get(band, ()) if at == index]
+            if written and right and written[-1] != right[-1]:
+                out[(band, index)] = (written[-1], number)
+    return out

@@ -11,12 +11,12 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from bot.i18n import Safe, Translator, quote
 from bot.core import GameState, Player
 from bot.core.events import RECORD_KINDS, Kind
-from bot.core.game import deal_example
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
 from bot.core.state import Vote
+from bot.core.uow import deal_example
+from bot.i18n import Safe, Translator, quote
 from bot.storage import EventRow
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry

@@ -20,9 +20,9 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
+from bot.core import GameService, Kind
 from bot.keyboards import VoteCb
 from bot.posting import close_expired_votes, render_png
-from bot.core import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from scoring.protocol import parse_protocol

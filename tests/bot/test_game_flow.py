@@ -16,8 +16,8 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.keyboards import JoinCb, VoteCb
 from bot.core import GameService
+from bot.keyboards import JoinCb, VoteCb
 from bot.storage import SqliteStore
 from tests.bot.factories import (
     ANNA,

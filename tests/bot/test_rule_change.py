@@ -3,8 +3,8 @@ a rule changes only by a vote every player agrees to, never as a deal."""
 
 from __future__ import annotations
 
-from bot.posting import close_expired_votes
 from bot.core import GameService
+from bot.posting import close_expired_votes
 from bot.storage import SqliteStore
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
