@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core.events import RECORD_VOTE_KINDS, Kind, Payload
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    LateDealProposed,
+    Penalized,
+    RuleChanged,
+    RuleChangeProposed,
+)
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
 from bot.core.uow import Unit, index_of, parse_stored, records_of, rules_now, settlement, table
@@ -26,25 +36,25 @@ from scoring.voting import Outcome, correction_outcome
 def proposal(state: GameState, vote: Vote) -> Proposal | None:
     """The record before and after and the balances both ways (None when the log no longer allows
     it to be drawn: the record was undone, or the engine refuses it)."""
-    if vote.kind not in RECORD_VOTE_KINDS or state.rules is None:
+    event = vote.event
+    if not isinstance(event, CorrectionProposed | LateDealProposed) or state.rules is None:
         return None
     tab = table(state)
-    new = parse_stored(vote.payload["line"], tab)
+    new = parse_stored(event.line, tab)
     try:
-        if vote.kind is Kind.CORRECTION_PROPOSED:
-            index = index_of(state, vote.payload["target"])
+        if isinstance(event, CorrectionProposed):
+            index = index_of(state, event.target)
             if index is None:
                 return None
             records = records_of(state)
-            old = parse_stored(vote.payload["old"], tab)
+            old = parse_stored(event.old, tab)
             wrong = replay(state.game(), [*records[:index], old, *records[index + 1 :]])
             right = replay(state.game(), [*records[:index], new, *records[index + 1 :]])
             writer = state.player_name(state.records[index].author)
             old_scored: Any = wrong.records[index]
         else:
             items = [i for i in state.records if i.vote != vote.seq]
-            before = vote.payload["before"]
-            index = next((i for i, it in enumerate(items) if it.seq == before), -1)
+            index = next((i for i, it in enumerate(items) if it.seq == event.before), -1)
             if index < 0:
                 return None
             records = records_of(state, items)
@@ -66,15 +76,17 @@ def proposal(state: GameState, vote: Vote) -> Proposal | None:
 def planned(state: GameState, vote: Vote) -> list[Record] | None:
     """The records in force once this passed vote on a record is applied; None when the log has
     moved on so that it cannot be (the record changed or undone meanwhile, or the engine refuses)."""
+    event = vote.event
+    assert isinstance(event, CorrectionProposed | LateDealProposed)
     records = records_of(state)
-    new = parse_stored(vote.payload["line"], table(state))
-    if vote.kind is Kind.CORRECTION_PROPOSED:
-        index = index_of(state, vote.payload["target"])
-        if index is None or state.records[index].line != vote.payload["old"]:
+    new = parse_stored(event.line, table(state))
+    if isinstance(event, CorrectionProposed):
+        index = index_of(state, event.target)
+        if index is None or state.records[index].line != event.old:
             return None
         records[index] = new
     else:
-        index = index_of(state, vote.payload["before"])
+        index = index_of(state, event.before)
         if index is None:
             return None
         records.insert(index, new)
@@ -88,9 +100,11 @@ def planned(state: GameState, vote: Vote) -> list[Record] | None:
 def rule_fits(state: GameState, vote: Vote) -> bool:
     """A passed rule change still takes: the option has the value it was proposed against and the
     engine accepts the line at the end of the records."""
-    change = parse_stored(vote.payload["line"], table(state))
+    event = vote.event
+    assert isinstance(event, RuleChangeProposed)
+    change = parse_stored(event.line, table(state))
     assert isinstance(change, RuleChange)
-    if format_option(getattr(rules_now(state), change.option)) != vote.payload.get("old"):
+    if format_option(getattr(rules_now(state), change.option)) != event.old:
         return False
     try:
         replay(state.game(), [*records_of(state), change])
@@ -101,9 +115,9 @@ def rule_fits(state: GameState, vote: Vote) -> bool:
 
 def fits(state: GameState, vote: Vote) -> bool:
     """Whether a passed vote's change still takes on the log as it is now."""
-    if vote.kind in RECORD_VOTE_KINDS:
+    if isinstance(vote.event, CorrectionProposed | LateDealProposed):
         return planned(state, vote) is not None
-    if vote.kind is Kind.RULE_CHANGE_PROPOSED:
+    if isinstance(vote.event, RuleChangeProposed):
         return rule_fits(state, vote)
     return True
 
@@ -116,32 +130,40 @@ def corrections_count(state: GameState, writer: int | None) -> int:
         for item in state.items
         if item.author == writer
         for seq in item.votes
-        if not state.votes[seq].payload.get("pencil")
+        if not _pencil(state.votes[seq])
     )
 
 
 async def apply(unit: Unit, vote: Vote) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
-    if vote.kind is Kind.CORRECTION_PROPOSED:
+    event = vote.event
+    if isinstance(event, CorrectionProposed):
         records = planned(unit.state, vote)
         assert records is not None
-        return await apply_correction(unit, vote, records)
-    if vote.kind is Kind.LATE_DEAL_PROPOSED:
-        return await apply_late(unit, vote)
-    if vote.kind is Kind.ARBITER_PROPOSED:
-        named = {"arbiter": vote.payload["arbiter"], "vote": vote.seq}
-        await unit.append(Kind.ARBITER_NAMED, named, None)
-    elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
+        return await apply_correction(unit, vote, event, records)
+    if isinstance(event, LateDealProposed):
+        return await apply_late(unit, vote, event)
+    if isinstance(event, ArbiterProposed):
+        await unit.append(ArbiterNamed(event.arbiter, vote.seq), None)
+    elif isinstance(event, RuleChangeProposed):
         # At the log's end, and by nobody: no pencil rule lets its proposer undo it.
-        await unit.append(Kind.DEAL, {"line": vote.payload["line"], "vote": vote.seq}, None)
+        change = parse_stored(event.line, table(unit.state))
+        assert isinstance(change, RuleChange)
+        await unit.append(RuleChanged(change.option, change.value, vote.seq), None)
     return None
 
 
-async def apply_correction(unit: Unit, vote: Vote, records: list[Record]) -> Applied:
+def _pencil(vote: Vote) -> bool:
+    return isinstance(vote.event, CorrectionProposed) and vote.event.pencil
+
+
+async def apply_correction(
+    unit: Unit, vote: Vote, event: CorrectionProposed, records: list[Record]
+) -> Applied:
     """A passed correction: the record's new line, then the writer's penalty if it is not his
     first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
     state = unit.state
-    target = vote.payload["target"]
+    target = event.target
     index = index_of(state, target)
     assert index is not None
     item = state.records[index]
@@ -151,25 +173,17 @@ async def apply_correction(unit: Unit, vote: Vote, records: list[Record]) -> App
         writer_seat = state.seat_of(item.author, None)
     outcome = correction_outcome(
         rules_now(state).record_penalties,
-        pencil=bool(vote.payload.get("pencil")),
+        pencil=event.pencil,
         earlier_corrections=corrections_count(state, item.author),
     )
     warning = outcome is Outcome.WARNING
     penalties: tuple[Adjust, ...] = ()
     if outcome is Outcome.PENALTY and writer_seat is not None:
         penalties = record_penalty(state.game(), before, index, records[index], writer_seat)
-    payload: Payload = {
-        "target": target,
-        "line": vote.payload["line"],
-        "old": item.line,
-        "vote": vote.seq,
-    }
-    if warning:
-        payload["warning"] = True
-    await unit.append(Kind.DEAL_EDITED, payload, vote.author)
+    await unit.append(DealEdited(target, event.line, item.line, vote.seq, warning), vote.author)
     for adjust in penalties:
         line = format_record(adjust, state.names)
-        await unit.append(Kind.PENALTY, {"line": line, "vote": vote.seq, "target": target}, None)
+        await unit.append(Penalized(line, vote.seq, target), None)
     sheet = unit.sheet()
     writer = state.player_name(item.author)
     return Applied(
@@ -184,20 +198,13 @@ async def apply_correction(unit: Unit, vote: Vote, records: list[Record]) -> App
     )
 
 
-async def apply_late(unit: Unit, vote: Vote) -> Applied:
+async def apply_late(unit: Unit, vote: Vote, event: LateDealProposed) -> Applied:
     """A passed late deal: inserted before the record it was proposed before (Кодекс 4.2.10)."""
     state = unit.state
     proposer_seat = None
     if vote.author is not None:
         proposer_seat = state.seat_of(vote.author, vote.usernames.get(vote.author))
-    payload: Payload = {
-        "line": vote.payload["line"],
-        "before": vote.payload["before"],
-        "vote": vote.seq,
-    }
-    if proposer_seat is not None:
-        payload["seat"] = proposer_seat
-    await unit.append(Kind.DEAL, payload, vote.author)
+    await unit.append(Dealt(event.line, event.before, vote.seq, proposer_seat), vote.author)
     index = index_of(state, state.last_seq)
     assert index is not None
     sheet = unit.sheet()

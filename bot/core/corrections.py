@@ -8,7 +8,14 @@ from datetime import datetime
 from typing import Final
 
 from bot.core.errors import GameError
-from bot.core.events import Kind, Payload
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    Kind,
+    LateDealProposed,
+    RuleChangeProposed,
+)
 from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
 from bot.core.results import VoteState
@@ -90,15 +97,11 @@ async def dispute(core: Core, caller: Caller, number: str, text: str) -> VoteSta
             params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         latest = index == len(records) - 1
-        payload = {
-            "target": item.seq,
-            "line": line,
-            "old": item.line,
-            "threshold": terms.threshold.value,
-            "deadline": unit.deadline(),
-            "pencil": pencil_holds(item.at, unit.now(), rules.pencil_seconds, latest=latest),
-        }
-        return await open_vote(unit, caller, Kind.CORRECTION_PROPOSED, payload)
+        pencil = pencil_holds(item.at, unit.now(), rules.pencil_seconds, latest=latest)
+        proposed = CorrectionProposed(
+            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil
+        )
+        return await open_vote(unit, caller, proposed)
 
 
 async def propose_late(core: Core, caller: Caller, text: str) -> VoteState:
@@ -128,13 +131,9 @@ async def propose_late(core: Core, caller: Caller, text: str) -> VoteState:
         records = records_of(state)
         records.insert(index, record)
         unit.replay(records, dealer or 0)
-        payload = {
-            "line": format_record(record, state.names),
-            "before": latest.seq,
-            "threshold": LATE_THRESHOLD.value,
-            "deadline": unit.deadline(),
-        }
-        return await open_vote(unit, caller, Kind.LATE_DEAL_PROPOSED, payload)
+        line = format_record(record, state.names)
+        proposed = LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)
 
 
 def read_rule_change(text: str) -> RuleChange:
@@ -168,13 +167,9 @@ async def propose_rule(core: Core, caller: Caller, text: str) -> VoteState:
         if sheet.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         unit.replay([*records_of(state), change], sheet.next_dealer)
-        payload: Payload = {
-            "line": format_record(change, state.names),
-            "old": current,
-            "threshold": RULE_CHANGE_THRESHOLD.value,
-            "deadline": unit.deadline(),
-        }
-        return await open_vote(unit, caller, Kind.RULE_CHANGE_PROPOSED, payload)
+        line = format_record(change, state.names)
+        proposed = RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)
 
 
 async def name_arbiter(core: Core, caller: Caller, ref: str) -> GameState | VoteState:
@@ -194,15 +189,10 @@ async def name_arbiter(core: Core, caller: Caller, ref: str) -> GameState | Vote
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/arbiter", {}, "/join")
-            named: Payload = {"arbiter": arbiter.payload()}
-            await unit.append(Kind.ARBITER_NAMED, named, caller.user_id)
+            await unit.append(ArbiterNamed(arbiter), caller.user_id)
             return state
         playing(state, caller)
         if state.open_votes(Kind.ARBITER_PROPOSED):
             raise GameError("vote-open", ref.strip(), {}, "/history")
-        payload: Payload = {
-            "arbiter": arbiter.payload(),
-            "threshold": ARBITER_THRESHOLD.value,
-            "deadline": unit.deadline(),
-        }
-        return await open_vote(unit, caller, Kind.ARBITER_PROPOSED, payload)
+        proposed = ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 
 from bot.core.errors import GameError
-from bot.core.events import Kind
+from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
 from bot.core.newgame import NewGame, check_name
 from bot.core.results import Joined, Left, Opened
-from bot.core.state import GameState, Player, started_payload
+from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Caller, Core, Unit
 from bot.storage import GameStatus
 from scoring.errors import ScoringError
@@ -31,23 +31,17 @@ async def new_game(core: Core, caller: Caller, spec: NewGame) -> Opened:
         unit.adopt(GameState(row.game_id, row.chat_id))
         if spec.dealer is not None:
             check_dealer_ref(spec)
-        created = {
-            "convention": spec.convention,
-            "seats": spec.seats,
-            "overrides": spec.overrides,
-            "stake": str(spec.stake) if spec.stake is not None else None,
-            "dealer": spec.dealer,
-            "scorekeeper": caller.as_player().payload(),
-        }
-        await unit.append(Kind.GAME_CREATED, created, caller.user_id)
+        stake = str(spec.stake) if spec.stake is not None else None
+        created = GameCreated(
+            spec.convention, spec.seats, spec.overrides, stake, spec.dealer, caller.as_player()
+        )
+        await unit.append(created, caller.user_id)
         if spec.arbiter is not None:
-            await unit.append(
-                Kind.ARBITER_NAMED, {"arbiter": spec.arbiter.payload()}, caller.user_id
-            )
+            await unit.append(ArbiterNamed(spec.arbiter), caller.user_id)
         if caller.user_id is not None:
             await repo.add_member(row.game_id, caller.user_id)
         for player in spec.players:
-            await unit.append(Kind.PLAYER_JOINED, {"player": player.payload()}, caller.user_id)
+            await unit.append(PlayerJoined(player), caller.user_id)
             if player.user_id is not None:
                 await repo.add_member(row.game_id, player.user_id)
         started = await start_if_full(unit, caller)
@@ -80,7 +74,7 @@ async def start_if_full(unit: Unit, caller: Caller) -> bool:
             log.warning(
                 "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
             )
-    await unit.append(Kind.GAME_STARTED, started_payload(state, rules, first), caller.user_id)
+    await unit.append(started_event(state, rules, first), caller.user_id)
     await unit.repo.set_status(state.game_id, GameStatus.PLAYING)
     return True
 
@@ -115,7 +109,7 @@ async def join(
             raise GameError("no-open-game", player.name, {}, "/score")
         if len(state.players) >= state.seats:
             raise GameError("game-full", player.name, {}, "/score")
-        await unit.append(Kind.PLAYER_JOINED, {"player": player.payload()}, caller.user_id)
+        await unit.append(PlayerJoined(player), caller.user_id)
         if player.user_id is not None:
             await unit.repo.add_member(state.game_id, player.user_id)
         started = await start_if_full(unit, caller)
@@ -139,7 +133,7 @@ async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
         if state.status is not GameStatus.FORMING:
             raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
         player = state.players[seat]
-        await unit.append(Kind.PLAYER_LEFT, {"name": player.name}, caller.user_id)
+        await unit.append(PlayerLeft(player.name), caller.user_id)
         if player.user_id is not None and not state.is_scorekeeper(player.user_id):
             await unit.repo.remove_member(state.game_id, player.user_id)
         return Left(state, player)

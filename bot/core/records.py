@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Final
 
 from bot.core.errors import GameError
-from bot.core.events import Kind, Payload
+from bot.core.events import (
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    LastRoundMarked,
+    LateDealProposed,
+)
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
 from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
@@ -56,8 +63,8 @@ def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
     return [
         v
         for v in state.open_votes()
-        if (v.kind is Kind.CORRECTION_PROPOSED and v.payload["target"] == item.seq)
-        or (v.kind is Kind.LATE_DEAL_PROPOSED and v.payload["before"] == item.seq)
+        if (isinstance(v.event, CorrectionProposed) and v.event.target == item.seq)
+        or (isinstance(v.event, LateDealProposed) and v.event.before == item.seq)
     ]
 
 
@@ -76,11 +83,9 @@ async def record(core: Core, caller: Caller, text: str) -> Recorded:
         if isinstance(new, LastRound):
             check_last_round(before)
         sheet = unit.replay([*records_of(state), new], before.next_dealer)
-        kind = Kind.LAST_ROUND if isinstance(new, LastRound) else Kind.DEAL
-        payload: Payload = {"line": format_record(new, state.names)}
-        if seat is not None:
-            payload["seat"] = seat
-        await unit.append(kind, payload, caller.user_id)
+        line = format_record(new, state.names)
+        event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
+        await unit.append(event, caller.user_id)
         if caller.user_id is not None:
             await unit.repo.add_member(state.game_id, caller.user_id)
         core.remember(state, sheet)
@@ -120,9 +125,7 @@ async def undo(core: Core, caller: Caller) -> Undone:
         state = unit.state
         last, before = pencil(unit, caller)
         number = before.records[-1].number
-        await unit.append(
-            Kind.DEAL_UNDONE, {"target": last.seq, "line": last.line}, caller.user_id
-        )
+        await unit.append(DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
         return Undone(state, number, last.line, sheet, settlement(state, sheet))
 
@@ -141,8 +144,7 @@ async def edit(core: Core, caller: Caller, text: str) -> Edited:
             raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
         sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
         line = format_record(new, state.names)
-        payload = {"target": last.seq, "line": line, "old": last.line}
-        await unit.append(Kind.DEAL_EDITED, payload, caller.user_id)
+        await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
         core.remember(state, sheet)
         old = last.old_lines[-1]
         return Edited(

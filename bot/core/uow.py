@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Final
 
 from bot.core.errors import AlreadyHandled, GameError
-from bot.core.events import VOTE_KINDS, Kind, Payload
+from bot.core.events import VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, Player, RecordItem, apply, fold
 from bot.storage import GameRow, GameStatus, Repo, Store
@@ -213,10 +213,12 @@ class Unit:
         seconds = rules_now(self.state).vote_seconds
         return (self.now() + timedelta(seconds=seconds)).isoformat()
 
-    async def append(self, kind: Kind, payload: Payload, author: int | None) -> None:
+    async def append(self, event: Event, author: int | None) -> None:
+        """Append a typed event (encoded to its JSON payload) and fold it into the state."""
         state = self.state
-        event = await self.repo.append(state.game_id, kind.value, payload, author, self.now())
-        apply(state, event)
+        kind, payload = encode(event)
+        row = await self.repo.append(state.game_id, kind.value, payload, author, self.now())
+        apply(state, row)
         if kind in VOTE_KINDS:
             self.core.track(state)
 

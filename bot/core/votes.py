@@ -11,7 +11,21 @@ from collections.abc import Sequence
 
 from bot.core import changes
 from bot.core.errors import GameError
-from bot.core.events import RECORD_VOTE_KINDS, Kind, Payload
+from bot.core.events import (
+    RECORD_VOTE_KINDS,
+    CloseReason,
+    EndProposed,
+    EndReason,
+    GameEnded,
+    Kind,
+    Proposed,
+    ReferReason,
+    VoteCast,
+    VoteClosed,
+    VotePosted,
+    VoteReferred,
+    encode,
+)
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
@@ -47,9 +61,9 @@ def may_refer(state: GameState, vote: Vote) -> bool:
     return state.arbiter is not None and vote.kind is not Kind.ARBITER_PROPOSED
 
 
-async def open_vote(unit: Unit, caller: Caller, kind: Kind, payload: Payload) -> VoteState:
+async def open_vote(unit: Unit, caller: Caller, proposed: Proposed) -> VoteState:
     """Append a proposal (its seq is the vote's id) and count the proposer's ✅."""
-    await unit.append(kind, payload, caller.user_id)
+    await unit.append(proposed, caller.user_id)
     return await cast(unit, unit.state.votes[unit.state.last_seq], caller, yes=True)
 
 
@@ -61,25 +75,23 @@ async def end_game(core: Core, caller: Caller) -> Ended | VoteState:
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/endgame", {}, "/leave")
-            return await end(unit, "cancelled", caller.user_id)
+            return await end(unit, EndReason.CANCELLED, caller.user_id)
         playing(state, caller)
         if any(v.kind in RECORD_VOTE_KINDS for v in state.open_votes()):
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:
-            return await end(unit, "end_rule", caller.user_id)
+            return await end(unit, EndReason.END_RULE, caller.user_id)
         open_votes = state.open_votes(Kind.END_PROPOSED)
         if open_votes:
             return await cast(unit, open_votes[0], caller, yes=True)
-        payload = {"threshold": END_THRESHOLD.value, "deadline": unit.deadline()}
-        return await open_vote(unit, caller, Kind.END_PROPOSED, payload)
+        return await open_vote(unit, caller, EndProposed(END_THRESHOLD, unit.deadline()))
 
 
-async def end(unit: Unit, reason: str, author: int | None) -> Ended:
+async def end(unit: Unit, reason: EndReason, author: int | None) -> Ended:
     state = unit.state
     for vote in state.open_votes():  # a vote cannot outlive its game
-        payload = {"vote": vote.seq, "passed": False, "reason": "cancelled"}
-        await unit.append(Kind.VOTE_CLOSED, payload, None)
-    await unit.append(Kind.GAME_ENDED, {"reason": reason}, author)
+        await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
+    await unit.append(GameEnded(reason), author)
     await unit.repo.set_status(state.game_id, GameStatus.ENDED)
     if state.rules is None:
         return Ended(state, reason, None, None)
@@ -105,7 +117,7 @@ async def vote(core: Core, caller: Caller, game_id: int, vote_seq: int, yes: boo
                 unit,
                 ballot,
                 passed=yes,
-                reason="arbiter",
+                reason=CloseReason.ARBITER,
                 author=caller.user_id,
                 username=caller.username,
             )
@@ -126,26 +138,25 @@ async def cast(unit: Unit, vote: Vote, caller: Caller, yes: bool) -> VoteState:
         return await expire(unit, vote)
     if vote.ballot(voter) is yes:
         raise GameError("vote-same", "", {}, "/history")
-    payload: Payload = {"vote": vote.seq, "yes": yes, "username": caller.username}
-    await unit.append(Kind.VOTE_CAST, payload, caller.user_id)
+    await unit.append(VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
     if passed is None:
         if with_arbiter and tied(vote, voters):
-            return await refer(unit, vote, "tie")
+            return await refer(unit, vote, ReferReason.TIE)
         return vote_state(state, vote)
-    return await close(unit, vote, passed=passed, reason="certain")
+    return await close(unit, vote, passed=passed, reason=CloseReason.CERTAIN)
 
 
 async def expire(unit: Unit, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
-        return await refer(unit, vote, "timeout")
-    return await close(unit, vote, passed=False, reason="timeout")
+        return await refer(unit, vote, ReferReason.TIMEOUT)
+    return await close(unit, vote, passed=False, reason=CloseReason.TIMEOUT)
 
 
-async def refer(unit: Unit, vote: Vote, reason: str) -> VoteState:
-    await unit.append(Kind.VOTE_REFERRED, {"vote": vote.seq, "reason": reason}, None)
+async def refer(unit: Unit, vote: Vote, reason: ReferReason) -> VoteState:
+    await unit.append(VoteReferred(vote.seq, reason), None)
     return vote_state(unit.state, vote, reason=reason)
 
 
@@ -154,7 +165,7 @@ async def close(
     vote: Vote,
     *,
     passed: bool,
-    reason: str,
+    reason: CloseReason,
     author: int | None = None,
     username: str | None = None,
 ) -> VoteState:
@@ -163,16 +174,14 @@ async def close(
     state = unit.state
     proposal = changes.proposal(state, vote)
     if passed and not changes.fits(state, vote):
-        passed, reason = False, "conflict"
-    payload: Payload = {"vote": vote.seq, "passed": passed, "reason": reason}
-    if username is not None:
-        payload["username"] = username
-    await unit.append(Kind.VOTE_CLOSED, payload, author)
+        passed, reason = False, CloseReason.CONFLICT
+    await unit.append(VoteClosed(vote.seq, passed, reason, username), author)
     ended: Ended | None = None
     applied: Applied | None = None
     if passed:
         if vote.kind is Kind.END_PROPOSED:
-            ended = await end(unit, "arbiter" if reason == "arbiter" else "agreed", None)
+            how = EndReason.ARBITER if reason is CloseReason.ARBITER else EndReason.AGREED
+            ended = await end(unit, how, None)
         else:
             applied = await changes.apply(unit, vote)
     return vote_state(state, vote, passed, reason, ended, proposal, applied)
@@ -230,5 +239,5 @@ async def vote_posted(
 ) -> None:
     """Remember the message that shows a vote, so that its closing can edit it later."""
     async with core.background(chat_id) as unit:
-        payload = {"vote": vote_seq, "message_id": message_id}
-        await unit.repo.append(game_id, Kind.VOTE_POSTED.value, payload, None, core.clock())
+        kind, payload = encode(VotePosted(vote_seq, message_id))
+        await unit.repo.append(game_id, kind.value, payload, None, core.clock())
