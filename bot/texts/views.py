@@ -21,10 +21,11 @@ from bot.storage import EventRow
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry
 from scoring.errors import ScoringError
-from scoring.notation import SEATS, format_record
+from scoring.notation import SEATS, format_record, parse_rule_change
 from scoring.rules import OPTION_HELP, OPTION_NAMES, Rules, format_option, rules_for
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
+from scoring.voting import majority
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
 
@@ -365,7 +366,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     if vote.kind is not Kind.END_PROPOSED:
         count = len(result.voters)
         if vote.threshold == "majority":
-            lines.append(t("vote-majority", need=count // 2 + 1, count=count))
+            lines.append(t("vote-majority", need=majority(count), count=count))
         else:
             lines.append(t("vote-all"))
     if proposal is not None:
@@ -373,7 +374,8 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     elif vote.kind in (Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED):
         lines.append(t("vote-line", line=p["line"]))
     elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
-        option, _, value = str(p["line"]).removeprefix("option ").partition("=")
+        change = parse_rule_change(str(p["line"]))
+        option, value = (change.option, change.value) if change is not None else ("?", "?")
         lines.append(t("vote-rule-change", option=option, old=p.get("old", "?"), value=value))
     lines.append("")
     for voter in result.voters:
