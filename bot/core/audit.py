@@ -16,7 +16,22 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from bot.core.events import RECORD_KINDS, Kind
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    GameEnded,
+    Kind,
+    LateDealProposed,
+    Penalized,
+    Player,
+    RuleChanged,
+    RuleChangeProposed,
+    VoteClosed,
+)
 from bot.core.state import GameState, Vote
 from bot.core.uow import index_of, parse_stored, records_of, table
 from scoring.deal import Record
@@ -72,41 +87,39 @@ def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, 
     def label(seq: int) -> str:
         return f"#{numbers[seq]}" if seq in numbers else f"record {seq}"
 
-    for event in state.log:
-        p = event.payload
-        kind = Kind(event.kind)
-        who = state.player_name(event.author) or "the bot"
-        when = event.at.strftime("%Y-%m-%d %H:%M UTC")
-        if kind in RECORD_KINDS and event.seq in index and p.get("vote") is not None:
-            if kind is Kind.DEAL and state.item(event.seq).rule_change is not None:
-                add(index[event.seq], f"rule changed mid-game by vote {p['vote']}")
-            elif kind is Kind.DEAL:
-                add(
-                    index[event.seq],
-                    f"{label(event.seq)} is a late deal, inserted by vote {p['vote']}",
-                )
-            else:
-                add(
-                    index[event.seq], f"record penalty for {label(p['target'])} (vote {p['vote']})"
-                )
-        elif kind is Kind.DEAL_UNDONE:
-            add(anchor(p["target"]), f"undone by {who} under the pencil rule, {when}: {p['line']}")
-        elif kind is Kind.DEAL_EDITED and p.get("vote") is None:
-            text = f"{label(p['target'])} edited by {who} under the pencil rule, {when}; was: {p['old']}"
-            add(index.get(p["target"], anchor(event.seq)), text)
-        elif kind is Kind.DEAL_EDITED and p.get("warning"):
-            writer = state.player_name(state.item(p["target"]).author) or "?"
-            text = f"{label(p['target'])}: {writer}'s first corrected error — a warning"
-            add(index.get(p["target"], anchor(event.seq)), text)
-        elif kind is Kind.VOTE_CLOSED:
-            _vote_comment(state, state.votes[p["vote"]], add, anchor, label, index)
-        elif kind is Kind.ARBITER_NAMED:
-            arbiter = p.get("arbiter") or {}
-            shown = arbiter.get("username") or arbiter.get("name") or "nobody"
-            add(anchor(event.seq), f"arbiter: {shown}, named {when}")
-        elif kind is Kind.GAME_ENDED:
-            add(anchor(event.seq), f"game ended ({p['reason']}), {when}")
+    for row, event in zip(state.log, state.events, strict=True):
+        seq = row.seq
+        who = state.player_name(row.author) or "the bot"
+        when = row.at.strftime("%Y-%m-%d %H:%M UTC")
+        match event:
+            case RuleChanged(vote=int(vote)) if seq in index:
+                add(index[seq], f"rule changed mid-game by vote {vote}")
+            case Dealt(vote=int(vote)) if seq in index:
+                add(index[seq], f"{label(seq)} is a late deal, inserted by vote {vote}")
+            case Penalized() if seq in index:
+                add(index[seq], f"record penalty for {label(event.target)} (vote {event.vote})")
+            case DealUndone():
+                text = f"undone by {who} under the pencil rule, {when}: {event.line}"
+                add(anchor(event.target), text)
+            case DealEdited(vote=None):
+                text = f"{label(event.target)} edited by {who} under the pencil rule, {when}; "
+                add(index.get(event.target, anchor(seq)), f"{text}was: {event.old}")
+            case DealEdited(warning=True):
+                writer = state.player_name(state.item(event.target).author) or "?"
+                text = f"{label(event.target)}: {writer}'s first corrected error — a warning"
+                add(index.get(event.target, anchor(seq)), text)
+            case VoteClosed():
+                _vote_comment(state, state.votes[event.vote], add, anchor, label, index)
+            case ArbiterNamed():
+                shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
+                add(anchor(seq), f"arbiter: {shown}, named {when}")
+            case GameEnded():
+                add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
+
+
+def _shown(player: Player) -> str:
+    return player.username or player.name
 
 
 def _vote_comment(
@@ -117,7 +130,7 @@ def _vote_comment(
     label: Callable[[int], str],
     index: dict[int, int],
 ) -> None:
-    p = vote.payload
+    event = vote.event
     who = state.player_name(vote.author) or "?"
     topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
     if vote.passed:
@@ -130,23 +143,20 @@ def _vote_comment(
     result += how.get(vote.reason or "", f", {vote.reason}")
     if vote.referred:
         result += f" (went to the arbiter: {vote.referred})"
-    head = f"vote {vote.seq} ({p.get('threshold', 'all')}), {who}: {topic}"
-    if vote.kind is Kind.CORRECTION_PROPOSED:
-        target = p["target"]
-        text = f"{head} {label(target)}: {p['old']} -> {p['line']}"
-        at = index.get(target, anchor(vote.seq))
-    elif vote.kind is Kind.LATE_DEAL_PROPOSED:
-        text = f"{head} before {label(p['before'])}: {p['line']}"
-        at = index.get(p["before"], anchor(vote.seq))
-    elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
-        text = f"{head}: {p['line']} (was {p.get('old', '?')})"
-        at = anchor(vote.seq)
-    elif vote.kind is Kind.ARBITER_PROPOSED:
-        arbiter = p["arbiter"]
-        text = f"{head} {arbiter.get('username') or arbiter.get('name')}"
-        at = anchor(vote.seq)
-    else:
-        text, at = head, anchor(vote.seq)
+    head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+    match event:
+        case CorrectionProposed():
+            text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
+            at = index.get(event.target, anchor(vote.seq))
+        case LateDealProposed():
+            text = f"{head} before {label(event.before)}: {event.line}"
+            at = index.get(event.before, anchor(vote.seq))
+        case RuleChangeProposed():
+            text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+        case ArbiterProposed():
+            text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
+        case _:
+            text, at = head, anchor(vote.seq)
     add(at, f"{text}; {result}; ballots: {ballots_text(state, vote)}")
 
 
@@ -180,15 +190,15 @@ def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
     records = records_of(state)
     tab = table(state)
     number = 0
-    for event in state.log:
-        if event.kind != Kind.DEAL_EDITED or event.payload.get("vote") is None:
+    for event in state.events:
+        if not isinstance(event, DealEdited) or event.vote is None:
             continue
         number += 1
-        index = index_of(state, event.payload["target"])
+        index = index_of(state, event.target)
         if index is None:
             continue
         try:
-            old = parse_stored(event.payload["old"], tab)
+            old = parse_stored(event.old, tab)
             wrong = replay(state.game(), [*records[:index], old])
         except ScoringError:
             continue

@@ -125,6 +125,7 @@ class GameState:
     started_at: datetime | None = None
     last_seq: int = 0
     log: list[EventRow] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -231,7 +232,9 @@ def apply(state: GameState, row: EventRow) -> None:
     """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
     state.log.append(row)
-    _apply(state, row, decode(row.kind, row.payload, row.schema_version))
+    event = decode(row.kind, row.payload, row.schema_version)
+    state.events.append(event)
+    _apply(state, row, event)
 
 
 def _apply(state: GameState, row: EventRow, event: Event) -> None:
