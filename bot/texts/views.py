@@ -12,12 +12,17 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.core import GameState, Player
-from bot.core.events import RECORD_KINDS, Kind
+from bot.core.events import (
+    ArbiterProposed,
+    CorrectionProposed,
+    EndProposed,
+    Kind,
+    LateDealProposed,
+    RuleChangeProposed,
+)
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
-from bot.core.state import Vote
 from bot.core.uow import deal_example
 from bot.i18n import Safe, Translator, quote
-from bot.storage import EventRow
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry
 from scoring.errors import ScoringError
@@ -350,7 +355,8 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
     vote, state = result.vote, result.state
     proposer = state.player_name(vote.author) or "?"
-    p = vote.payload
+    event = vote.event
+    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
     proposal = result.proposal
     number = proposal.number if proposal is not None else "?"
     head = t(
@@ -359,8 +365,8 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
         number=number,
         proposer=proposer,
         writer=(proposal.writer if proposal is not None else None) or "?",
-        arbiter=_arbiter_name(p.get("arbiter")),
-        line=p.get("line", ""),
+        arbiter=arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None),
+        line=line,
     )
     lines: list[str] = [head]
     if vote.kind is not Kind.END_PROPOSED:
@@ -371,18 +377,18 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
             lines.append(t("vote-all"))
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
-    elif vote.kind in (Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED):
-        lines.append(t("vote-line", line=p["line"]))
-    elif vote.kind is Kind.RULE_CHANGE_PROPOSED:
-        change = parse_rule_change(str(p["line"]))
+    elif isinstance(event, CorrectionProposed | LateDealProposed):
+        lines.append(t("vote-line", line=event.line))
+    elif isinstance(event, RuleChangeProposed):
+        change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(t("vote-rule-change", option=option, old=p.get("old", "?"), value=value))
+        lines.append(t("vote-rule-change", option=option, old=event.old, value=value))
     lines.append("")
     for voter in result.voters:
         ballot = vote.ballot(voter)
         mark = "✅" if ballot else ("❌" if ballot is False else "…")
         lines.append(f"{mark} {quote(voter.name)}")
-    arbiter = _arbiter_name(state.arbiter.payload() if state.arbiter is not None else None)
+    arbiter = arbiter_name(state.arbiter)
     if result.passed is None and vote.referred is not None:
         lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
     elif result.passed is None:
@@ -397,11 +403,10 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     return join_lines(lines)
 
 
-def _arbiter_name(payload: object) -> str:
-    if isinstance(payload, dict):
-        player = Player.of(payload)
-        return f"@{player.username}" if player.username else player.name
-    return "?"
+def arbiter_name(player: Player | None) -> str:
+    if player is None:
+        return "?"
+    return f"@{player.username}" if player.username else player.name
 
 
 def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
@@ -451,113 +456,10 @@ def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
 def arbiter_text(t: Translator, state: GameState) -> Safe:
     if state.arbiter is None:
         return t("arbiter-none")
-    return t("arbiter-named", arbiter=_arbiter_name(state.arbiter.payload()))
+    return t("arbiter-named", arbiter=arbiter_name(state.arbiter))
 
 
-# -- history and rules -----------------------------------------------------------------------
-def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
-    """Every event of the game in order (corrections.md "Audit"): records with their numbers as
-    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
-    lines: list[str] = [t("history-title", game=state.game_id)]
-    numbers: dict[int, str] = {}
-    if sheet is not None:
-        in_force = [item.seq for item in state.records]
-        numbers = {
-            seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
-        }
-    for event in state.log:
-        lines += _history_event(t, state, event, numbers)
-    if not state.items:
-        lines.append(t("history-empty"))
-    return lines
-
-
-def _history_event(
-    t: Translator, state: GameState, event: EventRow, numbers: dict[int, str]
-) -> list[str]:
-    kind, p = Kind(event.kind), event.payload
-    time = event.at.strftime("%H:%M")
-    out: list[str]
-    who = state.player_name(event.author) or "?"
-    if kind in RECORD_KINDS:
-        item = state.item(event.seq)
-        if item.undone:
-            return [t("history-undone", line=item.line, time=time, author=who)]
-        number = numbers.get(event.seq, "?")
-        if kind is Kind.PENALTY:
-            return [t("history-penalty", line=item.line, vote=p.get("vote", "?"), time=time)]
-        if item.rule_change is not None:
-            return [t("history-rule-changed", line=item.line, vote=p.get("vote", "?"), time=time)]
-        if p.get("vote") is not None:
-            return [t("history-late", number=number, line=item.line, vote=p["vote"], time=time)]
-        return [t("history-line", number=number, line=item.line, time=time, author=who)]
-    if kind is Kind.DEAL_EDITED:
-        number = numbers.get(p["target"], "?")
-        if p.get("vote") is None:
-            return [
-                t("history-edited", number=number, old=p["old"], line=p["line"], author=who),
-            ]
-        out = [t("history-corrected", number=number, old=p["old"], line=p["line"], vote=p["vote"])]
-        if p.get("warning"):
-            writer = state.player_name(state.item(p["target"]).author) or "?"
-            out.append(t("history-warning", name=writer))
-        return out
-    if kind in (
-        Kind.END_PROPOSED,
-        Kind.CORRECTION_PROPOSED,
-        Kind.LATE_DEAL_PROPOSED,
-        Kind.ARBITER_PROPOSED,
-        Kind.RULE_CHANGE_PROPOSED,
-    ):
-        vote = state.votes[event.seq]
-        number = numbers.get(p.get("target") or p.get("before") or 0, "?")
-        out = [
-            t(
-                f"history-{kind.value}",
-                vote=event.seq,
-                who=who,
-                time=time,
-                number=number,
-                old=p.get("old", ""),
-                line=p.get("line", ""),
-                arbiter=_arbiter_name(p.get("arbiter")),
-                was=p.get("old", ""),
-            )
-        ]
-        if not vote.closed:
-            out.append(t("history-vote-open", ballots=_ballots(t, state, vote)))
-        return out
-    if kind is Kind.VOTE_REFERRED:
-        return [t(f"history-referred-{p['reason']}", vote=p["vote"], time=time)]
-    if kind is Kind.VOTE_CLOSED:
-        vote = state.votes[p["vote"]]
-        result = "passed" if p["passed"] else "rejected"
-        return [
-            t(
-                f"history-vote-{result}",
-                vote=p["vote"],
-                time=time,
-                why=t(f"history-why-{p.get('reason') or 'certain'}", arbiter=who),
-                ballots=_ballots(t, state, vote),
-            )
-        ]
-    if kind is Kind.ARBITER_NAMED:
-        return [t("history-arbiter", arbiter=_arbiter_name(p.get("arbiter")), time=time)]
-    if kind is Kind.GAME_STARTED:
-        return [t("history-started", time=time, rules=rules_brief(t, state))]
-    if kind is Kind.GAME_ENDED:
-        return [t(f"game-ended-{p['reason']}", game=state.game_id)]
-    return []
-
-
-def _ballots(t: Translator, state: GameState, vote: Vote) -> Safe:
-    parts = []
-    for user_id, yes in vote.ballots.items():
-        name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
-        parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
-    return Safe(", ".join(parts) or "—")
-
-
+# -- rules ---------------------------------------------------------------------------------
 def rules_text(t: Translator, state: GameState) -> Safe:
     lines: list[str] = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
     rules = state.rules_now()
