@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bot.core.events import CloseReason, EndReason, ReferReason
 from bot.core.state import GameState, Player, RecordItem, Vote
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
@@ -71,7 +72,7 @@ class Snapshot:
 @dataclass(frozen=True, slots=True)
 class Ended:
     state: GameState
-    reason: str  # "end_rule" | "agreed" | "cancelled"
+    reason: EndReason
     sheet: Sheet | None
     settlement: Settlement | None
 
@@ -111,7 +112,7 @@ class VoteState:
     vote: Vote
     voters: tuple[Player, ...]
     passed: bool | None
-    reason: str | None = None  # why it closed: "certain" | "timeout" | "arbiter" | …
+    reason: CloseReason | ReferReason | None = None  # why it closed, or went to the arbiter
     ended: Ended | None = None  # what a passed end vote did
     proposal: Proposal | None = None  # what a vote on a record would change
     applied: Applied | None = None  # what a passed vote on a record did

@@ -12,9 +12,11 @@ from typing import Any
 
 from bot.core.events import (
     ArbiterNamed,
+    CloseReason,
     DealEdited,
     Dealt,
     DealUndone,
+    EndReason,
     Event,
     GameCreated,
     GameEnded,
@@ -26,6 +28,7 @@ from bot.core.events import (
     PlayerJoined,
     PlayerLeft,
     Proposed,
+    ReferReason,
     RuleChanged,
     VoteCast,
     VoteClosed,
@@ -75,8 +78,8 @@ class Vote:
     usernames: dict[int, str | None] = field(default_factory=dict)  # user id → @username then
     closed: bool = False
     passed: bool | None = None
-    reason: str | None = None
-    referred: str | None = None  # "tie" | "timeout": waiting for the arbiter
+    reason: CloseReason | None = None
+    referred: ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
     closed_at: datetime | None = None
@@ -120,7 +123,7 @@ class GameState:
     items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
-    ended_reason: str | None = None
+    ended_reason: EndReason | None = None
     created_at: datetime | None = None
     started_at: datetime | None = None
     last_seq: int = 0

@@ -191,7 +191,7 @@ def vote_state(
     state: GameState,
     vote: Vote,
     passed: bool | None = None,
-    reason: str | None = None,
+    reason: CloseReason | ReferReason | None = None,
     ended: Ended | None = None,
     proposal: Proposal | None = None,
     applied: Applied | None = None,
