@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
@@ -10,7 +11,7 @@ from bot.core.newgame import NewGame, check_name
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Caller, Core, Unit
-from bot.storage import GameStatus
+from bot.storage import GameStatus, Repo
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, Table, resolve_player
 from scoring.rules import rules_for
@@ -18,10 +19,18 @@ from scoring.rules import rules_for
 log = logging.getLogger(__name__)
 
 
+async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
+    await repo.set_status(game_id, status)
+
+
+async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.remove_member(game_id, user_id)
+
+
 async def new_game(core: Core, caller: Caller, spec: NewGame) -> Opened:
     if caller.private:
         raise GameError("group-only", "", {}, "/newgame sochi")
-    async with core.command(caller, game=None) as unit:
+    async with core.command(caller, game=None, direct=True) as unit:
         repo = unit.repo
         if await repo.live_game(caller.chat_id) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
@@ -75,7 +84,7 @@ async def start_if_full(unit: Unit, caller: Caller) -> bool:
                 "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
             )
     await unit.append(started_event(state, rules, first), caller.user_id)
-    await unit.repo.set_status(state.game_id, GameStatus.PLAYING)
+    await unit.write(partial(_set_status, state.game_id, GameStatus.PLAYING))
     return True
 
 
@@ -84,13 +93,13 @@ async def join(
 ) -> Joined:
     """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
     the game a Join button was made for."""
-    async with core.command(caller, game=None) as unit:
+    async with core.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id)
         if game_id is not None and (row is None or row.game_id != game_id):
             raise GameError("stale-button", "", {}, "/join")
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
-        state = await unit.load(row)
+        state = unit.fold(row, await unit.repo.events(row.game_id))
         taken = {n.casefold() for n in state.names}
         if name is not None:
             if not state.is_scorekeeper(caller.user_id):
@@ -135,5 +144,5 @@ async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
         player = state.players[seat]
         await unit.append(PlayerLeft(player.name), caller.user_id)
         if player.user_id is not None and not state.is_scorekeeper(player.user_id):
-            await unit.repo.remove_member(state.game_id, player.user_id)
+            await unit.write(partial(_remove_member, state.game_id, player.user_id))
         return Left(state, player)

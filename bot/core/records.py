@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Final
 
 from bot.core.errors import GameError
@@ -16,7 +17,7 @@ from bot.core.events import (
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
 from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
-from bot.storage import GameStatus
+from bot.storage import GameStatus, Repo
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
 from scoring.notation import format_record, parse_record
@@ -44,6 +45,10 @@ def split_late(text: str) -> tuple[str, bool]:
     if words and words[0].casefold() in LATE_WORDS:
         return " ".join(words[1:]), True
     return text, False
+
+
+async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.add_member(game_id, user_id)
 
 
 def playing(state: GameState, caller: Caller) -> int | None:
@@ -87,8 +92,8 @@ async def record(core: Core, caller: Caller, text: str) -> Recorded:
         event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)
         if caller.user_id is not None:
-            await unit.repo.add_member(state.game_id, caller.user_id)
-        core.remember(state, sheet)
+            await unit.write(partial(_add_member, state.game_id, caller.user_id))
+        unit.remember(sheet)
         scored = sheet.records[-1]
         return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))
 
@@ -145,7 +150,7 @@ async def edit(core: Core, caller: Caller, text: str) -> Edited:
         sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
         line = format_record(new, state.names)
         await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
-        core.remember(state, sheet)
+        unit.remember(sheet)
         old = last.old_lines[-1]
         return Edited(
             state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet)

@@ -187,7 +187,7 @@ class GameService:
         return self._locales[chat_id]
 
     async def set_locale(self, caller: Caller, locale: str) -> None:
-        async with self.core.command(caller, game=None) as unit:
+        async with self.core.command(caller, game=None, direct=True) as unit:
             await unit.repo.set_chat_locale(caller.chat_id, locale)
         self._locales[caller.chat_id] = locale
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -19,10 +19,10 @@ from functools import lru_cache
 from typing import Final
 
 from bot.core.errors import AlreadyHandled, GameError
-from bot.core.events import VOTE_KINDS, Event, encode
+from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, Player, RecordItem, apply, fold
-from bot.storage import GameRow, GameStatus, Repo, Store
+from bot.storage import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
@@ -105,6 +105,9 @@ def index_of(state: GameState, seq: int) -> int | None:
     return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
 
 
+Write = Callable[[Repo], Awaitable[object]]
+
+
 class Core:
     """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
     and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
@@ -121,37 +124,93 @@ class Core:
         return self._locks.setdefault(chat_id, asyncio.Lock())
 
     @asynccontextmanager
-    async def command(self, caller: Caller, game: int | None = LIVE) -> AsyncIterator[Unit]:
-        """The preamble of every command: the chat's lock, one transaction, the update marked as
-        handled inside it, and the game folded — `game` LIVE: the chat's live game (refused with
-        `no-game` when there is none), a game id: that game of this chat (`stale-button`
-        otherwise), None: no game read."""
-        async with self.lock(caller.chat_id), self.store.transaction() as repo:
-            if caller.update_id is not None:
-                if await repo.update_seen(caller.update_id):
+    async def command(
+        self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
+    ) -> AsyncIterator[Unit]:
+        """The preamble of every command. `game` LIVE: the chat's live game (refused with
+        `no-game` when there is none); a game id: that game of this chat (`stale-button`
+        otherwise); None: no game read.
+
+        Under the chat's lock, in two steps, so that no lock shared by every chat (SQLite's one
+        connection) is held while the command replays: the update is checked and the game's log
+        read in a short read; the log is folded and the command checks and replays with the store
+        free, its events and writes kept by the `Unit`; then one transaction (`BEGIN IMMEDIATE`)
+        marks the update and writes them all, or nothing (any exception before it writes nothing).
+        `direct` units (the few that create rows and replay nothing: /newgame, /join, /lang) run
+        whole inside the transaction."""
+        async with self.lock(caller.chat_id):
+            if direct:
+                async with self.store.transaction() as repo:
+                    await self._mark(repo, caller)
+                    unit = Unit(self, caller.chat_id, repo)
+                    row = await self._row(repo, caller.chat_id, game)
+                    if row is not None:
+                        unit.fold(row, await repo.events(row.game_id))
+                    yield unit
+                unit.committed()
+                return
+            async with self.store.reading() as repo:
+                if caller.update_id is not None and await repo.update_seen(caller.update_id):
                     raise AlreadyHandled(caller.update_id)
-                await repo.mark_update(caller.update_id, self.clock())
-            unit = Unit(self, repo, caller.chat_id)
-            if game == LIVE:
-                row = await repo.live_game(caller.chat_id)
-                if row is None:
-                    raise GameError("no-game", "", {}, "/newgame sochi")
-                await unit.load(row)
-            elif game is not None:
-                row = await repo.game(game)
-                if row is None or row.chat_id != caller.chat_id:
-                    raise GameError("stale-button", "", {}, "/score")
-                await unit.load(row)
+                row = await self._row(repo, caller.chat_id, game)
+                events = await repo.events(row.game_id) if row is not None else []
+            unit = Unit(self, caller.chat_id, None)
+            if row is not None:
+                unit.fold(row, events)
             yield unit
+            await self._commit(unit, caller)
 
     @asynccontextmanager
-    async def background(self, chat_id: int) -> AsyncIterator[Unit]:
-        """A unit of work of the bot itself (a vote's clock): the chat's lock and a transaction."""
-        async with self.lock(chat_id), self.store.transaction() as repo:
-            yield Unit(self, repo, chat_id)
+    async def background(self, chat_id: int, game_id: int) -> AsyncIterator[Unit | None]:
+        """A unit of work of the bot itself (the vote clock) on one game, in the same two steps;
+        None when the game is gone or has ended."""
+        async with self.lock(chat_id):
+            async with self.store.reading() as repo:
+                row = await repo.game(game_id)
+                events = await repo.events(game_id) if row is not None else []
+            if row is None or row.status is GameStatus.ENDED:
+                yield None
+                return
+            unit = Unit(self, chat_id, None)
+            unit.fold(row, events)
+            yield unit
+            await self._commit(unit, None)
+
+    async def _mark(self, repo: Repo, caller: Caller | None) -> None:
+        if caller is None or caller.update_id is None:
+            return
+        if await repo.update_seen(caller.update_id):
+            raise AlreadyHandled(caller.update_id)
+        await repo.mark_update(caller.update_id, self.clock())
+
+    async def _commit(self, unit: Unit, caller: Caller | None) -> None:
+        marks = caller is not None and caller.update_id is not None
+        if unit.writes or marks:
+            async with self.store.transaction() as repo:
+                await self._mark(repo, caller)
+                for write in unit.writes:
+                    await write(repo)
+        unit.committed()
+
+    @staticmethod
+    async def _row(repo: Repo, chat_id: int, game: int | None) -> GameRow | None:
+        if game is None:
+            return None
+        if game == LIVE:
+            row = await repo.live_game(chat_id)
+            if row is None:
+                raise GameError("no-game", "", {}, "/newgame sochi")
+            return row
+        row = await repo.game(game)
+        if row is None or row.chat_id != chat_id:
+            raise GameError("stale-button", "", {}, "/score")
+        return row
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        state = fold(row.game_id, await repo.events(row.game_id))
+        return self.folded(row, await repo.events(row.game_id))
+
+    def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
+        state = fold(row.game_id, events)
         state.chat_id = row.chat_id
         self.track(state)
         return state
@@ -166,14 +225,20 @@ class Core:
         self.watch[state.game_id] = (state.chat_id, earliest)
 
     # -- the sheet ---------------------------------------------------------------------------
-    def sheet(self, state: GameState) -> Sheet:
-        """The replay of the records in force (cached per game until its log grows)."""
+    def cached(self, state: GameState) -> Sheet | None:
         cached = self._sheets.get(state.game_id)
         if cached is not None and cached[0] == state.last_seq:
             self._sheets.move_to_end(state.game_id)
             return cached[1]
-        sheet = replay(state.game(), records_of(state))
-        self.remember(state, sheet)
+        return None
+
+    def sheet(self, state: GameState) -> Sheet:
+        """The replay of the records in force (cached per game until its log grows); for a log
+        read outside a command (a command's own sheets are cached once it has committed)."""
+        sheet = self.cached(state)
+        if sheet is None:
+            sheet = replay(state.game(), records_of(state))
+            self.remember(state, sheet)
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
@@ -184,16 +249,25 @@ class Core:
 
 
 class Unit:
-    """One unit of work: its repository, the game it folded, and what it appends."""
+    """One unit of work: the game it folded, the events it appends and the writes it keeps until
+    the commit (a `direct` unit has its transaction's repository and writes at once)."""
 
-    def __init__(self, core: Core, repo: Repo, chat_id: int) -> None:
+    def __init__(self, core: Core, chat_id: int, repo: Repo | None) -> None:
         self.core = core
-        self.repo = repo
         self.chat_id = chat_id
+        self._repo = repo
         self._state: GameState | None = None
+        self.writes: list[Write] = []
+        self._sheets: list[tuple[GameState, int, Sheet]] = []
 
-    async def load(self, row: GameRow) -> GameState:
-        self._state = await self.core.fold(self.repo, row)
+    @property
+    def repo(self) -> Repo:
+        """The transaction's repository (direct units only)."""
+        assert self._repo is not None, "only a direct unit of work holds the repository"
+        return self._repo
+
+    def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
+        self._state = self.core.folded(row, events)
         return self._state
 
     def adopt(self, state: GameState) -> None:
@@ -213,17 +287,45 @@ class Unit:
         seconds = rules_now(self.state).vote_seconds
         return (self.now() + timedelta(seconds=seconds)).isoformat()
 
+    async def write(self, write: Write) -> None:
+        """A write beside the events (members, the status index): now, or at the commit."""
+        if self._repo is not None:
+            await write(self._repo)
+        else:
+            self.writes.append(write)
+
     async def append(self, event: Event, author: int | None) -> None:
-        """Append a typed event (encoded to its JSON payload) and fold it into the state."""
+        """Append a typed event (encoded to its JSON payload) and fold it into the state; its
+        seq is the log's next, checked again when it is written."""
         state = self.state
         kind, payload = encode(event)
-        row = await self.repo.append(state.game_id, kind.value, payload, author, self.now())
+        at = self.now()
+        if self._repo is not None:
+            row = await self._repo.append(state.game_id, kind.value, payload, author, at)
+        else:
+            seq = state.last_seq + 1
+            row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
+            self.writes.append(_appending(row))
         apply(state, row)
         if kind in VOTE_KINDS:
             self.core.track(state)
 
     def sheet(self) -> Sheet:
-        return self.core.sheet(self.state)
+        """The replay of the records in force now (cached once the unit commits)."""
+        state = self.state
+        sheet = self.core.cached(state)
+        if sheet is None:
+            sheet = replay(state.game(), records_of(state))
+            self.remember(sheet)
+        return sheet
+
+    def remember(self, sheet: Sheet) -> None:
+        self._sheets.append((self.state, self.state.last_seq, sheet))
+
+    def committed(self) -> None:
+        for state, seq, sheet in self._sheets:
+            if seq == state.last_seq:
+                self.core.remember(state, sheet)
 
     def replay(self, records: list[Record], dealer: int) -> Sheet:
         """The sheet with a new record; the engine's refusal gets an example for this table."""
@@ -233,3 +335,12 @@ class Unit:
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
+
+
+def _appending(row: EventRow) -> Write:
+    async def write(repo: Repo) -> None:
+        stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
+        if stored.seq != row.seq:  # the chat's lock makes this impossible; never write past it
+            raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
+
+    return write

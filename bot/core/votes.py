@@ -8,6 +8,7 @@ changes follows as its own events (`bot.core.changes`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from bot.core import changes
 from bot.core.errors import GameError
@@ -30,9 +31,13 @@ from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
 from bot.core.uow import Caller, Core, Unit, settlement
-from bot.storage import GameStatus
+from bot.storage import GameStatus, Repo
 from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
+
+
+async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
+    await repo.set_status(game_id, status)
 
 
 def _counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int]:
@@ -92,7 +97,7 @@ async def end(unit: Unit, reason: EndReason, author: int | None) -> Ended:
     for vote in state.open_votes():  # a vote cannot outlive its game
         await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
     await unit.append(GameEnded(reason), author)
-    await unit.repo.set_status(state.game_id, GameStatus.ENDED)
+    await unit.write(partial(_set_status, state.game_id, GameStatus.ENDED))
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()
@@ -220,12 +225,11 @@ async def expire_votes(core: Core) -> list[VoteState]:
     for game_id, (chat_id, due) in list(core.watch.items()):
         if due > now:
             continue
-        async with core.background(chat_id) as unit:
-            row = await unit.repo.game(game_id)
-            core.watch.pop(game_id, None)
-            if row is None or row.status is GameStatus.ENDED:
+        core.watch.pop(game_id, None)
+        async with core.background(chat_id, game_id) as unit:
+            if unit is None:
                 continue
-            state = await unit.load(row)
+            state = unit.state
             core.watch.pop(game_id, None)
             for ballot in state.open_votes():
                 if ballot.referred is None and now >= ballot.deadline:
@@ -238,6 +242,6 @@ async def vote_posted(
     core: Core, chat_id: int, game_id: int, vote_seq: int, message_id: int
 ) -> None:
     """Remember the message that shows a vote, so that its closing can edit it later."""
-    async with core.background(chat_id) as unit:
-        kind, payload = encode(VotePosted(vote_seq, message_id))
-        await unit.repo.append(game_id, kind.value, payload, None, core.clock())
+    kind, payload = encode(VotePosted(vote_seq, message_id))
+    async with core.lock(chat_id), core.store.transaction() as repo:
+        await repo.append(game_id, kind.value, payload, None, core.clock())
