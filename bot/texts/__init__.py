@@ -1,1 +1,1 @@
-"""Pure presentation, no aiogram: the chat's texts (i18n, views) and the step-by-step entry."""
+"""Pure presentation: the chat's texts and the deal step machine, no aiogram."""

@@ -20,7 +20,7 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.service import GameService, Kind
+from bot.core import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.tg.keyboards import VoteCb

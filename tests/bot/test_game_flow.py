@@ -16,7 +16,7 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.service import GameService
+from bot.core import GameService
 from bot.storage import SqliteStore
 from bot.tg.keyboards import JoinCb, VoteCb
 from tests.bot.factories import (

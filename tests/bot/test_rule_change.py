@@ -3,7 +3,7 @@ a rule changes only by a vote every player agrees to, never as a deal."""
 
 from __future__ import annotations
 
-from bot.service import GameService
+from bot.core import GameService
 from bot.storage import SqliteStore
 from bot.tg.reply import close_expired_votes
 from scoring.protocol import parse_protocol

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.service import Kind, Player, tally
-from bot.service.state import Vote, fold, rules_from_snapshot, rules_snapshot
+from bot.core import Kind, Player, tally
+from bot.core.state import Vote, fold, rules_from_snapshot, rules_snapshot
 from bot.storage import EventRow
 from scoring.rules import PRESETS, rules_for
 

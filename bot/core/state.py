@@ -10,38 +10,39 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from bot.service.events import RECORD_KINDS, VOTE_KINDS, Kind, PlayerPayload
+from bot.core.events import (
+    ArbiterNamed,
+    CloseReason,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    EndReason,
+    Event,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    Kind,
+    LastRoundMarked,
+    Penalized,
+    Player,
+    PlayerJoined,
+    PlayerLeft,
+    Proposed,
+    ReferReason,
+    RuleChanged,
+    VoteCast,
+    VoteClosed,
+    VotePosted,
+    VoteReferred,
+    decode,
+)
 from bot.storage import EventRow, GameStatus
 from scoring.protocol import stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
+from scoring.voting import Threshold
 
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    user_id: int | None = None
-    username: str | None = None  # without the @
-
-    @property
-    def named_only(self) -> bool:
-        """A player without a Telegram account in this game: the scorekeeper acts for him."""
-        return self.user_id is None and self.username is None
-
-    def is_user(self, user_id: int | None, username: str | None) -> bool:
-        if self.user_id is not None:
-            return self.user_id == user_id
-        return bool(self.username and username and self.username.lower() == username.lower())
-
-    def payload(self) -> PlayerPayload:
-        return {"name": self.name, "user_id": self.user_id, "username": self.username}
-
-    @classmethod
-    def of(cls, payload: dict[str, Any]) -> Player:
-        return cls(payload["name"], payload.get("user_id"), payload.get("username"))
-
-
-RULE_CHANGE_PREFIX = "option "  # scoring.notation.format_record of a RuleChange
+__all__ = ["GameState", "Player", "RecordItem", "Vote", "apply", "fold"]
 
 
 @dataclass(slots=True)
@@ -59,14 +60,12 @@ class RecordItem:
     seat: int | None = None  # the writer's seat, when the writer plays (issue 6)
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
     votes: list[int] = field(default_factory=list)  # the votes that corrected it, in order
+    change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
 
     @property
     def rule_change(self) -> tuple[str, str] | None:
-        """(option, value) when this record is a rule changed mid-game (`option name=value`)."""
-        if self.kind is not Kind.DEAL or not self.line.startswith(RULE_CHANGE_PREFIX):
-            return None
-        name, _, value = self.line.removeprefix(RULE_CHANGE_PREFIX).partition("=")
-        return name, value
+        """(option, value) when this record is a rule changed mid-game (a `RuleChanged` event)."""
+        return self.change
 
 
 @dataclass(slots=True)
@@ -80,15 +79,21 @@ class Vote:
     usernames: dict[int, str | None] = field(default_factory=dict)  # user id → @username then
     closed: bool = False
     passed: bool | None = None
-    reason: str | None = None
-    referred: str | None = None  # "tie" | "timeout": waiting for the arbiter
+    reason: CloseReason | None = None
+    referred: ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
     closed_at: datetime | None = None
+    event: Proposed = field(init=False, repr=False)  # the opening event, typed
+
+    def __post_init__(self) -> None:
+        event = decode(self.kind, self.payload)
+        assert isinstance(event, Proposed)
+        self.event = event
 
     @property
-    def threshold(self) -> str:
-        return str(self.payload.get("threshold", "all"))
+    def threshold(self) -> Threshold:
+        return self.event.threshold
 
     def ballot(self, voter: Player) -> bool | None:
         """The voter's standing vote, if any."""
@@ -99,7 +104,7 @@ class Vote:
 
     @property
     def deadline(self) -> datetime:
-        return datetime.fromisoformat(self.payload["deadline"])
+        return datetime.fromisoformat(self.event.deadline)
 
 
 @dataclass(slots=True)
@@ -119,11 +124,12 @@ class GameState:
     items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
-    ended_reason: str | None = None
+    ended_reason: EndReason | None = None
     created_at: datetime | None = None
     started_at: datetime | None = None
     last_seq: int = 0
     log: list[EventRow] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -226,86 +232,102 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
     return state
 
 
-def apply(state: GameState, event: EventRow) -> None:
-    p = event.payload
-    kind = Kind(event.kind)
-    state.last_seq = event.seq
-    state.log.append(event)
-    if kind is Kind.GAME_CREATED:
-        state.convention = p["convention"]
-        state.seats = p["seats"]
-        state.overrides = dict(p["overrides"])
-        state.stake = Fraction(p["stake"]) if p.get("stake") else None
-        state.dealer_ref = p.get("dealer")
-        state.scorekeeper = Player.of(p["scorekeeper"]) if p.get("scorekeeper") else None
-        state.created_at = event.at
-    elif kind is Kind.PLAYER_JOINED:
-        state.players.append(Player.of(p["player"]))
-    elif kind is Kind.PLAYER_LEFT:
-        state.players = [pl for pl in state.players if pl.name != p["name"]]
-    elif kind is Kind.GAME_STARTED:
-        state.players = [Player.of(pl) for pl in p["players"]]
-        state.seats = len(state.players)
-        state.first_dealer = p["first_dealer"]
-        state.convention = p["convention"]
-        state.overrides = dict(p["overrides"])
-        state.stake = Fraction(p["stake"]) if p.get("stake") else None
-        state.rules = rules_from_snapshot(p, state.seats)
-        state.status = GameStatus.PLAYING
-        state.started_at = event.at
-    elif kind is Kind.GAME_ENDED:
-        state.status = GameStatus.ENDED
-        state.ended_reason = p["reason"]
-    elif kind in RECORD_KINDS:
-        item = RecordItem(event.seq, kind, p["line"], event.author, event.at)
-        item.seat = p.get("seat")
-        item.vote = p.get("vote")
-        before = p.get("before")
-        if before is None:
+def apply(state: GameState, row: EventRow) -> None:
+    """Fold one stored event into the state (decoded to its typed event first)."""
+    state.last_seq = row.seq
+    state.log.append(row)
+    event = decode(row.kind, row.payload, row.schema_version)
+    state.events.append(event)
+    _apply(state, row, event)
+
+
+def _apply(state: GameState, row: EventRow, event: Event) -> None:
+    match event:
+        case GameCreated():
+            state.convention = event.convention
+            state.seats = event.seats
+            state.overrides = dict(event.overrides)
+            state.stake = Fraction(event.stake) if event.stake else None
+            state.dealer_ref = event.dealer
+            state.scorekeeper = event.scorekeeper
+            state.created_at = row.at
+        case PlayerJoined():
+            state.players.append(event.player)
+        case PlayerLeft():
+            state.players = [pl for pl in state.players if pl.name != event.name]
+        case GameStarted():
+            state.players = list(event.players)
+            state.seats = len(state.players)
+            state.first_dealer = event.first_dealer
+            state.convention = event.convention
+            state.overrides = dict(event.overrides)
+            state.stake = Fraction(event.stake) if event.stake else None
+            snapshot = {"convention": event.convention, "rules": event.rules}
+            state.rules = rules_from_snapshot(snapshot, state.seats)
+            state.status = GameStatus.PLAYING
+            state.started_at = row.at
+        case GameEnded():
+            state.status = GameStatus.ENDED
+            state.ended_reason = event.reason
+        case RuleChanged():
+            item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
+            item.vote, item.change = event.vote, (event.option, event.value)
             state.items.append(item)
-        else:
-            index = next(i for i, it in enumerate(state.items) if it.seq == before)
-            state.items.insert(index, item)
-    elif kind is Kind.DEAL_UNDONE:
-        state.item(p["target"]).undone = True
-    elif kind is Kind.DEAL_EDITED:
-        item = state.item(p["target"])
-        item.old_lines.append(item.line)
-        item.line = p["line"]
-        item.edited_at = event.at
-        if p.get("vote") is not None:
-            item.votes.append(p["vote"])
-    elif kind in VOTE_KINDS:
-        state.votes[event.seq] = Vote(event.seq, kind, dict(p), event.author, event.at)
-    elif kind is Kind.VOTE_CAST:
-        if event.author is not None:
-            vote = state.votes[p["vote"]]
-            vote.ballots[event.author] = bool(p["yes"])
-            vote.usernames[event.author] = p.get("username")
-    elif kind is Kind.VOTE_REFERRED:
-        state.votes[p["vote"]].referred = p["reason"]
-    elif kind is Kind.VOTE_CLOSED:
-        vote = state.votes[p["vote"]]
-        vote.closed = True
-        vote.passed = bool(p["passed"])
-        vote.reason = p.get("reason")
-        vote.decided_by = event.author
-        vote.closed_at = event.at
-        if event.author is not None and p.get("username"):
-            vote.usernames.setdefault(event.author, p["username"])
-    elif kind is Kind.VOTE_POSTED:
-        state.votes[p["vote"]].message_id = p["message_id"]
-    elif kind is Kind.ARBITER_NAMED:
-        state.arbiter = Player.of(p["arbiter"]) if p.get("arbiter") else None
+        case Dealt() | LastRoundMarked() | Penalized():
+            item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
+            before = None
+            if isinstance(event, Dealt):
+                item.seat, item.vote, before = event.seat, event.vote, event.before
+            elif isinstance(event, Penalized):
+                item.vote = event.vote
+            if before is None:
+                state.items.append(item)
+            else:
+                index = next(i for i, it in enumerate(state.items) if it.seq == before)
+                state.items.insert(index, item)
+        case DealUndone():
+            state.item(event.target).undone = True
+        case DealEdited():
+            item = state.item(event.target)
+            item.old_lines.append(item.line)
+            item.line = event.line
+            item.edited_at = row.at
+            if event.vote is not None:
+                item.votes.append(event.vote)
+        case VoteCast():
+            if row.author is not None:
+                vote = state.votes[event.vote]
+                vote.ballots[row.author] = event.yes
+                vote.usernames[row.author] = event.username
+        case VoteReferred():
+            state.votes[event.vote].referred = event.reason
+        case VoteClosed():
+            vote = state.votes[event.vote]
+            vote.closed = True
+            vote.passed = event.passed
+            vote.reason = event.reason
+            vote.decided_by = row.author
+            vote.closed_at = row.at
+            if row.author is not None and event.username:
+                vote.usernames.setdefault(row.author, event.username)
+        case VotePosted():
+            state.votes[event.vote].message_id = event.message_id
+        case ArbiterNamed():
+            state.arbiter = event.arbiter
+        case _:
+            assert isinstance(event, Proposed), event
+            state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
 
 
-def started_payload(state: GameState, rules: Rules, first_dealer: int) -> dict[str, Any]:
-    return {
-        "players": [p.payload() for p in state.players],
-        "first_dealer": first_dealer,
-        "convention": rules.convention,
-        "overrides": dict(state.overrides),
-        "rules": rules_snapshot(rules),
-        "rules_version": RULES_VERSION,
-        "stake": stake_text(state.stake) if state.stake is not None else None,
-    }
+def started_event(state: GameState, rules: Rules, first_dealer: int) -> GameStarted:
+    """The game's start: its players in seat order and every option of the rules, frozen."""
+    stake = stake_text(state.stake) if state.stake is not None else None
+    return GameStarted(
+        tuple(state.players),
+        first_dealer,
+        rules.convention,
+        dict(state.overrides),
+        rules_snapshot(rules),
+        RULES_VERSION,
+        stake,
+    )

@@ -1,0 +1,28 @@
+"""The application core: commands over a game's event log, no aiogram (see `bot.core.service.GameService`)."""
+
+from bot.core.errors import GAME_ERROR_CODES, AlreadyHandled, GameError
+from bot.core.events import Kind
+from bot.core.newgame import NewGame, parse_newgame
+from bot.core.service import Caller, Clock, GameService, split_late, utc_now
+from bot.core.state import GameState, Player, RecordItem, Vote
+from bot.core.votes import tally, tied
+
+__all__ = [
+    "GAME_ERROR_CODES",
+    "AlreadyHandled",
+    "Caller",
+    "Clock",
+    "GameError",
+    "GameService",
+    "GameState",
+    "Kind",
+    "NewGame",
+    "Player",
+    "RecordItem",
+    "Vote",
+    "parse_newgame",
+    "split_late",
+    "tally",
+    "tied",
+    "utc_now",
+]

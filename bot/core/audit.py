@@ -1,0 +1,210 @@
+"""The audit of a game for `/export` (corrections.md "Audit"): `#` comments for the protocol file,
+and the event log as JSON.
+
+The protocol holds the records as they stand after every correction (penalties as `adjust` lines),
+so `python -m scoring replay` on it gives the balances the bot shows; what was superseded — undone
+and corrected records, votes and who voted how, the arbiter — is written beside them as comments
+in plain English (a file, like the JSON log, is not in the chat's language).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from fractions import Fraction
+from typing import Any
+
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    GameEnded,
+    Kind,
+    LateDealProposed,
+    Penalized,
+    Player,
+    RuleChanged,
+    RuleChangeProposed,
+    VoteClosed,
+)
+from bot.core.state import GameState, Vote
+from bot.core.uow import index_of, parse_stored, records_of, table
+from scoring.deal import Record
+from scoring.errors import ScoringError
+from scoring.replay import replay
+from scoring.sheet import Band, Sheet
+
+CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
+
+_VOTE_TOPIC = {
+    Kind.END_PROPOSED: "end the game now",
+    Kind.CORRECTION_PROPOSED: "correct a record",
+    Kind.LATE_DEAL_PROPOSED: "insert a forgotten deal",
+    Kind.ARBITER_PROPOSED: "name an arbiter",
+    Kind.RULE_CHANGE_PROPOSED: "change a rule from the next record on",
+}
+
+
+def ballots_text(state: GameState, vote: Vote) -> str:
+    """`Anna yes, Boris yes, Clara no` — the standing ballots of a vote."""
+    parts = []
+    for user_id, yes in vote.ballots.items():
+        name = state.player_name(user_id) or vote.usernames.get(user_id) or str(user_id)
+        parts.append(f"{name} {'yes' if yes else 'no'}")
+    return ", ".join(parts) or "no ballots"
+
+
+def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, list[str]]:
+    """Comment lines per record index (written after that record) telling the game's history
+    beside its records: pencil edits and undos, votes with their ballots, penalties, the arbiter.
+    An event belongs after the newest record in force written before it (a correction: after
+    the record it corrects)."""
+    in_force = state.records
+    assert len(in_force) == len(records)
+    index = {item.seq: i for i, item in enumerate(in_force)}
+    numbers: dict[int, int] = {}
+    for item in in_force:
+        if item.kind is Kind.DEAL and item.rule_change is None:
+            numbers[item.seq] = len(numbers) + 1
+    comments: defaultdict[int, list[str]] = defaultdict(list)
+
+    def anchor(seq: int) -> int | None:
+        """The index of the newest record in force written before event `seq`."""
+        earlier = [index[item.seq] for item in in_force if item.seq < seq]
+        if earlier:
+            return max(earlier)
+        return 0 if in_force else None
+
+    def add(at: int | None, text: str) -> None:
+        if at is not None:
+            comments[at].append(text)
+
+    def label(seq: int) -> str:
+        return f"#{numbers[seq]}" if seq in numbers else f"record {seq}"
+
+    for row, event in zip(state.log, state.events, strict=True):
+        seq = row.seq
+        who = state.player_name(row.author) or "the bot"
+        when = row.at.strftime("%Y-%m-%d %H:%M UTC")
+        match event:
+            case RuleChanged(vote=int(vote)) if seq in index:
+                add(index[seq], f"rule changed mid-game by vote {vote}")
+            case Dealt(vote=int(vote)) if seq in index:
+                add(index[seq], f"{label(seq)} is a late deal, inserted by vote {vote}")
+            case Penalized() if seq in index:
+                add(index[seq], f"record penalty for {label(event.target)} (vote {event.vote})")
+            case DealUndone():
+                text = f"undone by {who} under the pencil rule, {when}: {event.line}"
+                add(anchor(event.target), text)
+            case DealEdited(vote=None):
+                text = f"{label(event.target)} edited by {who} under the pencil rule, {when}; "
+                add(index.get(event.target, anchor(seq)), f"{text}was: {event.old}")
+            case DealEdited(warning=True):
+                writer = state.player_name(state.item(event.target).author) or "?"
+                text = f"{label(event.target)}: {writer}'s first corrected error — a warning"
+                add(index.get(event.target, anchor(seq)), text)
+            case VoteClosed():
+                _vote_comment(state, state.votes[event.vote], add, anchor, label, index)
+            case ArbiterNamed():
+                shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
+                add(anchor(seq), f"arbiter: {shown}, named {when}")
+            case GameEnded():
+                add(anchor(seq), f"game ended ({event.reason}), {when}")
+    return dict(comments)
+
+
+def _shown(player: Player) -> str:
+    return player.username or player.name
+
+
+def _vote_comment(
+    state: GameState,
+    vote: Vote,
+    add: Callable[[int | None, str], None],
+    anchor: Callable[[int], int | None],
+    label: Callable[[int], str],
+    index: dict[int, int],
+) -> None:
+    event = vote.event
+    who = state.player_name(vote.author) or "?"
+    topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
+    if vote.passed:
+        result = "passed"
+    elif vote.reason == "conflict":
+        result = "passed, but the log had moved on: nothing changed"
+    else:
+        result = "rejected"
+    how = {"certain": "", "timeout": ", time was up", "arbiter": ", by the arbiter"}
+    result += how.get(vote.reason or "", f", {vote.reason}")
+    if vote.referred:
+        result += f" (went to the arbiter: {vote.referred})"
+    head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+    match event:
+        case CorrectionProposed():
+            text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
+            at = index.get(event.target, anchor(vote.seq))
+        case LateDealProposed():
+            text = f"{head} before {label(event.before)}: {event.line}"
+            at = index.get(event.before, anchor(vote.seq))
+        case RuleChangeProposed():
+            text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+        case ArbiterProposed():
+            text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
+        case _:
+            text, at = head, anchor(vote.seq)
+    add(at, f"{text}; {result}; ballots: {ballots_text(state, vote)}")
+
+
+def event_log_json(state: GameState, exported_at: datetime) -> str:
+    """Every event of the game as JSON: seq, kind, payload, author (Telegram id), at (UTC)."""
+    document: dict[str, Any] = {
+        "game": state.game_id,
+        "exported_at": exported_at.isoformat(),
+        "players": [p.payload() for p in state.players],
+        "events": [
+            {
+                "seq": e.seq,
+                "kind": e.kind,
+                "payload": e.payload,
+                "author": e.author,
+                "at": e.at.isoformat(),
+                "schema_version": e.schema_version,
+            }
+            for e in state.log
+        ],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
+    """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
+    first written there, the correction's number) — corrections.md "Audit"."""
+    out: CorrectedValues = {}
+    if state.rules is None:
+        return out
+    records = records_of(state)
+    tab = table(state)
+    number = 0
+    for event in state.events:
+        if not isinstance(event, DealEdited) or event.vote is None:
+            continue
+        number += 1
+        index = index_of(state, event.target)
+        if index is None:
+            continue
+        try:
+            old = parse_stored(event.old, tab)
+            wrong = replay(state.game(), [*records[:index], old])
+        except ScoringError:
+            continue
+        for band, values in wrong.history.items():
+            written = [total for at, total in values if at == index]
+            right = [total for at, total in sheet.history.get(band, ()) if at == index]
+            if written and right and written[-1] != right[-1]:
+                out[(band, index)] = (written[-1], number)
+    return out

@@ -1,0 +1,198 @@
+"""Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule (conventions.md
+§1.4) and /arbiter. Each checks the proposal against the log and the engine, then opens the vote
+with the proposer's ✅ (`bot.core.votes.open_vote`); the windows are `scoring.voting`'s."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Final
+
+from bot.core.errors import GameError
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    Kind,
+    LateDealProposed,
+    RuleChangeProposed,
+)
+from bot.core.newgame import parse_arbiter
+from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
+from bot.core.results import VoteState
+from bot.core.state import GameState
+from bot.core.uow import Caller, Core, deal_example, records_of, rules_now, table
+from bot.core.votes import open_vote
+from bot.storage import GameStatus
+from scoring.deal import Adjust, LastRound, RuleChange
+from scoring.errors import IllegalDeal, ScoringError
+from scoring.notation import format_record, parse_record, parse_rule_change
+from scoring.rules import format_option
+from scoring.sheet import Sheet
+from scoring.voting import (
+    ARBITER_THRESHOLD,
+    LATE_THRESHOLD,
+    RULE_CHANGE_THRESHOLD,
+    dispute_terms,
+    dispute_window,
+    late_window,
+    pencil_holds,
+)
+
+DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
+
+
+def in_window(state: GameState, index: int, now: datetime) -> bool:
+    """Кодекс 4.2.9 (corrections.md): a record may be disputed while it is the latest deal, or
+    while the deal after it is younger than `dispute_grace_seconds` (the bot cannot see the end
+    of the next bidding, so the next record marks it)."""
+    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.rule_change]
+    grace = rules_now(state).dispute_grace_seconds
+    return dispute_window(later[0].at if later else None, now, grace)
+
+
+def deal_index(sheet: Sheet, number: str, example: str) -> int:
+    """The index (among the records in force) of the deal numbered `number` (`5`, `#5`)."""
+    text = number.strip().lstrip("#№")
+    if text.isdigit():
+        for index, scored in enumerate(sheet.records):
+            if scored.number == int(text):
+                return index
+    raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
+
+
+async def dispute(core: Core, caller: Caller, number: str, text: str) -> VoteState:
+    """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted).
+
+    Inside the window any player may propose and a majority decides; after it only the record's
+    writer may, and every player must agree (corrections.md, Кодекс 4.2.9)."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        seat = playing(state, caller)
+        rules = rules_now(state)
+        sheet = unit.sheet()
+        example = DISPUTE_EXAMPLE
+        if sheet.records:
+            last = sheet.records[-1]
+            shown = deal_example(state.names, last.dealer or 0).removeprefix("/deal ")
+            example = f"/dispute {last.number or 1} {shown}"
+        index = deal_index(sheet, number, example)
+        item, scored = state.records[index], sheet.records[index]
+        if votes_on(state, item):
+            raise GameError("vote-open", f"#{scored.number}", {}, "/history")
+        record = parse_record(text, table(state, scored.dealer, seat))
+        no_rule_change(record, text)
+        if isinstance(record, Adjust | LastRound):
+            raise GameError("dispute-not-deal", text.strip(), {}, example)
+        line = format_record(record, state.names)
+        if line == item.line:
+            raise GameError("no-change", text.strip(), {"line": item.line}, example)
+        records = records_of(state)
+        records[index] = record
+        unit.replay(records, scored.dealer or 0)
+        terms = dispute_terms(
+            in_window(state, index, unit.now()), by_writer=item.author == caller.user_id
+        )
+        if not terms.allowed:
+            writer = state.player_name(item.author) or "?"
+            params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
+            raise GameError("dispute-window", f"#{scored.number}", params, "/history")
+        latest = index == len(records) - 1
+        pencil = pencil_holds(item.at, unit.now(), rules.pencil_seconds, latest=latest)
+        proposed = CorrectionProposed(
+            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil
+        )
+        return await open_vote(unit, caller, proposed)
+
+
+async def propose_late(core: Core, caller: Caller, text: str) -> VoteState:
+    """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is
+    younger than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        seat = playing(state, caller)
+        rules = rules_now(state)
+        sheet = unit.sheet()
+        deals = [i for i, scored in enumerate(sheet.records) if scored.number]
+        if not deals:
+            raise GameError("late-nothing-before", text.strip(), {}, DEAL_EXAMPLE)
+        index = deals[-1]
+        latest, dealer = state.records[index], sheet.records[index].dealer
+        if not late_window(latest.at, unit.now(), rules.dispute_grace_seconds):
+            params = {"seconds": str(rules.dispute_grace_seconds)}
+            raise GameError("late-window", f"#{sheet.records[index].number}", params, "/history")
+        if state.open_votes(Kind.LATE_DEAL_PROPOSED) or votes_on(state, latest):
+            raise GameError("vote-open", text.strip(), {}, "/history")
+        record = parse_record(text, table(state, dealer, seat))
+        no_rule_change(record, text)
+        if isinstance(record, Adjust):
+            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+        if isinstance(record, LastRound):
+            raise GameError("dispute-not-deal", text.strip(), {}, DEAL_EXAMPLE)
+        records = records_of(state)
+        records.insert(index, record)
+        unit.replay(records, dealer or 0)
+        line = format_record(record, state.names)
+        proposed = LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)
+
+
+def read_rule_change(text: str) -> RuleChange:
+    """`/rule name=value` (or `option name=value`): the change, its value made canonical. An
+    unknown option is refused with the valid ones listed."""
+    words = text.strip()
+    try:
+        change = parse_rule_change(words) or parse_rule_change(f"option {words}")
+    except ScoringError as error:
+        error.example = RULE_EXAMPLE
+        raise
+    if change is None:
+        raise GameError("bad-rule-change", words, {}, RULE_EXAMPLE)
+    return change
+
+
+async def propose_rule(core: Core, caller: Caller, text: str) -> VoteState:
+    """/rule name=value: a vote to change one rule from the next record on; every player must
+    agree (conventions.md §1.4). Once passed, `option name=value` is appended as a record."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        playing(state, caller)
+        change = read_rule_change(text)
+        current = format_option(getattr(rules_now(state), change.option))
+        if current == change.value:
+            params = {"option": change.option, "value": current}
+            raise GameError("rule-same", text.strip(), params, RULE_EXAMPLE)
+        if state.open_votes(Kind.RULE_CHANGE_PROPOSED):
+            raise GameError("vote-open", text.strip(), {}, "/history")
+        sheet = unit.sheet()
+        if sheet.finished:
+            raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
+        unit.replay([*records_of(state), change], sheet.next_dealer)
+        line = format_record(change, state.names)
+        proposed = RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)
+
+
+async def name_arbiter(core: Core, caller: Caller, ref: str) -> GameState | VoteState:
+    """/arbiter @user: before the start the scorekeeper names him; during the game every player
+    must agree (a vote). The arbiter is not a player and does not vote."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        arbiter = parse_arbiter(ref, caller.as_player())
+        if any(arbiter.name.casefold() == n.casefold() for n in state.names) or any(
+            p.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(p.user_id, p.username)
+            for p in state.voters()
+        ):
+            raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva")
+        current = state.arbiter
+        if current is not None and current.payload() == arbiter.payload():
+            raise GameError("arbiter-same", ref.strip(), {}, "/history")
+        if state.status is GameStatus.FORMING:
+            if not state.is_scorekeeper(caller.user_id):
+                raise GameError("scorekeeper-only", "/arbiter", {}, "/join")
+            await unit.append(ArbiterNamed(arbiter), caller.user_id)
+            return state
+        playing(state, caller)
+        if state.open_votes(Kind.ARBITER_PROPOSED):
+            raise GameError("vote-open", ref.strip(), {}, "/history")
+        proposed = ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
+        return await open_vote(unit, caller, proposed)

@@ -1,0 +1,92 @@
+"""The game service's refusals: codes like the rules engine's, shown by the same `errors` router.
+
+A `GameError` is a `ScoringError` (code, span, params, example), so one handler localises both; the
+locales must name every code of `scoring.errors.ERROR_CODES` and of `GAME_ERROR_CODES` (a test checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from typing import Final
+
+from scoring.errors import ScoringError
+
+
+class GameError(ScoringError):
+    """A command the game in this chat cannot take now (no game, not your deal, too late…).
+
+    Its code is a `GameErrorCode` (a plain string of one is accepted and checked)."""
+
+    def __init__(
+        self,
+        code: str,
+        span: str = "",
+        params: Mapping[str, str] | None = None,
+        example: str = "",
+    ) -> None:
+        super().__init__(GameErrorCode(code).value, span, params, example)
+
+
+class AlreadyHandled(Exception):
+    """This update was accepted before (Telegram delivered it twice): do nothing, answer nothing."""
+
+
+class GameErrorCode(StrEnum):
+    """Every refusal of the application core; the locales name each as `error-<code>`."""
+
+    GAME_EXISTS = "game-exists"  # a game is already open in this chat
+    BAD_POOL = "bad-pool"  # `pool` without a number, or not a positive number
+    BAD_STAKE = "bad-stake"  # `stake` without a positive decimal
+    BAD_PLAYER_COUNT = "bad-player-count"  # players=N other than 3 or 4, or more names than seats
+    BAD_NAME = "bad-name"  # a player's name a deal line cannot hold
+    SAME_NAME = "same-name"  # two players with one name
+    UNKNOWN_DEALER = "unknown-dealer"  # dealer=X names nobody
+    GROUP_ONLY = "group-only"  # a game lives in a group, not in a private chat
+    NO_GAME = "no-game"  # no game in this chat
+    NO_OPEN_GAME = "no-open-game"  # joining or leaving after the start
+    ALREADY_JOINED = "already-joined"
+    GAME_FULL = "game-full"
+    NOT_JOINED = "not-joined"
+    SCOREKEEPER_ONLY = "scorekeeper-only"  # adding or removing a named player
+    STALE_BUTTON = "stale-button"  # a button of another game, or of a game that moved on
+    GAME_NOT_STARTED = "game-not-started"
+    GAME_ENDED = "game-ended"
+    ADJUST_BY_VOTE = "adjust-by-vote"  # `adjust` lines are for votes and the arbiter (issue 6)
+    RULE_CHANGE_NEEDS_VOTE = (
+        "rule-change-needs-vote"  # `option name=value` as a deal: rules change only by /rule
+    )
+    NOTHING_TO_UNDO = "nothing-to-undo"
+    NOT_AUTHOR = "not-author"  # only the author of the last record may undo or edit it
+    PENCIL_EXPIRED = "pencil-expired"
+    EDIT_MISMATCH = (
+        "edit-mismatch"  # /edit of a deal with a last-round mark, or the other way round
+    )
+    LAST_ROUND_NOT_ALLOWED = "last-round-not-allowed"  # /lastround outside Odessa's end rule
+    LAST_ROUND_TWICE = "last-round-twice"
+    VOTE_CLOSED = "vote-closed"
+    NOT_A_VOTER = "not-a-voter"
+    BAD_LOCALE = "bad-locale"
+    BAD_DEAL_NUMBER = "bad-deal-number"  # /dispute without a deal number, or no deal has it
+    DISPUTE_WINDOW = (
+        "dispute-window"  # after the window only the record's writer may propose a correction
+    )
+    DISPUTE_NOT_DEAL = (
+        "dispute-not-deal"  # the corrected record is not a deal (adjust, last-round)
+    )
+    NO_CHANGE = "no-change"  # the corrected deal is the deal as it stands
+    VOTE_OPEN = "vote-open"  # a vote on this record (or a late deal) is already open
+    VOTES_PENDING = "votes-pending"  # /endgame while a vote on a record is open
+    LATE_NOTHING_BEFORE = "late-nothing-before"  # `late` with no deal to insert it before
+    LATE_WINDOW = "late-window"  # the latest deal is older than dispute_grace_seconds
+    VOTE_SAME = "vote-same"  # the same vote again: nothing changes
+    ARBITER_ONLY = "arbiter-only"  # a vote waiting for the arbiter: only he decides
+    ARBITER_WAITS = "arbiter-waits"  # the arbiter pressed a vote that players are still deciding
+    ARBITER_PLAYS = "arbiter-plays"  # the arbiter cannot be a player (nor vote for players)
+    BAD_ARBITER = "bad-arbiter"  # arbiter=… that is not an @username or me
+    ARBITER_SAME = "arbiter-same"  # /arbiter naming the arbiter already in office
+    BAD_RULE_CHANGE = "bad-rule-change"  # /rule without `name=value`
+    RULE_SAME = "rule-same"  # /rule setting an option to the value in force
+
+
+GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(code.value for code in GameErrorCode)

@@ -1,0 +1,149 @@
+"""Opening a game and taking seats: /newgame, /join, /leave (the game starts when the seats fill)."""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from bot.core.errors import GameError
+from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
+from bot.core.newgame import NewGame, check_name
+from bot.core.results import Joined, Left, Opened
+from bot.core.state import GameState, Player, started_event
+from bot.core.uow import Caller, Core, Unit
+from bot.storage import GameStatus, Repo
+from scoring.errors import ScoringError
+from scoring.notation import SEATS, Table, resolve_player
+from scoring.protocol import stake_text
+from scoring.rules import rules_for
+
+log = logging.getLogger(__name__)
+
+
+async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
+    await repo.set_status(game_id, status)
+
+
+async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.remove_member(game_id, user_id)
+
+
+async def new_game(core: Core, caller: Caller, spec: NewGame) -> Opened:
+    if caller.private:
+        raise GameError("group-only", "", {}, "/newgame sochi")
+    async with core.command(caller, game=None, direct=True) as unit:
+        repo = unit.repo
+        if await repo.live_game(caller.chat_id) is not None:
+            raise GameError("game-exists", "", {}, "/endgame")
+        if caller.chat_title:
+            await repo.set_chat_title(caller.chat_id, caller.chat_title)
+        row = await repo.create_game(caller.chat_id, caller.user_id, unit.now())
+        unit.adopt(GameState(row.game_id, row.chat_id))
+        if spec.dealer is not None:
+            check_dealer_ref(spec)
+        stake = stake_text(spec.stake) if spec.stake is not None else None
+        created = GameCreated(
+            spec.convention, spec.seats, spec.overrides, stake, spec.dealer, caller.as_player()
+        )
+        await unit.append(created, caller.user_id)
+        if spec.arbiter is not None:
+            await unit.append(ArbiterNamed(spec.arbiter), caller.user_id)
+        if caller.user_id is not None:
+            await repo.add_member(row.game_id, caller.user_id)
+        for player in spec.players:
+            await unit.append(PlayerJoined(player), caller.user_id)
+            if player.user_id is not None:
+                await repo.add_member(row.game_id, player.user_id)
+        started = await start_if_full(unit, caller)
+        return Opened(unit.state, started)
+
+
+def check_dealer_ref(spec: NewGame) -> None:
+    ref = spec.dealer or ""
+    if len(ref) == 1 and ref in SEATS[: spec.seats]:
+        return
+    if len(spec.players) == spec.seats:
+        try:
+            resolve_player(ref, Table(tuple(p.name for p in spec.players)))
+            return
+        except ScoringError:
+            pass
+    raise GameError("unknown-dealer", ref, {}, "/newgame sochi dealer=B")
+
+
+async def start_if_full(unit: Unit, caller: Caller) -> bool:
+    state = unit.state
+    if len(state.players) < state.seats:
+        return False
+    rules = rules_for(state.convention, state.seats, state.overrides)
+    first = 0
+    if state.dealer_ref:
+        try:
+            first = resolve_player(state.dealer_ref, Table(state.names))
+        except ScoringError:
+            log.warning(
+                "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
+            )
+    await unit.append(started_event(state, rules, first), caller.user_id)
+    await unit.write(partial(_set_status, state.game_id, GameStatus.PLAYING))
+    return True
+
+
+async def join(
+    core: Core, caller: Caller, name: str | None = None, game_id: int | None = None
+) -> Joined:
+    """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
+    the game a Join button was made for."""
+    async with core.command(caller, game=None, direct=True) as unit:
+        row = await unit.repo.live_game(caller.chat_id)
+        if game_id is not None and (row is None or row.game_id != game_id):
+            raise GameError("stale-button", "", {}, "/join")
+        if row is None:
+            raise GameError("no-game", "", {}, "/newgame sochi")
+        state = unit.fold(row, await unit.repo.events(row.game_id))
+        taken = {n.casefold() for n in state.names}
+        if name is not None:
+            if not state.is_scorekeeper(caller.user_id):
+                raise GameError("scorekeeper-only", name, {}, "/join")
+            check_name(name)
+            if name.casefold() in taken:
+                raise GameError("same-name", name, {}, "/join Clara")
+            player = Player(name)
+        else:
+            if state.seat_of(caller.user_id, caller.username) is not None:
+                raise GameError("already-joined", caller.shown, {}, "/score")
+            if state.is_arbiter(caller.user_id, caller.username):
+                raise GameError("arbiter-plays", caller.shown, {}, "/arbiter")
+            player = caller.as_player(taken)
+        if state.status is not GameStatus.FORMING:
+            raise GameError("no-open-game", player.name, {}, "/score")
+        if len(state.players) >= state.seats:
+            raise GameError("game-full", player.name, {}, "/score")
+        await unit.append(PlayerJoined(player), caller.user_id)
+        if player.user_id is not None:
+            await unit.repo.add_member(state.game_id, player.user_id)
+        started = await start_if_full(unit, caller)
+        return Joined(state, player, started)
+
+
+async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
+    async with core.command(caller) as unit:
+        state = unit.state
+        if name is not None:
+            if not state.is_scorekeeper(caller.user_id):
+                raise GameError("scorekeeper-only", name, {}, "/leave")
+            wanted = name.casefold()
+            seat = next(
+                (s for s, p in enumerate(state.players) if p.name.casefold() == wanted), None
+            )
+        else:
+            seat = state.seat_of(caller.user_id, caller.username)
+        if seat is None:
+            raise GameError("not-joined", name or caller.shown, {}, "/join")
+        if state.status is not GameStatus.FORMING:
+            raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
+        player = state.players[seat]
+        await unit.append(PlayerLeft(player.name), caller.user_id)
+        if player.user_id is not None and not state.is_scorekeeper(player.user_id):
+            await unit.write(partial(_remove_member, state.game_id, player.user_id))
+        return Left(state, player)

@@ -1,0 +1,227 @@
+"""Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
+[name=value…] [players…]`.
+
+Players are `@username`s, `me`/`я`, people picked from a text mention, or plain names (a table where one
+phone keeps the score). With 3 or 4 players given the game starts at once, seats in the order given;
+otherwise the named ones take the first seats and the rest join. `players=4` (or four names) makes a
+4-player game; every other `name=value` is an option of conventions.md §2.1, checked by `rules_for`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Final
+
+from bot.core.errors import GameError
+from bot.core.state import Player
+from scoring.errors import OptionError
+from scoring.rules import canonical_convention, rules_for
+
+EXAMPLE: Final = "/newgame sochi pool 20 stake 0.1 @anna @boris Clara"
+_POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:", "pool:"})
+_STAKE_WORDS: Final = frozenset({"stake", "ставка", "stake:", "ставка:"})
+_PLAYERS_OPTION: Final = frozenset({"players", "игроков", "игроки"})
+_DEALER_OPTION: Final = frozenset({"dealer", "сдаёт", "сдает", "сдатчик"})
+_ARBITER_OPTION: Final = frozenset({"arbiter", "арбитр"})
+_ME: Final = frozenset({"me", "я"})
+_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;@')
+_RESERVED: Final = frozenset(
+    {"me", "я", "pass", "vist", "half", "misere", "мизер", "рас", "пас", "вист", "пол", "adjust"}
+)
+NAME_MAX: Final = 20
+
+
+@dataclass(slots=True)
+class NewGame:
+    """A /newgame command as read; `players` in seat order (may be fewer than `seats`)."""
+
+    convention: str = "sochi"
+    seats: int = 3
+    overrides: dict[str, str] = field(default_factory=dict)
+    stake: Fraction | None = None
+    dealer: str | None = None
+    players: list[Player] = field(default_factory=list)
+    arbiter: Player | None = None  # issue 6: decides tied and timed-out votes; not a player
+
+
+def name_problem(name: str) -> str | None:
+    """Why a name cannot stand in a deal line, or None."""
+    if not name or len(name) > NAME_MAX:
+        return "length"
+    if any(c.isspace() or c in _FORBIDDEN for c in name):
+        return "chars"
+    if name.casefold() in _RESERVED or (len(name) == 1 and name in "ABCD"):
+        return "reserved"
+    if not name[0].isalpha():
+        return "start"
+    return None
+
+
+def check_name(name: str) -> str:
+    problem = name_problem(name)
+    if problem is not None:
+        raise GameError("bad-name", name, {"problem": problem}, "/join Clara")
+    return name
+
+
+def name_from_profile(first_name: str | None, username: str | None, taken: set[str]) -> str:
+    """A name for a Telegram user that a deal line can hold: the first word of the first name,
+    cleaned, made unique in the game with a digit when needed."""
+    candidates = [(first_name or "").split(), [(username or "")]]
+    base = ""
+    for words in candidates:
+        if words:
+            cleaned = "".join(c for c in words[0] if c.isalnum() or c in "_-'.")[:NAME_MAX]
+            cleaned = cleaned.lstrip("0123456789_-'.")
+            if cleaned and name_problem(cleaned) is None:
+                base = cleaned
+                break
+    base = base or "Player"
+    name, n = base, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{base[: NAME_MAX - len(str(n))]}{n}"
+    return name
+
+
+def _stake(raw: str) -> Fraction:
+    """A stake per whist, a decimal (settlement.md: `0.5`, never `1/2`): `0.1`, `0,25`, `2`."""
+    text = raw.replace(",", ".")
+    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text):
+        raise GameError("bad-stake", raw, {}, EXAMPLE)
+    numerator, _, denominator = text.partition("/")
+    if (denominator and int(denominator) == 0) or Fraction(numerator) == 0:
+        raise GameError("bad-stake", raw, {}, EXAMPLE)
+    return Fraction(numerator) / Fraction(denominator or 1)
+
+
+def parse_newgame(
+    args: str,
+    me: Player,
+    mentions: dict[str, Player] | None = None,
+) -> NewGame:
+    """Read the arguments of /newgame; raises GameError or OptionError with the part at fault.
+
+    `me` is the sender as a player; `mentions` maps a text-mention's text to the user it names.
+    """
+    mentions = mentions or {}
+    spec = NewGame()
+    seats_given: int | None = None
+    tokens = args.split()
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        low = tok.casefold()
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+        if low in _POOL_WORDS:
+            if nxt is None or not re.fullmatch(r"\d{1,4}", nxt) or int(nxt) == 0:
+                raise GameError("bad-pool", f"{tok} {nxt or ''}".strip(), {}, EXAMPLE)
+            spec.overrides["pool_target"] = nxt
+            i += 2
+            continue
+        if low in _STAKE_WORDS:
+            if nxt is None:
+                raise GameError("bad-stake", tok, {}, EXAMPLE)
+            spec.stake = _stake(nxt)
+            i += 2
+            continue
+        if "=" in tok and not tok.startswith("="):
+            key, _, value = tok.partition("=")
+            key_low = key.casefold().replace("-", "_")
+            if key_low in _PLAYERS_OPTION:
+                if value not in ("3", "4"):
+                    raise GameError("bad-player-count", tok, {}, "/newgame sochi players=4")
+                seats_given = int(value)
+            elif key_low in _DEALER_OPTION:
+                spec.dealer = value
+            elif key_low in _ARBITER_OPTION:
+                spec.arbiter = parse_arbiter(value, me)
+            elif key_low == "stake":
+                spec.stake = _stake(value)
+            elif key in ("pool", "pool_target"):
+                if not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
+                    raise GameError("bad-pool", tok, {}, EXAMPLE)
+                spec.overrides["pool_target"] = value
+            else:
+                spec.overrides[key] = value  # §2.1: the exact lower-case name
+            i += 1
+            continue
+        if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:
+            try:
+                spec.convention = canonical_convention(tok)
+                i += 1
+                continue
+            except OptionError:
+                if tok.isalpha() and tok == low:  # names start with a capital letter
+                    raise
+        spec.players.append(_player(tok, me, mentions))
+        i += 1
+
+    if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
+        raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
+    spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
+    _check_unique(spec.players)
+    if spec.arbiter is not None:
+        _check_arbiter(spec.arbiter, spec.players)
+    try:
+        rules_for(spec.convention, spec.seats, spec.overrides)
+    except OptionError as error:
+        # Quote the option as typed (`whist_split=nice`), not only its value.
+        if error.code == "bad-option-value":
+            option = error.params.get("option", "")
+            error.span = f"{option}={error.span}" if option else error.span
+        error.example = error.example or _option_example(error)
+        raise
+    return spec
+
+
+def _option_example(error: OptionError) -> str:
+    valid = error.params.get("valid", "")
+    option = error.params.get("option")
+    if option and valid:
+        return f"/newgame sochi {option}={valid.split(',')[0].strip()}"
+    return "/newgame sochi whist_split=gentleman"
+
+
+def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
+    if tok in mentions:
+        return mentions[tok]
+    if tok.casefold() in _ME:
+        return me
+    if tok.startswith("@"):
+        handle = tok[1:]
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", handle):
+            raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
+        return Player(handle, None, handle)
+    return Player(check_name(tok))
+
+
+def parse_arbiter(ref: str, me: Player) -> Player:
+    """`@username` or `me`/`я`: a chat member who is to be the game's arbiter (corrections.md)."""
+    ref = ref.strip()
+    if ref.casefold() in _ME:
+        return me
+    handle = ref.removeprefix("@")
+    if not ref.startswith("@") or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", handle):
+        raise GameError("bad-arbiter", ref, {}, "/newgame sochi arbiter=@eva")
+    return Player(handle, None, handle)
+
+
+def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
+    for player in players:
+        same_user = player.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(
+            player.user_id, player.username
+        )
+        if same_user or player.name.casefold() == arbiter.name.casefold():
+            raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
+
+
+def _check_unique(players: list[Player]) -> None:
+    seen: set[str] = set()
+    for player in players:
+        key = player.name.casefold()
+        if key in seen:
+            raise GameError("same-name", player.name, {}, EXAMPLE)
+        seen.add(key)

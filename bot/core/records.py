@@ -1,0 +1,157 @@
+"""Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8)."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Final
+
+from bot.core.errors import GameError
+from bot.core.events import (
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    LastRoundMarked,
+    LateDealProposed,
+)
+from bot.core.results import Edited, Recorded, Undone
+from bot.core.state import GameState, RecordItem, Vote
+from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
+from bot.storage import GameStatus, Repo
+from scoring.deal import Adjust, LastRound, Record, RuleChange
+from scoring.errors import IllegalDeal
+from scoring.notation import format_record, parse_record
+from scoring.rules import EndRule
+from scoring.sheet import Sheet
+from scoring.voting import pencil_holds
+
+DEAL_EXAMPLE: Final = "/deal Anna 7♠ -1 vist:Boris pass:Clara"
+RULE_EXAMPLE: Final = "/rule pool_target=30"
+LATE_WORDS: Final = frozenset({"late", "поздно", "забытая"})
+
+
+def no_rule_change(record: Record, text: str) -> None:
+    """A rule changes mid-game only by everyone's vote (`/rule`), never as a deal (conventions.md §1.4)."""
+    if isinstance(record, RuleChange):
+        raise GameError("rule-change-needs-vote", text.strip(), {}, RULE_EXAMPLE)
+
+
+def split_late(text: str) -> tuple[str, bool]:
+    """`/deal … late`: the deal line without the word `late` (first or last), and whether it
+    was there."""
+    words = text.split()
+    if words and words[-1].casefold() in LATE_WORDS:
+        return " ".join(words[:-1]), True
+    if words and words[0].casefold() in LATE_WORDS:
+        return " ".join(words[1:]), True
+    return text, False
+
+
+async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.add_member(game_id, user_id)
+
+
+def playing(state: GameState, caller: Caller) -> int | None:
+    """Checks that the game is on and the sender may record; the sender's seat, if he plays."""
+    if state.status is GameStatus.FORMING:
+        missing = str(state.seats - len(state.players))
+        raise GameError("game-not-started", "", {"missing": missing}, "/join")
+    seat = state.seat_of(caller.user_id, caller.username)
+    if seat is None and not state.is_scorekeeper(caller.user_id):
+        players = ", ".join(state.names)
+        raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
+    return seat
+
+
+def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
+    """Open votes that would change this record, or insert a deal before it."""
+    return [
+        v
+        for v in state.open_votes()
+        if (isinstance(v.event, CorrectionProposed) and v.event.target == item.seq)
+        or (isinstance(v.event, LateDealProposed) and v.event.before == item.seq)
+    ]
+
+
+async def record(core: Core, caller: Caller, text: str) -> Recorded:
+    """`/deal …` (or `/lastround`): the record is read, checked by a replay, then appended."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        seat = playing(state, caller)
+        before = unit.sheet()
+        if before.finished:
+            raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
+        new = parse_record(text, table(state, before.next_dealer, seat))
+        no_rule_change(new, text)
+        if isinstance(new, Adjust):
+            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+        if isinstance(new, LastRound):
+            check_last_round(before)
+        sheet = unit.replay([*records_of(state), new], before.next_dealer)
+        line = format_record(new, state.names)
+        event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
+        await unit.append(event, caller.user_id)
+        if caller.user_id is not None:
+            await unit.write(partial(_add_member, state.game_id, caller.user_id))
+        unit.remember(sheet)
+        scored = sheet.records[-1]
+        return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))
+
+
+def check_last_round(sheet: Sheet) -> None:
+    if sheet.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
+        params = {"convention": sheet.rules.convention}
+        raise GameError("last-round-not-allowed", "/lastround", params, "/score")
+    if sheet.last_round_announced:
+        raise GameError("last-round-twice", "/lastround", {}, "/score")
+
+
+def pencil(unit: Unit, caller: Caller) -> tuple[RecordItem, Sheet]:
+    """The last record, if the sender wrote it and the pencil rule still holds (Кодекс 4.2.8);
+    with the sheet as it stands."""
+    state = unit.state
+    playing(state, caller)
+    records = state.records
+    if not records:
+        raise GameError("nothing-to-undo", "", {}, DEAL_EXAMPLE)
+    last = records[-1]
+    if last.author != caller.user_id:
+        raise GameError("not-author", last.line, {}, "/history")
+    if votes_on(state, last):
+        raise GameError("vote-open", last.line, {}, "/history")
+    seconds = rules_now(state).pencil_seconds
+    if not pencil_holds(last.at, unit.now(), seconds, latest=True):
+        raise GameError("pencil-expired", last.line, {"seconds": str(seconds)}, "/history")
+    return last, unit.sheet()
+
+
+async def undo(core: Core, caller: Caller) -> Undone:
+    async with core.command(caller) as unit:
+        state = unit.state
+        last, before = pencil(unit, caller)
+        number = before.records[-1].number
+        await unit.append(DealUndone(last.seq, last.line), caller.user_id)
+        sheet = unit.sheet()
+        return Undone(state, number, last.line, sheet, settlement(state, sheet))
+
+
+async def edit(core: Core, caller: Caller, text: str) -> Edited:
+    async with core.command(caller) as unit:
+        state = unit.state
+        last, before = pencil(unit, caller)
+        scored = before.records[-1]
+        seat = state.seat_of(caller.user_id, caller.username)
+        new = parse_record(text, table(state, scored.dealer, seat))
+        no_rule_change(new, text)
+        if isinstance(new, Adjust):
+            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+        if isinstance(new, LastRound) != isinstance(scored.record, LastRound):
+            raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
+        sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
+        line = format_record(new, state.names)
+        await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
+        unit.remember(sheet)
+        old = last.old_lines[-1]
+        return Edited(
+            state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet)
+        )

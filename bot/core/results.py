@@ -1,0 +1,136 @@
+"""What the service's commands return: values the handlers turn into text, photos and buttons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.core.events import CloseReason, EndReason, ReferReason
+from bot.core.state import GameState, Player, RecordItem, Vote
+from scoring.deal import Adjust
+from scoring.settle import Settlement
+from scoring.sheet import ScoredRecord, Sheet
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    state: GameState
+    started: bool  # all seats were given: the game is on
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    state: GameState
+    player: Player
+    started: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    state: GameState
+    player: Player
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A record taken: a deal (`scored.number` ≥ 1) or the last-round mark (number 0)."""
+
+    state: GameState
+    item: RecordItem
+    scored: ScoredRecord
+    sheet: Sheet
+    settlement: Settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    state: GameState
+    number: int
+    line: str
+    sheet: Sheet
+    settlement: Settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Edited:
+    state: GameState
+    number: int
+    old: str
+    scored: ScoredRecord
+    sheet: Sheet
+    settlement: Settlement
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game as it stands, for /score, /sheet, /history, /rules (`sheet` None before the start)."""
+
+    state: GameState
+    sheet: Sheet | None
+    settlement: Settlement | None
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    state: GameState
+    reason: EndReason
+    sheet: Sheet | None
+    settlement: Settlement | None
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """What a vote on a record would change: the record before and after (as the sheet would take
+    it, with its entries) and every player's balance now and if the vote passes."""
+
+    number: int  # the deal's number (a late deal: the number it would take)
+    old: ScoredRecord | None  # None for a late deal
+    new: ScoredRecord
+    before: tuple[Fraction, ...]  # balances in whists, seat order
+    after: tuple[Fraction, ...]
+    writer: str | None = None  # who wrote the disputed record
+    warning: bool = False  # if it passes: the writer's first corrected error, free (4.2.7)
+    penalty: tuple[Adjust, ...] = ()  # if it passes: the penalty entries on the writer (4.2.7)
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What a passed vote on a record did: the record as it stands now, penalties, the sheet."""
+
+    number: int
+    old: str | None  # the line it replaced; None for an inserted late deal
+    scored: ScoredRecord
+    sheet: Sheet
+    settlement: Settlement
+    penalties: tuple[ScoredRecord, ...] = ()  # the penalty entries written on the writer
+    warning: str | None = None  # the writer warned for his first corrected error
+    writer: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteState:
+    """A vote after a command touched it; `passed` None while it is open (or with the arbiter)."""
+
+    state: GameState
+    vote: Vote
+    voters: tuple[Player, ...]
+    passed: bool | None
+    reason: CloseReason | ReferReason | None = None  # why it closed, or went to the arbiter
+    ended: Ended | None = None  # what a passed end vote did
+    proposal: Proposal | None = None  # what a vote on a record would change
+    applied: Applied | None = None  # what a passed vote on a record did
+    chat_id: int | None = None  # set by the background closing of votes
+
+    @property
+    def referred(self) -> bool:
+        """Waiting for the arbiter's decision."""
+        return self.passed is None and self.vote.referred is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Exported:
+    """/export: the protocol file (notation.md) and the JSON event log of a game."""
+
+    state: GameState
+    protocol: str
+    events: str

@@ -1,0 +1,247 @@
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, the arbiter, /endgame.
+
+A vote is its opening event, then `vote_cast`s (the latest per voter counts), then one
+`vote_closed`; the tally and the majority are the engine's (`scoring.voting`). What a passed vote
+changes follows as its own events (`bot.core.changes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from bot.core import changes
+from bot.core.errors import GameError
+from bot.core.events import (
+    RECORD_VOTE_KINDS,
+    CloseReason,
+    EndProposed,
+    EndReason,
+    GameEnded,
+    Kind,
+    Proposed,
+    ReferReason,
+    VoteCast,
+    VoteClosed,
+    VotePosted,
+    VoteReferred,
+    encode,
+)
+from bot.core.records import playing
+from bot.core.results import Applied, Ended, Proposal, VoteState
+from bot.core.state import GameState, Player, Vote
+from bot.core.uow import Caller, Core, Unit, settlement
+from bot.storage import GameStatus, Repo
+from scoring import voting
+from scoring.voting import END_THRESHOLD, Threshold
+
+
+async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
+    await repo.set_status(game_id, status)
+
+
+def _counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int]:
+    ballots = [vote.ballot(v) for v in voters]
+    return ballots.count(True), ballots.count(False)
+
+
+def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> bool | None:
+    """A vote's result once it cannot change, else None (`scoring.voting.tally` over its ballots)."""
+    yes, no = _counts(vote, voters)
+    return voting.tally(Threshold(vote.threshold), yes, no, len(voters), arbiter=arbiter)
+
+
+def tied(vote: Vote, voters: Sequence[Player]) -> bool:
+    """Every voter has voted on a majority vote and it is even: the arbiter's to decide."""
+    yes, no = _counts(vote, voters)
+    return voting.tied(Threshold(vote.threshold), yes, no, len(voters))
+
+
+def voter_of(state: GameState, caller: Caller) -> Player | None:
+    return next((v for v in state.voters() if v.is_user(caller.user_id, caller.username)), None)
+
+
+def may_refer(state: GameState, vote: Vote) -> bool:
+    """A tied or timed-out vote goes to the arbiter, if there is one — not a vote about him."""
+    return state.arbiter is not None and vote.kind is not Kind.ARBITER_PROPOSED
+
+
+async def open_vote(unit: Unit, caller: Caller, proposed: Proposed) -> VoteState:
+    """Append a proposal (its seq is the vote's id) and count the proposer's ✅."""
+    await unit.append(proposed, caller.user_id)
+    return await cast(unit, unit.state.votes[unit.state.last_seq], caller, yes=True)
+
+
+async def end_game(core: Core, caller: Caller) -> Ended | VoteState:
+    """/endgame: cancel a forming game (scorekeeper), end a finished one, or open a vote in which
+    every player must agree (the sender's ✅ counted)."""
+    async with core.command(caller) as unit:
+        state = unit.state
+        if state.status is GameStatus.FORMING:
+            if not state.is_scorekeeper(caller.user_id):
+                raise GameError("scorekeeper-only", "/endgame", {}, "/leave")
+            return await end(unit, EndReason.CANCELLED, caller.user_id)
+        playing(state, caller)
+        if any(v.kind in RECORD_VOTE_KINDS for v in state.open_votes()):
+            raise GameError("votes-pending", "/endgame", {}, "/history")
+        if unit.sheet().finished:
+            return await end(unit, EndReason.END_RULE, caller.user_id)
+        open_votes = state.open_votes(Kind.END_PROPOSED)
+        if open_votes:
+            return await cast(unit, open_votes[0], caller, yes=True)
+        return await open_vote(unit, caller, EndProposed(END_THRESHOLD, unit.deadline()))
+
+
+async def end(unit: Unit, reason: EndReason, author: int | None) -> Ended:
+    state = unit.state
+    for vote in state.open_votes():  # a vote cannot outlive its game
+        await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
+    await unit.append(GameEnded(reason), author)
+    await unit.write(partial(_set_status, state.game_id, GameStatus.ENDED))
+    if state.rules is None:
+        return Ended(state, reason, None, None)
+    sheet = unit.sheet()
+    return Ended(state, reason, sheet, settlement(state, sheet))
+
+
+async def vote(core: Core, caller: Caller, game_id: int, vote_seq: int, yes: bool) -> VoteState:
+    """A ✅/❌ press; the button's game and vote are checked against the log. A vote waiting for
+    the arbiter takes only the arbiter's press, which decides it."""
+    async with core.command(caller, game=game_id) as unit:
+        state = unit.state
+        ballot = state.votes.get(vote_seq)
+        if ballot is None:
+            raise GameError("stale-button", "", {}, "/score")
+        if ballot.closed or state.status is GameStatus.ENDED:
+            raise GameError("vote-closed", "", {}, "/history")
+        arbiter = state.is_arbiter(caller.user_id, caller.username)
+        if ballot.referred is not None:
+            if not arbiter:
+                raise GameError("arbiter-only", "", {}, "/history")
+            return await close(
+                unit,
+                ballot,
+                passed=yes,
+                reason=CloseReason.ARBITER,
+                author=caller.user_id,
+                username=caller.username,
+            )
+        if arbiter and not voter_of(state, caller):
+            raise GameError("arbiter-waits", "", {}, "/history")
+        return await cast(unit, ballot, caller, yes)
+
+
+async def cast(unit: Unit, vote: Vote, caller: Caller, yes: bool) -> VoteState:
+    state = unit.state
+    voters = tuple(state.voters())
+    voter = voter_of(state, caller)
+    if voter is None:
+        raise GameError("not-a-voter", caller.shown, {}, "/score")
+    if vote.referred is not None:
+        raise GameError("arbiter-only", "", {}, "/history")
+    if unit.now() > vote.deadline:
+        return await expire(unit, vote)
+    if vote.ballot(voter) is yes:
+        raise GameError("vote-same", "", {}, "/history")
+    await unit.append(VoteCast(vote.seq, yes, caller.username), caller.user_id)
+    with_arbiter = may_refer(state, vote)
+    passed = tally(vote, voters, arbiter=with_arbiter)
+    if passed is None:
+        if with_arbiter and tied(vote, voters):
+            return await refer(unit, vote, ReferReason.TIE)
+        return vote_state(state, vote)
+    return await close(unit, vote, passed=passed, reason=CloseReason.CERTAIN)
+
+
+async def expire(unit: Unit, vote: Vote) -> VoteState:
+    """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
+    if may_refer(unit.state, vote):
+        return await refer(unit, vote, ReferReason.TIMEOUT)
+    return await close(unit, vote, passed=False, reason=CloseReason.TIMEOUT)
+
+
+async def refer(unit: Unit, vote: Vote, reason: ReferReason) -> VoteState:
+    await unit.append(VoteReferred(vote.seq, reason), None)
+    return vote_state(unit.state, vote, reason=reason)
+
+
+async def close(
+    unit: Unit,
+    vote: Vote,
+    *,
+    passed: bool,
+    reason: CloseReason,
+    author: int | None = None,
+    username: str | None = None,
+) -> VoteState:
+    """Close a vote; a passed one then makes its change as events of its own. A passed vote on a
+    record whose change the log no longer takes closes as "conflict" and changes nothing."""
+    state = unit.state
+    proposal = changes.proposal(state, vote)
+    if passed and not changes.fits(state, vote):
+        passed, reason = False, CloseReason.CONFLICT
+    await unit.append(VoteClosed(vote.seq, passed, reason, username), author)
+    ended: Ended | None = None
+    applied: Applied | None = None
+    if passed:
+        if vote.kind is Kind.END_PROPOSED:
+            how = EndReason.ARBITER if reason is CloseReason.ARBITER else EndReason.AGREED
+            ended = await end(unit, how, None)
+        else:
+            applied = await changes.apply(unit, vote)
+    return vote_state(state, vote, passed, reason, ended, proposal, applied)
+
+
+def vote_state(
+    state: GameState,
+    vote: Vote,
+    passed: bool | None = None,
+    reason: CloseReason | ReferReason | None = None,
+    ended: Ended | None = None,
+    proposal: Proposal | None = None,
+    applied: Applied | None = None,
+) -> VoteState:
+    if proposal is None and applied is None:
+        proposal = changes.proposal(state, vote)
+    voters = tuple(state.voters())
+    return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
+
+
+# -- votes that time out: a background task (bot.app) calls these -----------------------------
+async def watch_open_votes(core: Core) -> int:
+    """At start-up: find every live game with an open vote (the log keeps the deadlines), so that
+    a restart loses none; returns how many games are watched."""
+    async with core.store.reading() as repo:
+        for row in await repo.live_games():
+            await core.fold(repo, row)
+    return len(core.watch)
+
+
+async def expire_votes(core: Core) -> list[VoteState]:
+    """Close (or refer to the arbiter) every vote whose time is over; each in its own unit of work
+    under its chat's lock. The results carry their chat ids."""
+    now = core.clock()
+    results: list[VoteState] = []
+    for game_id, (chat_id, due) in list(core.watch.items()):
+        if due > now:
+            continue
+        core.watch.pop(game_id, None)
+        async with core.background(chat_id, game_id) as unit:
+            if unit is None:
+                continue
+            state = unit.state
+            core.watch.pop(game_id, None)
+            for ballot in state.open_votes():
+                if ballot.referred is None and now >= ballot.deadline:
+                    results.append(await expire(unit, ballot))
+            core.track(state)
+    return results
+
+
+async def vote_posted(
+    core: Core, chat_id: int, game_id: int, vote_seq: int, message_id: int
+) -> None:
+    """Remember the message that shows a vote, so that its closing can edit it later."""
+    kind, payload = encode(VotePosted(vote_seq, message_id))
+    async with core.lock(chat_id), core.store.transaction() as repo:
+        await repo.append(game_id, kind.value, payload, None, core.clock())

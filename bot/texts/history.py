@@ -1,0 +1,158 @@
+"""/history: every event of a game in order as chat lines (corrections.md "Audit"), read from the
+typed events the fold decoded (`GameState.events`). Pure, no aiogram."""
+
+from __future__ import annotations
+
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    EndProposed,
+    Event,
+    GameEnded,
+    GameStarted,
+    LastRoundMarked,
+    LateDealProposed,
+    Penalized,
+    Proposed,
+    RuleChanged,
+    RuleChangeProposed,
+    VoteClosed,
+    VoteReferred,
+)
+from bot.core.state import GameState, Vote
+from bot.i18n import Safe, Translator, quote
+from bot.storage import EventRow
+from bot.texts.views import arbiter_name, number_label, rules_brief
+from scoring.sheet import Sheet
+
+
+def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
+    """Every event of the game in order (corrections.md "Audit"): records with their numbers as
+    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
+    lines: list[str] = [t("history-title", game=state.game_id)]
+    numbers: dict[int, str] = {}
+    if sheet is not None:
+        in_force = [item.seq for item in state.records]
+        numbers = {
+            seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
+        }
+    for row, event in zip(state.log, state.events, strict=True):
+        lines += _history_event(t, state, row, event, numbers)
+    if not state.items:
+        lines.append(t("history-empty"))
+    return lines
+
+
+def _history_event(
+    t: Translator, state: GameState, row: EventRow, event: Event, numbers: dict[int, str]
+) -> list[str]:
+    time = row.at.strftime("%H:%M")
+    who = state.player_name(row.author) or "?"
+    match event:
+        case Dealt() | RuleChanged() | LastRoundMarked() | Penalized():
+            return _history_record(t, state, row, event, numbers)
+        case DealEdited():
+            number = numbers.get(event.target, "?")
+            old, line = event.old, event.line
+            if event.vote is None:
+                return [t("history-edited", number=number, old=old, line=line, author=who)]
+            out: list[str] = [
+                t("history-corrected", number=number, old=old, line=line, vote=event.vote)
+            ]
+            if event.warning:
+                writer = state.player_name(state.item(event.target).author) or "?"
+                out.append(t("history-warning", name=writer))
+            return out
+        case (
+            EndProposed()
+            | CorrectionProposed()
+            | LateDealProposed()
+            | ArbiterProposed()
+            | RuleChangeProposed()
+        ):
+            return _history_proposal(t, state, row, event, numbers)
+        case VoteReferred():
+            return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
+        case VoteClosed():
+            vote = state.votes[event.vote]
+            result = "passed" if event.passed else "rejected"
+            return [
+                t(
+                    f"history-vote-{result}",
+                    vote=event.vote,
+                    time=time,
+                    why=t(f"history-why-{event.reason}", arbiter=who),
+                    ballots=_ballots(t, state, vote),
+                )
+            ]
+        case ArbiterNamed():
+            return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
+        case GameStarted():
+            return [t("history-started", time=time, rules=rules_brief(t, state))]
+        case GameEnded():
+            return [t(f"game-ended-{event.reason}", game=state.game_id)]
+    return []
+
+
+def _history_record(
+    t: Translator,
+    state: GameState,
+    row: EventRow,
+    event: Dealt | RuleChanged | LastRoundMarked | Penalized,
+    numbers: dict[int, str],
+) -> list[str]:
+    time = row.at.strftime("%H:%M")
+    who = state.player_name(row.author) or "?"
+    item = state.item(row.seq)
+    if item.undone:
+        return [t("history-undone", line=item.line, time=time, author=who)]
+    number = numbers.get(row.seq, "?")
+    if isinstance(event, Penalized):
+        return [t("history-penalty", line=item.line, vote=event.vote, time=time)]
+    if isinstance(event, RuleChanged):
+        vote = "?" if event.vote is None else event.vote
+        return [t("history-rule-changed", line=item.line, vote=vote, time=time)]
+    if isinstance(event, Dealt) and event.vote is not None:
+        return [t("history-late", number=number, line=item.line, vote=event.vote, time=time)]
+    return [t("history-line", number=number, line=item.line, time=time, author=who)]
+
+
+def _history_proposal(
+    t: Translator, state: GameState, row: EventRow, event: Proposed, numbers: dict[int, str]
+) -> list[str]:
+    vote = state.votes[row.seq]
+    target = 0
+    if isinstance(event, CorrectionProposed):
+        target = event.target
+    elif isinstance(event, LateDealProposed):
+        target = event.before
+    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
+    old = event.old if isinstance(event, CorrectionProposed | RuleChangeProposed) else ""
+    arbiter = arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None)
+    out: list[str] = [
+        t(
+            f"history-{event.KIND.value}",
+            vote=row.seq,
+            who=state.player_name(row.author) or "?",
+            time=row.at.strftime("%H:%M"),
+            number=numbers.get(target, "?"),
+            old=old,
+            line=line,
+            arbiter=arbiter,
+            was=old,
+        )
+    ]
+    if not vote.closed:
+        out.append(t("history-vote-open", ballots=_ballots(t, state, vote)))
+    return out
+
+
+def _ballots(t: Translator, state: GameState, vote: Vote) -> Safe:
+    parts = []
+    for user_id, yes in vote.ballots.items():
+        name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
+        parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
+    return Safe(", ".join(parts) or "—")
