@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The packages `mypy --strict` checks (add each product package here as it passes).
-TYPED := scoring locales bot/sheet
+TYPED := scoring locales bot handlers
 
 .PHONY: run test lint typecheck pytest bench sheets clean
 

@@ -9,7 +9,9 @@ from bot.settings import exit_with, load_settings
 
 
 def main() -> None:
-    if sys.argv[1:2] == ["migrate-db"]:  # python -m bot migrate-db --from … --to … (bot/migrate.py)
+    if sys.argv[1:2] == [
+        "migrate-db"
+    ]:  # python -m bot migrate-db --from … --to … (bot/migrate.py)
         from bot.migrate import main as migrate_db
 
         raise SystemExit(migrate_db(sys.argv[2:]))

@@ -20,14 +20,14 @@ from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramU
 from aiogram.types import BotCommand
 from aiohttp.web import AppRunner
 
-from bot.i18n import LANGUAGES, translator
-from bot.service import Clock, GameService, utc_now
+from bot.core import Clock, GameService, utc_now
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
+from bot.texts.i18n import LANGUAGES, translator
+from bot.texts.views import COMMANDS
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
 from bot.tg.reply import close_expired_votes
-from bot.views import COMMANDS
 from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
 

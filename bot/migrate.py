@@ -23,8 +23,8 @@ from typing import Any, Final
 
 import asyncpg
 
-from bot.service import GameService
-from bot.service.state import fold
+from bot.core import GameService
+from bot.core.state import fold
 from bot.storage.base import EventRow, Repo
 from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url
 from bot.storage.sqlite import SqliteStore

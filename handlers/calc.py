@@ -30,7 +30,8 @@ from aiogram.types import (
 )
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.calc_views import (
+from bot.core import Caller
+from bot.texts.calc import (
     calc_error_text,
     calc_message_text,
     calc_text,
@@ -40,10 +41,9 @@ from bot.calc_views import (
     players_prompt,
     pool_prompt,
 )
-from bot.i18n import Safe, Translator
-from bot.posting import CAPTION_LIMIT, render_png
-from bot.service import Caller
-from bot.views import chunks, plain_text
+from bot.texts.i18n import Safe, Translator
+from bot.texts.views import chunks, plain_text
+from bot.tg.reply import CAPTION_LIMIT, render_png
 from scoring.calc import (
     CalcError,
     Header,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiogram import F, Router
 from aiogram.types import Message
 
-from bot.service import GameService
+from bot.core import GameService
 
 router = Router(name=__name__)
 

@@ -7,10 +7,10 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameService, split_late
+from bot.core import Caller, GameService, split_late
+from bot.texts.i18n import Translator
+from bot.texts.views import edited_text, recorded_text, undone_text
 from bot.tg.reply import Reply
-from bot.views import edited_text, recorded_text, undone_text
 
 router = Router(name=__name__)
 

@@ -16,17 +16,17 @@ from aiogram.filters import Command, CommandObject
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
 
-from bot.i18n import Safe, Translator
-from bot.service import Caller, GameError, GameService
-from bot.service.game import DEAL_EXAMPLE
+from bot.core import Caller, GameError, GameService
+from bot.core.records import DEAL_EXAMPLE
 from bot.storage import GameStatus
 from bot.texts import deal_steps as steps
 from bot.texts.deal_steps import DealStep, Seating
+from bot.texts.i18n import Safe, Translator
+from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
 from bot.tg.deal_entry import Refused, StepsBook, fingerprint
 from bot.tg.fsm import OpenSteps
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from bot.tg.reply import Reply
-from bot.views import error_text, number_label, plain_text, recorded_text, shown_line
 from scoring.errors import IllegalDeal, ScoringError
 
 router = Router(name=__name__)

@@ -7,11 +7,11 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameService
-from bot.service.results import Ended
+from bot.core import Caller, GameService
+from bot.core.results import Ended
+from bot.texts.i18n import Translator
+from bot.texts.views import chunks, ended_text
 from bot.tg.reply import Reply
-from bot.views import chunks, ended_text
 
 router = Router(name=__name__)
 

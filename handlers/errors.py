@@ -9,9 +9,9 @@ from aiogram import Bot, Router
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import CallbackQuery, ErrorEvent
 
-from bot.i18n import Safe, Translator, translator
-from bot.service import AlreadyHandled, GameService
-from bot.views import error_text, plain_text
+from bot.core import AlreadyHandled, GameService
+from bot.texts.i18n import Safe, Translator, translator
+from bot.texts.views import error_text, plain_text
 from scoring.errors import ScoringError
 
 router = Router(name=__name__)

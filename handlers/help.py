@@ -6,9 +6,9 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandStart
 from aiogram.types import Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameService
-from bot.views import chunks, help_lines, open_games_text
+from bot.core import Caller, GameService
+from bot.texts.i18n import Translator
+from bot.texts.views import chunks, help_lines, open_games_text
 
 router = Router(name=__name__)
 

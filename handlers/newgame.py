@@ -7,11 +7,11 @@ from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameService, Player, parse_newgame
-from bot.service.newgame import name_from_profile
+from bot.core import Caller, GameService, Player, parse_newgame
+from bot.core.newgame import name_from_profile
+from bot.texts.i18n import Translator
+from bot.texts.views import joined_text, left_text, opened_text, started_text
 from bot.tg.keyboards import JoinCb, join_keyboard
-from bot.views import joined_text, left_text, opened_text, started_text
 
 router = Router(name=__name__)
 

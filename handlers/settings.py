@@ -6,8 +6,8 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.i18n import LANGUAGES, Translator, translator
-from bot.service import Caller, GameError, GameService
+from bot.core import Caller, GameError, GameService
+from bot.texts.i18n import LANGUAGES, Translator, translator
 
 router = Router(name=__name__)
 

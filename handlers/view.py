@@ -6,10 +6,11 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameService
+from bot.core import Caller, GameService
+from bot.texts.history import history_lines
+from bot.texts.i18n import Translator
+from bot.texts.views import chunks, opened_text, rules_text, score_text, sheet_caption
 from bot.tg.reply import Reply
-from bot.views import chunks, history_lines, opened_text, rules_text, score_text, sheet_caption
 
 router = Router(name=__name__)
 

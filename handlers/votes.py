@@ -6,13 +6,13 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.i18n import Translator
-from bot.service import Caller, GameError, GameService
-from bot.service.game import DISPUTE_EXAMPLE
-from bot.service.results import VoteState
+from bot.core import Caller, GameError, GameService
+from bot.core.corrections import DISPUTE_EXAMPLE
+from bot.core.results import VoteState
+from bot.texts.i18n import Translator
+from bot.texts.views import arbiter_text, chunks, rules_text
 from bot.tg.keyboards import VoteCb
 from bot.tg.reply import Reply
-from bot.views import arbiter_text, chunks, rules_text
 
 router = Router(name=__name__)
 

@@ -15,9 +15,9 @@ from bot.sheet.raster import encode_png, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
-__all__ = ["Correction", "Layout", "layout_sheet", "render_sheet_png"]
+__all__ = ["Correction", "Layout", "drawing_lock", "layout_sheet", "render_sheet_png"]
 
-_LOCK = threading.Lock()
+drawing_lock = threading.Lock()  # the layout's font caches are shared: one drawing at a time
 
 
 def render_sheet_png(
@@ -33,7 +33,7 @@ def render_sheet_png(
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
     (issue 6) maps (band, record index) to the wrong value first written there — see `layout`.
     """
-    with _LOCK:  # FreeType faces and the layout's caches are shared: one picture at a time
+    with drawing_lock:  # FreeType faces and the layout's caches are shared: one picture at a time
         image = rasterise(
             layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
         )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final
 
-from bot.i18n import Safe, Translator
+from bot.texts.i18n import Safe, Translator
 from scoring import offers
 from scoring.deal import Contract, Deal, Defender, Misere, Raspasy, Role, Suit
 from scoring.notation import format_record

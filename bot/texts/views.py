@@ -22,7 +22,7 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
 from bot.core.uow import deal_example
-from bot.i18n import Safe, Translator, quote
+from bot.texts.i18n import Safe, Translator, quote
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError

@@ -20,8 +20,8 @@ from aiogram.fsm.context import FSMContext
 from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import Message
 
-from bot.service import Caller, GameState
-from bot.service.results import Snapshot
+from bot.core import Caller, GameState
+from bot.core.results import Snapshot
 from bot.storage import GameStatus
 from bot.texts import deal_steps as steps
 from bot.tg import fsm

@@ -13,9 +13,9 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
-from bot.i18n import Translator
 from bot.texts import deal_steps as steps
 from bot.texts.deal_steps import DealStep, Draft, Seating
+from bot.texts.i18n import Translator
 
 
 class JoinCb(CallbackData, prefix="j"):

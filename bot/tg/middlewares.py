@@ -16,8 +16,8 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.middlewares.user_context import EventContext
 from aiogram.types import TelegramObject, Update
 
-from bot.i18n import LANGUAGES, translator
-from bot.service import Caller, GameService
+from bot.core import Caller, GameService
+from bot.texts.i18n import LANGUAGES, translator
 from bot.tg.reply import Reply
 
 log = logging.getLogger(__name__)

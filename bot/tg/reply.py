@@ -22,16 +22,16 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.i18n import Safe, Translator, translator
-from bot.service import GameService, GameState
-from bot.service.results import VoteState
+from bot.core import GameService, GameState
+from bot.core.results import VoteState
+from bot.texts.i18n import Safe, Translator, translator
+from bot.texts.views import applied_text, chunks, ended_text, plain_text, sheet_text, vote_text
 from bot.tg.keyboards import vote_keyboard
-from bot.views import applied_text, chunks, ended_text, plain_text, sheet_text, vote_text
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.render import Correction, render_sheet_png
+    from bot.sheet import Correction, render_sheet_png
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 

@@ -32,14 +32,14 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramAPIError
 from aiohttp import web
 
-import bot.render as render
-from bot.i18n import LANGUAGES, Translator, load, translator
-from bot.posting import post_result
-from bot.render.layout import Correction, layout_sheet
-from bot.service import AlreadyHandled, Caller, GameService, GameState
-from bot.service.state import fold
+from bot.core import AlreadyHandled, Caller, GameService, GameState
+from bot.core.state import fold
+from bot.sheet import Correction, drawing_lock, layout_sheet
 from bot.storage import GameStatus
-from bot.views import error_text, history_lines, plain_text, recorded_text, shown_line
+from bot.texts.history import history_lines
+from bot.texts.i18n import LANGUAGES, Translator, load, translator
+from bot.texts.views import error_text, plain_text, recorded_text, shown_line
+from bot.tg.reply import Reply
 from bot.web.auth import (
     AuthError,
     Membership,
@@ -236,8 +236,7 @@ def _svg(
 ) -> str:
     values = game.corrected_values(state, sheet)
     corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
-    # The layout's font caches are the PNG renderer's: one drawing at a time (bot.render).
-    with render._LOCK:
+    with drawing_lock:  # the layout's font caches are the PNG renderer's
         layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
     return sheet_svg(layout, sheet)
 
@@ -332,14 +331,8 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         message = plain_text(error_text(seen.t, error))
         return web.json_response({"error": error.code, "message": message}, status=status)
     try:
-        await post_result(
-            ctx.bot,
-            ctx.game,
-            seen.chat_t,
-            state.chat_id,
-            result,
-            recorded_text(seen.chat_t, result),
-        )
+        reply = Reply(ctx.bot, ctx.game, seen.chat_t, state.chat_id)
+        await reply.sheet(result, recorded_text(seen.chat_t, result))
     except TelegramAPIError as error:  # recorded all the same; the chat sees it on the next sheet
         log.warning("deal from the Mini App in chat %s: not posted (%s)", state.chat_id, error)
     body = sheet_json(seen.chat_t, result.state, result.sheet, result.settlement)

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.i18n import Translator
+from bot.texts.i18n import Translator
 from bot.web.auth import start_param
 
 

@@ -17,8 +17,8 @@ from typing import Final
 from aiogram import Bot
 from aiohttp import web
 
-from bot.render.layout import FONT_DIR
-from bot.service import GameService
+from bot.core import GameService
+from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
 from bot.web.auth import Membership
 

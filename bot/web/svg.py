@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from html import escape
 from typing import Final
 
-from bot.render.layout import (
+from bot.sheet.measure import metrics
+from bot.sheet.model import (
     BACKGROUND,
     INK,
     MUTED,
@@ -29,7 +30,6 @@ from bot.render.layout import (
     RunKind,
     Shape,
     TextRun,
-    metrics,
 )
 from scoring.sheet import Band, Sheet
 

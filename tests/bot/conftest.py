@@ -9,7 +9,7 @@ import pytest
 from aiogram import Dispatcher
 
 from bot.app import build_dispatcher
-from bot.service import GameService
+from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from tests.bot.factories import ChatDriver, FakeClock

@@ -7,8 +7,8 @@ import html
 
 import pytest
 
-from bot.i18n import translator
 from bot.storage import SqliteStore
+from bot.texts.i18n import translator
 from bot.tg.keyboards import JoinCb
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, TgUser, sent, texts
 

@@ -16,8 +16,8 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.i18n import translator
 from bot.storage import SqliteStore
+from bot.texts.i18n import translator
 from handlers.calc import CalcAct, CalcCb, CalcStep
 from tests.bot.factories import ANNA, BORIS, START, ChatDriver, TgUser, texts
 from tests.bot.mocked_bot import BOT_USER

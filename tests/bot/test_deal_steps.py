@@ -15,8 +15,7 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendPhoto, Tel
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.i18n import LANGUAGES, load, translator
-from bot.service import GameService
+from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.texts.deal_steps import (
@@ -35,6 +34,7 @@ from bot.texts.deal_steps import (
     step,
     step_text,
 )
+from bot.texts.i18n import LANGUAGES, load, translator
 from bot.tg.fsm import OpenSteps, fsm_storage
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from scoring import offers

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.service import GAME_ERROR_CODES
+from bot.core import GAME_ERROR_CODES
 from bot.texts.i18n import LANGUAGES, load, translator
 from locales import catalog, numbers
 from scoring.entries import Entry, Reason
@@ -153,7 +153,7 @@ def test_a_russian_number_uses_a_comma_everywhere_and_an_unknown_language_a_poin
 def test_a_help_entry_says_who_helped(lang: str, shown: str) -> None:
     """Issue 9: the help entry is written on the player who receives help, so its reason says who
     helped («помощь от Саши» / "help from Sasha"), not «помощь закрытой пуле»."""
-    from bot.views import entry_text
+    from bot.texts.views import entry_text
     from scoring.deal import Column
 
     entry = Entry(1, Column.POOL, Fraction(2), Reason.HELP, source=0)

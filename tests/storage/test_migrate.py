@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import posting
 from bot.app import build_dispatcher
 from bot.migrate import (
     EXIT_REFUSED,
@@ -24,6 +23,7 @@ from bot.migrate import (
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
 from bot.storage.postgres import PostgresStore
+from bot.tg import reply as posting
 from tests.bot.factories import ANNA, BORIS, ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot
 from tests.pg import PostgresServer

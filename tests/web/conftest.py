@@ -14,10 +14,10 @@ from aiogram.methods import GetChatMember
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_dispatcher
-from bot.keyboards import JoinCb
-from bot.service import GameService
+from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
+from bot.tg.keyboards import JoinCb
 from bot.web.auth import start_param
 from bot.web.server import build_web_app
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, FakeClock, TgUser

@@ -6,8 +6,8 @@ import pytest
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import ValidationError
 
-from bot.i18n import translator
 from bot.settings import Settings
+from bot.texts.i18n import translator
 from bot.web.auth import game_of, start_param
 from bot.web.links import live_sheet_button, with_live_sheet
 

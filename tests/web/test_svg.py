@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.layout import Correction, Layout, RunKind, layout_sheet
+from bot.sheet.layout import Correction, Layout, RunKind, layout_sheet
 from bot.web.svg import band_key, sheet_svg
 from scoring.deal import Column
 from scoring.sheet import Band, Sheet

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from bot.service import Caller, GameService, parse_newgame
 from bot.service.results import VoteState
+
 from bot.storage import SqliteStore
 
 OUT = Path(__file__).with_name("v1.sqlite3")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import Safe, Translator, quote
-from bot.views import balances_text, error_text, join_lines, transfers_text
+from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.views import balances_text, error_text, join_lines, transfers_text
 from scoring.calc import CalcError, format_calc
 from scoring.paper import PaperSheet
 from scoring.settle import Settlement
