@@ -16,6 +16,9 @@ from typing import Final
 
 SEATS: Final = (3, 4)  # how many players a game may have
 SEAT_LETTERS: Final = "ABCD"
+# "a single seat letter, always a seat: A–D (Latin, either case) or the Cyrillic А, Б/В, С, Д"
+# (notation.md "Players"): a one-letter name that reads as one of them could never be named.
+SEAT_LOOKALIKES: Final = frozenset("abcdабвсд")
 
 # Words a deal line reads as vocabulary or as the sender (`me`/`я`); a player named so could not be
 # referred to by name. A single seat letter (`A`–`D`) is always a seat, never a name.
@@ -26,7 +29,9 @@ RESERVED_NAMES: Final = frozenset(
 
 def reserved_name(name: str) -> bool:
     """Whether `name` is a word of the notation or a seat letter, so no player may take it."""
-    return name.casefold() in RESERVED_NAMES or (len(name) == 1 and name in SEAT_LETTERS)
+    return name.casefold() in RESERVED_NAMES or (
+        len(name) == 1 and name.casefold() in SEAT_LOOKALIKES
+    )
 
 
 def clockwise(start: int, size: int) -> tuple[int, ...]:

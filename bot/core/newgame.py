@@ -18,6 +18,7 @@ from bot.core.errors import GameError
 from bot.core.state import Player
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention, rules_for
+from scoring.seating import reserved_name
 
 EXAMPLE: Final = "/newgame sochi pool 20 stake 0.1 @anna @boris Clara"
 _POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:", "pool:"})
@@ -27,9 +28,6 @@ _DEALER_OPTION: Final = frozenset({"dealer", "сдаёт", "сдает", "сда
 _ARBITER_OPTION: Final = frozenset({"arbiter", "арбитр"})
 _ME: Final = frozenset({"me", "я"})
 _FORBIDDEN: Final = frozenset(':/="“”„«»\\,;@')
-_RESERVED: Final = frozenset(
-    {"me", "я", "pass", "vist", "half", "misere", "мизер", "рас", "пас", "вист", "пол", "adjust"}
-)
 NAME_MAX: Final = 20
 
 
@@ -52,7 +50,7 @@ def name_problem(name: str) -> str | None:
         return "length"
     if any(c.isspace() or c in _FORBIDDEN for c in name):
         return "chars"
-    if name.casefold() in _RESERVED or (len(name) == 1 and name in "ABCD"):
+    if reserved_name(name):
         return "reserved"
     if not name[0].isalpha():
         return "start"

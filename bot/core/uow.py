@@ -28,6 +28,7 @@ from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
 from scoring.replay import replay
 from scoring.rules import Rules
+from scoring.seating import active_seats
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
 
@@ -73,8 +74,7 @@ def parse_stored(line: str, table: Table) -> Record:
 
 def deal_example(names: Sequence[str], dealer: int) -> str:
     """One correct deal line for this table when `dealer` deals (with 4 players he sits out)."""
-    active = [s for s in range(len(names)) if len(names) == 3 or s != dealer]
-    a, b, c = (names[s] for s in active)
+    a, b, c = (names[s] for s in active_seats(len(names), dealer))
     return f"/deal {c} 7♠ -1 vist:{a} pass:{b}"
 
 

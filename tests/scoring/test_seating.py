@@ -84,9 +84,10 @@ def test_a_reserved_name_is_a_word_of_the_notation(name: str) -> None:
     assert reserved_name(name) and reserved_name(name.upper())
 
 
-@pytest.mark.parametrize("letter", list("ABCD"))
+@pytest.mark.parametrize("letter", list("ABCDabcdАБВСДабвсд"))
 def test_a_seat_letter_is_always_a_seat_never_a_name(letter: str) -> None:
-    """notation.md "Players": "a single seat letter, always a seat: `A`–`D`"."""
+    """notation.md "Players": "a single seat letter, always a seat: `A`–`D` (Latin, either case)
+    or the Cyrillic `А`, `Б`/`В`, `С`, `Д` … a one-letter reference is never a name prefix"."""
     assert reserved_name(letter)
 
 
