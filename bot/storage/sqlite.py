@@ -20,6 +20,7 @@ import aiosqlite
 from bot.storage.base import PRUNE_BATCH, EventRow, GameRow, GameStatus, StoreBroken, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 
+_DAMAGED = "restore it from a backup, or move it away to start with an empty one"
 _GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
 
 
@@ -273,9 +274,9 @@ class SqliteStore:
                 async with self._db.execute("PRAGMA quick_check") as cursor:
                     found = [str(row[0]) for row in await cursor.fetchall()]
             except sqlite3.DatabaseError as error:
-                raise StoreBroken(f"the database is damaged ({error})") from None
+                raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
             if found != ["ok"]:
-                raise StoreBroken(f"the database is damaged (quick_check: {found[0]})")
+                raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -288,7 +289,10 @@ class SqliteStore:
                     raise
                 await self._db.execute("COMMIT")
             except sqlite3.DatabaseError as error:
-                raise StoreBroken(f"the database takes no writes ({error})") from None
+                raise StoreBroken(
+                    f"the database takes no writes ({error}); check the file's and its"
+                    " folder's permissions and the free disk space"
+                ) from None
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0
