@@ -159,3 +159,34 @@ async def test_a_read_only_database_stops_the_start_in_one_line(
     assert len(lines) == 1, lines
     assert "takes no writes" in lines[0], lines
     assert server.poll_count == 0, "it never polled"
+
+
+async def test_update_ids_that_start_again_on_a_new_api_server_are_handled(
+    server: FakeTelegram, tmp_path: Path
+) -> None:
+    """A new Bot API server numbers its updates from the same start: the database knows those ids
+    for other messages, so they are new updates, handled (and logged), not skipped."""
+    chat = Chat(-1001500000112, "supergroup", "A new server")
+    first = BotProcess(server, tmp_path / "bot", locale="en")
+    await first.start()
+    try:
+        members = await open_game(first, chat)
+        photo = await members["Anna"].say(DEAL, is_photo)
+        assert photo.text.startswith("#1 "), photo.text
+    finally:
+        await first.stop()
+    async with FakeTelegram() as other:
+        # Telegram's message ids go on in the chat; only the new server's update ids start again.
+        other._next_message_id[chat.id] = server._next_message_id[chat.id]
+        second = BotProcess(other, tmp_path / "bot", locale="en")  # the same database
+        await second.start()
+        try:
+            anna = Member(second, chat, ANNA)
+            await anna.say("/score", contains("Anna"))
+            deal = await Member(second, chat, BORIS).say(
+                "/deal Boris 6♣ = pass:Anna pass:Clara", is_photo
+            )
+            assert deal.text.startswith("#2 "), deal.text
+        finally:
+            await second.stop()
+        assert "came back for chat" in second.log(), second.log_tail()

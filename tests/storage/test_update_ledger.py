@@ -4,6 +4,8 @@ batches, and the start-up check tells a sound database from a damaged or read-on
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import subprocess
 from collections.abc import Iterator
@@ -15,7 +17,7 @@ import pytest
 
 from bot.storage import REDELIVERY_HORIZON, SqliteStore, Store, StoreBroken
 from bot.storage.postgres import PostgresStore
-from bot.storage.upkeep import prune_processed
+from bot.storage.upkeep import prune_processed, pruning
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
 
@@ -78,6 +80,28 @@ async def test_updates_past_the_horizon_are_pruned_in_batches(
     rows = await backend.fetch(store, "SELECT update_id FROM processed_updates")
     assert rows == [(100,)]
     assert await prune_processed(store, now, batch=3) == 0
+
+
+async def test_the_pruning_task_prunes_as_soon_as_it_starts(
+    backend: Backend, store: Store
+) -> None:
+    now = AT + timedelta(days=10)
+    async with store.transaction() as repo:
+        await repo.mark_update(1, now - timedelta(days=3), -1, 1)
+        await repo.mark_update(2, now, -1, 2)
+    task = asyncio.create_task(pruning(store, lambda: now, every=3600))
+    try:
+        for _ in range(500):  # a bounded wait for the first pass, not a measure of its speed
+            rows = await backend.fetch(store, "SELECT update_id FROM processed_updates")
+            if rows == [(2,)]:
+                break
+            await asyncio.sleep(0.01)
+        assert rows == [(2,)]
+        assert not task.done(), "it goes on (every hour)"
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def test_a_sound_database_passes_the_start_up_check(store: Store) -> None:
