@@ -1,6 +1,7 @@
 """The set-up is reproducible (issue 11): every distribution in the virtual environment is in
 `requirements.lock` at the version installed, and every pin of pyproject.toml agrees with it. A
-failure here means the lock is stale: run `make lock` and commit it."""
+failure means the lock is stale (a dependency changed: run `make lock` and commit it) or the
+venv is (built before the lock changed: `rm -rf .venv` and `make test` installs from the lock)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def test_every_installed_distribution_is_locked_at_its_version() -> None:
         if canonical(d.metadata["Name"]) != "prefbot"
     }
     missing = sorted(set(installed) - set(pins))
-    assert not missing, f"installed but not locked (run `make lock`): {missing}"
+    assert not missing, f"installed but not locked (`make lock`, or rebuild .venv): {missing}"
     differ = {n: (v, pins[n]) for n, v in installed.items() if pins[n] != v}
-    assert not differ, f"installed ≠ locked (installed, locked): {differ}"
+    assert not differ, f"installed ≠ locked (installed, locked; rebuild .venv): {differ}"
 
 
 def test_the_lock_agrees_with_every_pin_of_pyproject() -> None:
