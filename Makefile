@@ -4,16 +4,32 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Every version installed, dependencies' dependencies too: a pip constraints file (`make lock`).
+LOCK := requirements.lock
 # The packages `mypy --strict` checks (add each product package here as it passes).
 TYPED := scoring locales bot handlers
 
-.PHONY: run test lint typecheck pytest bench sheets clean
+.PHONY: run test lint typecheck pytest bench sheets lock clean
 
-$(STAMP): pyproject.toml
+# pip and setuptools first, at the locked versions; then the project with no build isolation, so
+# that its build uses the locked setuptools too and nothing is installed from outside the lock.
+$(STAMP): pyproject.toml $(LOCK)
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -c $(LOCK) --upgrade pip setuptools
+	$(BIN)/pip install --quiet -c $(LOCK) --no-build-isolation -e '.[dev]'
 	touch $(STAMP)
+
+# Regenerate the lock: a fresh virtual environment from pyproject.toml alone (newest versions its
+# pins allow), frozen. Run it after changing a dependency, and commit the result.
+LOCK_VENV := .venv-lock
+lock:
+	rm -rf $(LOCK_VENV)
+	$(PY) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip setuptools
+	$(LOCK_VENV)/bin/pip install --quiet --no-build-isolation -e '.[dev]'
+	{ echo "# Every version that make run and make test install (pip constraints); make lock regenerates it."; \
+	  $(LOCK_VENV)/bin/pip freeze --all --exclude-editable; } > $(LOCK)
+	rm -rf $(LOCK_VENV)
 
 run: $(STAMP)
 	$(BIN)/python -m bot
@@ -37,4 +53,4 @@ sheets: $(STAMP)
 	$(BIN)/python bench/sheets.py docs/img
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache

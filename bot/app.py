@@ -22,7 +22,8 @@ from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
 from bot.settings import Settings
-from bot.storage import SqliteStore, Store
+from bot.storage import SqliteStore, Store, StoreBroken
+from bot.storage.upkeep import pruning
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.views import COMMANDS
 from bot.tg.fsm import fsm_isolation, fsm_storage
@@ -114,12 +115,19 @@ class StartupError(Exception):
 
 
 async def open_store(settings: Settings) -> SqliteStore:
+    """The database opened, migrated and checked (whole, and takes a write: issue 11)."""
     try:
-        return await SqliteStore.open(settings.database_path)
+        store = await SqliteStore.open(settings.database_path)
     except (OSError, sqlite3.Error, RuntimeError) as error:
         raise StartupError(
             f"DATABASE_PATH={settings.database_path} cannot be opened: {error}."
         ) from None
+    try:
+        await store.check()
+    except StoreBroken as error:
+        await store.close()
+        raise StartupError(f"DATABASE_PATH={settings.database_path}: {error}.") from None
+    return store
 
 
 async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0) -> None:
@@ -169,6 +177,7 @@ async def run(settings: Settings) -> None:
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     web: AppRunner | None = None
+    prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     try:
         dispatcher = build_dispatcher(settings, store)
         await wait_for_telegram(bot)
@@ -188,6 +197,9 @@ async def run(settings: Settings) -> None:
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
     finally:
+        prune.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await prune
         if web is not None:
             await web.cleanup()
         if clock is not None:

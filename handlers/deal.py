@@ -1,5 +1,6 @@
 """/deal, /lastround, /undo, /edit: records, each answered with its line, its entries and the sheet.
-`/deal … late` proposes a forgotten deal instead (a vote, see `handlers.votes`)."""
+`/deal … late` proposes a forgotten deal instead (a vote, see `handlers.votes`). An edited `/deal`
+message corrects the record it wrote while the pencil rule holds, or is told how to correct it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameService, split_late
 from bot.texts.i18n import Translator
-from bot.texts.views import edited_text, recorded_text, undone_text
+from bot.texts.views import edited_by_message_text, edited_text, recorded_text, undone_text
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
@@ -61,3 +62,17 @@ async def edit_cmd(
     """Correct the last record; the sheet is redrawn in place when it is near."""
     result = await game.edit(caller, command.args or "")
     await reply.sheet(result, edited_text(t, result), redraw=True)
+
+
+@router.edited_message(Command("deal", "d"))
+async def edited_deal(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+) -> None:
+    """An edited /deal: as /edit would, if it wrote the sender's last, still pencilled record."""
+    result = await game.edit_by_message(caller, command.args or "", message.date)
+    await reply.sheet(result, edited_by_message_text(t, result), redraw=True)

@@ -27,8 +27,8 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe) -> None:
         if len(plain) > TOAST_LIMIT:
             plain = plain[: TOAST_LIMIT - 1] + "…"
         await bot.answer_callback_query(update.callback_query.id, plain, show_alert=True)
-    elif update.message is not None:
-        await bot.send_message(update.message.chat.id, text)
+    elif (message := update.message or update.edited_message) is not None:
+        await bot.send_message(message.chat.id, text)
 
 
 @router.callback_query()

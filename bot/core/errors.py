@@ -58,6 +58,7 @@ class GameErrorCode(StrEnum):
     )
     NOTHING_TO_UNDO = "nothing-to-undo"
     NOT_AUTHOR = "not-author"  # only the author of the last record may undo or edit it
+    EDITED_DEAL = "edited-deal"  # an edited /deal that is not the sender's last, pencilled record
     PENCIL_EXPIRED = "pencil-expired"
     EDIT_MISMATCH = (
         "edit-mismatch"  # /edit of a deal with a last-round mark, or the other way round

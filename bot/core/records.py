@@ -1,7 +1,9 @@
-"""Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8)."""
+"""Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8); an
+edited /deal message is an /edit of the record it wrote while the pencil rule holds (issue 11)."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Final
 
@@ -28,6 +30,9 @@ from scoring.voting import pencil_holds
 DEAL_EXAMPLE: Final = "/deal Anna 7♠ -1 vist:Boris pass:Clara"
 RULE_EXAMPLE: Final = "/rule pool_target=30"
 LATE_WORDS: Final = frozenset({"late", "поздно", "забытая"})
+# Telegram gives a message's time in whole seconds, by its own clock: a message may seem sent up to
+# this long after the record it wrote.
+SENT_SLACK: Final = timedelta(seconds=1)
 
 
 def no_rule_change(record: Record, text: str) -> None:
@@ -137,21 +142,53 @@ async def undo(core: Core, caller: Caller) -> Undone:
 
 async def edit(core: Core, caller: Caller, text: str) -> Edited:
     async with core.command(caller) as unit:
-        state = unit.state
         last, before = pencil(unit, caller)
-        scored = before.records[-1]
-        seat = state.seat_of(caller.user_id, caller.username)
-        new = parse_record(text, table(state, scored.dealer, seat))
-        no_rule_change(new, text)
-        if isinstance(new, Adjust):
-            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
-        if isinstance(new, LastRound) != isinstance(scored.record, LastRound):
-            raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
-        sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
-        line = format_record(new, state.names)
-        await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
-        unit.remember(sheet)
-        old = last.old_lines[-1]
-        return Edited(
-            state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet)
-        )
+        return await _replace_last(unit, caller, text, last, before)
+
+
+def wrote_last(state: GameState, sent_at: datetime) -> bool:
+    """Whether a message sent at `sent_at` is the one that wrote the last record: sent before
+    it was recorded and after the record before it (a message sent within the same second as
+    that record is not taken: the sender is told how to correct instead)."""
+    records = state.records
+    if not records or sent_at > records[-1].at + SENT_SLACK:
+        return False
+    return len(records) < 2 or sent_at > records[-2].at
+
+
+async def edit_by_message(core: Core, caller: Caller, text: str, sent_at: datetime) -> Edited:
+    """An edited `/deal` message (sent at `sent_at`): an /edit of the record it wrote, if that is
+    still the sender's last record under the pencil rule; otherwise `edited-deal`, which says how
+    to correct it (/edit, /dispute), and nothing changes."""
+    async with core.command(caller) as unit:
+        line, late = split_late(text)
+        try:
+            if late or not wrote_last(unit.state, sent_at):
+                raise GameError("not-author", line.strip())
+            last, before = pencil(unit, caller)
+        except GameError:
+            number = unit.sheet().records[-1].number if unit.state.records else None
+            example = f"/dispute {number} {line.strip()}" if number else f"/deal {line.strip()}"
+            raise GameError("edited-deal", line.strip(), {}, example) from None
+        return await _replace_last(unit, caller, line, last, before)
+
+
+async def _replace_last(
+    unit: Unit, caller: Caller, text: str, last: RecordItem, before: Sheet
+) -> Edited:
+    """The pencil rule's correction: the last record replaced by `text`, of the same kind."""
+    state = unit.state
+    scored = before.records[-1]
+    seat = state.seat_of(caller.user_id, caller.username)
+    new = parse_record(text, table(state, scored.dealer, seat))
+    no_rule_change(new, text)
+    if isinstance(new, Adjust):
+        raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+    if isinstance(new, LastRound) != isinstance(scored.record, LastRound):
+        raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
+    sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
+    line = format_record(new, state.names)
+    await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
+    unit.remember(sheet)
+    old = last.old_lines[-1]
+    return Edited(state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 
 from bot.core import audit, corrections, lobby, records, votes
 from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
@@ -93,9 +94,11 @@ class GameService:
         return audit.corrected_values(state, sheet)
 
     # -- commands ----------------------------------------------------------------------------
-    async def was_handled(self, update_id: int) -> bool:
+    async def was_handled(
+        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
+    ) -> bool:
         async with self.store.reading() as repo:
-            return await repo.update_seen(update_id)
+            return await repo.update_seen(update_id, chat_id, message_id)
 
     async def new_game(self, caller: Caller, spec: NewGame) -> Opened:
         return await lobby.new_game(self.core, caller, spec)
@@ -116,6 +119,9 @@ class GameService:
 
     async def edit(self, caller: Caller, text: str) -> Edited:
         return await records.edit(self.core, caller, text)
+
+    async def edit_by_message(self, caller: Caller, text: str, sent_at: datetime) -> Edited:
+        return await records.edit_by_message(self.core, caller, text, sent_at)
 
     async def end_game(self, caller: Caller) -> Ended | VoteState:
         return await votes.end_game(self.core, caller)

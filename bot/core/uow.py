@@ -52,6 +52,7 @@ class Caller:
     update_id: int | None = None
     chat_type: str = "supergroup"
     chat_title: str | None = None
+    message_id: int | None = None  # the update's message: a repeated update_id is told apart
 
     @property
     def private(self) -> bool:
@@ -150,7 +151,9 @@ class Core:
                 unit.committed()
                 return
             async with self.store.reading() as repo:
-                if caller.update_id is not None and await repo.update_seen(caller.update_id):
+                if caller.update_id is not None and await repo.update_seen(
+                    caller.update_id, caller.chat_id, caller.message_id
+                ):
                     raise AlreadyHandled(caller.update_id)
                 row = await self._row(repo, caller.chat_id, game)
                 events = await repo.events(row.game_id) if row is not None else []
@@ -179,9 +182,9 @@ class Core:
     async def _mark(self, repo: Repo, caller: Caller | None) -> None:
         if caller is None or caller.update_id is None:
             return
-        if await repo.update_seen(caller.update_id):
+        if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
             raise AlreadyHandled(caller.update_id)
-        await repo.mark_update(caller.update_id, self.clock())
+        await repo.mark_update(caller.update_id, self.clock(), caller.chat_id, caller.message_id)
 
     async def _commit(self, unit: Unit, caller: Caller | None) -> None:
         marks = caller is not None and caller.update_id is not None

@@ -1,6 +1,23 @@
 """Storage: a repository interface (`Store`, `Repo`) and its SQLite implementation."""
 
-from bot.storage.base import EventRow, GameRow, GameStatus, Repo, Store
+from bot.storage.base import (
+    REDELIVERY_HORIZON,
+    EventRow,
+    GameRow,
+    GameStatus,
+    Repo,
+    Store,
+    StoreBroken,
+)
 from bot.storage.sqlite import SqliteStore
 
-__all__ = ["EventRow", "GameRow", "GameStatus", "Repo", "SqliteStore", "Store"]
+__all__ = [
+    "REDELIVERY_HORIZON",
+    "EventRow",
+    "GameRow",
+    "GameStatus",
+    "Repo",
+    "SqliteStore",
+    "Store",
+    "StoreBroken",
+]

@@ -8,11 +8,51 @@ Protocols.
 
 from __future__ import annotations
 
+import logging
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
+
+log = logging.getLogger(__name__)
+
+# Telegram keeps an unconfirmed update for 24 hours; a processed update older than twice that can
+# never come back, so its row may go (in batches of PRUNE_BATCH, to keep each transaction short).
+REDELIVERY_HORIZON: Final = timedelta(hours=48)
+PRUNE_BATCH: Final = 500
+
+
+class StoreBroken(Exception):
+    """The start-up check found the database unusable (corrupted, read-only, unreachable); the
+    message is the one line to show."""
+
+
+def same_update(
+    update_id: int,
+    kept: tuple[int | None, int | None],
+    chat_id: int | None,
+    message_id: int | None,
+) -> bool:
+    """Whether a processed update's row (its chat and message) is this update again. A row or a
+    caller that does not know them (an old row, a button without a message) counts as the same; an
+    update_id that comes back with another chat or message is a new update (a new Bot API server,
+    an old database): it is logged and handled."""
+    kept_chat, kept_message = kept
+    if kept_chat is None or chat_id is None:
+        return True
+    if (kept_chat, kept_message) == (chat_id, message_id):
+        return True
+    log.warning(
+        "update_id %s came back for chat %s message %s (kept: chat %s message %s): a new update,"
+        " handled",
+        update_id,
+        chat_id,
+        message_id,
+        kept_chat,
+        kept_message,
+    )
+    return False
 
 
 class GameStatus(StrEnum):
@@ -52,10 +92,22 @@ class Repo(Protocol):
         """Serialise this chat's units of work across processes until this one ends (PostgreSQL:
         an advisory lock; SQLite has one writer, so nothing to do)."""
 
-    async def update_seen(self, update_id: int) -> bool:
-        """Whether an update with this id was already accepted."""
+    async def update_seen(
+        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
+    ) -> bool:
+        """Whether this update was already accepted: a row with its id, and (when both are
+        known) its chat and message (`same_update`)."""
 
-    async def mark_update(self, update_id: int, at: datetime) -> None: ...
+    async def mark_update(
+        self,
+        update_id: int,
+        at: datetime,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+    ) -> None:
+        """Keep the update as accepted; the row of an older update with this id but another
+        chat or message goes first. The same update marked twice is refused (an integrity error):
+        two processes never both handle it."""
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow: ...
 
@@ -117,5 +169,12 @@ class Store(Protocol):
 
     def reading(self) -> AbstractAsyncContextManager[Repo]:
         """A unit of work that only reads."""
+
+    async def check(self) -> None:
+        """The start-up check: the database is whole and takes a write; `StoreBroken` if not."""
+
+    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """Delete the processed updates kept before `before`, `batch` rows per transaction;
+        returns how many went."""
 
     async def close(self) -> None: ...

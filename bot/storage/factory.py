@@ -7,7 +7,7 @@ import sqlite3
 import asyncpg
 
 from bot.settings import Settings
-from bot.storage.base import Store
+from bot.storage.base import Store, StoreBroken
 from bot.storage.postgres import PostgresStore, masked_url
 from bot.storage.sqlite import SqliteStore
 
@@ -17,7 +17,23 @@ class StoreUnavailable(Exception):
 
 
 async def open_store(settings: Settings) -> Store:
-    """The store the settings name, opened and migrated; `StoreUnavailable` if it cannot be."""
+    """The store the settings name, opened, migrated and checked (`Store.check`);
+    `StoreUnavailable` if it cannot be."""
+    store = await _open(settings)
+    try:
+        await store.check()
+    except StoreBroken as error:
+        await store.close()
+        where = (
+            f"DATABASE_URL={masked_url(settings.database_url)}"
+            if settings.database_url
+            else f"DATABASE_PATH={settings.database_path}"
+        )
+        raise StoreUnavailable(f"{where}: {error}.") from None
+    return store
+
+
+async def _open(settings: Settings) -> Store:
     if settings.database_url:
         try:
             return await PostgresStore.open(settings.database_url)

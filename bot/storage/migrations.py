@@ -58,4 +58,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         at TEXT NOT NULL
     );
     """,
+    # issue 11: each processed update keeps its chat and message, so that an update_id that comes
+    # back for another message (a new Bot API server, an old database) is told apart from a real
+    # duplicate; rows are pruned by time past Telegram's redelivery horizon.
+    """
+    ALTER TABLE processed_updates ADD COLUMN chat_id INTEGER;
+    ALTER TABLE processed_updates ADD COLUMN message_id INTEGER;
+    CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
+    """,
 )

@@ -67,4 +67,11 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         at timestamptz NOT NULL
     );
     """,
+    # issue 11: each processed update keeps its chat and message (an update_id that comes back for
+    # another message is a new update); rows are pruned by time past the redelivery horizon.
+    """
+    ALTER TABLE processed_updates ADD COLUMN IF NOT EXISTS chat_id bigint;
+    ALTER TABLE processed_updates ADD COLUMN IF NOT EXISTS message_id bigint;
+    CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
+    """,
 )

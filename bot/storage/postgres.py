@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.base import EventRow, GameRow, GameStatus
+from bot.storage.base import PRUNE_BATCH, EventRow, GameRow, GameStatus, StoreBroken, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 
@@ -62,15 +62,36 @@ class PostgresRepo:
         """Wait for, then hold until this transaction ends, the chat's advisory lock."""
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", chat_id)
 
-    async def update_seen(self, update_id: int) -> bool:
-        row = await self._conn.fetchval(
-            "SELECT 1 FROM processed_updates WHERE update_id = $1", update_id
+    async def update_seen(
+        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
+    ) -> bool:
+        row = await self._conn.fetchrow(
+            "SELECT chat_id, message_id FROM processed_updates WHERE update_id = $1", update_id
         )
-        return row is not None
+        return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
 
-    async def mark_update(self, update_id: int, at: datetime) -> None:
+    async def mark_update(
+        self,
+        update_id: int,
+        at: datetime,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+    ) -> None:
+        if chat_id is not None:  # an older update's row with this id goes (`same_update`)
+            await self._conn.execute(
+                "DELETE FROM processed_updates WHERE update_id = $1 AND chat_id IS NOT NULL"
+                " AND (chat_id IS DISTINCT FROM $2 OR message_id IS DISTINCT FROM $3)",
+                update_id,
+                chat_id,
+                message_id,
+            )
         await self._conn.execute(
-            "INSERT INTO processed_updates (update_id, at) VALUES ($1, $2)", update_id, at
+            "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
+            " VALUES ($1, $2, $3, $4)",
+            update_id,
+            at,
+            chat_id,
+            message_id,
         )
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
@@ -255,6 +276,36 @@ class PostgresStore:
         """A raw connection from the pool (bulk copies of `python -m bot migrate-db`, tests)."""
         async with self._pool.acquire() as conn:
             yield conn
+
+    async def check(self) -> None:
+        """A round trip and a write probe (a row written and deleted, committed), so a read-only
+        server (a standby, `default_transaction_read_only`) stops the start."""
+        try:
+            async with self._pool.acquire() as conn:
+                await conn.fetchval("SELECT 1")
+                async with conn.transaction():
+                    await conn.execute(
+                        "INSERT INTO processed_updates (update_id, at) VALUES (-1, now())"
+                        " ON CONFLICT (update_id) DO NOTHING"
+                    )
+                    await conn.execute("DELETE FROM processed_updates WHERE update_id = -1")
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise StoreBroken(f"the database takes no writes ({error})") from None
+
+    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        gone = 0
+        while True:
+            async with self._pool.acquire() as conn:
+                status = await conn.execute(
+                    "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
+                    " FROM processed_updates WHERE at < $1 ORDER BY at LIMIT $2)",
+                    before,
+                    batch,
+                )
+            count = _rowcount(status)
+            gone += count
+            if count < batch:
+                return gone
 
     async def close(self) -> None:
         await self._pool.close()

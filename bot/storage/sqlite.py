@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -16,9 +17,10 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import EventRow, GameRow, GameStatus
+from bot.storage.base import PRUNE_BATCH, EventRow, GameRow, GameStatus, StoreBroken, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 
+_DAMAGED = "restore it from a backup, or move it away to start with an empty one"
 _GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
 
 
@@ -52,13 +54,31 @@ class SqliteRepo:
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
 
-    async def update_seen(self, update_id: int) -> bool:
-        row = await self._one("SELECT 1 FROM processed_updates WHERE update_id = ?", update_id)
-        return row is not None
+    async def update_seen(
+        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
+    ) -> bool:
+        row = await self._one(
+            "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?", update_id
+        )
+        return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
 
-    async def mark_update(self, update_id: int, at: datetime) -> None:
+    async def mark_update(
+        self,
+        update_id: int,
+        at: datetime,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+    ) -> None:
+        if chat_id is not None:  # an older update's row with this id goes (`same_update`)
+            await self._db.execute(
+                "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
+                " AND (chat_id IS NOT ? OR message_id IS NOT ?)",
+                (update_id, chat_id, message_id),
+            )
         await self._db.execute(
-            "INSERT INTO processed_updates (update_id, at) VALUES (?, ?)", (update_id, _time(at))
+            "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
+            " VALUES (?, ?, ?, ?)",
+            (update_id, _time(at), chat_id, message_id),
         )
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
@@ -245,6 +265,48 @@ class SqliteStore:
     async def reading(self) -> AsyncIterator[SqliteRepo]:
         async with self._lock:
             yield self._repo
+
+    async def check(self) -> None:
+        """`PRAGMA quick_check` (every page readable, every index consistent) and a write probe
+        (a row written and deleted, committed), so a damaged or read-only file stops the start."""
+        async with self._lock:
+            try:
+                async with self._db.execute("PRAGMA quick_check") as cursor:
+                    found = [str(row[0]) for row in await cursor.fetchall()]
+            except sqlite3.DatabaseError as error:
+                raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
+            if found != ["ok"]:
+                raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    await self._db.execute(
+                        "INSERT OR REPLACE INTO processed_updates (update_id, at) VALUES (-1, '')"
+                    )
+                    await self._db.execute("DELETE FROM processed_updates WHERE update_id = -1")
+                except BaseException:
+                    await self._db.execute("ROLLBACK")
+                    raise
+                await self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as error:
+                raise StoreBroken(
+                    f"the database takes no writes ({error}); check the file's and its"
+                    " folder's permissions and the free disk space"
+                ) from None
+
+    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        gone = 0
+        while True:
+            async with self.transaction():
+                cursor = await self._db.execute(
+                    "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
+                    " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
+                    (_time(before), batch),
+                )
+                count = cursor.rowcount
+            gone += max(count, 0)
+            if count < batch:
+                return gone
 
     async def close(self) -> None:
         await self._db.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.views import balances_text, error_text, join_lines, transfers_text
+from bot.texts.views import balances_text, capped, error_text, join_lines, transfers_text
 from scoring.calc import CalcError, format_calc
 from scoring.paper import PaperSheet
 from scoring.settle import Settlement
@@ -80,7 +80,7 @@ def calc_error_text(t: Translator, error: CalcError) -> Safe:
     """The error as a bad `/deal`'s (its text, the part at fault, an example) with the line quoted."""
     lines: list[str] = [error_text(t, error)]
     if error.line:
-        lines.insert(0, t("calc-error-line", number=error.line, line=error.text))
+        lines.insert(0, t("calc-error-line", number=error.line, line=capped(error.text)))
     return join_lines(lines)
 
 

@@ -33,6 +33,9 @@ from scoring.sheet import ScoredRecord, Sheet
 from scoring.voting import majority
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
+# The longest piece of input an error quotes: a 4,000-character command is answered with its first
+# part, and the refusal stays far under Telegram's limit (issue 11).
+QUOTE_LIMIT: Final = 200
 
 
 _TAG: Final = re.compile(r"<[^>]+>")
@@ -515,12 +518,22 @@ def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
 
 
 # -- errors ---------------------------------------------------------------------------------
+def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Quoted input cut to its first `limit` characters (the cut marked with "…")."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def error_text(t: Translator, error: ScoringError) -> Safe:
-    """`error-<code>` with the input at fault and one correct example."""
-    params = {k: v for k, v in error.params.items() if k != "record"}
+    """`error-<code>` with the input at fault and one correct example, each quoted piece capped."""
+    params = {k: capped(v) for k, v in error.params.items() if k != "record"}
     lines: list[str] = [t(f"error-{error.code}", **params)]
     if error.span:
-        lines.append(t("error-span", span=error.span))
+        lines.append(t("error-span", span=capped(error.span)))
     if error.example:
-        lines.append(t("error-example", example=error.example))
+        lines.append(t("error-example", example=capped(error.example)))
     return join_lines(lines)
+
+
+def edited_by_message_text(t: Translator, result: Edited) -> Safe:
+    """An edited /deal message that corrected its record: said so, then as /edit answers."""
+    return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
