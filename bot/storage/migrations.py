@@ -58,4 +58,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         at TEXT NOT NULL
     );
     """,
+    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    """
+    CREATE TABLE IF NOT EXISTS leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS fsm (
+        key TEXT PRIMARY KEY,
+        state TEXT,
+        data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+    );
+    """,
 )

@@ -67,4 +67,17 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         at timestamptz NOT NULL
     );
     """,
+    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    """
+    CREATE TABLE IF NOT EXISTS leases (
+        name text PRIMARY KEY,
+        holder text NOT NULL,
+        expires_at timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS fsm (
+        key text PRIMARY KEY,
+        state text,
+        data json NOT NULL DEFAULT '{}'
+    );
+    """,
 )
