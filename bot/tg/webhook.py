@@ -23,7 +23,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from aiogram import Bot, Dispatcher
-from aiogram.types import TelegramObject
+from aiogram.types import ErrorEvent, TelegramObject
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
@@ -41,17 +41,16 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
 async def note_failures(handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-    """An outer update middleware, inside aiogram's errors middleware: an unexpected exception is
-    noted for the request (then handled as ever: logged, a polite answer in the chat)."""
-    try:
-        return await handler(event, data)
-    except (ScoringError, AlreadyHandled):
-        raise
-    except Exception as error:
+    """An outer middleware of the dispatcher's errors: an unexpected exception of the update (raised
+    anywhere, the bot's own middlewares included) is noted for the request, then handled as ever
+    (logged, a polite answer in the chat)."""
+    if isinstance(event, ErrorEvent) and not isinstance(
+        event.exception, ScoringError | AlreadyHandled
+    ):
         failures = _FAILURES.get()
         if failures is not None:
-            failures.append(error)
-        raise
+            failures.append(event.exception)
+    return await handler(event, data)
 
 
 class CommittingRequestHandler(SimpleRequestHandler):
@@ -77,7 +76,7 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
     path = settings.webhook_path()
     secret = settings.webhook_secret
     assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
-    dispatcher.update.outer_middleware(note_failures)
+    dispatcher.errors.outer_middleware(note_failures)
     handler = CommittingRequestHandler(
         dispatcher,
         bot,
