@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from aiogram import Dispatcher
 from aiogram.fsm.storage.base import StorageKey
+from aiogram.methods import AnswerCallbackQuery
 
 from bot.app import build_dispatcher
 from bot.core.lease import Lease
@@ -22,6 +23,7 @@ from bot.tg.fsm import DealEntry, fsm_storage
 from bot.tg.fsm_db import DatabaseStorage
 from tests.bot.factories import ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot
+from tests.bot.test_deal_steps import ANNA, open_game, open_steps
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
 
@@ -185,3 +187,21 @@ async def test_an_update_delivered_to_both_instances_is_handled_once(
         *(dp.feed_update(bot, u) for dp, u in zip(dispatchers, (update, copy), strict=True))
     )
     assert len(await deal_lines(stores[0], chat.chat_id)) == 1
+
+
+async def test_a_deal_by_buttons_started_on_one_instance_is_finished_on_the_other(
+    two_instances: tuple[list[Dispatcher], list[Store]],
+) -> None:
+    """The /deal steps' FSM is in the database: each press may land on either instance."""
+    dispatchers, stores = two_instances
+    chat = ChatDriver(dispatchers[0], MockedBot(), chat_id=-32_000)
+    await open_game(chat)
+    steps = await open_steps(chat)
+    for n, label in enumerate(("Contract", "Clara", "7♠", "Whist", "Pass", "−1", "✅ Record")):
+        chat.dispatcher = dispatchers[(n + 1) % 2]
+        answer = await steps.press(ANNA, label)
+        assert not any(isinstance(r, AnswerCallbackQuery) and r.show_alert for r in answer), answer
+    assert steps.markup is None and "#1" in steps.text
+    assert [line for _, line in await deal_lines(stores[0], chat.chat_id)] == [
+        "Clara 7♠ -1 vist:Anna pass:Boris"
+    ]
