@@ -206,7 +206,8 @@ async def run(settings: Settings) -> None:
             await set_webhook(bot, dispatcher, settings)
             await until_stopped()
             return
-        log.info("database %s; polling for updates", settings.database_path)
+        await bot.delete_webhook()  # a webhook left from webhook mode would refuse getUpdates
+        log.info("polling for updates")
         await dispatcher.start_polling(
             bot,
             polling_timeout=settings.polling_timeout,
