@@ -26,7 +26,7 @@ from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 from bot.settings import Settings
 from bot.storage import Store
 from bot.texts.deal_steps import DealKind, Draft, Seating
-from bot.tg.fsm_db import DatabaseStorage
+from bot.tg.fsm_db import DatabaseEventIsolation, DatabaseStorage
 from scoring.deal import Role, Suit
 
 STEPS_KEY: Final = "steps"
@@ -53,12 +53,15 @@ def fsm_storage(settings: Settings, store: Store | None = None) -> BaseStorage:
     return MemoryStorage()
 
 
-def fsm_isolation(settings: Settings) -> BaseEventIsolation:
+def fsm_isolation(settings: Settings, store: Store | None = None) -> BaseEventIsolation:
     """How updates of one FSM key (a user in a chat) are kept apart: one at a time, in-process, or
-    across instances through Redis when `REDIS_URL` is set."""
+    across instances — through Redis when `REDIS_URL` is set, else through the database on
+    PostgreSQL."""
     if settings.redis_url:
         isolation: BaseEventIsolation = _redis().RedisEventIsolation.from_url(settings.redis_url)
         return isolation
+    if settings.database_url and store is not None:
+        return DatabaseEventIsolation(store)
     return SimpleEventIsolation()
 
 

@@ -20,7 +20,7 @@ from bot.settings import Settings
 from bot.storage import Store
 from bot.storage.postgres import PostgresStore
 from bot.tg.fsm import DealEntry, fsm_storage
-from bot.tg.fsm_db import DatabaseStorage
+from bot.tg.fsm_db import DatabaseEventIsolation, DatabaseStorage
 from tests.bot.factories import ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot
 from tests.bot.test_deal_steps import ANNA, open_game, open_steps
@@ -205,3 +205,42 @@ async def test_a_deal_by_buttons_started_on_one_instance_is_finished_on_the_othe
     assert [line for _, line in await deal_lines(stores[0], chat.chat_id)] == [
         "Clara 7♠ -1 vist:Anna pass:Boris"
     ]
+
+
+async def test_one_users_updates_in_a_chat_wait_for_each_other_across_instances(
+    backend: Backend,
+) -> None:
+    """The FSM isolation in the database: the second instance enters only once the first has
+    left; a lease left by a dead instance expires."""
+    key = StorageKey(bot_id=42, chat_id=-100, user_id=1001)
+    clock = FakeClock(AT)
+    one_store, two_store = await backend.open(), await backend.open()
+    try:
+        one = DatabaseEventIsolation(one_store, clock=clock)
+        two = DatabaseEventIsolation(two_store, clock=clock)
+        entered: list[str] = []
+
+        async def second() -> None:
+            async with two.lock(key):
+                entered.append("two")
+
+        async with one.lock(key):
+            entered.append("one")
+            waiting = asyncio.create_task(second())
+            await asyncio.sleep(0.2)  # the second instance keeps trying meanwhile
+            assert entered == ["one"]
+        await asyncio.wait_for(waiting, 30)
+        assert entered == ["one", "two"]
+
+        async with one_store.transaction() as repo:  # an instance died holding the key
+            name = "fsm:" + one.key_builder.build(key)
+            assert await repo.take_lease(name, "dead", AT, AT + timedelta(seconds=10))
+        waiting = asyncio.create_task(second())
+        await asyncio.sleep(0.1)
+        assert entered == ["one", "two"]
+        clock.advance(10)
+        await asyncio.wait_for(waiting, 30)
+        assert entered == ["one", "two", "two"]
+    finally:
+        await one_store.close()
+        await two_store.close()
