@@ -50,7 +50,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     game = GameService(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),
-        events_isolation=fsm_isolation(settings),
+        events_isolation=fsm_isolation(settings, store),
         game=game,
         settings=settings,
     )
