@@ -28,11 +28,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot import posting  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore, Store  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
+from bot.tg import reply as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
 from tests.bot.mocked_bot import MockedBot  # noqa: E402
 from tests.pg import PostgresServer  # noqa: E402

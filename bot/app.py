@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import sys
 from typing import Final
 
@@ -21,14 +20,18 @@ from aiogram.types import BotCommand
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
+from bot.core.lease import Lease, holds_clock
 from bot.settings import Settings
-from bot.storage import SqliteStore, Store, StoreBroken
+from bot.storage import Store
+from bot.storage.factory import StoreUnavailable
+from bot.storage.factory import open_store as open_any_store
 from bot.storage.upkeep import pruning
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.views import COMMANDS
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
 from bot.tg.reply import close_expired_votes
+from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
 
@@ -47,8 +50,8 @@ def _detached(router: Router) -> Router:
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
     game = GameService(store, clock)
     dispatcher = Dispatcher(
-        storage=fsm_storage(settings),
-        events_isolation=fsm_isolation(settings),
+        storage=fsm_storage(settings, store),
+        events_isolation=fsm_isolation(settings, store),
         game=game,
         settings=settings,
     )
@@ -114,20 +117,12 @@ class StartupError(Exception):
     """A start-up problem the user can fix; its message is the one line to show."""
 
 
-async def open_store(settings: Settings) -> SqliteStore:
-    """The database opened, migrated and checked (whole, and takes a write: issue 11)."""
+async def open_store(settings: Settings) -> Store:
+    """PostgreSQL when DATABASE_URL is set, else the SQLite file (`bot.storage.factory`)."""
     try:
-        store = await SqliteStore.open(settings.database_path)
-    except (OSError, sqlite3.Error, RuntimeError) as error:
-        raise StartupError(
-            f"DATABASE_PATH={settings.database_path} cannot be opened: {error}."
-        ) from None
-    try:
-        await store.check()
-    except StoreBroken as error:
-        await store.close()
-        raise StartupError(f"DATABASE_PATH={settings.database_path}: {error}.") from None
-    return store
+        return await open_any_store(settings)
+    except StoreUnavailable as error:
+        raise StartupError(str(error)) from None
 
 
 async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0) -> None:
@@ -149,48 +144,72 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
         return
 
 
-async def vote_clock(bot: Bot, game: GameService, default_locale: str, tick: float) -> None:
+async def vote_clock(
+    bot: Bot, game: GameService, default_locale: str, tick: float, lease: Lease | None = None
+) -> None:
     """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
-    time is over and redraw their messages. A failure is logged; the clock goes on."""
+    time is over and redraw their messages. A failure is logged; the clock goes on. With a `lease`
+    (several instances) only its holder does it, reading the log for votes other instances opened."""
+    ticks = 0
     while True:
         await asyncio.sleep(tick)
         try:
+            if lease is not None and not await holds_clock(lease, game, ticks):
+                continue
+            ticks += 1
             await close_expired_votes(bot, game, default_locale)
         except Exception:
             log.exception("closing timed-out votes failed; trying again")
 
 
 async def start_vote_clock(
-    bot: Bot, game: GameService, default_locale: str, tick: float = VOTE_TICK
+    bot: Bot,
+    game: GameService,
+    default_locale: str,
+    tick: float = VOTE_TICK,
+    lease: Lease | None = None,
 ) -> asyncio.Task[None]:
     """At start-up: find the open votes in the log, close those that timed out while the bot was
     down, then keep watching (corrections.md "A vote"; issue 6, Deliver 7)."""
     watched = await game.watch_open_votes()
-    closed = await close_expired_votes(bot, game, default_locale)
-    log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
-    return asyncio.create_task(vote_clock(bot, game, default_locale, tick), name="vote-clock")
+    if lease is None or await lease.hold():
+        closed = await close_expired_votes(bot, game, default_locale)
+        log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
+    task = vote_clock(bot, game, default_locale, tick, lease)
+    return asyncio.create_task(task, name="vote-clock")
 
 
 async def run(settings: Settings) -> None:
-    """Open the database, reach Telegram, set the menu, start the vote clock, poll until stopped."""
+    """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
+    long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
     store = await open_store(settings)
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
+    lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
     try:
         dispatcher = build_dispatcher(settings, store)
         await wait_for_telegram(bot)
         address = settings.web_address()
-        if address is not None:  # the Mini App, /healthz (issue 15)
+        if address is not None:  # the Mini App, /healthz (issue 15), the webhook (issue 14)
             app = build_web_app(bot, dispatcher["game"], default_locale=settings.default_locale)
+            if settings.webhook_url is not None:
+                add_webhook(app, dispatcher, bot, settings)
             try:
                 web = await start_web(app, *address)
             except OSError as error:
                 raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
-        clock = await start_vote_clock(bot, dispatcher["game"], settings.default_locale)
-        log.info("database %s; polling for updates", settings.database_path)
+        clock = await start_vote_clock(
+            bot, dispatcher["game"], settings.default_locale, lease=lease
+        )
+        if settings.webhook_url is not None:
+            await set_webhook(bot, dispatcher, settings)
+            await until_stopped()
+            return
+        await bot.delete_webhook()  # a webhook left from webhook mode would refuse getUpdates
+        log.info("polling for updates")
         await dispatcher.start_polling(
             bot,
             polling_timeout=settings.polling_timeout,
@@ -206,5 +225,8 @@ async def run(settings: Settings) -> None:
             clock.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await clock
+        if lease is not None:
+            with contextlib.suppress(Exception):
+                await lease.release()
         await bot.session.close()
         await store.close()

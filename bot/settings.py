@@ -11,8 +11,9 @@ import re
 import sys
 from pathlib import Path
 from typing import Final, Literal, NoReturn
+from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_FORM: Final = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
@@ -41,8 +42,16 @@ class Settings(BaseSettings):
     # The Mini App (issue 15): the web listener HOST:PORT, and the app's t.me link from @BotFather.
     web_listen: str | None = None
     miniapp_link: str | None = None
+    # Webhook mode (issue 14): Telegram POSTs updates to WEBHOOK_URL (served on WEB_LISTEN at its
+    # path) with the header X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET; unset, long polling.
+    webhook_url: str | None = None
+    webhook_secret: SecretStr | None = Field(default=None, validate_default=True)
+    # aiogram's RedisStorage for the /deal steps (optional `redis` package).
+    redis_url: str | None = None
     # Not in the environment contract of issue 4; tests shorten it.
     polling_timeout: int = Field(default=10, ge=0, le=50)
+    # How long the vote clock's lease lasts unrenewed before another instance takes it over.
+    lease_seconds: float = Field(default=10.0, gt=0, le=600)
 
     @field_validator("bot_token")
     @classmethod
@@ -71,6 +80,44 @@ class Settings(BaseSettings):
             raise ValueError("must be of the form postgresql://USER:PASSWORD@HOST:5432/DBNAME")
         return value
 
+    @field_validator("webhook_url")
+    @classmethod
+    def _webhook_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip()
+        if not re.match(r"^https?://[^\s/?#]+(/[^\s?#]*)?$", value):
+            raise ValueError("must be a URL such as https://bot.example.org/telegram")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        secret = value.get_secret_value().strip() if value is not None else ""
+        if not secret:
+            if info.data.get("webhook_url"):
+                raise ValueError("is required with WEBHOOK_URL (1-256 of A-Z a-z 0-9 _ -)")
+            return None
+        if not re.match(r"^[A-Za-z0-9_-]{1,256}$", secret):
+            raise ValueError("must be 1-256 characters of A-Z a-z 0-9 _ -, e.g. s3cret_Value-1")
+        return SecretStr(secret)
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip()
+        if not re.match(r"^rediss?://\S+$", value):
+            raise ValueError("must be of the form redis://HOST:6379/0")
+        return value
+
+    def webhook_path(self) -> str | None:
+        """The path of WEBHOOK_URL the listener serves ("/" when it has none); None in polling."""
+        if self.webhook_url is None:
+            return None
+        return urlsplit(self.webhook_url).path or "/"
+
     @field_validator("web_listen")
     @classmethod
     def _listen(cls, value: str | None) -> str | None:
@@ -92,10 +139,11 @@ class Settings(BaseSettings):
         return value
 
     def web_address(self) -> tuple[str, int] | None:
-        """Where the web listener runs: WEB_LISTEN, else 0.0.0.0:8080 when MINIAPP_LINK is set,
-        else nowhere (long polling alone)."""
+        """Where the web listener runs: WEB_LISTEN, else 0.0.0.0:8080 when MINIAPP_LINK or
+        WEBHOOK_URL is set, else nowhere (long polling alone)."""
         if self.web_listen is None:
-            return (DEFAULT_HOST, DEFAULT_PORT) if self.miniapp_link else None
+            wanted = self.miniapp_link or self.webhook_url
+            return (DEFAULT_HOST, DEFAULT_PORT) if wanted else None
         host, _, port = self.web_listen.rpartition(":")
         return host, int(port)
 

@@ -263,14 +263,15 @@ def test_the_layers_are_in_the_agreed_order() -> None:
 
 
 def test_the_fsm_storage_is_chosen_in_one_place() -> None:
-    """Issue 10, Deliver 4: bot/tg/fsm.py alone names an aiogram FSM storage."""
+    """Issue 10, Deliver 4: bot/tg/fsm.py alone names an aiogram FSM storage (and bot/tg/fsm_db.py,
+    issue 14, the storage in the database that fsm.py chooses, subclasses aiogram's base)."""
     naming = {
         name
         for name in modules()
         for target, _ in imported(name)
         if target.startswith("aiogram.fsm.storage")
     }
-    assert naming == {"bot.tg.fsm"}
+    assert naming == {"bot.tg.fsm", "bot.tg.fsm_db"}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith("locales")))

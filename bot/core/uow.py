@@ -138,10 +138,16 @@ class Core:
         free, its events and writes kept by the `Unit`; then one transaction (`BEGIN IMMEDIATE`)
         marks the update and writes them all, or nothing (any exception before it writes nothing).
         `direct` units (the few that create rows and replay nothing: /newgame, /join, /lang) run
-        whole inside the transaction."""
+        whole inside the transaction. On a store that is not `serial` (PostgreSQL: several
+        instances may share it) every unit runs whole inside its transaction, after
+        `repo.lock_chat` — the chat's lock across processes — so what it reads no other instance
+        can change before it commits (issue 14, Deliver 3)."""
         async with self.lock(caller.chat_id):
-            if direct:
+            shared = not self.store.serial  # several instances: read under their lock
+            if direct or shared:
                 async with self.store.transaction() as repo:
+                    if shared:
+                        await repo.lock_chat(caller.chat_id)
                     await self._mark(repo, caller)
                     unit = Unit(self, caller.chat_id, repo)
                     row = await self._row(repo, caller.chat_id, game)
@@ -168,6 +174,18 @@ class Core:
         """A unit of work of the bot itself (the vote clock) on one game, in the same two steps;
         None when the game is gone or has ended."""
         async with self.lock(chat_id):
+            if not self.store.serial:  # several instances: read under the lock
+                async with self.store.transaction() as repo:
+                    await repo.lock_chat(chat_id)
+                    row = await repo.game(game_id)
+                    if row is None or row.status is GameStatus.ENDED:
+                        yield None
+                        return
+                    unit = Unit(self, chat_id, repo)
+                    unit.fold(row, await repo.events(game_id))
+                    yield unit
+                unit.committed()
+                return
             async with self.store.reading() as repo:
                 row = await repo.game(game_id)
                 events = await repo.events(game_id) if row is not None else []
@@ -343,7 +361,7 @@ class Unit:
 def _appending(row: EventRow) -> Write:
     async def write(repo: Repo) -> None:
         stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
-        if stored.seq != row.seq:  # the chat's lock makes this impossible; never write past it
+        if stored.seq != row.seq:  # the chat's locks make this impossible; never write past it
             raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
 
     return write

@@ -162,8 +162,33 @@ class Repo(Protocol):
     async def count_events(self) -> int:
         """Every event of every game (for tests and health checks)."""
 
+    async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
+        """Hold the lease `name` until `until` if it is free, expired (`expires_at <= now`) or
+        already `holder`'s (a renewal); whether `holder` holds it now (issue 14: one vote clock)."""
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give the lease up at once if `holder` holds it (a clean shutdown)."""
+
+    async def lease_holder(self, name: str, now: datetime) -> str | None:
+        """Who holds the lease now (None when free or expired)."""
+
+    async def fsm_state(self, key: str) -> str | None:
+        """aiogram FSM state of one key (a user in a chat), None when none."""
+
+    async def set_fsm_state(self, key: str, state: str | None) -> None: ...
+
+    async def fsm_data(self, key: str) -> dict[str, Any]:
+        """aiogram FSM data of one key, {} when none."""
+
+    async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
+
 
 class Store(Protocol):
+    # True when one unit of work runs at a time in one process (SQLite's one connection): the core
+    # then reads before the writing transaction, so no chat holds the store while it replays.
+    # False (PostgreSQL, several instances): the core reads under `Repo.lock_chat` inside it.
+    serial: bool
+
     def transaction(self) -> AbstractAsyncContextManager[Repo]:
         """A unit of work that writes: committed at the end of the block, rolled back on error."""
 

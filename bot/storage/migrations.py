@@ -66,4 +66,17 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE processed_updates ADD COLUMN message_id INTEGER;
     CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
     """,
+    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    """
+    CREATE TABLE IF NOT EXISTS leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS fsm (
+        key TEXT PRIMARY KEY,
+        state TEXT,
+        data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
+    );
+    """,
 )

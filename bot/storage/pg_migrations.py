@@ -74,4 +74,17 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE processed_updates ADD COLUMN IF NOT EXISTS message_id bigint;
     CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
     """,
+    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    """
+    CREATE TABLE IF NOT EXISTS leases (
+        name text PRIMARY KEY,
+        holder text NOT NULL,
+        expires_at timestamptz NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS fsm (
+        key text PRIMARY KEY,
+        state text,
+        data json NOT NULL DEFAULT '{}'
+    );
+    """,
 )

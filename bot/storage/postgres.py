@@ -240,9 +240,60 @@ class PostgresRepo:
     async def count_events(self) -> int:
         return int(await self._conn.fetchval("SELECT COUNT(*) FROM events"))
 
+    async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
+        taken = await self._conn.fetchval(
+            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires_at = excluded.expires_at"
+            " WHERE leases.holder = excluded.holder OR leases.expires_at <= $4"
+            " RETURNING holder",
+            name,
+            holder,
+            until,
+            now,
+        )
+        return bool(taken == holder)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        await self._conn.execute(
+            "DELETE FROM leases WHERE name = $1 AND holder = $2", name, holder
+        )
+
+    async def lease_holder(self, name: str, now: datetime) -> str | None:
+        value = await self._conn.fetchval(
+            "SELECT holder FROM leases WHERE name = $1 AND expires_at > $2", name, now
+        )
+        return str(value) if value is not None else None
+
+    async def fsm_state(self, key: str) -> str | None:
+        value = await self._conn.fetchval("SELECT state FROM fsm WHERE key = $1", key)
+        return str(value) if value is not None else None
+
+    async def set_fsm_state(self, key: str, state: str | None) -> None:
+        await self._conn.execute(
+            "INSERT INTO fsm (key, state) VALUES ($1, $2)"
+            " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
+            key,
+            state,
+        )
+
+    async def fsm_data(self, key: str) -> dict[str, Any]:
+        value = await self._conn.fetchval("SELECT data::text FROM fsm WHERE key = $1", key)
+        return dict(json.loads(value)) if value is not None else {}
+
+    async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
+        await self._conn.execute(
+            "INSERT INTO fsm (key, data) VALUES ($1, $2::json)"
+            " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
+            key,
+            _payload(data),
+        )
+
 
 class PostgresStore:
     """The `Store` on a PostgreSQL database; `await PostgresStore.open(url)` migrates it."""
+
+    serial = False  # a pool: units of work of different chats (and instances) run at once
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool

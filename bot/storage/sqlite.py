@@ -225,9 +225,53 @@ class SqliteRepo:
         row = await self._one("SELECT COUNT(*) FROM events")
         return int(row[0]) if row else 0
 
+    async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
+        await self._db.execute(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires_at = excluded.expires_at"
+            " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?",
+            (name, holder, _time(until), _time(now)),
+        )
+        row = await self._one("SELECT holder FROM leases WHERE name = ?", name)
+        return row is not None and row[0] == holder
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        await self._db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def lease_holder(self, name: str, now: datetime) -> str | None:
+        row = await self._one(
+            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", name, _time(now)
+        )
+        return str(row[0]) if row else None
+
+    async def fsm_state(self, key: str) -> str | None:
+        row = await self._one("SELECT state FROM fsm WHERE key = ?", key)
+        return str(row[0]) if row and row[0] is not None else None
+
+    async def set_fsm_state(self, key: str, state: str | None) -> None:
+        await self._db.execute(
+            "INSERT INTO fsm (key, state) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
+            (key, state),
+        )
+
+    async def fsm_data(self, key: str) -> dict[str, Any]:
+        row = await self._one("SELECT data FROM fsm WHERE key = ?", key)
+        return dict(json.loads(row[0])) if row else {}
+
+    async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
+        await self._db.execute(
+            "INSERT INTO fsm (key, data) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
+            (key, json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
+        )
+
 
 class SqliteStore:
     """The `Store` on one SQLite file; `await SqliteStore.open(path)` creates it and its folder."""
+
+    serial = True  # one connection: one unit of work at a time
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db

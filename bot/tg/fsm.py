@@ -1,18 +1,22 @@
 """aiogram's FSM for the step-by-step `/deal`: the storage, chosen here and nowhere else, and what
 the steps keep in it.
 
-The storage is aiogram's `MemoryStorage` for now: steps open before a restart are then stale and
-say to start again (a database-backed storage comes later; it needs nothing but this module). The
-FSM is keyed per user in a chat (aiogram's default), so each player has at most one open step
-message per chat, and one user's updates in a chat are handled one at a time (the isolation), so
-two quick presses cannot both read the same draft. Its data is plain JSON values, so a storage that
-serialises them can hold it.
+The storage: aiogram's `RedisStorage` when `REDIS_URL` is set (the optional `redis` package); the
+bot's own database (`bot.tg.fsm_db.DatabaseStorage`) on PostgreSQL (`DATABASE_URL`), so a `/deal`
+started on one instance continues on any other (issue 14); else, one process on SQLite, aiogram's
+`MemoryStorage`: steps open before a restart are then stale and say to start again. The FSM is keyed
+per user in a chat (aiogram's default), so each player has at most one open step message per chat,
+and one user's updates in a chat are handled one at a time (the isolation; across instances with
+Redis), so two quick presses cannot both read the same draft. Its data is plain JSON values, so a
+storage that serialises them can hold it.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import ModuleType
 from typing import Any, Final
 
 from aiogram.fsm.state import State, StatesGroup
@@ -20,7 +24,9 @@ from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
 from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 
 from bot.settings import Settings
+from bot.storage import Store
 from bot.texts.deal_steps import DealKind, Draft, Seating
+from bot.tg.fsm_db import DatabaseEventIsolation, DatabaseStorage
 from scoring.deal import Role, Suit
 
 STEPS_KEY: Final = "steps"
@@ -28,13 +34,34 @@ CLOSED_KEY: Final = "closed"
 CLOSED_KEPT: Final = 16  # step messages a user closed lately: a late press there says "answered"
 
 
-def fsm_storage(settings: Settings) -> BaseStorage:
+def _redis() -> ModuleType:
+    try:
+        return importlib.import_module("aiogram.fsm.storage.redis")
+    except ImportError:
+        raise RuntimeError(
+            "REDIS_URL is set but the redis package is not installed: pip install 'redis>=5'"
+        ) from None
+
+
+def fsm_storage(settings: Settings, store: Store | None = None) -> BaseStorage:
     """The FSM storage of the dispatcher (the one place it is chosen)."""
+    if settings.redis_url:
+        storage: BaseStorage = _redis().RedisStorage.from_url(settings.redis_url)
+        return storage
+    if settings.database_url and store is not None:
+        return DatabaseStorage(store)
     return MemoryStorage()
 
 
-def fsm_isolation(settings: Settings) -> BaseEventIsolation:
-    """How updates of one FSM key (a user in a chat) are kept apart: one at a time, in-process."""
+def fsm_isolation(settings: Settings, store: Store | None = None) -> BaseEventIsolation:
+    """How updates of one FSM key (a user in a chat) are kept apart: one at a time, in-process, or
+    across instances — through Redis when `REDIS_URL` is set, else through the database on
+    PostgreSQL."""
+    if settings.redis_url:
+        isolation: BaseEventIsolation = _redis().RedisEventIsolation.from_url(settings.redis_url)
+        return isolation
+    if settings.database_url and store is not None:
+        return DatabaseEventIsolation(store)
     return SimpleEventIsolation()
 
 

@@ -35,6 +35,8 @@ class Recorder:
 class RecordingStore:
     """A real SqliteStore whose units of work are logged as (kind, [calls])."""
 
+    serial = True
+
     def __init__(self, store: SqliteStore) -> None:
         self.store = store
         self.units: list[tuple[str, list[str]]] = []

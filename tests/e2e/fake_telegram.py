@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 BOT_TOKEN = "123456:TEST-token"
@@ -46,6 +47,12 @@ CALLBACK_DATA_LIMIT = 64
 PHOTO_SIDES_LIMIT = 10_000
 PHOTO_SIZE_LIMIT = 10 * 1024 * 1024
 LONG_POLL_LIMIT = 50.0
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; "
+    "use deleteWebhook to delete the webhook first"
+)
+WEBHOOK_RETRY = 0.2  # seconds before an update not answered 2xx is sent again
+WEBHOOK_CONNECTIONS = 40  # Telegram's default max_connections
 
 
 @dataclass(frozen=True)
@@ -418,6 +425,7 @@ class FakeTelegram:
         self._last_activity = 0.0
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.webhook = WebhookDelivery(self)  # setWebhook: updates are POSTed to the bot
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -438,6 +446,7 @@ class FakeTelegram:
     async def close(self) -> None:
         self._closing = True
         self._notify()
+        await self.webhook.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -921,6 +930,8 @@ class FakeTelegram:
     async def _get_updates(
         self, request: web.Request, params: dict[str, Any]
     ) -> list[dict[str, Any]]:
+        if self.webhook.hook is not None:
+            raise ApiError(409, WEBHOOK_CONFLICT)
         self.poll_count += 1
         self._poll_generation += 1
         generation = self._poll_generation
@@ -1083,6 +1094,17 @@ class FakeTelegram:
         self.callback_answers[query_id] = params
         return True
 
+    def _m_setwebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
+        self.webhook.set(params)
+        return True
+
+    def _m_deletewebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
+        self.webhook.delete(drop=bool(params.get("drop_pending_updates")))
+        return True
+
+    def _m_getwebhookinfo(self, params: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
+        return self.webhook.info()
+
     def _m_setmycommands(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
         commands = params.get("commands")
         if not isinstance(commands, list):
@@ -1140,3 +1162,143 @@ def _set_caption(message: dict[str, Any], caption: str) -> None:
         message["caption"] = caption
     else:
         message.pop("caption", None)
+
+
+# ---- webhook delivery (issue 14) ------------------------------------------------------------
+
+
+@dataclass
+class Webhook:
+    url: str
+    secret: str | None
+    max_connections: int
+
+
+class WebhookDelivery:
+    """Telegram's side of a webhook: once the bot called setWebhook, every queued update is POSTed
+    to its URL with the header `X-Telegram-Bot-Api-Secret-Token`, many at once (up to
+    `max_connections`, in no guaranteed order), and one not answered 2xx (an error status, a
+    dropped connection, a killed bot) is sent again after `WEBHOOK_RETRY` seconds until it is.
+    `attempts` keeps (update_id, status; 0 = no answer) of every POST, `delivered` the 2xx ones."""
+
+    def __init__(self, server: FakeTelegram) -> None:
+        self.server = server
+        self.hook: Webhook | None = None
+        self.set_count = 0
+        self.attempts: list[tuple[int, int]] = []
+        self.delivered: Counter[int] = Counter()
+        self._flying: set[int] = set()
+        self._retry_at: dict[int, float] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def set(self, params: dict[str, Any]) -> None:
+        url = str(params.get("url") or "")
+        if not url:
+            self.delete(drop=False)
+            return
+        if not re.match(r"^https?://", url):
+            raise ApiError(400, "Bad Request: bad webhook: an HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        connections = int(params.get("max_connections") or WEBHOOK_CONNECTIONS)
+        self.hook = Webhook(url, str(secret) if secret is not None else None, connections)
+        allowed = params.get("allowed_updates")
+        if isinstance(allowed, list):
+            self.server._allowed_updates = frozenset(allowed) or _DEFAULT_UPDATE_TYPES
+        if params.get("drop_pending_updates"):
+            self._drop_pending()
+        self.set_count += 1
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="fake-webhook")
+
+    def delete(self, *, drop: bool) -> None:
+        self.hook = None
+        if drop:
+            self._drop_pending()
+
+    def info(self) -> dict[str, Any]:
+        hook = self.hook
+        return {
+            "url": hook.url if hook else "",
+            "has_custom_certificate": False,
+            "pending_update_count": len(self.server._updates),
+            **({"max_connections": hook.max_connections} if hook else {}),
+        }
+
+    async def wait_set(self, after: int, timeout: float = 15.0) -> None:
+        """Wait until setWebhook has been called more than `after` times in all."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while self.set_count <= after:
+            if not await self.server._wait_change(deadline):
+                raise AssertionError(f"the bot did not call setWebhook within {timeout:.0f} s")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def _drop_pending(self) -> None:
+        self.server._updates = []
+        self.server._undelivered.clear()
+
+    async def _run(self) -> None:
+        server = self.server
+        loop = asyncio.get_running_loop()
+        posts: set[asyncio.Task[None]] = set()
+        timeout = aiohttp.ClientTimeout(total=60)
+        async with aiohttp.ClientSession(timeout=timeout) as http:
+            try:
+                while not server._closing:
+                    hook = self.hook
+                    if hook is not None:
+                        server._drop_unwanted()
+                        now = loop.time()
+                        for update in list(server._updates):
+                            update_id = update["update_id"]
+                            if len(self._flying) >= hook.max_connections:
+                                break
+                            if update_id in self._flying or self._retry_at.get(update_id, 0) > now:
+                                continue
+                            self._flying.add(update_id)
+                            post = asyncio.create_task(self._post(http, hook, update))
+                            posts.add(post)
+                            post.add_done_callback(posts.discard)
+                    await server._wait_change(loop.time() + WEBHOOK_RETRY / 2)
+            finally:
+                for post in posts:
+                    post.cancel()
+                await asyncio.gather(*posts, return_exceptions=True)
+
+    async def _post(
+        self, http: aiohttp.ClientSession, hook: Webhook, update: dict[str, Any]
+    ) -> None:
+        server = self.server
+        update_id = update["update_id"]
+        headers = {"X-Telegram-Bot-Api-Secret-Token": hook.secret} if hook.secret else {}
+        status = 0
+        server._busy += 1
+        try:
+            async with http.post(hook.url, json=update, headers=headers) as answer:
+                await answer.read()
+                status = answer.status
+        except (aiohttp.ClientError, TimeoutError):
+            status = 0
+        finally:
+            server._busy -= 1
+            self._flying.discard(update_id)
+        loop = asyncio.get_running_loop()
+        self.attempts.append((update_id, status))
+        if status:
+            server.deliveries[update_id] += 1
+        if 200 <= status < 300:
+            self.delivered[update_id] += 1
+            self._retry_at.pop(update_id, None)
+            server._updates = [u for u in server._updates if u["update_id"] != update_id]
+            server._undelivered.discard(update_id)
+        else:
+            self._retry_at[update_id] = loop.time() + WEBHOOK_RETRY
+        server._last_activity = loop.time()
+        server._notify()

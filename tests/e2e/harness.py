@@ -38,11 +38,19 @@ REPO = Path(__file__).resolve().parents[2]
 WAIT = 15.0
 START_WAIT = 30.0  # importing aiogram alone takes seconds on a busy machine
 # Settings the bot reads that the tests set themselves; nothing else leaks in from the caller.
-_OWN_ENV = ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH", "DEFAULT_LOCALE", "LOG_LEVEL")
+_OWN_ENV = (
+    "BOT_TOKEN",
+    "TELEGRAM_API_URL",
+    "DATABASE_PATH",
+    "DEFAULT_LOCALE",
+    "LOG_LEVEL",
+    *("DATABASE_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "WEB_LISTEN", "REDIS_URL"),  # issue 14
+)
 
 
 class BotProcess:
-    """The bot as a child process on one database; `start` waits until it polls for updates."""
+    """The bot as a child process on one database; `start` waits until it polls for updates (or,
+    `webhook=True`, until it has called setWebhook)."""
 
     def __init__(
         self,
@@ -53,8 +61,10 @@ class BotProcess:
         env: dict[str, str] | None = None,
         token: str = BOT_TOKEN,
         argv: Sequence[str] = ("-m", "bot"),
+        webhook: bool = False,
     ) -> None:
         self.server = server
+        self.webhook = webhook
         self.workdir = workdir
         self.locale = locale
         self.token = token
@@ -107,10 +117,14 @@ class BotProcess:
     async def start(self, timeout: float = START_WAIT) -> None:
         """Start the bot and wait until it asks the server for updates."""
         polls = self.server.poll_count
+        hooks = self.server.webhook.set_count
         await self.launch()
         assert self.proc is not None
         exited = asyncio.ensure_future(self.proc.wait())
-        polling = asyncio.ensure_future(self.server.wait_polling(polls, timeout))
+        if self.webhook:
+            polling = asyncio.ensure_future(self.server.webhook.wait_set(hooks, timeout))
+        else:
+            polling = asyncio.ensure_future(self.server.wait_polling(polls, timeout))
         try:
             await asyncio.wait({exited, polling}, return_when=asyncio.FIRST_COMPLETED)
         finally:

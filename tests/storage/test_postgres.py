@@ -63,6 +63,8 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "chats",
         "processed_updates",
         "schema_migrations",
+        "leases",  # issue 14: the vote clock's lease
+        "fsm",  # issue 14: the /deal steps of every instance
     }
     assert {"games_one_live_per_chat", "games_by_chat", "members_by_user"} <= indexes
     assert triggers == {"events_are_never_changed", "events_are_never_truncated"}

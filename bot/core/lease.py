@@ -1,0 +1,87 @@
+"""A lease in the database: which one of several bot instances runs a background duty (issue 14,
+Deliver 3 — the vote clock runs in exactly one instance at a time).
+
+The lease is a row (name, holder, expires_at). Its holder renews it on every tick; another instance
+takes it over only once it has expired, so when the holder dies (SIGKILL, a lost machine) the duty
+moves to another instance within `seconds`. With a single instance it is simply always held. Each
+renewal is a short transaction of its own, never inside a command's.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from datetime import timedelta
+from typing import Final
+
+from bot.core.service import GameService
+from bot.core.uow import Clock, utc_now
+from bot.storage import Store
+
+log = logging.getLogger(__name__)
+
+VOTE_CLOCK: Final = "vote-clock"
+LEASE_SECONDS: Final = 10.0
+
+
+def instance_name() -> str:
+    """This process among the instances: host, pid and a random tail (a restarted process with the
+    same pid must not inherit a dead one's lease before it expires)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class Lease:
+    """One named lease as seen by one instance; `hold()` takes or renews it."""
+
+    def __init__(
+        self,
+        store: Store,
+        name: str = VOTE_CLOCK,
+        holder: str | None = None,
+        seconds: float = LEASE_SECONDS,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.store = store
+        self.name = name
+        self.holder = holder or instance_name()
+        self.seconds = seconds
+        self.clock = clock
+        self.held = False
+
+    async def hold(self) -> bool:
+        """Take the lease if it is free or expired, renew it if it is ours; whether we hold it.
+        `self.held` says so too; `taken` is logged once when it changes hands."""
+        now = self.clock()
+        async with self.store.transaction() as repo:
+            held = await repo.take_lease(
+                self.name, self.holder, now, now + timedelta(seconds=self.seconds)
+            )
+        if held != self.held:
+            log.info("lease %s %s by %s", self.name, "taken" if held else "lost", self.holder)
+        self.held = held
+        return held
+
+    async def release(self) -> None:
+        """Give the lease up (a clean shutdown), so another instance need not wait for expiry."""
+        if not self.held:
+            return
+        async with self.store.transaction() as repo:
+            await repo.release_lease(self.name, self.holder)
+        self.held = False
+
+
+RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open votes this often
+
+
+async def holds_clock(lease: Lease, game: GameService, ticks: int) -> bool:
+    """One tick of the vote clock among instances: whether this one holds it now. Votes opened on
+    other instances are not in this one's memory (`Core.watch`), so the holder reads the log for
+    them when it takes the clock over and every `RESCAN_TICKS` ticks after."""
+    was = lease.held
+    if not await lease.hold():
+        return False
+    if not game.store.serial and (not was or ticks % RESCAN_TICKS == 0):
+        await game.watch_open_votes()
+    return True

@@ -1,0 +1,111 @@
+"""aiogram's FSM storage in the bot's own database (issue 14, Deliver 3): a step-by-step `/deal`
+started on one bot instance continues on any other, and survives a restart.
+
+One row per FSM key (a user in a chat: aiogram's `DefaultKeyBuilder` string) with its state and its
+JSON data, read and written through the `Store` (both backends), each call in a short unit of work
+of its own. The data are the plain JSON values `bot.tg.fsm` keeps (the open steps and their drafts).
+
+`DatabaseEventIsolation` keeps one user's updates in a chat one at a time across instances too (the
+`/deal` that opens a step message writes its FSM row after sending it: a press handled meanwhile on
+another instance would find no steps): an in-process lock per key, then a short lease row
+(`Repo.take_lease`, named after the key) that the other instances wait for; a dead holder's lease
+expires after `ISOLATION_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import AsyncGenerator, Mapping
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any, Final
+
+from aiogram.fsm.state import State
+from aiogram.fsm.storage.base import (
+    BaseEventIsolation,
+    BaseStorage,
+    DefaultKeyBuilder,
+    KeyBuilder,
+    StateType,
+    StorageKey,
+)
+
+from bot.core.lease import instance_name
+from bot.core.uow import Clock, utc_now
+from bot.storage import Store
+
+ISOLATION_SECONDS: Final = 10.0  # longest an update of one key may hold the others back
+ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another instance holds
+
+
+class DatabaseStorage(BaseStorage):
+    """`BaseStorage` over the bot's `Store` (the `fsm` table)."""
+
+    def __init__(self, store: Store, key_builder: KeyBuilder | None = None) -> None:
+        self.store = store
+        self.key_builder = key_builder or DefaultKeyBuilder(with_bot_id=True)
+
+    def _key(self, key: StorageKey) -> str:
+        return self.key_builder.build(key)
+
+    async def set_state(self, key: StorageKey, state: StateType = None) -> None:
+        value = state.state if isinstance(state, State) else state
+        async with self.store.transaction() as repo:
+            await repo.set_fsm_state(self._key(key), value)
+
+    async def get_state(self, key: StorageKey) -> str | None:
+        async with self.store.reading() as repo:
+            return await repo.fsm_state(self._key(key))
+
+    async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
+        async with self.store.transaction() as repo:
+            await repo.set_fsm_data(self._key(key), dict(data))
+
+    async def get_data(self, key: StorageKey) -> dict[str, Any]:
+        async with self.store.reading() as repo:
+            return await repo.fsm_data(self._key(key))
+
+    async def close(self) -> None:
+        """The store belongs to the bot, which closes it itself."""
+
+
+class DatabaseEventIsolation(BaseEventIsolation):
+    """One update of an FSM key at a time, in this process and across the instances sharing the
+    store."""
+
+    def __init__(
+        self,
+        store: Store,
+        key_builder: KeyBuilder | None = None,
+        seconds: float = ISOLATION_SECONDS,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.store = store
+        self.key_builder = key_builder or DefaultKeyBuilder(with_bot_id=True)
+        self.seconds = seconds
+        self.clock = clock
+        self.holder = instance_name()
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @asynccontextmanager
+    async def lock(self, key: StorageKey) -> AsyncGenerator[None, None]:
+        name = "fsm:" + self.key_builder.build(key)
+        async with self._locks[name]:
+            while not await self._take(name):
+                await asyncio.sleep(ISOLATION_PAUSE)
+            try:
+                yield
+            finally:
+                async with self.store.transaction() as repo:
+                    await repo.release_lease(name, self.holder)
+
+    async def _take(self, name: str) -> bool:
+        now = self.clock()
+        async with self.store.transaction() as repo:
+            return await repo.take_lease(
+                name, self.holder, now, now + timedelta(seconds=self.seconds)
+            )
+
+    async def close(self) -> None:
+        self._locks.clear()
