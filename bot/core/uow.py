@@ -5,14 +5,21 @@ refuses an update already handled and marks this one, and folds the chat's live 
 appends events through the `Unit` and everything commits together when it ends, or nothing does
 (any exception rolls back). The locks are per chat: no lock shared by all chats is held around a
 replay. Command modules (`lobby`, `records`, `votes`, `corrections`) are functions of a `Unit`.
+
+Inside `Core.owing()` (one per update, one per tick of the vote clock) a command's commit waits
+for the scope's end, or the update's next use of the store, so that the replies it owes (`owe`,
+`bot.storage.Owed` rows, registered by `bot.tg.reply.Reply`) are written in the same transaction
+(docs/architecture.md "Delivery").
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -22,7 +29,7 @@ from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, Player, RecordItem, apply, fold
-from bot.storage import EventRow, GameRow, GameStatus, Repo, Store
+from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
@@ -106,6 +113,105 @@ def index_of(state: GameState, seq: int) -> int | None:
 
 
 Write = Callable[[Repo], Awaitable[object]]
+Notify = Callable[[], Awaitable[None]]
+
+
+class Owing:
+    """One update's scope: the command whose commit waits (at most one: a second command, or any
+    other use of the store, commits it first), the chat lock and the transaction it holds, and
+    the replies owed so far. Made by `Core.owing`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.rows: list[Owed] = []
+        self._stack = AsyncExitStack()
+        self._pending: tuple[Unit, Caller | None] | None = None
+        self._open: Repo | None = None  # a direct unit's transaction, still open
+        self.wrote = False
+
+    def owe(self, rows: Sequence[Owed]) -> None:
+        self.rows.extend(rows)
+
+    async def hold(self, lock: asyncio.Lock) -> None:
+        await self._stack.enter_async_context(lock)
+
+    async def open(self, transaction: AbstractAsyncContextManager[Repo]) -> Repo:
+        self._open = await self._stack.enter_async_context(transaction)
+        return self._open
+
+    def defer(self, unit: Unit, caller: Caller | None) -> None:
+        self._pending = (unit, caller)
+
+    async def abort(self) -> None:
+        """The command failed: roll back its transaction, release its lock, owe nothing."""
+        stack, self._stack = self._stack, AsyncExitStack()
+        self._pending, self._open, self.rows = None, None, []
+        await stack.__aexit__(*sys.exc_info())
+
+    async def flush(self) -> None:
+        """Commit the waiting command with the replies owed so far, in one transaction."""
+        pending, rows, opened = self._pending, self.rows, self._open
+        if pending is None and opened is None and not rows:
+            return
+        self._pending, self._open, self.rows = None, None, []
+        stack, self._stack = self._stack, AsyncExitStack()
+        try:
+            if opened is not None:
+                await _write(opened, pending, rows, self.core)
+            else:
+                async with self.core.store.transaction() as repo:
+                    await _write(repo, pending, rows, self.core)
+        except BaseException:
+            await stack.__aexit__(*sys.exc_info())
+            raise
+        await stack.aclose()  # the open transaction commits, then the lock is released
+        if pending is not None:
+            pending[0].committed()
+        self.wrote = self.wrote or bool(rows)
+
+
+async def _write(
+    repo: Repo, pending: tuple[Unit, Caller | None] | None, rows: list[Owed], core: Core
+) -> None:
+    if pending is not None:
+        unit, caller = pending
+        await core._mark(repo, caller)
+        for write in unit.writes:
+            await write(repo)
+    if rows:
+        await repo.owe(rows)
+
+
+_OWING: ContextVar[Owing | None] = ContextVar("owing", default=None)
+
+
+async def flush_owing() -> None:
+    """Commit the current update's waiting command before the store is used again."""
+    scope = _OWING.get()
+    if scope is not None:
+        await scope.flush()
+
+
+class Flushing:
+    """The store as the service uses it: an update's waiting command commits before it reads."""
+
+    def __init__(self, store: Store) -> None:
+        self.inner = store
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Repo]:
+        await flush_owing()
+        async with self.inner.transaction() as repo:
+            yield repo
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Repo]:
+        await flush_owing()
+        async with self.inner.reading() as repo:
+            yield repo
+
+    async def close(self) -> None:
+        await self.inner.close()
 
 
 class Core:
@@ -119,9 +225,41 @@ class Core:
         self._locks: dict[int, asyncio.Lock] = {}
         self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
+        self.notify: Notify | None = None  # told when owed rows were committed (the sender)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def owing(self) -> AsyncIterator[Owing]:
+        """The scope of one update: its command commits at the end with the replies it owes
+        (an exception rolls both back); then the sender is told."""
+        scope = Owing(self)
+        token = _OWING.set(scope)
+        try:
+            yield scope
+        except BaseException:
+            _OWING.reset(token)
+            await scope.abort()
+            raise
+        _OWING.reset(token)
+        await scope.flush()
+        if scope.wrote:
+            await self.told()
+
+    async def owe(self, rows: Sequence[Owed]) -> None:
+        """Replies owed: with the current update's command, or at once outside an update."""
+        scope = _OWING.get()
+        if scope is not None:
+            scope.owe(rows)
+            return
+        async with self.store.transaction() as repo:
+            await repo.owe(list(rows))
+        await self.told()
+
+    async def told(self) -> None:
+        if self.notify is not None:
+            await self.notify()
 
     @asynccontextmanager
     async def command(
@@ -138,6 +276,11 @@ class Core:
         marks the update and writes them all, or nothing (any exception before it writes nothing).
         `direct` units (the few that create rows and replay nothing: /newgame, /join, /lang) run
         whole inside the transaction."""
+        scope = _OWING.get()
+        if scope is not None:
+            async with self._owed_command(scope, caller, game, direct) as unit:
+                yield unit
+            return
         async with self.lock(caller.chat_id):
             if direct:
                 async with self.store.transaction() as repo:
@@ -149,32 +292,78 @@ class Core:
                     yield unit
                 unit.committed()
                 return
-            async with self.store.reading() as repo:
-                if caller.update_id is not None and await repo.update_seen(caller.update_id):
-                    raise AlreadyHandled(caller.update_id)
-                row = await self._row(repo, caller.chat_id, game)
-                events = await repo.events(row.game_id) if row is not None else []
-            unit = Unit(self, caller.chat_id, None)
-            if row is not None:
-                unit.fold(row, events)
+            unit = await self._read(caller, game)
             yield unit
             await self._commit(unit, caller)
+
+    @asynccontextmanager
+    async def _owed_command(
+        self, scope: Owing, caller: Caller, game: int | None, direct: bool
+    ) -> AsyncIterator[Unit]:
+        """`command` inside an update's scope: the commit is left to the scope."""
+        await scope.flush()
+        await scope.hold(self.lock(caller.chat_id))
+        try:
+            if direct:
+                repo = await scope.open(self.store.transaction())
+                await self._mark(repo, caller)
+                unit = Unit(self, caller.chat_id, repo)
+                row = await self._row(repo, caller.chat_id, game)
+                if row is not None:
+                    unit.fold(row, await repo.events(row.game_id))
+                yield unit
+                scope.defer(unit, None)
+            else:
+                unit = await self._read(caller, game)
+                yield unit
+                scope.defer(unit, caller)
+        except BaseException:
+            await scope.abort()
+            raise
+
+    async def _read(self, caller: Caller, game: int | None) -> Unit:
+        async with self.store.reading() as repo:
+            if caller.update_id is not None and await repo.update_seen(caller.update_id):
+                raise AlreadyHandled(caller.update_id)
+            row = await self._row(repo, caller.chat_id, game)
+            events = await repo.events(row.game_id) if row is not None else []
+        unit = Unit(self, caller.chat_id, None)
+        if row is not None:
+            unit.fold(row, events)
+        return unit
 
     @asynccontextmanager
     async def background(self, chat_id: int, game_id: int) -> AsyncIterator[Unit | None]:
         """A unit of work of the bot itself (the vote clock) on one game, in the same two steps;
         None when the game is gone or has ended."""
+        scope = _OWING.get()
+        if scope is not None:
+            await scope.flush()
+            await scope.hold(self.lock(chat_id))
+            try:
+                unit = await self._game_unit(chat_id, game_id)
+                yield unit
+                if unit is not None:
+                    scope.defer(unit, None)
+            except BaseException:
+                await scope.abort()
+                raise
+            return
         async with self.lock(chat_id):
-            async with self.store.reading() as repo:
-                row = await repo.game(game_id)
-                events = await repo.events(game_id) if row is not None else []
-            if row is None or row.status is GameStatus.ENDED:
-                yield None
-                return
-            unit = Unit(self, chat_id, None)
-            unit.fold(row, events)
+            unit = await self._game_unit(chat_id, game_id)
             yield unit
-            await self._commit(unit, None)
+            if unit is not None:
+                await self._commit(unit, None)
+
+    async def _game_unit(self, chat_id: int, game_id: int) -> Unit | None:
+        async with self.store.reading() as repo:
+            row = await repo.game(game_id)
+            events = await repo.events(game_id) if row is not None else []
+        if row is None or row.status is GameStatus.ENDED:
+            return None
+        unit = Unit(self, chat_id, None)
+        unit.fold(row, events)
+        return unit
 
     async def _mark(self, repo: Repo, caller: Caller | None) -> None:
         if caller is None or caller.update_id is None:
