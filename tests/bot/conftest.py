@@ -16,8 +16,7 @@ from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from tests.bot.factories import ChatDriver, FakeClock
-from bot.tg.sender import Sender
-from tests.bot.mocked_bot import MockedBot
+from tests.bot.mocked_bot import MockedBot, deliver_through
 
 
 @pytest.fixture
@@ -42,13 +41,7 @@ def dispatcher(
     settings: Settings, store: SqliteStore, clock: FakeClock, bot: MockedBot
 ) -> Dispatcher:
     dispatcher = build_dispatcher(settings, store, clock)
-    sender = Sender(bot, dispatcher["game"], name="tests/0/sender")
-
-    async def deliver() -> None:
-        await sender.drain()
-
-    dispatcher["game"].core.notify = deliver
-    dispatcher["sender"] = sender
+    deliver_through(dispatcher, bot)
     return dispatcher
 
 
