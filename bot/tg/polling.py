@@ -23,7 +23,7 @@ from aiogram.types import Update
 
 log = logging.getLogger(__name__)
 
-LONGEST_PAUSE: Final = 30.0  # seconds between two tries while Telegram cannot be reached
+LONGEST_PAUSE: Final = 5.0  # seconds between two tries while Telegram cannot be reached
 
 
 def chat_of(update: Update) -> int:
