@@ -26,6 +26,7 @@ from aiogram import Bot
 from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
+    TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
 )
@@ -42,13 +43,13 @@ log = logging.getLogger(__name__)
 LEASE: Final = 30.0  # seconds a claim holds; an attempt's request time-out stays below it
 REQUEST_TIMEOUT: Final = 20  # seconds
 TICK: Final = 0.5  # seconds between two looks at the outbox when nobody wakes the sender
-LONGEST_PAUSE: Final = 8.0  # the back-off's cap, seconds
+LONGEST_PAUSE: Final = 4.0  # the back-off's cap, seconds
 GIVE_UP_AFTER: Final = 12  # attempts that failed with an error of ours (not Telegram's)
 KEEP_SENT: Final = 86_400.0  # sent rows are forgotten after a day
 
 
 def pause(attempts: int) -> float:
-    """The back-off after `attempts` failures: 0.5, 1, 2, 4, 8, 8, … seconds."""
+    """The back-off after `attempts` failures: 0.5, 1, 2, 4, 4, … seconds."""
     return float(min(0.5 * 2**attempts, LONGEST_PAUSE))
 
 
@@ -151,11 +152,14 @@ class Sender:
         except TelegramServerError as error:
             await self._retry(row, pause(row.attempts), f"5xx: {error.message}")
             return False
+        except TelegramNetworkError as error:  # a time-out, a dropped connection
+            await self._retry(row, pause(row.attempts), f"network: {error.message}")
+            return False
         except TelegramAPIError as error:  # refused for good: a retry gets the same answer
             log.warning("outbox row %s to chat %s refused: %s", row.id, row.owed.chat_id, error)
             await self._sent(row, None, None)
             return True
-        except Exception as error:  # a time-out, a dropped connection, a broken answer
+        except Exception as error:  # an answer that cannot be read, a bug of ours
             if row.attempts + 1 >= GIVE_UP_AFTER:
                 log.exception("outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER)
                 await self._sent(row, None, None)
