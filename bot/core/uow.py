@@ -7,7 +7,7 @@ appends events through the `Unit` and everything commits together when it ends, 
 replay. Command modules (`lobby`, `records`, `votes`, `corrections`) are functions of a `Unit`.
 
 Inside `Core.owing()` (one per update, one per tick of the vote clock) a command's commit waits
-for the scope's end, or the update's next use of the store, so that the replies it owes (`owe`,
+for the scope's end (see `Owing` for what commits it sooner), so that the replies it owes (`owe`,
 `bot.storage.Owed` rows, registered by `bot.tg.reply.Reply`) are written in the same transaction
 (docs/architecture.md "Delivery").
 """
@@ -116,68 +116,106 @@ Write = Callable[[Repo], Awaitable[object]]
 Notify = Callable[[], Awaitable[None]]
 
 
+@dataclass(slots=True)
+class _Held:
+    """A command waiting in a scope: its chat's lock (and a direct unit's open transaction)."""
+
+    chat_id: int
+    stack: AsyncExitStack
+    unit: Unit | None = None
+    caller: Caller | None = None
+    repo: Repo | None = None
+
+
 class Owing:
-    """One update's scope: the command whose commit waits (at most one: a second command, or any
-    other use of the store, commits it first), the chat lock and the transaction it holds, and
-    the replies owed so far. Made by `Core.owing`."""
+    """One update's scope (or one tick of the vote clock's): the commands whose commits wait,
+    each holding its chat's lock, and the replies owed so far; all commit in one transaction at
+    the end. A second command on a chat already held, a direct unit (its transaction is open), or
+    a write through the service's store commits what waits first. Made by `Core.owing`."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
         self.rows: list[Owed] = []
-        self._stack = AsyncExitStack()
-        self._pending: tuple[Unit, Caller | None] | None = None
-        self._open: Repo | None = None  # a direct unit's transaction, still open
+        self._held: list[_Held] = []
+        self._current: _Held | None = None
         self.wrote = False
 
     def owe(self, rows: Sequence[Owed]) -> None:
         self.rows.extend(rows)
 
-    async def hold(self, lock: asyncio.Lock) -> None:
-        await self._stack.enter_async_context(lock)
+    @property
+    def open_transaction(self) -> bool:
+        return any(held.repo is not None for held in self._held)
+
+    async def begin(self, chat_id: int, *, direct: bool) -> None:
+        """A command starts: commit what waits if it must, then take the chat's lock."""
+        if direct or self.open_transaction or any(h.chat_id == chat_id for h in self._held):
+            await self.flush()
+        self._current = _Held(chat_id, AsyncExitStack())
+        await self._current.stack.enter_async_context(self.core.lock(chat_id))
 
     async def open(self, transaction: AbstractAsyncContextManager[Repo]) -> Repo:
-        self._open = await self._stack.enter_async_context(transaction)
-        return self._open
+        assert self._current is not None
+        repo = await self._current.stack.enter_async_context(transaction)
+        self._current.repo = repo
+        return repo
 
     def defer(self, unit: Unit, caller: Caller | None) -> None:
-        self._pending = (unit, caller)
+        assert self._current is not None
+        self._current.unit, self._current.caller = unit, caller
+        self._held.append(self._current)
+        self._current = None
+
+    async def release(self) -> None:
+        """The starting command found nothing to do: release its lock."""
+        current, self._current = self._current, None
+        if current is not None:
+            await current.stack.aclose()
 
     async def abort(self) -> None:
-        """The command failed: roll back its transaction, release its lock, owe nothing."""
-        stack, self._stack = self._stack, AsyncExitStack()
-        self._pending, self._open, self.rows = None, None, []
-        await stack.__aexit__(*sys.exc_info())
+        """The starting command failed: roll back its transaction, release its lock."""
+        current, self._current = self._current, None
+        if current is not None:
+            await current.stack.__aexit__(*sys.exc_info())
+
+    async def abort_all(self) -> None:
+        """The update failed: nothing waiting commits, nothing is owed."""
+        await self.abort()
+        held, self._held, self.rows = self._held, [], []
+        for one in reversed(held):
+            await one.stack.__aexit__(*sys.exc_info())
 
     async def flush(self) -> None:
-        """Commit the waiting command with the replies owed so far, in one transaction."""
-        pending, rows, opened = self._pending, self.rows, self._open
-        if pending is None and opened is None and not rows:
+        """Commit the waiting commands with the replies owed so far, in one transaction."""
+        held, rows = self._held, self.rows
+        if not held and not rows:
             return
-        self._pending, self._open, self.rows = None, None, []
-        stack, self._stack = self._stack, AsyncExitStack()
+        self._held, self.rows = [], []
+        opened = next((h.repo for h in held if h.repo is not None), None)
         try:
             if opened is not None:
-                await _write(opened, pending, rows, self.core)
+                await _write(opened, held, rows, self.core)
             else:
                 async with self.core.store.transaction() as repo:
-                    await _write(repo, pending, rows, self.core)
+                    await _write(repo, held, rows, self.core)
         except BaseException:
-            await stack.__aexit__(*sys.exc_info())
+            for one in reversed(held):
+                await one.stack.__aexit__(*sys.exc_info())
             raise
-        await stack.aclose()  # the open transaction commits, then the lock is released
-        if pending is not None:
-            pending[0].committed()
+        for one in reversed(held):  # an open transaction commits, then the locks are released
+            await one.stack.aclose()
+        for one in held:
+            if one.unit is not None:
+                one.unit.committed()
         self.wrote = self.wrote or bool(rows)
 
 
-async def _write(
-    repo: Repo, pending: tuple[Unit, Caller | None] | None, rows: list[Owed], core: Core
-) -> None:
-    if pending is not None:
-        unit, caller = pending
-        await core._mark(repo, caller)
-        for write in unit.writes:
-            await write(repo)
+async def _write(repo: Repo, held: list[_Held], rows: list[Owed], core: Core) -> None:
+    for one in held:
+        if one.repo is None and one.unit is not None:
+            await core._mark(repo, one.caller)
+            for write in one.unit.writes:
+                await write(repo)
     if rows:
         await repo.owe(rows)
 
@@ -185,15 +223,17 @@ async def _write(
 _OWING: ContextVar[Owing | None] = ContextVar("owing", default=None)
 
 
-async def flush_owing() -> None:
-    """Commit the current update's waiting command before the store is used again."""
+async def flush_owing(*, reading: bool = False) -> None:
+    """Commit what the current scope keeps waiting before the store is used again: always before
+    a write; before a read only when a direct unit's transaction is open (SQLite's one connection
+    would wait for itself). A read otherwise sees the store as committed."""
     scope = _OWING.get()
-    if scope is not None:
+    if scope is not None and (not reading or scope.open_transaction):
         await scope.flush()
 
 
 class Flushing:
-    """The store as the service uses it: an update's waiting command commits before it reads."""
+    """The store as the service uses it: a scope's waiting commands commit before it writes."""
 
     def __init__(self, store: Store) -> None:
         self.inner = store
@@ -206,7 +246,7 @@ class Flushing:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Repo]:
-        await flush_owing()
+        await flush_owing(reading=True)
         async with self.inner.reading() as repo:
             yield repo
 
@@ -240,7 +280,7 @@ class Core:
             yield scope
         except BaseException:
             _OWING.reset(token)
-            await scope.abort()
+            await scope.abort_all()
             raise
         _OWING.reset(token)
         await scope.flush()
@@ -301,8 +341,7 @@ class Core:
         self, scope: Owing, caller: Caller, game: int | None, direct: bool
     ) -> AsyncIterator[Unit]:
         """`command` inside an update's scope: the commit is left to the scope."""
-        await scope.flush()
-        await scope.hold(self.lock(caller.chat_id))
+        await scope.begin(caller.chat_id, direct=direct)
         try:
             if direct:
                 repo = await scope.open(self.store.transaction())
@@ -338,13 +377,14 @@ class Core:
         None when the game is gone or has ended."""
         scope = _OWING.get()
         if scope is not None:
-            await scope.flush()
-            await scope.hold(self.lock(chat_id))
+            await scope.begin(chat_id, direct=False)
             try:
                 unit = await self._game_unit(chat_id, game_id)
                 yield unit
                 if unit is not None:
                     scope.defer(unit, None)
+                else:
+                    await scope.release()
             except BaseException:
                 await scope.abort()
                 raise
