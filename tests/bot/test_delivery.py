@@ -5,21 +5,26 @@ once it was handled."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from typing import Any
 
 import pytest
 from aiogram import Bot, Dispatcher
-from aiogram.methods import GetUpdates, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods import EditMessageText, GetUpdates, SendMessage, SendPhoto, TelegramMethod
 from aiogram.methods.base import TelegramType
 
 from bot.app import build_dispatcher
 from bot.core import Caller, GameService
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
+from bot.storage.sqlite import SqliteRepo
+from bot.tg.keyboards import JoinCb
 from bot.tg.polling import poll
+from bot.tg.reply import close_expired_votes
 from bot.tg.sender import Sender
-from tests.bot.factories import EVA, GROUP_ID, ChatDriver, FakeClock, texts
+from tests.bot.factories import ANNA, BORIS, CLARA, EVA, GROUP_ID, ChatDriver, FakeClock, texts
 from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through
+from tests.bot.test_disputes import DEAL_1, DEAL_1_FIXED
 
 LINE = "Anna 6♠ -1 vist:Boris pass:Clara"
 
@@ -192,3 +197,45 @@ async def test_polling_confirms_a_batch_only_once_every_update_of_it_was_handled
             assert kinds[-1] == "deal"  # each chat: its /newgame, then its /deal
     sent = [r for r in bot.requests if isinstance(r, SendMessage | SendPhoto)]
     assert sum(isinstance(r, SendPhoto) for r in sent) == 2
+
+
+async def test_the_vote_clock_closes_each_vote_in_the_transaction_of_its_messages(
+    dispatcher: Dispatcher, bot: MockedBot, store: SqliteStore, clock: FakeClock
+) -> None:
+    """Two chats' votes time out in one tick: if their messages cannot be owed, neither vote
+    closes (the next tick tries again); then both close, each message redrawn once."""
+    game: GameService = dispatcher["game"]
+    chats = [ChatDriver(dispatcher, bot), ChatDriver(dispatcher, bot, chat_id=GROUP_ID - 7)]
+    for number, chat in enumerate(chats, start=1):
+        await chat.send(ANNA, "/newgame sochi pool 10 vote_seconds=60")
+        await chat.press(ANNA, JoinCb(game=number))
+        await chat.press(BORIS, JoinCb(game=number))
+        await chat.send(CLARA, "/join")
+        await chat.send(ANNA, f"/deal {DEAL_1}")
+        await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
+    clock.advance(61)
+
+    async def refuse(self: SqliteRepo, rows: list[Owed]) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    async def closed() -> list[int]:
+        async with store.reading() as repo:
+            counts = []
+            for chat in chats:
+                live = await repo.live_game(chat.chat_id)
+                assert live is not None
+                kinds = [e.kind for e in await repo.events(live.game_id)]
+                counts.append(kinds.count("vote_closed"))
+            return counts
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(SqliteRepo, "owe", refuse)
+        with pytest.raises(sqlite3.OperationalError):
+            await close_expired_votes(bot, game, "en")
+    assert await closed() == [0, 0]
+    await game.watch_open_votes()
+    before = len(bot.requests)
+    assert await close_expired_votes(bot, game, "en") == 2
+    assert await closed() == [1, 1]
+    edits = [r for r in bot.requests[before:] if isinstance(r, EditMessageText)]
+    assert sorted(int(r.chat_id or 0) for r in edits) == sorted(c.chat_id for c in chats)
