@@ -19,6 +19,7 @@ from tests.e2e.test_game_e2e import assert_balances, has_balances
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
 _NUMBER = re.compile(r"#(\d+) ")
+KILLS = 6  # each restart costs seconds: Python imports aiogram
 
 
 def deal_line(i: int) -> str:
@@ -84,7 +85,7 @@ def is_document(sent: Sent) -> bool:
 async def test_no_deal_is_lost_or_doubled_when_the_bot_is_killed_at_random(
     server: FakeTelegram, start_bot: StartBot, tmp_path: Path
 ) -> None:
-    """120 deals in bursts from three players while the bot is SIGKILLed 7 times at random
+    """120 deals in bursts from three players while the bot is SIGKILLed 6 times at random
     instants and restarted: every deal is recorded once, every one is answered, and /score
     equals the offline replay of /export's protocol."""
     bot = await start_bot(locale="en")
@@ -94,10 +95,10 @@ async def test_no_deal_is_lost_or_doubled_when_the_bot_is_killed_at_random(
     sending_done = asyncio.Event()
     kills = 0
 
-    async def killer() -> None:
+    async def killer() -> None:  # at a random instant after each start, while deals come in
         nonlocal kills
-        while kills < 7 or not sending_done.is_set():
-            await asyncio.sleep(rng.uniform(0.3, 2.5))
+        while kills < KILLS or not sending_done.is_set():
+            await asyncio.sleep(rng.uniform(0.2, 2.0))
             await bot.kill()
             kills += 1
             await bot.start()
@@ -108,8 +109,8 @@ async def test_no_deal_is_lost_or_doubled_when_the_bot_is_killed_at_random(
             members[PLAYERS[(i + 1) % 3]].send(f"/deal {lines[i]}")
         await asyncio.sleep(rng.uniform(0.2, 1.2))
     sending_done.set()
-    await asyncio.wait_for(killing, 60)
-    assert kills >= 6
+    await asyncio.wait_for(killing, 100)
+    assert kills >= KILLS
     bot.assert_alive()
     await wait_answered(server, GROUP, 120, 45)
     await check_against_replay(members, lines, tmp_path)
