@@ -5,6 +5,7 @@ once it was handled."""
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from typing import Any
 
@@ -239,3 +240,23 @@ async def test_the_vote_clock_closes_each_vote_in_the_transaction_of_its_message
     assert await closed() == [1, 1]
     edits = [r for r in bot.requests[before:] if isinstance(r, EditMessageText)]
     assert sorted(int(r.chat_id or 0) for r in edits) == sorted(c.chat_id for c in chats)
+
+
+async def test_a_restarted_sender_frees_its_dead_predecessor_s_claims_at_once(
+    quiet: Dispatcher, bot: MockedBot, store: SqliteStore
+) -> None:
+    """A SIGKILLed process leaves claims with a lease; the next one on the host frees those of
+    dead pids (a live process's claims wait for their lease)."""
+    async with store.transaction() as repo:
+        await repo.owe([Owed(1, OwedKind.TEXT, "a", "en"), Owed(2, OwedKind.TEXT, "b", "en")])
+    dead, live = "box/999999999/x", f"box/{os.getppid()}/y"
+    now = Wall()()
+    async with store.transaction() as repo:
+        (first,) = [r for r in await repo.claim_owed(dead, now, now + 30) if r.owed.chat_id == 1]
+        await repo.owed_retry(first.id, dead, now, "killed")  # chat 1's row back, to reclaim:
+        assert len(await repo.claim_owed(live, now, now + 30)) == 1
+        assert len(await repo.claim_owed(dead, now, now + 30)) == 0  # chat 2's is still dead's
+    sender = Sender(bot, quiet["game"], clock=Wall(), name=f"box/{os.getpid()}/z")
+    assert await sender.release_dead() == 1
+    async with store.reading() as repo:
+        assert sorted(await repo.owed_claimants()) == sorted([live])
