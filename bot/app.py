@@ -1,5 +1,6 @@
 """Wiring: the Bot (session, API server), the Dispatcher with the game service and the routers, the
-commands menu, the background task that closes timed-out votes, and long polling.
+commands menu, the background tasks that close timed-out votes and deliver the outbox
+(`bot.tg.sender`), and long polling that loses no update (`bot.tg.polling`).
 `build_dispatcher` is what the tests drive with a mocked Bot."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from typing import Final
 
@@ -30,7 +32,9 @@ from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.views import COMMANDS
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
-from bot.tg.reply import close_expired_votes
+from bot.tg.polling import poll
+from bot.tg.reply import OwedReplies, close_expired_votes
+from bot.tg.sender import Sender
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
@@ -56,6 +60,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         settings=settings,
     )
     dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
+    dispatcher.update.outer_middleware(OwedReplies(game))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher
 
@@ -185,12 +190,17 @@ async def run(settings: Settings) -> None:
     store = await open_store(settings)
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
+    sending: asyncio.Task[None] | None = None
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
     try:
         dispatcher = build_dispatcher(settings, store)
+        game: GameService = dispatcher["game"]
+        sender = Sender(bot, game)
+        game.core.notify = sender.wake
         await wait_for_telegram(bot)
+        sending = asyncio.create_task(sender.run(), name="sender")
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz (issue 15), the webhook (issue 14)
             app = build_web_app(bot, dispatcher["game"], default_locale=settings.default_locale)
@@ -210,21 +220,29 @@ async def run(settings: Settings) -> None:
             return
         await bot.delete_webhook()  # a webhook left from webhook mode would refuse getUpdates
         log.info("polling for updates")
-        await dispatcher.start_polling(
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await poll(
             bot,
-            polling_timeout=settings.polling_timeout,
+            dispatcher,
+            stop,
+            timeout=settings.polling_timeout,
             allowed_updates=dispatcher.resolve_used_update_types(),
         )
+        log.info("stopped; what is still owed is sent after the restart")
     finally:
         prune.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await prune
         if web is not None:
             await web.cleanup()
-        if clock is not None:
-            clock.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await clock
+        for task in (clock, sending):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if lease is not None:
             with contextlib.suppress(Exception):
                 await lease.release()

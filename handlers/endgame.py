@@ -23,6 +23,6 @@ async def endgame_cmd(
     result = await game.end_game(caller)
     if isinstance(result, Ended):
         for part in chunks(ended_text(t, result).split("\n")):
-            await message.answer(part)
+            await reply.text(part)
         return
     await reply.vote(result)

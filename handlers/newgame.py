@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aiogram import Bot, Router
+from aiogram import Router
 from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -12,6 +12,7 @@ from bot.core.newgame import name_from_profile
 from bot.texts.i18n import Translator
 from bot.texts.views import joined_text, left_text, opened_text, started_text
 from bot.tg.keyboards import JoinCb, join_keyboard
+from bot.tg.reply import Reply
 
 router = Router(name=__name__)
 
@@ -47,21 +48,28 @@ def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
 
 
 @router.message(Command("newgame", "new"))
-async def newgame_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+async def newgame_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+) -> None:
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
     opened = await game.new_game(caller, spec)
     markup = None if opened.started else join_keyboard(t, opened.state.game_id)
-    await message.answer(opened_text(t, opened.state, opened.started), reply_markup=markup)
+    await reply.text(opened_text(t, opened.state, opened.started), markup)
 
 
 @router.message(Command("join"))
 async def join_cmd(
-    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
 ) -> None:
     name = (command.args or "").strip() or None
     joined = await game.join(caller, name)
-    await message.answer(joined_text(t, joined.state, joined.player, joined.started))
+    await reply.text(joined_text(t, joined.state, joined.player, joined.started))
 
 
 @router.callback_query(JoinCb.filter())
@@ -71,22 +79,27 @@ async def join_button(
     caller: Caller,
     t: Translator,
     game: GameService,
-    bot: Bot,
+    reply: Reply,
 ) -> None:
     joined = await game.join(caller, game_id=callback_data.game)
     await query.answer(t("joined-toast", name=joined.player.name))
     state = joined.state
     if isinstance(query.message, Message):
         markup = None if joined.started else join_keyboard(t, state.game_id)
-        await query.message.edit_text(opened_text(t, state, False), reply_markup=markup)
+        await reply.edit(query.message.message_id, opened_text(t, state, False), markup)
     if joined.started:
-        await bot.send_message(caller.chat_id, started_text(t, state, with_seats=True))
+        await reply.text(started_text(t, state, with_seats=True))
 
 
 @router.message(Command("leave"))
 async def leave_cmd(
-    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
 ) -> None:
     name = (command.args or "").strip() or None
     left = await game.leave(caller, name)
-    await message.answer(left_text(t, left.state, left.player))
+    await reply.text(left_text(t, left.state, left.player))

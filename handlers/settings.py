@@ -8,16 +8,22 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameError, GameService
 from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.tg.reply import Reply
 
 router = Router(name=__name__)
 
 
 @router.message(Command("lang", "language"))
 async def lang_cmd(
-    message: Message, command: CommandObject, caller: Caller, t: Translator, game: GameService
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
 ) -> None:
     lang = (command.args or "").strip().lower()
     if lang not in LANGUAGES:
         raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
     await game.set_locale(caller, lang)
-    await message.answer(translator(lang)("lang-set"))
+    await reply.text(translator(lang)("lang-set"))

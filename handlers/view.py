@@ -16,13 +16,15 @@ router = Router(name=__name__)
 
 
 @router.message(Command("score"))
-async def score_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+async def score_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+) -> None:
     snap = await game.snapshot(caller.chat_id)
     if snap.sheet is None or snap.settlement is None:
-        await message.answer(opened_text(t, snap.state, False))
+        await reply.text(opened_text(t, snap.state, False))
         return
     for part in chunks(score_text(t, snap.state, snap.sheet, snap.settlement).split("\n")):
-        await message.answer(part)
+        await reply.text(part)
 
 
 @router.message(Command("sheet"))
@@ -31,24 +33,28 @@ async def sheet_cmd(
 ) -> None:
     snap = await game.snapshot(caller.chat_id)
     if snap.sheet is None or snap.settlement is None:
-        await message.answer(opened_text(t, snap.state, False))
+        await reply.text(opened_text(t, snap.state, False))
         return
     caption = sheet_caption(t, snap.state, snap.sheet)
     await reply.sheet_of(snap.state, snap.sheet, snap.settlement, caption)
 
 
 @router.message(Command("history"))
-async def history_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+async def history_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+) -> None:
     snap = await game.snapshot(caller.chat_id)
     for part in chunks(history_lines(t, snap.state, snap.sheet)):
-        await message.answer(part)
+        await reply.text(part)
 
 
 @router.message(Command("rules"))
-async def rules_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
+async def rules_cmd(
+    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+) -> None:
     snap = await game.snapshot(caller.chat_id)
     for part in chunks(rules_text(t, snap.state).split("\n")):
-        await message.answer(part)
+        await reply.text(part)
 
 
 @router.message(Command("export"))

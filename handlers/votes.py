@@ -39,13 +39,13 @@ async def arbiter_cmd(
     ref = (command.args or "").strip()
     if not ref:
         snap = await game.snapshot(caller.chat_id)
-        await message.answer(arbiter_text(t, snap.state))
+        await reply.text(arbiter_text(t, snap.state))
         return
     result = await game.name_arbiter(caller, ref)
     if isinstance(result, VoteState):
         await reply.vote(result)
     else:
-        await message.answer(arbiter_text(t, result))
+        await reply.text(arbiter_text(t, result))
 
 
 @router.message(Command("rule"))
@@ -63,7 +63,7 @@ async def rule_cmd(
     if not text:
         snap = await game.snapshot(caller.chat_id)
         for part in chunks(rules_text(t, snap.state).split("\n")):
-            await message.answer(part)
+            await reply.text(part)
         return
     await reply.vote(await game.propose_rule(caller, text))
 

@@ -33,12 +33,22 @@ from bot.core.results import (
     Undone,
     VoteState,
 )
-from bot.core.state import GameState, RecordItem
-from bot.core.uow import Caller, Clock, Core, deal_example, records_of, rules_now, utc_now
+from bot.core.state import GameState, RecordItem, fold
+from bot.core.uow import (
+    Caller,
+    Clock,
+    Core,
+    Flushing,
+    deal_example,
+    records_of,
+    rules_now,
+    utc_now,
+)
 from bot.core.uow import settlement as settle_sheet
 from bot.storage import Store
 from scoring.deal import Record
 from scoring.protocol import format_protocol
+from scoring.replay import replay
 from scoring.rules import Rules
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -63,7 +73,7 @@ class GameService:
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.core = Core(store, clock)
-        self.store = store
+        self.store: Store = Flushing(store)  # an update's waiting command commits first
         self.clock = clock
         self._locales: dict[int, str | None] = {}
 
@@ -164,6 +174,21 @@ class GameService:
         if state.rules is None:
             return Snapshot(state, None, None)
         sheet = self.sheet(state)
+        return Snapshot(state, sheet, self.settlement(state, sheet))
+
+    async def sheet_at(self, game_id: int, seq: int) -> Snapshot | None:
+        """The game as its log stood at event `seq`: what an owed sheet shows (the sender draws
+        it at send time); None when the game is gone."""
+        async with self.store.reading() as repo:
+            row = await repo.game(game_id)
+            if row is None:
+                return None
+            events = [event for event in await repo.events(game_id) if event.seq <= seq]
+        state = fold(game_id, events)
+        state.chat_id = row.chat_id
+        if state.rules is None:
+            return Snapshot(state, None, None)
+        sheet = self.core.cached(state) or replay(state.game(), records_of(state))
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
     async def export(self, chat_id: int) -> Exported:

@@ -5,14 +5,26 @@ refuses an update already handled and marks this one, and folds the chat's live 
 appends events through the `Unit` and everything commits together when it ends, or nothing does
 (any exception rolls back). The locks are per chat: no lock shared by all chats is held around a
 replay. Command modules (`lobby`, `records`, `votes`, `corrections`) are functions of a `Unit`.
+
+Inside `Core.owing()` (one per update, one per tick of the vote clock) a command's commit waits
+for the scope's end (see `Owing` for what commits it sooner), so that the replies it owes (`owe`,
+`bot.storage.Owed` rows, registered by `bot.tg.reply.Reply`) are written in the same transaction
+(docs/architecture.md "Delivery").
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import (
+    AbstractAsyncContextManager,
+    AsyncExitStack,
+    asynccontextmanager,
+    nullcontext,
+)
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -22,7 +34,8 @@ from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, Player, RecordItem, apply, fold
-from bot.storage import EventRow, GameRow, GameStatus, Repo, Store
+from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
+from bot.storage.base import PRUNE_BATCH
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
@@ -107,6 +120,153 @@ def index_of(state: GameState, seq: int) -> int | None:
 
 
 Write = Callable[[Repo], Awaitable[object]]
+Notify = Callable[[], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class _Held:
+    """A command waiting in a scope: its chat's lock (and a direct unit's open transaction)."""
+
+    chat_id: int
+    stack: AsyncExitStack
+    unit: Unit | None = None
+    caller: Caller | None = None
+    repo: Repo | None = None
+
+
+class Owing:
+    """One update's scope (or one tick of the vote clock's): the commands whose commits wait,
+    each holding its chat's lock, and the replies owed so far; all commit in one transaction at
+    the end. A second command on a chat already held, a direct unit (its transaction is open), or
+    a write through the service's store commits what waits first. Made by `Core.owing`."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self.rows: list[Owed] = []
+        self._held: list[_Held] = []
+        self._current: _Held | None = None
+        self.wrote = False
+
+    def owe(self, rows: Sequence[Owed]) -> None:
+        self.rows.extend(rows)
+
+    @property
+    def open_transaction(self) -> bool:
+        return any(held.repo is not None for held in self._held)
+
+    async def begin(self, chat_id: int, *, direct: bool) -> None:
+        """A command starts: commit what waits if it must, then take the chat's lock."""
+        if direct or self.open_transaction or any(h.chat_id == chat_id for h in self._held):
+            await self.flush()
+        self._current = _Held(chat_id, AsyncExitStack())
+        await self._current.stack.enter_async_context(self.core.lock(chat_id))
+
+    async def open(self, transaction: AbstractAsyncContextManager[Repo]) -> Repo:
+        assert self._current is not None
+        repo = await self._current.stack.enter_async_context(transaction)
+        self._current.repo = repo
+        return repo
+
+    def defer(self, unit: Unit, caller: Caller | None) -> None:
+        assert self._current is not None
+        self._current.unit, self._current.caller = unit, caller
+        self._held.append(self._current)
+        self._current = None
+
+    async def release(self) -> None:
+        """The starting command found nothing to do: release its lock."""
+        current, self._current = self._current, None
+        if current is not None:
+            await current.stack.aclose()
+
+    async def abort(self) -> None:
+        """The starting command failed: roll back its transaction, release its lock."""
+        current, self._current = self._current, None
+        if current is not None:
+            await current.stack.__aexit__(*sys.exc_info())
+
+    async def abort_all(self) -> None:
+        """The update failed: nothing waiting commits, nothing is owed."""
+        await self.abort()
+        held, self._held, self.rows = self._held, [], []
+        for one in reversed(held):
+            await one.stack.__aexit__(*sys.exc_info())
+
+    async def flush(self) -> None:
+        """Commit the waiting commands with the replies owed so far, in one transaction."""
+        held, rows = self._held, self.rows
+        if not held and not rows:
+            return
+        self._held, self.rows = [], []
+        opened = next((h.repo for h in held if h.repo is not None), None)
+        try:
+            if opened is not None:
+                await _write(opened, held, rows, self.core)
+            else:
+                async with self.core.store.transaction() as repo:
+                    await _write(repo, held, rows, self.core)
+        except BaseException:
+            for one in reversed(held):
+                await one.stack.__aexit__(*sys.exc_info())
+            raise
+        for one in reversed(held):  # an open transaction commits, then the locks are released
+            await one.stack.aclose()
+        for one in held:
+            if one.unit is not None:
+                one.unit.committed()
+        self.wrote = self.wrote or bool(rows)
+
+
+async def _write(repo: Repo, held: list[_Held], rows: list[Owed], core: Core) -> None:
+    for one in held:
+        if one.repo is None and one.unit is not None:
+            await core._mark(repo, one.caller)
+            for write in one.unit.writes:
+                await write(repo)
+    if rows:
+        await repo.owe(rows)
+
+
+_OWING: ContextVar[Owing | None] = ContextVar("owing", default=None)
+
+
+async def flush_owing(*, reading: bool = False) -> None:
+    """Commit what the current scope keeps waiting before the store is used again: always before
+    a write; before a read only when a direct unit's transaction is open (SQLite's one connection
+    would wait for itself). A read otherwise sees the store as committed."""
+    scope = _OWING.get()
+    if scope is not None and (not reading or scope.open_transaction):
+        await scope.flush()
+
+
+class Flushing:
+    """The store as the service uses it: a scope's waiting commands commit before it writes."""
+
+    def __init__(self, store: Store) -> None:
+        self.inner = store
+        self.serial = store.serial
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Repo]:
+        await flush_owing()
+        async with self.inner.transaction() as repo:
+            yield repo
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Repo]:
+        await flush_owing(reading=True)
+        async with self.inner.reading() as repo:
+            yield repo
+
+    async def check(self) -> None:
+        await self.inner.check()
+
+    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        await flush_owing()
+        return await self.inner.prune_updates(before, batch)
+
+    async def close(self) -> None:
+        await self.inner.close()
 
 
 class Core:
@@ -120,9 +280,41 @@ class Core:
         self._locks: dict[int, asyncio.Lock] = {}
         self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
+        self.notify: Notify | None = None  # told when owed rows were committed (the sender)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    @asynccontextmanager
+    async def owing(self) -> AsyncIterator[Owing]:
+        """The scope of one update: its command commits at the end with the replies it owes
+        (an exception rolls both back); then the sender is told."""
+        scope = Owing(self)
+        token = _OWING.set(scope)
+        try:
+            yield scope
+        except BaseException:
+            _OWING.reset(token)
+            await scope.abort_all()
+            raise
+        _OWING.reset(token)
+        await scope.flush()
+        if scope.wrote:
+            await self.told()
+
+    async def owe(self, rows: Sequence[Owed]) -> None:
+        """Replies owed: with the current update's command, or at once outside an update."""
+        scope = _OWING.get()
+        if scope is not None:
+            scope.owe(rows)
+            return
+        async with self.store.transaction() as repo:
+            await repo.owe(list(rows))
+        await self.told()
+
+    async def told(self) -> None:
+        if self.notify is not None:
+            await self.notify()
 
     @asynccontextmanager
     async def command(
@@ -142,6 +334,11 @@ class Core:
         instances may share it) every unit runs whole inside its transaction, after
         `repo.lock_chat` — the chat's lock across processes — so what it reads no other instance
         can change before it commits (issue 14, Deliver 3)."""
+        scope = _OWING.get()
+        if scope is not None:
+            async with self._owed_command(scope, caller, game, direct) as unit:
+                yield unit
+            return
         async with self.lock(caller.chat_id):
             shared = not self.store.serial  # several instances: read under their lock
             if direct or shared:
@@ -156,46 +353,100 @@ class Core:
                     yield unit
                 unit.committed()
                 return
-            async with self.store.reading() as repo:
-                if caller.update_id is not None and await repo.update_seen(
-                    caller.update_id, caller.chat_id, caller.message_id
-                ):
-                    raise AlreadyHandled(caller.update_id)
-                row = await self._row(repo, caller.chat_id, game)
-                events = await repo.events(row.game_id) if row is not None else []
-            unit = Unit(self, caller.chat_id, None)
-            if row is not None:
-                unit.fold(row, events)
+            unit = await self._read(caller, game)
             yield unit
             await self._commit(unit, caller)
+
+    @asynccontextmanager
+    async def _owed_command(
+        self, scope: Owing, caller: Caller, game: int | None, direct: bool
+    ) -> AsyncIterator[Unit]:
+        """`command` inside an update's scope: the commit is left to the scope."""
+        shared = not self.store.serial  # several instances: read under their lock (issue 14)
+        await scope.begin(caller.chat_id, direct=direct or shared)
+        try:
+            if direct or shared:
+                repo = await scope.open(self.store.transaction())
+                if shared:
+                    await repo.lock_chat(caller.chat_id)
+                await self._mark(repo, caller)
+                unit = Unit(self, caller.chat_id, repo)
+                row = await self._row(repo, caller.chat_id, game)
+                if row is not None:
+                    unit.fold(row, await repo.events(row.game_id))
+                yield unit
+                scope.defer(unit, None)
+            else:
+                unit = await self._read(caller, game)
+                yield unit
+                scope.defer(unit, caller)
+        except BaseException:
+            await scope.abort()
+            raise
+
+    async def _read(self, caller: Caller, game: int | None) -> Unit:
+        async with self.store.reading() as repo:
+            if caller.update_id is not None and await repo.update_seen(
+                caller.update_id, caller.chat_id, caller.message_id
+            ):
+                raise AlreadyHandled(caller.update_id)
+            row = await self._row(repo, caller.chat_id, game)
+            events = await repo.events(row.game_id) if row is not None else []
+        unit = Unit(self, caller.chat_id, None)
+        if row is not None:
+            unit.fold(row, events)
+        return unit
 
     @asynccontextmanager
     async def background(self, chat_id: int, game_id: int) -> AsyncIterator[Unit | None]:
         """A unit of work of the bot itself (the vote clock) on one game, in the same two steps;
         None when the game is gone or has ended."""
+        scope = _OWING.get()
+        if scope is not None:
+            shared = not self.store.serial
+            await scope.begin(chat_id, direct=shared)
+            try:
+                repo = None
+                if shared:  # several instances: read under their lock (issue 14)
+                    repo = await scope.open(self.store.transaction())
+                    await repo.lock_chat(chat_id)
+                unit = await self._game_unit(chat_id, game_id, repo)
+                yield unit
+                if unit is not None:
+                    scope.defer(unit, None)
+                else:
+                    await scope.release()
+            except BaseException:
+                await scope.abort()
+                raise
+            return
         async with self.lock(chat_id):
             if not self.store.serial:  # several instances: read under the lock
                 async with self.store.transaction() as repo:
                     await repo.lock_chat(chat_id)
-                    row = await repo.game(game_id)
-                    if row is None or row.status is GameStatus.ENDED:
-                        yield None
-                        return
-                    unit = Unit(self, chat_id, repo)
-                    unit.fold(row, await repo.events(game_id))
+                    unit = await self._game_unit(chat_id, game_id, repo)
                     yield unit
-                unit.committed()
+                if unit is not None:
+                    unit.committed()
                 return
-            async with self.store.reading() as repo:
-                row = await repo.game(game_id)
-                events = await repo.events(game_id) if row is not None else []
-            if row is None or row.status is GameStatus.ENDED:
-                yield None
-                return
-            unit = Unit(self, chat_id, None)
-            unit.fold(row, events)
+            unit = await self._game_unit(chat_id, game_id)
             yield unit
-            await self._commit(unit, None)
+            if unit is not None:
+                await self._commit(unit, None)
+
+    async def _game_unit(
+        self, chat_id: int, game_id: int, held: Repo | None = None
+    ) -> Unit | None:
+        """The game's unit, read in a short read or through `held` (an open transaction that the
+        unit then writes into)."""
+        async with nullcontext(held) if held is not None else self.store.reading() as repo:
+            row = await repo.game(game_id)
+            events = await repo.events(game_id) if row is not None else []
+        if row is None or row.status is GameStatus.ENDED:
+            return None
+        unit = Unit(self, chat_id, held)
+        unit.fold(row, events)
+        return unit
 
     async def _mark(self, repo: Repo, caller: Caller | None) -> None:
         if caller is None or caller.update_id is None:

@@ -85,6 +85,71 @@ class EventRow:
     schema_version: int
 
 
+class OwedKind(StrEnum):
+    """What an owed row asks the sender to do (docs/architecture.md "Delivery")."""
+
+    TEXT = "text"  # send `text` (or edit `target` when set) with `markup`
+    SHEET = "sheet"  # draw game `game_id` as of event `seq`, send it with `text` as caption
+    REDRAW = "redraw"  # the same, redrawn in place of the live sheet when it is near `reply_to`
+    VOTE = "vote"  # edit vote `seq`'s message `target`, or post it anew and remember it
+    DOCUMENT = "document"  # send `body` as the file `filename` with `text` as caption
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One message the bot owes a chat, written in the transaction of the command that owes it."""
+
+    chat_id: int
+    kind: OwedKind
+    text: str = ""  # rendered HTML: the message, the caption
+    lang: str = "en"  # the picture's language
+    markup: str | None = None  # the inline keyboard as JSON
+    game_id: int | None = None  # the game whose sheet (SHEET, REDRAW) or vote (VOTE) this is
+    seq: int | None = None  # the event seq the sheet is drawn at; the vote's seq
+    target: int | None = None  # the message to edit (a vote's, a button's)
+    reply_to: int | None = None  # the command's message
+    body: bytes | None = None  # a document's content
+    filename: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OwedRow:
+    """An owed row claimed by one sender; `attempts` failed before."""
+
+    id: int
+    owed: Owed
+    attempts: int
+
+
+OWED_COLUMNS = "chat_id, kind, text, lang, markup, game_id, seq, target, reply_to, body, filename"
+
+
+def owed_values(owed: Owed) -> tuple[Any, ...]:
+    """The values of `OWED_COLUMNS`, in order."""
+    o = owed
+    head = (o.chat_id, o.kind.value, o.text, o.lang, o.markup, o.game_id, o.seq)
+    return (*head, o.target, o.reply_to, o.body, o.filename)
+
+
+def owed_row(row: Any) -> OwedRow:
+    """An `OwedRow` from `id, attempts, <OWED_COLUMNS>` (either backend's row)."""
+    body = row[11]
+    owed = Owed(
+        row[2],
+        OwedKind(row[3]),
+        row[4],
+        row[5],
+        row[6],
+        row[7],
+        row[8],
+        row[9],
+        row[10],
+        bytes(body) if body is not None else None,
+        row[12],
+    )
+    return OwedRow(row[0], owed, row[1])
+
+
 class Repo(Protocol):
     """What the service may read and write inside one unit of work."""
 
@@ -181,6 +246,36 @@ class Repo(Protocol):
         """aiogram FSM data of one key, {} when none."""
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
+    # -- the outbox (docs/architecture.md "Delivery") -----------------------------------------
+    async def owe(self, rows: list[Owed]) -> None:
+        """Write owed messages (in the transaction of the command that owes them)."""
+
+    async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
+        """In one statement, claim each chat's first unsent row that is due (`not_before` ≤
+        `now`) and not claimed by a live lease, until `until` (seconds since the epoch)."""
+
+    async def owed_sent(
+        self, row_id: int, claimant: str, message_id: int | None, now: float
+    ) -> bool:
+        """Mark a claimed row sent with Telegram's message id; False if the claim was lost."""
+
+    async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
+        """Give a claimed row back after a failed attempt, due again at `not_before`."""
+
+    async def owed_as_text(self, row_id: int) -> None:
+        """A redraw whose picture was edited in place: what is left to send is its text."""
+
+    async def release_claims(self, claimant: str) -> int:
+        """Give back every unsent row a (dead) sender claimed; how many."""
+
+    async def owed_claimants(self) -> list[str]:
+        """The senders holding claims on unsent rows."""
+
+    async def owed_count(self) -> int:
+        """Unsent rows."""
+
+    async def prune_sent(self, before: float) -> int:
+        """Forget rows sent before `before`; how many."""
 
 
 class Store(Protocol):

@@ -79,4 +79,29 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         data TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data))
     );
     """,
+    # the outbox: what the bot owes the chats (docs/architecture.md "Delivery").
+    """
+    CREATE TABLE IF NOT EXISTS outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document')),
+        text TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        markup TEXT,
+        game_id INTEGER,
+        seq INTEGER,
+        target INTEGER,
+        reply_to INTEGER,
+        body BLOB,
+        filename TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claimed_until REAL,
+        sent_at REAL,
+        message_id INTEGER,
+        error TEXT
+    );
+    CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
+    """,
 )

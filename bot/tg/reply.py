@@ -1,6 +1,8 @@
-"""How one update is answered: `Reply`, made per update by the middleware, sends texts into the
-chat, sends or redraws the game's sheet, and posts or redraws a vote — handlers parse, call the
-service, and hand the result to their `reply`.
+"""How one update is answered: `Reply`, made per update by the middleware, owes texts to the
+chat, the game's sheet (sent, or redrawn in place) and a vote's message — handlers parse, call the
+service, and hand the result to their `reply`. What it owes is data (`bot.storage.Owed` rows),
+written in the transaction of the command that owes it (`bot.core.uow.Core.owing`, opened per
+update by `OwedReplies`) and delivered by `bot.tg.sender.Sender`; nothing here calls Telegram.
 
 The sheet is a picture (rendered in a worker thread) with the reply as its caption, or the text
 sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
@@ -15,17 +17,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
-from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError, TelegramBadRequest
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram import BaseMiddleware, Bot
+from aiogram.types import InlineKeyboardMarkup, TelegramObject
 
 from bot.core import GameService, GameState
 from bot.core.results import VoteState
+from bot.storage import Owed, OwedKind
 from bot.texts.i18n import Safe, Translator, translator
-from bot.texts.views import applied_text, chunks, ended_text, plain_text, sheet_text, vote_text
+from bot.texts.views import applied_text, chunks, ended_text, plain_text, vote_text
 from bot.tg.keyboards import vote_keyboard
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -87,12 +90,29 @@ class Reply:
     chat_id: int
     message_id: int | None = None
 
+    async def owe(self, *rows: Owed) -> None:
+        await self.game.core.owe(rows)
+
+    def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+        return Owed(self.chat_id, OwedKind.TEXT, text, self.t.lang, keyboard, target=target)
+
+    def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
+        parts = chunks(text.split("\n"))
+        return [
+            self._text(part, markup if index == len(parts) - 1 else None, None)
+            for index, part in enumerate(parts)
+        ]
+
     async def text(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
         """`text` into the chat, split into messages Telegram accepts (the markup on the last)."""
-        parts = chunks(text.split("\n"))
-        for index, part in enumerate(parts):
-            last = index == len(parts) - 1
-            await self.bot.send_message(self.chat_id, part, reply_markup=markup if last else None)
+        await self.owe(*self._texts(text, markup))
+
+    async def edit(
+        self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """A message of the bot's (a button's) shown anew."""
+        await self.owe(self._text(text, markup, message_id))
 
     async def sheet(self, result: Sheeted, caption: Safe, *, redraw: bool = False) -> None:
         """A command's result: its sheet with `caption` (see `sheet_of`)."""
@@ -107,60 +127,53 @@ class Reply:
         *,
         redraw: bool = False,
     ) -> None:
-        """Send the sheet with `caption`; with `redraw`, redraw the game's live sheet photo instead
-        when it is at most NEAR messages above the command, and send the caption as a text under
-        the command so the chat still sees the answer."""
-        bot, t, chat_id = self.bot, self.t, self.chat_id
-        png = await render_png(sheet, t.lang, settlement, self.game, state)
-        if png is None:
-            await self.text(Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}"))
-            return
-        photo = BufferedInputFile(png, filename=f"sheet-{state.game_id}.png")
+        """The sheet as the log stands now, with `caption` (drawn by the sender, or sent as the
+        text sheet when no picture can be drawn); with `redraw`, the sender redraws the live
+        sheet photo instead when it is at most NEAR messages above the command, and sends the
+        caption as a text under the command so the chat still sees the answer."""
+        rows: list[Owed] = []
         if len(plain_text(caption)) > CAPTION_LIMIT:
-            await self.text(caption)
-            caption = Safe(t("sheet-title", game=state.game_id, deals=sheet.deals))
-        if redraw and self.message_id is not None:
-            live = await self.game.sheet_message(state.game_id)
-            if live is not None and 0 < self.message_id - live <= NEAR:
-                try:
-                    await bot.edit_message_media(
-                        media=InputMediaPhoto(media=photo, caption=caption),
-                        chat_id=chat_id,
-                        message_id=live,
-                    )
-                    await bot.send_message(chat_id, caption)
-                    return
-                except TelegramAPIError as error:
-                    log.info("the sheet could not be redrawn (%s); sending a new one", error)
-        sent = await bot.send_photo(chat_id, photo, caption=caption)
-        await self.game.set_sheet_message(state.game_id, sent.message_id)
+            rows += self._texts(caption)
+            caption = Safe(self.t("sheet-title", game=state.game_id, deals=sheet.deals))
+        kind = OwedKind.REDRAW if redraw and self.message_id is not None else OwedKind.SHEET
+        rows.append(
+            Owed(
+                self.chat_id,
+                kind,
+                caption,
+                self.t.lang,
+                game_id=state.game_id,
+                seq=state.last_seq,
+                reply_to=self.message_id,
+            )
+        )
+        await self.owe(*rows)
 
     async def vote(self, result: VoteState, *, message_id: int | None = None) -> None:
         """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
-        and remember it, in the vote's own chat; then show what a passed vote did: the sheet after
-        a record changed, or the end."""
+        (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
+        sheet after a record changed, or the end."""
         here = replace(self, chat_id=result.chat_id or result.state.chat_id)
         await here._vote(result, message_id)
 
     async def _vote(self, result: VoteState, message_id: int | None) -> None:
         state, vote, t = result.state, result.vote, self.t
-        text = vote_text(t, result)
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
         target = message_id if message_id is not None else vote.message_id
-        shown = False
-        if target is not None:
-            try:
-                await self.bot.edit_message_text(
-                    text=text, chat_id=self.chat_id, message_id=target, reply_markup=markup
-                )
-                shown = True
-            except TelegramBadRequest as error:
-                shown = "not modified" in str(error)
-                if not shown:
-                    log.info("vote %s: its message could not be edited (%s)", vote.seq, error)
-        if not shown:
-            sent = await self.bot.send_message(self.chat_id, text, reply_markup=markup)
-            await self.game.vote_posted(self.chat_id, state.game_id, vote.seq, sent.message_id)
+        rows = [
+            Owed(
+                self.chat_id,
+                OwedKind.VOTE,
+                vote_text(t, result),
+                t.lang,
+                keyboard,
+                game_id=state.game_id,
+                seq=vote.seq,
+                target=target,
+            )
+        ]
+        await self.owe(*rows)
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
@@ -169,20 +182,38 @@ class Reply:
             await self.text(ended_text(t, result.ended))
 
     async def document(self, data: bytes, filename: str, caption: str) -> None:
-        await self.bot.send_document(
-            self.chat_id, BufferedInputFile(data, filename=filename), caption=caption
+        await self.owe(
+            Owed(
+                self.chat_id, OwedKind.DOCUMENT, caption, self.t.lang, body=data, filename=filename
+            )
         )
 
 
+class OwedReplies(BaseMiddleware):
+    """An outer middleware inside `UpdateContext`: the update's command and the replies it owes
+    commit together when the handler is done (`bot.core.uow.Core.owing`)."""
+
+    def __init__(self, game: GameService) -> None:
+        self.game = game
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        async with self.game.core.owing():
+            return await handler(event, data)
+
+
 async def close_expired_votes(bot: Bot, game: GameService, default_locale: str) -> int:
-    """Close (or refer to the arbiter) the votes whose time is over and redraw their messages;
-    how many. Run by the background task, and once at start-up."""
-    results = await game.expire_votes()
-    for result in results:
-        chat_id = result.chat_id or result.state.chat_id
-        t = translator(await game.locale(chat_id) or default_locale)
-        try:
+    """Close (or refer to the arbiter) the votes whose time is over and owe their messages
+    (each vote's commit with its replies); how many. Run by the background task, and once at
+    start-up."""
+    async with game.core.owing():
+        results = await game.expire_votes()
+        for result in results:
+            chat_id = result.chat_id or result.state.chat_id
+            t = translator(await game.locale(chat_id) or default_locale)
             await Reply(bot, game, t, chat_id).vote(result)
-        except TelegramAPIError as error:
-            log.warning("vote %s in chat %s: not shown (%s)", result.vote.seq, chat_id, error)
     return len(results)

@@ -1,4 +1,7 @@
-"""Fixtures of the handler tests: a real dispatcher over a temporary database and a mocked Bot."""
+"""Fixtures of the handler tests: a real dispatcher over a temporary database and a mocked Bot.
+
+The outbox's sender runs too: every commit that owes replies drains the outbox through the mocked
+Bot before the update's handling returns, so a test reads what was sent right after feeding."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from tests.bot.factories import ChatDriver, FakeClock
-from tests.bot.mocked_bot import MockedBot
+from tests.bot.mocked_bot import MockedBot, deliver_through
 
 
 @pytest.fixture
@@ -34,8 +37,12 @@ async def store(settings: Settings) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-def dispatcher(settings: Settings, store: SqliteStore, clock: FakeClock) -> Dispatcher:
-    return build_dispatcher(settings, store, clock)
+def dispatcher(
+    settings: Settings, store: SqliteStore, clock: FakeClock, bot: MockedBot
+) -> Dispatcher:
+    dispatcher = build_dispatcher(settings, store, clock)
+    deliver_through(dispatcher, bot)
+    return dispatcher
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from collections import defaultdict, deque
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from aiogram import Bot
+from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.base import BaseSession
 from aiogram.enums import ParseMode
@@ -30,6 +30,9 @@ from aiogram.methods import (
 )
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
+
+from bot.core import GameService
+from bot.tg.sender import Sender
 
 BOT_ID = 42
 BOT_USER = {"id": BOT_ID, "is_bot": True, "first_name": "Pulka", "username": "pulka_bot"}
@@ -144,3 +147,18 @@ class MockedBot(Bot):
     @property
     def requests(self) -> list[TelegramMethod[Any]]:
         return self.session.requests
+
+
+def deliver_through(dispatcher: Dispatcher, bot: MockedBot) -> Sender:
+    """Run the outbox's sender in the test: every commit that owes replies drains the outbox
+    through `bot` before the update's handling returns."""
+    game = dispatcher["game"]
+    assert isinstance(game, GameService)
+    sender = Sender(bot, game, name="tests/0/sender")
+
+    async def deliver() -> None:
+        await sender.drain()
+
+    game.core.notify = deliver
+    dispatcher["sender"] = sender
+    return sender

@@ -18,6 +18,7 @@ import contextlib
 import html
 import io
 import json
+import random
 import re
 import time
 import urllib.parse
@@ -116,6 +117,43 @@ class ApiError(Exception):
         self.status = status
         self.description = description
         self.parameters = parameters
+
+
+SENDING = frozenset(
+    {"sendmessage", "sendphoto", "senddocument", "editmessagetext", "editmessagemedia"}
+)
+
+
+@dataclass
+class Faults:
+    """Faults injected into the methods that put something in a chat (`SENDING`), as a real
+    Bot API server or the network between shows them: a 429 with `retry_after`, a 5xx, a
+    connection closed before the answer (the request not applied), and an outage in which every
+    call, getUpdates too, gets a 502. `rate` is the chance of a fault per call, drawn from a
+    seeded generator; `injected` counts what was done."""
+
+    rate: float = 0.0
+    seed: int = 11
+    retry_after: int = 1
+    outage_until: float = 0.0
+    injected: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        self._random = random.Random(self.seed)
+
+    def outage(self, seconds: float) -> None:
+        self.outage_until = time.monotonic() + seconds
+
+    def draw(self, method: str) -> str | None:
+        """The fault for this call, if any: "outage", "429", "5xx" or "drop"."""
+        if time.monotonic() < self.outage_until:
+            self.injected["outage"] += 1
+            return "outage"
+        if method not in SENDING or self.rate <= 0 or self._random.random() >= self.rate:
+            return None
+        fault = self._random.choice(("429", "5xx", "drop"))
+        self.injected[fault] += 1
+        return fault
 
 
 class EntityParseError(ValueError):
@@ -404,6 +442,7 @@ class FakeTelegram:
         self.dropped_updates: list[dict[str, Any]] = []
         self.deliveries: Counter[int] = Counter()  # how many times each update reached the bot
         self.files: dict[str, StoredFile] = {}
+        self.faults = Faults()
         self._chats: dict[int, Chat] = {}
         self._users: dict[int, User] = {}
         self._migrated: dict[int, int] = {}
@@ -908,6 +947,9 @@ class FakeTelegram:
         record = Request(method, params, files)
         self.requests.append(record)
         name = method.lower()
+        fault = self.faults.draw(name)
+        if fault is not None:
+            return self._fault(request, record, fault)
         polling = name == "getupdates"
         if not polling:
             self._busy += 1
@@ -926,6 +968,24 @@ class FakeTelegram:
                 self._last_activity = asyncio.get_running_loop().time()
             self._notify()
         return web.json_response({"ok": True, "result": result})
+
+    def _fault(self, request: web.Request, record: Request, fault: str) -> web.Response:
+        """Answer with the fault; the request is not applied."""
+        if fault == "drop":  # the connection closes before any answer
+            record.status, record.error = 0, "connection dropped"
+            if request.transport is not None:
+                request.transport.abort()
+            return web.Response(status=500)
+        if fault == "429":
+            error = ApiError(
+                429,
+                f"Too Many Requests: retry after {self.faults.retry_after}",
+                {"retry_after": self.faults.retry_after},
+            )
+        else:
+            error = ApiError(502, "Bad Gateway")
+        record.status, record.error = error.status, error.description
+        return _error(error)
 
     async def _get_updates(
         self, request: web.Request, params: dict[str, Any]

@@ -25,7 +25,7 @@ from bot.storage import SqliteStore, Store
 from bot.storage.postgres import PostgresStore
 from bot.tg import reply as posting
 from tests.bot.factories import ANNA, BORIS, ChatDriver, FakeClock, TgUser
-from tests.bot.mocked_bot import MockedBot
+from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.pg import PostgresServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,7 +39,9 @@ DEALS = (
 
 
 def chat_on(store: Store, settings: Settings, chat_id: int) -> ChatDriver:
-    return ChatDriver(build_dispatcher(settings, store, FakeClock()), MockedBot(), chat_id=chat_id)
+    dispatcher, bot = build_dispatcher(settings, store, FakeClock()), MockedBot()
+    deliver_through(dispatcher, bot)  # the replies the tests read are delivered from the outbox
+    return ChatDriver(dispatcher, bot, chat_id=chat_id)
 
 
 async def play_sqlite(path: Path) -> None:

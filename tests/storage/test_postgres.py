@@ -62,11 +62,17 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "members",
         "chats",
         "processed_updates",
+        "outbox",
         "schema_migrations",
         "leases",  # issue 14: the vote clock's lease
         "fsm",  # issue 14: the /deal steps of every instance
     }
-    assert {"games_one_live_per_chat", "games_by_chat", "members_by_user"} <= indexes
+    assert {
+        "games_one_live_per_chat",
+        "games_by_chat",
+        "members_by_user",
+        "outbox_owed",
+    } <= indexes
     assert triggers == {"events_are_never_changed", "events_are_never_truncated"}
     assert versions == list(range(1, len(PG_MIGRATIONS) + 1))
 

@@ -21,7 +21,7 @@ from bot.tg.keyboards import JoinCb
 from bot.web.auth import start_param
 from bot.web.server import build_web_app
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, FakeClock, TgUser
-from tests.bot.mocked_bot import MockedBot
+from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.web.signing import init_data
 
 TOKEN = "42:TEST"
@@ -40,8 +40,10 @@ async def store(settings: Settings) -> AsyncIterator[SqliteStore]:
 
 
 @pytest.fixture
-def dispatcher(settings: Settings, store: SqliteStore) -> Dispatcher:
-    return build_dispatcher(settings, store, FakeClock())
+def dispatcher(settings: Settings, store: SqliteStore, bot: MockedBot) -> Dispatcher:
+    dispatcher = build_dispatcher(settings, store, FakeClock())
+    deliver_through(dispatcher, bot)  # the outbox is delivered after each commit
+    return dispatcher
 
 
 @pytest.fixture
