@@ -20,6 +20,7 @@ from bot.core.changes import corrections_count
 from bot.core.corrections import DISPUTE_EXAMPLE
 from bot.core.errors import GameError
 from bot.core.newgame import NewGame
+from bot.core.owing import Flushing
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, split_late
 from bot.core.results import (
     Edited,
@@ -38,7 +39,6 @@ from bot.core.uow import (
     Caller,
     Clock,
     Core,
-    Flushing,
     deal_example,
     records_of,
     rules_now,

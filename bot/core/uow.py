@@ -15,16 +15,12 @@ for the scope's end (see `Owing` for what commits it sooner), so that the replie
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import (
-    AbstractAsyncContextManager,
-    AsyncExitStack,
     asynccontextmanager,
     nullcontext,
 )
-from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -33,9 +29,9 @@ from typing import Final
 from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
+from bot.core.owing import _OWING, Owing, Write
 from bot.core.state import GameState, Player, RecordItem, apply, fold
 from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
-from bot.storage.base import PRUNE_BATCH
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
@@ -119,154 +115,7 @@ def index_of(state: GameState, seq: int) -> int | None:
     return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
 
 
-Write = Callable[[Repo], Awaitable[object]]
 Notify = Callable[[], Awaitable[None]]
-
-
-@dataclass(slots=True)
-class _Held:
-    """A command waiting in a scope: its chat's lock (and a direct unit's open transaction)."""
-
-    chat_id: int
-    stack: AsyncExitStack
-    unit: Unit | None = None
-    caller: Caller | None = None
-    repo: Repo | None = None
-
-
-class Owing:
-    """One update's scope (or one tick of the vote clock's): the commands whose commits wait,
-    each holding its chat's lock, and the replies owed so far; all commit in one transaction at
-    the end. A second command on a chat already held, a direct unit (its transaction is open), or
-    a write through the service's store commits what waits first. Made by `Core.owing`."""
-
-    def __init__(self, core: Core) -> None:
-        self.core = core
-        self.rows: list[Owed] = []
-        self._held: list[_Held] = []
-        self._current: _Held | None = None
-        self.wrote = False
-
-    def owe(self, rows: Sequence[Owed]) -> None:
-        self.rows.extend(rows)
-
-    @property
-    def open_transaction(self) -> bool:
-        return any(held.repo is not None for held in self._held)
-
-    async def begin(self, chat_id: int, *, direct: bool) -> None:
-        """A command starts: commit what waits if it must, then take the chat's lock."""
-        if direct or self.open_transaction or any(h.chat_id == chat_id for h in self._held):
-            await self.flush()
-        self._current = _Held(chat_id, AsyncExitStack())
-        await self._current.stack.enter_async_context(self.core.lock(chat_id))
-
-    async def open(self, transaction: AbstractAsyncContextManager[Repo]) -> Repo:
-        assert self._current is not None
-        repo = await self._current.stack.enter_async_context(transaction)
-        self._current.repo = repo
-        return repo
-
-    def defer(self, unit: Unit, caller: Caller | None) -> None:
-        assert self._current is not None
-        self._current.unit, self._current.caller = unit, caller
-        self._held.append(self._current)
-        self._current = None
-
-    async def release(self) -> None:
-        """The starting command found nothing to do: release its lock."""
-        current, self._current = self._current, None
-        if current is not None:
-            await current.stack.aclose()
-
-    async def abort(self) -> None:
-        """The starting command failed: roll back its transaction, release its lock."""
-        current, self._current = self._current, None
-        if current is not None:
-            await current.stack.__aexit__(*sys.exc_info())
-
-    async def abort_all(self) -> None:
-        """The update failed: nothing waiting commits, nothing is owed."""
-        await self.abort()
-        held, self._held, self.rows = self._held, [], []
-        for one in reversed(held):
-            await one.stack.__aexit__(*sys.exc_info())
-
-    async def flush(self) -> None:
-        """Commit the waiting commands with the replies owed so far, in one transaction."""
-        held, rows = self._held, self.rows
-        if not held and not rows:
-            return
-        self._held, self.rows = [], []
-        opened = next((h.repo for h in held if h.repo is not None), None)
-        try:
-            if opened is not None:
-                await _write(opened, held, rows, self.core)
-            else:
-                async with self.core.store.transaction() as repo:
-                    await _write(repo, held, rows, self.core)
-        except BaseException:
-            for one in reversed(held):
-                await one.stack.__aexit__(*sys.exc_info())
-            raise
-        for one in reversed(held):  # an open transaction commits, then the locks are released
-            await one.stack.aclose()
-        for one in held:
-            if one.unit is not None:
-                one.unit.committed()
-        self.wrote = self.wrote or bool(rows)
-
-
-async def _write(repo: Repo, held: list[_Held], rows: list[Owed], core: Core) -> None:
-    for one in held:
-        if one.repo is None and one.unit is not None:
-            await core._mark(repo, one.caller)
-            for write in one.unit.writes:
-                await write(repo)
-    if rows:
-        await repo.owe(rows)
-
-
-_OWING: ContextVar[Owing | None] = ContextVar("owing", default=None)
-
-
-async def flush_owing(*, reading: bool = False) -> None:
-    """Commit what the current scope keeps waiting before the store is used again: always before
-    a write; before a read only when a direct unit's transaction is open (SQLite's one connection
-    would wait for itself). A read otherwise sees the store as committed."""
-    scope = _OWING.get()
-    if scope is not None and (not reading or scope.open_transaction):
-        await scope.flush()
-
-
-class Flushing:
-    """The store as the service uses it: a scope's waiting commands commit before it writes."""
-
-    def __init__(self, store: Store) -> None:
-        self.inner = store
-        self.serial = store.serial
-
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Repo]:
-        await flush_owing()
-        async with self.inner.transaction() as repo:
-            yield repo
-
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[Repo]:
-        await flush_owing(reading=True)
-        async with self.inner.reading() as repo:
-            yield repo
-
-    async def check(self) -> None:
-        await self.inner.check()
-
-    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        await flush_owing()
-        return await self.inner.prune_updates(before, batch)
-
-    async def close(self) -> None:
-        await self.inner.close()
 
 
 class Core:
@@ -345,7 +194,7 @@ class Core:
                 async with self.store.transaction() as repo:
                     if shared:
                         await repo.lock_chat(caller.chat_id)
-                    await self._mark(repo, caller)
+                    await self.mark_update(repo, caller)
                     unit = Unit(self, caller.chat_id, repo)
                     row = await self._row(repo, caller.chat_id, game)
                     if row is not None:
@@ -369,7 +218,7 @@ class Core:
                 repo = await scope.open(self.store.transaction())
                 if shared:
                     await repo.lock_chat(caller.chat_id)
-                await self._mark(repo, caller)
+                await self.mark_update(repo, caller)
                 unit = Unit(self, caller.chat_id, repo)
                 row = await self._row(repo, caller.chat_id, game)
                 if row is not None:
@@ -448,7 +297,7 @@ class Core:
         unit.fold(row, events)
         return unit
 
-    async def _mark(self, repo: Repo, caller: Caller | None) -> None:
+    async def mark_update(self, repo: Repo, caller: Caller | None) -> None:
         if caller is None or caller.update_id is None:
             return
         if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
@@ -459,7 +308,7 @@ class Core:
         marks = caller is not None and caller.update_id is not None
         if unit.writes or marks:
             async with self.store.transaction() as repo:
-                await self._mark(repo, caller)
+                await self.mark_update(repo, caller)
                 for write in unit.writes:
                     await write(repo)
         unit.committed()

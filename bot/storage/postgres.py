@@ -19,20 +19,16 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.storage.base import (
-    OWED_COLUMNS,
     PRUNE_BATCH,
     EventRow,
     GameRow,
     GameStatus,
-    Owed,
-    OwedRow,
     StoreBroken,
-    owed_row,
-    owed_values,
     same_update,
 )
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
+from bot.storage.pg_outbox import PostgresOutbox, rowcount
 
 _GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
 POOL_SIZE = 10
@@ -44,12 +40,6 @@ def _game(row: asyncpg.Record) -> GameRow:
 
 def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-
-def _rowcount(status: str) -> int:
-    """The row count of a command's status tag ("UPDATE 3" → 3)."""
-    tail = status.rsplit(" ", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 def masked_url(url: str) -> str:
@@ -64,7 +54,7 @@ def masked_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class PostgresRepo:
+class PostgresRepo(PostgresOutbox):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
@@ -236,7 +226,7 @@ class PostgresRepo:
             new_chat_id,
             old_chat_id,
         )
-        return _rowcount(status)
+        return rowcount(status)
 
     async def sheet_message(self, game_id: int) -> int | None:
         value = await self._conn.fetchval(
@@ -300,79 +290,6 @@ class PostgresRepo:
             key,
             _payload(data),
         )
-
-    # -- the outbox ----------------------------------------------------------------------------
-    async def owe(self, rows: list[Owed]) -> None:
-        await self._conn.executemany(
-            f"INSERT INTO outbox ({OWED_COLUMNS})"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            [owed_values(owed) for owed in rows],
-        )
-
-    async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
-        # READ COMMITTED re-checks the outer conditions on a row another sender just changed,
-        # so two senders never both claim one row (the subquery alone is not re-read).
-        rows = await self._conn.fetch(
-            "UPDATE outbox SET claimed_by = $1, claimed_until = $2"
-            " WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL GROUP BY chat_id)"
-            " AND sent_at IS NULL AND not_before <= $3"
-            " AND (claimed_until IS NULL OR claimed_until < $3)"
-            f" RETURNING id, attempts, {OWED_COLUMNS}",
-            claimant,
-            until,
-            now,
-        )
-        return sorted((owed_row(row) for row in rows), key=lambda r: r.id)
-
-    async def owed_sent(
-        self, row_id: int, claimant: str, message_id: int | None, now: float
-    ) -> bool:
-        status = await self._conn.execute(
-            "UPDATE outbox SET sent_at = $1, message_id = $2, claimed_by = NULL,"
-            " claimed_until = NULL, body = NULL"
-            " WHERE id = $3 AND claimed_by = $4 AND sent_at IS NULL",
-            now,
-            message_id,
-            row_id,
-            claimant,
-        )
-        return _rowcount(status) == 1
-
-    async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
-        await self._conn.execute(
-            "UPDATE outbox SET attempts = attempts + 1, not_before = $1, error = $2,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = $3 AND claimed_by = $4",
-            not_before,
-            error[:500],
-            row_id,
-            claimant,
-        )
-
-    async def owed_as_text(self, row_id: int) -> None:
-        await self._conn.execute("UPDATE outbox SET kind = 'text' WHERE id = $1", row_id)
-
-    async def release_claims(self, claimant: str) -> int:
-        status = await self._conn.execute(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            " WHERE claimed_by = $1 AND sent_at IS NULL",
-            claimant,
-        )
-        return _rowcount(status)
-
-    async def owed_claimants(self) -> list[str]:
-        rows = await self._conn.fetch(
-            "SELECT DISTINCT claimed_by FROM outbox WHERE sent_at IS NULL AND claimed_by IS NOT NULL"
-        )
-        return [str(row[0]) for row in rows]
-
-    async def owed_count(self) -> int:
-        return int(await self._conn.fetchval("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"))
-
-    async def prune_sent(self, before: float) -> int:
-        status = await self._conn.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1", before
-        )
-        return _rowcount(status)
 
 
 class PostgresStore:
@@ -438,7 +355,7 @@ class PostgresStore:
                     before,
                     batch,
                 )
-            count = _rowcount(status)
+            count = rowcount(status)
             gone += count
             if count < batch:
                 return gone

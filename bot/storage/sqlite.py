@@ -18,19 +18,15 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.base import (
-    OWED_COLUMNS,
     PRUNE_BATCH,
     EventRow,
     GameRow,
     GameStatus,
-    Owed,
-    OwedRow,
     StoreBroken,
-    owed_row,
-    owed_values,
     same_update,
 )
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
+from bot.storage.sqlite_outbox import SqliteOutbox
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
 _GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
@@ -48,7 +44,7 @@ def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
     return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]))
 
 
-class SqliteRepo:
+class SqliteRepo(SqliteOutbox):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -278,71 +274,6 @@ class SqliteRepo:
             " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
             (key, json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
         )
-
-    # -- the outbox ----------------------------------------------------------------------------
-    async def owe(self, rows: list[Owed]) -> None:
-        await self._db.executemany(
-            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [owed_values(owed) for owed in rows],
-        )
-
-    async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
-        rows = await self._all(
-            "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
-            " WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL GROUP BY chat_id)"
-            " AND sent_at IS NULL AND not_before <= ?"
-            " AND (claimed_until IS NULL OR claimed_until < ?)"
-            f" RETURNING id, attempts, {OWED_COLUMNS}",
-            claimant,
-            until,
-            now,
-            now,
-        )
-        return sorted((owed_row(row) for row in rows), key=lambda r: r.id)
-
-    async def owed_sent(
-        self, row_id: int, claimant: str, message_id: int | None, now: float
-    ) -> bool:
-        async with self._db.execute(
-            "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL,"
-            " claimed_until = NULL, body = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
-            (now, message_id, row_id, claimant),
-        ) as cursor:
-            return cursor.rowcount == 1
-
-    async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
-        await self._db.execute(
-            "UPDATE outbox SET attempts = attempts + 1, not_before = ?, error = ?,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
-            (not_before, error[:500], row_id, claimant),
-        )
-
-    async def owed_as_text(self, row_id: int) -> None:
-        await self._db.execute("UPDATE outbox SET kind = 'text' WHERE id = ?", (row_id,))
-
-    async def release_claims(self, claimant: str) -> int:
-        async with self._db.execute(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            " WHERE claimed_by = ? AND sent_at IS NULL",
-            (claimant,),
-        ) as cursor:
-            return cursor.rowcount
-
-    async def owed_claimants(self) -> list[str]:
-        rows = await self._all(
-            "SELECT DISTINCT claimed_by FROM outbox WHERE sent_at IS NULL AND claimed_by IS NOT NULL"
-        )
-        return [row[0] for row in rows]
-
-    async def owed_count(self) -> int:
-        row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
-        return int(row[0]) if row else 0
-
-    async def prune_sent(self, before: float) -> int:
-        async with self._db.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (before,)
-        ) as cursor:
-            return cursor.rowcount
 
 
 class SqliteStore:
