@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Final
 
+from bot.core.cache import Games
 from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
@@ -26,7 +27,6 @@ from bot.storage import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
-from scoring.replay import replay
 from scoring.rules import Rules
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
@@ -119,6 +119,7 @@ class Core:
         self._locks: dict[int, asyncio.Lock] = {}
         self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
+        self.games = Games()  # each live game's state and replay, kept (issue 12)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
@@ -145,7 +146,7 @@ class Core:
                     unit = Unit(self, caller.chat_id, repo)
                     row = await self._row(repo, caller.chat_id, game)
                     if row is not None:
-                        unit.fold(row, await repo.events(row.game_id))
+                        unit.adopt(self.tracked(await self.games.state(repo, row)))
                     yield unit
                 unit.committed()
                 return
@@ -153,10 +154,10 @@ class Core:
                 if caller.update_id is not None and await repo.update_seen(caller.update_id):
                     raise AlreadyHandled(caller.update_id)
                 row = await self._row(repo, caller.chat_id, game)
-                events = await repo.events(row.game_id) if row is not None else []
+                state = await self.games.state(repo, row) if row is not None else None
             unit = Unit(self, caller.chat_id, None)
-            if row is not None:
-                unit.fold(row, events)
+            if state is not None:
+                unit.adopt(self.tracked(state))
             yield unit
             await self._commit(unit, caller)
 
@@ -167,12 +168,12 @@ class Core:
         async with self.lock(chat_id):
             async with self.store.reading() as repo:
                 row = await repo.game(game_id)
-                events = await repo.events(game_id) if row is not None else []
-            if row is None or row.status is GameStatus.ENDED:
+                state = await self.games.state(repo, row) if row is not None else None
+            if row is None or state is None or row.status is GameStatus.ENDED:
                 yield None
                 return
             unit = Unit(self, chat_id, None)
-            unit.fold(row, events)
+            unit.adopt(self.tracked(state))
             yield unit
             await self._commit(unit, None)
 
@@ -207,7 +208,11 @@ class Core:
         return row
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.folded(row, await repo.events(row.game_id))
+        return self.tracked(await self.games.state(repo, row))
+
+    def tracked(self, state: GameState) -> GameState:
+        self.track(state)
+        return state
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
@@ -237,7 +242,7 @@ class Core:
         read outside a command (a command's own sheets are cached once it has committed)."""
         sheet = self.cached(state)
         if sheet is None:
-            sheet = replay(state.game(), records_of(state))
+            sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
             self.remember(state, sheet)
         return sheet
 
@@ -315,7 +320,7 @@ class Unit:
         state = self.state
         sheet = self.core.cached(state)
         if sheet is None:
-            sheet = replay(state.game(), records_of(state))
+            sheet = self.core.games.sheet(state.game_id, state.game(), records_of(state))
             self.remember(sheet)
         return sheet
 
@@ -331,7 +336,7 @@ class Unit:
         """The sheet with a new record; the engine's refusal gets an example for this table."""
         state = self.state
         try:
-            return replay(state.game(), records)
+            return self.core.games.sheet(state.game_id, state.game(), records)
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
