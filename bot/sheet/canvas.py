@@ -1,0 +1,209 @@
+"""The picture drawn again only where it changed (issue 12), pixel for pixel the full drawing.
+
+`Canvas.draw(layout)` keeps the last picture drawn over each background (the shapes: they change
+only when a pool closes or a name changes, so in practice one per game) cut into tiles; a tile is
+drawn again only when the text runs over it are not the ones drawn there last time. A pixel's colour
+is the background's with the runs covering it pasted in layout order, so a tile drawn alone from
+its runs in that order is the same as the whole picture drawn from scratch.
+
+`Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered,
+zlib level 3; or, past `raster.LIMIT`, the 256 most frequent colours) as one zlib stream of strips,
+each strip compressed alone (a fresh compressor ending in a full flush, so its bytes depend on its
+rows only): a strip whose rows did not change keeps its compressed bytes. The bytes are the same
+whether a strip was kept or compressed now; the size of the RGB stream decides the encoding before
+anything else is written, so nothing is encoded twice.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final, cast
+
+from PIL import Image
+
+from bot.sheet.model import Layout, Shape
+
+TILE: Final = 64  # px, the tiles a picture is redrawn by
+STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
+EXTENTS: Final = 16384  # text runs' masks and extents kept
+KEPT: Final = 8  # pictures kept (3.6 MB each, and their strips)
+HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
+END: Final = b"\x03\x00"  # the last deflate block: empty, final
+
+RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
+Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
+
+
+def strips(raw: bytes, width: int, height: int, channels: int) -> list[bytes]:
+    """The filtered rows (filter byte 0) of the picture, `STRIP` rows at a time."""
+    stride = width * channels
+    out: list[bytes] = []
+    for top in range(0, height, STRIP):
+        rows = range(top * stride, min(height, top + STRIP) * stride, stride)
+        out.append(b"".join(b"\0" + raw[i : i + stride] for i in rows))
+    return out
+
+
+def deflate(data: bytes, level: int) -> bytes:
+    """One strip compressed alone: raw deflate blocks ending byte-aligned (a full flush)."""
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+
+
+@dataclass(slots=True)
+class _Stream:
+    """A PNG stream's strips as last compressed: their rows and their bytes."""
+
+    level: int
+    rows: list[bytes] = field(default_factory=list)
+    packed: list[bytes] = field(default_factory=list)
+
+    def update(self, rows: list[bytes]) -> set[int]:
+        """Compress the strips that changed; which they were."""
+        if len(rows) != len(self.rows):
+            self.rows, self.packed = [b""] * len(rows), [b""] * len(rows)
+        changed = set()
+        for index, strip in enumerate(rows):
+            if self.rows[index] != strip:
+                self.rows[index] = strip
+                self.packed[index] = deflate(strip, self.level)
+                changed.add(index)
+        return changed
+
+
+def zlib_stream(rows: list[bytes], packed: list[bytes]) -> bytes:
+    check = 1
+    for strip in rows:
+        check = zlib.adler32(strip, check)
+    return b"".join((HEADER, *packed, END, struct.pack(">I", check)))
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None = None) -> bytes:
+    """A PNG of 8-bit samples, `colour` type 2 (RGB) or 3 (palette)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
+    chunks = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header)]
+    if palette is not None:
+        chunks.append(_chunk(b"PLTE", palette))
+    chunks += [_chunk(b"IDAT", idat), _chunk(b"IEND", b"")]
+    return b"".join(chunks)
+
+
+@dataclass(slots=True)
+class _Picture:
+    image: Image.Image
+    tiles: dict[tuple[int, int], tuple[RunKey, ...]]
+    rgb: _Stream = field(default_factory=lambda: _Stream(3))
+    paletted: _Stream = field(default_factory=lambda: _Stream(1))
+    palette: list[int] = field(default_factory=list)
+
+
+def fresh(image: Image.Image) -> _Picture:
+    """A picture that keeps nothing yet (to encode `image` whole)."""
+    return _Picture(image, {})
+
+
+class Canvas:
+    """The pictures kept, by background. Not thread-safe: draw under `bot.sheet.drawing_lock`."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self._pictures: OrderedDict[tuple[int, int, tuple[Shape, ...]], _Picture] = OrderedDict()
+        self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
+        self._extents: dict[tuple[str, int, bool], tuple[Image.Image, int, int, int, int]] = {}
+
+    def draw(
+        self, layout: Layout, background: Image.Image, mask: Masks
+    ) -> tuple[Image.Image, _Picture]:
+        """The layout drawn over its `background`, the last picture over it redrawn where its
+        runs differ; the image is the kept one (copy it before the next draw to keep it)."""
+        key = (layout.width, layout.height, layout.shapes)
+        picture = self._pictures.get(key)
+        runs: list[tuple[RunKey, Image.Image]] = []
+        tiles: dict[tuple[int, int], list[int]] = {}
+        width, height = layout.width, layout.height
+        extents = self._extents
+        for run in layout.runs:
+            glyphs = (run.text, run.size, run.bold)
+            known = extents.get(glyphs)
+            if known is None:
+                if len(extents) > EXTENTS:
+                    extents.clear()
+                shape, left, top = mask(*glyphs)
+                known = extents[glyphs] = (shape, left, top, *shape.size)
+            shape, left, top, w, h = known
+            x, y = int(run.x) + left, int(run.y) + top
+            index = len(runs)
+            runs.append(((run.text, x, y, run.size, run.bold, run.color), shape))
+            x1, y1 = min(width, x + w) - 1, min(height, y + h) - 1
+            for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1):
+                for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1):
+                    tiles.setdefault((tx, ty), []).append(index)
+        signatures = {tile: tuple(runs[i][0] for i in found) for tile, found in tiles.items()}
+        if picture is None:
+            picture = _Picture(background.copy(), {})
+            dirty = set(signatures)
+        else:
+            old = picture.tiles
+            dirty = {t for t, sig in signatures.items() if old.get(t) != sig}
+            dirty |= {t for t in old if t not in signatures}
+        image = picture.image
+        for tx, ty in dirty:
+            box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
+            tile = background.crop(box)
+            for i in tiles.get((tx, ty), ()):
+                (_, x, y, _, _, colour), shape = runs[i]
+                tile.paste(colour, (x - box[0], y - box[1]), shape)
+            image.paste(tile, box[:2])
+        self.tiles_drawn += len(dirty)
+        picture.tiles = signatures
+        self._pictures[key] = picture
+        self._pictures.move_to_end(key)
+        while len(self._pictures) > self.kept:
+            self._pictures.popitem(last=False)
+        return image, picture
+
+    @staticmethod
+    def encode(image: Image.Image, picture: _Picture, limit: int) -> bytes:
+        """The PNG of `image` (the picture's), its unchanged strips kept compressed."""
+        width, height = image.size
+        rgb = image.convert("RGB") if image.mode != "RGB" else image
+        stream = picture.rgb
+        changed = stream.update(strips(rgb.tobytes(), width, height, 3))
+        if sum(map(len, stream.packed)) + 80 < limit:
+            return png(width, height, 2, zlib_stream(stream.rows, stream.packed))
+        return Canvas._paletted(rgb, picture, changed)
+
+    @staticmethod
+    def _paletted(image: Image.Image, picture: _Picture, changed: set[int]) -> bytes:
+        """The 256 most frequent colours (every flat colour of the drawing stays exact, a letter's
+        edges take the nearest one); the strips whose pixels changed are mapped again, all of
+        them when the palette changed."""
+        # (maxcolors sizes getcolors' table: 2**16 is ample here and far quicker than width × height)
+        counts = image.getcolors(1 << 16) or image.reduce(4).getcolors(1 << 16) or []
+        common = sorted(counts, key=lambda c: (-c[0], c[1]))[:256]
+        palette = [channel for _, rgb in common for channel in cast(tuple[int, int, int], rgb)]
+        holder = Image.new("P", (1, 1))
+        holder.putpalette(palette + [0] * (768 - len(palette)))
+        width, height = image.size
+        count = (height + STRIP - 1) // STRIP
+        stream = picture.paletted
+        if palette != picture.palette or len(stream.rows) != count:
+            picture.palette = palette
+            stream = picture.paletted = _Stream(1, [b""] * count, [b""] * count)
+            changed = set(range(count))
+        for index in changed:
+            top = index * STRIP
+            part = image.crop((0, top, width, min(height, top + STRIP)))
+            indexed = part.quantize(palette=holder, dither=Image.Dither.NONE)
+            rows = strips(indexed.tobytes(), width, part.height, 1)
+            stream.rows[index] = rows[0]
+            stream.packed[index] = deflate(rows[0], stream.level)
+        return png(width, height, 3, zlib_stream(stream.rows, stream.packed), bytes(palette))
