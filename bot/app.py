@@ -25,6 +25,7 @@ from bot.settings import Settings
 from bot.storage import SqliteStore, Store
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.views import COMMANDS
+from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
 from bot.tg.reply import close_expired_votes
@@ -44,6 +45,7 @@ def _detached(router: Router) -> Router:
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
+    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited (issue 12)
     game = GameService(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings),
