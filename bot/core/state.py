@@ -240,13 +240,27 @@ def clone(state: GameState) -> GameState:
         state,
         overrides=dict(state.overrides),
         players=list(state.players),
-        items=[
-            replace(item, old_lines=list(item.old_lines), votes=list(item.votes))
-            for item in state.items
-        ],
+        items=[_copy_item(item) for item in state.items],
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
         log=list(state.log),
         events=list(state.events),
+    )
+
+
+def _copy_item(item: RecordItem) -> RecordItem:
+    return RecordItem(
+        item.seq,
+        item.kind,
+        item.line,
+        item.author,
+        item.at,
+        list(item.old_lines) if item.old_lines else [],
+        item.edited_at,
+        item.undone,
+        item.seat,
+        item.vote,
+        list(item.votes) if item.votes else [],
+        item.change,
     )
 
 
