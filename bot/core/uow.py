@@ -82,10 +82,26 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
     return Table(state.names, state.usernames, dealer, sender)
 
 
+_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
+
+
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items` (by default the records in force)."""
+    """The engine's records of `items` (by default the records in force); each stored line is read
+    once per table (a dict lookup for the rest of the game: issue 12)."""
     tab = table(state)
-    return [parse_stored(item.line, tab) for item in (state.records if items is None else items)]
+    known = _PARSED.get(tab)
+    if known is None:
+        known = _PARSED[tab] = {}
+        while len(_PARSED) > SHEET_CACHE:
+            _PARSED.popitem(last=False)
+    get = known.get
+    records = []
+    for item in state.records if items is None else items:
+        record = get(item.line)
+        if record is None:
+            record = known[item.line] = parse_stored(item.line, tab)
+        records.append(record)
+    return records
 
 
 def rules_now(state: GameState) -> Rules:

@@ -43,11 +43,11 @@ def keep_response_types(kinds: list[type[TelegramMethod[Any]]] | None = None) ->
         return len(_kept)
     seen: set[str] = set()
     for kind in method_types() if kinds is None else kinds:
-        returning = kind.__returning__  # type: ignore[misc]
+        returning: Any = kind.__returning__
         if repr(returning) in seen:
             continue
         seen.add(repr(returning))
-        _kept.append(Response[returning])  # type: ignore[valid-type]
+        _kept.append(Response.__class_getitem__(returning))  # what Response[returning] does
     return len(_kept)
 
 
