@@ -7,7 +7,7 @@ is the background's with the runs covering it pasted in layout order, so a tile 
 its runs in that order is the same as the whole picture drawn from scratch.
 
 `Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered,
-zlib level 3; or, past `raster.LIMIT`, the 256 most frequent colours) as one zlib stream of strips,
+zlib level 3; or, past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strips,
 each strip compressed alone (a fresh compressor ending in a full flush, so its bytes depend on its
 rows only): a strip whose rows did not change keeps its compressed bytes. The bytes are the same
 whether a strip was kept or compressed now; the size of the RGB stream decides the encoding before
@@ -21,11 +21,27 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Final
 
 from PIL import Image
 
-from bot.sheet.model import Layout, Shape
+from bot.sheet.model import (
+    BACKGROUND,
+    CLOSED_FILL,
+    CLOSED_MARK,
+    INK,
+    LINE,
+    MINUS,
+    MUTED,
+    PLUS,
+    RED,
+    SEAT_COLOURS,
+    SEAT_TINTS,
+    STRIP_FILL,
+    THIN,
+    Layout,
+    Shape,
+)
 
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
@@ -101,8 +117,8 @@ class _Picture:
     image: Image.Image
     tiles: dict[tuple[int, int], tuple[RunKey, ...]]
     rgb: _Stream = field(default_factory=lambda: _Stream(3))
-    paletted: _Stream = field(default_factory=lambda: _Stream(1))
-    palette: list[int] = field(default_factory=list)
+    paletted: _Stream = field(default_factory=lambda: _Stream(PALETTED_LEVEL))
+    stale: set[int] = field(default_factory=set)  # paletted strips whose pixels changed since
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -177,33 +193,58 @@ class Canvas:
         rgb = image.convert("RGB") if image.mode != "RGB" else image
         stream = picture.rgb
         changed = stream.update(strips(rgb.tobytes(), width, height, 3))
+        picture.stale |= changed
         if sum(map(len, stream.packed)) + 80 < limit:
             return png(width, height, 2, zlib_stream(stream.rows, stream.packed))
-        return Canvas._paletted(rgb, picture, changed)
+        return Canvas._paletted(rgb, picture)
 
     @staticmethod
-    def _paletted(image: Image.Image, picture: _Picture, changed: set[int]) -> bytes:
-        """The 256 most frequent colours (every flat colour of the drawing stays exact, a letter's
-        edges take the nearest one); the strips whose pixels changed are mapped again, all of
-        them when the palette changed."""
-        # (maxcolors sizes getcolors' table: 2**16 is ample here and far quicker than width × height)
-        counts = image.getcolors(1 << 16) or image.reduce(4).getcolors(1 << 16) or []
-        common = sorted(counts, key=lambda c: (-c[0], c[1]))[:256]
-        palette = [channel for _, rgb in common for channel in cast(tuple[int, int, int], rgb)]
-        holder = Image.new("P", (1, 1))
-        holder.putpalette(palette + [0] * (768 - len(palette)))
+    def _paletted(image: Image.Image, picture: _Picture) -> bytes:
+        """The picture in `PALETTE`: every flat colour of the drawing stays exact, the edges of
+        letters and lines take the nearest colour. The palette is fixed, so each pixel's index
+        depends on that pixel only and a strip is mapped again only when its pixels changed."""
         width, height = image.size
         count = (height + STRIP - 1) // STRIP
         stream = picture.paletted
-        if palette != picture.palette or len(stream.rows) != count:
-            picture.palette = palette
-            stream = picture.paletted = _Stream(1, [b""] * count, [b""] * count)
-            changed = set(range(count))
-        for index in changed:
+        if len(stream.rows) != count:
+            stream = picture.paletted = _Stream(PALETTED_LEVEL, [b""] * count, [b""] * count)
+            picture.stale = set(range(count))
+        for index in sorted(picture.stale):
             top = index * STRIP
             part = image.crop((0, top, width, min(height, top + STRIP)))
-            indexed = part.quantize(palette=holder, dither=Image.Dither.NONE)
+            indexed = part.quantize(palette=_HOLDER, dither=Image.Dither.NONE)
             rows = strips(indexed.tobytes(), width, part.height, 1)
             stream.rows[index] = rows[0]
             stream.packed[index] = deflate(rows[0], stream.level)
-        return png(width, height, 3, zlib_stream(stream.rows, stream.packed), bytes(palette))
+        picture.stale = set()
+        idat = zlib_stream(stream.rows, stream.packed)
+        return png(width, height, 3, idat, bytes(PALETTE))
+
+
+def _palette() -> list[int]:
+    """The drawing's flat colours (model.py), then a 6×6×6 colour cube and a grey ramp to 256."""
+    flat = [BACKGROUND, INK, MUTED, LINE, THIN, RED, PLUS, MINUS, CLOSED_FILL, CLOSED_MARK]
+    flat += [STRIP_FILL, *SEAT_COLOURS, *SEAT_TINTS, "#ffffff", "#000000"]
+    colours: list[tuple[int, int, int]] = []
+    for name in flat:
+        rgb = (int(name[1:3], 16), int(name[3:5], 16), int(name[5:7], 16))
+        if rgb not in colours:
+            colours.append(rgb)
+    steps = (0, 51, 102, 153, 204, 255)
+    for r in steps:
+        for g in steps:
+            for b in steps:
+                if (r, g, b) not in colours:
+                    colours.append((r, g, b))
+    grey = 8
+    while len(colours) < 256:
+        if (grey, grey, grey) not in colours:
+            colours.append((grey, grey, grey))
+        grey += 10
+    return [channel for rgb in colours[:256] for channel in rgb]
+
+
+PALETTE: Final = _palette()
+PALETTED_LEVEL: Final = 3
+_HOLDER = Image.new("P", (1, 1))
+_HOLDER.putpalette(PALETTE)
