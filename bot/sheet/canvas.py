@@ -41,16 +41,18 @@ from bot.sheet.model import (
     THIN,
     Layout,
     Shape,
+    TextRun,
 )
 
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
-EXTENTS: Final = 16384  # text runs' masks and extents kept
+EXTENTS: Final = 16384  # text runs placed, kept
 KEPT: Final = 8  # pictures kept (3.6 MB each, and their strips)
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
 
 RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
+Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
 
 
@@ -133,7 +135,23 @@ class Canvas:
         self.kept = kept
         self._pictures: OrderedDict[tuple[int, int, tuple[Shape, ...]], _Picture] = OrderedDict()
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
-        self._extents: dict[tuple[str, int, bool], tuple[Image.Image, int, int, int, int]] = {}
+        # id(run) → (the run, held so that its id stays its own; its key, its mask, its tiles)
+        self._placed: dict[int, tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]] = {}
+
+    @staticmethod
+    def _place(
+        run: TextRun, width: int, height: int, mask: Masks
+    ) -> tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]:
+        shape, left, top = mask(run.text, run.size, run.bold)
+        w, h = shape.size
+        x, y = int(run.x) + left, int(run.y) + top
+        x1, y1 = min(width, x + w) - 1, min(height, y + h) - 1
+        tiles = tuple(
+            (tx, ty)
+            for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1)
+            for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1)
+        )
+        return run, (run.text, x, y, run.size, run.bold, run.color), shape, tiles
 
     def draw(
         self, layout: Layout, background: Image.Image, mask: Masks
@@ -145,23 +163,20 @@ class Canvas:
         runs: list[tuple[RunKey, Image.Image]] = []
         tiles: dict[tuple[int, int], list[int]] = {}
         width, height = layout.width, layout.height
-        extents = self._extents
-        for run in layout.runs:
-            glyphs = (run.text, run.size, run.bold)
-            known = extents.get(glyphs)
-            if known is None:
-                if len(extents) > EXTENTS:
-                    extents.clear()
-                shape, left, top = mask(*glyphs)
-                known = extents[glyphs] = (shape, left, top, *shape.size)
-            shape, left, top, w, h = known
-            x, y = int(run.x) + left, int(run.y) + top
-            index = len(runs)
-            runs.append(((run.text, x, y, run.size, run.bold, run.color), shape))
-            x1, y1 = min(width, x + w) - 1, min(height, y + h) - 1
-            for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1):
-                for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1):
-                    tiles.setdefault((tx, ty), []).append(index)
+        placed = self._placed
+        if len(placed) > EXTENTS:
+            placed.clear()
+        for index, run in enumerate(layout.runs):
+            known = placed.get(id(run))
+            if known is None or known[0] is not run:
+                known = placed[id(run)] = self._place(run, width, height, mask)
+            runs.append((known[1], known[2]))
+            for tile in known[3]:
+                found = tiles.get(tile)
+                if found is None:
+                    tiles[tile] = [index]
+                else:
+                    found.append(index)
         signatures = {tile: tuple(runs[i][0] for i in found) for tile, found in tiles.items()}
         if picture is None:
             picture = _Picture(background.copy(), {})
@@ -173,11 +188,11 @@ class Canvas:
         image = picture.image
         for tx, ty in dirty:
             box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
-            tile = background.crop(box)
+            patch = background.crop(box)
             for i in tiles.get((tx, ty), ()):
                 (_, x, y, _, _, colour), shape = runs[i]
-                tile.paste(colour, (x - box[0], y - box[1]), shape)
-            image.paste(tile, box[:2])
+                patch.paste(colour, (x - box[0], y - box[1]), shape)
+            image.paste(patch, box[:2])
         self.tiles_drawn += len(dirty)
         picture.tiles = signatures
         self._pictures[key] = picture

@@ -94,3 +94,15 @@ def test_a_deal_redraws_a_few_tiles_of_a_long_game() -> None:
     render_sheet_png(Replay(game).advance(stock))
     whole = (1200 // 64 + 1) * (1000 // 64 + 1)
     assert 0 < canvas.tiles_drawn - before < whole // 3
+
+
+def test_a_crowded_sheet_in_the_palette_is_kept_strip_by_strip_as_the_full_picture() -> None:
+    bot.sheet.canvas = Canvas()
+    game = Game(rules_for("sochi", 4, {"pool_target": "900"}), NAMES[:4], 0)
+    stock = playable(game, random_records(4, 420, seed=3))
+    for count in (len(stock) - 5, len(stock) - 4, len(stock) - 1, len(stock) - 3):
+        sheet = Replay(game).advance(stock[:count])
+        png = render_sheet_png(sheet, "en")
+        assert png[25] == 3  # IHDR colour type: the palette (the RGB stream passed 200 KB)
+        assert len(png) < 200 * 1024
+        same_as_full(sheet, "en", {})
