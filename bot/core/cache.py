@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from bot.core.state import GameState, apply, clone, fold
-from bot.storage import GameRow, Repo
+from bot.storage import EventRow, GameRow, Repo
 from scoring.deal import Record
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet
@@ -28,6 +28,15 @@ GAMES: Final = 256  # live games kept (least recently used first out)
 CHECKPOINT: Final = 64  # a replay is kept every this many records
 RECENT: Final = 2  # and at the last few points the kept replay was advanced from
 V = TypeVar("V")
+
+
+@dataclass(frozen=True, slots=True)
+class Log:
+    """Events read for a game: those after the kept state's seq then (`kept`), or the whole log
+    (`kept` None)."""
+
+    kept: GameState | None
+    rows: list[EventRow]
 
 
 @dataclass(slots=True)
@@ -69,26 +78,33 @@ class Games:
     # -- the folded state --------------------------------------------------------------------
     async def state(self, repo: Repo, row: GameRow) -> GameState:
         """The game's state as its log stands, as a copy of its own for the caller."""
-        game_id = row.game_id
-        kept = self._states.get(game_id)
-        if kept is not None:
-            seen = kept.last_seq
-            tail = await repo.events(game_id, after=seen)
-            kept = self._states.get(game_id)  # another reader may have moved it meanwhile
-            if kept is not None:
-                tail = [ev for ev in tail if ev.seq > kept.last_seq]
-                if tail and tail[0].seq != kept.last_seq + 1:
-                    kept = None  # a gap: fold it whole
-            if kept is not None:
-                try:
-                    for ev in tail:
-                        apply(kept, ev)
-                except Exception:
-                    self._states.pop(game_id, None)
-                    raise
+        return self.take(row, await self.read(repo, row))
+
+    async def read(self, repo: Repo, row: GameRow) -> Log:
+        """The short read, under the store's lock: the events the kept state has not seen (after
+        its seq), or the whole log when nothing is kept. `take` folds them with the store free."""
+        kept = self._states.get(row.game_id)
         if kept is None:
-            kept = fold(game_id, await repo.events(game_id))
+            return Log(None, await repo.events(row.game_id))
+        return Log(kept, await repo.events(row.game_id, after=kept.last_seq))
+
+    def take(self, row: GameRow, log: Log) -> GameState:
+        """The kept state advanced by what `read` read, as a copy of its own for the caller."""
+        game_id = row.game_id
+        kept = log.kept  # (held since the read: still itself if it was dropped from the cache)
+        if kept is None:
+            kept = fold(game_id, log.rows)
             self.folds += 1
+        else:
+            tail = [ev for ev in log.rows if ev.seq > kept.last_seq]  # none another reader applied
+            if tail and tail[0].seq != kept.last_seq + 1:
+                raise RuntimeError(f"game {game_id}: event {tail[0].seq} after {kept.last_seq}")
+            try:
+                for ev in tail:
+                    apply(kept, ev)
+            except Exception:
+                self._states.pop(game_id, None)
+                raise
         kept.chat_id = row.chat_id
         self._keep(self._states, game_id, kept)
         return clone(kept)

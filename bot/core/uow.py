@@ -170,10 +170,10 @@ class Core:
                 if caller.update_id is not None and await repo.update_seen(caller.update_id):
                     raise AlreadyHandled(caller.update_id)
                 row = await self._row(repo, caller.chat_id, game)
-                state = await self.games.state(repo, row) if row is not None else None
+                log = await self.games.read(repo, row) if row is not None else None
             unit = Unit(self, caller.chat_id, None)
-            if state is not None:
-                unit.adopt(self.tracked(state))
+            if row is not None and log is not None:  # folded with the store free
+                unit.adopt(self.tracked(self.games.take(row, log)))
             yield unit
             await self._commit(unit, caller)
 
@@ -184,12 +184,12 @@ class Core:
         async with self.lock(chat_id):
             async with self.store.reading() as repo:
                 row = await repo.game(game_id)
-                state = await self.games.state(repo, row) if row is not None else None
-            if row is None or state is None or row.status is GameStatus.ENDED:
+                log = await self.games.read(repo, row) if row is not None else None
+            if row is None or log is None or row.status is GameStatus.ENDED:
                 yield None
                 return
             unit = Unit(self, chat_id, None)
-            unit.adopt(self.tracked(state))
+            unit.adopt(self.tracked(self.games.take(row, log)))
             yield unit
             await self._commit(unit, None)
 
