@@ -36,8 +36,12 @@ def render_sheet_png(
     *,
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
+    game: object = None,
 ) -> bytes:
     """The sheet as PNG bytes: 1200×1000 for 3 players, 1000×1200 for 4.
+
+    `game` (the game's id) names the kept picture this one is drawn over (`bot.sheet.canvas`):
+    the pixels are the same whatever it is, only the work differs.
 
     `lang` picks the picture's words (ru, en; others fall back to en). Without `settlement` the
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
@@ -45,7 +49,7 @@ def render_sheet_png(
     """
     with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
         layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
-        image, picture = canvas.draw(layout, background(layout), mask)
+        image, picture = canvas.draw(layout, background(layout), mask, game)
         return canvas.encode(image, picture, LIMIT)
 
 

@@ -47,23 +47,13 @@ from bot.sheet.model import (
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
 EXTENTS: Final = 16384  # text runs placed, kept
-KEPT: Final = 8  # pictures kept (3.6 MB each, and their strips)
+KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
 
 RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
 Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
-
-
-def strips(raw: bytes, width: int, height: int, channels: int) -> list[bytes]:
-    """The filtered rows (filter byte 0) of the picture, `STRIP` rows at a time."""
-    stride = width * channels
-    out: list[bytes] = []
-    for top in range(0, height, STRIP):
-        rows = range(top * stride, min(height, top + STRIP) * stride, stride)
-        out.append(b"".join(b"\0" + raw[i : i + stride] for i in rows))
-    return out
 
 
 def deflate(data: bytes, level: int) -> bytes:
@@ -74,30 +64,41 @@ def deflate(data: bytes, level: int) -> bytes:
 
 @dataclass(slots=True)
 class _Stream:
-    """A PNG stream's strips as last compressed: their rows and their bytes."""
+    """A PNG stream's strips as last compressed: their bytes, and each one's Adler-32 and length
+    (the stream's checksum is combined from them; the rows themselves are not kept)."""
 
     level: int
-    rows: list[bytes] = field(default_factory=list)
     packed: list[bytes] = field(default_factory=list)
+    sums: list[tuple[int, int]] = field(default_factory=list)
 
-    def update(self, rows: list[bytes]) -> set[int]:
-        """Compress the strips that changed; which they were."""
-        if len(rows) != len(self.rows):
-            self.rows, self.packed = [b""] * len(rows), [b""] * len(rows)
-        changed = set()
-        for index, strip in enumerate(rows):
-            if self.rows[index] != strip:
-                self.rows[index] = strip
-                self.packed[index] = deflate(strip, self.level)
-                changed.add(index)
-        return changed
+    def size(self, count: int) -> None:
+        if len(self.packed) != count:
+            self.packed, self.sums = [b""] * count, [(1, 0)] * count
+
+    def put(self, index: int, rows: bytes) -> None:
+        self.packed[index] = deflate(rows, self.level)
+        self.sums[index] = (zlib.adler32(rows), len(rows))
+
+    def zlib(self) -> bytes:
+        check = 1
+        for adler, length in self.sums:
+            check = adler32_combine(check, adler, length)
+        return b"".join((HEADER, *self.packed, END, struct.pack(">I", check)))
 
 
-def zlib_stream(rows: list[bytes], packed: list[bytes]) -> bytes:
-    check = 1
-    for strip in rows:
-        check = zlib.adler32(strip, check)
-    return b"".join((HEADER, *packed, END, struct.pack(">I", check)))
+ADLER: Final = 65521
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs (zlib's adler32_combine)."""
+    rem = length % ADLER
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % ADLER
+    sum1 += (second & 0xFFFF) + ADLER - 1
+    sum2 += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + ADLER - rem
+    sum1 %= ADLER
+    sum2 %= ADLER
+    return sum1 | (sum2 << 16)
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
@@ -120,7 +121,8 @@ class _Picture:
     tiles: dict[tuple[int, int], tuple[RunKey, ...]]
     rgb: _Stream = field(default_factory=lambda: _Stream(3))
     paletted: _Stream = field(default_factory=lambda: _Stream(PALETTED_LEVEL))
-    stale: set[int] = field(default_factory=set)  # paletted strips whose pixels changed since
+    dirty: set[int] | None = None  # strips whose pixels may have changed (None: all of them)
+    stale: set[int] | None = None  # paletted strips not mapped since they changed (None: all)
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -128,12 +130,20 @@ def fresh(image: Image.Image) -> _Picture:
     return _Picture(image, {})
 
 
+def _strips_of(tiles: set[Tile]) -> set[int]:
+    return {
+        s for _, ty in tiles for s in range(ty * TILE // STRIP, ((ty + 1) * TILE - 1) // STRIP + 1)
+    }
+
+
 class Canvas:
     """The pictures kept, by background. Not thread-safe: draw under `bot.sheet.drawing_lock`."""
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
-        self._pictures: OrderedDict[tuple[int, int, tuple[Shape, ...]], _Picture] = OrderedDict()
+        self._pictures: OrderedDict[tuple[object, int, int, tuple[Shape, ...]], _Picture] = (
+            OrderedDict()
+        )
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
         # id(run) → (the run, held so that its id stays its own; its key, its mask, its tiles)
         self._placed: dict[int, tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]] = {}
@@ -154,11 +164,12 @@ class Canvas:
         return run, (run.text, x, y, run.size, run.bold, run.color), shape, tiles
 
     def draw(
-        self, layout: Layout, background: Image.Image, mask: Masks
+        self, layout: Layout, background: Image.Image, mask: Masks, game: object = None
     ) -> tuple[Image.Image, _Picture]:
-        """The layout drawn over its `background`, the last picture over it redrawn where its
-        runs differ; the image is the kept one (copy it before the next draw to keep it)."""
-        key = (layout.width, layout.height, layout.shapes)
+        """The layout drawn over its `background`, the last picture of `game` (any key: the
+        caller's game id) over it redrawn where its runs differ; the image is the kept one (copy
+        it before the next draw to keep it)."""
+        key = (game, layout.width, layout.height, layout.shapes)
         picture = self._pictures.get(key)
         runs: list[tuple[RunKey, Image.Image]] = []
         tiles: dict[tuple[int, int], list[int]] = {}
@@ -181,6 +192,7 @@ class Canvas:
         if picture is None:
             picture = _Picture(background.copy(), {})
             dirty = set(signatures)
+            picture.dirty = None
         else:
             old = picture.tiles
             dirty = {t for t, sig in signatures.items() if old.get(t) != sig}
@@ -194,6 +206,8 @@ class Canvas:
                 patch.paste(colour, (x - box[0], y - box[1]), shape)
             image.paste(patch, box[:2])
         self.tiles_drawn += len(dirty)
+        if picture.dirty is not None:
+            picture.dirty |= _strips_of(dirty)
         picture.tiles = signatures
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
@@ -203,14 +217,23 @@ class Canvas:
 
     @staticmethod
     def encode(image: Image.Image, picture: _Picture, limit: int) -> bytes:
-        """The PNG of `image` (the picture's), its unchanged strips kept compressed."""
+        """The PNG of `image` (the picture's), the strips not drawn on since kept compressed."""
         width, height = image.size
         rgb = image.convert("RGB") if image.mode != "RGB" else image
+        count = (height + STRIP - 1) // STRIP
         stream = picture.rgb
-        changed = stream.update(strips(rgb.tobytes(), width, height, 3))
-        picture.stale |= changed
+        changed = (
+            set(range(count))
+            if picture.dirty is None or len(stream.packed) != count
+            else picture.dirty
+        )
+        stream.size(count)
+        for index in changed:
+            stream.put(index, _rows(rgb, index))
+        picture.dirty = set()
+        picture.stale = None if picture.stale is None else picture.stale | changed
         if sum(map(len, stream.packed)) + 80 < limit:
-            return png(width, height, 2, zlib_stream(stream.rows, stream.packed))
+            return png(width, height, 2, stream.zlib())
         return Canvas._paletted(rgb, picture)
 
     @staticmethod
@@ -221,19 +244,25 @@ class Canvas:
         width, height = image.size
         count = (height + STRIP - 1) // STRIP
         stream = picture.paletted
-        if len(stream.rows) != count:
-            stream = picture.paletted = _Stream(PALETTED_LEVEL, [b""] * count, [b""] * count)
-            picture.stale = set(range(count))
-        for index in sorted(picture.stale):
+        stale = picture.stale
+        if stale is None or len(stream.packed) != count:
+            stale = set(range(count))
+        stream.size(count)
+        for index in stale:
             top = index * STRIP
             part = image.crop((0, top, width, min(height, top + STRIP)))
-            indexed = part.quantize(palette=_HOLDER, dither=Image.Dither.NONE)
-            rows = strips(indexed.tobytes(), width, part.height, 1)
-            stream.rows[index] = rows[0]
-            stream.packed[index] = deflate(rows[0], stream.level)
+            stream.put(index, _rows(part.quantize(palette=_HOLDER, dither=Image.Dither.NONE), 0))
         picture.stale = set()
-        idat = zlib_stream(stream.rows, stream.packed)
-        return png(width, height, 3, idat, bytes(PALETTE))
+        return png(width, height, 3, stream.zlib(), bytes(PALETTE))
+
+
+def _rows(image: Image.Image, index: int) -> bytes:
+    """Strip `index` of the picture as PNG rows, each after its filter byte 0 (none)."""
+    width, height = image.size
+    top = index * STRIP
+    raw = image.crop((0, top, width, min(height, top + STRIP))).tobytes()
+    stride = len(raw) // (min(height, top + STRIP) - top)
+    return b"".join(b"\0" + raw[i : i + stride] for i in range(0, len(raw), stride))
 
 
 def _palette() -> list[int]:
