@@ -171,6 +171,12 @@ class Canvas:
         it before the next draw to keep it)."""
         key = (game, layout.width, layout.height, layout.shapes)
         picture = self._pictures.get(key)
+        if picture is None and len(self._pictures) >= self.kept:
+            # More games than pictures kept: draw over the least recent one on the same background
+            # (its tiles say what it shows, so this is as exact, only less of it is kept).
+            alike = next((k for k in self._pictures if k[1:] == key[1:]), None)
+            if alike is not None:
+                picture = self._pictures.pop(alike)
         runs: list[tuple[RunKey, Image.Image]] = []
         tiles: dict[tuple[int, int], list[int]] = {}
         width, height = layout.width, layout.height

@@ -106,3 +106,14 @@ def test_a_crowded_sheet_in_the_palette_is_kept_strip_by_strip_as_the_full_pictu
         assert png[25] == 3  # IHDR colour type: the palette (the RGB stream passed 200 KB)
         assert len(png) < 200 * 1024
         same_as_full(sheet, "en", {})
+
+
+def test_more_games_than_pictures_kept_draw_over_each_other_exactly() -> None:
+    bot.sheet.canvas = Canvas(kept=1)
+    game = Game(rules_for("sochi", 3, {"pool_target": "200"}), NAMES[:3], 0)
+    stocks = [random_records(3, 30, seed=s) for s in (1, 2)]
+    for count in range(1, 30, 5):
+        for game_id, stock in enumerate(stocks):
+            sheet = Replay(game).advance(stock[:count])
+            kept = render_sheet_png(sheet, "en", game=game_id)
+            assert kept == render_full_png(sheet, "en")
