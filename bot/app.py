@@ -30,6 +30,7 @@ from bot.storage.factory import open_store as open_any_store
 from bot.storage.upkeep import pruning
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.views import COMMANDS
+from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
 from bot.tg.polling import poll
@@ -52,6 +53,7 @@ def _detached(router: Router) -> Router:
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
+    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited (issue 12)
     game = GameService(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),

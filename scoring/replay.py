@@ -10,7 +10,7 @@ by his own game writes the closing bonus. Then the end rule is checked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from scoring.deal import (
@@ -317,8 +317,11 @@ def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ..
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
     """The sheet after these records; raises IllegalDeal (with `params["record"]`, the 0-based index of
     the record at fault) for a record the game cannot take."""
+    return Replay(game).advance(records)
+
+
+def _start(game: Game) -> _State:
     size, rules = game.size, game.rules
-    start = Fraction(rules.start_mountain)
     state = _State(
         game=game,
         rules=rules,
@@ -327,36 +330,96 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
         whists=[[0] * size for _ in range(size)],
         next_dealer=game.first_dealer,
     )
-    if start:
+    if rules.start_mountain:
         for seat in range(size):
-            state.history[(seat, Column.MOUNTAIN, None)] = [(-1, start)]
-    scored: list[ScoredRecord] = []
-    for index, record in enumerate(records):
-        state.applied = []
-        try:
-            scored.append(_take_record(state, record))
-        except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
-            err.params["record"] = str(index)
-            raise
-        state.note_history(index)
-    return Sheet(
-        game=game,
-        records=tuple(scored),
-        totals=Totals(
-            pool=tuple(map(Fraction, state.pool)),
-            mountain=tuple(map(Fraction, state.mountain)),
-            whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
-        ),
-        history={
-            Band(*key): tuple((at, Fraction(total)) for at, total in values)
-            for key, values in state.history.items()
-        },
-        next_dealer=state.next_dealer,
-        raspasy_streak=state.streak,
-        closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
-        finished=state.finished,
-        last_round_announced=state.last_round_announced,
-        rules_now=state.rules if state.rules != rules else None,
+            state.history[(seat, Column.MOUNTAIN, None)] = [(-1, rules.start_mountain)]
+    return state
+
+
+class Replay:
+    """A replay that can be resumed (issue 12): `advance(records)` takes the next records and gives
+    exactly the `Sheet` that `replay(game, every record so far)` gives, at the cost of the new records
+    only. A refused record leaves the replay as it was before that call; `fork()` is a cheap copy (the
+    running state's lists are copied, the scored records and the bands' tuples are shared)."""
+
+    __slots__ = ("_bands", "_scored", "_state", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._state = _start(game)
+        self._scored: list[ScoredRecord] = []
+        # A band's history as the Sheet shows it (Fractions), kept with how many values it holds.
+        self._bands: dict[tuple[int, Column, int | None], tuple[tuple[int, Fraction], ...]] = {}
+
+    @property
+    def count(self) -> int:
+        """How many records this replay has taken."""
+        return len(self._scored)
+
+    def fork(self) -> Replay:
+        other = Replay.__new__(Replay)
+        other.game = self.game
+        other._state = _copy_state(self._state)
+        other._scored = list(self._scored)
+        other._bands = dict(self._bands)
+        return other
+
+    def advance(self, records: Sequence[Record]) -> Sheet:
+        """Take these records after the ones taken so far; the sheet after all of them."""
+        if records:
+            trial = _copy_state(self._state)
+            scored: list[ScoredRecord] = []
+            first = len(self._scored)
+            for offset, record in enumerate(records):
+                trial.applied = []
+                try:
+                    scored.append(_take_record(trial, record))
+                except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
+                    err.params["record"] = str(first + offset)
+                    raise
+                trial.note_history(first + offset)
+            self._state = trial
+            self._scored += scored
+        return self.sheet()
+
+    def sheet(self) -> Sheet:
+        """The sheet after the records taken so far."""
+        state, game = self._state, self.game
+        size = game.size
+        bands = self._bands
+        for key, values in state.history.items():
+            known = bands.get(key, ())
+            if len(known) != len(values):
+                bands[key] = known + tuple(
+                    (at, Fraction(total)) for at, total in values[len(known) :]
+                )
+        return Sheet(
+            game=game,
+            records=tuple(self._scored),
+            totals=Totals(
+                pool=tuple(map(Fraction, state.pool)),
+                mountain=tuple(map(Fraction, state.mountain)),
+                whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
+            ),
+            history={Band(*key): bands[key] for key in state.history},
+            next_dealer=state.next_dealer,
+            raspasy_streak=state.streak,
+            closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
+            finished=state.finished,
+            last_round_announced=state.last_round_announced,
+            rules_now=state.rules if state.rules != game.rules else None,
+        )
+
+
+def _copy_state(state: _State) -> _State:
+    """A copy to write on: the running totals and each band's list copied, the rest immutable."""
+    return replace(
+        state,
+        pool=list(state.pool),
+        mountain=list(state.mountain),
+        whists=[list(row) for row in state.whists],
+        history={key: list(values) for key, values in state.history.items()},
+        applied=[],
     )
 
 

@@ -5,7 +5,7 @@ Nothing here is stored; `fold(events)` is run on every command (it is cheap next
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -42,7 +42,7 @@ from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, wit
 from scoring.sheet import Game
 from scoring.voting import Threshold
 
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "apply", "fold"]
+__all__ = ["GameState", "Player", "RecordItem", "Vote", "apply", "clone", "fold"]
 
 
 @dataclass(slots=True)
@@ -230,6 +230,47 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
     for event in events:
         apply(state, event)
     return state
+
+
+def clone(state: GameState) -> GameState:
+    """A copy to fold on that shares nothing mutable with `state` (issue 12: the kept state of a
+    live game is advanced by the log's tail, and each command works on its own copy). Events, rows
+    and players are frozen and shared; records and votes are copied."""
+    return replace(
+        state,
+        overrides=dict(state.overrides),
+        players=list(state.players),
+        items=[_copy_item(item) for item in state.items],
+        votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
+        log=list(state.log),
+        events=list(state.events),
+    )
+
+
+def _copy_item(item: RecordItem) -> RecordItem:
+    return RecordItem(
+        item.seq,
+        item.kind,
+        item.line,
+        item.author,
+        item.at,
+        list(item.old_lines) if item.old_lines else [],
+        item.edited_at,
+        item.undone,
+        item.seat,
+        item.vote,
+        list(item.votes) if item.votes else [],
+        item.change,
+    )
+
+
+def _copy_vote(vote: Vote) -> Vote:
+    copy = Vote.__new__(Vote)
+    for name in Vote.__slots__:
+        setattr(copy, name, getattr(vote, name))
+    copy.ballots = dict(vote.ballots)
+    copy.usernames = dict(vote.usernames)
+    return copy
 
 
 def apply(state: GameState, row: EventRow) -> None:

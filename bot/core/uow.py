@@ -26,6 +26,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Final
 
+from bot.core.cache import Games
 from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
@@ -35,7 +36,6 @@ from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.notation import Table, parse_record
-from scoring.replay import replay
 from scoring.rules import Rules
 from scoring.seating import active_seats
 from scoring.settle import Settlement, settle
@@ -92,10 +92,26 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
     return Table(state.names, state.usernames, dealer, sender)
 
 
+_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
+
+
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items` (by default the records in force)."""
+    """The engine's records of `items` (by default the records in force); each stored line is read
+    once per table (a dict lookup for the rest of the game: issue 12)."""
     tab = table(state)
-    return [parse_stored(item.line, tab) for item in (state.records if items is None else items)]
+    known = _PARSED.get(tab)
+    if known is None:
+        known = _PARSED[tab] = {}
+        while len(_PARSED) > SHEET_CACHE:
+            _PARSED.popitem(last=False)
+    get = known.get
+    records = []
+    for item in state.records if items is None else items:
+        record = get(item.line)
+        if record is None:
+            record = known[item.line] = parse_stored(item.line, tab)
+        records.append(record)
+    return records
 
 
 def rules_now(state: GameState) -> Rules:
@@ -130,6 +146,7 @@ class Core:
         self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
+        self.games = Games()  # each live game's state and replay, kept (issue 12)
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
@@ -198,7 +215,7 @@ class Core:
                     unit = Unit(self, caller.chat_id, repo)
                     row = await self._row(repo, caller.chat_id, game)
                     if row is not None:
-                        unit.fold(row, await repo.events(row.game_id))
+                        unit.adopt(self.tracked(await self.games.state(repo, row)))
                     yield unit
                 unit.committed()
                 return
@@ -222,7 +239,7 @@ class Core:
                 unit = Unit(self, caller.chat_id, repo)
                 row = await self._row(repo, caller.chat_id, game)
                 if row is not None:
-                    unit.fold(row, await repo.events(row.game_id))
+                    unit.adopt(self.tracked(await self.games.state(repo, row)))
                 yield unit
                 scope.defer(unit, None)
             else:
@@ -240,10 +257,10 @@ class Core:
             ):
                 raise AlreadyHandled(caller.update_id)
             row = await self._row(repo, caller.chat_id, game)
-            events = await repo.events(row.game_id) if row is not None else []
+            log = await self.games.read(repo, row) if row is not None else None
         unit = Unit(self, caller.chat_id, None)
-        if row is not None:
-            unit.fold(row, events)
+        if row is not None and log is not None:  # folded with the store free
+            unit.adopt(self.tracked(self.games.take(row, log)))
         return unit
 
     @asynccontextmanager
@@ -290,11 +307,11 @@ class Core:
         unit then writes into)."""
         async with nullcontext(held) if held is not None else self.store.reading() as repo:
             row = await repo.game(game_id)
-            events = await repo.events(game_id) if row is not None else []
-        if row is None or row.status is GameStatus.ENDED:
+            log = await self.games.read(repo, row) if row is not None else None
+        if row is None or log is None or row.status is GameStatus.ENDED:
             return None
         unit = Unit(self, chat_id, held)
-        unit.fold(row, events)
+        unit.adopt(self.tracked(self.games.take(row, log)))
         return unit
 
     async def mark_update(self, repo: Repo, caller: Caller | None) -> None:
@@ -328,7 +345,11 @@ class Core:
         return row
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.folded(row, await repo.events(row.game_id))
+        return self.tracked(await self.games.state(repo, row))
+
+    def tracked(self, state: GameState) -> GameState:
+        self.track(state)
+        return state
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
@@ -358,7 +379,7 @@ class Core:
         read outside a command (a command's own sheets are cached once it has committed)."""
         sheet = self.cached(state)
         if sheet is None:
-            sheet = replay(state.game(), records_of(state))
+            sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
             self.remember(state, sheet)
         return sheet
 
@@ -436,7 +457,7 @@ class Unit:
         state = self.state
         sheet = self.core.cached(state)
         if sheet is None:
-            sheet = replay(state.game(), records_of(state))
+            sheet = self.core.games.sheet(state.game_id, state.game(), records_of(state))
             self.remember(sheet)
         return sheet
 
@@ -452,7 +473,7 @@ class Unit:
         """The sheet with a new record; the engine's refusal gets an example for this table."""
         state = self.state
         try:
-            return replay(state.game(), records)
+            return self.core.games.sheet(state.game_id, state.game(), records)
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise

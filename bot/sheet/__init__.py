@@ -1,7 +1,8 @@
 """The score sheet as a picture («пулька»), spec/sheet.md.
 
 `render_sheet_png(sheet, lang)` is pure and synchronous (CPU-bound): call it through
-`asyncio.to_thread`; it is safe from several threads (drawing is serialised, PNG encoding is not).
+`asyncio.to_thread`; it is safe from several threads (drawing and encoding are serialised: both
+redo only what changed since the last picture, `bot.sheet.canvas`).
 `layout.layout_sheet` is the pure layout step, `raster` draws it; call those two from one thread at a
 time.
 """
@@ -10,14 +11,23 @@ from __future__ import annotations
 
 import threading
 
+from bot.sheet.canvas import Canvas
 from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
-from bot.sheet.raster import encode_png, rasterise
+from bot.sheet.raster import LIMIT, background, encode_png, mask, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
-__all__ = ["Correction", "Layout", "drawing_lock", "layout_sheet", "render_sheet_png"]
+__all__ = [
+    "Correction",
+    "Layout",
+    "drawing_lock",
+    "layout_sheet",
+    "render_full_png",
+    "render_sheet_png",
+]
 
 drawing_lock = threading.Lock()  # the layout's font caches are shared: one drawing at a time
+canvas = Canvas()  # the last pictures drawn, redrawn where they change (issue 12)
 
 
 def render_sheet_png(
@@ -26,15 +36,35 @@ def render_sheet_png(
     *,
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
+    game: object = None,
 ) -> bytes:
     """The sheet as PNG bytes: 1200×1000 for 3 players, 1000×1200 for 4.
+
+    `game` (the game's id) names the kept picture this one is drawn over (`bot.sheet.canvas`):
+    the pixels are the same whatever it is, only the work differs.
 
     `lang` picks the picture's words (ru, en; others fall back to en). Without `settlement` the
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
     (issue 6) maps (band, record index) to the wrong value first written there — see `layout`.
     """
-    with drawing_lock:  # FreeType faces and the layout's caches are shared: one picture at a time
-        image = rasterise(
-            layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+    with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
+        layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+        image, picture = canvas.draw(layout, background(layout), mask, game)
+        return canvas.encode(image, picture, LIMIT)
+
+
+def render_full_png(
+    sheet: Sheet,
+    lang: str = "ru",
+    *,
+    settlement: Settlement | None = None,
+    corrections: Corrections | None = None,
+) -> bytes:
+    """`render_sheet_png` drawn and encoded whole, keeping nothing (what the kept pictures must
+    equal, pixel for pixel)."""
+    with drawing_lock:
+        layout = layout_sheet(
+            sheet, lang, settlement=settlement, corrections=corrections, keep=False
         )
+        image = rasterise(layout)
     return encode_png(image)

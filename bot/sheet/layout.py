@@ -41,8 +41,10 @@ total is then drawn as paper does it, wrong value, a dot, the right value, with 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Final
 
 from bot.sheet.bands import band_runs, centre_circle, name_tab
 from bot.sheet.flow import Area, Obstacle, flow
@@ -112,16 +114,53 @@ __all__ = [  # the names the renderer's callers and tests use, wherever they liv
 ]
 
 
+_BANDS: OrderedDict[tuple[object, ...], tuple[Sequence[tuple[int, Fraction]], list[TextRun]]]
+_BANDS = OrderedDict()
+BANDS_KEPT: Final = 2048  # bands laid out, kept (a dozen a game)
+
+
+def kept_band_runs(
+    band: Band,
+    caption: str,
+    values: Sequence[tuple[int, Fraction]],
+    area: Area,
+    colour: str,
+    closed: bool,
+    corrections: Corrections,
+) -> list[TextRun]:
+    """`band_runs`, laid out again only when the band's values (or anything else it is drawn
+    from) changed since it was last laid out: a deal touches a few bands of the dozen (issue 12).
+    Call under `bot.sheet.drawing_lock`, like the layout."""
+    mine = tuple(sorted(((k[1], v) for k, v in corrections.items() if k[0] == band), key=_first))
+    key = (band, caption, area, colour, closed, mine)
+    kept = _BANDS.get(key)
+    if kept is not None and (kept[0] is values or kept[0] == values):
+        _BANDS.move_to_end(key)
+        return list(kept[1])
+    runs = band_runs(band, caption, values, area, colour, closed, corrections)
+    _BANDS[key] = (values, runs)
+    while len(_BANDS) > BANDS_KEPT:
+        _BANDS.popitem(last=False)
+    return list(runs)
+
+
+def _first(item: tuple[int, Correction]) -> int:
+    return item[0]
+
+
 def layout_sheet(
     sheet: Sheet,
     lang: str = "ru",
     *,
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
+    keep: bool = True,
 ) -> Layout:
     """The whole picture of a 3- or 4-player sheet as shapes and text runs, nothing drawn yet.
 
-    Without a `settlement` the balances are computed with `scoring.settle.settle`.
+    Without a `settlement` the balances are computed with `scoring.settle.settle`. `keep`: bands
+    whose values did not change since they were last laid out are taken as they were then
+    (`kept_band_runs`); False lays every band out afresh (the same runs).
     """
     size = sheet.game.size
     if size not in FRAMES:
@@ -214,7 +253,8 @@ def layout_sheet(
         assert region.band is not None
         area = Area(region.points, obstacles)
         colour = SEAT_COLOURS[region.player]
-        runs += band_runs(region.band, caption, values, area, colour, closed, corrections)
+        lay = kept_band_runs if keep else band_runs
+        runs += lay(region.band, caption, values, area, colour, closed, corrections)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))

@@ -4,25 +4,22 @@ Text runs sit on whole pixels, so the coverage mask of a run depends only on its
 weight; masks are cached and pasted, which spares FreeType most of the work on the next picture.
 The shapes under the text are drawn at twice the size and scaled down (smooth diagonals), and cached:
 they change only when a pool closes.
-The PNG is written unfiltered with zlib level 3: Pillow's adaptive row filters cost more time than
-they save bytes on a flat drawing like this one.
+The PNG is written unfiltered with zlib level 3 (`bot.sheet.canvas`, in strips): Pillow's adaptive
+row filters cost more time than they save bytes on a flat drawing like this one.
 """
 
 from __future__ import annotations
 
-import io
-import struct
-import zlib
 from functools import lru_cache
-from typing import cast
 
 from PIL import Image, ImageDraw
 
+from bot.sheet.canvas import Canvas, fresh
 from bot.sheet.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Shape, font
 
 
 @lru_cache(maxsize=8192)
-def _mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+def mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     """The text's coverage (mode L) and where its top-left lies from the run's origin."""
     f = font(size, bold)
     left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))
@@ -71,53 +68,24 @@ def _background(width: int, height: int, shapes: tuple[Shape, ...]) -> Image.Ima
     return big.reduce(SUPERSAMPLE)
 
 
+def background(layout: Layout) -> Image.Image:
+    """The layout's drawing under the text (kept, not to be drawn on)."""
+    return _background(layout.width, layout.height, layout.shapes)
+
+
 def rasterise(layout: Layout) -> Image.Image:
     image = _background(layout.width, layout.height, layout.shapes).copy()
     for run in layout.runs:
-        mask, left, top = _mask(run.text, run.size, run.bold)
-        image.paste(run.color, (int(run.x) + left, int(run.y) + top), mask)
+        coverage, left, top = mask(run.text, run.size, run.bold)
+        image.paste(run.color, (int(run.x) + left, int(run.y) + top), coverage)
     return image
-
-
-def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
 LIMIT = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """An 8-bit RGB PNG, rows unfiltered; a picture that would pass `LIMIT` (a crowded sheet of
-    some 200 deals) is reduced to a 256-colour palette instead, which costs some 15–40 ms more."""
-    width, height = image.size
-    raw = image.convert("RGB").tobytes()
-    stride = width * 3
-    rows = b"".join(b"\0" + raw[i : i + stride] for i in range(0, len(raw), stride))
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    png = b"".join(
-        (
-            b"\x89PNG\r\n\x1a\n",
-            _chunk(b"IHDR", header),
-            _chunk(b"IDAT", zlib.compress(rows, 3)),
-            _chunk(b"IEND", b""),
-        )
-    )
-    if len(png) < LIMIT:
-        return png
-    return _paletted_png(image)
-
-
-def _paletted_png(image: Image.Image) -> bytes:
-    """The picture with its 256 most frequent colours: every flat colour of the drawing stays exact
-    (a generic quantiser merges the pale sector tints), the edges of letters take the nearest one."""
-    # (maxcolors sizes getcolors' table: 2**16 is ample here and far quicker than width × height)
-    counts = image.getcolors(1 << 16) or image.reduce(4).getcolors(1 << 16) or []
-    common = sorted(counts, key=lambda c: (-c[0], c[1]))[:256]
-    palette = [channel for _, rgb in common for channel in cast(tuple[int, int, int], rgb)]
-    holder = Image.new("P", (1, 1))
-    holder.putpalette(palette + [0] * (768 - len(palette)))
-    out = io.BytesIO()
-    image.quantize(palette=holder, dither=Image.Dither.NONE).save(
-        out, format="PNG", compress_level=1
-    )
-    return out.getvalue()
+    """An 8-bit RGB PNG, rows unfiltered, zlib level 3 in strips (`bot.sheet.canvas`); a picture
+    that would pass `LIMIT` (a crowded sheet of some 200 deals) is reduced to its 256 most frequent
+    colours instead. Encoded whole here; the bot keeps the strips that did not change."""
+    return Canvas.encode(image, fresh(image), LIMIT)

@@ -50,14 +50,16 @@ class SqliteRepo(SqliteOutbox):
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
 
+    # One trip to the connection's thread a query (execute, fetch and close together): each trip
+    # is a hand-over between threads, and with many chats at once they were most of a deal's cost.
     async def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
-        async with self._db.execute(sql, args) as cursor:
-            row = await cursor.fetchone()
-        return tuple(row) if row is not None else None
+        rows = await self._db.execute_fetchall(sql, args)
+        for row in rows:
+            return tuple(row)
+        return None
 
     async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        async with self._db.execute(sql, args) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        return [tuple(row) for row in await self._db.execute_fetchall(sql, args)]
 
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""

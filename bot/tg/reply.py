@@ -60,8 +60,14 @@ async def render_png(
         if game is not None and state is not None:
             values = game.corrected_values(state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
+        game_id = state.game_id if state is not None else None  # whose kept picture (issue 12)
         return await asyncio.to_thread(
-            render_sheet_png, sheet, lang, settlement=settlement, corrections=corrections
+            render_sheet_png,
+            sheet,
+            lang,
+            settlement=settlement,
+            corrections=corrections,
+            game=game_id,
         )
     except Exception:
         log.exception("the sheet could not be drawn; sending it as text")

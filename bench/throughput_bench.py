@@ -1,0 +1,78 @@
+"""Chats do not wait for each other (issue 12): CHATS chats play at once through the real
+dispatcher (Bot API mocked), every update handled as its own task as aiogram's polling does; deals
+per second with the sheet picture (rendered in worker threads, as in production) and with the text
+sheet. Each chat's game first gets WARM deals, then each chat sends DEALS more, all chats together.
+
+    .venv/bin/python bench/throughput_bench.py [--chats 100] [--deals 10] [--warm 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench.bot_bench import DEALS, KEEPER, open_table, rss_mb  # noqa: E402
+from bot.app import build_dispatcher  # noqa: E402
+from bot.settings import Settings  # noqa: E402
+from bot.storage import SqliteStore  # noqa: E402
+from bot.tg import reply as posting  # noqa: E402
+from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
+from tests.bot.mocked_bot import MockedBot  # noqa: E402
+
+
+async def chat_plays(dp: object, bot: MockedBot, chat: ChatDriver, first: int, deals: int) -> None:
+    for n in range(first, first + deals):
+        await dp.feed_update(bot, chat.message_update(KEEPER, f"/deal {DEALS[n % len(DEALS)]}"))  # type: ignore[attr-defined]
+
+
+async def run(chats: int, deals: int, warm: int, picture: bool) -> float:
+    renderer = posting.render_sheet_png
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(bot_token="42:TEST", database_path=Path(folder) / "t.sqlite3")
+        store = await SqliteStore.open(settings.database_path)
+        dp = build_dispatcher(settings, store, FakeClock())
+        mocked = MockedBot()
+        try:
+            posting.render_sheet_png = None  # type: ignore[assignment]
+            tables = [await open_table(dp, mocked, -50_000 - c) for c in range(chats)]
+            for table in tables:
+                await chat_plays(dp, mocked, table, 0, warm)
+            mocked.session.requests.clear()
+            posting.render_sheet_png = renderer if picture else None  # type: ignore[assignment]
+            start = time.perf_counter()
+            await asyncio.gather(*(chat_plays(dp, mocked, t, warm, deals) for t in tables))
+            seconds = time.perf_counter() - start
+            mocked.session.requests.clear()
+        finally:
+            posting.render_sheet_png = renderer
+            await store.close()
+    return chats * deals / seconds
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--chats", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=10)
+    parser.add_argument("--warm", type=int, default=20)
+    args = parser.parse_args()
+    print(
+        f"{args.chats} chats at once, {args.deals} deals each after {args.warm}, "
+        f"{os.cpu_count()} cores:"
+    )
+    for picture in (True, False):
+        rate = await run(args.chats, args.deals, args.warm, picture)
+        kind = "with the picture" if picture else "text sheet"
+        print(f"  {kind:>16}: {rate:.0f} deals/s")
+    print(f"RSS {rss_mb():.0f} MB")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,300 @@
+"""The picture drawn again only where it changed (issue 12), pixel for pixel the full drawing.
+
+`Canvas.draw(layout)` keeps the last picture drawn over each background (the shapes: they change
+only when a pool closes or a name changes, so in practice one per game) cut into tiles; a tile is
+drawn again only when the text runs over it are not the ones drawn there last time. A pixel's colour
+is the background's with the runs covering it pasted in layout order, so a tile drawn alone from
+its runs in that order is the same as the whole picture drawn from scratch.
+
+`Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered,
+zlib level 3; or, past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strips,
+each strip compressed alone (a fresh compressor ending in a full flush, so its bytes depend on its
+rows only): a strip whose rows did not change keeps its compressed bytes. The bytes are the same
+whether a strip was kept or compressed now; the size of the RGB stream decides the encoding before
+anything else is written, so nothing is encoded twice.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from PIL import Image
+
+from bot.sheet.model import (
+    BACKGROUND,
+    CLOSED_FILL,
+    CLOSED_MARK,
+    INK,
+    LINE,
+    MINUS,
+    MUTED,
+    PLUS,
+    RED,
+    SEAT_COLOURS,
+    SEAT_TINTS,
+    STRIP_FILL,
+    THIN,
+    Layout,
+    Shape,
+    TextRun,
+)
+
+TILE: Final = 64  # px, the tiles a picture is redrawn by
+STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
+EXTENTS: Final = 16384  # text runs placed, kept
+KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
+HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
+END: Final = b"\x03\x00"  # the last deflate block: empty, final
+
+RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
+Tile = tuple[int, int]
+Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
+
+
+def deflate(data: bytes, level: int) -> bytes:
+    """One strip compressed alone: raw deflate blocks ending byte-aligned (a full flush)."""
+    packer = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+
+
+@dataclass(slots=True)
+class _Stream:
+    """A PNG stream's strips as last compressed: their bytes, and each one's Adler-32 and length
+    (the stream's checksum is combined from them; the rows themselves are not kept)."""
+
+    level: int
+    packed: list[bytes] = field(default_factory=list)
+    sums: list[tuple[int, int]] = field(default_factory=list)
+
+    def size(self, count: int) -> None:
+        if len(self.packed) != count:
+            self.packed, self.sums = [b""] * count, [(1, 0)] * count
+
+    def put(self, index: int, rows: bytes) -> None:
+        self.packed[index] = deflate(rows, self.level)
+        self.sums[index] = (zlib.adler32(rows), len(rows))
+
+    def zlib(self) -> bytes:
+        check = 1
+        for adler, length in self.sums:
+            check = adler32_combine(check, adler, length)
+        return b"".join((HEADER, *self.packed, END, struct.pack(">I", check)))
+
+
+ADLER: Final = 65521
+
+
+def adler32_combine(first: int, second: int, length: int) -> int:
+    """The Adler-32 of two byte strings one after the other, from theirs (zlib's adler32_combine)."""
+    rem = length % ADLER
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % ADLER
+    sum1 += (second & 0xFFFF) + ADLER - 1
+    sum2 += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + ADLER - rem
+    sum1 %= ADLER
+    sum2 %= ADLER
+    return sum1 | (sum2 << 16)
+
+
+def _chunk(tag: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+
+def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None = None) -> bytes:
+    """A PNG of 8-bit samples, `colour` type 2 (RGB) or 3 (palette)."""
+    header = struct.pack(">IIBBBBB", width, height, 8, colour, 0, 0, 0)
+    chunks = [b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header)]
+    if palette is not None:
+        chunks.append(_chunk(b"PLTE", palette))
+    chunks += [_chunk(b"IDAT", idat), _chunk(b"IEND", b"")]
+    return b"".join(chunks)
+
+
+@dataclass(slots=True)
+class _Picture:
+    image: Image.Image
+    tiles: dict[tuple[int, int], tuple[RunKey, ...]]
+    rgb: _Stream = field(default_factory=lambda: _Stream(3))
+    paletted: _Stream = field(default_factory=lambda: _Stream(PALETTED_LEVEL))
+    dirty: set[int] | None = None  # strips whose pixels may have changed (None: all of them)
+    stale: set[int] | None = None  # paletted strips not mapped since they changed (None: all)
+
+
+def fresh(image: Image.Image) -> _Picture:
+    """A picture that keeps nothing yet (to encode `image` whole)."""
+    return _Picture(image, {})
+
+
+def _strips_of(tiles: set[Tile]) -> set[int]:
+    return {
+        s for _, ty in tiles for s in range(ty * TILE // STRIP, ((ty + 1) * TILE - 1) // STRIP + 1)
+    }
+
+
+class Canvas:
+    """The pictures kept, by background. Not thread-safe: draw under `bot.sheet.drawing_lock`."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self.kept = kept
+        self._pictures: OrderedDict[tuple[object, int, int, tuple[Shape, ...]], _Picture] = (
+            OrderedDict()
+        )
+        self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
+        # id(run) → (the run, held so that its id stays its own; its key, its mask, its tiles)
+        self._placed: dict[int, tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]] = {}
+
+    @staticmethod
+    def _place(
+        run: TextRun, width: int, height: int, mask: Masks
+    ) -> tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]:
+        shape, left, top = mask(run.text, run.size, run.bold)
+        w, h = shape.size
+        x, y = int(run.x) + left, int(run.y) + top
+        x1, y1 = min(width, x + w) - 1, min(height, y + h) - 1
+        tiles = tuple(
+            (tx, ty)
+            for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1)
+            for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1)
+        )
+        return run, (run.text, x, y, run.size, run.bold, run.color), shape, tiles
+
+    def draw(
+        self, layout: Layout, background: Image.Image, mask: Masks, game: object = None
+    ) -> tuple[Image.Image, _Picture]:
+        """The layout drawn over its `background`, the last picture of `game` (any key: the
+        caller's game id) over it redrawn where its runs differ; the image is the kept one (copy
+        it before the next draw to keep it)."""
+        key = (game, layout.width, layout.height, layout.shapes)
+        picture = self._pictures.get(key)
+        if picture is None and len(self._pictures) >= self.kept:
+            # More games than pictures kept: draw over the least recent one on the same background
+            # (its tiles say what it shows, so this is as exact, only less of it is kept).
+            alike = next((k for k in self._pictures if k[1:] == key[1:]), None)
+            if alike is not None:
+                picture = self._pictures.pop(alike)
+        runs: list[tuple[RunKey, Image.Image]] = []
+        tiles: dict[tuple[int, int], list[int]] = {}
+        width, height = layout.width, layout.height
+        placed = self._placed
+        if len(placed) > EXTENTS:
+            placed.clear()
+        for index, run in enumerate(layout.runs):
+            known = placed.get(id(run))
+            if known is None or known[0] is not run:
+                known = placed[id(run)] = self._place(run, width, height, mask)
+            runs.append((known[1], known[2]))
+            for tile in known[3]:
+                found = tiles.get(tile)
+                if found is None:
+                    tiles[tile] = [index]
+                else:
+                    found.append(index)
+        signatures = {tile: tuple(runs[i][0] for i in found) for tile, found in tiles.items()}
+        if picture is None:
+            picture = _Picture(background.copy(), {})
+            dirty = set(signatures)
+            picture.dirty = None
+        else:
+            old = picture.tiles
+            dirty = {t for t, sig in signatures.items() if old.get(t) != sig}
+            dirty |= {t for t in old if t not in signatures}
+        image = picture.image
+        for tx, ty in dirty:
+            box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
+            patch = background.crop(box)
+            for i in tiles.get((tx, ty), ()):
+                (_, x, y, _, _, colour), shape = runs[i]
+                patch.paste(colour, (x - box[0], y - box[1]), shape)
+            image.paste(patch, box[:2])
+        self.tiles_drawn += len(dirty)
+        if picture.dirty is not None:
+            picture.dirty |= _strips_of(dirty)
+        picture.tiles = signatures
+        self._pictures[key] = picture
+        self._pictures.move_to_end(key)
+        while len(self._pictures) > self.kept:
+            self._pictures.popitem(last=False)
+        return image, picture
+
+    @staticmethod
+    def encode(image: Image.Image, picture: _Picture, limit: int) -> bytes:
+        """The PNG of `image` (the picture's), the strips not drawn on since kept compressed."""
+        width, height = image.size
+        rgb = image.convert("RGB") if image.mode != "RGB" else image
+        count = (height + STRIP - 1) // STRIP
+        stream = picture.rgb
+        changed = (
+            set(range(count))
+            if picture.dirty is None or len(stream.packed) != count
+            else picture.dirty
+        )
+        stream.size(count)
+        for index in changed:
+            stream.put(index, _rows(rgb, index))
+        picture.dirty = set()
+        picture.stale = None if picture.stale is None else picture.stale | changed
+        if sum(map(len, stream.packed)) + 80 < limit:
+            return png(width, height, 2, stream.zlib())
+        return Canvas._paletted(rgb, picture)
+
+    @staticmethod
+    def _paletted(image: Image.Image, picture: _Picture) -> bytes:
+        """The picture in `PALETTE`: every flat colour of the drawing stays exact, the edges of
+        letters and lines take the nearest colour. The palette is fixed, so each pixel's index
+        depends on that pixel only and a strip is mapped again only when its pixels changed."""
+        width, height = image.size
+        count = (height + STRIP - 1) // STRIP
+        stream = picture.paletted
+        stale = picture.stale
+        if stale is None or len(stream.packed) != count:
+            stale = set(range(count))
+        stream.size(count)
+        for index in stale:
+            top = index * STRIP
+            part = image.crop((0, top, width, min(height, top + STRIP)))
+            stream.put(index, _rows(part.quantize(palette=_HOLDER, dither=Image.Dither.NONE), 0))
+        picture.stale = set()
+        return png(width, height, 3, stream.zlib(), bytes(PALETTE))
+
+
+def _rows(image: Image.Image, index: int) -> bytes:
+    """Strip `index` of the picture as PNG rows, each after its filter byte 0 (none)."""
+    width, height = image.size
+    top = index * STRIP
+    raw = image.crop((0, top, width, min(height, top + STRIP))).tobytes()
+    stride = len(raw) // (min(height, top + STRIP) - top)
+    return b"".join(b"\0" + raw[i : i + stride] for i in range(0, len(raw), stride))
+
+
+def _palette() -> list[int]:
+    """The drawing's flat colours (model.py), then a 6×6×6 colour cube and a grey ramp to 256."""
+    flat = [BACKGROUND, INK, MUTED, LINE, THIN, RED, PLUS, MINUS, CLOSED_FILL, CLOSED_MARK]
+    flat += [STRIP_FILL, *SEAT_COLOURS, *SEAT_TINTS, "#ffffff", "#000000"]
+    colours: list[tuple[int, int, int]] = []
+    for name in flat:
+        rgb = (int(name[1:3], 16), int(name[3:5], 16), int(name[5:7], 16))
+        if rgb not in colours:
+            colours.append(rgb)
+    steps = (0, 51, 102, 153, 204, 255)
+    for r in steps:
+        for g in steps:
+            for b in steps:
+                if (r, g, b) not in colours:
+                    colours.append((r, g, b))
+    grey = 8
+    while len(colours) < 256:
+        if (grey, grey, grey) not in colours:
+            colours.append((grey, grey, grey))
+        grey += 10
+    return [channel for rgb in colours[:256] for channel in rgb]
+
+
+PALETTE: Final = _palette()
+PALETTED_LEVEL: Final = 3
+_HOLDER = Image.new("P", (1, 1))
+_HOLDER.putpalette(PALETTE)

@@ -1,0 +1,119 @@
+"""Issue 12: the picture drawn again only where it changed — kept bands, kept tiles, kept PNG
+strips — is the full drawing, pixel for pixel and byte for byte, on random games played deal by
+deal with undos, going back, corrections and a switch between games."""
+
+from __future__ import annotations
+
+import io
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+import bot.sheet
+from bench.sheets import NAMES, random_records
+from bot.sheet import Correction, render_full_png, render_sheet_png
+from bot.sheet.canvas import Canvas
+from scoring.deal import Adjust, Column, Record
+from scoring.errors import IllegalDeal
+from scoring.replay import Replay
+from scoring.rules import rules_for
+from scoring.sheet import Band, Game, Sheet
+
+
+def pixels(png: bytes) -> bytes:
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.convert("RGB").tobytes()
+
+
+def playable(game: Game, records: list[Record]) -> list[Record]:
+    """The records up to the first one the game refuses (after its end)."""
+    try:
+        Replay(game).advance(records)
+    except IllegalDeal as refused:
+        return records[: int(refused.params["record"])]
+    return records
+
+
+def same_as_full(sheet: Sheet, lang: str, corrections: dict[tuple[Band, int], Correction]) -> None:
+    kept = render_sheet_png(sheet, lang, corrections=corrections)
+    full = render_full_png(sheet, lang, corrections=corrections)
+    assert kept == full  # the same bytes, so the same pixels
+    assert pixels(kept) == pixels(full)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from((3, 4)),
+    st.integers(0, 10_000),
+    st.lists(st.sampled_from(("deal", "deal", "deal", "back", "adjust", "fix")), max_size=14),
+    st.sampled_from(("ru", "en")),
+    st.sampled_from((10, 24, 120)),
+)
+def test_pictures_drawn_deal_by_deal_are_the_full_pictures(
+    players: int, seed: int, steps: list[str], lang: str, pool: int
+) -> None:
+    bot.sheet.canvas = Canvas()  # nothing kept from other tests
+    game = Game(rules_for("sochi", players, {"pool_target": str(pool)}), NAMES[:players], 0)
+    stock = random_records(players, 60, seed)
+    records = playable(game, stock[: seed % 40])
+    corrections: dict[tuple[Band, int], Correction] = {}
+    for step in ["deal", *steps]:
+        if step == "deal":
+            records = [*records, stock[len(records) % len(stock)]]
+        elif step == "back":
+            records = records[: max(0, len(records) - 3)]
+        elif step == "adjust":
+            records = [*records, Adjust(seed % players, Column.MOUNTAIN, 4)]
+        records = playable(game, records)
+        sheet = Replay(game).advance(records)
+        if step == "fix" and sheet.history:
+            band = sorted(sheet.history, key=repr)[seed % len(sheet.history)]
+            at = sheet.history[band][-1][0]
+            corrections = {(band, at): Correction(Fraction(seed % 50), 1)}
+        same_as_full(sheet, lang, corrections)
+
+
+def test_two_games_drawn_in_turn_are_each_their_full_pictures() -> None:
+    bot.sheet.canvas = Canvas()
+    games = [Game(rules_for("sochi", n, {"pool_target": "200"}), NAMES[:n], 0) for n in (3, 4)]
+    stocks = [random_records(n, 30, seed=n) for n in (3, 4)]
+    for count in range(1, 30, 4):
+        for game, stock in zip(games, stocks, strict=True):
+            same_as_full(Replay(game).advance(stock[:count]), "ru", {})
+
+
+def test_a_deal_redraws_a_few_tiles_of_a_long_game() -> None:
+    bot.sheet.canvas = canvas = Canvas()
+    game = Game(rules_for("sochi", 3, {"pool_target": "400"}), NAMES[:3], 0)
+    stock = random_records(3, 150, seed=5)
+    render_sheet_png(Replay(game).advance(stock[:149]))
+    before = canvas.tiles_drawn
+    render_sheet_png(Replay(game).advance(stock))
+    whole = (1200 // 64 + 1) * (1000 // 64 + 1)
+    assert 0 < canvas.tiles_drawn - before < whole // 3
+
+
+def test_a_crowded_sheet_in_the_palette_is_kept_strip_by_strip_as_the_full_picture() -> None:
+    bot.sheet.canvas = Canvas()
+    game = Game(rules_for("sochi", 4, {"pool_target": "900"}), NAMES[:4], 0)
+    stock = playable(game, random_records(4, 420, seed=3))
+    for count in (len(stock) - 5, len(stock) - 4, len(stock) - 1, len(stock) - 3):
+        sheet = Replay(game).advance(stock[:count])
+        png = render_sheet_png(sheet, "en")
+        assert png[25] == 3  # IHDR colour type: the palette (the RGB stream passed 200 KB)
+        assert len(png) < 200 * 1024
+        same_as_full(sheet, "en", {})
+
+
+def test_more_games_than_pictures_kept_draw_over_each_other_exactly() -> None:
+    bot.sheet.canvas = Canvas(kept=1)
+    game = Game(rules_for("sochi", 3, {"pool_target": "200"}), NAMES[:3], 0)
+    stocks = [random_records(3, 30, seed=s) for s in (1, 2)]
+    for count in range(1, 30, 5):
+        for game_id, stock in enumerate(stocks):
+            sheet = Replay(game).advance(stock[:count])
+            kept = render_sheet_png(sheet, "en", game=game_id)
+            assert kept == render_full_png(sheet, "en")
