@@ -205,6 +205,7 @@ def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
         for band, values in wrong.history.items():
             written = [total for at, total in values if at == index]
             right = [total for at, total in sheet.history.get(band, ()) if at == index]
-            if written and right and written[-1] != right[-1]:
+            # a band the record no longer writes in keeps its wrong value too (grey, numbered)
+            if written and (not right or written[-1] != right[-1]):
                 out[(band, index)] = (written[-1], number)
     return out
