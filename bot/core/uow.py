@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from bot.core.errors import AlreadyHandled, GameError
@@ -146,6 +146,7 @@ class Core:
                     row = await self._row(repo, caller.chat_id, game)
                     if row is not None:
                         unit.fold(row, await repo.events(row.game_id))
+                        await unit.link(caller)
                     yield unit
                 unit.committed()
                 return
@@ -157,6 +158,7 @@ class Core:
             unit = Unit(self, caller.chat_id, None)
             if row is not None:
                 unit.fold(row, events)
+                await unit.link(caller)
             yield unit
             await self._commit(unit, caller)
 
@@ -270,6 +272,15 @@ class Unit:
         self._state = self.core.folded(row, events)
         return self._state
 
+    async def link(self, caller: Caller) -> None:
+        """An `@username` seat is linked to the caller's account the first time he acts in the
+        chat (notation.md "Players", issue 13): a `SeatLinked` event and his members row."""
+        first = name_from_profile(caller.first_name, caller.username, set())
+        event = self.state.link_event(caller.user_id, caller.username, first)
+        if event is not None and caller.user_id is not None:
+            await self.append(event, caller.user_id)
+            await self.write(partial(_add_member, self.state.game_id, caller.user_id))
+
     def adopt(self, state: GameState) -> None:
         """A game this unit created (nothing to fold yet)."""
         self._state = state
@@ -335,6 +346,10 @@ class Unit:
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
+
+
+async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.add_member(game_id, user_id)
 
 
 def _appending(row: EventRow) -> Write:
