@@ -198,7 +198,7 @@ def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
         if index is None:
             continue
         try:
-            old = parse_stored(event.old, tab)
+            old = parse_stored(state.canonical(event.old), tab)
             wrong = replay(state.game(), [*records[:index], old])
         except ScoringError:
             continue

@@ -1,0 +1,45 @@
+"""Issue 13: an @username seat is linked to its account the first time it acts in the chat
+(notation.md "Players"); the author is named in /history; private /start lists the game."""
+
+from __future__ import annotations
+
+from bot.core import GameService
+from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, TgUser
+
+SASHA = TgUser(1011, "Саша", "sasha_k")
+MISHA = TgUser(1012, "Миша Петров", "misha_p")
+LENA = TgUser(1013, "Lena", "lena_v")
+
+
+async def test_a_seat_takes_the_first_name_when_its_account_acts(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await chat.send(SASHA, "/newgame sochi me @misha_p @lena_v")
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.state.names == ("Саша", "misha_p", "lena_v")
+    await chat.send(LENA, "/deal misha_p 6♠ = vist:Саша pass:me")  # Lena acts first
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.state.names == ("Саша", "misha_p", "Lena")
+    assert snap.state.players[2].user_id == LENA.id
+    await chat.send(MISHA, "/deal Миша 7♥ -1 vist:Саша pass:Lena")
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.state.names == ("Саша", "Миша", "Lena")
+    # the deal written before the link reads with the new name
+    assert [item.line for item in snap.state.records][0].startswith("Миша 6♠ = ")
+    assert snap.sheet is not None and len(snap.sheet.records) == 2
+    history = await chat.say(SASHA, "/history")
+    assert "?" not in history.replace("?</", "")
+    assert "— Lena" in history and "— Миша" in history
+    private = ChatDriver(chat.dispatcher, chat.bot, chat_id=MISHA.id, chat_type="private")
+    assert chat.title in await private.say(MISHA, "/start")
+
+
+async def test_a_clash_keeps_the_username(chat: ChatDriver, game: GameService) -> None:
+    other_anna = TgUser(1021, "Anna", "anna_two")
+    await chat.send(ANNA, "/newgame sochi me @anna_two @boris_p")
+    await chat.send(other_anna, "/deal anna_two 6♠ = vist:Anna pass:boris_p")
+    await chat.send(BORIS, "/deal Boris 6♠ = vist:Anna pass:anna_two")
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.state.names == ("Anna", "anna_two", "Boris")
+    assert all(p.user_id is not None for p in snap.state.players)
+    assert CLARA.id not in {p.user_id for p in snap.state.players}
