@@ -25,7 +25,7 @@ async def test_a_seat_takes_the_first_name_when_its_account_acts(
     snap = await game.snapshot(chat.chat_id)
     assert snap.state.names == ("Саша", "Миша", "Lena")
     # the deal written before the link reads with the new name
-    assert [item.line for item in snap.state.records][0].startswith("Миша 6♠ = ")
+    assert snap.state.records[0].line.startswith("Миша 6♠ = ")
     assert snap.sheet is not None and len(snap.sheet.records) == 2
     history = await chat.say(SASHA, "/history")
     assert "?" not in history.replace("?</", "")
