@@ -67,6 +67,9 @@ class GameErrorCode(StrEnum):
     VOTE_CLOSED = "vote-closed"
     NOT_A_VOTER = "not-a-voter"
     BAD_LOCALE = "bad-locale"
+    LANG_PLAYERS_ONLY = "lang-players-only"  # /lang by someone outside the game being played
+    NAMED_SEAT = "named-seat"  # a Telegram user seated by name: the scorekeeper records for him
+    ENDGAME_PLAYERS_ONLY = "endgame-players-only"  # /endgame by someone outside the game
     BAD_DEAL_NUMBER = "bad-deal-number"  # /dispute without a deal number, or no deal has it
     DISPUTE_WINDOW = (
         "dispute-window"  # after the window only the record's writer may propose a correction
