@@ -97,8 +97,10 @@ class GameService:
         async with self.store.reading() as repo:
             return await repo.update_seen(update_id)
 
-    async def new_game(self, caller: Caller, spec: NewGame) -> Opened:
-        return await lobby.new_game(self.core, caller, spec)
+    async def new_game(self, caller: Caller, spec: NewGame, language: str | None = None) -> Opened:
+        opened = await lobby.new_game(self.core, caller, spec, language)
+        self._locales.pop(caller.chat_id, None)  # a new group may have taken the opener's
+        return opened
 
     async def join(
         self, caller: Caller, name: str | None = None, game_id: int | None = None
@@ -187,8 +189,7 @@ class GameService:
         return self._locales[chat_id]
 
     async def set_locale(self, caller: Caller, locale: str) -> None:
-        async with self.core.command(caller, game=None, direct=True) as unit:
-            await unit.repo.set_chat_locale(caller.chat_id, locale)
+        await lobby.set_language(self.core, caller, locale)
         self._locales[caller.chat_id] = locale
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
