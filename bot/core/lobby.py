@@ -28,13 +28,28 @@ async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
     await repo.remove_member(game_id, user_id)
 
 
-async def new_game(core: Core, caller: Caller, spec: NewGame) -> Opened:
+async def _new_chat(repo: Repo, chat_id: int) -> bool:
+    """A chat that never had a game nor chose a language."""
+    return await repo.chat_locale(chat_id) is None and await repo.last_game(chat_id) is None
+
+
+def locale_of(language_code: str | None) -> str:
+    """The chat language for a Telegram `language_code`: ru* → ru, anything else → en."""
+    return "ru" if (language_code or "").lower().startswith("ru") else "en"
+
+
+async def new_game(
+    core: Core, caller: Caller, spec: NewGame, language: str | None = None
+) -> Opened:
+    """/newgame; `language`: the opener's, which a new group (no game yet, no /lang) takes."""
     if caller.private:
         raise GameError("group-only", "", {}, "/newgame sochi")
     async with core.command(caller, game=None, direct=True) as unit:
         repo = unit.repo
         if await repo.live_game(caller.chat_id) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
+        if language is not None and await _new_chat(repo, caller.chat_id):
+            await repo.set_chat_locale(caller.chat_id, language)
         if caller.chat_title:
             await repo.set_chat_title(caller.chat_id, caller.chat_title)
         row = await repo.create_game(caller.chat_id, caller.user_id, unit.now())
@@ -147,3 +162,21 @@ async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
         if player.user_id is not None and not state.is_scorekeeper(player.user_id):
             await unit.write(partial(_remove_member, state.game_id, player.user_id))
         return Left(state, player)
+
+
+async def set_language(core: Core, caller: Caller, locale: str) -> None:
+    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
+    may change it, with no game anyone may."""
+    async with core.command(caller, game=None, direct=True) as unit:
+        row = await unit.repo.live_game(caller.chat_id)
+        if row is not None:
+            state = unit.fold(row, await unit.repo.events(row.game_id))
+            await unit.link(caller)
+            if state.seat_of(caller.user_id, caller.username) is None and not (
+                state.is_scorekeeper(caller.user_id)
+            ):
+                players = ", ".join(state.names)
+                raise GameError(
+                    "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
+                )
+        await unit.repo.set_chat_locale(caller.chat_id, locale)

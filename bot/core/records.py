@@ -14,6 +14,7 @@ from bot.core.events import (
     LastRoundMarked,
     LateDealProposed,
 )
+from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
 from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
@@ -51,14 +52,26 @@ async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
     await repo.add_member(game_id, user_id)
 
 
-def playing(state: GameState, caller: Caller) -> int | None:
-    """Checks that the game is on and the sender may record; the sender's seat, if he plays."""
+def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
+    """Checks that the game is on and the sender may record (or, `command` "/endgame", end
+    it); the sender's seat, if he plays. The refusal says the real reason (issue 13)."""
     if state.status is GameStatus.FORMING:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
     seat = state.seat_of(caller.user_id, caller.username)
     if seat is None and not state.is_scorekeeper(caller.user_id):
         players = ", ".join(state.names)
+        keeper = state.scorekeeper.name if state.scorekeeper is not None else "?"
+        mine = {name_from_profile(caller.first_name, None, set()).casefold()}
+        mine.add((caller.first_name or "").strip().casefold())
+        named = next(
+            (p for p in state.players if p.named_only and p.name.casefold() in mine), None
+        )
+        if named is not None:
+            params = {"name": named.name, "keeper": keeper}
+            raise GameError("named-seat", named.name, params, f"/join {named.name}")
+        if command == "/endgame":
+            raise GameError("endgame-players-only", caller.shown, {"players": players}, "/score")
         raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
     return seat
 

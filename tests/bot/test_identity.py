@@ -43,3 +43,37 @@ async def test_a_clash_keeps_the_username(chat: ChatDriver, game: GameService) -
     assert snap.state.names == ("Anna", "anna_two", "Boris")
     assert all(p.user_id is not None for p in snap.state.players)
     assert CLARA.id not in {p.user_id for p in snap.state.players}
+
+
+async def test_a_new_group_takes_the_openers_language_until_lang(
+    chat: ChatDriver, game: GameService
+) -> None:
+    sasha = TgUser(1031, "Саша", "sasha_k", "ru-RU")
+    opened = await chat.say(sasha, "/newgame sochi me @misha_p @lena_v")
+    assert "Пулька" in opened or "пульк" in opened
+    assert await game.locale(chat.chat_id) == "ru"
+    outsider = TgUser(1032, "Eve", "eve_x", "en")
+    refused = await chat.say(outsider, "/lang en")
+    assert "только её игроки" in refused and "/lang en" in refused
+    assert await game.locale(chat.chat_id) == "ru"
+    await chat.send(sasha, "/lang en")
+    assert await game.locale(chat.chat_id) == "en"
+
+
+async def test_an_english_opener_keeps_a_new_group_english(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await chat.send(TgUser(1041, "Ann", "ann_e", "en-GB"), "/newgame sochi me @misha_p @lena_v")
+    assert await game.locale(chat.chat_id) == "en"
+
+
+async def test_a_user_seated_by_name_is_told_the_scorekeeper_records(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/newgame sochi me Boris Clara")
+    refused = await chat.say(BORIS, "/deal Anna 6♠ = vist:Boris pass:Clara")
+    assert "Boris is seated by name" in refused and "scorekeeper (Anna)" in refused
+
+
+async def test_an_outsiders_endgame_says_only_players_end_it(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/newgame sochi me Boris Clara")
+    refused = await chat.say(TgUser(1051, "Eve", "eve_x"), "/endgame")
+    assert "Only the game's players can end it" in refused and "record" not in refused
