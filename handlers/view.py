@@ -59,5 +59,6 @@ async def export_cmd(
     exported = await game.export(caller.chat_id)
     game_id = exported.state.game_id
     protocol, events = exported.protocol.encode(), exported.events.encode()
-    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=game_id))
-    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=game_id))
+    number = exported.state.number
+    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))

@@ -113,6 +113,7 @@ class Vote:
 class GameState:
     game_id: int
     chat_id: int = 0  # set by the service when it reads the game
+    number: int = 0  # the game's number in its chat (games.number), set with chat_id
     status: GameStatus = GameStatus.FORMING
     convention: str = "sochi"
     seats: int = 3

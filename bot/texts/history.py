@@ -33,7 +33,7 @@ from scoring.sheet import Sheet
 def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
     """Every event of the game in order (corrections.md "Audit"): records with their numbers as
     they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
-    lines: list[str] = [t("history-title", game=state.game_id)]
+    lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
         in_force = [item.seq for item in state.records]
@@ -94,7 +94,7 @@ def _history_event(
         case GameStarted():
             return [t("history-started", time=time, rules=rules_brief(t, state))]
         case GameEnded():
-            return [t(f"game-ended-{event.reason}", game=state.game_id)]
+            return [t(f"game-ended-{event.reason}", game=state.number)]
         case SeatLinked():
             username = event.player.username or ""
             return [t("history-linked", username=username, name=event.player.name, time=time)]

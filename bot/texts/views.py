@@ -91,7 +91,7 @@ def _pool(state: GameState) -> str:
 
 def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
     lines = [
-        t("game-opened", game=state.game_id),
+        t("game-opened", game=state.number),
         rules_brief(t, state),
         "",
         t("seats", count=len(state.players), seats=state.seats),
@@ -126,7 +126,7 @@ def left_text(t: Translator, state: GameState, player: Player) -> Safe:
 
 def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
     return join_lines(
-        [t("sheet-title", game=state.game_id, deals=sheet.deals), footer_text(t, state, sheet)]
+        [t("sheet-title", game=state.number, deals=sheet.deals), footer_text(t, state, sheet)]
     )
 
 
@@ -170,7 +170,7 @@ def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]
         lines.append(
             t(
                 "private-game-line",
-                game=state.game_id,
+                game=state.number,
                 chat=title or "?",
                 status=t(f"status-{state.status.value}"),
                 players=", ".join(state.names) or "…",
@@ -315,7 +315,7 @@ def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
     names = state.names
     key = "score-head-ended" if state.ended_reason else "score-head"
     lines = [
-        t(key, game=state.game_id, deals=sheet.deals),
+        t(key, game=state.number, deals=sheet.deals),
         rules_brief(t, state),
         "",
         t("balances-title"),
@@ -335,7 +335,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
     names = state.names
     return join_lines(
         [
-            t("sheet-title", game=state.game_id, deals=sheet.deals),
+            t("sheet-title", game=state.number, deals=sheet.deals),
             totals_text(t, names, sheet),
             "",
             t("balances-title"),
@@ -346,7 +346,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
 
 def ended_text(t: Translator, ended: Ended) -> Safe:
     state = ended.state
-    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.game_id)]
+    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.number)]
     if ended.sheet is not None and ended.settlement is not None:
         lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
     return join_lines(lines)
@@ -363,7 +363,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     number = proposal.number if proposal is not None else "?"
     head = t(
         f"vote-{vote.kind.value}",
-        game=state.game_id,
+        game=state.number,
         number=number,
         proposer=proposer,
         writer=(proposal.writer if proposal is not None else None) or "?",
@@ -473,7 +473,7 @@ def arbiter_text(t: Translator, state: GameState) -> Safe:
 
 # -- rules ---------------------------------------------------------------------------------
 def rules_text(t: Translator, state: GameState) -> Safe:
-    lines: list[str] = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
+    lines: list[str] = [t("rules-title", game=state.number), rules_brief(t, state), ""]
     rules = state.rules_now()
     mid_game = state.changed_options()
     if rules is None:
