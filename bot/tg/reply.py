@@ -118,7 +118,7 @@ class Reply:
         photo = BufferedInputFile(png, filename=f"sheet-{state.game_id}.png")
         if len(plain_text(caption)) > CAPTION_LIMIT:
             await self.text(caption)
-            caption = Safe(t("sheet-title", game=state.game_id, deals=sheet.deals))
+            caption = Safe(t("sheet-title", game=state.number, deals=sheet.deals))
         if redraw and self.message_id is not None:
             live = await self.game.sheet_message(state.game_id)
             if live is not None and 0 < self.message_id - live <= NEAR:
