@@ -81,6 +81,9 @@ class GameErrorCode(StrEnum):
     VOTE_OPEN = "vote-open"  # a vote on this record (or a late deal) is already open
     VOTES_PENDING = "votes-pending"  # /endgame while a vote on a record is open
     LATE_NOTHING_BEFORE = "late-nothing-before"  # `late` with no deal to insert it before
+    LATE_SHIFTS_ROTATION = (
+        "late-shifts-rotation"  # a forgotten deal makes a later deal's dealer play
+    )
     LATE_WINDOW = "late-window"  # the latest deal is older than dispute_grace_seconds
     VOTE_SAME = "vote-same"  # the same vote again: nothing changes
     ARBITER_ONLY = "arbiter-only"  # a vote waiting for the arbiter: only he decides
