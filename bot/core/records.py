@@ -11,6 +11,7 @@ from bot.core.events import (
     DealEdited,
     Dealt,
     DealUndone,
+    Kind,
     LastRoundMarked,
     LateDealProposed,
 )
@@ -128,11 +129,13 @@ def pencil(unit: Unit, caller: Caller) -> tuple[RecordItem, Sheet]:
     if not records:
         raise GameError("nothing-to-undo", "", {}, DEAL_EXAMPLE)
     last = records[-1]
+    seconds = rules_now(state).pencil_seconds
+    if last.kind is Kind.PENALTY or last.vote is not None:  # written by a vote: no pencil
+        raise GameError("pencil-expired", "/undo", {"seconds": str(seconds)}, "/history")
     if last.author != caller.user_id:
         raise GameError("not-author", last.line, {}, "/history")
     if votes_on(state, last):
         raise GameError("vote-open", last.line, {}, "/history")
-    seconds = rules_now(state).pencil_seconds
     if not pencil_holds(last.at, unit.now(), seconds, latest=True):
         raise GameError("pencil-expired", last.line, {"seconds": str(seconds)}, "/history")
     return last, unit.sheet()

@@ -214,7 +214,16 @@ def recorded_text(t: Translator, result: Recorded) -> Safe:
     names = result.state.names
     scored = result.scored
     if isinstance(scored.record, LastRound):
-        return join_lines([t("last-round-announced"), footer_text(t, result.state, result.sheet)])
+        sheet = result.sheet
+        size = len(names)
+        wait = (sheet.game.first_dealer - sheet.next_dealer) % size  # deals before his turn
+        announced = t(
+            "last-round-announced",
+            start=sheet.deals + wait + 1,
+            dealer=names[sheet.game.first_dealer],
+            remain=wait + size,
+        )
+        return join_lines([announced, footer_text(t, result.state, sheet)])
     head = t(
         "deal-recorded",
         number=number_label(t, scored),
@@ -314,6 +323,8 @@ def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
 def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
     names = state.names
     key = "score-head-ended" if state.ended_reason else "score-head"
+    if key == "score-head" and sheet.finished:
+        key = "score-head-finished"  # the end rule is met: the final score, not "if it ended now"
     lines = [
         t(key, game=state.number, deals=sheet.deals),
         rules_brief(t, state),
