@@ -243,7 +243,11 @@ def footer_text(t: Translator, state: GameState, sheet: Sheet) -> Safe:
 def undone_text(t: Translator, result: Undone) -> Safe:
     return join_lines(
         [
-            t("deal-undone", number=f"#{result.number}", line=result.line),
+            t(
+                "deal-undone",
+                number=f"#{result.number}",
+                line=result.state.canonical(result.line, t.lang),
+            ),
             footer_text(t, result.state, result.sheet),
         ]
     )
@@ -256,7 +260,7 @@ def edited_text(t: Translator, result: Edited) -> Safe:
             t(
                 "deal-edited",
                 number=number_label(t, result.scored),
-                old=result.old,
+                old=result.state.canonical(result.old, t.lang),
                 line=shown_line(t, result.scored.record, names),
             ),
             why_text(t, names, result.scored),
@@ -391,7 +395,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
     elif isinstance(event, CorrectionProposed | LateDealProposed):
-        lines.append(t("vote-line", line=event.line))
+        lines.append(t("vote-line", line=state.canonical(event.line, t.lang)))
     elif isinstance(event, RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
@@ -464,7 +468,8 @@ def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
     if applied.old is None:
         head = t("late-applied", number=f"#{applied.number}", line=line)
     else:
-        head = t("correction-applied", number=f"#{applied.number}", old=applied.old, line=line)
+        old = state.canonical(applied.old, t.lang)
+        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
     lines: list[str] = [head, why_text(t, names, applied.scored)]
     if applied.warning is not None:
         lines.append(t("penalty-warning", name=applied.warning))
@@ -533,5 +538,23 @@ def error_text(t: Translator, error: ScoringError) -> Safe:
     if error.span:
         lines.append(t("error-span", span=error.span))
     if error.example:
-        lines.append(t("error-example", example=error.example))
+        lines.append(t("error-example", example=example_in(t.lang, error.example)))
     return join_lines(lines)
+
+
+_RU_WORDS: Final = {"vist": "вист", "pass": "пас", "half": "пол"}
+_RU_TOKENS: Final = {"misere": "мизер", "three_down": "без трёх", "open": "светлую"}
+
+
+def example_in(lang: str, example: str) -> str:
+    """An example deal line with the chat's role words (Russian: `вист:`, `пас:`, `мизер`), so a
+    Russian chat never reads English notation words; names and numbers stay."""
+    if lang != "ru" or not example.startswith("/deal"):
+        return example
+    words = []
+    for word in example.split(" "):
+        role, colon, rest = word.partition(":")
+        if colon and role in _RU_WORDS:
+            word = f"{_RU_WORDS[role]}:{rest}"
+        words.append(_RU_TOKENS.get(word, word))
+    return " ".join(words)
