@@ -162,6 +162,15 @@ class GameService:
         sheet = self.sheet(state)
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
+    async def look(self, caller: Caller) -> Snapshot:
+        """`snapshot` for a look by `caller` (/score, /sheet, /history, /rules): his first act
+        in the chat links his `@username` seat (notation.md "Players", issue 13)."""
+        snap = await self.snapshot(caller.chat_id)
+        if lobby.needs_link(snap.state, caller):
+            await lobby.link_seat(self.core, caller)
+            snap = await self.snapshot(caller.chat_id)
+        return snap
+
     async def export(self, chat_id: int) -> Exported:
         """The protocol file of the chat's game (live, else its last) and its JSON event log."""
         state = (await self.snapshot(chat_id)).state
