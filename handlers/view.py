@@ -17,7 +17,7 @@ router = Router(name=__name__)
 
 @router.message(Command("score"))
 async def score_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     if snap.sheet is None or snap.settlement is None:
         await message.answer(opened_text(t, snap.state, False))
         return
@@ -29,7 +29,7 @@ async def score_cmd(message: Message, caller: Caller, t: Translator, game: GameS
 async def sheet_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     if snap.sheet is None or snap.settlement is None:
         await message.answer(opened_text(t, snap.state, False))
         return
@@ -39,14 +39,14 @@ async def sheet_cmd(
 
 @router.message(Command("history"))
 async def history_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     for part in chunks(history_lines(t, snap.state, snap.sheet)):
         await message.answer(part)
 
 
 @router.message(Command("rules"))
 async def rules_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     for part in chunks(rules_text(t, snap.state).split("\n")):
         await message.answer(part)
 

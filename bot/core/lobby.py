@@ -7,7 +7,7 @@ from functools import partial
 
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
-from bot.core.newgame import NewGame, check_name
+from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Caller, Core, Unit
@@ -180,3 +180,16 @@ async def set_language(core: Core, caller: Caller, locale: str) -> None:
                     "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
                 )
         await unit.repo.set_chat_locale(caller.chat_id, locale)
+
+
+async def link_seat(core: Core, caller: Caller) -> None:
+    """A look at the game (/score, /history…) by an account whose `@username` seat is not linked
+    yet: the unit of work links it (`Unit.link`) and records nothing else."""
+    async with core.command(caller):
+        pass
+
+
+def needs_link(state: GameState, caller: Caller) -> bool:
+    first = name_from_profile(caller.first_name, caller.username, set())
+    live = state.status is not GameStatus.ENDED
+    return live and state.link_event(caller.user_id, caller.username, first) is not None

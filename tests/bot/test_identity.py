@@ -77,3 +77,13 @@ async def test_an_outsiders_endgame_says_only_players_end_it(chat: ChatDriver) -
     await chat.send(ANNA, "/newgame sochi me Boris Clara")
     refused = await chat.say(TgUser(1051, "Eve", "eve_x"), "/endgame")
     assert "Only the game's players can end it" in refused and "record" not in refused
+
+
+async def test_a_first_look_links_the_seat_too(chat: ChatDriver, game: GameService) -> None:
+    await chat.send(SASHA, "/newgame sochi me @misha_p @lena_v")
+    score = await chat.say(LENA, "/score")
+    assert "Lena" in score and "lena_v" not in score.replace("@lena_v", "")
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.state.players[2].user_id == LENA.id
+    assert "Lena" in await chat.say(LENA, "/score")  # linked once, a later look changes nothing
+    assert sum(1 for e in snap.state.events if type(e).__name__ == "SeatLinked") == 1
