@@ -101,6 +101,8 @@ def draft_to_data(draft: Draft) -> dict[str, Any]:
         "taken": draft.taken,
         "split": draft.split,
         "tricks": list(draft.tricks),
+        "light": draft.light,
+        "note": draft.note,
     }
 
 
@@ -115,6 +117,8 @@ def draft_from_data(data: dict[str, Any]) -> Draft:
         taken=data["taken"],
         split=data["split"],
         tricks=tuple(data["tricks"]),
+        light=data.get("light"),
+        note=str(data.get("note") or ""),
     )
 
 
