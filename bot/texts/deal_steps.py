@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Final
 
 from bot.texts.i18n import Safe, Translator
 from scoring import offers
-from scoring.deal import Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring.deal import Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
 from scoring.notation import format_record
 from scoring.offers import HALF_WHIST_LEVELS as HALF_LEVELS
 from scoring.offers import LEVELS, SUITS
@@ -32,6 +32,7 @@ __all__ = [
     "HALF_LEVELS",
     "KINDS",
     "LEVELS",
+    "NOTE_MAX",
     "ROLES",
     "SUITS",
     "BadPress",
@@ -39,8 +40,10 @@ __all__ = [
     "DealKind",
     "DealStep",
     "Draft",
+    "Extra",
     "Seating",
     "choices",
+    "extras",
     "label",
     "notation",
     "press",
@@ -49,6 +52,8 @@ __all__ = [
     "step",
     "step_text",
     "subject",
+    "toggle",
+    "with_note",
 ]
 
 
@@ -77,6 +82,17 @@ ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)  # a word's button value is it
 ROW: Final = 6  # numbers per row of buttons
 
 
+class Extra(IntEnum):
+    """The extras the confirmation offers beside ✅ (notation.md "EXTRA"); they travel as `v`."""
+
+    OPEN = 1
+    CLOSED = 2
+    NOTE = 3
+
+
+NOTE_MAX: Final = 200  # characters of a note kept
+
+
 class BadPress(ValueError):
     """A value the current step does not offer (a forged or outdated button)."""
 
@@ -93,6 +109,8 @@ class Draft:
     taken: int | None = None  # the declarer's tricks in a played contract
     split: int | None = None  # both whisted: the first whister's tricks
     tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
+    light: bool | None = None  # at the confirmation: open (True) or closed (False) play
+    note: str = ""  # at the confirmation: a note, typed as a reply
 
     @property
     def played(self) -> bool:
@@ -202,15 +220,44 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     return draft
 
 
+def extras(seating: Seating, draft: Draft) -> tuple[Choice, ...]:
+    """The extras of a finished draft: open/closed play on a contract, a note on any deal; a set
+    extra is marked ✓ (a second press clears it)."""
+    if step(seating, draft) is not DealStep.CONFIRM:
+        return ()
+    out: list[Choice] = []
+    if draft.kind is DealKind.CONTRACT:
+        for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
+            mark = "✓ " if draft.light is light else ""
+            out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
+    out.append(Choice(Extra.NOTE, "✓ " if draft.note else "", "steps-extra-note"))
+    return tuple(out)
+
+
+def toggle(seating: Seating, draft: Draft, value: int) -> Draft:
+    """The draft after pressing an extra: open/closed set or cleared (NOTE asks for a reply)."""
+    if value not in {c.value for c in extras(seating, draft)} or value == Extra.NOTE:
+        raise BadPress(f"extra {value} is not offered here")
+    light = value == Extra.OPEN
+    return replace(draft, light=None if draft.light is light else light)
+
+
+def with_note(draft: Draft, text: str) -> Draft:
+    """The note as the notation keeps it: one line, no double quotes, at most `NOTE_MAX`."""
+    note = " ".join(text.replace('"', "'").split())[:NOTE_MAX]
+    return replace(draft, note=note)
+
+
 def record(seating: Seating, draft: Draft) -> Deal:
     """The deal a finished draft tells (normalised like the notation's reading of it)."""
     if step(seating, draft) is not DealStep.CONFIRM:
         raise ValueError("the draft is not finished")
+    added = Extras(open=draft.light, note=draft.note)
     if draft.kind is DealKind.RASPASY:
-        return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)))
+        return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)), extras=added)
     assert draft.declarer is not None
     if draft.kind is DealKind.MISERE:
-        return Misere(draft.declarer, draft.tricks[0])
+        return Misere(draft.declarer, draft.tricks[0], extras=added)
     assert draft.level is not None
     first, second = seating.defenders(draft.declarer)
     result = 0
@@ -225,7 +272,7 @@ def record(seating: Seating, draft: Draft) -> Deal:
         Defender(first, draft.words[0], tricks[0]),
         Defender(second, draft.words[1], tricks[1]),
     )
-    return Contract(draft.declarer, draft.level, draft.suit, result, defenders)
+    return Contract(draft.declarer, draft.level, draft.suit, result, defenders, extras=added)
 
 
 def notation(seating: Seating, draft: Draft) -> str:

@@ -57,6 +57,7 @@ class Act(StrEnum):
     BACK = "b"
     CANCEL = "x"
     RECORD = "ok"
+    EXTRA = "e"  # an extra at the confirmation (`deal_steps.Extra`): open, closed, a note
 
 
 class DealCb(CallbackData, prefix="ds"):
@@ -95,6 +96,11 @@ def deal_keyboard(
         for choice in row:
             button(steps.label(t, choice), Act.PICK, choice.value)
         sizes.append(len(row))
+    extra = steps.extras(seating, draft)
+    for choice in extra:
+        button(steps.label(t, choice), Act.EXTRA, choice.value)
+    if extra:
+        sizes.append(len(extra))
     last = 1
     if current is DealStep.CONFIRM:
         button(t.template("steps-record"), Act.RECORD)

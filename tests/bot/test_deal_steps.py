@@ -25,14 +25,18 @@ from bot.texts.deal_steps import (
     BadPress,
     DealStep,
     Draft,
+    Extra,
     Seating,
     choices,
+    extras,
     label,
     notation,
     press,
     record,
     step,
     step_text,
+    toggle,
+    with_note,
 )
 from bot.texts.i18n import LANGUAGES, load, translator
 from bot.tg.fsm import OpenSteps, fsm_storage
@@ -576,3 +580,41 @@ async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
     assert steps.markup is None and "send /deal to start again" in steps.text
     assert "Adjustments are made only through a vote" in steps.text
     assert await count_events(store) == before
+
+
+async def test_the_confirmation_adds_open_or_closed_play_and_a_note(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """Issue 13 item 4: open/closed and a note by buttons (the note typed as a reply)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Contract", "Clara", "7♠", "Whist", "Pass", "−1")
+    await steps.press(ANNA, "🌑 closed")
+    assert "closed" in steps.text and steps.button("✓ 🌑 closed")
+    await steps.press(ANNA, "✓ 🌑 closed")  # a second press clears it
+    assert "closed" not in steps.text.split("Record this deal?")[0]
+    await steps.press(ANNA, "☀️ open")
+    asked = await steps.press(ANNA, "📝 note")
+    assert "reply to this message with the note" in texts(asked)
+    noted = await chat.send(ANNA, 'Клара "забыла" козыря')
+    edited = edits(noted)
+    assert len(edited) == 1 and "Noted" in texts(noted)
+    steps.text = edited[0].text or ""
+    markup = edited[0].reply_markup
+    steps.markup = markup if isinstance(markup, InlineKeyboardMarkup) else None
+    assert steps.button("✓ 📝 note")
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == [
+        "Clara 7♠ -1 vist:Anna pass:Boris open note:\"Клара 'забыла' козыря\""
+    ]
+
+
+def test_extras_are_offered_only_at_the_confirmation() -> None:
+    draft = walk(THREE, "Contract", "Clara", "7♠", "Whist")
+    assert extras(THREE, draft) == ()
+    done = walk(THREE, "Misère", "Boris", "1")
+    assert [c.value for c in extras(THREE, done)] == [Extra.NOTE]
+    with pytest.raises(BadPress):
+        toggle(THREE, done, Extra.OPEN)
+    line = notation(THREE, with_note(done, "x" * 300))
+    assert parse_record(line, Table(THREE.names)) == record(THREE, with_note(done, "x" * 300))
