@@ -56,6 +56,7 @@ class OpenSteps:
     opened_at: datetime
     drafts: list[Draft] = field(default_factory=lambda: [Draft()])
     version: int = 0
+    concede: bool = False  # the convention allows the concession «без трёх» (issue 13)
 
     @property
     def draft(self) -> Draft:
@@ -74,6 +75,7 @@ class OpenSteps:
             "opened_at": self.opened_at.isoformat(),
             "drafts": [draft_to_data(d) for d in self.drafts],
             "version": self.version,
+            "concede": self.concede,
         }
 
     @classmethod
@@ -88,6 +90,7 @@ class OpenSteps:
             opened_at=datetime.fromisoformat(data["opened_at"]),
             drafts=[draft_from_data(d) for d in data["drafts"]],
             version=int(data["version"]),
+            concede=bool(data.get("concede", False)),
         )
 
 
@@ -103,6 +106,7 @@ def draft_to_data(draft: Draft) -> dict[str, Any]:
         "tricks": list(draft.tricks),
         "light": draft.light,
         "note": draft.note,
+        "conceded": draft.conceded,
     }
 
 
@@ -119,6 +123,7 @@ def draft_from_data(data: dict[str, Any]) -> Draft:
         tricks=tuple(data["tricks"]),
         light=data.get("light"),
         note=str(data.get("note") or ""),
+        conceded=bool(data.get("conceded", False)),
     )
 
 
