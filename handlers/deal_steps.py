@@ -37,7 +37,9 @@ NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next
 
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
     seating, draft, back = entry.seating, entry.draft, len(entry.drafts) > 1
-    return deal_keyboard(t, entry.game_id, opener, entry.version, seating, draft, back=back)
+    return deal_keyboard(
+        t, entry.game_id, opener, entry.version, seating, draft, back=back, concede=entry.concede
+    )
 
 
 def book_of(state: FSMContext, dispatcher: Dispatcher, bot: Bot) -> StepsBook:
@@ -74,6 +76,7 @@ async def deal_steps_cmd(
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
+    entry.concede = sheet.rules.three_down
     sent = await message.answer(
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
@@ -190,7 +193,8 @@ async def step_press(
             entry.drafts.pop()
     elif callback_data.act is Act.EXTRA:
         try:
-            entry.drafts.append(steps.toggle(entry.seating, entry.draft, callback_data.v))
+            toggled = steps.toggle(entry.seating, entry.draft, callback_data.v, entry.concede)
+            entry.drafts.append(toggled)
         except steps.BadPress:
             await _toast(query, t("steps-moved-on"))
             return

@@ -6,8 +6,10 @@ never offers what `scoring.notation.parse_record` and `scoring.replay` would ref
 (spec/notation.md "Canonical form"): kind → declarer → contract → each defender's word, clockwise
 from the declarer → tricks.
 
-What the steps leave to a typed `/deal`: extras (`dealer:X`, `open`, `prikup:N`, `note`), the
-concession `three_down`, and a 4-player dealer who whists where the convention allows it.
+Beside the steps, the confirmation offers `open`/`closed` and a `note`; right after the contract,
+the concession «без трёх» where the convention allows it (`may_concede`). What the steps leave to
+a typed `/deal`: `dealer:X`, `prikup:N`, and a 4-player dealer who whists where the convention
+allows it.
 """
 
 from __future__ import annotations
@@ -95,3 +97,9 @@ def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
     if len(placed) == active - 1:
         return (left,)
     return tuple(range(left + 1))
+
+
+def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
+    """The concession «без трёх» (`three_down`): only where the convention allows it (the rules'
+    `three_down`), right after the contract, before any defender's word; no defenders then."""
+    return allowed and not said

@@ -88,6 +88,7 @@ class Extra(IntEnum):
     OPEN = 1
     CLOSED = 2
     NOTE = 3
+    CONCEDE = 4  # the concession «без трёх», right after the contract
 
 
 NOTE_MAX: Final = 200  # characters of a note kept
@@ -111,6 +112,7 @@ class Draft:
     tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
     light: bool | None = None  # at the confirmation: open (True) or closed (False) play
     note: str = ""  # at the confirmation: a note, typed as a reply
+    conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
 
     @property
     def played(self) -> bool:
@@ -146,6 +148,8 @@ def step(seating: Seating, draft: Draft) -> DealStep:
         return DealStep.MISERE if not draft.tricks else DealStep.CONFIRM
     if draft.level is None:
         return DealStep.CONTRACT
+    if draft.conceded:
+        return DealStep.CONFIRM
     if len(draft.words) < 2:
         return DealStep.WORD
     if not draft.played:
@@ -220,13 +224,17 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     return draft
 
 
-def extras(seating: Seating, draft: Draft) -> tuple[Choice, ...]:
-    """The extras of a finished draft: open/closed play on a contract, a note on any deal; a set
-    extra is marked ✓ (a second press clears it)."""
-    if step(seating, draft) is not DealStep.CONFIRM:
+def extras(seating: Seating, draft: Draft, concede: bool = False) -> tuple[Choice, ...]:
+    """The buttons beside the step's own: at the first defender's word, the concession «без
+    трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
+    played contract and a note on any deal. A set extra is marked ✓ (a second press clears it)."""
+    current = step(seating, draft)
+    if current is DealStep.WORD and offers.may_concede(concede, draft.words):
+        return (Choice(Extra.CONCEDE, key="steps-extra-concede"),)
+    if current is not DealStep.CONFIRM:
         return ()
     out: list[Choice] = []
-    if draft.kind is DealKind.CONTRACT:
+    if draft.kind is DealKind.CONTRACT and not draft.conceded:
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""
             out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
@@ -234,10 +242,13 @@ def extras(seating: Seating, draft: Draft) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def toggle(seating: Seating, draft: Draft, value: int) -> Draft:
-    """The draft after pressing an extra: open/closed set or cleared (NOTE asks for a reply)."""
-    if value not in {c.value for c in extras(seating, draft)} or value == Extra.NOTE:
+def toggle(seating: Seating, draft: Draft, value: int, concede: bool = False) -> Draft:
+    """The draft after pressing an extra: the concession, or open/closed set or cleared (NOTE
+    asks for a reply instead)."""
+    if value not in {c.value for c in extras(seating, draft, concede)} or value == Extra.NOTE:
         raise BadPress(f"extra {value} is not offered here")
+    if value == Extra.CONCEDE:
+        return replace(draft, conceded=True)
     light = value == Extra.OPEN
     return replace(draft, light=None if draft.light is light else light)
 
@@ -259,6 +270,8 @@ def record(seating: Seating, draft: Draft) -> Deal:
     if draft.kind is DealKind.MISERE:
         return Misere(draft.declarer, draft.tricks[0], extras=added)
     assert draft.level is not None
+    if draft.conceded:
+        return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
     first, second = seating.defenders(draft.declarer)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)

@@ -81,6 +81,7 @@ def deal_keyboard(
     draft: Draft,
     *,
     back: bool,
+    concede: bool = False,
 ) -> InlineKeyboardMarkup:
     """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
     then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
@@ -96,7 +97,7 @@ def deal_keyboard(
         for choice in row:
             button(steps.label(t, choice), Act.PICK, choice.value)
         sizes.append(len(row))
-    extra = steps.extras(seating, draft)
+    extra = steps.extras(seating, draft, concede)
     for choice in extra:
         button(steps.label(t, choice), Act.EXTRA, choice.value)
     if extra:

@@ -618,3 +618,24 @@ def test_extras_are_offered_only_at_the_confirmation() -> None:
         toggle(THREE, done, Extra.OPEN)
     line = notation(THREE, with_note(done, "x" * 300))
     assert parse_record(line, Table(THREE.names)) == record(THREE, with_note(done, "x" * 300))
+
+
+async def test_the_concession_by_buttons_where_the_convention_allows_it(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await open_game(chat)  # Sochi: «без трёх» allowed
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Contract", "Clara", "7♠", "🏳 conceded «three down»")
+    assert "Record this deal?" in steps.text and "three_down" in steps.text
+    with pytest.raises(AssertionError):
+        steps.button("☀️ open")  # not played: no open/closed
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Clara 7♠ = three_down"]
+    odessa = ChatDriver(chat.dispatcher, chat.bot, chat_id=OTHER_GROUP)
+    await odessa.send(ANNA, "/newgame odessa pool 10")
+    for user in (ANNA, BORIS, CLARA):
+        await odessa.send(user, "/join")
+    there = await open_steps(odessa)
+    await there.presses(ANNA, "Contract", "Clara", "7♠")
+    with pytest.raises(AssertionError):
+        there.button("🏳 conceded «three down»")

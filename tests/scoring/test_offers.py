@@ -218,3 +218,20 @@ def test_tricks_left_counts_what_is_not_placed_and_refuses_more_than_ten() -> No
     assert offers.tricks_left((6, 3)) == 1
     with pytest.raises(ValueError):
         offers.tricks_left((6, 5))
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+@pytest.mark.parametrize("size", [3, 4])
+def test_the_concession_is_offered_exactly_where_the_engine_takes_it(
+    convention: str, size: int
+) -> None:
+    """Issue 13: «без трёх» right after the contract, only where the convention allows it; every
+    offered concession (any declarer, any contract) reads back and scores, and none is offered
+    where the engine refuses it; never after a defender's word."""
+    seating = Seating(NAMES[:size], 0)
+    allowed = rules_for(convention, size).three_down
+    for declarer in offers.declarers(seating):
+        for level, suit in offers.contracts():
+            deal = Contract(declarer, level, suit, 0, (), True)
+            assert accepted(seating, deal, convention) == offers.may_concede(allowed, ())
+    assert not offers.may_concede(True, (Role.PASS,))
