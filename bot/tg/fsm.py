@@ -57,6 +57,7 @@ class OpenSteps:
     drafts: list[Draft] = field(default_factory=lambda: [Draft()])
     version: int = 0
     concede: bool = False  # the convention allows the concession «без трёх» (issue 13)
+    prikup: bool = False  # the rules count quick tricks in the prikup (Odessa)
 
     @property
     def draft(self) -> Draft:
@@ -76,6 +77,7 @@ class OpenSteps:
             "drafts": [draft_to_data(d) for d in self.drafts],
             "version": self.version,
             "concede": self.concede,
+            "prikup": self.prikup,
         }
 
     @classmethod
@@ -91,6 +93,7 @@ class OpenSteps:
             drafts=[draft_from_data(d) for d in data["drafts"]],
             version=int(data["version"]),
             concede=bool(data.get("concede", False)),
+            prikup=bool(data.get("prikup", False)),
         )
 
 
@@ -107,6 +110,7 @@ def draft_to_data(draft: Draft) -> dict[str, Any]:
         "light": draft.light,
         "note": draft.note,
         "conceded": draft.conceded,
+        "prikup": draft.prikup,
     }
 
 
@@ -124,6 +128,7 @@ def draft_from_data(data: dict[str, Any]) -> Draft:
         light=data.get("light"),
         note=str(data.get("note") or ""),
         conceded=bool(data.get("conceded", False)),
+        prikup=int(data.get("prikup") or 0),
     )
 
 
