@@ -38,7 +38,15 @@ NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
     seating, draft, back = entry.seating, entry.draft, len(entry.drafts) > 1
     return deal_keyboard(
-        t, entry.game_id, opener, entry.version, seating, draft, back=back, concede=entry.concede
+        t,
+        entry.game_id,
+        opener,
+        entry.version,
+        seating,
+        draft,
+        back=back,
+        concede=entry.concede,
+        prikup=entry.prikup,
     )
 
 
@@ -76,7 +84,7 @@ async def deal_steps_cmd(
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
-    entry.concede = sheet.rules.three_down
+    entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     sent = await message.answer(
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
@@ -193,7 +201,9 @@ async def step_press(
             entry.drafts.pop()
     elif callback_data.act is Act.EXTRA:
         try:
-            toggled = steps.toggle(entry.seating, entry.draft, callback_data.v, entry.concede)
+            toggled = steps.toggle(
+                entry.seating, entry.draft, callback_data.v, entry.concede, entry.prikup
+            )
             entry.drafts.append(toggled)
         except steps.BadPress:
             await _toast(query, t("steps-moved-on"))

@@ -7,9 +7,9 @@ never offers what `scoring.notation.parse_record` and `scoring.replay` would ref
 from the declarer → tricks.
 
 Beside the steps, the confirmation offers `open`/`closed` and a `note`; right after the contract,
-the concession «без трёх» where the convention allows it (`may_concede`). What the steps leave to
-a typed `/deal`: `dealer:X`, `prikup:N`, and a 4-player dealer who whists where the convention
-allows it.
+the concession «без трёх» where the convention allows it (`may_concede`); Odessa's quick tricks
+in the prikup at a table of four (`prikup_tricks`). What the steps leave to a typed `/deal`:
+`dealer:X` and a 4-player dealer who whists where the convention allows it.
 """
 
 from __future__ import annotations
@@ -103,3 +103,12 @@ def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
     """The concession «без трёх» (`three_down`): only where the convention allows it (the rules'
     `three_down`), right after the contract, before any defender's word; no defenders then."""
     return allowed and not said
+
+
+PRIKUP_TRICKS: Final = (1, 2, 3)  # notation.md: "`prikup:N` (Odessa quick tricks, 1–3)"
+
+
+def prikup_tricks(bonus: bool, seating: Seating) -> tuple[int, ...]:
+    """Quick tricks in the prikup a contract may add: 1–3 where the rules count them
+    (`prikup_bonus`) at a table of four (the dealer does not whist: the steps never let him)."""
+    return PRIKUP_TRICKS if bonus and len(seating.names) == 4 else ()

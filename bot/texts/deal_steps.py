@@ -89,6 +89,7 @@ class Extra(IntEnum):
     CLOSED = 2
     NOTE = 3
     CONCEDE = 4  # the concession «без трёх», right after the contract
+    PRIKUP = 10  # + N (1–3): Odessa's quick tricks in the prikup, at the confirmation
 
 
 NOTE_MAX: Final = 200  # characters of a note kept
@@ -113,6 +114,7 @@ class Draft:
     light: bool | None = None  # at the confirmation: open (True) or closed (False) play
     note: str = ""  # at the confirmation: a note, typed as a reply
     conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
+    prikup: int = 0  # Odessa's quick tricks in the prikup (1–3), 0 for none
 
     @property
     def played(self) -> bool:
@@ -224,7 +226,9 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     return draft
 
 
-def extras(seating: Seating, draft: Draft, concede: bool = False) -> tuple[Choice, ...]:
+def extras(
+    seating: Seating, draft: Draft, concede: bool = False, prikup: bool = False
+) -> tuple[Choice, ...]:
     """The buttons beside the step's own: at the first defender's word, the concession «без
     трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
     played contract and a note on any deal. A set extra is marked ✓ (a second press clears it)."""
@@ -238,17 +242,26 @@ def extras(seating: Seating, draft: Draft, concede: bool = False) -> tuple[Choic
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""
             out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
+        for n in offers.prikup_tricks(prikup, seating):
+            mark = "✓ " if draft.prikup == n else ""
+            out.append(Choice(Extra.PRIKUP + n, f"{mark}{n}", "steps-extra-prikup"))
     out.append(Choice(Extra.NOTE, "✓ " if draft.note else "", "steps-extra-note"))
     return tuple(out)
 
 
-def toggle(seating: Seating, draft: Draft, value: int, concede: bool = False) -> Draft:
-    """The draft after pressing an extra: the concession, or open/closed set or cleared (NOTE
-    asks for a reply instead)."""
-    if value not in {c.value for c in extras(seating, draft, concede)} or value == Extra.NOTE:
+def toggle(
+    seating: Seating, draft: Draft, value: int, concede: bool = False, prikup: bool = False
+) -> Draft:
+    """The draft after pressing an extra: the concession, the prikup's quick tricks, or
+    open/closed, set or cleared (NOTE asks for a reply instead)."""
+    offered = {c.value for c in extras(seating, draft, concede, prikup)}
+    if value not in offered or value == Extra.NOTE:
         raise BadPress(f"extra {value} is not offered here")
     if value == Extra.CONCEDE:
         return replace(draft, conceded=True)
+    if value > Extra.PRIKUP:
+        n = value - Extra.PRIKUP
+        return replace(draft, prikup=0 if draft.prikup == n else n)
     light = value == Extra.OPEN
     return replace(draft, light=None if draft.light is light else light)
 
@@ -263,7 +276,7 @@ def record(seating: Seating, draft: Draft) -> Deal:
     """The deal a finished draft tells (normalised like the notation's reading of it)."""
     if step(seating, draft) is not DealStep.CONFIRM:
         raise ValueError("the draft is not finished")
-    added = Extras(open=draft.light, note=draft.note)
+    added = Extras(open=draft.light, prikup=draft.prikup, note=draft.note)
     if draft.kind is DealKind.RASPASY:
         return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)), extras=added)
     assert draft.declarer is not None

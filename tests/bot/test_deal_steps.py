@@ -639,3 +639,15 @@ async def test_the_concession_by_buttons_where_the_convention_allows_it(
     await there.presses(ANNA, "Contract", "Clara", "7♠")
     with pytest.raises(AssertionError):
         there.button("🏳 conceded «three down»")
+
+
+async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")  # the scorekeeper records
+    steps = await open_steps(chat)  # Anna deals #1 and sits out
+    await steps.presses(ANNA, "Contract", "Boris", "7♠", "Whist", "Pass", "=")
+    await steps.press(ANNA, "🃏 prikup 2")
+    assert steps.button("🃏 prikup ✓ 2") and "prikup:2" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Boris 7♠ = vist:Clara pass:Dmitry prikup:2"]

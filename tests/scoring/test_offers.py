@@ -5,6 +5,7 @@ convention; and what a step does not offer, the engine refuses."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import offers
-from scoring.deal import TRICKS, Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring.deal import TRICKS, Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
 from scoring.replay import replay
@@ -235,3 +236,19 @@ def test_the_concession_is_offered_exactly_where_the_engine_takes_it(
             deal = Contract(declarer, level, suit, 0, (), True)
             assert accepted(seating, deal, convention) == offers.may_concede(allowed, ())
     assert not offers.may_concede(True, (Role.PASS,))
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+@pytest.mark.parametrize("size", [3, 4])
+def test_prikup_tricks_are_offered_exactly_where_the_engine_takes_them(
+    convention: str, size: int
+) -> None:
+    """Issue 13: Odessa's quick tricks in the prikup (1–3) on a contract at a table of four."""
+    seating = Seating(NAMES[:size], 0)
+    bonus = rules_for(convention, size).prikup_bonus
+    offered = offers.prikup_tricks(bonus, seating)
+    declarer = offers.declarers(seating)[0]
+    base = contract(seating, declarer, 7, (Role.WHIST, Role.PASS))
+    for n in range(1, 4):
+        deal = replace(base, extras=Extras(prikup=n))
+        assert accepted(seating, deal, convention) == (n in offered), (convention, size, n)
