@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.fake_telegram import Chat, User, private_chat
-from tests.e2e.harness import BotProcess, Member, contains
+from tests.e2e.harness import BotProcess, Member, contains, is_photo
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")  # one bot process for the module
 
@@ -72,3 +72,27 @@ async def test_the_last_round_says_where_it_starts(shared_bot: BotProcess) -> No
     await bob.say("/deal Bob 6♠ = vist:Kim pass:Lou", contains("6♠"))
     answer = await bob.say("/lastround", contains("last round"))
     assert "starts at deal #4, dealt by Bob" in answer.text and "5 deals remain" in answer.text
+
+
+async def test_buttons_record_a_concession_and_a_closed_deal_with_a_note(
+    shared_bot: BotProcess,
+) -> None:
+    """Item 4: a phone records the concession and open/closed play with a note by buttons."""
+    chat = Chat(-1001500001304, "supergroup", "Buttons only")
+    kate = Member(shared_bot, chat, KATE)
+    await kate.say("/newgame sochi me Kim Lou", contains("Game #1"))
+    steps = await kate.say("/deal", contains("What was played?"))
+    for label in ("Contract", "Kim", "7♠"):
+        await kate.press(steps, label, contains())
+    await kate.press(steps, "🏳 conceded «three down»", contains("Record this deal?"))
+    await kate.press(steps, "✅ Record", is_photo)
+    steps = await kate.say("/deal", contains("What was played?"))
+    for label in ("Contract", "Lou", "6♥", "Whist", "Pass", "−1"):
+        await kate.press(steps, label, contains())
+    await kate.press(steps, "🌑 closed", contains("closed"))
+    await kate.press(steps, "📝 note", contains("reply to this message"))
+    await kate.say("the last trick was a revoke", contains("Noted"))
+    await kate.press(steps, "✅ Record", is_photo)
+    history = await kate.say("/history", contains("every event"))
+    assert "Kim 7♠ = three_down" in history.text
+    assert 'Lou 6♥ -1 vist:Kate pass:Kim closed note:"the last trick was a revoke"' in history.text
