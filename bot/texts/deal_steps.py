@@ -34,6 +34,7 @@ __all__ = [
     "LEVELS",
     "NOTE_MAX",
     "ROLES",
+    "SHORTCUT_WORDS",
     "SUITS",
     "BadPress",
     "Choice",
@@ -90,6 +91,17 @@ class Extra(IntEnum):
     NOTE = 3
     CONCEDE = 4  # the concession «без трёх», right after the contract
     PRIKUP = 10  # + N (1–3): Odessa's quick tricks in the prikup, at the confirmation
+    BOTH_PASS = 5  # shortcuts at the first defender's word: both pass …
+    FIRST_WHISTS = 6  # … the first (clockwise) whists, the second passes …
+    SECOND_WHISTS = 7  # … the first passes, the second whists
+    DECLARER = 20  # + seat: a contract by this declarer, straight from the first step
+
+
+SHORTCUT_WORDS: Final = {
+    Extra.BOTH_PASS: (Role.PASS, Role.PASS),
+    Extra.FIRST_WHISTS: (Role.WHIST, Role.PASS),
+    Extra.SECOND_WHISTS: (Role.PASS, Role.WHIST),
+}
 
 
 NOTE_MAX: Final = 200  # characters of a note kept
@@ -217,7 +229,11 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     """The draft after pressing `value` at its step; steps with a single answer are filled in."""
     if value not in {c.value for c in choices(seating, draft)}:
         raise BadPress(f"{value} is not offered at step {step(seating, draft).value}")
-    draft = _answer(seating, draft, value)
+    return _filled(seating, _answer(seating, draft, value))
+
+
+def _filled(seating: Seating, draft: Draft) -> Draft:
+    """Steps with a single possible answer are answered at once."""
     while step(seating, draft) is not DealStep.CONFIRM:
         only = choices(seating, draft)
         if len(only) != 1:
@@ -233,8 +249,20 @@ def extras(
     трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
     played contract and a note on any deal. A set extra is marked ✓ (a second press clears it)."""
     current = step(seating, draft)
-    if current is DealStep.WORD and offers.may_concede(concede, draft.words):
-        return (Choice(Extra.CONCEDE, key="steps-extra-concede"),)
+    if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
+        return tuple(
+            Choice(Extra.DECLARER + s, seating.names[s]) for s in offers.declarers(seating)
+        )
+    if current is DealStep.WORD and not draft.words and draft.declarer is not None:
+        first, second = (seating.names[s] for s in seating.defenders(draft.declarer))
+        quick = [Choice(Extra.BOTH_PASS, key="steps-quick-both-pass")]
+        quick += [
+            Choice(Extra.FIRST_WHISTS, first, "steps-quick-whists"),
+            Choice(Extra.SECOND_WHISTS, second, "steps-quick-whists"),
+        ]
+        if offers.may_concede(concede, draft.words):
+            quick.append(Choice(Extra.CONCEDE, key="steps-extra-concede"))
+        return tuple(quick)
     if current is not DealStep.CONFIRM:
         return ()
     out: list[Choice] = []
@@ -259,6 +287,10 @@ def toggle(
         raise BadPress(f"extra {value} is not offered here")
     if value == Extra.CONCEDE:
         return replace(draft, conceded=True)
+    if value >= Extra.DECLARER:
+        return _filled(seating, replace(draft, kind=DealKind.CONTRACT, declarer=value - 20))
+    if value in SHORTCUT_WORDS:
+        return _filled(seating, replace(draft, words=SHORTCUT_WORDS[Extra(value)]))
     if value > Extra.PRIKUP:
         n = value - Extra.PRIKUP
         return replace(draft, prikup=0 if draft.prikup == n else n)

@@ -21,8 +21,10 @@ from bot.storage import SqliteStore
 from bot.texts.deal_steps import (
     KINDS,
     ROLES,
+    SHORTCUT_WORDS,
     SUITS,
     BadPress,
+    DealKind,
     DealStep,
     Draft,
     Extra,
@@ -651,3 +653,34 @@ async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
     assert steps.button("🃏 prikup ✓ 2") and "prikup:2" in steps.text
     await steps.press(ANNA, "✅ Record")
     assert await lines(game, chat.chat_id) == ["Boris 7♠ = vist:Clara pass:Dmitry prikup:2"]
+
+
+async def test_the_common_contract_deal_takes_three_taps(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """Issue 13 item 4: declarer → contract → "both pass" (or who whisted → the result)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Clara", "7♠", "⏩ both pass")
+    assert "Record this deal?" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Anna", "8♥", "⏩ Boris whists", "−1")
+    assert "Record this deal?" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == [
+        "Clara 7♠ = pass:Anna pass:Boris",
+        "Anna 8♥ -1 vist:Boris pass:Clara",
+    ]
+
+
+def test_every_shortcut_lands_where_the_long_way_does() -> None:
+    for seating in (THREE, FOUR):
+        for seat in offers.declarers(seating):
+            name = seating.names[seat]
+            short = toggle(seating, Draft(), Extra.DECLARER + seat)
+            assert short == walk(seating, "Contract", name)
+            at_word = walk(seating, "Contract", name, "7♠")
+            for extra, words in SHORTCUT_WORDS.items():
+                quick = toggle(seating, at_word, extra)
+                assert quick.words == words and quick.kind is DealKind.CONTRACT
