@@ -93,6 +93,11 @@ async def test_buttons_record_a_concession_and_a_closed_deal_with_a_note(
     await kate.press(steps, "📝 note", contains("reply to this message"))
     await kate.say("the last trick was a revoke", contains("Noted"))
     await kate.press(steps, "✅ Record", is_photo)
+    steps = await kate.say("/deal", contains("What was played?"))
+    for label in ("Kate", "8♦", "⏩ both pass"):  # the common deal: three taps, then ✅
+        await kate.press(steps, label, contains())
+    await kate.press(steps, "✅ Record", is_photo)
     history = await kate.say("/history", contains("every event"))
+    assert "Kate 8♦ = pass:Kim pass:Lou" in history.text
     assert "Kim 7♠ = three_down" in history.text
     assert 'Lou 6♥ -1 vist:Kate pass:Kim closed note:"the last trick was a revoke"' in history.text
