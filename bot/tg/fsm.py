@@ -58,6 +58,7 @@ class OpenSteps:
     version: int = 0
     concede: bool = False  # the convention allows the concession «без трёх» (issue 13)
     prikup: bool = False  # the rules count quick tricks in the prikup (Odessa)
+    odessa: bool = False  # Odessa's own rules: the 4-player dealer may whist
 
     @property
     def draft(self) -> Draft:
@@ -78,6 +79,7 @@ class OpenSteps:
             "version": self.version,
             "concede": self.concede,
             "prikup": self.prikup,
+            "odessa": self.odessa,
         }
 
     @classmethod
@@ -94,6 +96,7 @@ class OpenSteps:
             version=int(data["version"]),
             concede=bool(data.get("concede", False)),
             prikup=bool(data.get("prikup", False)),
+            odessa=bool(data.get("odessa", False)),
         )
 
 
@@ -111,6 +114,7 @@ def draft_to_data(draft: Draft) -> dict[str, Any]:
         "note": draft.note,
         "conceded": draft.conceded,
         "prikup": draft.prikup,
+        "dealer_whist": draft.dealer_whist,
     }
 
 
@@ -129,6 +133,7 @@ def draft_from_data(data: dict[str, Any]) -> Draft:
         note=str(data.get("note") or ""),
         conceded=bool(data.get("conceded", False)),
         prikup=int(data.get("prikup") or 0),
+        dealer_whist=data.get("dealer_whist"),
     )
 
 
