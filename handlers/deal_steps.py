@@ -47,6 +47,7 @@ def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMark
         back=back,
         concede=entry.concede,
         prikup=entry.prikup,
+        odessa=entry.odessa,
     )
 
 
@@ -85,6 +86,7 @@ async def deal_steps_cmd(
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
+    entry.odessa = sheet.rules.odessa_rules
     sent = await message.answer(
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
@@ -202,7 +204,12 @@ async def step_press(
     elif callback_data.act is Act.EXTRA:
         try:
             toggled = steps.toggle(
-                entry.seating, entry.draft, callback_data.v, entry.concede, entry.prikup
+                entry.seating,
+                entry.draft,
+                callback_data.v,
+                entry.concede,
+                entry.prikup,
+                entry.odessa,
             )
             entry.drafts.append(toggled)
         except steps.BadPress:

@@ -9,7 +9,8 @@ from the declarer → tricks.
 Beside the steps, the confirmation offers `open`/`closed` and a `note`; right after the contract,
 the concession «без трёх» where the convention allows it (`may_concede`); Odessa's quick tricks
 in the prikup at a table of four (`prikup_tricks`). What the steps leave to a typed `/deal`:
-`dealer:X` and a 4-player dealer who whists where the convention allows it.
+`dealer:X`. A 4-player Odessa dealer whists after both active defenders passed
+(`dealer_whist_partners`).
 """
 
 from __future__ import annotations
@@ -112,3 +113,13 @@ def prikup_tricks(bonus: bool, seating: Seating) -> tuple[int, ...]:
     """Quick tricks in the prikup a contract may add: 1–3 where the rules count them
     (`prikup_bonus`) at a table of four (the dealer does not whist: the steps never let him)."""
     return PRIKUP_TRICKS if bonus and len(seating.names) == 4 else ()
+
+
+def dealer_whist_partners(
+    odessa: bool, seating: Seating, declarer: int, said: Sequence[Role]
+) -> tuple[int, ...]:
+    """conventions.md §6 "Dealer whist (4 players)": when both active defenders passed, the
+    Odessa dealer may whist — `vist:DEALER pass:X`, X one of the two passers; the seats X."""
+    if not odessa or len(seating.names) != 4 or tuple(said) != (Role.PASS, Role.PASS):
+        return ()
+    return seating.defenders(declarer)

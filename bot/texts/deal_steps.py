@@ -95,6 +95,7 @@ class Extra(IntEnum):
     FIRST_WHISTS = 6  # … the first (clockwise) whists, the second passes …
     SECOND_WHISTS = 7  # … the first passes, the second whists
     DECLARER = 20  # + seat: a contract by this declarer, straight from the first step
+    DEALER_WHISTS = 30  # + seat X: both passed, the 4-player Odessa dealer whists, X passes
 
 
 SHORTCUT_WORDS: Final = {
@@ -127,11 +128,12 @@ class Draft:
     note: str = ""  # at the confirmation: a note, typed as a reply
     conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
     prikup: int = 0  # Odessa's quick tricks in the prikup (1–3), 0 for none
+    dealer_whist: int | None = None  # both passed and the Odessa dealer whisted: the passer X
 
     @property
     def played(self) -> bool:
-        """Cards were played: someone whisted and nobody took a half-whist."""
-        return offers.was_played(self.words)
+        """Cards were played: someone whisted (the dealer too) and nobody took a half-whist."""
+        return self.dealer_whist is not None or offers.was_played(self.words)
 
     @property
     def two_whists(self) -> bool:
@@ -243,7 +245,11 @@ def _filled(seating: Seating, draft: Draft) -> Draft:
 
 
 def extras(
-    seating: Seating, draft: Draft, concede: bool = False, prikup: bool = False
+    seating: Seating,
+    draft: Draft,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
 ) -> tuple[Choice, ...]:
     """The buttons beside the step's own: at the first defender's word, the concession «без
     трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
@@ -266,11 +272,15 @@ def extras(
     if current is not DealStep.CONFIRM:
         return ()
     out: list[Choice] = []
+    if draft.kind is DealKind.CONTRACT and draft.declarer is not None and not draft.played:
+        for x in offers.dealer_whist_partners(odessa, seating, draft.declarer, draft.words):
+            name = seating.names[x]
+            out.append(Choice(Extra.DEALER_WHISTS + x, name, "steps-extra-dealer-whists"))
     if draft.kind is DealKind.CONTRACT and not draft.conceded:
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""
             out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
-        for n in offers.prikup_tricks(prikup, seating):
+        for n in offers.prikup_tricks(prikup and draft.dealer_whist is None, seating):
             mark = "✓ " if draft.prikup == n else ""
             out.append(Choice(Extra.PRIKUP + n, f"{mark}{n}", "steps-extra-prikup"))
     out.append(Choice(Extra.NOTE, "✓ " if draft.note else "", "steps-extra-note"))
@@ -278,17 +288,25 @@ def extras(
 
 
 def toggle(
-    seating: Seating, draft: Draft, value: int, concede: bool = False, prikup: bool = False
+    seating: Seating,
+    draft: Draft,
+    value: int,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
 ) -> Draft:
     """The draft after pressing an extra: the concession, the prikup's quick tricks, or
     open/closed, set or cleared (NOTE asks for a reply instead)."""
-    offered = {c.value for c in extras(seating, draft, concede, prikup)}
+    offered = {c.value for c in extras(seating, draft, concede, prikup, odessa)}
     if value not in offered or value == Extra.NOTE:
         raise BadPress(f"extra {value} is not offered here")
     if value == Extra.CONCEDE:
         return replace(draft, conceded=True)
+    if value >= Extra.DEALER_WHISTS:
+        return replace(draft, dealer_whist=value - Extra.DEALER_WHISTS)
     if value >= Extra.DECLARER:
-        return _filled(seating, replace(draft, kind=DealKind.CONTRACT, declarer=value - 20))
+        declarer = value - Extra.DECLARER
+        return _filled(seating, replace(draft, kind=DealKind.CONTRACT, declarer=declarer))
     if value in SHORTCUT_WORDS:
         return _filled(seating, replace(draft, words=SHORTCUT_WORDS[Extra(value)]))
     if value > Extra.PRIKUP:
@@ -317,6 +335,19 @@ def record(seating: Seating, draft: Draft) -> Deal:
     assert draft.level is not None
     if draft.conceded:
         return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
+    if draft.dealer_whist is not None:
+        assert draft.taken is not None
+        size = len(seating.names)
+        pair = (
+            Defender(seating.dealer, Role.WHIST, None),
+            Defender(draft.dealer_whist, Role.PASS, None),
+        )  # clockwise from the declarer, as the notation reads them
+        declarer = draft.declarer
+        defenders = tuple(sorted(pair, key=lambda d: (d.player - declarer) % size))
+        level = draft.level
+        return Contract(
+            draft.declarer, level, draft.suit, draft.taken - level, defenders, False, added
+        )
     first, second = seating.defenders(draft.declarer)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)

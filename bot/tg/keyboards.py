@@ -83,6 +83,7 @@ def deal_keyboard(
     back: bool,
     concede: bool = False,
     prikup: bool = False,
+    odessa: bool = False,
 ) -> InlineKeyboardMarkup:
     """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
     then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
@@ -98,7 +99,7 @@ def deal_keyboard(
         for choice in row:
             button(steps.label(t, choice), Act.PICK, choice.value)
         sizes.append(len(row))
-    extra = steps.extras(seating, draft, concede, prikup)
+    extra = steps.extras(seating, draft, concede, prikup, odessa)
     for choice in extra:
         button(steps.label(t, choice), Act.EXTRA, choice.value)
     if extra:

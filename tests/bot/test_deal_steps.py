@@ -674,6 +674,18 @@ async def test_the_common_contract_deal_takes_three_taps(
     ]
 
 
+def test_a_dealer_whist_by_buttons_reads_back_as_the_same_record() -> None:
+    for dealer in range(4):
+        seating = Seating(FOUR.names, dealer)
+        table = Table(seating.names, dealer=dealer)
+        for seat in offers.declarers(seating):
+            both = walk(seating, "Contract", seating.names[seat], "7♠", "Pass", "Pass")
+            for x in seating.defenders(seat):
+                whisted = toggle(seating, both, Extra.DEALER_WHISTS + x, odessa=True)
+                done = press(seating, whisted, 5)
+                assert parse_record(notation(seating, done), table) == record(seating, done)
+
+
 def test_every_shortcut_lands_where_the_long_way_does() -> None:
     for seating in (THREE, FOUR):
         for seat in offers.declarers(seating):
@@ -684,3 +696,24 @@ def test_every_shortcut_lands_where_the_long_way_does() -> None:
             for extra, words in SHORTCUT_WORDS.items():
                 quick = toggle(seating, at_word, extra)
                 assert quick.words == words and quick.kind is DealKind.CONTRACT
+
+
+async def test_the_odessa_dealer_whists_by_buttons_after_two_passes(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """conventions.md §6: both active defenders passed, the dealer whists — vist:DEALER pass:X."""
+    await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")
+    steps = await open_steps(chat)  # Anna deals #1 and sits out
+    await steps.presses(ANNA, "Boris", "7♠", "⏩ both pass")
+    assert steps.button("🎴 the dealer whists, Dmitry passes")
+    await steps.presses(ANNA, "🎴 the dealer whists, Clara passes", "−1")
+    with pytest.raises(AssertionError):
+        steps.button("🃏 prikup 1")  # no quick tricks when the dealer whists
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Boris 7♠ -1 pass:Clara vist:Anna"]
+    sochi = ChatDriver(chat.dispatcher, chat.bot, chat_id=OTHER_GROUP)
+    await sochi.send(ANNA, "/newgame sochi me Boris Clara Dmitry")
+    there = await open_steps(sochi)
+    await there.presses(ANNA, "Boris", "7♠", "⏩ both pass")
+    with pytest.raises(AssertionError):
+        there.button("🎴 the dealer whists, Clara passes")

@@ -252,3 +252,22 @@ def test_prikup_tricks_are_offered_exactly_where_the_engine_takes_them(
     for n in range(1, 4):
         deal = replace(base, extras=Extras(prikup=n))
         assert accepted(seating, deal, convention) == (n in offered), (convention, size, n)
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+def test_the_dealer_whist_is_offered_exactly_where_the_engine_takes_it(convention: str) -> None:
+    """conventions.md §6: after two passes, `vist:DEALER pass:X` in a 4-player Odessa game only;
+    every offered partner X, every result, reads back and scores."""
+    for dealer in range(4):
+        seating = Seating(NAMES, dealer)
+        odessa = rules_for(convention, 4).odessa_rules
+        for declarer in offers.declarers(seating):
+            partners = offers.dealer_whist_partners(odessa, seating, declarer, (Role.PASS,) * 2)
+            for x in seating.defenders(declarer):
+                for taken in offers.declarer_tricks(7):
+                    pair = (Defender(dealer, Role.WHIST), Defender(x, Role.PASS))
+                    whists = tuple(sorted(pair, key=lambda d: (d.player - declarer) % 4))
+                    deal = Contract(declarer, 7, Suit.SPADES, taken - 7, whists)
+                    assert accepted(seating, deal, convention) == (x in partners)
+        three = Seating(NAMES[:3], dealer % 3)
+        assert offers.dealer_whist_partners(True, three, 0, (Role.PASS,) * 2) == ()
