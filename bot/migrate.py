@@ -36,7 +36,7 @@ EXIT_REFUSED: Final = 2
 TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
     (
         "games",
-        ("game_id", "chat_id", "status", "created_by", "created_at", "sheet_message_id"),
+        ("game_id", "chat_id", "status", "created_by", "created_at", "sheet_message_id", "number"),
         frozenset({"created_at"}),
     ),
     (

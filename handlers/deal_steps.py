@@ -14,7 +14,7 @@ from aiogram import Bot, Dispatcher, F, Router
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject
 from aiogram.fsm.context import FSMContext
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
 from bot.core import Caller, GameError, GameService
 from bot.core.records import DEAL_EXAMPLE
@@ -23,19 +23,32 @@ from bot.texts import deal_steps as steps
 from bot.texts.deal_steps import DealStep, Seating
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
+from bot.tg import fsm
 from bot.tg.deal_entry import Refused, StepsBook, fingerprint
-from bot.tg.fsm import OpenSteps
+from bot.tg.fsm import DealEntry, OpenSteps
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from bot.tg.reply import Reply
 from scoring.errors import IllegalDeal, ScoringError
 
 router = Router(name=__name__)
 log = logging.getLogger(__name__)
+NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
 
 
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
     seating, draft, back = entry.seating, entry.draft, len(entry.drafts) > 1
-    return deal_keyboard(t, entry.game_id, opener, entry.version, seating, draft, back=back)
+    return deal_keyboard(
+        t,
+        entry.game_id,
+        opener,
+        entry.version,
+        seating,
+        draft,
+        back=back,
+        concede=entry.concede,
+        prikup=entry.prikup,
+        odessa=entry.odessa,
+    )
 
 
 def book_of(state: FSMContext, dispatcher: Dispatcher, bot: Bot) -> StepsBook:
@@ -72,6 +85,8 @@ async def deal_steps_cmd(
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
+    entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
+    entry.odessa = sheet.rules.odessa_rules
     sent = await message.answer(
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
@@ -177,9 +192,29 @@ async def step_press(
         await query.answer()
         await _close(message, t("steps-cancelled"))
         return
+    if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
+        await query.answer()
+        await state.update_data({NOTE_KEY: message.message_id})
+        ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
+        await message.answer(ask, reply_markup=ForceReply(selective=True))
+        return
     if callback_data.act is Act.BACK:
         if len(entry.drafts) > 1:
             entry.drafts.pop()
+    elif callback_data.act is Act.EXTRA:
+        try:
+            toggled = steps.toggle(
+                entry.seating,
+                entry.draft,
+                callback_data.v,
+                entry.concede,
+                entry.prikup,
+                entry.odessa,
+            )
+            entry.drafts.append(toggled)
+        except steps.BadPress:
+            await _toast(query, t("steps-moved-on"))
+            return
     else:
         try:
             entry.drafts.append(steps.press(entry.seating, entry.draft, callback_data.v))
@@ -193,6 +228,38 @@ async def step_press(
         steps.step_text(t, entry.seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
     )
+
+
+async def awaiting_note(message: Message, state: FSMContext) -> bool:
+    """The sender pressed 📝 on his open steps and this is his text (not a command)."""
+    text = message.text or ""
+    return bool(text) and not text.startswith("/") and NOTE_KEY in await state.get_data()
+
+
+@router.message(DealEntry.steps, awaiting_note)
+async def note_reply(
+    message: Message, caller: Caller, t: Translator, game: GameService, state: FSMContext
+) -> None:
+    """The note typed after 📝: it joins the draft, and the step message shows the new line."""
+    data = await state.get_data()
+    message_id = int(data.pop(NOTE_KEY))
+    await state.set_data(data)
+    entry = fsm.open_steps(data, message_id)
+    if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
+        await message.answer(t("steps-moved-on"))
+        return
+    entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
+    entry.version += 1
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
+    bot = message.bot
+    assert bot is not None
+    await bot.edit_message_text(
+        steps.step_text(t, entry.seating, entry.draft),
+        chat_id=caller.chat_id,
+        message_id=message_id,
+        reply_markup=keyboard(t, caller.user_id or 0, entry),
+    )
+    await message.answer(t("steps-note-added"))
 
 
 @router.callback_query(F.data.startswith(DealCb.__prefix__ + DealCb.__separator__))

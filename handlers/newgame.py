@@ -8,8 +8,9 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.core import Caller, GameService, Player, parse_newgame
+from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
-from bot.texts.i18n import Translator
+from bot.texts.i18n import Translator, translator
 from bot.texts.views import joined_text, left_text, opened_text, started_text
 from bot.tg.keyboards import JoinCb, join_keyboard
 from bot.tg.reply import Reply
@@ -53,7 +54,9 @@ async def newgame_cmd(
 ) -> None:
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
-    opened = await game.new_game(caller, spec)
+    user = message.from_user
+    opened = await game.new_game(caller, spec, locale_of(user.language_code if user else None))
+    t = translator(await game.locale(caller.chat_id) or t.lang)  # a new group takes the opener's
     markup = None if opened.started else join_keyboard(t, opened.state.game_id)
     await reply.text(opened_text(t, opened.state, opened.started), markup)
 

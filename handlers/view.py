@@ -19,7 +19,7 @@ router = Router(name=__name__)
 async def score_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
@@ -31,7 +31,7 @@ async def score_cmd(
 async def sheet_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
@@ -43,7 +43,7 @@ async def sheet_cmd(
 async def history_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     for part in chunks(history_lines(t, snap.state, snap.sheet)):
         await reply.text(part)
 
@@ -52,7 +52,7 @@ async def history_cmd(
 async def rules_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
 ) -> None:
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.look(caller)
     for part in chunks(rules_text(t, snap.state).split("\n")):
         await reply.text(part)
 
@@ -65,5 +65,6 @@ async def export_cmd(
     exported = await game.export(caller.chat_id)
     game_id = exported.state.game_id
     protocol, events = exported.protocol.encode(), exported.events.encode()
-    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=game_id))
-    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=game_id))
+    number = exported.state.number
+    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))

@@ -6,8 +6,11 @@ never offers what `scoring.notation.parse_record` and `scoring.replay` would ref
 (spec/notation.md "Canonical form"): kind → declarer → contract → each defender's word, clockwise
 from the declarer → tricks.
 
-What the steps leave to a typed `/deal`: extras (`dealer:X`, `open`, `prikup:N`, `note`), the
-concession `three_down`, and a 4-player dealer who whists where the convention allows it.
+Beside the steps, the confirmation offers `open`/`closed` and a `note`; right after the contract,
+the concession «без трёх» where the convention allows it (`may_concede`); Odessa's quick tricks
+in the prikup at a table of four (`prikup_tricks`). What the steps leave to a typed `/deal`:
+`dealer:X`. A 4-player Odessa dealer whists after both active defenders passed
+(`dealer_whist_partners`).
 """
 
 from __future__ import annotations
@@ -95,3 +98,28 @@ def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
     if len(placed) == active - 1:
         return (left,)
     return tuple(range(left + 1))
+
+
+def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
+    """The concession «без трёх» (`three_down`): only where the convention allows it (the rules'
+    `three_down`), right after the contract, before any defender's word; no defenders then."""
+    return allowed and not said
+
+
+PRIKUP_TRICKS: Final = (1, 2, 3)  # notation.md: "`prikup:N` (Odessa quick tricks, 1–3)"
+
+
+def prikup_tricks(bonus: bool, seating: Seating) -> tuple[int, ...]:
+    """Quick tricks in the prikup a contract may add: 1–3 where the rules count them
+    (`prikup_bonus`) at a table of four (the dealer does not whist: the steps never let him)."""
+    return PRIKUP_TRICKS if bonus and len(seating.names) == 4 else ()
+
+
+def dealer_whist_partners(
+    odessa: bool, seating: Seating, declarer: int, said: Sequence[Role]
+) -> tuple[int, ...]:
+    """conventions.md §6 "Dealer whist (4 players)": when both active defenders passed, the
+    Odessa dealer may whist — `vist:DEALER pass:X`, X one of the two passers; the seats X."""
+    if not odessa or len(seating.names) != 4 or tuple(said) != (Role.PASS, Role.PASS):
+        return ()
+    return seating.defenders(declarer)

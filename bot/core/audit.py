@@ -198,13 +198,14 @@ def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
         if index is None:
             continue
         try:
-            old = parse_stored(event.old, tab)
+            old = parse_stored(state.canonical(event.old), tab)
             wrong = replay(state.game(), [*records[:index], old])
         except ScoringError:
             continue
         for band, values in wrong.history.items():
             written = [total for at, total in values if at == index]
             right = [total for at, total in sheet.history.get(band, ()) if at == index]
-            if written and right and written[-1] != right[-1]:
+            # a band the record no longer writes in keeps its wrong value too (grey, numbered)
+            if written and (not right or written[-1] != right[-1]):
                 out[(band, index)] = (written[-1], number)
     return out

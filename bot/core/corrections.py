@@ -23,9 +23,10 @@ from bot.core.state import GameState
 from bot.core.uow import Caller, Core, deal_example, records_of, rules_now, table
 from bot.core.votes import open_vote
 from bot.storage import GameStatus
-from scoring.deal import Adjust, LastRound, RuleChange
+from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import format_record, parse_record, parse_rule_change
+from scoring.replay import replay
 from scoring.rules import format_option
 from scoring.sheet import Sheet
 from scoring.voting import (
@@ -130,10 +131,32 @@ async def propose_late(core: Core, caller: Caller, text: str) -> VoteState:
             raise GameError("dispute-not-deal", text.strip(), {}, DEAL_EXAMPLE)
         records = records_of(state)
         records.insert(index, record)
-        unit.replay(records, dealer or 0)
+        unit.replay(records[: index + 1], dealer or 0)  # the deal itself fits its slot
+        later_clash(state, records, index + 1, sheet.records[index].number)
         line = format_record(record, state.names)
         proposed = LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
+
+
+def later_clash(state: GameState, records: list[Record], start: int, number: int) -> None:
+    """A forgotten deal shifts the dealer rotation by one for every later deal: the first later
+    deal that no longer fits (with 4 players its new dealer plays in it) is the real clash."""
+    game = state.game()
+    try:
+        replay(game, records)
+        return
+    except ScoringError:
+        pass
+    for k in range(start, len(records)):
+        before = replay(game, records[:k])
+        try:
+            replay(game, records[: k + 1])
+        except ScoringError as error:
+            line = format_record(records[k], state.names)
+            shown = f"#{number + k - start}"
+            params = {"line": line, "dealer": state.names[before.next_dealer], "number": shown}
+            raise GameError("late-shifts-rotation", shown, params, "/history") from error
+    replay(game, records)  # not a later deal: the engine's own refusal
 
 
 def read_rule_change(text: str) -> RuleChange:

@@ -68,6 +68,9 @@ class GameErrorCode(StrEnum):
     VOTE_CLOSED = "vote-closed"
     NOT_A_VOTER = "not-a-voter"
     BAD_LOCALE = "bad-locale"
+    LANG_PLAYERS_ONLY = "lang-players-only"  # /lang by someone outside the game being played
+    NAMED_SEAT = "named-seat"  # a Telegram user seated by name: the scorekeeper records for him
+    ENDGAME_PLAYERS_ONLY = "endgame-players-only"  # /endgame by someone outside the game
     BAD_DEAL_NUMBER = "bad-deal-number"  # /dispute without a deal number, or no deal has it
     DISPUTE_WINDOW = (
         "dispute-window"  # after the window only the record's writer may propose a correction
@@ -79,6 +82,9 @@ class GameErrorCode(StrEnum):
     VOTE_OPEN = "vote-open"  # a vote on this record (or a late deal) is already open
     VOTES_PENDING = "votes-pending"  # /endgame while a vote on a record is open
     LATE_NOTHING_BEFORE = "late-nothing-before"  # `late` with no deal to insert it before
+    LATE_SHIFTS_ROTATION = (
+        "late-shifts-rotation"  # a forgotten deal makes a later deal's dealer play
+    )
     LATE_WINDOW = "late-window"  # the latest deal is older than dispute_grace_seconds
     VOTE_SAME = "vote-same"  # the same vote again: nothing changes
     ARBITER_ONLY = "arbiter-only"  # a vote waiting for the arbiter: only he decides

@@ -66,6 +66,10 @@ class Kind(StrEnum):
     VOTE_POSTED = "vote_posted"
     """{vote, message_id} — the chat message showing the vote (technical: to edit it later)."""
     ARBITER_NAMED = "arbiter_named"  # {arbiter: player, vote?: seq}
+    SEAT_LINKED = "seat_linked"
+    """{seat, player} — an `@username` seat linked to its Telegram account the first time it acted
+    in the chat (notation.md "Players"): the player as he is from then on (user id; the account's
+    first name unless the seat was named or the name is taken)."""
 
 
 RECORD_KINDS: Final = frozenset({Kind.DEAL, Kind.LAST_ROUND, Kind.PENALTY})
@@ -349,6 +353,13 @@ class ArbiterNamed(Event):
     vote: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SeatLinked(Event):
+    KIND = Kind.SEAT_LINKED
+    seat: int
+    player: Player
+
+
 _CLASSES: Final[dict[Kind, type[Event]]] = {
     cls.KIND: cls
     for cls in (
@@ -372,6 +383,7 @@ _CLASSES: Final[dict[Kind, type[Event]]] = {
         VoteClosed,
         VotePosted,
         ArbiterNamed,
+        SeatLinked,
     )
 }
 _ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold}

@@ -7,7 +7,7 @@ from functools import partial
 
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
-from bot.core.newgame import NewGame, check_name
+from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Caller, Core, Unit
@@ -28,17 +28,32 @@ async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
     await repo.remove_member(game_id, user_id)
 
 
-async def new_game(core: Core, caller: Caller, spec: NewGame) -> Opened:
+async def _new_chat(repo: Repo, chat_id: int) -> bool:
+    """A chat that never had a game nor chose a language."""
+    return await repo.chat_locale(chat_id) is None and await repo.last_game(chat_id) is None
+
+
+def locale_of(language_code: str | None) -> str:
+    """The chat language for a Telegram `language_code`: ru* → ru, anything else → en."""
+    return "ru" if (language_code or "").lower().startswith("ru") else "en"
+
+
+async def new_game(
+    core: Core, caller: Caller, spec: NewGame, language: str | None = None
+) -> Opened:
+    """/newgame; `language`: the opener's, which a new group (no game yet, no /lang) takes."""
     if caller.private:
         raise GameError("group-only", "", {}, "/newgame sochi")
     async with core.command(caller, game=None, direct=True) as unit:
         repo = unit.repo
         if await repo.live_game(caller.chat_id) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
+        if language is not None and await _new_chat(repo, caller.chat_id):
+            await repo.set_chat_locale(caller.chat_id, language)
         if caller.chat_title:
             await repo.set_chat_title(caller.chat_id, caller.chat_title)
         row = await repo.create_game(caller.chat_id, caller.user_id, unit.now())
-        unit.adopt(GameState(row.game_id, row.chat_id))
+        unit.adopt(GameState(row.game_id, row.chat_id, row.number or row.game_id))
         if spec.dealer is not None:
             check_dealer_ref(spec)
         stake = stake_text(spec.stake) if spec.stake is not None else None
@@ -147,3 +162,34 @@ async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
         if player.user_id is not None and not state.is_scorekeeper(player.user_id):
             await unit.write(partial(_remove_member, state.game_id, player.user_id))
         return Left(state, player)
+
+
+async def set_language(core: Core, caller: Caller, locale: str) -> None:
+    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
+    may change it, with no game anyone may."""
+    async with core.command(caller, game=None, direct=True) as unit:
+        row = await unit.repo.live_game(caller.chat_id)
+        if row is not None:
+            state = unit.fold(row, await unit.repo.events(row.game_id))
+            await unit.link(caller)
+            if state.seat_of(caller.user_id, caller.username) is None and not (
+                state.is_scorekeeper(caller.user_id)
+            ):
+                players = ", ".join(state.names)
+                raise GameError(
+                    "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
+                )
+        await unit.repo.set_chat_locale(caller.chat_id, locale)
+
+
+async def link_seat(core: Core, caller: Caller) -> None:
+    """A look at the game (/score, /history…) by an account whose `@username` seat is not linked
+    yet: the unit of work links it (`Unit.link`) and records nothing else."""
+    async with core.command(caller):
+        pass
+
+
+def needs_link(state: GameState, caller: Caller) -> bool:
+    first = name_from_profile(caller.first_name, caller.username, set())
+    live = state.status is not GameStatus.ENDED
+    return live and state.link_event(caller.user_id, caller.username, first) is not None

@@ -13,9 +13,11 @@ from bot.core.events import (
     DealEdited,
     Dealt,
     DealUndone,
+    Kind,
     LastRoundMarked,
     LateDealProposed,
 )
+from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
 from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
@@ -56,14 +58,26 @@ async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
     await repo.add_member(game_id, user_id)
 
 
-def playing(state: GameState, caller: Caller) -> int | None:
-    """Checks that the game is on and the sender may record; the sender's seat, if he plays."""
+def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
+    """Checks that the game is on and the sender may record (or, `command` "/endgame", end
+    it); the sender's seat, if he plays. The refusal says the real reason (issue 13)."""
     if state.status is GameStatus.FORMING:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
     seat = state.seat_of(caller.user_id, caller.username)
     if seat is None and not state.is_scorekeeper(caller.user_id):
         players = ", ".join(state.names)
+        keeper = state.scorekeeper.name if state.scorekeeper is not None else "?"
+        mine = {name_from_profile(caller.first_name, None, set()).casefold()}
+        mine.add((caller.first_name or "").strip().casefold())
+        named = next(
+            (p for p in state.players if p.named_only and p.name.casefold() in mine), None
+        )
+        if named is not None:
+            params = {"name": named.name, "keeper": keeper}
+            raise GameError("named-seat", named.name, params, f"/join {named.name}")
+        if command == "/endgame":
+            raise GameError("endgame-players-only", caller.shown, {"players": players}, "/score")
         raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
     return seat
 
@@ -120,11 +134,13 @@ def pencil(unit: Unit, caller: Caller) -> tuple[RecordItem, Sheet]:
     if not records:
         raise GameError("nothing-to-undo", "", {}, DEAL_EXAMPLE)
     last = records[-1]
+    seconds = rules_now(state).pencil_seconds
+    if last.kind is Kind.PENALTY or last.vote is not None:  # written by a vote: no pencil
+        raise GameError("pencil-expired", "/undo", {"seconds": str(seconds)}, "/history")
     if last.author != caller.user_id:
         raise GameError("not-author", last.line, {}, "/history")
     if votes_on(state, last):
         raise GameError("vote-open", last.line, {}, "/history")
-    seconds = rules_now(state).pencil_seconds
     if not pencil_holds(last.at, unit.now(), seconds, latest=True):
         raise GameError("pencil-expired", last.line, {"seconds": str(seconds)}, "/history")
     return last, unit.sheet()

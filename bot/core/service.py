@@ -110,8 +110,10 @@ class GameService:
         async with self.store.reading() as repo:
             return await repo.update_seen(update_id, chat_id, message_id)
 
-    async def new_game(self, caller: Caller, spec: NewGame) -> Opened:
-        return await lobby.new_game(self.core, caller, spec)
+    async def new_game(self, caller: Caller, spec: NewGame, language: str | None = None) -> Opened:
+        opened = await lobby.new_game(self.core, caller, spec, language)
+        self._locales.pop(caller.chat_id, None)  # a new group may have taken the opener's
+        return opened
 
     async def join(
         self, caller: Caller, name: str | None = None, game_id: int | None = None
@@ -191,6 +193,15 @@ class GameService:
         sheet = self.core.cached(state) or replay(state.game(), records_of(state))
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
+    async def look(self, caller: Caller) -> Snapshot:
+        """`snapshot` for a look by `caller` (/score, /sheet, /history, /rules): his first act
+        in the chat links his `@username` seat (notation.md "Players", issue 13)."""
+        snap = await self.snapshot(caller.chat_id)
+        if lobby.needs_link(snap.state, caller):
+            await lobby.link_seat(self.core, caller)
+            snap = await self.snapshot(caller.chat_id)
+        return snap
+
     async def export(self, chat_id: int) -> Exported:
         """The protocol file of the chat's game (live, else its last) and its JSON event log."""
         state = (await self.snapshot(chat_id)).state
@@ -218,8 +229,7 @@ class GameService:
         return self._locales[chat_id]
 
     async def set_locale(self, caller: Caller, locale: str) -> None:
-        async with self.core.command(caller, game=None, direct=True) as unit:
-            await unit.repo.set_chat_locale(caller.chat_id, locale)
+        await lobby.set_language(self.core, caller, locale)
         self._locales[caller.chat_id] = locale
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.core.events import (
+    RECORD_VOTE_KINDS,
     ArbiterNamed,
     CloseReason,
     DealEdited,
@@ -30,6 +31,7 @@ from bot.core.events import (
     Proposed,
     ReferReason,
     RuleChanged,
+    SeatLinked,
     VoteCast,
     VoteClosed,
     VotePosted,
@@ -37,6 +39,8 @@ from bot.core.events import (
     decode,
 )
 from bot.storage import EventRow, GameStatus
+from scoring.errors import ScoringError
+from scoring.notation import Table, format_record, parse_record
 from scoring.protocol import stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
@@ -87,9 +91,7 @@ class Vote:
     event: Proposed = field(init=False, repr=False)  # the opening event, typed
 
     def __post_init__(self) -> None:
-        event = decode(self.kind, self.payload)
-        assert isinstance(event, Proposed)
-        self.event = event
+        self.event = _proposed(self.kind, self.payload)
 
     @property
     def threshold(self) -> Threshold:
@@ -111,6 +113,7 @@ class Vote:
 class GameState:
     game_id: int
     chat_id: int = 0  # set by the service when it reads the game
+    number: int = 0  # the game's number in its chat (games.number), set with chat_id
     status: GameStatus = GameStatus.FORMING
     convention: str = "sochi"
     seats: int = 3
@@ -130,6 +133,7 @@ class GameState:
     last_seq: int = 0
     log: list[EventRow] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
+    earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -212,6 +216,38 @@ class GameState:
 
     def item(self, seq: int) -> RecordItem:
         return next(item for item in self.items if item.seq == seq)
+
+    def link_event(
+        self, user_id: int | None, username: str | None, first_name: str
+    ) -> SeatLinked | None:
+        """notation.md "Players": the `@username` seat of this account, not linked yet, linked
+        now; it shows `first_name` (the account's, cleaned) unless the seat was given a name or
+        another player has that name (a clash keeps the username)."""
+        if user_id is None or not username:
+            return None
+        for seat, player in enumerate(self.players):
+            if player.user_id is not None or not player.is_user(None, username):
+                continue
+            if any(p.user_id == user_id for p in self.players):
+                return None  # the account already sits in another seat
+            name = player.name
+            taken = {p.name.casefold() for i, p in enumerate(self.players) if i != seat}
+            if name == player.username and first_name.casefold() not in taken:
+                name = first_name
+            return SeatLinked(seat, Player(name, user_id, player.username))
+        return None
+
+    def canonical(self, line: str, lang: str = "en") -> str:
+        """A stored record line as it reads now: written before a seat was renamed by its link,
+        it is read with the names then and printed with today's; `lang` prints Russian role
+        words (`scoring.notation.format_record`). A line the engine cannot read stays as it is."""
+        for names in (self.names, *reversed(self.earlier_names)):
+            try:
+                record = parse_record(line, Table(names))
+            except ScoringError:
+                continue
+            return format_record(record, self.names, lang=lang)
+        return line
 
 
 def rules_snapshot(rules: Rules) -> dict[str, str]:
@@ -355,9 +391,43 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.votes[event.vote].message_id = event.message_id
         case ArbiterNamed():
             state.arbiter = event.arbiter
+        case SeatLinked():
+            _link(state, event)
         case _:
             assert isinstance(event, Proposed), event
             state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
+
+
+def _link(state: GameState, event: SeatLinked) -> None:
+    """The seat's account is known from now on; a new name is written into every record line
+    and proposed line read so far (the stored rows keep the lines as they were written)."""
+    old = state.names
+    state.players[event.seat] = event.player
+    if state.names == old:
+        return
+    state.earlier_names.append(old)
+    for item in state.items:
+        if item.change is None:
+            item.line = _renamed(item.line, old, state.names)
+            item.old_lines = [_renamed(line, old, state.names) for line in item.old_lines]
+    for vote in state.votes.values():
+        for key in ("line", "old"):
+            if isinstance(vote.payload.get(key), str) and vote.kind in RECORD_VOTE_KINDS:
+                vote.payload[key] = _renamed(vote.payload[key], old, state.names)
+        vote.event = _proposed(vote.kind, vote.payload)
+
+
+def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    try:
+        return format_record(parse_record(line, Table(old)), new)
+    except ScoringError:
+        return line
+
+
+def _proposed(kind: Kind, payload: dict[str, Any]) -> Proposed:
+    event = decode(kind, payload)
+    assert isinstance(event, Proposed)
+    return event
 
 
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> GameStarted:

@@ -23,7 +23,7 @@ from contextlib import (
 )
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from bot.core.cache import Games
@@ -216,6 +216,7 @@ class Core:
                     row = await self._row(repo, caller.chat_id, game)
                     if row is not None:
                         unit.adopt(self.tracked(await self.games.state(repo, row)))
+                        await unit.link(caller)
                     yield unit
                 unit.committed()
                 return
@@ -240,6 +241,7 @@ class Core:
                 row = await self._row(repo, caller.chat_id, game)
                 if row is not None:
                     unit.adopt(self.tracked(await self.games.state(repo, row)))
+                    await unit.link(caller)
                 yield unit
                 scope.defer(unit, None)
             else:
@@ -261,6 +263,7 @@ class Core:
         unit = Unit(self, caller.chat_id, None)
         if row is not None and log is not None:  # folded with the store free
             unit.adopt(self.tracked(self.games.take(row, log)))
+            await unit.link(caller)
         return unit
 
     @asynccontextmanager
@@ -354,6 +357,7 @@ class Core:
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
         state.chat_id = row.chat_id
+        state.number = row.number or row.game_id
         self.track(state)
         return state
 
@@ -411,6 +415,15 @@ class Unit:
     def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
         self._state = self.core.folded(row, events)
         return self._state
+
+    async def link(self, caller: Caller) -> None:
+        """An `@username` seat is linked to the caller's account the first time he acts in the
+        chat (notation.md "Players", issue 13): a `SeatLinked` event and his members row."""
+        first = name_from_profile(caller.first_name, caller.username, set())
+        event = self.state.link_event(caller.user_id, caller.username, first)
+        if event is not None and caller.user_id is not None:
+            await self.append(event, caller.user_id)
+            await self.write(partial(_add_member, self.state.game_id, caller.user_id))
 
     def adopt(self, state: GameState) -> None:
         """A game this unit created (nothing to fold yet)."""
@@ -477,6 +490,10 @@ class Unit:
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
+
+
+async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
+    await repo.add_member(game_id, user_id)
 
 
 def _appending(row: EventRow) -> Write:

@@ -81,7 +81,7 @@ async def end_game(core: Core, caller: Caller) -> Ended | VoteState:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/endgame", {}, "/leave")
             return await end(unit, EndReason.CANCELLED, caller.user_id)
-        playing(state, caller)
+        playing(state, caller, "/endgame")
         if any(v.kind in RECORD_VOTE_KINDS for v in state.open_votes()):
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:

@@ -70,6 +70,7 @@ class GameRow:
     status: GameStatus
     created_by: int | None
     created_at: datetime
+    number: int | None = None  # the game's number in its chat (1 for a group's first game)
 
 
 @dataclass(frozen=True, slots=True)

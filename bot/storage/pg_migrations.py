@@ -112,4 +112,11 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
+    # issue 13: games are numbered per chat ("Game #1" in a group's first game)
+    """
+    ALTER TABLE games ADD COLUMN IF NOT EXISTS number integer;
+    UPDATE games SET number = (
+        SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
+    );
+    """,
 )

@@ -30,12 +30,12 @@ from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.pg_outbox import PostgresOutbox, rowcount
 
-_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number"
 POOL_SIZE = 10
 
 
 def _game(row: asyncpg.Record) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4], row[5])
 
 
 def _payload(payload: dict[str, Any]) -> str:
@@ -97,15 +97,18 @@ class PostgresRepo(PostgresOutbox):
         )
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
-        game_id = await self._conn.fetchval(
-            "INSERT INTO games (chat_id, status, created_by, created_at)"
-            " VALUES ($1, $2, $3, $4) RETURNING game_id",
+        row = await self._conn.fetchrow(
+            "INSERT INTO games (chat_id, status, created_by, created_at, number)"
+            " VALUES ($1, $2, $3, $4,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = $1))"
+            " RETURNING game_id, number",
             chat_id,
             GameStatus.FORMING.value,
             created_by,
             at,
         )
-        return GameRow(int(game_id), chat_id, GameStatus.FORMING, created_by, at)
+        assert row is not None
+        return GameRow(int(row[0]), chat_id, GameStatus.FORMING, created_by, at, int(row[1]))
 
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._conn.fetchrow(

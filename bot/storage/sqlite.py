@@ -29,7 +29,7 @@ from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 from bot.storage.sqlite_outbox import SqliteOutbox
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
-_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at"
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number"
 
 
 def _time(at: datetime) -> str:
@@ -41,7 +41,7 @@ def _parse_time(text: str) -> datetime:
 
 
 def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]))
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5])
 
 
 class SqliteRepo(SqliteOutbox):
@@ -92,13 +92,18 @@ class SqliteRepo(SqliteOutbox):
         )
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
+        number = await self._one(
+            "SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = ?", chat_id
+        )
+        assert number is not None
         async with self._db.execute(
-            "INSERT INTO games (chat_id, status, created_by, created_at) VALUES (?, ?, ?, ?)",
-            (chat_id, GameStatus.FORMING.value, created_by, _time(at)),
+            "INSERT INTO games (chat_id, status, created_by, created_at, number)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (chat_id, GameStatus.FORMING.value, created_by, _time(at), number[0]),
         ) as cursor:
             game_id = cursor.lastrowid
         assert game_id is not None
-        return GameRow(game_id, chat_id, GameStatus.FORMING, created_by, at)
+        return GameRow(game_id, chat_id, GameStatus.FORMING, created_by, at, int(number[0]))
 
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", game_id)

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import Final
 
 from bot.texts.i18n import Safe, Translator
 from scoring import offers
-from scoring.deal import Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring.deal import Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
 from scoring.notation import format_record
 from scoring.offers import HALF_WHIST_LEVELS as HALF_LEVELS
 from scoring.offers import LEVELS, SUITS
@@ -32,15 +32,19 @@ __all__ = [
     "HALF_LEVELS",
     "KINDS",
     "LEVELS",
+    "NOTE_MAX",
     "ROLES",
+    "SHORTCUT_WORDS",
     "SUITS",
     "BadPress",
     "Choice",
     "DealKind",
     "DealStep",
     "Draft",
+    "Extra",
     "Seating",
     "choices",
+    "extras",
     "label",
     "notation",
     "press",
@@ -49,6 +53,8 @@ __all__ = [
     "step",
     "step_text",
     "subject",
+    "toggle",
+    "with_note",
 ]
 
 
@@ -77,6 +83,31 @@ ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)  # a word's button value is it
 ROW: Final = 6  # numbers per row of buttons
 
 
+class Extra(IntEnum):
+    """The extras the confirmation offers beside ✅ (notation.md "EXTRA"); they travel as `v`."""
+
+    OPEN = 1
+    CLOSED = 2
+    NOTE = 3
+    CONCEDE = 4  # the concession «без трёх», right after the contract
+    PRIKUP = 10  # + N (1–3): Odessa's quick tricks in the prikup, at the confirmation
+    BOTH_PASS = 5  # shortcuts at the first defender's word: both pass …
+    FIRST_WHISTS = 6  # … the first (clockwise) whists, the second passes …
+    SECOND_WHISTS = 7  # … the first passes, the second whists
+    DECLARER = 20  # + seat: a contract by this declarer, straight from the first step
+    DEALER_WHISTS = 30  # + seat X: both passed, the 4-player Odessa dealer whists, X passes
+
+
+SHORTCUT_WORDS: Final = {
+    Extra.BOTH_PASS: (Role.PASS, Role.PASS),
+    Extra.FIRST_WHISTS: (Role.WHIST, Role.PASS),
+    Extra.SECOND_WHISTS: (Role.PASS, Role.WHIST),
+}
+
+
+NOTE_MAX: Final = 200  # characters of a note kept
+
+
 class BadPress(ValueError):
     """A value the current step does not offer (a forged or outdated button)."""
 
@@ -93,11 +124,16 @@ class Draft:
     taken: int | None = None  # the declarer's tricks in a played contract
     split: int | None = None  # both whisted: the first whister's tricks
     tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
+    light: bool | None = None  # at the confirmation: open (True) or closed (False) play
+    note: str = ""  # at the confirmation: a note, typed as a reply
+    conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
+    prikup: int = 0  # Odessa's quick tricks in the prikup (1–3), 0 for none
+    dealer_whist: int | None = None  # both passed and the Odessa dealer whisted: the passer X
 
     @property
     def played(self) -> bool:
-        """Cards were played: someone whisted and nobody took a half-whist."""
-        return offers.was_played(self.words)
+        """Cards were played: someone whisted (the dealer too) and nobody took a half-whist."""
+        return self.dealer_whist is not None or offers.was_played(self.words)
 
     @property
     def two_whists(self) -> bool:
@@ -128,6 +164,8 @@ def step(seating: Seating, draft: Draft) -> DealStep:
         return DealStep.MISERE if not draft.tricks else DealStep.CONFIRM
     if draft.level is None:
         return DealStep.CONTRACT
+    if draft.conceded:
+        return DealStep.CONFIRM
     if len(draft.words) < 2:
         return DealStep.WORD
     if not draft.played:
@@ -193,7 +231,11 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     """The draft after pressing `value` at its step; steps with a single answer are filled in."""
     if value not in {c.value for c in choices(seating, draft)}:
         raise BadPress(f"{value} is not offered at step {step(seating, draft).value}")
-    draft = _answer(seating, draft, value)
+    return _filled(seating, _answer(seating, draft, value))
+
+
+def _filled(seating: Seating, draft: Draft) -> Draft:
+    """Steps with a single possible answer are answered at once."""
     while step(seating, draft) is not DealStep.CONFIRM:
         only = choices(seating, draft)
         if len(only) != 1:
@@ -202,16 +244,110 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     return draft
 
 
+def extras(
+    seating: Seating,
+    draft: Draft,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
+) -> tuple[Choice, ...]:
+    """The buttons beside the step's own: at the first defender's word, the concession «без
+    трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
+    played contract and a note on any deal. A set extra is marked ✓ (a second press clears it)."""
+    current = step(seating, draft)
+    if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
+        return tuple(
+            Choice(Extra.DECLARER + s, seating.names[s]) for s in offers.declarers(seating)
+        )
+    if current is DealStep.WORD and not draft.words and draft.declarer is not None:
+        first, second = (seating.names[s] for s in seating.defenders(draft.declarer))
+        quick = [Choice(Extra.BOTH_PASS, key="steps-quick-both-pass")]
+        quick += [
+            Choice(Extra.FIRST_WHISTS, first, "steps-quick-whists"),
+            Choice(Extra.SECOND_WHISTS, second, "steps-quick-whists"),
+        ]
+        if offers.may_concede(concede, draft.words):
+            quick.append(Choice(Extra.CONCEDE, key="steps-extra-concede"))
+        return tuple(quick)
+    if current is not DealStep.CONFIRM:
+        return ()
+    out: list[Choice] = []
+    if draft.kind is DealKind.CONTRACT and draft.declarer is not None and not draft.played:
+        for x in offers.dealer_whist_partners(odessa, seating, draft.declarer, draft.words):
+            name = seating.names[x]
+            out.append(Choice(Extra.DEALER_WHISTS + x, name, "steps-extra-dealer-whists"))
+    if draft.kind is DealKind.CONTRACT and not draft.conceded:
+        for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
+            mark = "✓ " if draft.light is light else ""
+            out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
+        for n in offers.prikup_tricks(prikup and draft.dealer_whist is None, seating):
+            mark = "✓ " if draft.prikup == n else ""
+            out.append(Choice(Extra.PRIKUP + n, f"{mark}{n}", "steps-extra-prikup"))
+    out.append(Choice(Extra.NOTE, "✓ " if draft.note else "", "steps-extra-note"))
+    return tuple(out)
+
+
+def toggle(
+    seating: Seating,
+    draft: Draft,
+    value: int,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
+) -> Draft:
+    """The draft after pressing an extra: the concession, the prikup's quick tricks, or
+    open/closed, set or cleared (NOTE asks for a reply instead)."""
+    offered = {c.value for c in extras(seating, draft, concede, prikup, odessa)}
+    if value not in offered or value == Extra.NOTE:
+        raise BadPress(f"extra {value} is not offered here")
+    if value == Extra.CONCEDE:
+        return replace(draft, conceded=True)
+    if value >= Extra.DEALER_WHISTS:
+        return replace(draft, dealer_whist=value - Extra.DEALER_WHISTS)
+    if value >= Extra.DECLARER:
+        declarer = value - Extra.DECLARER
+        return _filled(seating, replace(draft, kind=DealKind.CONTRACT, declarer=declarer))
+    if value in SHORTCUT_WORDS:
+        return _filled(seating, replace(draft, words=SHORTCUT_WORDS[Extra(value)]))
+    if value > Extra.PRIKUP:
+        n = value - Extra.PRIKUP
+        return replace(draft, prikup=0 if draft.prikup == n else n)
+    light = value == Extra.OPEN
+    return replace(draft, light=None if draft.light is light else light)
+
+
+def with_note(draft: Draft, text: str) -> Draft:
+    """The note as the notation keeps it: one line, no double quotes, at most `NOTE_MAX`."""
+    note = " ".join(text.replace('"', "'").split())[:NOTE_MAX]
+    return replace(draft, note=note)
+
+
 def record(seating: Seating, draft: Draft) -> Deal:
     """The deal a finished draft tells (normalised like the notation's reading of it)."""
     if step(seating, draft) is not DealStep.CONFIRM:
         raise ValueError("the draft is not finished")
+    added = Extras(open=draft.light, prikup=draft.prikup, note=draft.note)
     if draft.kind is DealKind.RASPASY:
-        return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)))
+        return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)), extras=added)
     assert draft.declarer is not None
     if draft.kind is DealKind.MISERE:
-        return Misere(draft.declarer, draft.tricks[0])
+        return Misere(draft.declarer, draft.tricks[0], extras=added)
     assert draft.level is not None
+    if draft.conceded:
+        return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
+    if draft.dealer_whist is not None:
+        assert draft.taken is not None
+        size = len(seating.names)
+        pair = (
+            Defender(seating.dealer, Role.WHIST, None),
+            Defender(draft.dealer_whist, Role.PASS, None),
+        )  # clockwise from the declarer, as the notation reads them
+        declarer = draft.declarer
+        defenders = tuple(sorted(pair, key=lambda d: (d.player - declarer) % size))
+        level = draft.level
+        return Contract(
+            draft.declarer, level, draft.suit, draft.taken - level, defenders, False, added
+        )
     first, second = seating.defenders(draft.declarer)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)
@@ -225,7 +361,7 @@ def record(seating: Seating, draft: Draft) -> Deal:
         Defender(first, draft.words[0], tricks[0]),
         Defender(second, draft.words[1], tricks[1]),
     )
-    return Contract(draft.declarer, draft.level, draft.suit, result, defenders)
+    return Contract(draft.declarer, draft.level, draft.suit, result, defenders, extras=added)
 
 
 def notation(seating: Seating, draft: Draft) -> str:

@@ -19,6 +19,7 @@ from bot.core.events import (
     Proposed,
     RuleChanged,
     RuleChangeProposed,
+    SeatLinked,
     VoteClosed,
     VoteReferred,
 )
@@ -32,7 +33,7 @@ from scoring.sheet import Sheet
 def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
     """Every event of the game in order (corrections.md "Audit"): records with their numbers as
     they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
-    lines: list[str] = [t("history-title", game=state.game_id)]
+    lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
         in_force = [item.seq for item in state.records]
@@ -56,7 +57,7 @@ def _history_event(
             return _history_record(t, state, row, event, numbers)
         case DealEdited():
             number = numbers.get(event.target, "?")
-            old, line = event.old, event.line
+            old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
             if event.vote is None:
                 return [t("history-edited", number=number, old=old, line=line, author=who)]
             out: list[str] = [
@@ -93,7 +94,10 @@ def _history_event(
         case GameStarted():
             return [t("history-started", time=time, rules=rules_brief(t, state))]
         case GameEnded():
-            return [t(f"game-ended-{event.reason}", game=state.game_id)]
+            return [t(f"game-ended-{event.reason}", game=state.number)]
+        case SeatLinked():
+            username = event.player.username or ""
+            return [t("history-linked", username=username, name=event.player.name, time=time)]
     return []
 
 
@@ -107,17 +111,18 @@ def _history_record(
     time = row.at.strftime("%H:%M")
     who = state.player_name(row.author) or "?"
     item = state.item(row.seq)
+    line = item.line if isinstance(event, RuleChanged) else state.canonical(item.line, t.lang)
     if item.undone:
-        return [t("history-undone", line=item.line, time=time, author=who)]
+        return [t("history-undone", line=line, time=time, author=who)]
     number = numbers.get(row.seq, "?")
     if isinstance(event, Penalized):
-        return [t("history-penalty", line=item.line, vote=event.vote, time=time)]
+        return [t("history-penalty", line=line, vote=event.vote, time=time)]
     if isinstance(event, RuleChanged):
         vote = "?" if event.vote is None else event.vote
         return [t("history-rule-changed", line=item.line, vote=vote, time=time)]
     if isinstance(event, Dealt) and event.vote is not None:
-        return [t("history-late", number=number, line=item.line, vote=event.vote, time=time)]
-    return [t("history-line", number=number, line=item.line, time=time, author=who)]
+        return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
+    return [t("history-line", number=number, line=line, time=time, author=who)]
 
 
 def _history_proposal(
@@ -131,6 +136,8 @@ def _history_proposal(
         target = event.before
     line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
     old = event.old if isinstance(event, CorrectionProposed | RuleChangeProposed) else ""
+    if isinstance(event, CorrectionProposed | LateDealProposed):
+        line, old = state.canonical(line, t.lang), state.canonical(old, t.lang) if old else ""
     arbiter = arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None)
     out: list[str] = [
         t(

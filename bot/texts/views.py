@@ -94,7 +94,7 @@ def _pool(state: GameState) -> str:
 
 def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
     lines = [
-        t("game-opened", game=state.game_id),
+        t("game-opened", game=state.number),
         rules_brief(t, state),
         "",
         t("seats", count=len(state.players), seats=state.seats),
@@ -129,7 +129,7 @@ def left_text(t: Translator, state: GameState, player: Player) -> Safe:
 
 def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
     return join_lines(
-        [t("sheet-title", game=state.game_id, deals=sheet.deals), footer_text(t, state, sheet)]
+        [t("sheet-title", game=state.number, deals=sheet.deals), footer_text(t, state, sheet)]
     )
 
 
@@ -173,7 +173,7 @@ def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]
         lines.append(
             t(
                 "private-game-line",
-                game=state.game_id,
+                game=state.number,
                 chat=title or "?",
                 status=t(f"status-{state.status.value}"),
                 players=", ".join(state.names) or "…",
@@ -217,7 +217,16 @@ def recorded_text(t: Translator, result: Recorded) -> Safe:
     names = result.state.names
     scored = result.scored
     if isinstance(scored.record, LastRound):
-        return join_lines([t("last-round-announced"), footer_text(t, result.state, result.sheet)])
+        sheet = result.sheet
+        size = len(names)
+        wait = (sheet.game.first_dealer - sheet.next_dealer) % size  # deals before his turn
+        announced = t(
+            "last-round-announced",
+            start=sheet.deals + wait + 1,
+            dealer=names[sheet.game.first_dealer],
+            remain=wait + size,
+        )
+        return join_lines([announced, footer_text(t, result.state, sheet)])
     head = t(
         "deal-recorded",
         number=number_label(t, scored),
@@ -237,7 +246,11 @@ def footer_text(t: Translator, state: GameState, sheet: Sheet) -> Safe:
 def undone_text(t: Translator, result: Undone) -> Safe:
     return join_lines(
         [
-            t("deal-undone", number=f"#{result.number}", line=result.line),
+            t(
+                "deal-undone",
+                number=f"#{result.number}",
+                line=result.state.canonical(result.line, t.lang),
+            ),
             footer_text(t, result.state, result.sheet),
         ]
     )
@@ -250,7 +263,7 @@ def edited_text(t: Translator, result: Edited) -> Safe:
             t(
                 "deal-edited",
                 number=number_label(t, result.scored),
-                old=result.old,
+                old=result.state.canonical(result.old, t.lang),
                 line=shown_line(t, result.scored.record, names),
             ),
             why_text(t, names, result.scored),
@@ -317,8 +330,10 @@ def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
 def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
     names = state.names
     key = "score-head-ended" if state.ended_reason else "score-head"
+    if key == "score-head" and sheet.finished:
+        key = "score-head-finished"  # the end rule is met: the final score, not "if it ended now"
     lines = [
-        t(key, game=state.game_id, deals=sheet.deals),
+        t(key, game=state.number, deals=sheet.deals),
         rules_brief(t, state),
         "",
         t("balances-title"),
@@ -338,7 +353,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
     names = state.names
     return join_lines(
         [
-            t("sheet-title", game=state.game_id, deals=sheet.deals),
+            t("sheet-title", game=state.number, deals=sheet.deals),
             totals_text(t, names, sheet),
             "",
             t("balances-title"),
@@ -349,7 +364,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
 
 def ended_text(t: Translator, ended: Ended) -> Safe:
     state = ended.state
-    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.game_id)]
+    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.number)]
     if ended.sheet is not None and ended.settlement is not None:
         lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
     return join_lines(lines)
@@ -366,7 +381,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     number = proposal.number if proposal is not None else "?"
     head = t(
         f"vote-{vote.kind.value}",
-        game=state.game_id,
+        game=state.number,
         number=number,
         proposer=proposer,
         writer=(proposal.writer if proposal is not None else None) or "?",
@@ -383,7 +398,7 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
     elif isinstance(event, CorrectionProposed | LateDealProposed):
-        lines.append(t("vote-line", line=event.line))
+        lines.append(t("vote-line", line=state.canonical(event.line, t.lang)))
     elif isinstance(event, RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
@@ -456,7 +471,8 @@ def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
     if applied.old is None:
         head = t("late-applied", number=f"#{applied.number}", line=line)
     else:
-        head = t("correction-applied", number=f"#{applied.number}", old=applied.old, line=line)
+        old = state.canonical(applied.old, t.lang)
+        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
     lines: list[str] = [head, why_text(t, names, applied.scored)]
     if applied.warning is not None:
         lines.append(t("penalty-warning", name=applied.warning))
@@ -476,7 +492,7 @@ def arbiter_text(t: Translator, state: GameState) -> Safe:
 
 # -- rules ---------------------------------------------------------------------------------
 def rules_text(t: Translator, state: GameState) -> Safe:
-    lines: list[str] = [t("rules-title", game=state.game_id), rules_brief(t, state), ""]
+    lines: list[str] = [t("rules-title", game=state.number), rules_brief(t, state), ""]
     rules = state.rules_now()
     mid_game = state.changed_options()
     if rules is None:
@@ -530,10 +546,28 @@ def error_text(t: Translator, error: ScoringError) -> Safe:
     if error.span:
         lines.append(t("error-span", span=capped(error.span)))
     if error.example:
-        lines.append(t("error-example", example=capped(error.example)))
+        lines.append(t("error-example", example=capped(example_in(t.lang, error.example))))
     return join_lines(lines)
 
 
 def edited_by_message_text(t: Translator, result: Edited) -> Safe:
     """An edited /deal message that corrected its record: said so, then as /edit answers."""
     return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
+
+
+_RU_WORDS: Final = {"vist": "вист", "pass": "пас", "half": "пол"}
+_RU_TOKENS: Final = {"misere": "мизер", "three_down": "без трёх", "open": "светлую"}
+
+
+def example_in(lang: str, example: str) -> str:
+    """An example deal line with the chat's role words (Russian: `вист:`, `пас:`, `мизер`), so a
+    Russian chat never reads English notation words; names and numbers stay."""
+    if lang != "ru" or not example.startswith("/deal"):
+        return example
+    words = []
+    for word in example.split(" "):
+        role, colon, rest = word.partition(":")
+        if colon and role in _RU_WORDS:
+            word = f"{_RU_WORDS[role]}:{rest}"
+        words.append(_RU_TOKENS.get(word, word))
+    return " ".join(words)

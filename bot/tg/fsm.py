@@ -83,6 +83,9 @@ class OpenSteps:
     opened_at: datetime
     drafts: list[Draft] = field(default_factory=lambda: [Draft()])
     version: int = 0
+    concede: bool = False  # the convention allows the concession «без трёх» (issue 13)
+    prikup: bool = False  # the rules count quick tricks in the prikup (Odessa)
+    odessa: bool = False  # Odessa's own rules: the 4-player dealer may whist
 
     @property
     def draft(self) -> Draft:
@@ -101,6 +104,9 @@ class OpenSteps:
             "opened_at": self.opened_at.isoformat(),
             "drafts": [draft_to_data(d) for d in self.drafts],
             "version": self.version,
+            "concede": self.concede,
+            "prikup": self.prikup,
+            "odessa": self.odessa,
         }
 
     @classmethod
@@ -115,6 +121,9 @@ class OpenSteps:
             opened_at=datetime.fromisoformat(data["opened_at"]),
             drafts=[draft_from_data(d) for d in data["drafts"]],
             version=int(data["version"]),
+            concede=bool(data.get("concede", False)),
+            prikup=bool(data.get("prikup", False)),
+            odessa=bool(data.get("odessa", False)),
         )
 
 
@@ -128,6 +137,11 @@ def draft_to_data(draft: Draft) -> dict[str, Any]:
         "taken": draft.taken,
         "split": draft.split,
         "tricks": list(draft.tricks),
+        "light": draft.light,
+        "note": draft.note,
+        "conceded": draft.conceded,
+        "prikup": draft.prikup,
+        "dealer_whist": draft.dealer_whist,
     }
 
 
@@ -142,6 +156,11 @@ def draft_from_data(data: dict[str, Any]) -> Draft:
         taken=data["taken"],
         split=data["split"],
         tricks=tuple(data["tricks"]),
+        light=data.get("light"),
+        note=str(data.get("note") or ""),
+        conceded=bool(data.get("conceded", False)),
+        prikup=int(data.get("prikup") or 0),
+        dealer_whist=data.get("dealer_whist"),
     )
 
 

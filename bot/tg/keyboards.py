@@ -57,6 +57,7 @@ class Act(StrEnum):
     BACK = "b"
     CANCEL = "x"
     RECORD = "ok"
+    EXTRA = "e"  # an extra at the confirmation (`deal_steps.Extra`): open, closed, a note
 
 
 class DealCb(CallbackData, prefix="ds"):
@@ -80,6 +81,9 @@ def deal_keyboard(
     draft: Draft,
     *,
     back: bool,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
 ) -> InlineKeyboardMarkup:
     """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
     then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
@@ -95,6 +99,11 @@ def deal_keyboard(
         for choice in row:
             button(steps.label(t, choice), Act.PICK, choice.value)
         sizes.append(len(row))
+    extra = steps.extras(seating, draft, concede, prikup, odessa)
+    for choice in extra:
+        button(steps.label(t, choice), Act.EXTRA, choice.value)
+    if extra:
+        sizes.append(len(extra))
     last = 1
     if current is DealStep.CONFIRM:
         button(t.template("steps-record"), Act.RECORD)

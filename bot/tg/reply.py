@@ -140,7 +140,7 @@ class Reply:
         rows: list[Owed] = []
         if len(plain_text(caption)) > CAPTION_LIMIT:
             rows += self._texts(caption)
-            caption = Safe(self.t("sheet-title", game=state.game_id, deals=sheet.deals))
+            caption = Safe(self.t("sheet-title", game=state.number, deals=sheet.deals))
         kind = OwedKind.REDRAW if redraw and self.message_id is not None else OwedKind.SHEET
         rows.append(
             Owed(

@@ -22,11 +22,14 @@ class TgUser:
     id: int
     first_name: str
     username: str | None = None
+    language_code: str | None = None
 
     def raw(self) -> dict[str, Any]:
         user: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
         if self.username:
             user["username"] = self.username
+        if self.language_code:
+            user["language_code"] = self.language_code
         return user
 
 

@@ -51,7 +51,7 @@ IN_A_GAME: tuple[tuple[TgUser, str, str, str], ...] = (
     (BORIS, "/leave", "no-open-game", "Boris"),
     (ANNA, "/lastround", "last-round-not-allowed", "/lastround"),
     (ANNA, "/lang fr", "bad-locale", "fr"),
-    (DMITRY, "/endgame", "not-a-player", "Dmitry"),
+    (DMITRY, "/endgame", "endgame-players-only", "Dmitry"),  # issue 13: the real reason
 )
 
 OPENING: tuple[tuple[str, str, str], ...] = (

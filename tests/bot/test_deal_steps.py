@@ -21,18 +21,24 @@ from bot.storage import SqliteStore
 from bot.texts.deal_steps import (
     KINDS,
     ROLES,
+    SHORTCUT_WORDS,
     SUITS,
     BadPress,
+    DealKind,
     DealStep,
     Draft,
+    Extra,
     Seating,
     choices,
+    extras,
     label,
     notation,
     press,
     record,
     step,
     step_text,
+    toggle,
+    with_note,
 )
 from bot.texts.i18n import LANGUAGES, load, translator
 from bot.tg.fsm import OpenSteps, fsm_storage
@@ -576,3 +582,138 @@ async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
     assert steps.markup is None and "send /deal to start again" in steps.text
     assert "Adjustments are made only through a vote" in steps.text
     assert await count_events(store) == before
+
+
+async def test_the_confirmation_adds_open_or_closed_play_and_a_note(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """Issue 13 item 4: open/closed and a note by buttons (the note typed as a reply)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Contract", "Clara", "7♠", "Whist", "Pass", "−1")
+    await steps.press(ANNA, "🌑 closed")
+    assert "closed" in steps.text and steps.button("✓ 🌑 closed")
+    await steps.press(ANNA, "✓ 🌑 closed")  # a second press clears it
+    assert "closed" not in steps.text.split("Record this deal?")[0]
+    await steps.press(ANNA, "☀️ open")
+    asked = await steps.press(ANNA, "📝 note")
+    assert "reply to this message with the note" in texts(asked)
+    noted = await chat.send(ANNA, 'Клара "забыла" козыря')
+    edited = edits(noted)
+    assert len(edited) == 1 and "Noted" in texts(noted)
+    steps.text = edited[0].text or ""
+    markup = edited[0].reply_markup
+    steps.markup = markup if isinstance(markup, InlineKeyboardMarkup) else None
+    assert steps.button("✓ 📝 note")
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == [
+        "Clara 7♠ -1 vist:Anna pass:Boris open note:\"Клара 'забыла' козыря\""
+    ]
+
+
+def test_extras_are_offered_only_at_the_confirmation() -> None:
+    draft = walk(THREE, "Contract", "Clara", "7♠", "Whist")
+    assert extras(THREE, draft) == ()
+    done = walk(THREE, "Misère", "Boris", "1")
+    assert [c.value for c in extras(THREE, done)] == [Extra.NOTE]
+    with pytest.raises(BadPress):
+        toggle(THREE, done, Extra.OPEN)
+    line = notation(THREE, with_note(done, "x" * 300))
+    assert parse_record(line, Table(THREE.names)) == record(THREE, with_note(done, "x" * 300))
+
+
+async def test_the_concession_by_buttons_where_the_convention_allows_it(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await open_game(chat)  # Sochi: «без трёх» allowed
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Contract", "Clara", "7♠", "🏳 conceded «three down»")
+    assert "Record this deal?" in steps.text and "three_down" in steps.text
+    with pytest.raises(AssertionError):
+        steps.button("☀️ open")  # not played: no open/closed
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Clara 7♠ = three_down"]
+    odessa = ChatDriver(chat.dispatcher, chat.bot, chat_id=OTHER_GROUP)
+    await odessa.send(ANNA, "/newgame odessa pool 10")
+    for user in (ANNA, BORIS, CLARA):
+        await odessa.send(user, "/join")
+    there = await open_steps(odessa)
+    await there.presses(ANNA, "Contract", "Clara", "7♠")
+    with pytest.raises(AssertionError):
+        there.button("🏳 conceded «three down»")
+
+
+async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
+    chat: ChatDriver, game: GameService
+) -> None:
+    await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")  # the scorekeeper records
+    steps = await open_steps(chat)  # Anna deals #1 and sits out
+    await steps.presses(ANNA, "Contract", "Boris", "7♠", "Whist", "Pass", "=")
+    await steps.press(ANNA, "🃏 prikup 2")
+    assert steps.button("🃏 prikup ✓ 2") and "prikup:2" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Boris 7♠ = vist:Clara pass:Dmitry prikup:2"]
+
+
+async def test_the_common_contract_deal_takes_three_taps(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """Issue 13 item 4: declarer → contract → "both pass" (or who whisted → the result)."""
+    await open_game(chat)
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Clara", "7♠", "⏩ both pass")
+    assert "Record this deal?" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    steps = await open_steps(chat)
+    await steps.presses(ANNA, "Anna", "8♥", "⏩ Boris whists", "−1")
+    assert "Record this deal?" in steps.text
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == [
+        "Clara 7♠ = pass:Anna pass:Boris",
+        "Anna 8♥ -1 vist:Boris pass:Clara",
+    ]
+
+
+def test_a_dealer_whist_by_buttons_reads_back_as_the_same_record() -> None:
+    for dealer in range(4):
+        seating = Seating(FOUR.names, dealer)
+        table = Table(seating.names, dealer=dealer)
+        for seat in offers.declarers(seating):
+            both = walk(seating, "Contract", seating.names[seat], "7♠", "Pass", "Pass")
+            for x in seating.defenders(seat):
+                whisted = toggle(seating, both, Extra.DEALER_WHISTS + x, odessa=True)
+                done = press(seating, whisted, 5)
+                assert parse_record(notation(seating, done), table) == record(seating, done)
+
+
+def test_every_shortcut_lands_where_the_long_way_does() -> None:
+    for seating in (THREE, FOUR):
+        for seat in offers.declarers(seating):
+            name = seating.names[seat]
+            short = toggle(seating, Draft(), Extra.DECLARER + seat)
+            assert short == walk(seating, "Contract", name)
+            at_word = walk(seating, "Contract", name, "7♠")
+            for extra, words in SHORTCUT_WORDS.items():
+                quick = toggle(seating, at_word, extra)
+                assert quick.words == words and quick.kind is DealKind.CONTRACT
+
+
+async def test_the_odessa_dealer_whists_by_buttons_after_two_passes(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """conventions.md §6: both active defenders passed, the dealer whists — vist:DEALER pass:X."""
+    await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")
+    steps = await open_steps(chat)  # Anna deals #1 and sits out
+    await steps.presses(ANNA, "Boris", "7♠", "⏩ both pass")
+    assert steps.button("🎴 the dealer whists, Dmitry passes")
+    await steps.presses(ANNA, "🎴 the dealer whists, Clara passes", "−1")
+    with pytest.raises(AssertionError):
+        steps.button("🃏 prikup 1")  # no quick tricks when the dealer whists
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Boris 7♠ -1 pass:Clara vist:Anna"]
+    sochi = ChatDriver(chat.dispatcher, chat.bot, chat_id=OTHER_GROUP)
+    await sochi.send(ANNA, "/newgame sochi me Boris Clara Dmitry")
+    there = await open_steps(sochi)
+    await there.presses(ANNA, "Boris", "7♠", "⏩ both pass")
+    with pytest.raises(AssertionError):
+        there.button("🎴 the dealer whists, Clara passes")

@@ -392,6 +392,25 @@ async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: Game
     assert balances(await chat.say(DMITRY, "/score"))["Anna"].startswith("−")
 
 
+async def test_a_pool_value_corrected_away_is_still_marked(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """Issue 13: 6♠ made wrote Anna's pool 2; corrected to one down it writes no pool at all (a
+    mountain instead): the 2 stays on the picture, grey, numbered, never silently dropped."""
+    await open_game(chat)
+    await chat.send(ANNA, f"/deal {DEAL_1}")
+    opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
+    await chat.press(CLARA, buttons(opened)[0])
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.sheet is not None
+    values = game.corrected_values(snap.state, snap.sheet)
+    shown = {(band.player, band.column.value): v for (band, _), v in values.items()}
+    assert shown[(0, "pool")] == (Fraction(2), 1)
+    assert snap.sheet.totals.pool[0] == 0 and snap.sheet.totals.mountain[0] > 0
+    pool = [b for b in snap.sheet.history if b.player == 0 and b.column.value == "pool"]
+    assert all(at != 0 for b in pool for at, _ in snap.sheet.history[b])
+
+
 async def test_help_and_menu_name_the_new_commands(chat: ChatDriver) -> None:
     answer = await chat.say(EVA, "/help")
     assert "/dispute" in answer and "/arbiter" in answer and "/export" in answer

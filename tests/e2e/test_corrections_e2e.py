@@ -71,6 +71,7 @@ class Table:
     async def open(self, args: str) -> None:
         """Anna opens the game with `args`; the players join in seat order."""
         first = self.members[self.players[0]]
+        await first.say("/lang en", contains("English"))  # else the opener's (issue 13)
         await first.say(f"/newgame {args}", contains("game #"))
         for name in self.players:
             reply = await self.members[name].say("/join", contains(name))

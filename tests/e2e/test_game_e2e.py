@@ -134,9 +134,12 @@ class Table:
         users = (ANNA, BORIS, CLARA, DMITRY)
         self.members = {u.first_name: Member(self.bot, chat, u) for u in users}
 
-    async def open_game(self) -> None:
-        """Anna opens the game; Anna and Boris press Join, Clara sends /join."""
+    async def open_game(self, lang: str | None = "en") -> None:
+        """Anna opens the game; Anna and Boris press Join, Clara sends /join. `lang`: the
+        group's language first (else a new group takes Anna's, Russian: issue 13)."""
         anna, boris, clara = (self.members[n] for n in PLAYERS)
+        if lang is not None:
+            await anna.say(f"/lang {lang}", contains("English" if lang == "en" else "русски"))
         opened = await anna.say("/newgame sochi pool 10", lambda s: bool(s.buttons))
         await anna.press(opened, 0)
         await boris.press(opened, 0)
@@ -248,7 +251,7 @@ async def test_a_watcher_cannot_record_a_deal_and_the_bot_keeps_running(
     bot = shared_bot
     table = Table(bot, OTHER_GROUP)
     await table.members["Dmitry"].say("/lang ru", contains("по-русски"))
-    await table.open_game()
+    await table.open_game(lang=None)
 
     error = await table.refused("Dmitry", f"/deal {GAME[0][1]}")
     assert all(name in error.text for name in PLAYERS)  # the message lists the players

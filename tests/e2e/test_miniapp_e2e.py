@@ -130,6 +130,7 @@ async def open_page(browser: Browser, url: str) -> Page:
 async def play_three_deals(bot: BotProcess) -> dict[str, Member]:
     members = {u.first_name: Member(bot, GROUP, u) for u in (ANNA, BORIS, CLARA, DMITRY)}
     anna, boris, clara = members["Anna"], members["Boris"], members["Clara"]
+    await anna.say("/lang en", contains("English"))  # else the opener's, Russian (issue 13)
     opened = await anna.say("/newgame sochi pool 10", lambda s: bool(s.buttons))
     await anna.press(opened, 0)
     await boris.press(opened, 0)

@@ -5,6 +5,7 @@ convention; and what a step does not offer, the engine refuses."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring import offers
-from scoring.deal import TRICKS, Contract, Deal, Defender, Misere, Raspasy, Role, Suit
+from scoring.deal import TRICKS, Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
 from scoring.replay import replay
@@ -218,3 +219,55 @@ def test_tricks_left_counts_what_is_not_placed_and_refuses_more_than_ten() -> No
     assert offers.tricks_left((6, 3)) == 1
     with pytest.raises(ValueError):
         offers.tricks_left((6, 5))
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+@pytest.mark.parametrize("size", [3, 4])
+def test_the_concession_is_offered_exactly_where_the_engine_takes_it(
+    convention: str, size: int
+) -> None:
+    """Issue 13: «без трёх» right after the contract, only where the convention allows it; every
+    offered concession (any declarer, any contract) reads back and scores, and none is offered
+    where the engine refuses it; never after a defender's word."""
+    seating = Seating(NAMES[:size], 0)
+    allowed = rules_for(convention, size).three_down
+    for declarer in offers.declarers(seating):
+        for level, suit in offers.contracts():
+            deal = Contract(declarer, level, suit, 0, (), True)
+            assert accepted(seating, deal, convention) == offers.may_concede(allowed, ())
+    assert not offers.may_concede(True, (Role.PASS,))
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+@pytest.mark.parametrize("size", [3, 4])
+def test_prikup_tricks_are_offered_exactly_where_the_engine_takes_them(
+    convention: str, size: int
+) -> None:
+    """Issue 13: Odessa's quick tricks in the prikup (1–3) on a contract at a table of four."""
+    seating = Seating(NAMES[:size], 0)
+    bonus = rules_for(convention, size).prikup_bonus
+    offered = offers.prikup_tricks(bonus, seating)
+    declarer = offers.declarers(seating)[0]
+    base = contract(seating, declarer, 7, (Role.WHIST, Role.PASS))
+    for n in range(1, 4):
+        deal = replace(base, extras=Extras(prikup=n))
+        assert accepted(seating, deal, convention) == (n in offered), (convention, size, n)
+
+
+@pytest.mark.parametrize("convention", sorted(PRESETS))
+def test_the_dealer_whist_is_offered_exactly_where_the_engine_takes_it(convention: str) -> None:
+    """conventions.md §6: after two passes, `vist:DEALER pass:X` in a 4-player Odessa game only;
+    every offered partner X, every result, reads back and scores."""
+    for dealer in range(4):
+        seating = Seating(NAMES, dealer)
+        odessa = rules_for(convention, 4).odessa_rules
+        for declarer in offers.declarers(seating):
+            partners = offers.dealer_whist_partners(odessa, seating, declarer, (Role.PASS,) * 2)
+            for x in seating.defenders(declarer):
+                for taken in offers.declarer_tricks(7):
+                    pair = (Defender(dealer, Role.WHIST), Defender(x, Role.PASS))
+                    whists = tuple(sorted(pair, key=lambda d: (d.player - declarer) % 4))
+                    deal = Contract(declarer, 7, Suit.SPADES, taken - 7, whists)
+                    assert accepted(seating, deal, convention) == (x in partners)
+        three = Seating(NAMES[:3], dealer % 3)
+        assert offers.dealer_whist_partners(True, three, 0, (Role.PASS,) * 2) == ()

@@ -186,3 +186,18 @@ async def test_the_chat_lock_can_be_taken_in_any_unit_of_work(store: Store) -> N
     async with store.transaction() as repo:
         await repo.lock_chat(-1)
         assert (await repo.append(game.game_id, "deal", {}, 1, AT)).seq == 1
+
+
+async def test_games_are_numbered_per_chat(store: Store) -> None:
+    """Issue 13: "Game #1" in a group's first game, whatever other chats played before."""
+    async with store.transaction() as repo:
+        other = await repo.create_game(-500, 7, AT)
+        first = await repo.create_game(-501, 7, AT)
+        await repo.set_status(first.game_id, GameStatus.ENDED)
+        second = await repo.create_game(-501, 7, AT)
+    assert (other.number, first.number, second.number) == (1, 1, 2)
+    async with store.reading() as repo:
+        live = await repo.live_game(-501)
+        assert live is not None and live.number == 2
+        again = await repo.game(first.game_id)
+        assert again is not None and again.number == 1
