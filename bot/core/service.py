@@ -20,7 +20,7 @@ from bot.core.changes import corrections_count
 from bot.core.corrections import DISPUTE_EXAMPLE
 from bot.core.errors import GameError
 from bot.core.newgame import NewGame
-from bot.core.owing import Flushing
+from bot.core.owing import Flushing, flush_owing
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, split_late
 from bot.core.results import (
     Edited,
@@ -199,6 +199,7 @@ class GameService:
         snap = await self.snapshot(caller.chat_id)
         if lobby.needs_link(snap.state, caller):
             await lobby.link_seat(self.core, caller)
+            await flush_owing()  # the link commits now: the look reads it back
             snap = await self.snapshot(caller.chat_id)
         return snap
 
