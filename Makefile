@@ -9,7 +9,7 @@ LOCK := requirements.lock
 # The packages `mypy --strict` checks (add each product package here as it passes).
 TYPED := scoring locales bot handlers
 
-.PHONY: run test lint typecheck pytest bench sheets lock clean
+.PHONY: run test lint typecheck pytest bench sheets screenshots lock clean
 
 # pip and setuptools first, at the locked versions; then the project with no build isolation, so
 # that its build uses the locked setuptools too and nothing is installed from outside the lock.
@@ -51,6 +51,9 @@ bench: $(STAMP)
 
 sheets: $(STAMP)
 	$(BIN)/python bench/sheets.py docs/img
+
+screenshots: $(STAMP)
+	PREFBOT_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/e2e/test_miniapp_e2e.py
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache

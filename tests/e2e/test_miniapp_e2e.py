@@ -5,7 +5,8 @@ open a game and record deals in the group. Clara then opens the page as Telegram
 `/app` with a signed `#tgWebAppData=…` in the URL fragment, and telegram-web-app.js cannot be
 loaded (its requests are refused). The page shows each player's balance equal to /score; a tap on a
 number shows the deal that wrote it with its entries; the form records a deal that the chat then
-shows with its picture, and the page updates. Screenshots at phone size (390×844) go to docs/img/.
+shows with its picture, and the page updates. Screenshots at phone size (390×844) go to docs/img/
+with `make screenshots` (PREFBOT_SCREENSHOTS), elsewhere to a temporary folder.
 
 Chromium is the system's (`/usr/bin/chromium`, Debian's `chromium` package), driven by Playwright's
 Python package: no browser is downloaded.
@@ -14,8 +15,10 @@ Python package: no browser is downloaded.
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
+import tempfile
 import time
 from collections.abc import AsyncIterator
 from fractions import Fraction
@@ -52,7 +55,8 @@ ARGS = (
     "--no-first-run",
 )
 PHONE = {"width": 390, "height": 844}
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+# `make screenshots` writes them to docs/img; a plain test run keeps the tree clean.
+SHOTS = Path(os.environ.get("PREFBOT_SCREENSHOTS") or tempfile.mkdtemp(prefix="miniapp-"))
 LINK = "https://t.me/pulka_test_bot/sheet"
 PAGE_WAIT = 15_000  # ms: every wait in the browser is bounded
 THEME = {"bg_color": "#ffffff", "text_color": "#1f2937", "button_color": "#2481cc",
