@@ -10,6 +10,7 @@ import contextlib
 import logging
 import signal
 import sys
+from functools import partial
 from typing import Final
 
 from aiogram import Bot, Dispatcher, Router
@@ -18,7 +19,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
-from aiogram.types import BotCommand
+from aiogram.types import BotCommand, InlineKeyboardButton
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
@@ -28,7 +29,7 @@ from bot.storage import Store
 from bot.storage.factory import StoreUnavailable
 from bot.storage.factory import open_store as open_any_store
 from bot.storage.upkeep import pruning
-from bot.texts.i18n import LANGUAGES, translator
+from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import COMMANDS
 from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
@@ -37,6 +38,7 @@ from bot.tg.polling import poll
 from bot.tg.reply import OwedReplies, close_expired_votes
 from bot.tg.sender import Sender
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
+from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
 
@@ -61,10 +63,23 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         game=game,
         settings=settings,
     )
+    if settings.miniapp_link:  # every sheet message carries the live sheet button (issue 15)
+        dispatcher["live_sheet"] = partial(
+            live_button, settings.bot_token.get_secret_value(), settings
+        )
     dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
     dispatcher.update.outer_middleware(OwedReplies(game))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher
+
+
+def live_button(
+    token: str, settings: Settings, t: Translator, game_id: int, private: bool
+) -> InlineKeyboardButton | None:
+    """The live sheet button of a game's sheet message (`bot.web.links`)."""
+    return live_sheet_button(
+        t, token, game_id, settings.miniapp_link, private=private, app_url=settings.miniapp_url
+    )
 
 
 def build_bot(settings: Settings) -> Bot:

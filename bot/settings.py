@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # The Mini App (issue 15): the web listener HOST:PORT, and the app's t.me link from @BotFather.
     web_listen: str | None = None
     miniapp_link: str | None = None
+    # The page's own https address as registered with @BotFather (`https://HOST/app`): in a private
+    # chat the live sheet opens from a web_app button with it.
+    miniapp_url: str | None = None
     # Webhook mode (issue 14): Telegram POSTs updates to WEBHOOK_URL (served on WEB_LISTEN at its
     # path) with the header X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET; unset, long polling.
     webhook_url: str | None = None
@@ -136,6 +139,16 @@ class Settings(BaseSettings):
         value = value.strip().rstrip("/")
         if not re.match(r"^https://t\.me/[A-Za-z0-9_]+/[A-Za-z0-9_]+$", value):
             raise ValueError("must be https://t.me/<bot username>/<app short name>")
+        return value
+
+    @field_validator("miniapp_url")
+    @classmethod
+    def _miniapp_url(cls, value: str | None) -> str | None:
+        if not value or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith("https://"):
+            raise ValueError("must be the page's https:// address, e.g. https://example.org/app")
         return value
 
     def web_address(self) -> tuple[str, int] | None:

@@ -91,7 +91,14 @@ class UpdateContext(BaseMiddleware):
         )
         t = translator(await self._locale(caller, user.language_code if user else None))
         sent = event.message
-        reply = Reply(data["bot"], self.game, t, caller.chat_id, sent.message_id if sent else None)
+        reply = Reply(
+            data["bot"],
+            self.game,
+            t,
+            caller.chat_id,
+            sent.message_id if sent else None,
+            data.get("live_sheet"),
+        )
         if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
             refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
             log.info("update %s: %s, nothing recorded", event.update_id, refusal)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
 from aiogram import BaseMiddleware, Bot
-from aiogram.types import InlineKeyboardMarkup, TelegramObject
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject
 
 from bot.core import GameService, GameState
 from bot.core.results import VoteState
@@ -85,6 +85,10 @@ class Sheeted(Protocol):
     def settlement(self) -> Settlement: ...
 
 
+LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
+"""(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to one update: its chat, its language, and the command's message (`message_id`,
@@ -95,6 +99,14 @@ class Reply:
     t: Translator
     chat_id: int
     message_id: int | None = None
+    live: LiveButton | None = None  # the Mini App's "live sheet" button (issue 15), when set up
+
+    def _live(self, state: GameState) -> str | None:
+        """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
+        button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
+        if button is None:
+            return None
+        return InlineKeyboardMarkup(inline_keyboard=[[button]]).model_dump_json(exclude_none=True)
 
     async def owe(self, *rows: Owed) -> None:
         await self.game.core.owe(rows)
@@ -148,6 +160,7 @@ class Reply:
                 kind,
                 caption,
                 self.t.lang,
+                self._live(state),
                 game_id=state.game_id,
                 seq=state.last_seq,
                 reply_to=self.message_id,

@@ -274,6 +274,7 @@ class Sender:
                         media=InputMediaPhoto(media=photo, caption=owed.text),
                         chat_id=owed.chat_id,
                         message_id=live,
+                        reply_markup=self._markup(owed),
                         request_timeout=REQUEST_TIMEOUT,
                     )
                 except TelegramBadRequest as error:
@@ -283,7 +284,11 @@ class Sender:
                         await repo.owed_as_text(row.id)
                     return await self._text(owed), None
         sent = await self.bot.send_photo(
-            owed.chat_id, photo, caption=owed.text, request_timeout=REQUEST_TIMEOUT
+            owed.chat_id,
+            photo,
+            caption=owed.text,
+            reply_markup=self._markup(owed),
+            request_timeout=REQUEST_TIMEOUT,
         )
         return sent.message_id, sent.message_id
 
