@@ -87,25 +87,10 @@ _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 # --- Parsing --------------------------------------------------------------------------------
 
 
-class _Reader(Line):
-    """A line read as one kind of record (scoring/notation_line.py has the shared pieces)."""
+class _ContractReader(Line):
+    """A contract deal's words read (the larger half of `_Reader`)."""
 
     __slots__ = ()
-
-    def record(self) -> Record:
-        opens = self.words[0].opens
-        if opens == "last-round":
-            if len(self.words) > 1:
-                self.fail("unknown-word", self.words[1].raw, "last-round")
-            return LastRound()
-        if opens == "adjust":
-            return self.adjust()
-        if opens == "raspasy":
-            return self.raspasy()
-        for word in self.words:
-            if word.misere:
-                return self.misere()
-        return self.contract()
 
     def contract(self) -> Contract:
         line = self.words
@@ -324,6 +309,27 @@ class _Reader(Line):
         if second.tricks is not None:
             return result, (side - second.tricks, second.tricks)
         return result, (0, 0)
+
+
+class _Reader(_ContractReader):
+    """A line read as one kind of record (scoring/notation_line.py has the shared pieces)."""
+
+    __slots__ = ()
+
+    def record(self) -> Record:
+        opens = self.words[0].opens
+        if opens == "last-round":
+            if len(self.words) > 1:
+                self.fail("unknown-word", self.words[1].raw, "last-round")
+            return LastRound()
+        if opens == "adjust":
+            return self.adjust()
+        if opens == "raspasy":
+            return self.raspasy()
+        for word in self.words:
+            if word.misere:
+                return self.misere()
+        return self.contract()
 
     def misere(self) -> Misere:
         line = self.words

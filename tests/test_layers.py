@@ -284,3 +284,14 @@ def test_the_catalogue_imports_only_the_standard_library(name: str) -> None:
         and target.partition(".")[0] not in sys.stdlib_module_names
     )
     assert foreign == []
+
+
+@pytest.mark.parametrize("name", sorted(modules()))
+def test_no_product_module_over_600_lines_and_no_class_over_300(name: str) -> None:
+    """Issue 10: small modules whose names say what they hold, small classes."""
+    text = modules()[name].read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 600
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef):
+            assert node.end_lineno is not None
+            assert node.end_lineno - node.lineno + 1 <= 300, node.name

@@ -51,6 +51,7 @@ def queue_edit(server: FakeTelegram, chat: Chat, message_id: int, text: str) -> 
 
 async def open_game(bot: BotProcess, chat: Chat) -> dict[str, Member]:
     members = {u.first_name: Member(bot, chat, u) for u in (ANNA, BORIS, CLARA)}
+    await members["Anna"].say("/lang en", contains("English"))  # else the opener's (issue 13)
     await members["Anna"].say("/newgame sochi pool 10", contains("game #"))
     reply: Sent | None = None
     for name in ("Anna", "Boris", "Clara"):

@@ -157,6 +157,7 @@ class Game:
         self.sent: list[str] = []
 
     async def open(self) -> None:
+        await self.members["Anna"].say("/lang en", contains("English"))  # else the opener's
         await self.members["Anna"].say(
             "/newgame sochi pool 1000 vote_seconds=3 pencil_seconds=0", contains("game #")
         )
