@@ -18,7 +18,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import SqliteStore
 from bot.texts.i18n import translator
-from handlers.calc import CalcAct, CalcCb, CalcStep
+from bot.tg.calc_steps import CalcAct, CalcCb, CalcStep
 from tests.bot.factories import ANNA, BORIS, START, ChatDriver, TgUser, texts
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_bad_input import count_events, started_game
