@@ -31,7 +31,7 @@ from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.tg import reply as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
-from tests.bot.mocked_bot import MockedBot, MockedSession  # noqa: E402
+from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through  # noqa: E402
 
 KEEPER = TgUser(2001, "Keeper", "keeper")
 DEALS = (
@@ -92,6 +92,7 @@ async def latency(deals: int, picture: bool) -> list[float]:
         mocked = MockedBot()
         session = TimedSession()
         mocked.session = session
+        deliver_through(dp, mocked)  # the outbox's sender, as the running bot has it
         chat = await open_table(dp, mocked, -1)
         times = []
         try:
@@ -123,6 +124,7 @@ async def memory(games: int, deals: int) -> tuple[float, float, float]:
         store = await SqliteStore.open(settings.database_path)
         dp = build_dispatcher(settings, store, FakeClock())
         mocked = MockedBot()
+        deliver_through(dp, mocked)
         before = rss_mb()
         start = time.perf_counter()
         try:
