@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.views import balances_text, capped, error_text, join_lines, transfers_text
+from bot.texts.views import (
+    balances_text,
+    capped,
+    error_text,
+    join_lines,
+    totals_lines,
+    transfers_text,
+)
 from scoring.calc import CalcError, format_calc
 from scoring.paper import PaperSheet
 from scoring.settle import Settlement
@@ -30,26 +37,8 @@ def calc_rules(t: Translator, sheet: PaperSheet) -> Safe:
 
 def paper_totals_text(t: Translator, sheet: PaperSheet) -> Safe:
     """The sheet as typed: pool (closed at the target or not), mountain, whists on each other."""
-    names, totals = sheet.players, sheet.totals
-    lines = []
-    for seat, name in enumerate(names):
-        whists = ", ".join(
-            f"{names[other]} {t.number(totals.whists[seat][other])}"
-            for other in range(len(names))
-            if other != seat
-        )
-        closed = t("pool-closed") if totals.pool[seat] == sheet.rules.pool_target else ""
-        lines.append(
-            t(
-                "totals-line",
-                name=name,
-                pool=t.number(totals.pool[seat]),
-                closed=closed,
-                mountain=t.number(totals.mountain[seat]),
-                whists=whists,
-            )
-        )
-    return join_lines(lines)
+    closed = {s for s, pool in enumerate(sheet.totals.pool) if pool == sheet.rules.pool_target}
+    return totals_lines(t, sheet.players, sheet.totals, closed)
 
 
 def calc_text(t: Translator, sheet: PaperSheet, settlement: Settlement) -> Safe:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Final
 
 from bot.core import GameState, Player
@@ -29,7 +29,7 @@ from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record, parse_rule_change
 from scoring.rules import OPTION_HELP, OPTION_NAMES, Rules, format_option, rules_for
 from scoring.settle import Settlement
-from scoring.sheet import ScoredRecord, Sheet
+from scoring.sheet import ScoredRecord, Sheet, Totals
 from scoring.voting import majority
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
@@ -305,15 +305,21 @@ def transfers_text(t: Translator, names: Sequence[str], settlement: Settlement) 
 
 def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
     """The sheet in text: pool, mountain and whists written on each other player."""
+    return totals_lines(t, names, sheet.totals, sheet.closed_pools)
+
+
+def totals_lines(
+    t: Translator, names: Sequence[str], totals: Totals, closed_pools: Collection[int]
+) -> Safe:
+    """Each player's line of totals (a live sheet's, or a paper sheet's as typed)."""
     lines = []
-    totals = sheet.totals
     for seat, name in enumerate(names):
         whists = ", ".join(
             f"{names[other]} {t.number(totals.whists[seat][other])}"
             for other in range(len(names))
             if other != seat
         )
-        closed = t("pool-closed") if seat in sheet.closed_pools else ""
+        closed = t("pool-closed") if seat in closed_pools else ""
         lines.append(
             t(
                 "totals-line",
