@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 LEASE: Final = 30.0  # seconds a claim holds; an attempt's request time-out stays below it
 REQUEST_TIMEOUT: Final = 20  # seconds
 TICK: Final = 0.5  # seconds between two looks at the outbox when nobody wakes the sender
+# Seconds between two looks for this host's dead senders: an instance killed beside a live one
+# (several instances on one machine) must not hold its chats' replies for a whole lease.
+DEAD_CHECK: Final = 2.0
 LONGEST_PAUSE: Final = 4.0  # the back-off's cap, seconds
 GIVE_UP_AFTER: Final = 12  # attempts that failed with an error of ours (not Telegram's)
 KEEP_SENT: Final = 86_400.0  # sent rows are forgotten after a day
@@ -115,9 +118,12 @@ class Sender:
     async def run(self) -> None:
         """The background task: deliver, then wait to be woken (or a tick, for back-offs)."""
         await self.release_dead()
-        pruned_at = 0.0
+        pruned_at = checked_at = 0.0
         while True:
             try:
+                if self.clock() - checked_at > DEAD_CHECK:
+                    checked_at = self.clock()
+                    await self.release_dead()
                 await self.drain()
                 if self.clock() - pruned_at > 3600:
                     pruned_at = self.clock()
