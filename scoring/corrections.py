@@ -18,6 +18,7 @@ from scoring.deal import Adjust, Column, Record
 from scoring.replay import replay
 from scoring.rules import Rules
 from scoring.sheet import Game, Totals
+from scoring.voting import Outcome, correction_outcome
 
 PENALTY_NOTE = "penalty"
 
@@ -71,15 +72,21 @@ def correction_penalty(
     corrected: Record,
     author: int | None,
     earlier_corrections: int,
+    *,
+    pencil: bool = False,
 ) -> PenaltyOutlook:
     """The penalty a proposed correction would bring, to show before anyone votes.
 
     `rules` are the rules in force (`record_penalties`); `earlier_corrections` counts the author's
     corrections already accepted in this game (the first is a warning). Nothing when the author is
-    unknown or penalties are off.
+    unknown or penalties are off, or when it was pointed out under the pencil rule (`pencil`).
+    Which of the three it is, `scoring.voting.correction_outcome` decides.
     """
-    if not rules.record_penalties or author is None:
+    outcome = correction_outcome(
+        rules.record_penalties, pencil=pencil, earlier_corrections=earlier_corrections
+    )
+    if author is None or outcome is Outcome.FREE:
         return NO_PENALTY
-    if earlier_corrections == 0:
+    if outcome is Outcome.WARNING:
         return PenaltyOutlook(True, ())
     return PenaltyOutlook(False, record_penalty(game, records, index, corrected, author))
