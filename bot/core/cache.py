@@ -106,7 +106,7 @@ class Games:
                 self._states.pop(game_id, None)
                 raise
         kept.chat_id = row.chat_id
-        kept.number = row.number or row.game_id
+        kept.number = row.chat_number
         self._keep(self._states, game_id, kept)
         return clone(kept)
 

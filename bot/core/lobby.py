@@ -53,7 +53,7 @@ async def new_game(
         if caller.chat_title:
             await repo.set_chat_title(caller.chat_id, caller.chat_title)
         row = await repo.create_game(caller.chat_id, caller.user_id, unit.now())
-        unit.adopt(GameState(row.game_id, row.chat_id, row.number or row.game_id))
+        unit.adopt(GameState(row.game_id, row.chat_id, row.chat_number))
         if spec.dealer is not None:
             check_dealer_ref(spec)
         stake = stake_text(spec.stake) if spec.stake is not None else None

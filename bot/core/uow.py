@@ -357,7 +357,7 @@ class Core:
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
         state.chat_id = row.chat_id
-        state.number = row.number or row.game_id
+        state.number = row.chat_number
         self.track(state)
         return state
 

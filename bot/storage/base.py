@@ -72,6 +72,12 @@ class GameRow:
     created_at: datetime
     number: int | None = None  # the game's number in its chat (1 for a group's first game)
 
+    @property
+    def chat_number(self) -> int:
+        """The number its chat knows it by ("Game #1"); a row from before the per-chat number
+        has its global id."""
+        return self.number or self.game_id
+
 
 @dataclass(frozen=True, slots=True)
 class EventRow:

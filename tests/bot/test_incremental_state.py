@@ -54,7 +54,7 @@ async def full(store: SqliteStore, game_id: int) -> tuple[GameState, Sheet | Non
         assert row is not None
         state = fold(game_id, await repo.events(game_id))
     state.chat_id = row.chat_id
-    state.number = row.number or row.game_id
+    state.number = row.chat_number
     if state.rules is None:
         return state, None
     return state, replay(state.game(), records_of(state))
