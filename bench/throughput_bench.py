@@ -25,7 +25,7 @@ from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.tg import reply as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
-from tests.bot.mocked_bot import MockedBot  # noqa: E402
+from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 
 
 async def chat_plays(dp: object, bot: MockedBot, chat: ChatDriver, first: int, deals: int) -> None:
@@ -40,6 +40,7 @@ async def run(chats: int, deals: int, warm: int, picture: bool) -> float:
         store = await SqliteStore.open(settings.database_path)
         dp = build_dispatcher(settings, store, FakeClock())
         mocked = MockedBot()
+        deliver_through(dp, mocked)  # the outbox's sender, as the running bot has it
         try:
             posting.render_sheet_png = None  # type: ignore[assignment]
             tables = [await open_table(dp, mocked, -50_000 - c) for c in range(chats)]
