@@ -200,7 +200,7 @@ async def apply_correction(
     writer = state.player_name(item.author)
     return Applied(
         sheet.records[index].number,
-        item.old_lines[-1],
+        state.item(target).old_lines[-1],  # the record as the edit left it (a copy)
         sheet.records[index],
         sheet,
         settlement(state, sheet),

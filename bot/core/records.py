@@ -206,5 +206,5 @@ async def _replace_last(
     line = format_record(new, state.names)
     await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
     unit.remember(sheet)
-    old = last.old_lines[-1]
+    old = state.item(last.seq).old_lines[-1]  # (the record as the edit left it: a copy)
     return Edited(state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet))

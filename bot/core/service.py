@@ -181,6 +181,10 @@ class GameService:
     async def sheet_at(self, game_id: int, seq: int) -> Snapshot | None:
         """The game as its log stood at event `seq`: what an owed sheet shows (the sender draws
         it at send time); None when the game is gone."""
+        recent = self.core.recent(game_id, seq)
+        if recent is not None:  # as the command that owed it committed it: no fold (issue 12)
+            state, sheet = recent
+            return Snapshot(state, sheet, self.settlement(state, sheet))
         async with self.store.reading() as repo:
             row = await repo.game(game_id)
             if row is None:

@@ -271,12 +271,13 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
 def clone(state: GameState) -> GameState:
     """A copy to fold on that shares nothing mutable with `state` (issue 12: the kept state of a
     live game is advanced by the log's tail, and each command works on its own copy). Events, rows
-    and players are frozen and shared; records and votes are copied."""
+    and players are frozen and shared; votes are copied; records are shared and copied on write
+    (`_own`: folding never changes a `RecordItem` in place), so a clone costs a few list copies."""
     return replace(
         state,
         overrides=dict(state.overrides),
         players=list(state.players),
-        items=[_copy_item(item) for item in state.items],
+        items=list(state.items),
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
         log=list(state.log),
         events=list(state.events),
@@ -363,9 +364,9 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
                 index = next(i for i, it in enumerate(state.items) if it.seq == before)
                 state.items.insert(index, item)
         case DealUndone():
-            state.item(event.target).undone = True
+            _own(state, event.target).undone = True
         case DealEdited():
-            item = state.item(event.target)
+            item = _own(state, event.target)
             item.old_lines.append(item.line)
             item.line = event.line
             item.edited_at = row.at
@@ -398,6 +399,14 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
 
 
+def _own(state: GameState, seq: int) -> RecordItem:
+    """The record `seq` as this state's own copy, to change: records are shared between a kept
+    state and its clones (`clone`), so none is ever changed in place."""
+    index = next(i for i, item in enumerate(state.items) if item.seq == seq)
+    item = state.items[index] = _copy_item(state.items[index])
+    return item
+
+
 def _link(state: GameState, event: SeatLinked) -> None:
     """The seat's account is known from now on; a new name is written into every record line
     and proposed line read so far (the stored rows keep the lines as they were written)."""
@@ -406,8 +415,9 @@ def _link(state: GameState, event: SeatLinked) -> None:
     if state.names == old:
         return
     state.earlier_names.append(old)
-    for item in state.items:
+    for index, item in enumerate(state.items):
         if item.change is None:
+            item = state.items[index] = _copy_item(item)
             item.line = _renamed(item.line, old, state.names)
             item.old_lines = [_renamed(line, old, state.names) for line in item.old_lines]
     for vote in state.votes.values():

@@ -31,7 +31,7 @@ from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.owing import _OWING, Owing, Write
-from bot.core.state import GameState, Player, RecordItem, apply, fold
+from bot.core.state import GameState, Player, RecordItem, apply, clone, fold
 from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
 from scoring.deal import Record
 from scoring.errors import ScoringError
@@ -43,6 +43,7 @@ from scoring.sheet import Sheet
 
 Clock = Callable[[], datetime]
 SHEET_CACHE: Final = 256
+RECENT_STATES: Final = 1024  # committed (state, sheet) pairs kept for the sender
 LIVE: Final = -1  # `Core.command(game=LIVE)`: the chat's live game
 
 
@@ -144,6 +145,7 @@ class Core:
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
         self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
+        self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
         self.games = Games()  # each live game's state and replay, kept (issue 12)
@@ -392,6 +394,16 @@ class Core:
         self._sheets.move_to_end(state.game_id)
         while len(self._sheets) > SHEET_CACHE:
             self._sheets.popitem(last=False)
+        # The sender draws an owed sheet as the log stood at its seq: keep the committed state
+        # (a clone shares the records: cheap) so that it needs no fold of the whole log.
+        self._recent[(state.game_id, state.last_seq)] = (clone(state), sheet)
+        while len(self._recent) > RECENT_STATES:
+            self._recent.popitem(last=False)
+
+    def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
+        """The game's state and sheet as a committed command left them at event `seq`, if
+        still kept (the last `RECENT_STATES` of every game)."""
+        return self._recent.get((game_id, seq))
 
 
 class Unit:
