@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, place
+from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
     CAPTION_MAX,
@@ -14,8 +14,6 @@ from bot.sheet.model import (
     CLOSED_MARK,
     INK,
     LINE,
-    MAX_SIZE,
-    MIN_SIZE,
     MUTED,
     NAME_MAX,
     NAME_MIN,
@@ -28,6 +26,7 @@ from bot.sheet.model import (
     RunKind,
     TextRun,
 )
+from bot.sheet.totals import lay
 from locales.numbers import SUPERSCRIPT, format_amount
 from scoring.sheet import Band, Sheet
 
@@ -49,7 +48,7 @@ def suit_segs(text: str, **style: object) -> list[Seg]:
     return segs
 
 
-def _total_items(
+def total_items(
     band: Band,
     values: Sequence[tuple[int, Fraction]],
     colour: str,
@@ -82,25 +81,45 @@ def _total_items(
             )
             items.append(Item(segs))
             continue
-        text = format_amount(total)
         fix = corrections.get((band, record))
-        run: list[Seg] = []
-        if fix is not None:
-            run.append(
-                Seg(format_amount(fix.wrong) + ".", color=MUTED, kind=RunKind.WRONG, band=band)
+        if fix is None:
+            items.append(
+                value_item(band, record, total, record == latest, i == final, colour, closed)
             )
+            continue
+        text = format_amount(total)
+        mark = str(fix.number).translate(SUPERSCRIPT) + dot
+        run = [Seg(format_amount(fix.wrong) + ".", color=MUTED, kind=RunKind.WRONG, band=band)]
         if record == latest:
-            shown = text if fix else text + dot
-            run.append(Seg(shown, bold=True, color=colour, band=band, record=record, latest=True))
+            run.append(Seg(text, bold=True, color=colour, band=band, record=record, latest=True))
         else:
-            run.append(Seg(text if fix else text + ".", band=band, record=record))
-        if fix is not None:
-            mark = str(fix.number).translate(SUPERSCRIPT) + dot
-            run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+            run.append(Seg(text, band=band, record=record))
+        run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
         if record == latest and closed:
             run.append(Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band))
         items.append(Item(tuple(run)))
     return items
+
+
+def value_item(
+    band: Band, record: int, total: Fraction, latest: bool, final: bool, colour: str, closed: bool
+) -> Item:
+    """One uncorrected total: `12.`, or the latest one bold in the player's colour (its dot only
+    when something follows it, a closed pool's ✔ after it)."""
+    text = format_amount(total)
+    if not latest:
+        return Item((Seg(text + ".", band=band, record=record),))
+    shown = Seg(
+        text if final else text + ".",
+        bold=True,
+        color=colour,
+        band=band,
+        record=record,
+        latest=True,
+    )
+    if not closed:
+        return Item((shown,))
+    return Item((shown, Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band)))
 
 
 def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Area]:
@@ -143,23 +162,11 @@ def band_runs(
     closed: bool,
     corrections: Corrections,
 ) -> list[TextRun]:
+    """The band's caption and its totals, laid out whole (`bot.sheet.totals.lay`)."""
     head, area = caption_run(band, caption, area)
-    totals = _total_items(band, values, colour, closed, corrections)
-    runs, _ = flow(totals, area, MAX_SIZE, MIN_SIZE)
-    if runs or not totals:
-        return head + runs
-    # Not even the smallest size holds the column: keep the newest values behind a "…".
-    ellipsis = Item((Seg("….", kind=RunKind.ELLIPSIS, band=band),))
-    lo, hi = 1, len(totals) - 1
-    best: list[TextRun] = []
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        placed = place([ellipsis, *totals[-mid:]], area, MIN_SIZE)
-        if placed is None:
-            hi = mid - 1
-        else:
-            best, lo = placed, mid + 1
-    return head + best
+    return (
+        head + lay(band, values, total_items(band, values, colour, closed, corrections), area).runs
+    )
 
 
 def name_tab(

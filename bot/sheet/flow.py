@@ -203,7 +203,7 @@ def _rows(area: Area, size: int) -> _Rows:
     return _Rows(area, size)
 
 
-def _widths(items: Sequence[Item], size: int) -> list[int]:
+def widths_at(items: Sequence[Item], size: int) -> list[int]:
     """Each item's width at this size; −1 marks a forced new row."""
     return [
         -1
@@ -213,41 +213,78 @@ def _widths(items: Sequence[Item], size: int) -> list[int]:
     ]
 
 
-def _arrange(items: Sequence[Item], area: Area, size: int) -> list[tuple[int, int, int]] | None:
-    """Where each item starts — (row y, x, item index) — or None when they do not all fit."""
+@dataclass(slots=True)
+class Arranged:
+    """Where a flow put its items at one size: `starts` (row y, x, item index) of each item placed,
+    in order; `cursors[i]` the pen after item i (row index, x, at a row's start); `failed` the
+    first item that did not fit (None when all did). Greedy rows make it a prefix property: the
+    items before `failed` are placed as they would be in any longer flow that starts with them."""
+
+    starts: list[tuple[int, int, int]]
+    cursors: list[tuple[int, int, bool]]
+    failed: int | None
+
+
+def arrange(
+    items: Sequence[Item],
+    widths: Sequence[int],
+    area: Area,
+    size: int,
+    begin: int = 0,
+    cursor: tuple[int, int, bool] | None = None,
+    starts: list[tuple[int, int, int]] | None = None,
+    cursors: list[tuple[int, int, bool]] | None = None,
+) -> Arranged:
+    """Place items row by row from item `begin` on (`widths`: theirs, from `begin` on), the pen
+    at `cursor` (by default the first row's start); `starts` and `cursors` are those of the items
+    before `begin` (extended here)."""
     rows = _rows(area, size)
-    widths = _widths(items, size)
-    index = 0
-    row = rows.get(0)
-    if row is None:
-        return None
-    y, x, end = row
-    at_row_start = True
-    starts: list[tuple[int, int, int]] = []
-    for i, width in enumerate(widths):
+    starts = [] if starts is None else starts
+    cursors = [] if cursors is None else cursors
+    if cursor is None:
+        row = rows.get(0)
+        if row is None:
+            return Arranged(starts, cursors, begin)
+        cursor = (0, row[1], True)
+    index, x, at_row_start = cursor
+    row = rows.get(index)
+    assert row is not None
+    y, _, end = row
+    for i in range(begin, len(items)):
+        width = widths[i - begin]
         if width < 0:
             if not at_row_start:
                 index += 1
                 row = rows.get(index)
                 if row is None:
-                    return None
+                    return Arranged(starts, cursors, i)
                 y, x, end = row
             at_row_start = True
+            cursors.append((index, x, True))
             continue
         while x + width > end:
             index += 1
             row = rows.get(index)
             if row is None:
-                return None
+                return Arranged(starts, cursors, i)
             y, x, end = row
             at_row_start = True
         starts.append((y, x, i))
         x += width + round(items[i].gap * size)
         at_row_start = False
-    return starts
+        cursors.append((index, x, False))
+    return Arranged(starts, cursors, None)
 
 
-def _emit(items: Sequence[Item], starts: list[tuple[int, int, int]], size: int) -> list[TextRun]:
+def _arrange(items: Sequence[Item], area: Area, size: int) -> list[tuple[int, int, int]] | None:
+    """Where each item starts — (row y, x, item index) — or None when they do not all fit."""
+    done = arrange(items, widths_at(items, size), area, size)
+    return done.starts if done.failed is None else None
+
+
+def emit(
+    items: Sequence[Item], starts: Sequence[tuple[int, int, int]], size: int
+) -> list[TextRun]:
     """The text runs of arranged items; positions are whole pixels, so a run is drawn exactly
     where it was measured."""
     ascent, _ = metrics(size)
@@ -280,7 +317,16 @@ def _emit(items: Sequence[Item], starts: list[tuple[int, int, int]], size: int) 
 def place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None:
     """Put the items row by row, left to right; None when they do not all fit at this size."""
     starts = _arrange(items, area, size)
-    return None if starts is None else _emit(items, starts, size)
+    return None if starts is None else emit(items, starts, size)
+
+
+def size_bound(need: int, area: Area, largest: int, smallest: int) -> int:
+    """The largest size worth trying for items `need` px wide in all at size `largest`: text
+    area grows with the square of the size, so sizes whose text outgrows the area are skipped."""
+    if need <= 0:
+        return largest
+    covered = need * line_height(largest)
+    return min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / covered))))
 
 
 def flow(
@@ -288,10 +334,8 @@ def flow(
 ) -> tuple[list[TextRun], int]:
     """The items at the largest size from `largest` down to `smallest` that fits, and that size;
     no runs when even `smallest` is too large."""
-    need = sum(max(0, w) for w in _widths(items, largest)) * line_height(largest)
-    bound = largest
-    if need > 0:  # text area grows with the square of the size: skip sizes that cannot fit
-        bound = min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / need))))
+    need = sum(max(0, w) for w in widths_at(items, largest))
+    bound = size_bound(need, area, largest, smallest)
     lo, hi = smallest, bound
     found: tuple[list[tuple[int, int, int]], int] | None = None
     starts = _arrange(items, area, hi)
@@ -308,4 +352,4 @@ def flow(
             found, lo = (starts, mid), mid + 1
     if found is None:
         return [], smallest
-    return _emit(items, found[0], found[1]), found[1]
+    return emit(items, found[0], found[1]), found[1]

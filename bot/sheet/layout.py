@@ -46,7 +46,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
-from bot.sheet.bands import band_runs, centre_circle, name_tab
+from bot.sheet.bands import (
+    band_runs,
+    caption_run,
+    centre_circle,
+    name_tab,
+    total_items,
+    value_item,
+)
 from bot.sheet.flow import Area, Obstacle, flow
 from bot.sheet.geometry import band_polygon, scale, sectors
 from bot.sheet.labels import labels
@@ -80,6 +87,7 @@ from bot.sheet.model import (
     TextRun,
 )
 from bot.sheet.strip import strip_items
+from bot.sheet.totals import Laid, grow, lay
 from locales.numbers import format_amount, format_money
 from scoring.deal import Column
 from scoring.settle import Settlement, settle
@@ -114,8 +122,7 @@ __all__ = [  # the names the renderer's callers and tests use, wherever they liv
 ]
 
 
-_BANDS: OrderedDict[tuple[object, ...], tuple[Sequence[tuple[int, Fraction]], list[TextRun]]]
-_BANDS = OrderedDict()
+_BANDS: OrderedDict[tuple[object, ...], tuple[list[TextRun], Area, Laid]] = OrderedDict()
 BANDS_KEPT: Final = 2048  # bands laid out, kept (a dozen a game)
 
 
@@ -128,20 +135,43 @@ def kept_band_runs(
     closed: bool,
     corrections: Corrections,
 ) -> list[TextRun]:
-    """`band_runs`, laid out again only when the band's values (or anything else it is drawn
-    from) changed since it was last laid out: a deal touches a few bands of the dozen (issue 12).
-    Call under `bot.sheet.drawing_lock`, like the layout."""
+    """`band_runs`, laid out again only where the band changed since it was last laid out: a deal
+    touches a few bands of the dozen, and adds a total or two to each (`bot.sheet.totals.grow`;
+    issue 12). Call under `bot.sheet.drawing_lock`, like the layout."""
     mine = tuple(sorted(((k[1], v) for k, v in corrections.items() if k[0] == band), key=_first))
     key = (band, caption, area, colour, closed, mine)
     kept = _BANDS.get(key)
-    if kept is not None and (kept[0] is values or kept[0] == values):
-        _BANDS.move_to_end(key)
-        return list(kept[1])
-    runs = band_runs(band, caption, values, area, colour, closed, corrections)
-    _BANDS[key] = (values, runs)
+    if kept is None:
+        head, inner = caption_run(band, caption, area)
+        laid = None
+    else:
+        head, inner, laid = kept
+        if laid.values is values or (len(laid.values) == len(values) and laid.values == values):
+            _BANDS.move_to_end(key)
+            return head + laid.runs
+    grown = None
+    if laid is not None and not mine and _extends(laid.values, values):
+        old = len(laid.values) - 1
+        tail = [value_item(band, *values[old], False, False, colour, closed)]
+        last = len(values) - 1
+        tail += [
+            value_item(band, record, total, i == last, i == last, colour, closed)
+            for i, (record, total) in enumerate(values[old + 1 :], old + 1)
+        ]
+        grown = grow(band, laid, values, laid.items[:old] + tail, inner)
+    if grown is None:
+        grown = lay(band, values, total_items(band, values, colour, closed, corrections), inner)
+    _BANDS[key] = (head, inner, grown)
+    _BANDS.move_to_end(key)
     while len(_BANDS) > BANDS_KEPT:
         _BANDS.popitem(last=False)
-    return list(runs)
+    return head + grown.runs
+
+
+def _extends(old: Sequence[tuple[int, Fraction]], new: Sequence[tuple[int, Fraction]]) -> bool:
+    """`new` is `old` with totals added: the replay extends a band's tuple and shares its
+    entries, so the entry at old's last place being old's own says the two agree before it."""
+    return 0 < len(old) < len(new) and new[len(old) - 1] is old[-1]
 
 
 def _first(item: tuple[int, Correction]) -> int:

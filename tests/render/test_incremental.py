@@ -15,6 +15,8 @@ import bot.sheet
 from bench.sheets import NAMES, random_records
 from bot.sheet import Correction, render_full_png, render_sheet_png
 from bot.sheet.canvas import Canvas
+from bot.sheet.layout import Layout, RunKind, layout_sheet
+from bot.sheet.totals import STEP
 from scoring.deal import Adjust, Column, Record
 from scoring.errors import IllegalDeal
 from scoring.replay import Replay
@@ -117,3 +119,58 @@ def test_more_games_than_pictures_kept_draw_over_each_other_exactly() -> None:
             sheet = Replay(game).advance(stock[:count])
             kept = render_sheet_png(sheet, "en", game=game_id)
             assert kept == render_full_png(sheet, "en")
+
+
+def grown_and_whole(sheet: Sheet, lang: str = "en") -> tuple[Layout, Layout]:
+    return layout_sheet(sheet, lang), layout_sheet(sheet, lang, keep=False)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.sampled_from((3, 4)),
+    st.integers(0, 10_000),
+    st.lists(st.sampled_from(("deal", "deal", "deal", "deals", "back")), max_size=12),
+    st.sampled_from(("ru", "en")),
+)
+def test_columns_grown_total_by_total_are_the_columns_laid_out_whole(
+    players: int, seed: int, steps: list[str], lang: str
+) -> None:
+    """One replay advanced deal by deal, as a live game's is (its bands' tuples shared from deal
+    to deal, so the layout grows each column from its last total: `bot.sheet.totals.grow`), and a
+    fork going back, as an undo's: every layout is the one laid out whole."""
+    game = Game(rules_for("sochi", players, {"pool_target": "300"}), NAMES[:players], 0)
+    stock = playable(game, random_records(players, 120, seed))
+    line = Replay(game)
+    line.advance(stock[: seed % 30])
+    for step in ["deal", *steps]:
+        if step == "back" and line.count > 3:
+            back = Replay(game)
+            back.advance(stock[: line.count - 3])
+            line = back
+        todo = 1 if step == "deal" else 4
+        line.advance(stock[line.count : line.count + todo])
+        grown, whole = grown_and_whole(line.sheet(), lang)
+        assert grown == whole
+
+
+def test_a_column_past_its_band_hides_its_oldest_totals_a_step_at_a_time() -> None:
+    """A 3-player game to 1,000 deals: the crowded columns put their oldest totals behind "…",
+    `STEP` at a time, and every layout on the way, grown total by total, is the whole one."""
+    game = Game(rules_for("sochi", 3, {"pool_target": "5000"}), NAMES[:3], 0)
+    stock = playable(game, random_records(3, 1000, seed=11))
+    line = Replay(game)
+    line.advance(stock[:700])
+    layout_sheet(line.sheet(), "en")
+    cuts: set[int] = set()
+    for count in range(701, len(stock) + 1):
+        sheet = line.advance(stock[count - 1 : count])
+        grown = layout_sheet(sheet, "en")
+        if count % 10 == 0 or count == len(stock):
+            assert grown == layout_sheet(sheet, "en", keep=False)
+        for band, values in sheet.history.items():
+            shown = [r for r in grown.runs if r.band == band and r.kind is RunKind.TOTAL]
+            if any(r.band == band and r.kind is RunKind.ELLIPSIS for r in grown.runs):
+                hidden = len(values) - len(shown)
+                assert hidden % STEP == 0 or hidden == len(values) - 1
+                cuts.add(hidden)
+    assert cuts, "no column outgrew its band"
