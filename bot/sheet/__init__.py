@@ -13,7 +13,7 @@ import threading
 
 from bot.sheet.canvas import Canvas
 from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
-from bot.sheet.raster import LIMIT, background, encode_png, mask, rasterise
+from bot.sheet.raster import LIMIT, background, encode_png, is_busy, mask, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -50,7 +50,7 @@ def render_sheet_png(
     with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
         layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
         image, picture = canvas.draw(layout, background(layout), mask, game)
-        return canvas.encode(image, picture, LIMIT)
+        return canvas.encode(image, picture, LIMIT, is_busy(layout))
 
 
 def render_full_png(
@@ -67,4 +67,4 @@ def render_full_png(
             sheet, lang, settlement=settlement, corrections=corrections, keep=False
         )
         image = rasterise(layout)
-    return encode_png(image)
+    return encode_png(image, is_busy(layout))

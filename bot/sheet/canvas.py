@@ -118,11 +118,14 @@ def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None
 @dataclass(slots=True)
 class _Picture:
     image: Image.Image
-    tiles: dict[tuple[int, int], tuple[RunKey, ...]]
+    tiles: dict[Tile, tuple[RunKey, ...]]  # what each tile shows: its runs' keys, in layout order
     rgb: _Stream = field(default_factory=lambda: _Stream(3))
     paletted: _Stream = field(default_factory=lambda: _Stream(PALETTED_LEVEL))
-    dirty: set[int] | None = None  # strips whose pixels may have changed (None: all of them)
+    dirty: set[int] | None = None  # RGB strips not compressed since they changed (None: all)
     stale: set[int] | None = None  # paletted strips not mapped since they changed (None: all)
+    runs: tuple[TextRun, ...] = ()  # the runs drawn (held: their ids name them below)
+    ids: set[int] = field(default_factory=set)
+    over: dict[Tile, list[TextRun]] = field(default_factory=dict)  # the runs over each tile
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -168,7 +171,11 @@ class Canvas:
     ) -> tuple[Image.Image, _Picture]:
         """The layout drawn over its `background`, the last picture of `game` (any key: the
         caller's game id) over it redrawn where its runs differ; the image is the kept one (copy
-        it before the next draw to keep it)."""
+        it before the next draw to keep it).
+
+        The work is the runs that changed, not the picture: the layout gives an unchanged run as
+        the very object it gave last time (`bot.sheet.totals`), so the runs gone and the runs new
+        are two set differences, and only the tiles under them are looked at again."""
         key = (game, layout.width, layout.height, layout.shapes)
         picture = self._pictures.get(key)
         if picture is None and len(self._pictures) >= self.kept:
@@ -177,44 +184,64 @@ class Canvas:
             alike = next((k for k in self._pictures if k[1:] == key[1:]), None)
             if alike is not None:
                 picture = self._pictures.pop(alike)
-        runs: list[tuple[RunKey, Image.Image]] = []
-        tiles: dict[tuple[int, int], list[int]] = {}
         width, height = layout.width, layout.height
-        placed = self._placed
-        if len(placed) > EXTENTS:
-            placed.clear()
-        for index, run in enumerate(layout.runs):
-            known = placed.get(id(run))
-            if known is None or known[0] is not run:
-                known = placed[id(run)] = self._place(run, width, height, mask)
-            runs.append((known[1], known[2]))
-            for tile in known[3]:
-                found = tiles.get(tile)
-                if found is None:
-                    tiles[tile] = [index]
-                else:
-                    found.append(index)
-        signatures = {tile: tuple(runs[i][0] for i in found) for tile, found in tiles.items()}
+        if len(self._placed) > EXTENTS:
+            self._placed.clear()
         if picture is None:
             picture = _Picture(background.copy(), {})
-            dirty = set(signatures)
             picture.dirty = None
-        else:
-            old = picture.tiles
-            dirty = {t for t, sig in signatures.items() if old.get(t) != sig}
-            dirty |= {t for t in old if t not in signatures}
+
+        def known(run: TextRun) -> tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]:
+            found = self._placed.get(id(run))
+            if found is None or found[0] is not run:
+                found = self._placed[id(run)] = self._place(run, width, height, mask)
+            return found
+
+        runs = layout.runs
+        ids = {id(run) for run in runs}
+        gone, new = picture.ids - ids, ids - picture.ids
+        over = picture.over
+        touched: set[Tile] = set()
+        for run in picture.runs if gone else ():
+            if id(run) in gone:
+                touched.update(known(run)[3])
+        added = [run for run in runs if id(run) in new] if new else []
+        for run in added:
+            touched.update(known(run)[3])
+        for tile in touched:
+            over[tile] = [r for r in over.get(tile, ()) if id(r) not in gone]
+        if added:
+            order = {id(run): i for i, run in enumerate(runs)}
+            for run in added:
+                for tile in known(run)[3]:
+                    over[tile].append(run)
+            for tile in touched:
+                over[tile].sort(key=lambda r: order[id(r)])
+        dirty: set[Tile] = set()
+        for tile in touched:
+            signature = tuple(known(run)[1] for run in over[tile])
+            if picture.tiles.get(tile) != signature:
+                dirty.add(tile)
+            if signature:
+                picture.tiles[tile] = signature
+            else:
+                picture.tiles.pop(tile, None)
+                del over[tile]
         image = picture.image
         for tx, ty in dirty:
             box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
             patch = background.crop(box)
-            for i in tiles.get((tx, ty), ()):
-                (_, x, y, _, _, colour), shape = runs[i]
+            for run in over.get((tx, ty), ()):
+                _, (_, x, y, _, _, colour), shape, _ = known(run)
                 patch.paste(colour, (x - box[0], y - box[1]), shape)
             image.paste(patch, box[:2])
         self.tiles_drawn += len(dirty)
+        strips = _strips_of(dirty)
         if picture.dirty is not None:
-            picture.dirty |= _strips_of(dirty)
-        picture.tiles = signatures
+            picture.dirty |= strips
+        if picture.stale is not None:
+            picture.stale |= strips
+        picture.runs, picture.ids = runs, ids
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
         while len(self._pictures) > self.kept:
@@ -222,8 +249,12 @@ class Canvas:
         return image, picture
 
     @staticmethod
-    def encode(image: Image.Image, picture: _Picture, limit: int) -> bytes:
-        """The PNG of `image` (the picture's), the strips not drawn on since kept compressed."""
+    def encode(image: Image.Image, picture: _Picture, limit: int, busy: bool = False) -> bytes:
+        """The PNG of `image` (the picture's), the strips not drawn on since kept compressed: in
+        RGB, or in the palette when the picture is `busy` (`raster.is_busy`: so much text that
+        the RGB stream would come near `limit`) or its RGB stream passes `limit`."""
+        if busy:
+            return Canvas._paletted(image, picture)
         width, height = image.size
         rgb = image.convert("RGB") if image.mode != "RGB" else image
         count = (height + STRIP - 1) // STRIP
@@ -237,7 +268,6 @@ class Canvas:
         for index in changed:
             stream.put(index, _rows(rgb, index))
         picture.dirty = set()
-        picture.stale = None if picture.stale is None else picture.stale | changed
         if sum(map(len, stream.packed)) + 80 < limit:
             return png(width, height, 2, stream.zlib())
         return Canvas._paletted(rgb, picture)

@@ -82,10 +82,18 @@ def rasterise(layout: Layout) -> Image.Image:
 
 
 LIMIT = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
+BUSY = 240  # text runs from which a picture goes to the palette without trying RGB first
 
 
-def encode_png(image: Image.Image) -> bytes:
+def is_busy(layout: Layout) -> bool:
+    """So much text that the RGB stream comes near `LIMIT` (150–175 KB at some 240 runs, 80–100
+    deals; 185–240 KB at 300–800): such a picture is written in the palette at once and never
+    compressed twice (issue 12). One below it is RGB unless its stream passes `LIMIT` after all."""
+    return len(layout.runs) > BUSY
+
+
+def encode_png(image: Image.Image, busy: bool = False) -> bytes:
     """An 8-bit RGB PNG, rows unfiltered, zlib level 3 in strips (`bot.sheet.canvas`); a picture
     that would pass `LIMIT` (a crowded sheet of some 200 deals) is reduced to its 256 most frequent
     colours instead. Encoded whole here; the bot keeps the strips that did not change."""
-    return Canvas.encode(image, fresh(image), LIMIT)
+    return Canvas.encode(image, fresh(image), LIMIT, busy)
