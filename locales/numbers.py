@@ -14,7 +14,6 @@ Standard library only: `scoring.cli` may use it as well as the bot.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -64,15 +63,20 @@ def decimal(
 ) -> str:
     """`12.5`/`12,5`: at most `places` decimals (halves away from zero, trailing zeros dropped),
     `+` when `signed` and positive, `minus` when negative; a value that rounds to zero is `0`."""
-    exact = Fraction(value)
+    if isinstance(value, int):
+        top, bottom = value, 1
+    else:
+        exact = value if isinstance(value, Fraction) else Fraction(value)
+        top, bottom = exact.numerator, exact.denominator
     scale = 10**places
-    units = math.floor(abs(exact) * scale + Fraction(1, 2))  # half away from zero
+    # floor(|x| · scale + ½), half away from zero, in integers (Fraction arithmetic is slow)
+    units = (2 * abs(top) * scale + bottom) // (2 * bottom)
     if units == 0:
         return "0"
     whole, part = divmod(units, scale)
     text = str(whole) if not part else f"{whole}.{part:0{places}d}".rstrip("0")
     text = text.replace(".", decimal_mark(lang))
-    return _signed(text, exact < 0, exact > 0, signed, minus)
+    return _signed(text, top < 0, top > 0, signed, minus)
 
 
 def money(value: Decimal, lang: str = "en", *, signed: bool = False) -> str:

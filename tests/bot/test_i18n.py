@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core import GAME_ERROR_CODES
 from bot.texts.i18n import LANGUAGES, load, translator
@@ -158,3 +161,21 @@ def test_a_help_entry_says_who_helped(lang: str, shown: str) -> None:
 
     entry = Entry(1, Column.POOL, Fraction(2), Reason.HELP, source=0)
     assert shown in entry_text(translator(lang), ("Sasha", "Boris", "Clara"), entry)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.fractions(max_denominator=400), st.integers(0, 3), st.sampled_from(("ru", "en")))
+def test_decimal_rounds_half_away_from_zero_like_the_exact_formula(
+    value: Fraction, places: int, lang: str
+) -> None:
+    """`numbers.decimal` works in integers (issue 12); it must say what the Fraction formula says."""
+    scale = 10**places
+    units = math.floor(abs(value) * scale + Fraction(1, 2))
+    whole, part = divmod(units, scale)
+    text = str(whole) if not part else f"{whole}.{part:0{places}d}".rstrip("0")
+    text = text.replace(".", numbers.decimal_mark(lang))
+    if units and value < 0:
+        text = numbers.MINUS_SIGN + text
+    assert numbers.decimal(value, lang, places=places) == (text if units else "0")
+    whole_number = value.numerator
+    assert numbers.decimal(whole_number, lang) == numbers.decimal(Fraction(whole_number), lang)
