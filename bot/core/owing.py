@@ -169,6 +169,12 @@ class Flushing:
             yield repo
 
     @asynccontextmanager
+    async def statement(self) -> AsyncIterator[Repo]:
+        await flush_owing()
+        async with self.inner.statement() as repo:
+            yield repo
+
+    @asynccontextmanager
     async def reading(self) -> AsyncIterator[Repo]:
         await flush_owing(reading=True)
         async with self.inner.reading() as repo:

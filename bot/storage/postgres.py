@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -318,6 +318,9 @@ class PostgresStore:
     async def transaction(self) -> AsyncIterator[PostgresRepo]:
         async with self._pool.acquire() as conn, conn.transaction():
             yield PostgresRepo(conn)
+
+    def statement(self) -> AbstractAsyncContextManager[PostgresRepo]:
+        return self.transaction()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresRepo]:

@@ -10,7 +10,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -324,6 +324,11 @@ class SqliteStore:
     async def reading(self) -> AsyncIterator[SqliteRepo]:
         async with self._lock:
             yield self._repo
+
+    def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
+        """Autocommit: the connection's lock keeps other units' statements out, and a single
+        statement is atomic in SQLite by itself."""
+        return self.reading()
 
     async def check(self) -> None:
         """`PRAGMA quick_check` (every page readable, every index consistent) and a write probe

@@ -141,7 +141,7 @@ class Sender:
         sent = 0
         while True:
             now = self.clock()
-            async with self.store.transaction() as repo:
+            async with self.store.statement() as repo:  # one statement: its own transaction
                 rows = await repo.claim_owed(self.name, now, now + self.lease)
             if not rows:
                 return sent
@@ -177,12 +177,15 @@ class Sender:
 
     async def _retry(self, row: OwedRow, after: float, error: str) -> None:
         log.info("outbox row %s: %s; again in %.1f s", row.id, error, after)
-        async with self.store.transaction() as repo:
+        async with self.store.statement() as repo:
             await repo.owed_retry(row.id, self.name, self.clock() + after, error)
 
     async def _sent(self, row: OwedRow, message_id: int | None, live: int | None) -> None:
         owed = row.owed
-        async with self.store.transaction() as repo:
+        sheet = live is not None and owed.game_id is not None
+        # A new sheet photo becomes the game's live sheet in the mark's own transaction; a mark
+        # alone is one statement.
+        async with self.store.transaction() if sheet else self.store.statement() as repo:
             if not await repo.owed_sent(row.id, self.name, message_id, self.clock()):
                 log.warning("outbox row %s: the claim ran out before it was marked sent", row.id)
                 return
