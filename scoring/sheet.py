@@ -80,4 +80,9 @@ class Sheet:
 
     @property
     def deals(self) -> int:
-        return sum(1 for r in self.records if r.number)
+        """How many deals: they are numbered 1, 2, … in order, so the last number given (read from
+        the end: a live game asks this of every sheet, issue 12)."""
+        for scored in reversed(self.records):
+            if scored.number:
+                return scored.number
+        return 0

@@ -105,14 +105,11 @@ def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> l
         known = _PARSED[tab] = {}
         while len(_PARSED) > SHEET_CACHE:
             _PARSED.popitem(last=False)
-    get = known.get
-    records = []
-    for item in state.records if items is None else items:
-        record = get(item.line)
-        if record is None:
-            record = known[item.line] = parse_stored(item.line, tab)
-        records.append(record)
-    return records
+    lines = [item.line for item in (state.records if items is None else items)]
+    records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
+    for i in [i for i, record in enumerate(records) if record is None]:
+        records[i] = known[lines[i]] = parse_stored(lines[i], tab)
+    return records  # type: ignore[return-value]  # (no None is left)
 
 
 def rules_now(state: GameState) -> Rules:
