@@ -23,6 +23,7 @@ from contextlib import (
 )
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from fractions import Fraction
 from functools import lru_cache, partial
 from typing import Final
 
@@ -119,9 +120,20 @@ def rules_now(state: GameState) -> Rules:
     return rules
 
 
+_SETTLED: OrderedDict[int, tuple[Sheet, Fraction | None, Settlement]] = OrderedDict()
+
+
 def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules in force at the sheet's end (mid-game changes included)."""
-    return settle(sheet.rules, sheet.totals, state.stake)
+    """Settled under the rules in force at the sheet's end (mid-game changes included); kept by
+    the sheet itself, so that the sender drawing a command's sheet does not settle it again."""
+    kept = _SETTLED.get(id(sheet))
+    if kept is not None and kept[0] is sheet and kept[1] == state.stake:
+        return kept[2]
+    settled = settle(sheet.rules, sheet.totals, state.stake)
+    _SETTLED[id(sheet)] = (sheet, state.stake, settled)
+    while len(_SETTLED) > SHEET_CACHE:
+        _SETTLED.popitem(last=False)
+    return settled
 
 
 def index_of(state: GameState, seq: int) -> int | None:
