@@ -11,7 +11,8 @@ import pytest
 from PIL import Image
 
 import bot.sheet
-from bot.sheet import render_sheet_png
+from bot.sheet import render_full_png, render_sheet_png
+from bot.sheet.canvas import Canvas
 from bot.sheet.layout import BOLD, REGULAR
 from tests.render.factories import random_sheet
 
@@ -70,3 +71,15 @@ def test_even_a_200_deal_sheet_is_under_200_kb_and_decodes(
     image = Image.open(io.BytesIO(png))
     image.load()
     assert image.size == size
+
+
+def test_pictures_compressed_while_others_are_drawn_are_each_the_full_picture() -> None:
+    """A picture is encoded outside the drawing lock, under its own (issue 12): with more games
+    than pictures kept, threads draw over pictures another thread may still be compressing."""
+    bot.sheet.canvas = Canvas(kept=2)
+    sheets = [random_sheet(3, 10 + 5 * s, seed=s) for s in range(5)]
+    full = [render_full_png(s, "en") for s in sheets]
+    jobs = [(game, sheet) for _ in range(3) for game, sheet in enumerate(sheets)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        drawn = list(pool.map(lambda job: render_sheet_png(job[1], "en", game=job[0]), jobs))
+    assert drawn == [full[game] for game, _ in jobs]
