@@ -5,6 +5,7 @@ deal with undos, going back, corrections and a switch between games."""
 from __future__ import annotations
 
 import io
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -174,3 +175,23 @@ def test_a_column_past_its_band_hides_its_oldest_totals_a_step_at_a_time() -> No
                 assert hidden % STEP == 0 or hidden == len(values) - 1
                 cuts.add(hidden)
     assert cuts, "no column outgrew its band"
+
+
+def test_games_growing_in_several_threads_at_once_are_each_their_full_pictures() -> None:
+    """No lock is shared by every game while a picture is drawn (issue 12): four games with the
+    same names — so they share the layout's kept bands — grow deal by deal in four threads, and
+    every picture is its full drawing."""
+    bot.sheet.canvas = Canvas(kept=3)  # fewer kept than games: pictures are drawn over each other
+
+    def play(seed: int) -> list[bool]:
+        game = Game(rules_for("sochi", 3, {"pool_target": "300"}), NAMES[:3], 0)
+        stock = playable(game, random_records(3, 40, seed))
+        line, same = Replay(game), []
+        for count in range(1, len(stock) + 1):
+            sheet = line.advance(stock[count - 1 : count])
+            same.append(render_sheet_png(sheet, "en", game=seed) == render_full_png(sheet, "en"))
+        return same
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(play, range(4)))
+    assert all(all(same) and same for same in results)
