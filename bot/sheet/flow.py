@@ -314,12 +314,6 @@ def emit(
     return runs
 
 
-def place(items: Sequence[Item], area: Area, size: int) -> list[TextRun] | None:
-    """Put the items row by row, left to right; None when they do not all fit at this size."""
-    starts = _arrange(items, area, size)
-    return None if starts is None else emit(items, starts, size)
-
-
 def size_bound(need: int, area: Area, largest: int, smallest: int) -> int:
     """The largest size worth trying for items `need` px wide in all at size `largest`: text
     area grows with the square of the size, so sizes whose text outgrows the area are skipped."""
