@@ -1,8 +1,7 @@
 """The score sheet as a picture («пулька»), spec/sheet.md.
 
 `render_sheet_png(sheet, lang)` is pure and synchronous (CPU-bound): call it through
-`asyncio.to_thread`; it is safe from several threads (drawing is serialised by `drawing_lock`, the
-encoding of a picture by its own lock, so one picture is compressed while the next is drawn; both
+`asyncio.to_thread`; it is safe from several threads (drawing and encoding are serialised: both
 redo only what changed since the last picture, `bot.sheet.canvas`).
 `layout.layout_sheet` is the pure layout step, `raster` draws it; call those two from one thread at a
 time.
@@ -51,10 +50,7 @@ def render_sheet_png(
     with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
         layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
         image, picture = canvas.draw(layout, background(layout), mask, game)
-    try:  # compressed under the picture's own lock: the next picture is drawn meanwhile
         return canvas.encode(image, picture, LIMIT, is_busy(layout))
-    finally:
-        picture.lock.release()
 
 
 def render_full_png(

@@ -17,7 +17,6 @@ anything else is written, so nothing is encoded twice.
 from __future__ import annotations
 
 import struct
-import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
@@ -127,9 +126,6 @@ class _Picture:
     runs: tuple[TextRun, ...] = ()  # the runs drawn (held: their ids name them below)
     ids: set[int] = field(default_factory=set)
     over: dict[Tile, list[TextRun]] = field(default_factory=dict)  # the runs over each tile
-    # Held from its drawing until its PNG is written: the encoding runs outside the drawing lock
-    # (zlib lets go of the GIL), so the next picture is laid out while this one is compressed.
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -175,8 +171,7 @@ class Canvas:
     ) -> tuple[Image.Image, _Picture]:
         """The layout drawn over its `background`, the last picture of `game` (any key: the
         caller's game id) over it redrawn where its runs differ; the image is the kept one (copy
-        it before the next draw to keep it). Returns with the picture's `lock` held: release it
-        once the picture is encoded (`bot.sheet.render_sheet_png`).
+        it before the next draw to keep it).
 
         The work is the runs that changed, not the picture: the layout gives an unchanged run as
         the very object it gave last time (`bot.sheet.totals`), so the runs gone and the runs new
@@ -192,12 +187,7 @@ class Canvas:
         if picture is None:
             picture = _Picture(background.copy(), {})
             picture.dirty = None
-        picture.lock.acquire()  # (an encoding of this picture may still be running)
-        try:
-            self._paint(picture, layout, background, mask)
-        except BaseException:
-            picture.lock.release()
-            raise
+        self._paint(picture, layout, background, mask)
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
         while len(self._pictures) > self.kept:

@@ -73,9 +73,9 @@ def test_even_a_200_deal_sheet_is_under_200_kb_and_decodes(
     assert image.size == size
 
 
-def test_pictures_compressed_while_others_are_drawn_are_each_the_full_picture() -> None:
-    """A picture is encoded outside the drawing lock, under its own (issue 12): with more games
-    than pictures kept, threads draw over pictures another thread may still be compressing."""
+def test_pictures_drawn_over_each_other_from_several_threads_are_each_the_full_picture() -> None:
+    """With more games than pictures kept, threads draw over the pictures other games left
+    (issue 12): each is its full picture."""
     bot.sheet.canvas = Canvas(kept=2)
     sheets = [random_sheet(3, 10 + 5 * s, seed=s) for s in range(5)]
     full = [render_full_png(s, "en") for s in sheets]
