@@ -44,7 +44,7 @@ from scoring.sheet import Sheet
 
 Clock = Callable[[], datetime]
 SHEET_CACHE: Final = 256
-RECENT_STATES: Final = 1024  # committed (state, sheet) pairs kept for the sender
+RECENT_STATES: Final = 1024  # (state, sheet) pairs kept, by game and seq
 LIVE: Final = -1  # `Core.command(game=LIVE)`: the chat's live game
 
 
@@ -153,7 +153,6 @@ class Core:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
-        self._sheets: OrderedDict[int, tuple[int, Sheet]] = OrderedDict()
         self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
@@ -383,11 +382,9 @@ class Core:
 
     # -- the sheet ---------------------------------------------------------------------------
     def cached(self, state: GameState) -> Sheet | None:
-        cached = self._sheets.get(state.game_id)
-        if cached is not None and cached[0] == state.last_seq:
-            self._sheets.move_to_end(state.game_id)
-            return cached[1]
-        return None
+        """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
+        found = self.recent(state.game_id, state.last_seq)
+        return None if found is None else found[1]
 
     def sheet(self, state: GameState) -> Sheet:
         """The replay of the records in force (cached per game until its log grows); for a log
@@ -399,20 +396,22 @@ class Core:
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
-        self._sheets[state.game_id] = (state.last_seq, sheet)
-        self._sheets.move_to_end(state.game_id)
-        while len(self._sheets) > SHEET_CACHE:
-            self._sheets.popitem(last=False)
-        # The sender draws an owed sheet as the log stood at its seq: keep the committed state
-        # (a clone shares the records: cheap) so that it needs no fold of the whole log.
-        self._recent[(state.game_id, state.last_seq)] = (clone(state), sheet)
+        """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
+        records: cheap): the next command's read and the sender drawing an owed sheet at this
+        seq then need no replay and no fold of the whole log."""
+        key = (state.game_id, state.last_seq)
+        self._recent[key] = (clone(state), sheet)
+        self._recent.move_to_end(key)
         while len(self._recent) > RECENT_STATES:
             self._recent.popitem(last=False)
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as a committed command left them at event `seq`, if
-        still kept (the last `RECENT_STATES` of every game)."""
-        return self._recent.get((game_id, seq))
+        """The game's state and sheet as its log stood at event `seq`, if still kept (the
+        `RECENT_STATES` least recently used go)."""
+        found = self._recent.get((game_id, seq))
+        if found is not None:
+            self._recent.move_to_end((game_id, seq))
+        return found
 
 
 class Unit:
