@@ -182,15 +182,15 @@ class Sender:
 
     async def _sent(self, row: OwedRow, message_id: int | None, live: int | None) -> None:
         owed = row.owed
-        sheet = live is not None and owed.game_id is not None
+        game_id = owed.game_id if live is not None else None
         # A new sheet photo becomes the game's live sheet in the mark's own transaction; a mark
         # alone is one statement.
-        async with self.store.transaction() if sheet else self.store.statement() as repo:
+        async with self.store.statement() if game_id is None else self.store.transaction() as repo:
             if not await repo.owed_sent(row.id, self.name, message_id, self.clock()):
                 log.warning("outbox row %s: the claim ran out before it was marked sent", row.id)
                 return
-            if live is not None and owed.game_id is not None:
-                await repo.set_sheet_message(owed.game_id, live)
+            if game_id is not None and live is not None:
+                await repo.set_sheet_message(game_id, live)
         self.sent += 1
         if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
             assert owed.game_id is not None and owed.seq is not None
