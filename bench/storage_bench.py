@@ -28,24 +28,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.bot_bench import DEALS as BOT_DEALS  # noqa: E402
+from bench.bot_bench import KEEPER  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore, Store  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
 from bot.tg import reply as posting  # noqa: E402
-from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
+from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot  # noqa: E402
 from tests.pg import PostgresServer  # noqa: E402
 
-KEEPER = TgUser(2001, "Keeper", "keeper")
-DEALS = (
-    "Anna 6♠ = vist:Boris pass:Clara",
-    "Boris 7♥ -1 vist:Anna pass:Clara",
-    "Clara misere 1",
-    "pass Anna/2 Boris/3 Clara/5",
-    "Anna 6♣ -1 vist:Boris/3 vist:Clara/2",
-    "Boris 8♦ = vist:Anna pass:Clara",
-)
+DEALS = BOT_DEALS[:6]  # the first six of the bot bench's deals, as measured before
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 Opener = Callable[[], Awaitable[Store]]
 
