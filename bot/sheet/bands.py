@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from bot.sheet.drawn import Drawn
 from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
@@ -28,7 +29,7 @@ from bot.sheet.model import (
 )
 from bot.sheet.totals import lay
 from locales.numbers import SUPERSCRIPT, format_amount
-from scoring.sheet import Band, Sheet
+from scoring.sheet import Band
 
 
 def suit_segs(text: str, **style: object) -> list[Seg]:
@@ -206,7 +207,7 @@ def name_tab(
 
 
 def centre_circle(
-    sheet: Sheet, frame: Frame, words: Mapping[str, str], lang: str = "en"
+    sheet: Drawn, frame: Frame, words: Mapping[str, str], lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
     """The circle in the centre: the pool size, and the stake written the language's way."""
     cx, cy = frame.centre

@@ -54,6 +54,7 @@ from bot.sheet.bands import (
     total_items,
     value_item,
 )
+from bot.sheet.drawn import Drawn, drawn
 from bot.sheet.flow import Area, Obstacle, flow
 from bot.sheet.geometry import band_polygon, scale, sectors
 from bot.sheet.labels import labels
@@ -90,7 +91,7 @@ from bot.sheet.strip import strip_items
 from bot.sheet.totals import Laid, grow, lay
 from locales.numbers import format_amount, format_money
 from scoring.deal import Column
-from scoring.settle import Settlement, settle
+from scoring.settle import Settlement
 from scoring.sheet import Band, Sheet
 
 __all__ = [  # the names the renderer's callers and tests use, wherever they live now
@@ -179,7 +180,7 @@ def _first(item: tuple[int, Correction]) -> int:
 
 
 def layout_sheet(
-    sheet: Sheet,
+    sheet: Sheet | Drawn,
     lang: str = "ru",
     *,
     settlement: Settlement | None = None,
@@ -188,18 +189,19 @@ def layout_sheet(
 ) -> Layout:
     """The whole picture of a 3- or 4-player sheet as shapes and text runs, nothing drawn yet.
 
-    Without a `settlement` the balances are computed with `scoring.settle.settle`. `keep`: bands
-    whose values did not change since they were last laid out are taken as they were then
-    (`kept_band_runs`); False lays every band out afresh (the same runs).
+    `sheet` may be what the picture reads of it (`bot.sheet.drawn`), which carries its balances;
+    for a `Sheet` without a `settlement` the balances are computed with `scoring.settle.settle`.
+    `keep`: bands whose values did not change since they were last laid out are taken as they
+    were then (`kept_band_runs`); False lays every band out afresh (the same runs).
     """
+    if isinstance(sheet, Sheet):
+        sheet = drawn(sheet, settlement)
     size = sheet.game.size
     if size not in FRAMES:
         raise ValueError(f"a sheet for 3 or 4 players, not {size}")
     frame = FRAMES[size]
     words = labels(lang)
     corrections = corrections or {}
-    if settlement is None:
-        settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     centre = frame.centre
     inner, middle = frame.scales
     names = sheet.game.players
@@ -291,7 +293,7 @@ def layout_sheet(
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     strip_runs, _ = flow(
-        strip_items(sheet, words, settlement, lang, bool(corrections)),
+        strip_items(sheet, words, lang, bool(corrections)),
         strip_area,
         STRIP_MAX,
         STRIP_MIN,

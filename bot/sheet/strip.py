@@ -6,50 +6,47 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.sheet.bands import suit_segs
+from bot.sheet.drawn import Drawn
 from bot.sheet.flow import NEWLINE, Item, Seg
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, SEAT_COLOURS, RunKind
 from locales.numbers import MINUS_SIGN, format_amount, format_money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
-from scoring.entries import Reason
-from scoring.settle import Settlement
-from scoring.sheet import Sheet
 
 
-def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
+def _deal_summary(sheet: Drawn, words: Mapping[str, str]) -> tuple[int, str] | None:
     names = sheet.game.players
-    for scored in reversed(sheet.records):
-        if not scored.number:
-            continue
-        deal = scored.record
-        if isinstance(deal, Contract):
-            suit = "" if deal.suit is None else deal.suit.value
-            if deal.suit is Suit.NO_TRUMP:
-                suit = words["no_trump"]
-            head = f"{names[deal.declarer]} {deal.level}{suit}"
-            if deal.three_down:
-                return scored.number, f"{head} {words['three_down']}"
-            if Role.HALF in deal.roles and not deal.played:
-                return scored.number, f"{head} {words['half_whist']}"
-            if not deal.played:
-                return scored.number, f"{head} {words['passed']}"
-            result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
-            return scored.number, f"{head} {result}"
-        if isinstance(deal, Misere):
-            result = "=" if deal.tricks == 0 else words["tricks"].format(count=deal.tricks)
-            return scored.number, f"{names[deal.declarer]} {words['misere']} {result}"
-        if isinstance(deal, Raspasy):
-            tricks = ", ".join(f"{names[p]} {t}" for p, t in deal.tricks)
-            return scored.number, f"{words['raspasy']}: {tricks}"
+    if sheet.last_deal is None:
+        return None
+    number, deal = sheet.last_deal
+    if isinstance(deal, Contract):
+        suit = "" if deal.suit is None else deal.suit.value
+        if deal.suit is Suit.NO_TRUMP:
+            suit = words["no_trump"]
+        head = f"{names[deal.declarer]} {deal.level}{suit}"
+        if deal.three_down:
+            return number, f"{head} {words['three_down']}"
+        if Role.HALF in deal.roles and not deal.played:
+            return number, f"{head} {words['half_whist']}"
+        if not deal.played:
+            return number, f"{head} {words['passed']}"
+        result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
+        return number, f"{head} {result}"
+    if isinstance(deal, Misere):
+        result = "=" if deal.tricks == 0 else words["tricks"].format(count=deal.tricks)
+        return number, f"{names[deal.declarer]} {words['misere']} {result}"
+    if isinstance(deal, Raspasy):
+        tricks = ", ".join(f"{names[p]} {t}" for p, t in deal.tricks)
+        return number, f"{words['raspasy']}: {tricks}"
     return None
 
 
-def _legend(sheet: Sheet, words: Mapping[str, str], corrected: bool) -> list[Item]:
+def _legend(sheet: Drawn, words: Mapping[str, str], corrected: bool) -> list[Item]:
     """A small legend (issue 13), only for what the sheet shows: a correction's grey value and
     raised number; help (pool points past the target written into another player's pool)."""
     lines = []
     if corrected:
         lines.append(words["legend_correction"])
-    if any(e.reason is Reason.HELP for r in sheet.records for e in r.entries):
+    if sheet.helped:
         lines.append(words["legend_help"])
     items: list[Item] = []
     for line in lines:
@@ -61,9 +58,8 @@ def _legend(sheet: Sheet, words: Mapping[str, str], corrected: bool) -> list[Ite
 
 
 def strip_items(
-    sheet: Sheet,
+    sheet: Drawn,
     words: Mapping[str, str],
-    settlement: Settlement | None,
     lang: str = "en",
     corrected: bool = False,
 ) -> list[Item]:
@@ -104,24 +100,24 @@ def strip_items(
         for i, (name, value) in enumerate(pairs):
             text = f"{name}={value}" + (", " if i < len(pairs) - 1 else "")
             items.append(Item((Seg(text, kind=RunKind.STRIP),), gap=0.2))
-    if settlement is not None:
-        head = words["balance_final"] if sheet.finished else words["balance_now"]
-        items += [NEWLINE, Item((Seg(head, color=MUTED, kind=RunKind.STRIP),), gap=0.5)]
-        for seat, balance in enumerate(settlement.balances):
-            colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
-            amount = (
-                format_amount(balance, decimals=True, sign=True, lang=lang)
-                + " "
-                + words["whists_unit"]
-            )
-            segs = [
-                Seg(names[seat] + " ", bold=True, color=SEAT_COLOURS[seat], kind=RunKind.STRIP),
-                Seg(amount, bold=True, color=colour, kind=RunKind.STRIP),
-            ]
-            if settlement.money is not None:
-                money = format_money(settlement.money[seat], lang)
-                segs.append(Seg(f" ({money})", color=colour, kind=RunKind.STRIP))
-            items.append(Item(tuple(segs), gap=0.9))
+    settlement = sheet.settlement
+    head = words["balance_final"] if sheet.finished else words["balance_now"]
+    items += [NEWLINE, Item((Seg(head, color=MUTED, kind=RunKind.STRIP),), gap=0.5)]
+    for seat, balance in enumerate(settlement.balances):
+        colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
+        amount = (
+            format_amount(balance, decimals=True, sign=True, lang=lang)
+            + " "
+            + words["whists_unit"]
+        )
+        segs = [
+            Seg(names[seat] + " ", bold=True, color=SEAT_COLOURS[seat], kind=RunKind.STRIP),
+            Seg(amount, bold=True, color=colour, kind=RunKind.STRIP),
+        ]
+        if settlement.money is not None:
+            money = format_money(settlement.money[seat], lang)
+            segs.append(Seg(f" ({money})", color=colour, kind=RunKind.STRIP))
+        items.append(Item(tuple(segs), gap=0.9))
     summary = _deal_summary(sheet, words)
     if summary is not None:
         number, text = summary
