@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 
 from bot.sheet.canvas import Canvas
+from bot.sheet.drawn import Drawn
 from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
 from bot.sheet.raster import LIMIT, background, encode_png, is_busy, mask, rasterise
 from scoring.settle import Settlement
@@ -31,14 +32,15 @@ canvas = Canvas()  # the last pictures drawn, redrawn where they change (issue 1
 
 
 def render_sheet_png(
-    sheet: Sheet,
+    sheet: Sheet | Drawn,
     lang: str = "ru",
     *,
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
     game: object = None,
 ) -> bytes:
-    """The sheet as PNG bytes: 1200×1000 for 3 players, 1000×1200 for 4.
+    """The sheet (or what the picture reads of it, `bot.sheet.drawn`) as PNG bytes: 1200×1000
+    for 3 players, 1000×1200 for 4.
 
     `game` (the game's id) names the kept picture this one is drawn over (`bot.sheet.canvas`):
     the pixels are the same whatever it is, only the work differs.
