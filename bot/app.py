@@ -11,7 +11,7 @@ import logging
 import signal
 import sys
 from functools import partial
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
@@ -41,6 +41,9 @@ from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
 from handlers import ROUTERS
+
+if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
+    from bot.sheet.painter import Painter
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +204,18 @@ async def start_vote_clock(
     return asyncio.create_task(task, name="vote-clock")
 
 
+def start_painter(settings: Settings) -> Painter | None:
+    """The processes that draw the sheet pictures (PICTURE_PROCESSES, issue 12); None: they are
+    drawn in worker threads (PICTURE_PROCESSES=0, or no Pillow)."""
+    if settings.picture_processes < 1:
+        return None
+    try:
+        from bot.sheet import painter
+    except ImportError:
+        return None
+    return painter.Painter(settings.picture_processes)
+
+
 async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
@@ -211,10 +226,12 @@ async def run(settings: Settings) -> None:
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
+    painter: Painter | None = None
     try:
         dispatcher = build_dispatcher(settings, store)
         game: GameService = dispatcher["game"]
-        sender = Sender(bot, game)
+        painter = start_painter(settings)
+        sender = Sender(bot, game, painter=painter)
         game.core.notify = sender.wake
         await wait_for_telegram(bot)
         sending = asyncio.create_task(sender.run(), name="sender")
@@ -263,5 +280,7 @@ async def run(settings: Settings) -> None:
         if lease is not None:
             with contextlib.suppress(Exception):
                 await lease.release()
+        if painter is not None:
+            await painter.close()
         await bot.session.close()
         await store.close()

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     polling_timeout: int = Field(default=10, ge=0, le=50)
     # How long the vote clock's lease lasts unrenewed before another instance takes it over.
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
+    # Processes that draw the sheet pictures (issue 12): a core of their own, which a worker
+    # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
+    picture_processes: int = Field(default=1, ge=0, le=8)
 
     @field_validator("bot_token")
     @classmethod

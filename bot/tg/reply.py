@@ -35,6 +35,8 @@ from scoring.sheet import Sheet
 
 try:
     from bot.sheet import Correction, render_sheet_png
+    from bot.sheet.drawn import drawn
+    from bot.sheet.painter import Painter, PainterGone
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 
@@ -50,9 +52,11 @@ async def render_png(
     settlement: Settlement,
     game: GameService | None = None,
     state: GameState | None = None,
+    painter: Painter | None = None,
 ) -> bytes | None:
     """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
-    as paper shows them."""
+    as paper shows them. With a `painter` it is drawn in the painter's process (issue 12), or
+    here in a worker thread when that process fails."""
     if render_sheet_png is None:
         return None
     try:
@@ -61,6 +65,11 @@ async def render_png(
             values = game.corrected_values(state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
         game_id = state.game_id if state is not None else None  # whose kept picture (issue 12)
+        if painter is not None:
+            try:
+                return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)
+            except PainterGone as error:
+                log.warning("the painter could not draw the sheet (%s); drawing it here", error)
         return await asyncio.to_thread(
             render_sheet_png,
             sheet,

@@ -20,7 +20,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -37,6 +37,9 @@ from bot.storage import Owed, OwedKind, OwedRow
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import chunks, sheet_text
 from bot.tg.reply import NEAR, render_png
+
+if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
+    from bot.sheet.painter import Painter
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +93,10 @@ class Sender:
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
         name: str | None = None,
+        painter: Painter | None = None,
     ) -> None:
         self.bot = bot
+        self.painter = painter  # draws the pictures in processes of their own; None: in threads
         self.game = game
         self.store = game.core.store
         self.lease = lease
@@ -269,7 +274,7 @@ class Sender:
         if snap is None or snap.sheet is None or snap.settlement is None:
             return await self._plain(owed, owed.text), None
         state, sheet, settlement = snap.state, snap.sheet, snap.settlement
-        png = await render_png(sheet, owed.lang, settlement, self.game, state)
+        png = await render_png(sheet, owed.lang, settlement, self.game, state, self.painter)
         if png is None:
             t = translator(owed.lang)
             text = Safe(f"{owed.text}\n\n{sheet_text(t, state, sheet, settlement)}")

@@ -32,6 +32,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.core import GameService
+from bot.sheet.painter import Painter
 from bot.tg.sender import Sender
 
 BOT_ID = 42
@@ -149,12 +150,15 @@ class MockedBot(Bot):
         return self.session.requests
 
 
-def deliver_through(dispatcher: Dispatcher, bot: MockedBot) -> Sender:
+def deliver_through(
+    dispatcher: Dispatcher, bot: MockedBot, painter: Painter | None = None
+) -> Sender:
     """Run the outbox's sender in the test: every commit that owes replies drains the outbox
-    through `bot` before the update's handling returns."""
+    through `bot` before the update's handling returns; pictures are drawn by `painter`, or in
+    worker threads."""
     game = dispatcher["game"]
     assert isinstance(game, GameService)
-    sender = Sender(bot, game, name="tests/0/sender")
+    sender = Sender(bot, game, name="tests/0/sender", painter=painter)
 
     async def deliver() -> None:
         await sender.drain()
