@@ -8,7 +8,7 @@ the picture can be drawn where the sheet is not (`bot.sheet.painter`); everythin
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -31,12 +31,23 @@ class Drawn:
     history: History
     closed_pools: frozenset[int]
     settlement: Settlement
-    deals: int
     finished: bool
     next_dealer: int
     last_round_announced: bool
     last_deal: tuple[int, Record] | None  # the last numbered record, with its number
     helped: bool  # some pool or mountain points were given by another player (the legend)
+
+    @property
+    def deals(self) -> int:
+        """How many deals (`Sheet.deals`): the last one's number."""
+        return self.last_deal[0] if self.last_deal else 0
+
+
+def extends(old: Sequence[tuple[int, Fraction]], new: Sequence[tuple[int, Fraction]]) -> bool:
+    """`new` is a band's `old` totals with totals added: the replay extends a band's tuple and
+    shares its entries, so the entry at old's last place being old's own says the two agree
+    before it."""
+    return 0 < len(old) < len(new) and new[len(old) - 1] is old[-1]
 
 
 def drawn(sheet: Sheet, settlement: Settlement | None = None) -> Drawn:
@@ -51,7 +62,6 @@ def drawn(sheet: Sheet, settlement: Settlement | None = None) -> Drawn:
         history=dict(sheet.history),  # a copy: the bands' tuples are what a later sheet extends
         closed_pools=sheet.closed_pools,
         settlement=settlement,
-        deals=last[0] if last else 0,
         finished=sheet.finished,
         next_dealer=sheet.next_dealer,
         last_round_announced=sheet.last_round_announced,

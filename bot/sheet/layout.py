@@ -54,7 +54,7 @@ from bot.sheet.bands import (
     total_items,
     value_item,
 )
-from bot.sheet.drawn import Drawn, drawn
+from bot.sheet.drawn import Drawn, drawn, extends
 from bot.sheet.flow import Area, Obstacle, flow
 from bot.sheet.geometry import band_polygon, scale, sectors
 from bot.sheet.labels import labels
@@ -151,7 +151,7 @@ def kept_band_runs(
             _BANDS.move_to_end(key)
             return head + laid.runs
     grown = None
-    if laid is not None and not mine and _extends(laid.values, values):
+    if laid is not None and not mine and extends(laid.values, values):
         old = len(laid.values) - 1
         tail = [value_item(band, *values[old], False, False, colour, closed)]
         last = len(values) - 1
@@ -167,12 +167,6 @@ def kept_band_runs(
     while len(_BANDS) > BANDS_KEPT:
         _BANDS.popitem(last=False)
     return head + grown.runs
-
-
-def _extends(old: Sequence[tuple[int, Fraction]], new: Sequence[tuple[int, Fraction]]) -> bool:
-    """`new` is `old` with totals added: the replay extends a band's tuple and shares its
-    entries, so the entry at old's last place being old's own says the two agree before it."""
-    return 0 < len(old) < len(new) and new[len(old) - 1] is old[-1]
 
 
 def _first(item: tuple[int, Correction]) -> int:

@@ -35,7 +35,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from bot.sheet.drawn import Drawn, History
+from bot.sheet import render_sheet_png
+from bot.sheet.drawn import Drawn, History, extends
 from bot.sheet.model import Corrections
 from scoring.sheet import Band
 
@@ -68,19 +69,16 @@ class Job:
 
 
 def changes(old: History, new: History) -> Changes:
-    """What turns `old` into `new`: a band the replay extended (it shares the entries, so its
-    entry at old's last place is old's own) sends only its new totals, any other change the whole
-    band, and an unchanged band nothing."""
+    """What turns `old` into `new`: a band the replay extended (`bot.sheet.drawn.extends`) sends
+    only its new totals, any other change the whole band, and an unchanged band nothing."""
     out: Changes = {}
     for band, values in new.items():
         before = old.get(band, ())
         if values is before:
             continue
-        kept = len(before)
-        if 0 < kept <= len(values) and values[kept - 1] is before[-1]:
-            out[band] = (kept, values[kept:])
-        else:
-            out[band] = (0, values)
+        out[band] = (
+            (len(before), values[len(before) :]) if extends(before, values) else (0, values)
+        )
     for band in old.keys() - new.keys():
         out[band] = (0, ())
     return out
@@ -125,8 +123,6 @@ def apply(job: Job) -> dict[Band, Totals]:
 
 def draw(job: Job) -> tuple[bool, bytes | str]:
     """The answer to one job: (True, PNG) or (False, STALE or what went wrong)."""
-    from bot.sheet import render_sheet_png  # the child's own drawing lock and kept pictures
-
     try:
         drawn = replace(job.drawn, history=apply(job))
         png = render_sheet_png(drawn, job.lang, corrections=job.corrections, game=job.game)
