@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict, deque
 from collections.abc import AsyncGenerator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -32,8 +32,10 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.core import GameService
-from bot.sheet.painter import Painter
 from bot.tg.sender import Sender
+
+if TYPE_CHECKING:  # the sender's, optional with the picture
+    from bot.sheet.painter import Painter
 
 BOT_ID = 42
 BOT_USER = {"id": BOT_ID, "is_bot": True, "first_name": "Pulka", "username": "pulka_bot"}

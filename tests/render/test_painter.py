@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import AsyncIterator
 from fractions import Fraction
 
 import pytest
@@ -15,7 +16,7 @@ from bot.sheet import Correction, render_full_png
 from bot.sheet.drawn import drawn
 from bot.sheet.painter import Painter, PainterGone, changes
 from bot.tg.reply import render_png
-from scoring.deal import Column
+from scoring.deal import Column, Record
 from scoring.replay import Replay
 from scoring.rules import rules_for
 from scoring.settle import settle
@@ -24,6 +25,18 @@ from scoring.sheet import Band, Game, Sheet
 
 def game_of(players: int) -> Game:
     return Game(rules_for("sochi", players, {"pool_target": "300"}), NAMES[:players], 0)
+
+
+def played(players: int, seed: int) -> tuple[Replay, list[Record]]:
+    """A fresh replay of a game and the records it will take."""
+    return Replay(game_of(players)), random_records(players, 40, seed=seed)
+
+
+@pytest.fixture
+async def painter() -> AsyncIterator[Painter]:
+    painting = Painter(1)
+    yield painting
+    await painting.close()
 
 
 async def same_as_here(painter: Painter, sheet: Sheet, game: object, **kw: object) -> None:
@@ -48,27 +61,22 @@ def test_a_replay_extending_a_band_sends_only_its_new_totals() -> None:
     assert all(kept == 0 for kept, _ in changes(before.history, other.history).values())
 
 
-async def test_a_game_played_deal_by_deal_with_undos_is_drawn_as_here() -> None:
-    painter = Painter(1)
-    try:
-        game = game_of(3)
-        stock = random_records(3, 40, seed=11)
-        replay = Replay(game)
-        sheet = replay.advance(stock[:5])
+async def test_a_game_played_deal_by_deal_with_undos_is_drawn_as_here(painter: Painter) -> None:
+    replay, stock = played(3, seed=11)
+    sheet = replay.advance(stock[:5])
+    await same_as_here(painter, sheet, 7)
+    for n in range(5, 14):
+        sheet = replay.advance(stock[n : n + 1])  # extends the bands' tuples: deltas
         await same_as_here(painter, sheet, 7)
-        for n in range(5, 14):
-            sheet = replay.advance(stock[n : n + 1])  # extends the bands' tuples: deltas
-            await same_as_here(painter, sheet, 7)
-        back = Replay(game).advance(stock[:9])  # an undo: a sheet sharing nothing with the last
-        await same_as_here(painter, back, 7)
-        band = Band(0, Column.POOL)
-        if back.history.get(band):
-            at = back.history[band][-1][0]
-            fixed = {(band, at): Correction(Fraction(3), 1)}
-            await same_as_here(painter, back, 7, corrections=fixed)
-        assert painter.started == 1
-    finally:
-        await painter.close()
+    # An undo: a sheet sharing nothing with the last.
+    back = played(3, seed=11)[0].advance(stock[:9])
+    await same_as_here(painter, back, 7)
+    band = Band(0, Column.POOL)
+    if back.history.get(band):
+        at = back.history[band][-1][0]
+        fixed = {(band, at): Correction(Fraction(3), 1)}
+        await same_as_here(painter, back, 7, corrections=fixed)
+    assert painter.started == 1
 
 
 async def test_games_on_two_children_at_once_are_each_drawn_as_here() -> None:
@@ -89,68 +97,53 @@ async def test_games_on_two_children_at_once_are_each_drawn_as_here() -> None:
         await painter.close()
 
 
-async def test_a_killed_child_is_started_again_and_sent_the_whole_history() -> None:
-    painter = Painter(1)
-    try:
-        game = game_of(4)
-        replay = Replay(game)
-        stock = random_records(4, 30, seed=2)
-        await same_as_here(painter, replay.advance(stock[:8]), 1)
-        child = painter._children[0]
-        assert child.run is not None
-        child.run.process.kill()
-        await child.run.process.wait()  # dead before its reader noticed
-        await same_as_here(painter, replay.advance(stock[8:10]), 1)
-        assert painter.started == 2
-    finally:
-        await painter.close()
+async def test_a_killed_child_is_started_again_and_sent_the_whole_history(
+    painter: Painter,
+) -> None:
+    replay, stock = played(4, seed=2)
+    await same_as_here(painter, replay.advance(stock[:8]), 1)
+    child = painter._children[0]
+    assert child.run is not None
+    child.run.process.kill()
+    await child.run.process.wait()  # dead before its reader noticed
+    await same_as_here(painter, replay.advance(stock[8:10]), 1)
+    assert painter.started == 2
 
 
-async def test_a_stale_base_is_answered_by_sending_the_game_whole() -> None:
-    painter = Painter(1)
-    try:
-        game = game_of(3)
-        replay = Replay(game)
-        stock = random_records(3, 30, seed=9)
-        await same_as_here(painter, replay.advance(stock[:6]), "g")
-        child = painter._children[0]
-        token, history = child.sent["g"]
-        child.sent["g"] = (token + 1000, history)  # a base the child never had
-        await same_as_here(painter, replay.advance(stock[6:8]), "g")
-        assert painter.started == 1
-    finally:
-        await painter.close()
+async def test_a_stale_base_is_answered_by_sending_the_game_whole(painter: Painter) -> None:
+    replay, stock = played(3, seed=9)
+    await same_as_here(painter, replay.advance(stock[:6]), "g")
+    child = painter._children[0]
+    token, history = child.sent["g"]
+    child.sent["g"] = (token + 1000, history)  # a base the child never had
+    await same_as_here(painter, replay.advance(stock[6:8]), "g")
+    assert painter.started == 1
 
 
-async def test_a_job_in_flight_when_its_child_dies_fails_and_the_next_is_drawn() -> None:
-    painter = Painter(1)
-    try:
-        replay = Replay(game_of(3))
-        stock = random_records(3, 30, seed=3)
-        await same_as_here(painter, replay.advance(stock[:4]), 5)
-        child = painter._children[0]
-        assert child.run is not None
-        process = child.run.process
-        job = asyncio.ensure_future(painter.png(drawn(replay.advance(stock[4:5])), "ru", None, 5))
-        await asyncio.sleep(0)  # written to the pipe, not yet answered
-        process.kill()
-        with pytest.raises(PainterGone):
-            await job
-        await same_as_here(painter, replay.advance(stock[5:6]), 5)
-        assert painter.started == 2
-    finally:
-        await painter.close()
+async def test_a_job_in_flight_when_its_child_dies_fails_and_the_next_is_drawn(
+    painter: Painter,
+) -> None:
+    replay, stock = played(3, seed=3)
+    await same_as_here(painter, replay.advance(stock[:4]), 5)
+    child = painter._children[0]
+    assert child.run is not None
+    process = child.run.process
+    job = asyncio.ensure_future(painter.png(drawn(replay.advance(stock[4:5])), "ru", None, 5))
+    await asyncio.sleep(0)  # written to the pipe, not yet answered
+    process.kill()
+    with pytest.raises(PainterGone):
+        await job
+    await same_as_here(painter, replay.advance(stock[5:6]), 5)
+    assert painter.started == 2
 
 
 async def test_a_painter_that_cannot_start_leaves_the_picture_to_a_thread(
-    monkeypatch: pytest.MonkeyPatch,
+    painter: Painter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sys, "executable", "/nonexistent/python")
-    painter = Painter(1)
+    monkeypatch.setattr(sys, "executable", "/nonexistent/python")  # it starts at its first job
     sheet = Replay(game_of(3)).advance(random_records(3, 10, seed=1))
     settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     with pytest.raises(PainterGone):
         await painter.png(drawn(sheet), "ru", None, 1)
     png = await render_png(sheet, "ru", settlement, painter=painter)
     assert png == render_full_png(sheet, "ru", settlement=settlement)
-    await painter.close()
