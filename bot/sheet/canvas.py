@@ -46,7 +46,6 @@ from bot.sheet.model import (
 
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
-EXTENTS: Final = 16384  # text runs placed, kept
 KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
@@ -54,6 +53,7 @@ END: Final = b"\x03\x00"  # the last deflate block: empty, final
 RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
 Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
+Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]  # a run, its key, mask and tiles
 
 
 def deflate(data: bytes, level: int) -> bytes:
@@ -126,6 +126,8 @@ class _Picture:
     runs: tuple[TextRun, ...] = ()  # the runs drawn (held: their ids name them below)
     ids: set[int] = field(default_factory=set)
     over: dict[Tile, list[TextRun]] = field(default_factory=dict)  # the runs over each tile
+    # id(run) → where each run drawn is: placed when it came, forgotten when it goes
+    placed: dict[int, Placed] = field(default_factory=dict)
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -148,13 +150,9 @@ class Canvas:
             OrderedDict()
         )
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
-        # id(run) → (the run, held so that its id stays its own; its key, its mask, its tiles)
-        self._placed: dict[int, tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]] = {}
 
     @staticmethod
-    def _place(
-        run: TextRun, width: int, height: int, mask: Masks
-    ) -> tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]:
+    def _place(run: TextRun, width: int, height: int, mask: Masks) -> Placed:
         shape, left, top = mask(run.text, run.size, run.bold)
         w, h = shape.size
         x, y = int(run.x) + left, int(run.y) + top
@@ -198,13 +196,12 @@ class Canvas:
         self, picture: _Picture, layout: Layout, background: Image.Image, mask: Masks
     ) -> None:
         width, height = layout.width, layout.height
-        if len(self._placed) > EXTENTS:
-            self._placed.clear()
+        placed = picture.placed
 
-        def known(run: TextRun) -> tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]:
-            found = self._placed.get(id(run))
-            if found is None or found[0] is not run:
-                found = self._placed[id(run)] = self._place(run, width, height, mask)
+        def known(run: TextRun) -> Placed:
+            found = placed.get(id(run))
+            if found is None:
+                found = placed[id(run)] = self._place(run, width, height, mask)
             return found
 
         runs = layout.runs
@@ -251,6 +248,8 @@ class Canvas:
             picture.dirty |= strips
         if picture.stale is not None:
             picture.stale |= strips
+        for gone_id in gone:
+            placed.pop(gone_id, None)
         picture.runs, picture.ids = runs, ids
 
     @staticmethod
