@@ -42,15 +42,18 @@ def render_sheet_png(
     """The sheet (or what the picture reads of it, `bot.sheet.drawn`) as PNG bytes: 1200×1000
     for 3 players, 1000×1200 for 4.
 
-    `game` (the game's id) names the kept picture this one is drawn over (`bot.sheet.canvas`):
-    the pixels are the same whatever it is, only the work differs.
+    `game` (the game's id) names the kept picture this one is drawn over (`bot.sheet.canvas`)
+    and the kept bands it is laid out from: the pixels are the same whatever it is, only the work
+    differs.
 
     `lang` picks the picture's words (ru, en; others fall back to en). Without `settlement` the
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
     (issue 6) maps (band, record index) to the wrong value first written there — see `layout`.
     """
     with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
-        layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+        layout = layout_sheet(
+            sheet, lang, settlement=settlement, corrections=corrections, game=game
+        )
         image, picture = canvas.draw(layout, background(layout), mask, game)
         return canvas.encode(image, picture, LIMIT, is_busy(layout))
 

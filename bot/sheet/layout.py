@@ -135,12 +135,15 @@ def kept_band_runs(
     colour: str,
     closed: bool,
     corrections: Corrections,
+    game: object = None,
 ) -> list[TextRun]:
     """`band_runs`, laid out again only where the band changed since it was last laid out: a deal
     touches a few bands of the dozen, and adds a total or two to each (`bot.sheet.totals.grow`;
-    issue 12). Call under `bot.sheet.drawing_lock`, like the layout."""
+    issue 12). Kept per `game` (any key: the caller's game id), since games whose bands look
+    alike would otherwise take each other's place. Call under `bot.sheet.drawing_lock`, like the
+    layout."""
     mine = tuple(sorted(((k[1], v) for k, v in corrections.items() if k[0] == band), key=_first))
-    key = (band, caption, area, colour, closed, mine)
+    key = (game, band, caption, area, colour, closed, mine)
     kept = _BANDS.get(key)
     if kept is None:
         head, inner = caption_run(band, caption, area)
@@ -180,13 +183,14 @@ def layout_sheet(
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
     keep: bool = True,
+    game: object = None,
 ) -> Layout:
     """The whole picture of a 3- or 4-player sheet as shapes and text runs, nothing drawn yet.
 
     `sheet` may be what the picture reads of it (`bot.sheet.drawn`), which carries its balances;
     for a `Sheet` without a `settlement` the balances are computed with `scoring.settle.settle`.
-    `keep`: bands whose values did not change since they were last laid out are taken as they
-    were then (`kept_band_runs`); False lays every band out afresh (the same runs).
+    `keep`: bands whose values did not change since `game`'s last layout are taken as they were
+    then (`kept_band_runs`); False lays every band out afresh (the same runs).
     """
     if isinstance(sheet, Sheet):
         sheet = drawn(sheet, settlement)
@@ -279,8 +283,11 @@ def layout_sheet(
         assert region.band is not None
         area = Area(region.points, obstacles)
         colour = SEAT_COLOURS[region.player]
-        lay = kept_band_runs if keep else band_runs
-        runs += lay(region.band, caption, values, area, colour, closed, corrections)
+        band = region.band
+        if keep:
+            runs += kept_band_runs(band, caption, values, area, colour, closed, corrections, game)
+        else:
+            runs += band_runs(band, caption, values, area, colour, closed, corrections)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))
