@@ -35,7 +35,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import BinaryIO, Final
 
+import bot.sheet
 from bot.sheet import render_sheet_png
+from bot.sheet.canvas import Canvas
 from bot.sheet.drawn import Drawn, History, extends
 from bot.sheet.model import Corrections
 from scoring.sheet import Band
@@ -47,6 +49,11 @@ HEAD: Final = struct.Struct(">I")
 STALE: Final = "stale"
 GAMES_SENT: Final = 1024  # games whose last history a parent remembers, per child
 GAMES_KEPT: Final = 4 * GAMES_SENT  # a child remembers more, so that the parent forgets first
+# Pictures a child keeps (3.6 MB each, ~470 MB in all): a game drawn over a picture of its own
+# redraws what its deal changed, one drawn over another game's redraws most of the picture. A
+# hundred chats playing at once need a hundred (docs/benchmarks.md); the bot's own `Canvas`
+# keeps 24.
+KEPT: Final = 128
 
 Totals = tuple[tuple[int, Fraction], ...]
 Changes = dict[Band, tuple[int, Totals]]
@@ -156,6 +163,8 @@ def main() -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     logging.basicConfig(level=logging.WARNING, format="painter %(levelname)s %(message)s")
+    if len(sys.argv) > 1:  # how many pictures to keep (`Painter(kept=…)`)
+        bot.sheet.canvas = Canvas(kept=int(sys.argv[1]))
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
         serve(sys.stdin.buffer, answers)
 
@@ -189,10 +198,11 @@ class Painter:
     """Draws sheet pictures in `processes` children; `png` is what `render_sheet_png` returns
     for the same sheet, pixel for pixel. `close()` ends the children."""
 
-    def __init__(self, processes: int = 1) -> None:
-        if processes < 1:
-            raise ValueError("a painter needs at least one process")
+    def __init__(self, processes: int = 1, kept: int = KEPT) -> None:
+        if processes < 1 or kept < 1:
+            raise ValueError("a painter needs a process at least, keeping a picture at least")
         self._children = [_Child() for _ in range(processes)]
+        self.kept = kept
         self._tokens = itertools.count(1)
         self.started = 0  # children started, restarts included
 
@@ -259,6 +269,7 @@ class Painter:
                     sys.executable,
                     "-m",
                     "bot.sheet.painter",
+                    str(self.kept),
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                     cwd=ROOT,

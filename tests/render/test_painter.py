@@ -147,3 +147,14 @@ async def test_a_painter_that_cannot_start_leaves_the_picture_to_a_thread(
         await painter.png(drawn(sheet), "ru", None, 1)
     png = await render_png(sheet, "ru", settlement, painter=painter)
     assert png == render_full_png(sheet, "ru", settlement=settlement)
+
+
+async def test_a_child_keeping_one_picture_draws_two_games_in_turn_exactly() -> None:
+    painter = Painter(1, kept=1)  # each picture drawn over the other game's
+    try:
+        games = {g: played(3 + g % 2, seed=g) for g in (1, 2)}
+        for n in range(0, 12, 4):
+            for g, (replay, stock) in games.items():
+                await same_as_here(painter, replay.advance(stock[n : n + 4]), g)
+    finally:
+        await painter.close()
