@@ -2,7 +2,8 @@
 dispatcher (Bot API mocked), every update handled as its own task as aiogram's polling does; deals
 per second with the sheet picture (drawn in PROCESSES painter processes, as in production, and for
 comparison in worker threads, PICTURE_PROCESSES=0) and with the text sheet. Each chat's game first
-gets WARM deals, then each chat sends DEALS more, all chats together: first every chat playing the
+gets WARM deals (the last of them drawn as the measured ones are, since a game in play has its last
+picture), then each chat sends DEALS more, all chats together: first every chat playing the
 same deals (a picture then drawn over another chat's kept picture changes little), then the chats
 playing ten different games (each picture redraws more).
 
@@ -59,9 +60,11 @@ async def run(
             posting.render_sheet_png = None  # type: ignore[assignment]
             tables = [await open_table(dp, mocked, -50_000 - c) for c in range(chats)]
             for table in tables:
-                await chat_plays(dp, mocked, table, 0, warm, apart)
-            mocked.session.requests.clear()
+                await chat_plays(dp, mocked, table, 0, warm - 1, apart)
+            # The warm-up's last deal as the measured ones: a game in play has its last picture.
             posting.render_sheet_png = renderer if picture else None  # type: ignore[assignment]
+            await asyncio.gather(*(chat_plays(dp, mocked, t, warm - 1, 1, apart) for t in tables))
+            mocked.session.requests.clear()
             start = time.perf_counter()
             await asyncio.gather(*(chat_plays(dp, mocked, t, warm, deals, apart) for t in tables))
             seconds = time.perf_counter() - start
