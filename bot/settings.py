@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
     # Processes that draw the sheet pictures (issue 12): a core of their own, which a worker
     # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
-    picture_processes: int = Field(default=1, ge=0, le=8)
+    picture_processes: int = Field(default=2, ge=0, le=8)
 
     @field_validator("bot_token")
     @classmethod
