@@ -4,8 +4,8 @@ service, and hand the result to their `reply`. What it owes is data (`bot.storag
 written in the transaction of the command that owes it (`bot.core.uow.Core.owing`, opened per
 update by `OwedReplies`) and delivered by `bot.tg.sender.Sender`; nothing here calls Telegram.
 
-The sheet is a picture (rendered in a worker thread) with the reply as its caption, or the text
-sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
+The sheet is a picture (drawn by a painter process, `bot.sheet.painter`, or in a worker thread)
+with the reply as its caption, or the text sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
 edit redraws that photo in place when it is still near the bottom of the chat, so a correction does
 not add another picture. Values corrected by a vote are drawn the paper way (the wrong value, a
 dot, the right one).
