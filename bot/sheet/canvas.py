@@ -8,8 +8,10 @@ its runs in that order is the same as the whole picture drawn from scratch.
 
 `Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered,
 zlib level 3; or, past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strips,
-each strip compressed alone (a fresh compressor ending in a full flush, so its bytes depend on its
-rows only): a strip whose rows did not change keeps its compressed bytes. The bytes are the same
+each strip of 8 rows compressed alone (a fresh compressor ending in a full flush, so its bytes
+depend on its rows only): a strip whose rows did not change keeps its compressed bytes. A redrawn
+tile marks only the rows under the runs it gained or lost, so a deal recompresses the ~120 rows its
+new text lies on, not the whole tiles' 64. The bytes are the same
 whether a strip was kept or compressed now; the size of the RGB stream decides the encoding before
 anything else is written, so nothing is encoded twice.
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
@@ -45,12 +47,12 @@ from bot.sheet.model import (
 )
 
 TILE: Final = 64  # px, the tiles a picture is redrawn by
-STRIP: Final = 32  # rows, the strips the PNG stream is compressed by
+STRIP: Final = 8  # rows, the strips the PNG stream is compressed by (a line of text spans 3–4)
 KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
 
-RunKey = tuple[str, int, int, int, bool, str]  # text, x, y, size, bold, colour
+RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
 Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
 Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]  # a run, its key, mask and tiles
@@ -135,10 +137,24 @@ def fresh(image: Image.Image) -> _Picture:
     return _Picture(image, {})
 
 
-def _strips_of(tiles: set[Tile]) -> set[int]:
-    return {
-        s for _, ty in tiles for s in range(ty * TILE // STRIP, ((ty + 1) * TILE - 1) // STRIP + 1)
-    }
+def changed_rows(tile: Tile, old: tuple[RunKey, ...], new: tuple[RunKey, ...]) -> list[range]:
+    """The rows of a redrawn tile whose pixels may differ: those under the runs drawn there only
+    before or only now, or the whole tile if the runs drawn both times are in another order (a
+    pixel is the background with the runs over it pasted in order)."""
+    top = tile[1] * TILE
+    whole = range(top, top + TILE)
+    before, after = Counter(old), Counter(new)
+    both = before & after
+    if [k for k in old if k in both] != [k for k in new if k in both]:
+        return [whole]
+    return [
+        range(max(top, key[2]), min(top + TILE, key[2] + key[6]))
+        for key in (before - after) + (after - before)
+    ]
+
+
+def _strips_of(rows: list[range]) -> set[int]:
+    return {s for span in rows if span for s in range(span[0] // STRIP, span[-1] // STRIP + 1)}
 
 
 class Canvas:
@@ -162,7 +178,7 @@ class Canvas:
             for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1)
             for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1)
         )
-        return run, (run.text, x, y, run.size, run.bold, run.color), shape, tiles
+        return run, (run.text, x, y, run.size, run.bold, run.color, h), shape, tiles
 
     def draw(
         self, layout: Layout, background: Image.Image, mask: Masks, game: object = None
@@ -225,10 +241,13 @@ class Canvas:
             for tile in touched:
                 over[tile].sort(key=lambda r: order[id(r)])
         dirty: set[Tile] = set()
+        rows: list[range] = []
         for tile in touched:
             signature = tuple(known(run)[1] for run in over[tile])
-            if picture.tiles.get(tile) != signature:
+            shown = picture.tiles.get(tile, ())
+            if shown != signature:
                 dirty.add(tile)
+                rows += changed_rows(tile, shown, signature)
             if signature:
                 picture.tiles[tile] = signature
             else:
@@ -239,11 +258,11 @@ class Canvas:
             box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
             patch = background.crop(box)
             for run in over.get((tx, ty), ()):
-                _, (_, x, y, _, _, colour), shape, _ = known(run)
+                _, (_, x, y, _, _, colour, _), shape, _ = known(run)
                 patch.paste(colour, (x - box[0], y - box[1]), shape)
             image.paste(patch, box[:2])
         self.tiles_drawn += len(dirty)
-        strips = _strips_of(dirty)
+        strips = _strips_of(rows)
         if picture.dirty is not None:
             picture.dirty |= strips
         if picture.stale is not None:
@@ -266,7 +285,7 @@ class Canvas:
         changed = (
             set(range(count))
             if picture.dirty is None or len(stream.packed) != count
-            else picture.dirty
+            else picture.dirty & set(range(count))
         )
         stream.size(count)
         for index in changed:
@@ -287,6 +306,7 @@ class Canvas:
         stale = picture.stale
         if stale is None or len(stream.packed) != count:
             stale = set(range(count))
+        stale &= set(range(count))
         stream.size(count)
         for index in stale:
             top = index * STRIP

@@ -86,8 +86,8 @@ BUSY = 240  # text runs from which a picture goes to the palette without trying 
 
 
 def is_busy(layout: Layout) -> bool:
-    """So much text that the RGB stream comes near `LIMIT` (150–175 KB at some 240 runs, 80–100
-    deals; 185–240 KB at 300–800): such a picture is written in the palette at once and never
+    """So much text that the RGB stream comes near `LIMIT` (160–195 KB at some 240 runs, 80–100
+    deals; 200–270 KB at 300–800): such a picture is written in the palette at once and never
     compressed twice (issue 12). One below it is RGB unless its stream passes `LIMIT` after all."""
     return len(layout.runs) > BUSY
 

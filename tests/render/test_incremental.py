@@ -4,10 +4,12 @@ deal with undos, going back, corrections and a switch between games."""
 
 from __future__ import annotations
 
+import importlib
 import io
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -15,7 +17,7 @@ from PIL import Image
 import bot.sheet
 from bench.sheets import NAMES, random_records
 from bot.sheet import Correction, render_full_png, render_sheet_png
-from bot.sheet.canvas import Canvas
+from bot.sheet.canvas import STRIP, Canvas, RunKey, changed_rows
 from bot.sheet.layout import Layout, RunKind, layout_sheet
 from bot.sheet.totals import STEP
 from scoring.deal import Adjust, Column, Record
@@ -97,6 +99,41 @@ def test_a_deal_redraws_a_few_tiles_of_a_long_game() -> None:
     render_sheet_png(Replay(game).advance(stock))
     whole = (1200 // 64 + 1) * (1000 // 64 + 1)
     assert 0 < canvas.tiles_drawn - before < whole // 3
+
+
+def test_a_deal_recompresses_only_the_strips_its_new_text_lies_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bot.sheet.canvas = Canvas()
+    game = Game(rules_for("sochi", 3, {"pool_target": "400"}), NAMES[:3], 0)
+    stock = random_records(3, 60, seed=5)
+    render_sheet_png(Replay(game).advance(stock[:59]))
+    compressed: list[int] = []
+    # bot.sheet's `canvas` attribute is the kept pictures, so the module is reached by its name.
+    canvas_module = importlib.import_module("bot.sheet.canvas")
+    real = canvas_module.deflate
+
+    def counted(rows: bytes, level: int) -> bytes:
+        compressed.append(len(rows))
+        return real(rows, level)
+
+    monkeypatch.setattr(canvas_module, "deflate", counted)
+    sheet = Replay(game).advance(stock)
+    png = render_sheet_png(sheet)
+    assert 0 < len(compressed) < (1000 // STRIP) // 4
+    assert png == render_full_png(sheet)
+
+
+def key(text: str, y: int, height: int = 20) -> RunKey:
+    return (text, 10, y, 28, False, "#1f2937", height)
+
+
+def test_a_tile_redrawn_marks_the_rows_of_the_runs_it_gained_or_lost() -> None:
+    a, b, c = key("12", 70), key("14", 100), key("16", 120, 30)
+    assert changed_rows((0, 1), (a, b), (a, b, c)) == [range(120, 128)]  # the tile ends at 128
+    assert changed_rows((0, 1), (a, b), (b,)) == [range(70, 90)]
+    # The same runs pasted in another order may change where they overlap: the whole tile.
+    assert changed_rows((0, 1), (a, b), (b, a)) == [range(64, 128)]
 
 
 def test_a_crowded_sheet_in_the_palette_is_kept_strip_by_strip_as_the_full_picture() -> None:
