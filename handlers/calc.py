@@ -43,6 +43,7 @@ from bot.tg.calc_steps import (
     pool_choices,
     step_view,
 )
+from bot.tg.filters import Magic
 from bot.tg.reply import CAPTION_LIMIT, render_png
 from scoring.calc import (
     CalcError,
@@ -163,7 +164,9 @@ async def go_back(
     await show(message, message, t, state, previous.get(step, CalcStep.CONVENTION))
 
 
-@router.message(StateFilter(CalcForm.names, CalcForm.player), F.text, ~F.text.startswith("/"))
+@router.message(
+    StateFilter(CalcForm.names, CalcForm.player), Magic(F.text), Magic(~F.text.startswith("/"))
+)
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The opener's names or one player's numbers. In a group only a reply to the prompt counts
     (other talk of the opener is left alone)."""

@@ -9,13 +9,14 @@ from aiogram.types import Message
 from bot.core import Caller, GameService
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, help_lines, open_games_text
+from bot.tg.filters import Magic
 
 router = Router(name=__name__)
 
 
 @router.message(Command("help"))
 @router.message(CommandStart())
-@router.message(Command("games"), F.chat.type == "private")
+@router.message(Command("games"), Magic(F.chat.type == "private"))
 async def help_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
     lines = help_lines(t)
     if caller.private and caller.user_id is not None:
