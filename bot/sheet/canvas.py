@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import struct
 import zlib
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
@@ -142,15 +142,26 @@ def changed_rows(tile: Tile, old: tuple[RunKey, ...], new: tuple[RunKey, ...]) -
     before or only now, or the whole tile if the runs drawn both times are in another order (a
     pixel is the background with the runs over it pasted in order)."""
     top = tile[1] * TILE
-    whole = range(top, top + TILE)
-    before, after = Counter(old), Counter(new)
+    before, after = set(old), set(new)
     both = before & after
-    if [k for k in old if k in both] != [k for k in new if k in both]:
-        return [whole]
-    return [
-        range(max(top, key[2]), min(top + TILE, key[2] + key[6]))
-        for key in (before - after) + (after - before)
-    ]
+    if (
+        len(before) != len(old)  # a run drawn twice over itself: not worth a finer answer
+        or len(after) != len(new)
+        or [k for k in old if k in both] != [k for k in new if k in both]
+    ):
+        return [range(top, top + TILE)]
+    return [range(max(top, key[2]), min(top + TILE, key[2] + key[6])) for key in before ^ after]
+
+
+def _spans(tiles: set[Tile]) -> list[tuple[int, int, int]]:
+    """The tiles as runs side by side in their rows: (row, first column, column after the last)."""
+    spans: list[tuple[int, int, int]] = []
+    for tx, ty in sorted(tiles, key=lambda tile: (tile[1], tile[0])):
+        if spans and spans[-1][0] == ty and spans[-1][2] == tx:
+            spans[-1] = (ty, spans[-1][1], tx + 1)
+        else:
+            spans.append((ty, tx, tx + 1))
+    return spans
 
 
 def _strips_of(rows: list[range]) -> set[int]:
@@ -254,10 +265,13 @@ class Canvas:
                 picture.tiles.pop(tile, None)
                 del over[tile]
         image = picture.image
-        for tx, ty in dirty:
-            box = (tx * TILE, ty * TILE, min(width, (tx + 1) * TILE), min(height, (ty + 1) * TILE))
+        order = {id(run): i for i, run in enumerate(runs)} if dirty else {}
+        for ty, first, last in _spans(dirty):
+            # Side by side dirty tiles are drawn as one box: a run over several is pasted once.
+            box = (first * TILE, ty * TILE, min(width, last * TILE), min(height, (ty + 1) * TILE))
+            over_box = {id(r): r for tx in range(first, last) for r in over.get((tx, ty), ())}
             patch = background.crop(box)
-            for run in over.get((tx, ty), ()):
+            for run in sorted(over_box.values(), key=lambda r: order[id(r)]):
                 _, (_, x, y, _, _, colour, _), shape, _ = known(run)
                 patch.paste(colour, (x - box[0], y - box[1]), shape)
             image.paste(patch, box[:2])
