@@ -49,17 +49,16 @@ class SqliteRepo(SqliteOutbox):
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        self._held = None
 
-    # One trip to the connection's thread a query (execute, fetch and close together): each trip
-    # is a hand-over between threads, and with many chats at once they were most of a deal's cost.
-    async def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
-        rows = await self._db.execute_fetchall(sql, args)
-        for row in rows:
-            return tuple(row)
-        return None
-
-    async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self._db.execute_fetchall(sql, args)]
+    async def prune_updates(self, before: datetime, batch: int) -> int:
+        """Up to `batch` of the oldest processed updates before `before` forgotten; how many."""
+        return await self._count(
+            "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
+            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
+            _time(before),
+            batch,
+        )
 
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
@@ -80,15 +79,20 @@ class SqliteRepo(SqliteOutbox):
         message_id: int | None = None,
     ) -> None:
         if chat_id is not None:  # an older update's row with this id goes (`same_update`)
-            await self._db.execute(
+            await self._write(
                 "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
                 " AND (chat_id IS NOT ? OR message_id IS NOT ?)",
-                (update_id, chat_id, message_id),
+                update_id,
+                chat_id,
+                message_id,
             )
-        await self._db.execute(
+        await self._write(
             "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
             " VALUES (?, ?, ?, ?)",
-            (update_id, _time(at), chat_id, message_id),
+            update_id,
+            _time(at),
+            chat_id,
+            message_id,
         )
 
     async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
@@ -96,13 +100,15 @@ class SqliteRepo(SqliteOutbox):
             "SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = ?", chat_id
         )
         assert number is not None
-        async with self._db.execute(
+        game_id = await self._rowid(
             "INSERT INTO games (chat_id, status, created_by, created_at, number)"
             " VALUES (?, ?, ?, ?, ?)",
-            (chat_id, GameStatus.FORMING.value, created_by, _time(at), number[0]),
-        ) as cursor:
-            game_id = cursor.lastrowid
-        assert game_id is not None
+            chat_id,
+            GameStatus.FORMING.value,
+            created_by,
+            _time(at),
+            number[0],
+        )
         return GameRow(game_id, chat_id, GameStatus.FORMING, created_by, at, int(number[0]))
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -129,9 +135,7 @@ class SqliteRepo(SqliteOutbox):
         return [_game(row) for row in rows]
 
     async def set_status(self, game_id: int, status: GameStatus) -> None:
-        await self._db.execute(
-            "UPDATE games SET status = ? WHERE game_id = ?", (status.value, game_id)
-        )
+        await self._write("UPDATE games SET status = ? WHERE game_id = ?", status.value, game_id)
 
     async def append(
         self,
@@ -146,18 +150,16 @@ class SqliteRepo(SqliteOutbox):
         )
         assert row is not None
         seq = int(row[0])
-        await self._db.execute(
+        await self._write(
             "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                game_id,
-                seq,
-                kind,
-                json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-                author,
-                _time(at),
-                EVENT_SCHEMA_VERSION,
-            ),
+            game_id,
+            seq,
+            kind,
+            json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
+            author,
+            _time(at),
+            EVENT_SCHEMA_VERSION,
         )
         return EventRow(game_id, seq, kind, payload, author, at, EVENT_SCHEMA_VERSION)
 
@@ -174,13 +176,13 @@ class SqliteRepo(SqliteOutbox):
         ]
 
     async def add_member(self, game_id: int, user_id: int) -> None:
-        await self._db.execute(
-            "INSERT OR IGNORE INTO members (game_id, user_id) VALUES (?, ?)", (game_id, user_id)
+        await self._write(
+            "INSERT OR IGNORE INTO members (game_id, user_id) VALUES (?, ?)", game_id, user_id
         )
 
     async def remove_member(self, game_id: int, user_id: int) -> None:
-        await self._db.execute(
-            "DELETE FROM members WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        await self._write(
+            "DELETE FROM members WHERE game_id = ? AND user_id = ?", game_id, user_id
         )
 
     async def games_of_user(self, user_id: int) -> list[GameRow]:
@@ -197,10 +199,11 @@ class SqliteRepo(SqliteOutbox):
         return row[0] if row else None
 
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO chats (chat_id, locale) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale",
-            (chat_id, locale),
+            chat_id,
+            locale,
         )
 
     async def chat_title(self, chat_id: int) -> str | None:
@@ -208,22 +211,23 @@ class SqliteRepo(SqliteOutbox):
         return row[0] if row else None
 
     async def set_chat_title(self, chat_id: int, title: str) -> None:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO chats (chat_id, title) VALUES (?, ?)"
             " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title",
-            (chat_id, title),
+            chat_id,
+            title,
         )
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        async with self._db.execute(
-            "UPDATE games SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
-        ) as cursor:
-            moved = cursor.rowcount
-        await self._db.execute(
+        moved = await self._count(
+            "UPDATE games SET chat_id = ? WHERE chat_id = ?", new_chat_id, old_chat_id
+        )
+        await self._write(
             "INSERT INTO chats (chat_id, locale, title)"
             " SELECT ?, locale, title FROM chats WHERE chat_id = ?"
             " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
-            (new_chat_id, old_chat_id),
+            new_chat_id,
+            old_chat_id,
         )
         return moved
 
@@ -232,8 +236,8 @@ class SqliteRepo(SqliteOutbox):
         return row[0] if row else None
 
     async def set_sheet_message(self, game_id: int, message_id: int | None) -> None:
-        await self._db.execute(
-            "UPDATE games SET sheet_message_id = ? WHERE game_id = ?", (message_id, game_id)
+        await self._write(
+            "UPDATE games SET sheet_message_id = ? WHERE game_id = ?", message_id, game_id
         )
 
     async def count_events(self) -> int:
@@ -241,18 +245,21 @@ class SqliteRepo(SqliteOutbox):
         return int(row[0]) if row else 0
 
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
             " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
             " expires_at = excluded.expires_at"
             " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?",
-            (name, holder, _time(until), _time(now)),
+            name,
+            holder,
+            _time(until),
+            _time(now),
         )
         row = await self._one("SELECT holder FROM leases WHERE name = ?", name)
         return row is not None and row[0] == holder
 
     async def release_lease(self, name: str, holder: str) -> None:
-        await self._db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+        await self._write("DELETE FROM leases WHERE name = ? AND holder = ?", name, holder)
 
     async def lease_holder(self, name: str, now: datetime) -> str | None:
         row = await self._one(
@@ -265,10 +272,11 @@ class SqliteRepo(SqliteOutbox):
         return str(row[0]) if row and row[0] is not None else None
 
     async def set_fsm_state(self, key: str, state: str | None) -> None:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO fsm (key, state) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
-            (key, state),
+            key,
+            state,
         )
 
     async def fsm_data(self, key: str) -> dict[str, Any]:
@@ -276,10 +284,11 @@ class SqliteRepo(SqliteOutbox):
         return dict(json.loads(row[0])) if row else {}
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO fsm (key, data) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
-            (key, json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
+            key,
+            json.dumps(data, ensure_ascii=False, separators=(",", ":")),
         )
 
 
@@ -312,13 +321,14 @@ class SqliteStore:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteRepo]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            repo = self._repo
+            repo.begin()  # held, with the writes, until the unit's first trip (sqlite_trips)
             try:
-                yield self._repo
+                yield repo
+                await repo.commit()
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await repo.rollback()
                 raise
-            await self._db.execute("COMMIT")
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteRepo]:
@@ -361,13 +371,8 @@ class SqliteStore:
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0
         while True:
-            async with self.transaction():
-                cursor = await self._db.execute(
-                    "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
-                    " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
-                    (_time(before), batch),
-                )
-                count = cursor.rowcount
+            async with self.transaction() as repo:
+                count = await repo.prune_updates(before, batch)
             gone += max(count, 0)
             if count < batch:
                 return gone

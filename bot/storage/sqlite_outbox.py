@@ -3,30 +3,16 @@ the command's transaction and claimed by the senders with a lease."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import aiosqlite
-
 from bot.storage.base import OWED_COLUMNS, Owed, OwedRow, owed_row, owed_values
+from bot.storage.sqlite_trips import SqliteTrips
 
 
-class SqliteOutbox:
-    """The outbox methods of `SqliteRepo` (its connection `_db`); they never commit."""
-
-    _db: aiosqlite.Connection
-
-    async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        async with self._db.execute(sql, args) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
-
-    async def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
-        async with self._db.execute(sql, args) as cursor:
-            row = await cursor.fetchone()
-        return tuple(row) if row is not None else None
+class SqliteOutbox(SqliteTrips):
+    """The outbox methods of `SqliteRepo`; they never commit."""
 
     # -- the outbox ----------------------------------------------------------------------------
     async def owe(self, rows: list[Owed]) -> None:
-        await self._db.executemany(
+        await self._write_many(
             f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [owed_values(owed) for owed in rows],
         )
@@ -48,30 +34,35 @@ class SqliteOutbox:
     async def owed_sent(
         self, row_id: int, claimant: str, message_id: int | None, now: float
     ) -> bool:
-        async with self._db.execute(
+        changed = await self._count(
             "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL,"
             " claimed_until = NULL, body = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
-            (now, message_id, row_id, claimant),
-        ) as cursor:
-            return cursor.rowcount == 1
+            now,
+            message_id,
+            row_id,
+            claimant,
+        )
+        return changed == 1
 
     async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
-        await self._db.execute(
+        await self._write(
             "UPDATE outbox SET attempts = attempts + 1, not_before = ?, error = ?,"
             " claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
-            (not_before, error[:500], row_id, claimant),
+            not_before,
+            error[:500],
+            row_id,
+            claimant,
         )
 
     async def owed_as_text(self, row_id: int) -> None:
-        await self._db.execute("UPDATE outbox SET kind = 'text' WHERE id = ?", (row_id,))
+        await self._write("UPDATE outbox SET kind = 'text' WHERE id = ?", row_id)
 
     async def release_claims(self, claimant: str) -> int:
-        async with self._db.execute(
+        return await self._count(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
             " WHERE claimed_by = ? AND sent_at IS NULL",
-            (claimant,),
-        ) as cursor:
-            return cursor.rowcount
+            claimant,
+        )
 
     async def owed_claimants(self) -> list[str]:
         rows = await self._all(
@@ -84,7 +75,6 @@ class SqliteOutbox:
         return int(row[0]) if row else 0
 
     async def prune_sent(self, before: float) -> int:
-        async with self._db.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (before,)
-        ) as cursor:
-            return cursor.rowcount
+        return await self._count(
+            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", before
+        )

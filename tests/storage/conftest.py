@@ -51,7 +51,7 @@ class Backend:
     async def execute(self, repo: Repo, sql: str) -> None:
         """Raw SQL inside the repository's unit of work (what no repository method would do)."""
         if isinstance(repo, SqliteRepo):
-            await repo._db.execute(sql)
+            await repo._count(sql)  # a trip of the unit: what it holds back goes first
         else:
             assert isinstance(repo, PostgresRepo)
             await repo._conn.execute(sql)
