@@ -6,8 +6,9 @@ drawn again only when the text runs over it are not the ones drawn there last ti
 is the background's with the runs covering it pasted in layout order, so a tile drawn alone from
 its runs in that order is the same as the whole picture drawn from scratch.
 
-`Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered,
-zlib level 3; or, past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strips,
+`Canvas.encode(image)` writes the PNG (`raster.encode_png`'s format: 8-bit RGB rows unfiltered; or,
+past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strips, deflated by ISA-L
+(`isal`, level 1: three times zlib's speed on these strips, 6 % larger; docs/decisions.md),
 each strip of 8 rows compressed alone (a fresh compressor ending in a full flush, so its bytes
 depend on its rows only): a strip whose rows did not change keeps its compressed bytes. A redrawn
 tile marks only the rows under the runs it gained or lost, so a deal recompresses the ~120 rows its
@@ -19,12 +20,12 @@ anything else is written, so nothing is encoded twice.
 from __future__ import annotations
 
 import struct
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from isal import isal_zlib
 from PIL import Image
 
 from bot.sheet.model import (
@@ -50,6 +51,7 @@ TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 8  # rows, the strips the PNG stream is compressed by (a line of text spans 3–4)
 KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
+LEVEL: Final = 1  # ISA-L's levels go 0–3; 1 and 2 compress alike, 3 is 2.5 times slower
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
 
 RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
@@ -60,8 +62,8 @@ Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]  # a run, its key
 
 def deflate(data: bytes, level: int) -> bytes:
     """One strip compressed alone: raw deflate blocks ending byte-aligned (a full flush)."""
-    packer = zlib.compressobj(level, zlib.DEFLATED, -15)
-    return packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+    packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush(isal_zlib.Z_FULL_FLUSH)
 
 
 @dataclass(slots=True)
@@ -79,7 +81,7 @@ class _Stream:
 
     def put(self, index: int, rows: bytes) -> None:
         self.packed[index] = deflate(rows, self.level)
-        self.sums[index] = (zlib.adler32(rows), len(rows))
+        self.sums[index] = (isal_zlib.adler32(rows), len(rows))
 
     def zlib(self) -> bytes:
         check = 1
@@ -104,7 +106,9 @@ def adler32_combine(first: int, second: int, length: int) -> int:
 
 
 def _chunk(tag: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+    return (
+        struct.pack(">I", len(data)) + tag + data + struct.pack(">I", isal_zlib.crc32(tag + data))
+    )
 
 
 def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None = None) -> bytes:
@@ -121,8 +125,8 @@ def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None
 class _Picture:
     image: Image.Image
     tiles: dict[Tile, tuple[RunKey, ...]]  # what each tile shows: its runs' keys, in layout order
-    rgb: _Stream = field(default_factory=lambda: _Stream(3))
-    paletted: _Stream = field(default_factory=lambda: _Stream(PALETTED_LEVEL))
+    rgb: _Stream = field(default_factory=lambda: _Stream(LEVEL))
+    paletted: _Stream = field(default_factory=lambda: _Stream(LEVEL))
     dirty: set[int] | None = None  # RGB strips not compressed since they changed (None: all)
     stale: set[int] | None = None  # paletted strips not mapped since they changed (None: all)
     runs: tuple[TextRun, ...] = ()  # the runs drawn (held: their ids name them below)
@@ -363,6 +367,5 @@ def _palette() -> list[int]:
 
 
 PALETTE: Final = _palette()
-PALETTED_LEVEL: Final = 3
 _HOLDER = Image.new("P", (1, 1))
 _HOLDER.putpalette(PALETTE)

@@ -4,7 +4,7 @@ Text runs sit on whole pixels, so the coverage mask of a run depends only on its
 weight; masks are cached and pasted, which spares FreeType most of the work on the next picture.
 The shapes under the text are drawn at twice the size and scaled down (smooth diagonals), and cached:
 they change only when a pool closes.
-The PNG is written unfiltered with zlib level 3 (`bot.sheet.canvas`, in strips): Pillow's adaptive
+The PNG is written unfiltered, deflated by ISA-L in strips (`bot.sheet.canvas`): Pillow's adaptive
 row filters cost more time than they save bytes on a flat drawing like this one.
 """
 
@@ -82,18 +82,18 @@ def rasterise(layout: Layout) -> Image.Image:
 
 
 LIMIT = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
-BUSY = 240  # text runs from which a picture goes to the palette without trying RGB first
+BUSY = 200  # text runs from which a picture goes to the palette without trying RGB first
 
 
 def is_busy(layout: Layout) -> bool:
-    """So much text that the RGB stream comes near `LIMIT` (160–195 KB at some 240 runs, 80–100
-    deals; 200–270 KB at 300–800): such a picture is written in the palette at once and never
+    """So much text that the RGB stream comes near `LIMIT` (160–200 KB at some 200 runs, 60–70
+    deals; 190–300 KB at 210–800): such a picture is written in the palette at once and never
     compressed twice (issue 12). One below it is RGB unless its stream passes `LIMIT` after all."""
     return len(layout.runs) > BUSY
 
 
 def encode_png(image: Image.Image, busy: bool = False) -> bytes:
-    """An 8-bit RGB PNG, rows unfiltered, zlib level 3 in strips (`bot.sheet.canvas`); a picture
-    that would pass `LIMIT` (a crowded sheet of some 200 deals) is reduced to its 256 most frequent
-    colours instead. Encoded whole here; the bot keeps the strips that did not change."""
+    """An 8-bit RGB PNG, rows unfiltered, deflated in strips (`bot.sheet.canvas`); a picture
+    that would pass `LIMIT` (a crowded sheet of some 70 deals) is written in the fixed 256-colour
+    palette instead. Encoded whole here; the bot keeps the strips that did not change."""
     return Canvas.encode(image, fresh(image), LIMIT, busy)

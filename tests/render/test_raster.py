@@ -4,6 +4,8 @@ enough to send, the same bytes every time, drawn with the fonts shipped in the p
 from __future__ import annotations
 
 import io
+import struct
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -27,6 +29,39 @@ def test_the_png_decodes_at_the_expected_size(
     image.load()
     assert image.format == "PNG"
     assert image.size == size
+
+
+def chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    """The PNG's chunks, each one's CRC-32 checked by the standard library's zlib."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    found, at = [], 8
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        tag, data = png[at + 4 : at + 8], png[at + 8 : at + 8 + length]
+        (crc,) = struct.unpack(">I", png[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(tag + data), tag
+        found.append((tag, data))
+        at += 12 + length
+    return found
+
+
+@pytest.mark.parametrize(("players", "deals"), [(3, 10), (4, 200)])
+def test_the_png_stream_deflated_by_isa_l_is_what_zlib_reads(players: int, deals: int) -> None:
+    """The strips are deflated by ISA-L (docs/decisions.md): zlib inflates them, checks the
+    stream's Adler-32, and gets the picture's rows (RGB at 10 deals, the palette at 200)."""
+    png = render_full_png(random_sheet(players, deals))
+    found = chunks(png)
+    rows = zlib.decompress(b"".join(data for tag, data in found if tag == b"IDAT"))
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    width, height = image.size
+    depth = 3 if image.mode == "RGB" else 1
+    assert image.mode == ("RGB" if deals == 10 else "P")
+    assert len(rows) == height * (1 + width * depth)
+    stride = 1 + width * depth
+    assert all(rows[y * stride] == 0 for y in range(height))  # every row unfiltered
+    pixels = b"".join(rows[y * stride + 1 : (y + 1) * stride] for y in range(height))
+    assert pixels == image.tobytes()
 
 
 @pytest.mark.parametrize("players", [3, 4])
