@@ -14,7 +14,7 @@ import pytest
 from bench.sheets import NAMES, random_records
 from bot.sheet import Correction, render_full_png
 from bot.sheet.drawn import drawn
-from bot.sheet.painter import Painter, PainterGone, changes
+from bot.sheet.painter import PIPE, Painter, PainterGone, changes
 from bot.tg.reply import render_png
 from scoring.deal import Column, Record
 from scoring.replay import Replay
@@ -158,3 +158,17 @@ async def test_a_child_keeping_one_picture_draws_two_games_in_turn_exactly() -> 
                 await same_as_here(painter, replay.advance(stock[n : n + 4]), g)
     finally:
         await painter.close()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="F_GETPIPE_SZ is Linux's")
+async def test_a_child_answers_through_a_pipe_that_holds_a_whole_picture(painter: Painter) -> None:
+    import fcntl
+
+    replay, stock = played(3, seed=9)
+    sheet = replay.advance(stock[:20])
+    png = await painter.png(drawn(sheet), "ru", None, "pipe")
+    assert png == render_full_png(sheet, "ru")
+    run = painter._children[0].run
+    assert run is not None and run.process.stdout is not None
+    pipe = run.process.stdout._transport.get_extra_info("pipe")  # type: ignore[attr-defined]
+    assert fcntl.fcntl(pipe.fileno(), fcntl.F_GETPIPE_SZ) >= PIPE > 2 * len(png)
