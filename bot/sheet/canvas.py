@@ -20,6 +20,7 @@ anything else is written, so nothing is encoded twice.
 from __future__ import annotations
 
 import struct
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ from bot.sheet.model import (
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 STRIP: Final = 8  # rows, the strips the PNG stream is compressed by (a line of text spans 3–4)
 KEPT: Final = 24  # pictures kept (3.6 MB each, and their compressed strips)
+IDLE: Final = 15 * 60.0  # seconds a kept picture waits for its game's next picture, then goes
 HEADER: Final = b"\x78\x5e"  # zlib header, deflate with a 32 KB window, "default" level class
 LEVEL: Final = 1  # ISA-L's levels go 0–3; 1 and 2 compress alike, 3 is 2.5 times slower
 END: Final = b"\x03\x00"  # the last deflate block: empty, final
@@ -134,6 +136,7 @@ class _Picture:
     over: dict[Tile, list[TextRun]] = field(default_factory=dict)  # the runs over each tile
     # id(run) → where each run drawn is: placed when it came, forgotten when it goes
     placed: dict[int, Placed] = field(default_factory=dict)
+    used: float = 0.0  # when it was last drawn (`Canvas.clock`)
 
 
 def fresh(image: Image.Image) -> _Picture:
@@ -175,12 +178,20 @@ def _strips_of(rows: list[range]) -> set[int]:
 class Canvas:
     """The pictures kept, by background. Not thread-safe: draw under `bot.sheet.drawing_lock`."""
 
-    def __init__(self, kept: int = KEPT) -> None:
+    def __init__(
+        self, kept: int = KEPT, idle: float = IDLE, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.kept = kept
+        self.idle = idle  # a game not drawn for this long gives its memory back
+        self.clock = clock
         self._pictures: OrderedDict[tuple[object, int, int, tuple[Shape, ...]], _Picture] = (
             OrderedDict()
         )
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
+
+    def __len__(self) -> int:
+        """How many pictures are kept now."""
+        return len(self._pictures)
 
     @staticmethod
     def _place(run: TextRun, width: int, height: int, mask: Masks) -> Placed:
@@ -219,8 +230,11 @@ class Canvas:
         self._paint(picture, layout, background, mask)
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
-        while len(self._pictures) > self.kept:
-            self._pictures.popitem(last=False)
+        picture.used = now = self.clock()
+        while len(self._pictures) > self.kept or (
+            now - next(iter(self._pictures.values())).used > self.idle
+        ):
+            self._pictures.popitem(last=False)  # never this one: it is the last, used now
         return picture.image, picture
 
     def _paint(

@@ -159,6 +159,24 @@ def test_more_games_than_pictures_kept_draw_over_each_other_exactly() -> None:
             assert kept == render_full_png(sheet, "en")
 
 
+def test_a_game_not_drawn_for_a_while_gives_its_picture_back() -> None:
+    now = [0.0]
+    bot.sheet.canvas = canvas = Canvas(idle=60, clock=lambda: now[0])
+    game = Game(rules_for("sochi", 3, {"pool_target": "200"}), NAMES[:3], 0)
+    stocks = [random_records(3, 12, seed=s) for s in (1, 2)]
+    render_sheet_png(Replay(game).advance(stocks[0][:10]), "en", game="a")
+    now[0] = 30
+    render_sheet_png(Replay(game).advance(stocks[1][:10]), "en", game="b")
+    assert len(canvas) == 2
+    now[0] = 100  # "a" waited 100 s, "b" 70: both past a minute, but "b" is drawn now
+    render_sheet_png(Replay(game).advance(stocks[1][:11]), "en", game="b")
+    assert len(canvas) == 1
+    now[0] = 101  # "a" comes back: drawn whole again, the same picture
+    sheet = Replay(game).advance(stocks[0][:11])
+    assert render_sheet_png(sheet, "en", game="a") == render_full_png(sheet, "en")
+    assert len(canvas) == 2
+
+
 def grown_and_whole(sheet: Sheet, lang: str = "en") -> tuple[Layout, Layout]:
     return layout_sheet(sheet, lang), layout_sheet(sheet, lang, keep=False)
 
