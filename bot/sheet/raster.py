@@ -1,4 +1,5 @@
-"""Draw a `Layout` with Pillow and encode it as PNG. Deterministic: same layout, same bytes.
+"""Draw a `Layout` with Pillow and encode it as PNG. Deterministic: same layout, same pixels (and
+almost always the same bytes: ISA-L now and then deflates a strip another valid way).
 
 Text runs sit on whole pixels, so the coverage mask of a run depends only on its text, size and
 weight; masks are cached and pasted, which spares FreeType most of the work on the next picture.

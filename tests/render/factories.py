@@ -6,7 +6,10 @@ goes on to the last deal. `closed_pool_sheet()` is a short game where Anna's poo
 
 from __future__ import annotations
 
+import io
 from fractions import Fraction
+
+from PIL import Image
 
 from bench.sheets import NAMES, random_game
 from scoring.deal import Contract, Defender, Record, Role, Suit
@@ -15,6 +18,15 @@ from scoring.rules import rules_for
 from scoring.sheet import Band, Game, Sheet, Totals
 
 ANNA, BORIS, CLARA = 0, 1, 2
+
+
+def picture(png: bytes) -> tuple[str, tuple[int, int], bytes]:
+    """What a PNG shows: its mode, size and pixels. Two PNGs of one picture are compared by this,
+    not by their bytes: ISA-L, which deflates the strips, now and then encodes a strip of the same
+    rows another valid way (docs/decisions.md)."""
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.mode, image.size, image.tobytes()
 
 
 def random_sheet(

@@ -21,6 +21,7 @@ from scoring.replay import Replay
 from scoring.rules import rules_for
 from scoring.settle import settle
 from scoring.sheet import Band, Game, Sheet
+from tests.render.factories import picture
 
 
 def game_of(players: int) -> Game:
@@ -42,7 +43,7 @@ async def painter() -> AsyncIterator[Painter]:
 async def same_as_here(painter: Painter, sheet: Sheet, game: object, **kw: object) -> None:
     corrections = kw.get("corrections")
     png = await painter.png(drawn(sheet), "ru", corrections, game)  # type: ignore[arg-type]
-    assert png == render_full_png(sheet, "ru", corrections=corrections)  # type: ignore[arg-type]
+    assert picture(png) == picture(render_full_png(sheet, "ru", corrections=corrections))  # type: ignore[arg-type]
 
 
 def test_a_replay_extending_a_band_sends_only_its_new_totals() -> None:
@@ -91,7 +92,7 @@ async def test_games_on_two_children_at_once_are_each_drawn_as_here() -> None:
                 *(painter.png(drawn(s), "en", None, g) for g, s in sheets.items())
             )
             for png, sheet in zip(pngs, sheets.values(), strict=True):
-                assert png == render_full_png(sheet, "en")
+                assert picture(png) == picture(render_full_png(sheet, "en"))
         assert painter.started == 2
     finally:
         await painter.close()
@@ -146,7 +147,7 @@ async def test_a_painter_that_cannot_start_leaves_the_picture_to_a_thread(
     with pytest.raises(PainterGone):
         await painter.png(drawn(sheet), "ru", None, 1)
     png = await render_png(sheet, "ru", settlement, painter=painter)
-    assert png == render_full_png(sheet, "ru", settlement=settlement)
+    assert picture(png) == picture(render_full_png(sheet, "ru", settlement=settlement))
 
 
 async def test_a_child_keeping_one_picture_draws_two_games_in_turn_exactly() -> None:
@@ -167,7 +168,7 @@ async def test_a_child_answers_through_a_pipe_that_holds_a_whole_picture(painter
     replay, stock = played(3, seed=9)
     sheet = replay.advance(stock[:20])
     png = await painter.png(drawn(sheet), "ru", None, "pipe")
-    assert png == render_full_png(sheet, "ru")
+    assert picture(png) == picture(render_full_png(sheet, "ru"))
     run = painter._children[0].run
     assert run is not None and run.process.stdout is not None
     pipe = run.process.stdout._transport.get_extra_info("pipe")  # type: ignore[attr-defined]

@@ -1,5 +1,5 @@
 """The picture itself (spec/sheet.md "Rendering"): a PNG that decodes at the expected size, small
-enough to send, the same bytes every time, drawn with the fonts shipped in the package."""
+enough to send, the same picture every time, drawn with the fonts shipped in the package."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import bot.sheet
 from bot.sheet import render_full_png, render_sheet_png
 from bot.sheet.canvas import Canvas
 from bot.sheet.layout import BOLD, REGULAR
-from tests.render.factories import random_sheet
+from tests.render.factories import picture, random_sheet
 
 
 @pytest.mark.parametrize(("players", "size"), [(3, (1200, 1000)), (4, (1000, 1200))])
@@ -69,9 +69,9 @@ def test_a_50_deal_sheet_is_under_200_kb(players: int) -> None:
     assert len(render_sheet_png(random_sheet(players, 50))) < 200 * 1024
 
 
-def test_the_same_sheet_gives_the_same_bytes() -> None:
+def test_the_same_sheet_gives_the_same_picture() -> None:
     sheet = random_sheet(3, 20)
-    assert render_sheet_png(sheet, "ru") == render_sheet_png(sheet, "ru")
+    assert picture(render_sheet_png(sheet, "ru")) == picture(render_sheet_png(sheet, "ru"))
 
 
 def test_the_picture_has_the_seat_colours_and_red_suits() -> None:
@@ -113,8 +113,10 @@ def test_pictures_drawn_over_each_other_from_several_threads_are_each_the_full_p
     (issue 12): each is its full picture."""
     bot.sheet.canvas = Canvas(kept=2)
     sheets = [random_sheet(3, 10 + 5 * s, seed=s) for s in range(5)]
-    full = [render_full_png(s, "en") for s in sheets]
+    full = [picture(render_full_png(s, "en")) for s in sheets]
     jobs = [(game, sheet) for _ in range(3) for game, sheet in enumerate(sheets)]
     with ThreadPoolExecutor(max_workers=4) as pool:
-        drawn = list(pool.map(lambda job: render_sheet_png(job[1], "en", game=job[0]), jobs))
+        drawn = list(
+            pool.map(lambda job: picture(render_sheet_png(job[1], "en", game=job[0])), jobs)
+        )
     assert drawn == [full[game] for game, _ in jobs]
