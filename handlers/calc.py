@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from aiogram import F, Router
-from aiogram.filters import Command, CommandObject, StateFilter
+from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import (
     BufferedInputFile,
@@ -43,7 +43,6 @@ from bot.tg.calc_steps import (
     pool_choices,
     step_view,
 )
-from bot.tg.filters import Magic
 from bot.tg.reply import CAPTION_LIMIT, render_png
 from scoring.calc import (
     CalcError,
@@ -165,7 +164,9 @@ async def go_back(
 
 
 @router.message(
-    StateFilter(CalcForm.names, CalcForm.player), Magic(F.text), Magic(~F.text.startswith("/"))
+    StateFilter(CalcForm.names, CalcForm.player),
+    MagicData(F.event.text),
+    MagicData(~F.event.text.startswith("/")),
 )
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The opener's names or one player's numbers. In a group only a reply to the prompt counts

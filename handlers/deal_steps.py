@@ -12,7 +12,7 @@ import logging
 
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.exceptions import TelegramAPIError
-from aiogram.filters import Command, CommandObject, StateFilter
+from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
@@ -25,7 +25,6 @@ from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
 from bot.tg import fsm
 from bot.tg.deal_entry import Refused, StepsBook, fingerprint
-from bot.tg.filters import Magic
 from bot.tg.fsm import DealEntry, OpenSteps
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from bot.tg.reply import Reply
@@ -263,7 +262,9 @@ async def note_reply(
     await message.answer(t("steps-note-added"))
 
 
-@router.callback_query(Magic(F.data.startswith(DealCb.__prefix__ + DealCb.__separator__)))
+@router.callback_query(
+    MagicData(F.event.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
+)
 async def unreadable_press(query: CallbackQuery, t: Translator) -> None:
     """Deal-steps data that does not unpack (forged, or from an older version of the bot)."""
     await _toast(query, t("error-stale-button"))

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.filters import Command, CommandStart
+from aiogram.filters import Command, CommandStart, MagicData
 from aiogram.types import Message
 
 from bot.core import Caller, GameService
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, help_lines, open_games_text
-from bot.tg.filters import Magic
 
 router = Router(name=__name__)
 
 
 @router.message(Command("help"))
 @router.message(CommandStart())
-@router.message(Command("games"), Magic(F.chat.type == "private"))
+@router.message(Command("games"), MagicData(F.event.chat.type == "private"))
 async def help_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
     lines = help_lines(t)
     if caller.private and caller.user_id is not None:

@@ -12,9 +12,10 @@ past `raster.LIMIT`, the fixed 256-colour `PALETTE`) as one zlib stream of strip
 each strip of 8 rows compressed alone (a fresh compressor ending in a full flush, so its bytes
 depend on its rows only): a strip whose rows did not change keeps its compressed bytes. A redrawn
 tile marks only the rows under the runs it gained or lost, so a deal recompresses the ~120 rows its
-new text lies on, not the whole tiles' 64. The bytes are the same
-whether a strip was kept or compressed now; the size of the RGB stream decides the encoding before
-anything else is written, so nothing is encoded twice.
+new text lies on, not the whole tiles' 64. A strip kept decodes to the rows it would be
+compressed from now (ISA-L may pick another valid encoding of them now and then: the pixels are the
+same, not always the bytes); the size of the RGB stream decides the encoding before anything else
+is written, so nothing is encoded twice.
 """
 
 from __future__ import annotations
@@ -62,9 +63,9 @@ Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's cove
 Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]  # a run, its key, mask and tiles
 
 
-def deflate(data: bytes, level: int) -> bytes:
+def deflate(data: bytes) -> bytes:
     """One strip compressed alone: raw deflate blocks ending byte-aligned (a full flush)."""
-    packer = isal_zlib.compressobj(level, isal_zlib.DEFLATED, -15)
+    packer = isal_zlib.compressobj(LEVEL, isal_zlib.DEFLATED, -15)
     return packer.compress(data) + packer.flush(isal_zlib.Z_FULL_FLUSH)
 
 
@@ -73,7 +74,6 @@ class _Stream:
     """A PNG stream's strips as last compressed: their bytes, and each one's Adler-32 and length
     (the stream's checksum is combined from them; the rows themselves are not kept)."""
 
-    level: int
     packed: list[bytes] = field(default_factory=list)
     sums: list[tuple[int, int]] = field(default_factory=list)
 
@@ -82,7 +82,7 @@ class _Stream:
             self.packed, self.sums = [b""] * count, [(1, 0)] * count
 
     def put(self, index: int, rows: bytes) -> None:
-        self.packed[index] = deflate(rows, self.level)
+        self.packed[index] = deflate(rows)
         self.sums[index] = (isal_zlib.adler32(rows), len(rows))
 
     def zlib(self) -> bytes:
@@ -127,8 +127,8 @@ def png(width: int, height: int, colour: int, idat: bytes, palette: bytes | None
 class _Picture:
     image: Image.Image
     tiles: dict[Tile, tuple[RunKey, ...]]  # what each tile shows: its runs' keys, in layout order
-    rgb: _Stream = field(default_factory=lambda: _Stream(LEVEL))
-    paletted: _Stream = field(default_factory=lambda: _Stream(LEVEL))
+    rgb: _Stream = field(default_factory=_Stream)
+    paletted: _Stream = field(default_factory=_Stream)
     dirty: set[int] | None = None  # RGB strips not compressed since they changed (None: all)
     stale: set[int] | None = None  # paletted strips not mapped since they changed (None: all)
     runs: tuple[TextRun, ...] = ()  # the runs drawn (held: their ids name them below)
@@ -171,8 +171,14 @@ def _spans(tiles: set[Tile]) -> list[tuple[int, int, int]]:
     return spans
 
 
-def _strips_of(rows: list[range]) -> set[int]:
-    return {s for span in rows if span for s in range(span[0] // STRIP, span[-1] // STRIP + 1)}
+def _strips_of(rows: list[range], height: int) -> set[int]:
+    """The strips the rows lie in (a tile at the bottom may reach past the picture)."""
+    return {
+        s
+        for span in rows
+        if span and span[0] < height
+        for s in range(span[0] // STRIP, min(span[-1], height - 1) // STRIP + 1)
+    }
 
 
 class Canvas:
@@ -262,8 +268,8 @@ class Canvas:
             touched.update(known(run)[3])
         for tile in touched:
             over[tile] = [r for r in over.get(tile, ()) if id(r) not in gone]
+        order = {id(run): i for i, run in enumerate(runs)} if touched else {}
         if added:
-            order = {id(run): i for i, run in enumerate(runs)}
             for run in added:
                 for tile in known(run)[3]:
                     over[tile].append(run)
@@ -283,7 +289,6 @@ class Canvas:
                 picture.tiles.pop(tile, None)
                 del over[tile]
         image = picture.image
-        order = {id(run): i for i, run in enumerate(runs)} if dirty else {}
         for ty, first, last in _spans(dirty):
             # Side by side dirty tiles are drawn as one box: a run over several is pasted once.
             box = (first * TILE, ty * TILE, min(width, last * TILE), min(height, (ty + 1) * TILE))
@@ -294,7 +299,7 @@ class Canvas:
                 patch.paste(colour, (x - box[0], y - box[1]), shape)
             image.paste(patch, box[:2])
         self.tiles_drawn += len(dirty)
-        strips = _strips_of(rows)
+        strips = _strips_of(rows, height)
         if picture.dirty is not None:
             picture.dirty |= strips
         if picture.stale is not None:
@@ -317,7 +322,7 @@ class Canvas:
         changed = (
             set(range(count))
             if picture.dirty is None or len(stream.packed) != count
-            else picture.dirty & set(range(count))
+            else picture.dirty
         )
         stream.size(count)
         for index in changed:
@@ -338,7 +343,6 @@ class Canvas:
         stale = picture.stale
         if stale is None or len(stream.packed) != count:
             stale = set(range(count))
-        stale &= set(range(count))
         stream.size(count)
         for index in stale:
             top = index * STRIP

@@ -50,9 +50,11 @@ class SqliteTrips:
     _db: aiosqlite.Connection
     _held: list[Statement] | None = None  # None: outside a transaction, every write goes now
 
-    async def _trip(self, sql: str, args: Sequence[object], want: Want) -> Any:
-        statements, self._held = (self._held or []), ([] if self._held is not None else None)
-        statements.append((sql, args, False))
+    async def _trip(self, statement: Statement, want: Want) -> Any:
+        """The statements held, then `statement`, in one trip; its answer."""
+        statements = [*(self._held or ()), statement]
+        if self._held is not None:
+            self._held = []
         return await self._go(_run, statements, want)
 
     async def _go(self, work: Callable[..., Any], *args: object) -> Any:
@@ -61,36 +63,33 @@ class SqliteTrips:
         pinned in pyproject.toml, and every storage test goes through here)."""
         return await self._db._execute(work, self._db._conn, *args)  # type: ignore[no-untyped-call]
 
-    async def _rows(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        return [tuple(row) for row in await self._trip(sql, args, "rows")]
+    async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self._trip((sql, args, False), "rows")]
 
     async def _one(self, sql: str, *args: object) -> tuple[Any, ...] | None:
-        rows = await self._rows(sql, *args)
+        rows = await self._all(sql, *args)
         return rows[0] if rows else None
 
-    async def _all(self, sql: str, *args: object) -> list[tuple[Any, ...]]:
-        return await self._rows(sql, *args)
-
     async def _count(self, sql: str, *args: object) -> int:
-        return int(await self._trip(sql, args, "count"))
+        return int(await self._trip((sql, args, False), "count"))
 
     async def _rowid(self, sql: str, *args: object) -> int:
-        rowid = await self._trip(sql, args, "rowid")
+        rowid = await self._trip((sql, args, False), "rowid")
         assert rowid is not None
         return int(rowid)
 
-    async def _write(self, sql: str, *args: object) -> None:
+    async def _hold(self, statement: Statement) -> None:
         """A statement whose answer nobody reads: held in a transaction, run now outside one."""
         if self._held is not None:
-            self._held.append((sql, args, False))
+            self._held.append(statement)
         else:
-            await self._trip(sql, args, "nothing")
+            await self._trip(statement, "nothing")
+
+    async def _write(self, sql: str, *args: object) -> None:
+        await self._hold((sql, args, False))
 
     async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
-        if self._held is not None:
-            self._held.append((sql, rows, True))
-        else:
-            await self._go(_run, [(sql, rows, True)], "nothing")
+        await self._hold((sql, rows, True))
 
     # -- the transaction -------------------------------------------------------------------
     def begin(self) -> None:
@@ -98,9 +97,8 @@ class SqliteTrips:
         self._held = [("BEGIN IMMEDIATE", (), False)]
 
     async def commit(self) -> None:
-        held, self._held = self._held or [], None
-        held.append(("COMMIT", (), False))
-        await self._go(_run, held, "nothing")
+        await self._trip(("COMMIT", (), False), "nothing")
+        self._held = None
 
     async def rollback(self) -> None:
         """What was held is dropped; what went is rolled back (if the `BEGIN` itself went)."""

@@ -105,9 +105,9 @@ def test_a_deal_recompresses_only_the_strips_its_new_text_lies_on(
     canvas_module = importlib.import_module("bot.sheet.canvas")
     real = canvas_module.deflate
 
-    def counted(rows: bytes, level: int) -> bytes:
+    def counted(rows: bytes) -> bytes:
         compressed.append(len(rows))
-        return real(rows, level)
+        return real(rows)
 
     monkeypatch.setattr(canvas_module, "deflate", counted)
     sheet = Replay(game).advance(stock)

@@ -40,6 +40,13 @@ async def painter() -> AsyncIterator[Painter]:
     await painting.close()
 
 
+def first_child(painter: Painter) -> asyncio.subprocess.Process:
+    """The process running in the painter's first place (it has drawn a picture)."""
+    run = painter._children[0].run
+    assert run is not None
+    return run.process
+
+
 async def same_as_here(painter: Painter, sheet: Sheet, game: object, **kw: object) -> None:
     corrections = kw.get("corrections")
     png = await painter.png(drawn(sheet), "ru", corrections, game)  # type: ignore[arg-type]
@@ -103,10 +110,9 @@ async def test_a_killed_child_is_started_again_and_sent_the_whole_history(
 ) -> None:
     replay, stock = played(4, seed=2)
     await same_as_here(painter, replay.advance(stock[:8]), 1)
-    child = painter._children[0]
-    assert child.run is not None
-    child.run.process.kill()
-    await child.run.process.wait()  # dead before its reader noticed
+    process = first_child(painter)
+    process.kill()
+    await process.wait()  # dead before its reader noticed
     await same_as_here(painter, replay.advance(stock[8:10]), 1)
     assert painter.started == 2
 
@@ -126,9 +132,7 @@ async def test_a_job_in_flight_when_its_child_dies_fails_and_the_next_is_drawn(
 ) -> None:
     replay, stock = played(3, seed=3)
     await same_as_here(painter, replay.advance(stock[:4]), 5)
-    child = painter._children[0]
-    assert child.run is not None
-    process = child.run.process
+    process = first_child(painter)
     job = asyncio.ensure_future(painter.png(drawn(replay.advance(stock[4:5])), "ru", None, 5))
     await asyncio.sleep(0)  # written to the pipe, not yet answered
     process.kill()
@@ -169,7 +173,7 @@ async def test_a_child_answers_through_a_pipe_that_holds_a_whole_picture(painter
     sheet = replay.advance(stock[:20])
     png = await painter.png(drawn(sheet), "ru", None, "pipe")
     assert picture(png) == picture(render_full_png(sheet, "ru"))
-    run = painter._children[0].run
-    assert run is not None and run.process.stdout is not None
-    pipe = run.process.stdout._transport.get_extra_info("pipe")  # type: ignore[attr-defined]
+    stdout = first_child(painter).stdout
+    assert stdout is not None
+    pipe = stdout._transport.get_extra_info("pipe")  # type: ignore[attr-defined]
     assert fcntl.fcntl(pipe.fileno(), fcntl.F_GETPIPE_SZ) >= PIPE > 2 * len(png)
