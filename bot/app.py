@@ -58,7 +58,7 @@ def _detached(router: Router) -> Router:
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
-    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited (issue 12)
+    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited
     game = GameService(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),
@@ -66,7 +66,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         game=game,
         settings=settings,
     )
-    if settings.miniapp_link:  # every sheet message carries the live sheet button (issue 15)
+    if settings.miniapp_link:  # every sheet message carries the live sheet button
         dispatcher["live_sheet"] = partial(
             live_button, settings.bot_token.get_secret_value(), settings
         )
@@ -195,7 +195,7 @@ async def start_vote_clock(
     lease: Lease | None = None,
 ) -> asyncio.Task[None]:
     """At start-up: find the open votes in the log, close those that timed out while the bot was
-    down, then keep watching (corrections.md "A vote"; issue 6, Deliver 7)."""
+    down, then keep watching (corrections.md "A vote")."""
     watched = await game.watch_open_votes()
     if lease is None or await lease.hold():
         closed = await close_expired_votes(bot, game, default_locale)
@@ -205,7 +205,7 @@ async def start_vote_clock(
 
 
 def start_painter(settings: Settings) -> Painter | None:
-    """The processes that draw the sheet pictures (PICTURE_PROCESSES, issue 12); None: they are
+    """The processes that draw the sheet pictures (PICTURE_PROCESSES); None: they are
     drawn in worker threads (PICTURE_PROCESSES=0, or no Pillow)."""
     if settings.picture_processes < 1:
         return None
@@ -236,7 +236,7 @@ async def run(settings: Settings) -> None:
         await wait_for_telegram(bot)
         sending = asyncio.create_task(sender.run(), name="sender")
         address = settings.web_address()
-        if address is not None:  # the Mini App, /healthz (issue 15), the webhook (issue 14)
+        if address is not None:  # the Mini App, /healthz, the webhook
             app = build_web_app(bot, dispatcher["game"], default_locale=settings.default_locale)
             if settings.webhook_url is not None:
                 add_webhook(app, dispatcher, bot, settings)

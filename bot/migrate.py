@@ -1,4 +1,4 @@
-"""`python -m bot migrate-db --from sqlite:///data/prefbot.sqlite3 --to postgresql://…` (issue 14, 4).
+"""`python -m bot migrate-db --from sqlite:///data/prefbot.sqlite3 --to postgresql://…`.
 
 Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat and processed
 update, with their ids, in one transaction on the target. Before committing it checks that each table

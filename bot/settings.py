@@ -1,4 +1,4 @@
-"""The bot's settings, read once from the environment and `.env` (issue 4, Deliver 1).
+"""The bot's settings, read once from the environment and `.env`.
 
 `Settings()` is built in `bot.__main__` and passed down; nothing else reads the environment. A bad
 setting stops the start-up with one line on stderr and exit status 2 — never a traceback, and never the
@@ -39,23 +39,23 @@ class Settings(BaseSettings):
     telegram_api_url: str | None = None
     default_locale: Locale = "ru"
     log_level: LogLevel = "INFO"
-    # The Mini App (issue 15): the web listener HOST:PORT, and the app's t.me link from @BotFather.
+    # The Mini App: the web listener HOST:PORT, and the app's t.me link from @BotFather.
     web_listen: str | None = None
     miniapp_link: str | None = None
     # The page's own https address as registered with @BotFather (`https://HOST/app`): in a private
     # chat the live sheet opens from a web_app button with it.
     miniapp_url: str | None = None
-    # Webhook mode (issue 14): Telegram POSTs updates to WEBHOOK_URL (served on WEB_LISTEN at its
+    # Webhook mode: Telegram POSTs updates to WEBHOOK_URL (served on WEB_LISTEN at its
     # path) with the header X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET; unset, long polling.
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = Field(default=None, validate_default=True)
     # aiogram's RedisStorage for the /deal steps (optional `redis` package).
     redis_url: str | None = None
-    # Not in the environment contract of issue 4; tests shorten it.
+    # Not part of the documented environment contract; tests shorten it.
     polling_timeout: int = Field(default=10, ge=0, le=50)
     # How long the vote clock's lease lasts unrenewed before another instance takes it over.
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
-    # Processes that draw the sheet pictures (issue 12): a core of their own, which a worker
+    # Processes that draw the sheet pictures: a core of their own, which a worker
     # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
     picture_processes: int = Field(default=2, ge=0, le=8)
 

@@ -1,4 +1,4 @@
-"""`/calc`: settle a game played on paper, in a group or a private chat (issue 16).
+"""`/calc`: settle a game played on paper, in a group or a private chat.
 
 `/calc …` with the sheet in the same message answers at once (scoring.calc reads it, scoring.settle
 settles it; the answer comes under a picture of the sheet as written). `/calc` alone asks step by

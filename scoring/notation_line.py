@@ -92,7 +92,7 @@ class ExtrasDraft:
 NO_EXTRAS: Final = Extras()
 NO_DRAFT: Final = ExtrasDraft()  # never written to: `Line.writable` gives a line its own first
 # Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
-# reading a line (issue 12 item 4), and these few cover every defender and most extras.
+# reading a line, and these few cover every defender and most extras.
 WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
 PASS: Final = Role.PASS
 HALF: Final = Role.HALF

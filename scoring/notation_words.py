@@ -2,7 +2,7 @@
 
 Read once, used many times: every distinct word of a line is classified once (`lex`, cached),
 and a table's player references are normalised once per list of players (`Table.refs`), so
-reading a line is a few dictionary look-ups a word (spec/notation.md; issue 12 item 4).
+reading a line is a few dictionary look-ups a word (spec/notation.md).
 """
 
 from __future__ import annotations

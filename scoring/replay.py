@@ -337,7 +337,7 @@ def _start(game: Game) -> _State:
 
 
 class Replay:
-    """A replay that can be resumed (issue 12): `advance(records)` takes the next records and gives
+    """A replay that can be resumed: `advance(records)` takes the next records and gives
     exactly the `Sheet` that `replay(game, every record so far)` gives, at the cost of the new records
     only. A refused record leaves the replay as it was before that call; `fork()` is a cheap copy (the
     running state's lists are copied, the scored records and the bands' tuples are shared)."""

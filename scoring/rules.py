@@ -476,7 +476,7 @@ def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None
     return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
 
 
-# Rules version 1 held an option and a value §2.1 has since retired (issue 9): Odessa's dealer whist
+# Rules version 1 held an option and a value §2.1 has since retired: Odessa's dealer whist
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
 _RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {

@@ -81,7 +81,7 @@ class Sheet:
     @property
     def deals(self) -> int:
         """How many deals: they are numbered 1, 2, … in order, so the last number given (read from
-        the end: a live game asks this of every sheet, issue 12)."""
+        the end: a live game asks this of every sheet)."""
         for scored in reversed(self.records):
             if scored.number:
                 return scored.number

@@ -1,4 +1,4 @@
-"""What a live game keeps in memory between commands (issue 12): a deal costs the same at #500 as at #5.
+"""What a live game keeps in memory between commands: a deal costs the same at #500 as at #5.
 
 `Games.state(repo, row)` keeps each game's folded `GameState` and advances it by the log's tail only
 (`Repo.events(game_id, after=seq)`); every caller gets its own copy (`state.clone`), so a command

@@ -52,7 +52,7 @@ class GameErrorCode(StrEnum):
     STALE_BUTTON = "stale-button"  # a button of another game, or of a game that moved on
     GAME_NOT_STARTED = "game-not-started"
     GAME_ENDED = "game-ended"
-    ADJUST_BY_VOTE = "adjust-by-vote"  # `adjust` lines are for votes and the arbiter (issue 6)
+    ADJUST_BY_VOTE = "adjust-by-vote"  # `adjust` lines are for votes and the arbiter
     RULE_CHANGE_NEEDS_VOTE = (
         "rule-change-needs-vote"  # `option name=value` as a deal: rules change only by /rule
     )

@@ -1,5 +1,5 @@
-"""A lease in the database: which one of several bot instances runs a background duty (issue 14,
-Deliver 3 — the vote clock runs in exactly one instance at a time).
+"""A lease in the database: which one of several bot instances runs a background duty (the
+vote clock runs in exactly one instance at a time).
 
 The lease is a row (name, holder, expires_at). Its holder renews it on every tick; another instance
 takes it over only once it has expired, so when the holder dies (SIGKILL, a lost machine) the duty

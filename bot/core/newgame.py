@@ -41,7 +41,7 @@ class NewGame:
     stake: Fraction | None = None
     dealer: str | None = None
     players: list[Player] = field(default_factory=list)
-    arbiter: Player | None = None  # issue 6: decides tied and timed-out votes; not a player
+    arbiter: Player | None = None  # decides tied and timed-out votes; not a player
 
 
 def name_problem(name: str) -> str | None:

@@ -1,5 +1,5 @@
 """Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8); an
-edited /deal message is an /edit of the record it wrote while the pencil rule holds (issue 11)."""
+edited /deal message is an /edit of the record it wrote while the pencil rule holds."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
 
 def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
     """Checks that the game is on and the sender may record (or, `command` "/endgame", end
-    it); the sender's seat, if he plays. The refusal says the real reason (issue 13)."""
+    it); the sender's seat, if he plays. The refusal says the real reason."""
     if state.status is GameStatus.FORMING:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")

@@ -182,7 +182,7 @@ class GameService:
         """The game as its log stood at event `seq`: what an owed sheet shows (the sender draws
         it at send time); None when the game is gone."""
         recent = self.core.recent(game_id, seq)
-        if recent is not None:  # as the command that owed it committed it: no fold (issue 12)
+        if recent is not None:  # as the command that owed it committed it: no fold
             state, sheet = recent
             return Snapshot(state, sheet, self.settlement(state, sheet))
         async with self.store.reading() as repo:
@@ -199,7 +199,7 @@ class GameService:
 
     async def look(self, caller: Caller) -> Snapshot:
         """`snapshot` for a look by `caller` (/score, /sheet, /history, /rules): his first act
-        in the chat links his `@username` seat (notation.md "Players", issue 13)."""
+        in the chat links his `@username` seat (notation.md "Players")."""
         snap = await self.snapshot(caller.chat_id)
         if lobby.needs_link(snap.state, caller):
             await lobby.link_seat(self.core, caller)

@@ -63,7 +63,7 @@ class RecordItem:
     old_lines: list[str] = field(default_factory=list)  # lines it had before edits
     edited_at: datetime | None = None
     undone: bool = False
-    seat: int | None = None  # the writer's seat, when the writer plays (issue 6)
+    seat: int | None = None  # the writer's seat, when the writer plays
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
     votes: list[int] = field(default_factory=list)  # the votes that corrected it, in order
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
@@ -274,7 +274,7 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
 
 
 def clone(state: GameState) -> GameState:
-    """A copy to fold on that shares nothing mutable with `state` (issue 12: the kept state of a
+    """A copy to fold on that shares nothing mutable with `state` (the kept state of a
     live game is advanced by the log's tail, and each command works on its own copy). Events, rows
     and players are frozen and shared; votes are copied; records are shared and copied on write
     (`_own`: folding never changes a `RecordItem` in place), so a clone costs a few list copies."""

@@ -1,4 +1,4 @@
-"""The unit of work every command runs in — written once (issue 10).
+"""The unit of work every command runs in — written once.
 
 `Core.command(caller)` takes the chat's lock, opens one transaction (`BEGIN IMMEDIATE` in SQLite),
 refuses an update already handled and marks this one, and folds the chat's live game; the block
@@ -99,7 +99,7 @@ _PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
 
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
     """The engine's records of `items` (by default the records in force); each stored line is read
-    once per table (a dict lookup for the rest of the game: issue 12)."""
+    once per table (a dict lookup for the rest of the game)."""
     tab = table(state)
     known = _PARSED.get(tab)
     if known is None:
@@ -156,7 +156,7 @@ class Core:
         self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
-        self.games = Games()  # each live game's state and replay, kept (issue 12)
+        self.games = Games()  # each live game's state and replay, kept
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
@@ -209,7 +209,7 @@ class Core:
         whole inside the transaction. On a store that is not `serial` (PostgreSQL: several
         instances may share it) every unit runs whole inside its transaction, after
         `repo.lock_chat` — the chat's lock across processes — so what it reads no other instance
-        can change before it commits (issue 14, Deliver 3)."""
+        can change before it commits."""
         scope = _OWING.get()
         if scope is not None:
             async with self._owed_command(scope, caller, game, direct) as unit:
@@ -239,7 +239,7 @@ class Core:
         self, scope: Owing, caller: Caller, game: int | None, direct: bool
     ) -> AsyncIterator[Unit]:
         """`command` inside an update's scope: the commit is left to the scope."""
-        shared = not self.store.serial  # several instances: read under their lock (issue 14)
+        shared = not self.store.serial  # several instances: read under their lock
         await scope.begin(caller.chat_id, direct=direct or shared)
         try:
             if direct or shared:
@@ -286,7 +286,7 @@ class Core:
             await scope.begin(chat_id, direct=shared)
             try:
                 repo = None
-                if shared:  # several instances: read under their lock (issue 14)
+                if shared:  # several instances: read under their lock
                     repo = await scope.open(self.store.transaction())
                     await repo.lock_chat(chat_id)
                 unit = await self._game_unit(chat_id, game_id, repo)
@@ -438,7 +438,7 @@ class Unit:
 
     async def link(self, caller: Caller) -> None:
         """An `@username` seat is linked to the caller's account the first time he acts in the
-        chat (notation.md "Players", issue 13): a `SeatLinked` event and his members row."""
+        chat (notation.md "Players"): a `SeatLinked` event and his members row."""
         first = name_from_profile(caller.first_name, caller.username, set())
         event = self.state.link_event(caller.user_id, caller.username, first)
         if event is not None and caller.user_id is not None:

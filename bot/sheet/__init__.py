@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 drawing_lock = threading.Lock()  # the layout's font caches are shared: one drawing at a time
-canvas = Canvas()  # the last pictures drawn, redrawn where they change (issue 12)
+canvas = Canvas()  # the last pictures drawn, redrawn where they change
 
 
 def render_sheet_png(
@@ -48,7 +48,7 @@ def render_sheet_png(
 
     `lang` picks the picture's words (ru, en; others fall back to en). Without `settlement` the
     balances are computed with `scoring.settle.settle(rules, totals, game.stake)`. `corrections`
-    (issue 6) maps (band, record index) to the wrong value first written there — see `layout`.
+    maps (band, record index) to the wrong value first written there — see `layout`.
     """
     with drawing_lock:  # FreeType faces, the layout's caches and the kept pictures are shared
         layout = layout_sheet(

@@ -124,7 +124,7 @@ def value_item(
 
 
 def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Area]:
-    """The band's word at `CAPTION_MAX` … `CAPTION_MIN` px (readable on a phone: issue 13), first
+    """The band's word at `CAPTION_MAX` … `CAPTION_MIN` px (readable on a phone), first
     in the band, its words wrapping (`Висты` / `→ Константин`) and a name too long for the band
     cut with "…"; the totals then flow around it (the area returned has it as an obstacle)."""
     words: list[str] = []

@@ -1,4 +1,4 @@
-"""The picture drawn again only where it changed (issue 12), pixel for pixel the full drawing.
+"""The picture drawn again only where it changed, pixel for pixel the full drawing.
 
 `Canvas.draw(layout)` keeps the last picture drawn over each background (the shapes: they change
 only when a pool closes or a name changes, so in practice one per game) cut into tiles; a tile is

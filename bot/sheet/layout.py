@@ -30,7 +30,7 @@ Geometry
   write a value exact in two decimals the language's way: `0,1`, `+5,54` in Russian, `0.1`,
   `+5.54` in English.
 
-Corrections (issue 6)
+Corrections
 ---------------------
 `corrections` maps `(band, record_index)` — a running total as it stands in `sheet.history` — to a
 `Correction(wrong, number)`: the value first written there by mistake and the correction's number. The
@@ -138,8 +138,7 @@ def kept_band_runs(
     game: object = None,
 ) -> list[TextRun]:
     """`band_runs`, laid out again only where the band changed since it was last laid out: a deal
-    touches a few bands of the dozen, and adds a total or two to each (`bot.sheet.totals.grow`;
-    issue 12). Kept per `game` (any key: the caller's game id), since games whose bands look
+    touches a few bands of the dozen, and adds a total or two to each (`bot.sheet.totals.grow`). Kept per `game` (any key: the caller's game id), since games whose bands look
     alike would otherwise take each other's place. Call under `bot.sheet.drawing_lock`, like the
     layout."""
     mine = tuple(sorted(((k[1], v) for k, v in corrections.items() if k[0] == band), key=_first))

@@ -20,7 +20,7 @@ REGULAR: Final = FONT_DIR / "DejaVuSans.ttf"
 BOLD: Final = FONT_DIR / "DejaVuSans-Bold.ttf"
 
 MAX_SIZE: Final = 28  # px, totals in a band
-CAPTION_MAX: Final = 22  # px, a band's word: at least 20 px at the 1200 px width (issue 13)
+CAPTION_MAX: Final = 22  # px, a band's word: at least 20 px at the 1200 px width
 CAPTION_MIN: Final = 20
 MIN_SIZE: Final = 9
 STRIP_MAX: Final = 24
@@ -148,7 +148,7 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """A corrected running total: what was first written, and the correction's number (issue 6)."""
+    """A corrected running total: what was first written, and the correction's number."""
 
     wrong: Fraction
     number: int

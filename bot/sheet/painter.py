@@ -1,4 +1,4 @@
-"""The sheet picture drawn in processes of its own, so that it has a core of its own (issue 12).
+"""The sheet picture drawn in processes of its own, so that it has a core of its own.
 
 Under the GIL a worker thread gives the picture no second core: each of a drawing's few hundred
 Pillow and zlib calls gives the GIL back and must win it again from a busy event loop

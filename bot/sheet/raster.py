@@ -89,7 +89,7 @@ BUSY = 200  # text runs from which a picture goes to the palette without trying 
 def is_busy(layout: Layout) -> bool:
     """So much text that the RGB stream comes near `LIMIT` (160–200 KB at some 200 runs, 60–70
     deals; 190–300 KB at 210–800): such a picture is written in the palette at once and never
-    compressed twice (issue 12). One below it is RGB unless its stream passes `LIMIT` after all."""
+    compressed twice. One below it is RGB unless its stream passes `LIMIT` after all."""
     return len(layout.runs) > BUSY
 
 

@@ -41,7 +41,7 @@ def _deal_summary(sheet: Drawn, words: Mapping[str, str]) -> tuple[int, str] | N
 
 
 def _legend(sheet: Drawn, words: Mapping[str, str], corrected: bool) -> list[Item]:
-    """A small legend (issue 13), only for what the sheet shows: a correction's grey value and
+    """A small legend, only for what the sheet shows: a correction's grey value and
     raised number; help (pool points past the target written into another player's pool)."""
     lines = []
     if corrected:

@@ -5,7 +5,7 @@ The rule (`lay`): the totals take the largest size of the ladder `SIZES` (from t
 even `MIN_SIZE` holds them, the oldest give way behind a leading "…": the fewest multiple of `STEP`
 (or all but the latest) that lets the rest fit. Sizes go down a ladder of steps of about a seventh
 rather than a pixel at a time, and the oldest totals leave `STEP` at a time rather than one by one,
-so that what is drawn stays where it is while a column grows (issue 12: a deal redraws a row of a
+so that what is drawn stays where it is while a column grows (a deal redraws a row of a
 band, and a band shrinks a handful of times in a whole game instead of every few totals).
 
 `grow` gives the same `Laid` as `lay` for totals that extend the ones laid out, at the cost of the

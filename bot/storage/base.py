@@ -1,4 +1,4 @@
-"""The repository interface in front of the database (issue 4, Deliver 2).
+"""The repository interface in front of the database.
 
 The service opens a unit of work with `store.transaction()` (or `store.reading()` to only look) and calls
 the repository methods of `Repo` inside it; the unit commits when the block ends and rolls back on an
@@ -236,7 +236,7 @@ class Repo(Protocol):
 
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
         """Hold the lease `name` until `until` if it is free, expired (`expires_at <= now`) or
-        already `holder`'s (a renewal); whether `holder` holds it now (issue 14: one vote clock)."""
+        already `holder`'s (a renewal); whether `holder` holds it now (one vote clock)."""
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give the lease up at once if `holder` holds it (a clean shutdown)."""
@@ -299,7 +299,7 @@ class Store(Protocol):
 
     def statement(self) -> AbstractAsyncContextManager[Repo]:
         """One writing statement that is its own transaction (the sender's claim and its marks:
-        SQLite runs it without `BEGIN`/`COMMIT`, two trips to its thread fewer; issue 12)."""
+        SQLite runs it without `BEGIN`/`COMMIT`, two trips to its thread fewer)."""
 
     async def check(self) -> None:
         """The start-up check: the database is whole and takes a write; `StoreBroken` if not."""

@@ -58,7 +58,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         at TEXT NOT NULL
     );
     """,
-    # issue 11: each processed update keeps its chat and message, so that an update_id that comes
+    # each processed update keeps its chat and message, so that an update_id that comes
     # back for another message (a new Bot API server, an old database) is told apart from a real
     # duplicate; rows are pruned by time past Telegram's redelivery horizon.
     """
@@ -66,7 +66,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE processed_updates ADD COLUMN message_id INTEGER;
     CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
     """,
-    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    # the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
     """
     CREATE TABLE IF NOT EXISTS leases (
         name TEXT PRIMARY KEY,
@@ -104,7 +104,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
-    # issue 13: games are numbered per chat ("Game #1" in a group's first game)
+    # games are numbered per chat ("Game #1" in a group's first game)
     """
     ALTER TABLE games ADD COLUMN number INTEGER;
     UPDATE games SET number = (

@@ -67,14 +67,14 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         at timestamptz NOT NULL
     );
     """,
-    # issue 11: each processed update keeps its chat and message (an update_id that comes back for
+    # each processed update keeps its chat and message (an update_id that comes back for
     # another message is a new update); rows are pruned by time past the redelivery horizon.
     """
     ALTER TABLE processed_updates ADD COLUMN IF NOT EXISTS chat_id bigint;
     ALTER TABLE processed_updates ADD COLUMN IF NOT EXISTS message_id bigint;
     CREATE INDEX IF NOT EXISTS processed_updates_by_time ON processed_updates (at);
     """,
-    # issue 14: the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
+    # the lease of the one vote clock among instances; aiogram FSM rows (the /deal steps).
     """
     CREATE TABLE IF NOT EXISTS leases (
         name text PRIMARY KEY,
@@ -112,7 +112,7 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
     );
     CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
-    # issue 13: games are numbered per chat ("Game #1" in a group's first game)
+    # games are numbered per chat ("Game #1" in a group's first game)
     """
     ALTER TABLE games ADD COLUMN IF NOT EXISTS number integer;
     UPDATE games SET number = (

@@ -3,7 +3,7 @@
 aiosqlite runs every call in the connection's own thread: each one is a hand-over there and back
 (a queue, a wake-up of the event loop, the GIL changing hands), some 45 µs of CPU against the 5 µs
 a statement takes. Inside a transaction nothing reads what a write answers, so writes wait and go
-with the next trip: the next read, or the `COMMIT`. A `/deal` took 19 trips and takes 11 (issue 12).
+with the next trip: the next read, or the `COMMIT`. A `/deal` took 19 trips and takes 11.
 
 A write that fails (a broken constraint) then fails the trip it went with, which is still inside
 the transaction: the unit of work fails and rolls back as it did, only a statement later.

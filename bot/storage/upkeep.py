@@ -1,5 +1,5 @@
 """Keeping the database small while the bot runs: `processed_updates` pruned past Telegram's
-redelivery horizon (issue 11), at start-up and then every `PRUNE_EVERY` seconds."""
+redelivery horizon, at start-up and then every `PRUNE_EVERY` seconds."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ from scoring.voting import majority
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
 # The longest piece of input an error quotes: a 4,000-character command is answered with its first
-# part, and the refusal stays far under Telegram's limit (issue 11).
+# part, and the refusal stays far under Telegram's limit.
 QUOTE_LIMIT: Final = 200
 
 

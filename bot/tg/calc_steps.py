@@ -1,4 +1,4 @@
-"""The buttons of `/calc` step by step (issue 16): its CallbackData, FSM states and keyboards,
+"""The buttons of `/calc` step by step: its CallbackData, FSM states and keyboards,
 beside the other flows' in `bot/tg/`; `handlers/calc.py` routes them."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ the steps keep in it.
 
 The storage: aiogram's `RedisStorage` when `REDIS_URL` is set (the optional `redis` package); the
 bot's own database (`bot.tg.fsm_db.DatabaseStorage`) on PostgreSQL (`DATABASE_URL`), so a `/deal`
-started on one instance continues on any other (issue 14); else, one process on SQLite, aiogram's
+started on one instance continues on any other; else, one process on SQLite, aiogram's
 `MemoryStorage`: steps open before a restart are then stale and say to start again. The FSM is keyed
 per user in a chat (aiogram's default), so each player has at most one open step message per chat,
 and one user's updates in a chat are handled one at a time (the isolation; across instances with
@@ -83,7 +83,7 @@ class OpenSteps:
     opened_at: datetime
     drafts: list[Draft] = field(default_factory=lambda: [Draft()])
     version: int = 0
-    concede: bool = False  # the convention allows the concession «без трёх» (issue 13)
+    concede: bool = False  # the convention allows the concession «без трёх»
     prikup: bool = False  # the rules count quick tricks in the prikup (Odessa)
     odessa: bool = False  # Odessa's own rules: the 4-player dealer may whist
 

@@ -1,4 +1,4 @@
-"""aiogram's FSM storage in the bot's own database (issue 14, Deliver 3): a step-by-step `/deal`
+"""aiogram's FSM storage in the bot's own database: a step-by-step `/deal`
 started on one bot instance continues on any other, and survives a restart.
 
 One row per FSM key (a user in a chat: aiogram's `DefaultKeyBuilder` string) with its state and its

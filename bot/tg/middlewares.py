@@ -6,7 +6,7 @@
 already accepted (Telegram delivers again what it did not see confirmed, e.g. after a crash): the
 same update_id for the same chat and message; the id back for another message is a new update.
 
-At the edges (issue 11) it answers, and records nothing for, a forwarded command (its forwarder did
+At the edges it answers, and records nothing for, a forwarded command (its forwarder did
 not write it) and a command of an anonymous group admin or of a channel (`sender_chat`: everyone
 who writes so is one sender, so nobody could be told apart as a player or a scorekeeper).
 """

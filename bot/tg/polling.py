@@ -1,4 +1,4 @@
-"""Long polling that loses no update (issue 11): a fetched batch is handled to the end — every
+"""Long polling that loses no update: a fetched batch is handled to the end — every
 command committed with the replies it owes — before the next `getUpdates` confirms it with its
 offset. A crash in the middle leaves the batch unconfirmed, so Telegram delivers it again, and
 `processed_updates` (marked in each command's transaction) skips what was already recorded:

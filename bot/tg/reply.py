@@ -55,7 +55,7 @@ async def render_png(
     painter: Painter | None = None,
 ) -> bytes | None:
     """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
-    as paper shows them. With a `painter` it is drawn in the painter's process (issue 12), or
+    as paper shows them. With a `painter` it is drawn in the painter's process, or
     here in a worker thread when that process fails."""
     if render_sheet_png is None:
         return None
@@ -64,7 +64,7 @@ async def render_png(
         if game is not None and state is not None:
             values = game.corrected_values(state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
-        game_id = state.game_id if state is not None else None  # whose kept picture (issue 12)
+        game_id = state.game_id if state is not None else None  # whose kept picture
         if painter is not None:
             try:
                 return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)
@@ -108,7 +108,7 @@ class Reply:
     t: Translator
     chat_id: int
     message_id: int | None = None
-    live: LiveButton | None = None  # the Mini App's "live sheet" button (issue 15), when set up
+    live: LiveButton | None = None  # the Mini App's "live sheet" button, when set up
 
     def _live(self, state: GameState) -> str | None:
         """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""

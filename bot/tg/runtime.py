@@ -1,4 +1,4 @@
-"""Two process-wide fixes made once at start-up (issue 12; docs/decisions.md).
+"""Two process-wide fixes made once at start-up (docs/decisions.md).
 
 `keep_response_types()`: aiogram checks every Bot API answer with the pydantic model
 `Response[method.__returning__]`; pydantic keeps parametrised generic models in a

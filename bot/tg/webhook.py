@@ -1,4 +1,4 @@
-"""Webhook mode (issue 14, Deliver 2), with aiogram's own aiohttp integration.
+"""Webhook mode, with aiogram's own aiohttp integration.
 
 Chosen by `WEBHOOK_URL`: at start-up the bot calls `setWebhook(url=WEBHOOK_URL,
 secret_token=WEBHOOK_SECRET)` and serves the path of `WEBHOOK_URL` on the one web listener of the

@@ -1,4 +1,4 @@
-"""The Mini App (issue 15): the live sheet inside Telegram, served by aiohttp in the bot process.
+"""The Mini App: the live sheet inside Telegram, served by aiohttp in the bot process.
 
 `server.build_web_app` is the application (the page at `/app`, the JSON API under `/api/`,
 `/healthz`); `auth` checks Telegram's signed `initData`, `api` answers, `svg` draws the sheet from the

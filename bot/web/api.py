@@ -1,4 +1,4 @@
-"""The Mini App's JSON API (issue 15, Deliver 4 and 6); every call is signed `initData`.
+"""The Mini App's JSON API; every call is signed `initData`.
 
 - `GET /api/sheet?start=<param>`: the game as JSON (`sheet_json`): convention, players, pool, mountain,
   whists (writer → target → value), balances (name → whists), money (with a stake), transfers,

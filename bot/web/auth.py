@@ -1,4 +1,4 @@
-"""Who calls the Mini App's API: Telegram's signed `initData` (issue 15, Deliver 3).
+"""Who calls the Mini App's API: Telegram's signed `initData`.
 
 Every call carries `Authorization: tma <initData>`. The signature is checked with the bot token by
 aiogram's `aiogram.utils.web_app` helpers (core.telegram.org/bots/webapps, "Validating data"); an

@@ -1,4 +1,4 @@
-"""The way into the Mini App (issue 15, Deliver 2): the "Open the live sheet" / «Живая пулька»
+"""The way into the Mini App: the "Open the live sheet" / «Живая пулька»
 button under every sheet message and /sheet.
 
 In a group it is a URL button to `MINIAPP_LINK?startapp=<param>` (Telegram opens the app registered

@@ -1,4 +1,4 @@
-"""The web listener of the bot process (issue 15, Deliver 1): the Mini App's page at `/app`, its
+"""The web listener of the bot process: the Mini App's page at `/app`, its
 JSON API under `/api/`, and `GET /healthz`.
 
 `build_web_app` makes the aiohttp `Application`; it is the one listener of the process, so webhook

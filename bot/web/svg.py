@@ -1,4 +1,4 @@
-"""The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG (issue 15, Deliver 5).
+"""The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG.
 
 One layout, two renderers: `bot.render.layout.layout_sheet` places every shape and text run, the PNG's
 `raster` paints them with Pillow, and `sheet_svg` writes them as SVG elements. Each running total keeps

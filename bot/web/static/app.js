@@ -1,4 +1,4 @@
-// The Mini App's page (issue 15): the live sheet, the why of every number, the settlement, the
+// The Mini App's page: the live sheet, the why of every number, the settlement, the
 // history, and a phone-first deal form. Plain script, no build step, nothing from elsewhere: it
 // works when telegram-web-app.js cannot be loaded (initData then comes from the URL fragment).
 "use strict";
