@@ -80,6 +80,15 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """What a chat chose: its language and time zone (None: not chosen), and its title."""
+
+    locale: str | None = None
+    title: str | None = None
+    time_zone: str | None = None  # an IANA name such as Europe/Moscow
+
+
+@dataclass(frozen=True, slots=True)
 class EventRow:
     """One line of a game's append-only log; `seq` numbers a game's events 1, 2, …"""
 
@@ -100,6 +109,7 @@ class OwedKind(StrEnum):
     REDRAW = "redraw"  # the same, redrawn in place of the live sheet when it is near `reply_to`
     VOTE = "vote"  # edit vote `seq`'s message `target`, or post it anew and remember it
     DOCUMENT = "document"  # send `body` as the file `filename` with `text` as caption
+    PHOTO = "photo"  # send `body` (a PNG drawn by the command: /top) with `text` as caption
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +238,28 @@ class Repo(Protocol):
         """Move every game and the chat's settings to a new chat id; returns games moved."""
 
     async def sheet_message(self, game_id: int) -> int | None: ...
+
+    # -- the archive: every game of a chat, a chat's settings, summaries of ended games ---------
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's language, title and time zone (all None for a chat never seen)."""
+
+    async def set_chat_time_zone(self, chat_id: int, time_zone: str) -> None: ...
+
+    async def chat_games(self, chat_id: int) -> list[GameRow]:
+        """Every game of the chat, live or ended, newest first."""
+
+    async def chat_game(self, chat_id: int, number: int) -> GameRow | None:
+        """The chat's game with this number (`GameRow.chat_number`)."""
+
+    async def account_games(self, user_id: int) -> list[GameRow]:
+        """Every game, live or ended, in which the account plays or keeps the score (its
+        `members` rows), newest first."""
+
+    async def summaries(self, game_ids: list[int]) -> dict[int, tuple[str, dict[str, Any]]]:
+        """The stored summaries of these games: game id → (the engine that made it, payload)."""
+
+    async def save_summaries(self, rows: list[tuple[int, str, dict[str, Any]]]) -> None:
+        """Keep (game id, engine, payload) summaries, replacing any older one of a game."""
 
     async def set_sheet_message(self, game_id: int, message_id: int | None) -> None: ...
 
