@@ -216,6 +216,17 @@ class Sender:
                 owed.chat_id, document, caption=owed.text, request_timeout=REQUEST_TIMEOUT
             )
             return sent.message_id, None
+        if owed.kind is OwedKind.PHOTO:
+            assert owed.body is not None
+            picture = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
+            sent = await self.bot.send_photo(
+                owed.chat_id,
+                picture,
+                caption=owed.text,
+                reply_markup=self._markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+            return sent.message_id, None
         return await self._sheet(row)
 
     @staticmethod
