@@ -45,17 +45,14 @@ def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[
     size = len(ratings)
     if size != len(balances) or size < 2:
         raise ValueError("a rated game needs a rating and a balance for each of its players")
+    change = [0.0] * size
+    for i in range(size):
+        for j in range(i + 1, size):  # j's side of the duel is the complement of i's
+            gain = duel(balances[i], balances[j]) - expected(ratings[i], ratings[j])
+            change[i] += gain
+            change[j] -= gain
     weight = K / (size - 1)
-    return tuple(
-        ratings[i]
-        + weight
-        * sum(
-            duel(balances[i], balances[j]) - expected(ratings[i], ratings[j])
-            for j in range(size)
-            if j != i
-        )
-        for i in range(size)
-    )
+    return tuple(rating + weight * delta for rating, delta in zip(ratings, change, strict=True))
 
 
 def ratings(games: Iterable[Sequence[tuple[Key, Fraction]]]) -> dict[Key, float]:

@@ -126,6 +126,16 @@ def _ratio(part: Fraction | int, whole: int) -> Fraction | None:
     return Fraction(part) / whole if whole else None
 
 
+def _add(sums: dict[int, int], value: Fraction) -> None:
+    """Add to a sum kept as numerators per denominator: integer additions only (a thousand
+    games' balances have a handful of denominators); the Fraction is made once, when read."""
+    sums[value.denominator] = sums.get(value.denominator, 0) + value.numerator
+
+
+def _sum(sums: dict[int, int]) -> Fraction:
+    return sum((Fraction(n, d) for d, n in sums.items()), Fraction(0))
+
+
 @dataclass(slots=True)
 class Tally:
     """One player's plays added up over games. `best`/`worst` keep the balance and the caller's
@@ -133,7 +143,6 @@ class Tally:
 
     games: int = 0
     wins: int = 0
-    total: Fraction = Fraction(0)
     money: Decimal | None = None  # the sum over the games that had a stake
     best: tuple[Fraction, int] | None = None
     worst: tuple[Fraction, int] | None = None
@@ -142,29 +151,42 @@ class Tally:
     made: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
     miseres: int = 0
     miseres_made: int = 0
-    whists: Fraction = Fraction(0)
     raspasy: int = 0
     raspasy_tricks: int = 0
+    totals: dict[int, int] = field(default_factory=dict, repr=False)  # balances: `total`
+    written: dict[int, int] = field(default_factory=dict, repr=False)  # whists: `whists`
 
     def add(self, play: Play, won: bool, game: int) -> None:
+        balance = play.balance
         self.games += 1
         self.wins += won
-        self.total += play.balance
+        _add(self.totals, balance)
         if play.money is not None:
             self.money = (self.money or Decimal(0)) + play.money
-        if self.best is None or play.balance > self.best[0]:
-            self.best = (play.balance, game)
-        if self.worst is None or play.balance < self.worst[0]:
-            self.worst = (play.balance, game)
+        if self.best is None or balance > self.best[0]:
+            self.best = (balance, game)
+        if self.worst is None or balance < self.worst[0]:
+            self.worst = (balance, game)
         self.deals += play.deals
-        for level in range(len(LEVELS)):
-            self.declared[level] += play.declared[level]
-            self.made[level] += play.made[level]
+        if any(play.declared):  # most games a player declares a contract or two, or none
+            for level, count in enumerate(play.declared):
+                self.declared[level] += count
+            for level, count in enumerate(play.made):
+                self.made[level] += count
         self.miseres += play.miseres
         self.miseres_made += play.miseres_made
-        self.whists += play.whists
+        if play.whists:
+            _add(self.written, play.whists)
         self.raspasy += play.raspasy
         self.raspasy_tricks += play.raspasy_tricks
+
+    @property
+    def total(self) -> Fraction:
+        return _sum(self.totals)
+
+    @property
+    def whists(self) -> Fraction:
+        return _sum(self.written)
 
     @property
     def average(self) -> Fraction:

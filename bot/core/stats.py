@@ -11,11 +11,13 @@ each player's plays (`scoring.stats`) and rate them in the order the games ended
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from enum import StrEnum
 from typing import Final
+from weakref import WeakKeyDictionary
 
 from bot.core.errors import GameError
 from bot.core.events import Player
@@ -28,6 +30,7 @@ from scoring.rules import canonical_convention
 from scoring.stats import Play, Tally, tally_games
 
 STATS_EXAMPLE: Final = "/stats @anna year"
+STANDINGS_KEPT: Final = 64  # the statistics last made, per store
 
 
 class Period(StrEnum):
@@ -189,6 +192,14 @@ def standings(
     return ChatStats(chat_id, filt, tuple(played), tuple(players), zone)
 
 
+# Per store: statistics made of a selection of ended games (the same games, the same filter and
+# zone give the same statistics: their summaries never change), so that /stats and /top asked
+# again take only the reading of which games there are.
+_standings: WeakKeyDictionary[Store, OrderedDict[tuple[object, ...], ChatStats]] = (
+    WeakKeyDictionary()
+)
+
+
 def in_order(found: Iterable[Summary]) -> list[Summary]:
     """The played games in the order they ended (a rating's order)."""
     return sorted((s for s in found if s.played), key=lambda s: (s.when, s.game_id))
@@ -203,7 +214,15 @@ async def chat_stats(
         rows = [r for r in await repo.chat_games(chat_id) if r.status is GameStatus.ENDED]
     zone = chat_zone(settings.time_zone, settings.locale or lang)
     played = [s for s in in_order(await summaries(store, rows)) if filt.keeps(s, now, zone)]
-    return standings(chat_id, played, filt, zone)
+    kept = _standings.setdefault(store, OrderedDict())
+    key = (chat_id, filt, str(zone), tuple(s.game_id for s in played))
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = standings(chat_id, played, filt, zone)
+        while len(kept) > STANDINGS_KEPT:
+            kept.popitem(last=False)
+    kept.move_to_end(key)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,9 @@
 
 An ended game's log never grows again, so its summary — players, convention, times, the records
 in force replayed and settled, each seat's `scoring.stats.Play` — is computed once, the first time
-someone asks for it, in a transaction of its own, and kept in `game_summaries` beside the engine
-that made it (`scoring.stats.ENGINE`): a summary of another engine is made again. Nothing on the
+someone asks for it, in a transaction of its own, and kept in `game_summaries` beside the version
+that made it (`VERSION`: the rules engine's fingerprint, `scoring.stats.ENGINE`, and this format):
+a summary of another version is made again. Nothing on the
 path of a deal touches it. Whatever is kept equals `summarise` of the log (a property test holds
 it so after random games, undos and corrections).
 """
@@ -11,12 +12,15 @@ it so after random games, undos and corrections).
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Final
+from weakref import WeakKeyDictionary
 
 from bot.core.events import EndReason, Kind, Player
 from bot.core.state import GameState, fold
@@ -26,7 +30,13 @@ from scoring.replay import replay
 from scoring.settle import settle
 from scoring.stats import ENGINE, Play, plays
 
+log = logging.getLogger(__name__)
+
 BATCH: Final = 50  # ended games read, summarised and kept per round when many are missing
+KEPT: Final = 20_000  # summaries kept decoded in memory (some 2 KB each), least recently used out
+# Raise it when what `summary_json` writes changes; kept summaries are made by `VERSION`.
+FORMAT: Final = 1
+VERSION: Final = f"{ENGINE}.{FORMAT}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,56 +99,70 @@ def _records(state: GameState) -> list[Any]:
 
 
 # -- kept as JSON ------------------------------------------------------------------------------
-def _fraction(value: str | None) -> Fraction | None:
-    return Fraction(value) if value is not None else None
+# A play is one array (a thousand games are read back for one /stats, so no keys to parse):
+# balance numerator and denominator, money (text or null), deals, the five levels declared,
+# the five made, misères and clean ones, whists numerator and denominator, raspasy, their tricks.
+def _play_json(play: Play) -> list[Any]:
+    money = None if play.money is None else str(play.money)
+    return [
+        play.balance.numerator,
+        play.balance.denominator,
+        money,
+        play.deals,
+        *play.declared,
+        *play.made,
+        play.miseres,
+        play.miseres_made,
+        play.whists.numerator,
+        play.whists.denominator,
+        play.raspasy,
+        play.raspasy_tricks,
+    ]
 
 
-def _play_json(play: Play) -> dict[str, Any]:
-    return {
-        "balance": str(play.balance),
-        "money": None if play.money is None else str(play.money),
-        "deals": play.deals,
-        "declared": list(play.declared),
-        "made": list(play.made),
-        "miseres": play.miseres,
-        "miseres_made": play.miseres_made,
-        "whists": str(play.whists),
-        "raspasy": play.raspasy,
-        "raspasy_tricks": play.raspasy_tricks,
-    }
+Shared = dict[object, Any]  # equal values read back once, shared: fewer objects to collect
 
 
-def _play(data: dict[str, Any]) -> Play:
+def _one(shared: Shared, value: Any) -> Any:
+    return shared.setdefault(value, value)
+
+
+def _play(data: list[Any], shared: Shared) -> Play:
     return Play(
-        Fraction(data["balance"]),
-        None if data["money"] is None else Decimal(data["money"]),
-        data["deals"],
-        tuple(data["declared"]),
-        tuple(data["made"]),
-        data["miseres"],
-        data["miseres_made"],
-        Fraction(data["whists"]),
-        data["raspasy"],
-        data["raspasy_tricks"],
+        _one(shared, Fraction(data[0], data[1])),
+        None if data[2] is None else Decimal(data[2]),
+        data[3],
+        _one(shared, tuple(data[4:9])),
+        _one(shared, tuple(data[9:14])),
+        data[14],
+        data[15],
+        _one(shared, Fraction(data[16], data[17])),
+        data[18],
+        data[19],
     )
 
 
 def summary_json(summary: Summary) -> dict[str, Any]:
     """What is kept of a summary (its game's id, chat and number live in `games`)."""
+    stake = summary.stake
     return {
         "created": summary.created_at.isoformat(),
         "ended": None if summary.ended_at is None else summary.ended_at.isoformat(),
         "convention": summary.convention,
         "reason": None if summary.reason is None else summary.reason.value,
         "deals": summary.deals,
-        "stake": None if summary.stake is None else str(summary.stake),
-        "players": [p.payload() for p in summary.players],
+        "stake": None if stake is None else [stake.numerator, stake.denominator],
+        "players": [[p.name, p.user_id, p.username] for p in summary.players],
         "plays": None if summary.plays is None else [_play_json(p) for p in summary.plays],
     }
 
 
-def summary_of(row: GameRow, data: dict[str, Any]) -> Summary:
-    ended, reason, plays_ = data["ended"], data["reason"], data["plays"]
+def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None) -> Summary:
+    """A kept summary read back (`ValueError` and the like for one this code did not write);
+    `shared` holds the players and values read before, to be shared."""
+    shared = {} if shared is None else shared
+    ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
+    players = tuple(_one(shared, Player(*player)) for player in data["players"])
     return Summary(
         row.game_id,
         row.chat_id,
@@ -148,27 +172,62 @@ def summary_of(row: GameRow, data: dict[str, Any]) -> Summary:
         data["convention"],
         None if reason is None else EndReason(reason),
         data["deals"],
-        tuple(Player.of(p) for p in data["players"]),
-        None if plays_ is None else tuple(_play(p) for p in plays_),
-        _fraction(data["stake"]),
+        _one(shared, players),
+        None if plays_ is None else tuple(_play(p, shared) for p in plays_),
+        None if stake is None else Fraction(stake[0], stake[1]),
     )
 
 
+def _read(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary | None:
+    """A kept summary, or None when it cannot be read (then it is made again)."""
+    try:
+        return summary_of(row, data, shared)
+    except (KeyError, IndexError, TypeError, ValueError):
+        log.warning("game %s: its kept summary does not read; made again", row.game_id)
+        return None
+
+
 # -- read, or made and kept --------------------------------------------------------------------
+_Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games are read anew
+# Per store (a database): what its summaries decoded to. An ended game's summary never changes,
+# nor does the engine of a running process, so this holds what the database holds.
+_memos: WeakKeyDictionary[Store, OrderedDict[_Key, Summary]] = WeakKeyDictionary()
+
+
+def _key(row: GameRow) -> _Key:
+    return (row.game_id, row.chat_id, row.chat_number)
+
+
+def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
+    key = (summary.game_id, summary.chat_id, summary.number)
+    decoded[key] = summary
+    decoded.move_to_end(key)
+    while len(decoded) > KEPT:
+        decoded.popitem(last=False)
+
+
 async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
-    """The summaries of the ended games among `rows`, in their order: the kept ones read, the
-    missing (or another engine's) made from their logs in a worker thread and kept, `BATCH` games
-    per round, each round in a transaction of its own."""
+    """The summaries of the ended games among `rows`, in their order: those decoded before, then
+    the kept ones read, then the missing (or another engine's) made from their logs in a worker
+    thread and kept, `BATCH` games per round, each round in a transaction of its own."""
     ended = [row for row in rows if row.status is GameStatus.ENDED]
-    if not ended:
-        return []
-    async with store.reading() as repo:
-        kept = await repo.summaries([row.game_id for row in ended])
-    found: dict[int, Summary] = {
-        row.game_id: summary_of(row, kept[row.game_id][1])
-        for row in ended
-        if row.game_id in kept and kept[row.game_id][0] == ENGINE
-    }
+    decoded = _memos.setdefault(store, OrderedDict())
+    found: dict[int, Summary] = {}
+    for row in ended:
+        known = decoded.get(_key(row))
+        if known is not None:
+            found[row.game_id] = known
+    unread = [row for row in ended if row.game_id not in found]
+    if unread:
+        async with store.reading() as repo:
+            kept = await repo.summaries([row.game_id for row in unread])
+        shared: Shared = {}
+        for row in unread:
+            version, data = kept.get(row.game_id, ("", {}))
+            summary = _read(row, data, shared) if version == VERSION else None
+            if summary is not None:
+                found[row.game_id] = summary
+                _keep(decoded, summary)
     missing = [row for row in ended if row.game_id not in found]
     for start in range(0, len(missing), BATCH):
         batch = missing[start : start + BATCH]
@@ -176,8 +235,10 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
             logs = [await repo.events(row.game_id) for row in batch]
         made = await asyncio.to_thread(_summarise_all, batch, logs)
         async with store.transaction() as repo:
-            await repo.save_summaries([(s.game_id, ENGINE, summary_json(s)) for s in made])
-        found.update((s.game_id, s) for s in made)
+            await repo.save_summaries([(s.game_id, VERSION, summary_json(s)) for s in made])
+        for summary in made:
+            found[summary.game_id] = summary
+            _keep(decoded, summary)
     return [found[row.game_id] for row in ended]
 
 

@@ -5,12 +5,11 @@ average and rating. The sheet's fonts and colours (`bot.sheet.model`), sized to 
 
 `render_standings_png(rows, lang, title, subtitle)` is pure and synchronous: call it through
 `asyncio.to_thread`. It draws with faces of its own under its own lock, so it never waits for the
-sheet's painter nor holds it up.
+sheet's painter nor holds it up, and encodes the PNG as the sheet is (`raster.encode_png`).
 """
 
 from __future__ import annotations
 
-import io
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from bot.sheet.model import (
     STRIP_FILL,
     THIN,
 )
+from bot.sheet.raster import encode_png
 from locales import catalog, numbers
 
 WIDTH: Final = 720
@@ -58,7 +58,9 @@ class StandingRow:
 
 @cache
 def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+    return ImageFont.truetype(
+        str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC
+    )
 
 
 def _fit(text: str, size: int, bold: bool, width: float) -> str:
@@ -112,9 +114,7 @@ def render_standings_png(
         if more:
             text = f"… +{more}"
             draw.text((NAME_X, TOP + ROW * len(shown) + 8), text, fill=MUTED, font=_font(26))
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
+    return encode_png(image)
 
 
 def _row(

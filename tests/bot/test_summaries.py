@@ -18,12 +18,11 @@ from hypothesis import strategies as st
 from bot.core import Caller, GameService, parse_newgame
 from bot.core.errors import GameError
 from bot.core.stats import Period, StatsFilter, chat_stats, in_order, standings
-from bot.core.summaries import summaries, summarise
+from bot.core.summaries import VERSION, summaries, summarise
 from bot.core.zones import chat_zone
 from bot.storage import GameStatus, SqliteStore
 from scoring.errors import ScoringError
 from scoring.notation import format_record
-from scoring.stats import ENGINE
 from tests.bot.factories import FakeClock
 from tests.scoring.strategies import deal_for
 
@@ -42,19 +41,23 @@ FILTERS = (
 )
 
 
-async def check(store: SqliteStore, clock: FakeClock, filt: StatsFilter) -> int:
-    """The kept statistics against a recomputation from every log; how many games ended."""
-    service = GameService(store, clock)  # a new process, as it were: nothing kept in memory
+async def check(
+    store: SqliteStore, clock: FakeClock, filt: StatsFilter, playing: GameService
+) -> int:
+    """The kept statistics against a recomputation from every log, through a new service (a new
+    process, as it were: only the database keeps anything) and through the one playing (its
+    decoded summaries kept in memory too); how many games ended."""
     async with store.reading() as repo:
         rows = await repo.chat_games(CHAT)
         logs = {row.game_id: await repo.events(row.game_id) for row in rows}
     fresh = [summarise(row, logs[row.game_id]) for row in rows if row.status is GameStatus.ENDED]
-    assert await summaries(service.store, rows) == fresh
-    assert await summaries(service.store, rows) == fresh  # read back as kept
     zone = chat_zone(None, "en")
-    kept = await chat_stats(service.store, CHAT, filt, clock(), "en")
     chosen = [s for s in in_order(fresh) if filt.keeps(s, clock(), zone)]
-    assert kept == standings(CHAT, chosen, filt, zone)
+    for service in (GameService(store, clock), playing):
+        assert await summaries(service.store, rows) == fresh
+        assert await summaries(service.store, rows) == fresh  # read back as kept
+        kept = await chat_stats(service.store, CHAT, filt, clock(), "en")
+        assert kept == standings(CHAT, chosen, filt, zone)
     return len(fresh)
 
 
@@ -118,13 +121,13 @@ async def play(data: st.DataObject, path: Path) -> int:
             for _ in range(data.draw(st.integers(0, 14), label="steps")):
                 action = data.draw(st.sampled_from(ACTIONS), label="action")
                 if action == "look":
-                    await check(store, clock, data.draw(st.sampled_from(FILTERS)))
+                    await check(store, clock, data.draw(st.sampled_from(FILTERS)), service)
                     continue
                 with contextlib.suppress(ScoringError):  # refused: nothing changes
                     await act(service, data, clock, action)
             await end(service)
-            await check(store, clock, data.draw(st.sampled_from(FILTERS)))
-        return await check(store, clock, StatsFilter())
+            await check(store, clock, data.draw(st.sampled_from(FILTERS)), service)
+        return await check(store, clock, StatsFilter(), service)
     finally:
         await store.close()
 
@@ -141,7 +144,7 @@ def test_kept_statistics_equal_a_recomputation_from_the_logs(data: st.DataObject
     assert ended >= 1
 
 
-async def test_a_summary_made_by_another_engine_is_made_again(tmp_path: Path) -> None:
+async def test_a_summary_made_by_another_engine_or_format_is_made_again(tmp_path: Path) -> None:
     store = await SqliteStore.open(tmp_path / "e.sqlite3")
     try:
         clock = FakeClock()
@@ -161,6 +164,6 @@ async def test_a_summary_made_by_another_engine_is_made_again(tmp_path: Path) ->
             await repo.save_summaries([(row.game_id, "an older engine", {"stale": True})])
         assert await summaries(service.store, [row]) == [expected]
         async with store.reading() as repo:
-            assert (await repo.summaries([row.game_id]))[row.game_id][0] == ENGINE
+            assert (await repo.summaries([row.game_id]))[row.game_id][0] == VERSION
     finally:
         await store.close()

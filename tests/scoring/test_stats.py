@@ -59,7 +59,7 @@ def test_a_shared_best_balance_wins_for_each() -> None:
 
 def test_a_tally_adds_games_wins_totals_best_and_worst() -> None:
     one = Play(Fraction(12), Decimal("1.20"), deals=10, declared=(2, 0, 0, 0, 0))
-    two = Play(Fraction(-4), None, deals=5, made=(1, 0, 0, 0, 0))
+    two = Play(Fraction(-4), None, deals=5, declared=(1, 0, 0, 0, 0), made=(1, 0, 0, 0, 0))
     three = Play(Fraction(30), Decimal("3.00"), deals=5)
     tally = Tally()
     tally.add(one, True, 1)
@@ -69,7 +69,7 @@ def test_a_tally_adds_games_wins_totals_best_and_worst() -> None:
     assert tally.average == Fraction(38, 3)
     assert tally.money == Decimal("4.20")  # the games that had a stake
     assert tally.best == (30, 3) and tally.worst == (-4, 2)
-    assert tally.contracts == 2 and tally.contracts_made == 1
+    assert tally.contracts == 3 and tally.contracts_made == 1
     assert Tally().whists_per_deal is None and Tally().average == 0
 
 
