@@ -30,7 +30,7 @@ async def tz_cmd(
     if not typed:
         zone = await zone_of_chat(game.store, caller.chat_id, t.lang)
         now = chat_time(game.clock(), zone, t.lang, date=False, label=True)
-        await reply.text(t("tz-shown", zone=zone.key, time=now))
+        await reply.text(t("tz-shown", zone=str(zone), time=now))
         return
     zone = parse_zone(typed)
     await set_zone(game.core, caller, zone)

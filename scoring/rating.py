@@ -21,6 +21,8 @@ from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 from typing import Final, TypeVar
 
+from scoring.stats import above, same
+
 START: Final = 1500.0  # a player's rating before his first game
 K: Final = 32.0  # the most one game can move a rating
 SCALE: Final = 400.0  # a difference of SCALE points: the better player expected to win 10:1
@@ -35,9 +37,9 @@ def expected(mine: float, theirs: float) -> float:
 
 def duel(mine: Fraction, theirs: Fraction) -> float:
     """The score of a duel decided by the final balances: 1 won, ½ drawn, 0 lost."""
-    if mine == theirs:
+    if same(mine, theirs):
         return 0.5
-    return 1.0 if mine > theirs else 0.0
+    return 1.0 if above(mine, theirs) else 0.0
 
 
 def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[float, ...]:

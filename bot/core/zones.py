@@ -5,7 +5,9 @@ lives in Moscow time, any other in UTC). Read with the chat's other settings
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
+from datetime import UTC, tzinfo
 from functools import cache
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -14,26 +16,36 @@ from bot.core.errors import GameError
 from bot.core.uow import Caller, Core
 from bot.storage import GameStatus, Store
 
+log = logging.getLogger(__name__)
+
 TZ_EXAMPLE: Final = "/tz Europe/Moscow"
 DEFAULT_ZONES: Final[Mapping[str, str]] = {"ru": "Europe/Moscow"}
 UTC_NAME: Final = "UTC"
 NAME_LIMIT: Final = 64  # the longest IANA name is 32 characters
 
 
-def default_zone(lang: str | None) -> ZoneInfo:
-    """The zone of a chat that chose none, from its language."""
-    return ZoneInfo(DEFAULT_ZONES.get(lang or "", UTC_NAME))
+def _zone(name: str) -> tzinfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
 
 
-def chat_zone(chosen: str | None, lang: str | None) -> ZoneInfo:
+def default_zone(lang: str | None) -> tzinfo:
+    """The zone of a chat that chose none, from its language (UTC itself on a machine without
+    zone data: the system's tzdata, which zoneinfo reads)."""
+    found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
+    if found is None:
+        log.warning("no time zone data on this machine: times are shown in UTC")
+        return UTC
+    return found
+
+
+def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
     """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's. A stored
     name this machine's zone data no longer knows falls back to the language's."""
-    if chosen:
-        try:
-            return ZoneInfo(chosen)
-        except (ZoneInfoNotFoundError, ValueError):
-            pass
-    return default_zone(lang)
+    found = _zone(chosen) if chosen else None
+    return found if found is not None else default_zone(lang)
 
 
 @cache
@@ -69,7 +81,7 @@ async def set_zone(core: Core, caller: Caller, zone: ZoneInfo) -> None:
         await unit.repo.set_chat_time_zone(caller.chat_id, zone.key)
 
 
-async def zone_of_chat(store: Store, chat_id: int, lang: str) -> ZoneInfo:
+async def zone_of_chat(store: Store, chat_id: int, lang: str) -> tzinfo:
     """The chat's zone as its settings stand now (`lang`: the update's, for a chat that chose no
     language either)."""
     async with store.reading() as repo:
