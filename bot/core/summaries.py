@@ -120,7 +120,8 @@ def _play_json(play: Play) -> list[Any]:
     ]
 
 
-Shared = dict[object, Any]  # equal values read back once, shared: fewer objects to collect
+Shared = dict[object, Any]  # players and counts read back once, shared: fewer objects to collect
+ZERO: Final = Fraction(0)
 
 
 def _one(shared: Shared, value: Any) -> Any:
@@ -129,14 +130,14 @@ def _one(shared: Shared, value: Any) -> Any:
 
 def _play(data: list[Any], shared: Shared) -> Play:
     return Play(
-        _one(shared, Fraction(data[0], data[1])),
+        Fraction(data[0], data[1]),
         None if data[2] is None else Decimal(data[2]),
         data[3],
         _one(shared, tuple(data[4:9])),
         _one(shared, tuple(data[9:14])),
         data[14],
         data[15],
-        _one(shared, Fraction(data[16], data[17])),
+        Fraction(data[16], data[17]) if data[16] else ZERO,
         data[18],
         data[19],
     )

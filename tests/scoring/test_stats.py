@@ -6,11 +6,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.deal import Contract, Record
 from scoring.settle import settle
 from scoring.sheet import Game
-from scoring.stats import LEVELS, Play, Tally, plays, tally_games, winners
+from scoring.stats import LEVELS, Play, Tally, above, plays, same, tally_games, winners
 from tests.scoring.engine import A, B, C, D, contract, make_game, misere, pas, play, raspasy, vist
 from tests.scoring.strategies import played_games
 
@@ -90,3 +91,13 @@ def test_tallies_sum_to_the_balances_and_count_every_deal(
     assert all(len(p.declared) == len(LEVELS) for p in seats)
     declared = sum(t.contracts for t in tallies.values())
     assert declared == sum(1 for r in sheet.records if isinstance(r.record, Contract))
+
+
+fractions = st.fractions(max_denominator=10**6) | st.integers(-(10**12), 10**12).map(Fraction)
+
+
+@given(fractions, fractions)
+def test_balances_compare_as_fractions_do(a: Fraction, b: Fraction) -> None:
+    assert above(a, b) == (a > b) and same(a, b) == (a == b)
+    near = a + Fraction(1, 10**15)  # rounds like `a`: compared exactly
+    assert above(near, a) and not above(a, near)
