@@ -34,9 +34,9 @@ from bot.texts.views import COMMANDS
 from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
+from bot.tg.pacing import Pacing
 from bot.tg.polling import poll
 from bot.tg.reply import OwedReplies, close_expired_votes
-from bot.tg.pacing import Pacing
 from bot.tg.sender import Sender
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button

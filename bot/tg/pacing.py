@@ -105,6 +105,11 @@ class Pacing:
             bot=Limit.window(settings.pace_bot_per_second, 1.0, settings.pace_bot_burst),
         )
 
+    @property
+    def kept(self) -> int:
+        """Chat buckets kept now."""
+        return len(self._chats)
+
     def _chat(self, chat_id: int, now: float) -> TokenBucket | None:
         limit = self.group if chat_id < 0 else self.private
         if limit is None:
@@ -122,9 +127,12 @@ class Pacing:
         return self._bot
 
     def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
-        """Seconds until the chat may take `calls` calls (0: now); nothing is taken."""
+        """Seconds until the chat may take `calls` calls (0: now; more calls than a burst wait
+        for a full bucket, the rest for their turn); nothing is taken."""
         bucket = self._chat(chat_id, now)
-        return bucket.delay(now, calls) if bucket is not None else 0.0
+        if bucket is None:
+            return 0.0
+        return bucket.delay(now, min(calls, bucket.limit.burst))
 
     def take_chat(self, chat_id: int, now: float) -> float:
         """Reserve one call to the chat; seconds to wait before it may go."""

@@ -157,6 +157,11 @@ class Sender:
     def _now(self) -> float:
         return self.clock()
 
+    @property
+    def due(self) -> float:
+        """When the first row given back for its chat's pace is due (inf: none is)."""
+        return self._due
+
     async def wake(self) -> None:
         self._woken.set()
 
