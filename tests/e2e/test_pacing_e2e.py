@@ -65,7 +65,8 @@ async def test_a_burst_of_30_deals_in_one_group_gets_no_429_and_the_last_picture
     print(
         f"30 deals told in {took:.1f} s with {len(photos)} pictures;"
         f" {len(server.sent[GROUP.id])} messages in the group in all, at"
-        f" {[round(t - went[0], 1) for t in went]} s"
+        f" {[round(t - went[0], 1) for t in went]} s:"
+        f" {[s.method for s in server.sent[GROUP.id]]}"
     )
     bot.assert_alive()
 
