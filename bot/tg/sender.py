@@ -229,7 +229,9 @@ class Sender:
             delivered += sum(done)
 
     async def deliver(self, row: OwedRow) -> int:
-        """One attempt at one claimed row; how many rows it delivered (0: it is owed again)."""
+        """One attempt at one claimed row; how many outbox rows it settled: the row sent (or
+        given up) and the sheets behind it sent with it, or those folded into it while it stays
+        owed (0: nothing changed)."""
         owed = row.owed
         now = self.clock()
         wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
