@@ -34,6 +34,7 @@ from bot.texts.views import COMMANDS
 from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
+from bot.tg.pacing import Pacing
 from bot.tg.polling import poll
 from bot.tg.reply import OwedReplies, close_expired_votes
 from bot.tg.sender import Sender
@@ -231,7 +232,7 @@ async def run(settings: Settings) -> None:
         dispatcher = build_dispatcher(settings, store)
         game: GameService = dispatcher["game"]
         painter = start_painter(settings)
-        sender = Sender(bot, game, painter=painter)
+        sender = Sender(bot, game, painter=painter, pacing=Pacing.of(settings))
         game.core.notify = sender.wake
         await wait_for_telegram(bot)
         sending = asyncio.create_task(sender.run(), name="sender")

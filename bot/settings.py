@@ -58,6 +58,27 @@ class Settings(BaseSettings):
     # Processes that draw the sheet pictures: a core of their own, which a worker
     # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
     picture_processes: int = Field(default=2, ge=0, le=8)
+    # What the bot sends is paced to Telegram's limits by token buckets (bot/tg/pacing.py): at most
+    # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
+    # PACE_PRIVATE_PER_SECOND in a private chat after a burst of PACE_PRIVATE_BURST; at most
+    # PACE_BOT_PER_SECOND in any second in all chats, PACE_BOT_BURST of them at once.
+    pace_group_per_minute: int = Field(default=20, ge=2)
+    pace_group_burst: int = Field(default=10, ge=1, validate_default=True)
+    pace_private_per_second: float = Field(default=1.0, gt=0)
+    pace_private_burst: int = Field(default=3, ge=1)
+    pace_bot_per_second: int = Field(default=30, ge=2)
+    pace_bot_burst: int = Field(default=10, ge=1, validate_default=True)
+
+    @field_validator("pace_group_burst", "pace_bot_burst")
+    @classmethod
+    def _burst_below_count(cls, value: int, info: ValidationInfo) -> int:
+        count_field = {"pace_group_burst": "pace_group_per_minute"}.get(
+            str(info.field_name), "pace_bot_per_second"
+        )
+        count = info.data.get(count_field)
+        if isinstance(count, int) and value >= count:
+            raise ValueError(f"must be below {count_field.upper()} ({count})")
+        return value
 
     @field_validator("bot_token")
     @classmethod

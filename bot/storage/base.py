@@ -9,6 +9,7 @@ Protocols.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -129,6 +130,8 @@ class OwedRow:
 
 
 OWED_COLUMNS = "chat_id, kind, text, lang, markup, game_id, seq, target, reply_to, body, filename"
+# What a row owes, its chat aside: the columns `Repo.owed_replace` rewrites, in `owed_values` order.
+OWED_CONTENT = tuple(OWED_COLUMNS.split(", ")[1:])
 
 
 def owed_values(owed: Owed) -> tuple[Any, ...]:
@@ -269,11 +272,29 @@ class Repo(Protocol):
     async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
         """Give a claimed row back after a failed attempt, due again at `not_before`."""
 
+    async def owed_release(self, row_id: int, claimant: str, not_before: float) -> bool:
+        """Give a claimed row back unsent, due again at `not_before`, without counting an attempt
+        (nothing failed: the chat's pace); False if the claim was lost."""
+
+    async def owed_after(self, chat_id: int, row_id: int, limit: int) -> list[OwedRow]:
+        """The chat's unsent rows after row `row_id`, in order, at most `limit`: while a sender
+        holds the chat's first row, the rows behind it are its to look at (coalescing)."""
+
+    async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
+        """Owe `owed` (of the same chat) in the unsent row's place, which keeps its place in the
+        chat's order; with `claimant`, only while that sender's claim on it holds. Whether the
+        row was rewritten."""
+
+    async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
+        """Mark unsent rows sent without a message of their own: what they owed went out with
+        another row (a newer sheet sent in their place); how many."""
+
     async def owed_as_text(self, row_id: int) -> None:
         """A redraw whose picture was edited in place: what is left to send is its text."""
 
-    async def release_claims(self, claimant: str) -> int:
-        """Give back every unsent row a (dead) sender claimed; how many."""
+    async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
+        """Give back every unsent row a sender claimed but those in `keep` (a dead sender's, or
+        a live one's claims whose answer was lost); how many."""
 
     async def owed_claimants(self) -> list[str]:
         """The senders holding claims on unsent rows."""

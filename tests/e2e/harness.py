@@ -45,7 +45,20 @@ _OWN_ENV = (
     "DEFAULT_LOCALE",
     "LOG_LEVEL",
     *("DATABASE_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "WEB_LISTEN", "REDIS_URL"),  # issue 14
+    *("PACE_GROUP_PER_MINUTE", "PACE_GROUP_BURST", "PACE_PRIVATE_PER_SECOND"),
+    *("PACE_PRIVATE_BURST", "PACE_BOT_PER_SECOND", "PACE_BOT_BURST"),
 )
+# The bot's pace, loosened: a test plays a game in minutes that a table plays in hours, and the
+# fake enforces no limit unless a test asks (`server.limits.on`); tests of pacing pass `PACED`.
+UNPACED: dict[str, str] = {
+    "PACE_GROUP_PER_MINUTE": "60000",
+    "PACE_GROUP_BURST": "1000",
+    "PACE_PRIVATE_PER_SECOND": "1000",
+    "PACE_PRIVATE_BURST": "1000",
+    "PACE_BOT_PER_SECOND": "10000",
+    "PACE_BOT_BURST": "1000",
+}
+PACED: dict[str, str] = {}  # the defaults: Telegram's limits (bot/settings.py)
 
 
 class BotProcess:
@@ -62,8 +75,10 @@ class BotProcess:
         token: str = BOT_TOKEN,
         argv: Sequence[str] = ("-m", "bot"),
         webhook: bool = False,
+        pacing: dict[str, str] | None = None,
     ) -> None:
         self.server = server
+        self.pacing = pacing  # PACE_* settings; None: loosened (UNPACED)
         self.webhook = webhook
         self.workdir = workdir
         self.locale = locale
@@ -87,6 +102,7 @@ class BotProcess:
             PYTHONUNBUFFERED="1",
             NO_PROXY="127.0.0.1,localhost",
         )
+        env.update(UNPACED if self.pacing is None else self.pacing)
         env.update(self.extra_env)
         return env
 
