@@ -119,14 +119,22 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     """A game of 6–10 (§1.1), including pass-pass, half-whist and «без трёх»."""
     declarer, level = deal.declarer, deal.level
     p = whist_price(rules, level)
-    if deal.three_down:
-        return [mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN)]
-
-    entries = [pool(declarer, deal.value, Reason.GAME)] if deal.undertricks == 0 else []
-    dealer_defends = dealer is not None and any(d.player == dealer for d in deal.defenders)
+    # §2.2: the dealer's whist exists only with 4 players; with 3 the dealer plays, and a
+    # defender who deals is an ordinary defender.
+    dealer_defends = (
+        size == 4 and dealer is not None and any(d.player == dealer for d in deal.defenders)
+    )
+    entries: list[Entry] = []
     if deal.extras.prikup and dealer is not None and not dealer_defends:
-        # Odessa quick tricks: the dealer writes them on the declarer "as for tricks".
+        # Quick tricks: the dealer writes them on the declarer "as for tricks" — on a concession
+        # too, since the declarer took the prikup before he conceded (§2.2).
         entries.append(whists(dealer, declarer, deal.extras.prikup * p, Reason.PRIKUP))
+    if deal.three_down:
+        entries.append(mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN))
+        return _ordered(entries, declarer, size)
+
+    if deal.undertricks == 0:
+        entries.insert(0, pool(declarer, deal.value, Reason.GAME))
 
     if not deal.played:
         for half in (d for d in deal.defenders if d.role is Role.HALF):
