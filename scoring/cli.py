@@ -33,7 +33,6 @@ from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.rules import (
     ALIASES,
-    OPTION_HELP,
     OPTION_NAMES,
     PRESETS,
     Rules,
@@ -207,9 +206,9 @@ def conventions_text() -> str:
         rows.append([option, *values])
     table = _columns(rows, right=())
     lines.append(table[0])
+    ru, en = catalog.table("ru", "options"), catalog.table("en", "options")
     for option, row in zip(OPTION_NAMES, table[1:], strict=True):
-        ru, en = OPTION_HELP.get(option, ("", ""))
-        lines += [row, f"    {ru} — {en}"]
+        lines += [row, f"    {ru.get(option, '')} — {en.get(option, '')}"]
     return "\n".join(lines) + "\n"
 
 

@@ -62,10 +62,8 @@ from scoring.notation_words import (
     SEATS,
     SUITS,
     Table,
-    clean_note,
     norm,
     split_tricks,
-    unquote,
     words,
 )
 from scoring.rules import OPTION_NAMES, format_option, parse_option
@@ -325,7 +323,10 @@ class _Reader(_ContractReader):
         if opens == "adjust":
             return self.adjust()
         if opens == "raspasy":
-            return self.raspasy()
+            return self.raspasy(0)
+        at = self.raspasy_word()
+        if at is not None:
+            return self.raspasy(at)
         for word in self.words:
             if word.misere:
                 return self.misere()
@@ -365,11 +366,29 @@ class _Reader(_ContractReader):
             self.dealer_in_play(line[declarer_at].raw, "misere")
         return Misere(declarer, tricks or 0, self.draft.freeze())
 
-    def raspasy(self) -> Raspasy:
+    def raspasy_word(self) -> int | None:
+        """notation.md "Word order": the raspasy word may stand anywhere when the line can be
+        nothing else — every other word a player's tricks (`Anna/2`), a bare number or an extra."""
+        line = self.words
+        found = [i for i, word in enumerate(line) if word.opens == "raspasy"]
+        if len(found) != 1:
+            return None
+        for i, word in enumerate(line):
+            if i == found[0] or word.extra is not None or word.number is not None:
+                continue
+            if word.pair_tricks is None or ":" in word.key:
+                return None
+        return found[0]
+
+    def raspasy(self, opener: int) -> Raspasy:
+        """All passed: the tricks of the active players, named or in seat order; `opener` is
+        where the raspasy word stands."""
         line = self.words
         named: list[tuple[int, int, int]] = []  # (player, tricks, word index)
         bare: list[tuple[int, int]] = []  # (tricks, word index)
-        for i in range(1, len(line)):
+        for i in range(len(line)):
+            if i == opener:
+                continue
             word = line[i]
             if self.extra(i, RASPASY_EXTRAS, "raspasy"):
                 continue
@@ -412,7 +431,7 @@ class _Reader(_ContractReader):
     def entries(self, named: list[tuple[int, int, int]], bare: list[tuple[int, int]]) -> str:
         """The span of a raspasy line's tricks (or its first word when it has none)."""
         at = [at for *_, at in named] or [at for _, at in bare]
-        return self.span(*at) if at else self.words[0].raw
+        return self.span(*at) if at else self.whole()
 
     def adjust(self) -> Adjust:
         line = self.words
@@ -451,10 +470,7 @@ class _Reader(_ContractReader):
             elif head == "note":
                 if note is not None:
                     self.fail("repeated-word", word.raw, kind)
-                note = unquote(word.after)
-                if note is None:
-                    self.fail("unknown-word", word.raw, kind)
-                note = clean_note(note)
+                note = self.note(i, kind)
             else:
                 self.fail("unknown-word", word.raw, kind)
         if column is None or amount is None:

@@ -25,7 +25,11 @@ from scoring.notation_words import (
     positions,
     small_int,
     unquote,
+    unterminated,
 )
+
+# The note an error's example adds, in the line's language.
+NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая раздача"'}
 
 # --- Players --------------------------------------------------------------------------------
 
@@ -200,11 +204,20 @@ class Line:
                 self.fail("bad-prikup", word.raw, "prikup")
             draft.prikup = int(value)
         else:
-            note = unquote(word.after)
-            if note is None:
-                self.fail("unknown-word", word.raw, kind)
-            draft.note = clean_note(note)
+            draft.note = self.note(at, kind)
         return True
+
+    def note(self, at: int, kind: str) -> str:
+        """The text of the `note:"…"` at word `at`, whitespace collapsed; an unclosed quote is
+        `unterminated-note` (notation.md "Errors"), with the kind's example carrying a note."""
+        word = self.words[at]
+        if unterminated(word.after):
+            example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"
+            raise InvalidDeal("unterminated-note", word.raw, {}, example_line)
+        note = unquote(word.after)
+        if note is None:
+            self.fail("unknown-word", word.raw, kind)
+        return clean_note(note)
 
     def bez_at(self, at: int) -> int | None:
         """`без N` or `без одной` … `без десяти` from word `at`: N, or None."""

@@ -420,6 +420,23 @@ def unquote(raw: str) -> str | None:
     return "".join(out)
 
 
+def unterminated(raw: str) -> bool:
+    """Whether a note's text opens a quote and never closes it (`note:"late start`)."""
+    if not raw or raw[0] not in QUOTES:
+        return False
+    closers = QUOTES[raw[0]]
+    i = 1
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
+            i += 2
+        elif char in closers:
+            return False
+        else:
+            i += 1
+    return True
+
+
 def clean_note(text: str) -> str:
     return " ".join(text.split())
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from locales import catalog
 from scoring import cli
 from scoring.errors import ERROR_CODES, IllegalDeal, ScoringError
-from scoring.rules import OPTION_HELP, OPTION_NAMES, PRESETS
+from scoring.rules import OPTION_NAMES, PRESETS
 
 ROOT = Path(__file__).parent.parent.parent
 SHEETS = ROOT / "tests" / "data" / "sheets"
@@ -151,8 +152,9 @@ def test_conventions_lists_presets_with_aliases_and_every_option() -> None:
         assert any(line.startswith(f"  {name}") for line in lines)
     header = next(line for line in lines if line.startswith("option"))
     assert header.split() == ["option", *PRESETS]
+    meaning = {lang: catalog.table(lang, "options") for lang in ("ru", "en")}
     for option in OPTION_NAMES:
-        ru, en = OPTION_HELP[option]
+        ru, en = meaning["ru"][option], meaning["en"][option]
         row = lines.index(next(line for line in lines if line.split()[:1] == [option]))
         assert lines[row + 1] == f"    {ru} — {en}"
     odessa = [line.split() for line in lines if line.startswith("close_mountain_bonus")]
