@@ -9,11 +9,14 @@ when the error is about the whole file), never a traceback. The messages are bui
 code, span and params, with the texts of `locales/*.toml` (`[cli]`, the catalogue the chat's texts
 share). `replay --sheet` draws with the renderer it is handed, else with the one registered under the
 entry-point group `prefbot.sheet`: the rules engine names no package above it.
+
+A command imports only what it uses, inside its own function: a `replay --json` process is the
+protocol reader, the replay and the settlement — no paper sheets, no catalogue of texts unless
+something goes wrong, no entry points unless a picture is asked for (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import sys
@@ -21,26 +24,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from importlib.metadata import entry_points
+from functools import cache
 from math import floor
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from locales import catalog, numbers
 from scoring.errors import ProtocolError, ScoringError
-from scoring.paper import FIELDS, parse_paper_sheet
-from scoring.protocol import parse_protocol
-from scoring.replay import replay
-from scoring.rules import (
-    ALIASES,
-    OPTION_NAMES,
-    PRESETS,
-    Rules,
-    format_option,
-    rules_for,
-)
-from scoring.settle import Settlement, settle
-from scoring.sheet import Sheet, Totals
+
+if TYPE_CHECKING:
+    from scoring.replay import Standing
+    from scoring.rules import Rules
+    from scoring.settle import Settlement
+    from scoring.sheet import Sheet, Totals
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
@@ -48,15 +42,40 @@ SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
 CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
+
 # Messages by error code (`{span}` is the input at fault, other fields are the error's params),
-# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures.
-MESSAGES: Final = catalog.table(CLI_LANG, "cli.messages")
-PROBLEMS: Final[Mapping[str, Mapping[str, str]]] = {
-    code: catalog.table(CLI_LANG, f"cli.problems.{code}")
-    for code in catalog.keys(CLI_LANG, "cli.problems")
-}
-EXPECTED: Final = catalog.table(CLI_LANG, "cli.expected")
-FAILURES: Final = catalog.table(CLI_LANG, "cli.failures")
+# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures;
+# read from the catalogue the first time one is needed.
+@cache
+def messages() -> Mapping[str, str]:
+    from locales import catalog
+
+    return catalog.table(CLI_LANG, "cli.messages")
+
+
+@cache
+def problems() -> Mapping[str, Mapping[str, str]]:
+    from locales import catalog
+
+    return {
+        code: catalog.table(CLI_LANG, f"cli.problems.{code}")
+        for code in catalog.keys(CLI_LANG, "cli.problems")
+    }
+
+
+@cache
+def expected() -> Mapping[str, str]:
+    from locales import catalog
+
+    return catalog.table(CLI_LANG, "cli.expected")
+
+
+@cache
+def failures() -> Mapping[str, str]:
+    from locales import catalog
+
+    return catalog.table(CLI_LANG, "cli.failures")
+
 
 Renderer = Callable[..., bytes]
 """`render(sheet, lang, *, settlement=...) -> PNG bytes`: what `replay --sheet` draws with."""
@@ -79,9 +98,9 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
 
     `renderer` draws `replay --sheet`; without it the registered one is used (`find_renderer`)."""
     _configure_streams()
-    args = _parser().parse_args(argv)
-    command: str = args.command
-    path: str = getattr(args, "file", "")
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = _plain_arguments(words) or _arguments(words)
+    command, path = args.command, args.file
     try:
         if command == "conventions":
             _write(conventions_text())
@@ -101,7 +120,49 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+@dataclass(frozen=True, slots=True)
+class Arguments:
+    """A command line as read: the command, its file, `--json` and `--sheet OUT.png`."""
+
+    command: str
+    file: str = ""
+    json: bool = False
+    sheet: str | None = None
+
+
+def _plain_arguments(words: Sequence[str]) -> Arguments | None:
+    """The common command lines read without argparse (whose import, with the help formatter's,
+    costs a `replay` as much as the protocol's header); None for anything else — help, a mistake,
+    an abbreviated option, `--` — which argparse reads and answers as it always does."""
+    if not words or words[0] not in ("replay", "settle", "conventions"):
+        return None
+    command, rest = words[0], list(words[1:])
+    if command == "conventions":
+        return Arguments(command) if not rest else None
+    as_json, sheet, files = False, None, []
+    while rest:
+        word = rest.pop(0)
+        if word == "--json":
+            as_json = True
+        elif command == "replay" and sheet is None and word.startswith("--sheet="):
+            sheet = word.removeprefix("--sheet=")
+        elif command == "replay" and sheet is None and word == "--sheet" and rest:
+            sheet = rest.pop(0)
+            if sheet.startswith("-"):
+                return None
+        elif word.startswith("-"):
+            return None
+        else:
+            files.append(word)
+    if len(files) != 1:
+        return None
+    return Arguments(command, files[0], as_json, sheet)
+
+
+def _arguments(words: Sequence[str]) -> Arguments:
+    """The command line read by argparse: its help, its usage and its errors (exit status 2)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m scoring", description="Preferans scoring without Telegram."
     )
@@ -114,7 +175,13 @@ def _parser() -> argparse.ArgumentParser:
     settle_cmd.add_argument("file", metavar="SHEET.json")
     settle_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     commands.add_parser("conventions", help="list presets and every option")
-    return parser
+    args = parser.parse_args(words)
+    return Arguments(
+        args.command,
+        getattr(args, "file", ""),
+        getattr(args, "json", False),
+        getattr(args, "sheet", None),
+    )
 
 
 # -- the commands ---------------------------------------------------------------------------------
@@ -122,6 +189,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def settle_output(source: tuple[str, str], as_json: bool) -> str:
     """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
+    from scoring.paper import parse_paper_sheet
+    from scoring.settle import settle
+
     path, text = source
     try:
         sheet = parse_paper_sheet(text)
@@ -139,6 +209,10 @@ def replay_output(
     renderer: Renderer | None = None,
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
+    from scoring.protocol import parse_protocol
+    from scoring.replay import replay, standing
+    from scoring.settle import settle
+
     path, text = source
     try:
         protocol = parse_protocol(text)
@@ -146,23 +220,20 @@ def replay_output(
     except ScoringError as error:
         raise _Failure(path, getattr(error, "line", 0), message(error)) from None
     lines = [line for line, _ in protocol.records]
+    records = [record for _, record in protocol.records]
     try:
-        sheet = replay(game, [record for _, record in protocol.records])
+        # The picture needs the whole sheet; the report, only where the game stands.
+        sheet = replay(game, records) if sheet_png is not None else None
+        now: Sheet | Standing = sheet if sheet is not None else standing(game, records)
     except ScoringError as error:
         index = error.params.pop("record", "")
         line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
         raise _Failure(path, line, message(error)) from None
-    settlement = settle(sheet.rules, sheet.totals, game.stake)
-    if sheet_png is not None:
+    settlement = settle(now.rules, now.totals, game.stake)
+    if sheet_png is not None and sheet is not None:
         _render(sheet_png, sheet, settlement, renderer)
     report = Report(
-        sheet.rules,
-        game.players,
-        sheet.totals,
-        game.stake,
-        settlement,
-        sheet.deals,
-        sheet.finished,
+        now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
     )
     return report.json() if as_json else report.table()
 
@@ -170,6 +241,8 @@ def replay_output(
 def find_renderer() -> Renderer:
     """The sheet renderer registered under the entry-point group `prefbot.sheet` (pyproject.toml
     registers the product's picture there); ImportError when none can be loaded."""
+    from importlib.metadata import entry_points
+
     for point in entry_points(group=SHEET_ENTRY_POINTS):
         render: Renderer = point.load()
         return render
@@ -181,17 +254,21 @@ def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer |
     try:
         render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        raise _Failure(out, 0, FAILURES["no-renderer"].format(error=error)) from None
+        raise _Failure(out, 0, failures()["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
-        Path(out).write_bytes(png)
+        with open(out, "wb") as file:
+            file.write(png)
     except OSError as error:
         reason = error.strerror or type(error).__name__
-        raise _Failure(out, 0, FAILURES["cannot-write"].format(error=reason)) from None
+        raise _Failure(out, 0, failures()["cannot-write"].format(error=reason)) from None
 
 
 def conventions_text() -> str:
     """Every preset with its aliases, then every option with each preset's value and its meaning."""
+    from locales import catalog
+    from scoring.rules import ALIASES, OPTION_NAMES, PRESETS, format_option, rules_for
+
     lines = ["Presets (aliases):"]
     for name in PRESETS:
         aliases = [alias for alias, canonical in ALIASES.items() if canonical == name]
@@ -319,6 +396,8 @@ def json_number(value: Fraction) -> int | Decimal:
 def short_number(value: Fraction, sign: bool = False) -> str:
     """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding"),
     the English way with an ASCII minus (`locales.numbers.decimal`)."""
+    from locales import numbers
+
     return numbers.decimal(value, CLI_LANG, signed=sign, minus="-")
 
 
@@ -363,24 +442,28 @@ def _columns(rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
 
 
 class _Params(dict[str, str]):
-    """Message fields: an error's params, the span, and '?' for anything missing."""
+    """Message fields: an error's params, the span, the paper sheet's `fields` when a message
+    names them, and '?' for anything missing."""
 
     def __missing__(self, key: str) -> str:
+        if key == "fields":
+            from scoring.paper import FIELDS
+
+            return ", ".join(FIELDS)
         return "?"
 
 
 def message(error: ScoringError) -> str:
     """One English line for an error: its message by code (or `code: span`), then its example."""
-    template = MESSAGES.get(error.code)
+    template = messages().get(error.code)
     if template is None:
         return f"{error.code}: {error.span}"
     fields = _Params(error.params)
     fields["span"] = error.span
-    problem = PROBLEMS.get(error.code, {}).get(error.params.get("problem", ""), "?")
+    problem = problems().get(error.code, {}).get(error.params.get("problem", ""), "?")
     fields["problem_text"] = problem.format_map(fields)
-    fields.setdefault("fields", ", ".join(FIELDS))
-    expected = EXPECTED.get(error.params.get("expected", ""), error.params.get("expected", "?"))
-    fields["expected_text"] = expected.format_map(fields)
+    wanted = error.params.get("expected", "")
+    fields["expected_text"] = expected().get(wanted, wanted or "?").format_map(fields)
     text = template.format_map(fields)
     if not error.span:
         text = text.replace(": ''", "")
@@ -392,7 +475,8 @@ def message(error: ScoringError) -> str:
 def _read(path: str) -> tuple[str, str]:
     """The file's text as (path, text); a missing file or bytes that are not UTF-8 are `_Failure`s."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as error:
         raise _Failure(path, 0, f"cannot read: {error.strerror or type(error).__name__}") from None
     try:

@@ -26,6 +26,7 @@ only looks at ready answers; positions in the text are worked out only when an e
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
@@ -52,12 +53,13 @@ from scoring.notation_line import (
     WHIST,
     Def,
     Line,
+    example,
     resolve_player,
 )
-from scoring.notation_print import LANGS, example, format_record
 from scoring.notation_words import (
     BEZ,
     COLUMNS,
+    LANGS,
     SEAT_LETTERS,
     SEATS,
     SUITS,
@@ -78,6 +80,15 @@ __all__ = [
     "parse_rule_change",
     "resolve_player",
 ]
+
+
+def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
+    """The canonical line of a record (notation.md "Canonical form"; printed by
+    scoring/notation_print.py, loaded on first use: reading a file never needs it)."""
+    from scoring.notation_print import format_record as printed
+
+    return printed(record, players, lang=lang)
+
 
 _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 

@@ -16,6 +16,7 @@ from typing import Final
 from scoring.deal import TRICKS, Column, Role, Suit
 
 SEATS: Final = "ABCD"
+LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `мизер`, `рас`)
 
 # --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
 

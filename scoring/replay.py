@@ -236,13 +236,19 @@ class _State:
         return self.whists[player][target]
 
     def note_history(self, index: int) -> None:
-        """Append the new total of every band this record touched, when it changed."""
-        start = self.rules.start_mountain
+        """Append the new total of every band this record touched, when it changed. A band starts
+        at the game's own start (a later `option start_mountain=…` moves no mountain), and holds
+        a value once it has one."""
+        start = self.game.rules.start_mountain
         for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
-            values = self.history.setdefault(key, [])
+            values = self.history.get(key)
             last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
             total = self.total(*key)
-            if total != last:
+            if total == last:
+                continue
+            if values is None:
+                self.history[key] = [(index, total)]
+            else:
                 values.append((index, total))
 
     def end_check(self, dealer: int) -> None:
@@ -323,6 +329,40 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
     return Replay(game).advance(records)
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a game stands after its records: what `replay`'s sheet says of the rules in force, the
+    totals, the number of deals and the end, without its records and running totals."""
+
+    rules: Rules
+    totals: Totals
+    deals: int
+    finished: bool
+
+
+def standing(game: Game, records: Sequence[Record]) -> Standing:
+    """The standing after these records, as `replay(game, records)` has it, for a report that
+    prints only the totals (the offline `replay` without a picture): the same fold, without
+    keeping each record's entries and each band's running totals. Raises as `replay` does."""
+    state = _start(game)
+    for index, record in enumerate(records):
+        state.applied = []
+        try:
+            _take_record(state, record)
+        except ScoringError as err:
+            err.params["record"] = str(index)
+            raise
+    return Standing(state.rules, _totals(state), state.deals, state.finished)
+
+
+def _totals(state: _State) -> Totals:
+    return Totals(
+        pool=tuple(map(Fraction, state.pool)),
+        mountain=tuple(map(Fraction, state.mountain)),
+        whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
+    )
+
+
 def _start(game: Game) -> _State:
     size, rules = game.size, game.rules
     state = _State(
@@ -399,11 +439,7 @@ class Replay:
         return Sheet(
             game=game,
             records=tuple(self._scored),
-            totals=Totals(
-                pool=tuple(map(Fraction, state.pool)),
-                mountain=tuple(map(Fraction, state.mountain)),
-                whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
-            ),
+            totals=_totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
             raspasy_streak=state.streak,

@@ -228,7 +228,7 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
     def broken(*args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "settle", broken)
+    monkeypatch.setattr(cli, "settle_output", broken)
     status = cli.main(["settle", str(SHEETS / "e3_unfinished_pool.json")])
     captured = capsys.readouterr()
     assert status == 2
@@ -240,7 +240,7 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
 
 
 def test_every_english_message_is_for_a_known_error_code() -> None:
-    assert set(cli.MESSAGES) <= ERROR_CODES
+    assert set(cli.messages()) <= ERROR_CODES
 
 
 def test_a_code_without_an_english_message_says_the_code_and_the_span() -> None:

@@ -92,3 +92,20 @@ def test_notation_errors_an_option_line_after_the_game_has_ended_is_refused() ->
     assert (err.value.code, err.value.params["record"]) == ("game-finished", "3")
     # An adjustment still may come after the end (notation.md "Adjustments").
     assert play(game, *sixes, Adjust(A, Column.POOL, Fraction(1))).totals.pool[A] == 3
+
+
+def test_a_mid_game_start_mountain_moves_no_mountain_and_the_sheet_keeps_its_bands() -> None:
+    """conventions.md §2.1 `start_mountain`: "everyone's mountain at the start" — changed mid-game
+    it moves nothing; Anna's 6♠ down six then writes 6 × 4 = 24 on a mountain that started at 0,
+    and the sheet keeps that band although its total equals the new option's value."""
+    game = make_game("leningrad")
+    sheet = play(
+        game,
+        RuleChange("start_mountain", "24"),
+        contract(A, 6, -6, vist(B), pas(C)),
+    )
+    assert sheet.totals.mountain == (24, 0, 0)
+    band = next(
+        v for b, v in sheet.history.items() if b.player == A and b.column is Column.MOUNTAIN
+    )
+    assert band == ((1, Fraction(24)),)
