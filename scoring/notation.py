@@ -335,12 +335,14 @@ class _Reader(_ContractReader):
             return self.adjust()
         if opens == "raspasy":
             return self.raspasy(0)
-        at = self.raspasy_word()
-        if at is not None:
-            return self.raspasy(at)
-        for word in self.words:
+        raspasy_at = -1
+        for at, word in enumerate(self.words):
             if word.misere:
                 return self.misere()
+            if word.opens == "raspasy":
+                raspasy_at = at if raspasy_at < 0 else len(self.words)
+        if 0 <= raspasy_at < len(self.words) and self.only_tricks_beside(raspasy_at):
+            return self.raspasy(raspasy_at)
         return self.contract()
 
     def misere(self) -> Misere:
@@ -377,19 +379,15 @@ class _Reader(_ContractReader):
             self.dealer_in_play(line[declarer_at].raw, "misere")
         return Misere(declarer, tricks or 0, self.draft.freeze())
 
-    def raspasy_word(self) -> int | None:
-        """notation.md "Word order": the raspasy word may stand anywhere when the line can be
+    def only_tricks_beside(self, opener: int) -> bool:
+        """notation.md "Word order": the one raspasy word may stand anywhere when the line can be
         nothing else — every other word a player's tricks (`Anna/2`), a bare number or an extra."""
-        line = self.words
-        found = [i for i, word in enumerate(line) if word.opens == "raspasy"]
-        if len(found) != 1:
-            return None
-        for i, word in enumerate(line):
-            if i == found[0] or word.extra is not None or word.number is not None:
+        for at, word in enumerate(self.words):
+            if at == opener or word.extra is not None or word.number is not None:
                 continue
             if word.pair_tricks is None or ":" in word.key:
-                return None
-        return found[0]
+                return False
+        return True
 
     def raspasy(self, opener: int) -> Raspasy:
         """All passed: the tricks of the active players, named or in seat order; `opener` is

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Final
 
 from scoring.deal import (
     GAME_VALUE,
@@ -40,7 +41,8 @@ from scoring.rules import (
 
 
 def exact(amount: Fraction | int) -> Fraction:
-    return amount if isinstance(amount, Fraction) else Fraction(amount)
+    # `type(…) is` rather than isinstance: Fraction's ABC check is a good part of writing an entry.
+    return amount if type(amount) is Fraction else Fraction(amount)
 
 
 def pool(player: int, amount: Fraction | int, reason: Reason) -> Entry:
@@ -66,13 +68,16 @@ def consolation(rules: Rules, level: int) -> Fraction:
     return Fraction(0)
 
 
+_RESPONSIBILITY: Final = {
+    Responsibility.FULL: Fraction(1),
+    Responsibility.HALF: Fraction(1, 2),
+    Responsibility.NONE: Fraction(0),
+}
+
+
 def responsibility_factor(rules: Rules) -> Fraction:
     """r: the share of the whist price a whister writes into his mountain per short trick."""
-    return {
-        Responsibility.FULL: Fraction(1),
-        Responsibility.HALF: Fraction(1, 2),
-        Responsibility.NONE: Fraction(0),
-    }[rules.responsibility]
+    return _RESPONSIBILITY[rules.responsibility]
 
 
 def raspasy_multiplier(rules: Rules, step: int) -> int:
