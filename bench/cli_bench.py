@@ -16,6 +16,7 @@ unpacked into DIR) to compare before and after. Figures go to docs/benchmarks.md
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import resource
 import statistics
@@ -108,7 +109,11 @@ def main() -> None:
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout to run from")
     args = parser.parse_args()
     tree: Path = args.tree.resolve()
+    compiled = importlib.util.cache_from_source(str(tree / "scoring" / "replay.py"))
+    bytecode = "compiled" if Path(compiled).exists() else "none (each run compiles the sources)"
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, tree {tree}")
+    writes = "off" if sys.flags.dont_write_bytecode else "on"
+    print(f"  the tree's bytecode: {bytecode}; writing bytecode: {writes}")
     with tempfile.TemporaryDirectory() as folder:
         for size in (3, 4):
             game = Path(folder) / f"sochi{size}.pref"
