@@ -6,9 +6,9 @@ The protocol files are written by the engine itself (bench/replay_bench.py's gam
 (CLI, script, CLI, script …) so that a machine whose speed drifts slows both alike; for each the
 best and the median wall and CPU (user + system) seconds are printed, and the median of the
 pairwise ratios CLI / script. Then `python -X importtime` of each: the sum of the top-level
-imports' cumulative times (the best of five runs) and the rules engine's modules the CLI loads.
+imports' cumulative times (the best of `--imports` runs) and the rules engine's modules the CLI loads.
 
-Run: `.venv/bin/python bench/cli_bench.py [--runs N] [--tree DIR]` from the repository's root;
+Run: `.venv/bin/python bench/cli_bench.py [--runs N] [--imports N] [--tree DIR]` from the repository's root;
 `--tree` runs the CLI and the script from another checkout (e.g. `git archive` of an older commit
 unpacked into DIR) to compare before and after. Figures go to docs/benchmarks.md.
 """
@@ -56,12 +56,12 @@ def run_once(command: list[str], tree: Path) -> tuple[float, float, str]:
     return wall, cpu, done.stdout.decode()
 
 
-def imports(command: list[str], tree: Path) -> tuple[float, list[str]]:
-    """The top-level imports' cumulative seconds under `-X importtime` (best of five) and the
-    `scoring.*` modules loaded."""
+def imports(command: list[str], tree: Path, runs: int) -> tuple[float, list[str]]:
+    """The top-level imports' cumulative seconds under `-X importtime` (the best of `runs`) and
+    the `scoring.*` modules loaded."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     best, modules = float("inf"), []
-    for _ in range(5):
+    for _ in range(runs):
         traced = [command[0], "-X", "importtime", *command[1:]]
         done = subprocess.run(traced, cwd=tree, env=env, capture_output=True, check=True)
         total, names = 0, []
@@ -107,6 +107,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=11, help="pairs of runs counted")
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout to run from")
+    parser.add_argument("--imports", type=int, default=9, help="-X importtime runs of each")
     args = parser.parse_args()
     tree: Path = args.tree.resolve()
     compiled = importlib.util.cache_from_source(str(tree / "scoring" / "replay.py"))
@@ -118,16 +119,17 @@ def main() -> None:
         for size in (3, 4):
             game = Path(folder) / f"sochi{size}.pref"
             game.write_text(protocol_text("sochi", size), encoding="utf-8")
-            print(f"  sochi, {size} players, 1000 deals:")
-            compare(game, args.runs, tree)
+            if args.runs > 0:  # `--runs 0`: the imports only
+                print(f"  sochi, {size} players, 1000 deals:")
+                compare(game, args.runs, tree)
         game = Path(folder) / "sochi3.pref"
         for label, command in (
             ("python -m scoring", cli_command(game)),
             ("plain script", reference_command(game)),
         ):
-            seconds, modules = imports(command, tree)
+            seconds, modules = imports(command, tree, args.imports)
             print(f"  -X importtime, {label}: top-level imports {seconds * 1000:.0f} ms")
-            print(f"    scoring modules: {' '.join(modules)}")
+            print(f"    {len(modules)} scoring modules: {' '.join(modules)}")
 
 
 if __name__ == "__main__":
