@@ -13,10 +13,14 @@ TYPED := scoring locales bot handlers
 
 # pip and setuptools first, at the locked versions; then the project with no build isolation, so
 # that its build uses the locked setuptools too and nothing is installed from outside the lock.
+# Then the product's bytecode, once: an editable install leaves it to the first import, and where
+# PYTHONDONTWRITEBYTECODE is set (many a shell and CI) every process would compile every module
+# again, a good part of a `python -m scoring replay` (docs/benchmarks.md).
 $(STAMP): pyproject.toml $(LOCK)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet -c $(LOCK) --upgrade pip setuptools
 	$(BIN)/pip install --quiet -c $(LOCK) --no-build-isolation -e '.[dev]'
+	$(BIN)/python -m compileall -q $(TYPED)
 	touch $(STAMP)
 
 # Regenerate the lock: a fresh virtual environment from pyproject.toml alone (newest versions its

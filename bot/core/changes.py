@@ -85,10 +85,13 @@ def outlook(
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
         writer_seat = state.seat_of(item.author, None)
-    outcome = correction_outcome(
-        rules_now(state).record_penalties,
-        pencil=event.pencil,
-        earlier_corrections=corrections_count(state, item.author),
+    outcome = (
+        Outcome.FREE  # proposed as free: it keeps the terms its voters were shown
+        if event.pencil
+        else correction_outcome(
+            rules_now(state).record_penalties,
+            earlier_corrections=corrections_count(state, item.author),
+        )
     )
     penalties: tuple[Adjust, ...] = ()
     if outcome is Outcome.PENALTY and writer_seat is not None:
@@ -146,8 +149,8 @@ def fits(state: GameState, vote: Vote) -> bool:
 
 
 def corrections_count(state: GameState, writer: int | None) -> int:
-    """Accepted corrections of this writer's records, not counting those made under the pencil
-    rule (Кодекс 4.2.7: the first is a warning)."""
+    """Accepted corrections of this writer's records by vote, not counting those proposed as
+    free (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
     return sum(
         1
         for item in state.items

@@ -36,7 +36,6 @@ from scoring.voting import (
     dispute_terms,
     dispute_window,
     late_window,
-    pencil_holds,
 )
 
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
@@ -97,10 +96,10 @@ async def dispute(core: Core, caller: Caller, number: str, text: str) -> VoteSta
             writer = state.player_name(item.author) or "?"
             params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
-        latest = index == len(records) - 1
-        pencil = pencil_holds(item.at, unit.now(), rules.pencil_seconds, latest=latest)
+        # A /dispute is never under the pencil rule, however soon it follows the record
+        # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
         proposed = CorrectionProposed(
-            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil
+            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil=False
         )
         return await open_vote(unit, caller, proposed)
 
