@@ -120,13 +120,15 @@ EXAMPLES = (
 
 
 def corrected_mountain(sheet: Sheet, seat: int = 0) -> Corrections:
-    """A correction of the seat's second mountain value (first written 10 higher), numbered 1,
-    and one of a later record that no longer writes in the mountain (a 44 corrected away)."""
+    """A correction of the seat's last mountain value but one (first written 10 higher),
+    numbered 1, and one of a later record that no longer writes in the mountain (a 44 corrected
+    away): recent, so that the chat's picture, which folds a crowded band's oldest totals, shows
+    them."""
     band = Band(seat, Column.MOUNTAIN)
     values = sheet.history[band]
-    record, right = values[1]
+    record, right = values[-2]
     written = {r for r, _ in values}
-    away = next(i for i in range(record + 1, len(sheet.records)) if i not in written)
+    away = max(i for i in range(len(sheet.records)) if i not in written)
     return {(band, record): Correction(right + 10, 1), (band, away): Correction(Fraction(44), 2)}
 
 
@@ -138,7 +140,7 @@ def write_examples(directory: Path) -> list[Path]:
     corrected = random_game(3, 18, 14, names=RU_NAMES)
     helped = random_game(4, 30, 0, pool_target=10)
     for name, sheet, lang, corrections in (
-        ("sheet-3p-corrected-ru", corrected, "ru", corrected_mountain(corrected)),
+        ("sheet-3p-corrected-ru", corrected, "ru", corrected_mountain(corrected, seat=2)),
         ("sheet-4p-help-en", helped, "en", None),
     ):
         path = directory / f"{name}.png"
