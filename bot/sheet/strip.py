@@ -190,20 +190,32 @@ def strip_runs(
         "folded": folded,
     }
     head = strip.head()
-    for give_up in (None, *shown):
-        if give_up is not None:
-            if not shown[give_up]:
-                continue
-            shown[give_up] = False
-        legend = [words[f"legend_{key}"] for key in ("folded", "correction", "help") if shown[key]]
+    plans = [dict(shown)]  # each gives up one more thing than the one before
+    for key in shown:
+        if shown[key]:
+            shown[key] = False
+            plans.append(dict(shown))
+
+    def laid(plan: dict[str, bool]) -> list[TextRun]:
+        legend = [words[f"legend_{key}"] for key in ("folded", "correction", "help") if plan[key]]
         items = (
             head
-            + (strip.overrides() if shown["overrides"] else [])
-            + strip.balances(shown["label"], shown["unit"], shown["money"])
-            + (strip.last_deal() if shown["last"] else [])
+            + (strip.overrides() if plan["overrides"] else [])
+            + strip.balances(plan["label"], plan["unit"], plan["money"])
+            + (strip.last_deal() if plan["last"] else [])
             + strip.legend(legend)
         )
         runs, _ = flow(items, area, *style.strip)
+        return runs
+
+    # Giving up more only makes it fit more easily: the first plan that fits is found by halves.
+    best: list[TextRun] = []
+    lo, hi = 0, len(plans) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        runs = laid(plans[mid])
         if runs:
-            return runs
-    return []
+            best, hi = runs, mid - 1
+        else:
+            lo = mid + 1
+    return best
