@@ -60,7 +60,7 @@ PHONE: Final = Style(
     caption_flows=True,
     caption=(34, LABEL_MIN),
     name=(38, LABEL_MIN),
-    strip=(44, NUMBER_MIN),
+    strip=(NUMBER_MIN, NUMBER_MIN),
     words=LABEL_MIN / NUMBER_MIN,
     centre=(56, LABEL_MIN),
 )
