@@ -176,16 +176,17 @@ def strip_runs(
 ) -> list[TextRun]:
     """The strip laid out in `area` at the style's strip sizes: everything if it fits, else it
     gives up, one at a time, the rules that differ from the preset (`/rules` has them), the last
-    deal (the photo's caption has it), the legend of help, then of corrections, the words before
-    the balances, the unit after each, the money (`/score` has it), the legend of folded totals."""
+    deal (the photo's caption has it), the words before the balances, the legend of help, the
+    unit after each balance, the legend of corrections, the money (`/score` has it), the legend
+    of folded totals."""
     strip = _Strip(sheet, words, lang, style.words)
-    shown = {
+    shown = {  # in the order they are given up
         "overrides": True,
         "last": True,
-        "help": sheet.helped,
-        "correction": corrected,
         "label": True,
+        "help": sheet.helped,
         "unit": True,
+        "correction": corrected,
         "money": True,
         "folded": folded,
     }
