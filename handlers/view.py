@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.core import Caller, GameService
 from bot.texts.history import history_lines
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, opened_text, rules_text, score_text, sheet_caption
-from bot.tg.reply import Reply
+from bot.tg.reply import Reply, render_png
 
 router = Router(name=__name__)
 
@@ -29,13 +29,23 @@ async def score_cmd(
 
 @router.message(Command("sheet"))
 async def sheet_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    command: CommandObject,
 ) -> None:
     snap = await game.look(caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
     caption = sheet_caption(t, snap.state, snap.sheet)
+    if (command.args or "").strip().lower() == "full":  # every total, as a document
+        png = await render_png(snap.sheet, t.lang, snap.settlement, game, snap.state, full=True)
+        if png is not None:
+            await reply.document(png, f"sheet-{snap.state.number}.png", caption)
+            return
     await reply.sheet_of(snap.state, snap.sheet, snap.settlement, caption)
 
 

@@ -34,7 +34,7 @@ from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.sheet import Correction, render_sheet_png
+    from bot.sheet import Correction, render_document_png, render_sheet_png
     from bot.sheet.drawn import drawn
     from bot.sheet.painter import Painter, PainterGone
 except ImportError:  # the picture is optional: the text sheet stands in
@@ -53,10 +53,12 @@ async def render_png(
     game: GameService | None = None,
     state: GameState | None = None,
     painter: Painter | None = None,
+    full: bool = False,
 ) -> bytes | None:
     """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
     as paper shows them. With a `painter` it is drawn in the painter's process, or
-    here in a worker thread when that process fails."""
+    here in a worker thread when that process fails. `full`: the full sheet, every total, for a
+    document (`bot.sheet.render_document_png`, in a worker thread)."""
     if render_sheet_png is None:
         return None
     try:
@@ -65,6 +67,10 @@ async def render_png(
             values = game.corrected_values(state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
         game_id = state.game_id if state is not None else None  # whose kept picture
+        if full:
+            return await asyncio.to_thread(
+                render_document_png, sheet, lang, settlement=settlement, corrections=corrections
+            )
         if painter is not None:
             try:
                 return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)

@@ -4,7 +4,8 @@
   whists (writer → target → value), balances (name → whists), money (with a stake), transfers,
   finished, and every record with its number, its line in the chat's language, its author and its
   entries (player, column, amount, reason) — the why of every number.
-- `GET /api/sheet.svg?start=<param>`: the sheet drawn as SVG from the PNG's layout (`bot.web.svg`).
+- `GET /api/sheet.svg?start=<param>`: the full sheet, every total, drawn as SVG from the layout the
+  PNG is drawn from (`bot.web.svg`; `layout_sheet(..., fold=False)`), for the page to zoom.
 - `GET /api/history?start=<param>`: `/history` as plain lines (records, corrections, votes).
 - `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal;
   the chat gets the usual reply and picture; the answer is the new sheet. A refusal is the
@@ -22,7 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -49,6 +50,7 @@ from bot.web.auth import (
     header_init_data,
 )
 from bot.web.svg import sheet_svg
+from scoring.entries import Entry
 from scoring.errors import ScoringError
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -123,6 +125,7 @@ async def load_state(game: GameService, game_id: int) -> GameState | None:
         events = await repo.events(game_id)
     state = fold(game_id, events)
     state.chat_id = row.chat_id
+    state.number = row.chat_number  # the number its chat knows it by ("Game #1")
     return state
 
 
@@ -169,6 +172,11 @@ def _started(visit: Visit, game: GameService) -> tuple[Sheet, Settlement]:
 
 
 # -- the sheet as JSON -------------------------------------------------------------------------
+def _helper(names: Sequence[str], entry: Entry) -> str:
+    """The player whose points an entry of help came from (reason-help names him)."""
+    return names[entry.source] if entry.source is not None else ""
+
+
 def sheet_json(
     t: Translator, state: GameState, sheet: Sheet, settlement: Settlement
 ) -> dict[str, Any]:
@@ -186,7 +194,7 @@ def sheet_json(
                 "target": None if e.target is None else names[e.target],
                 "amount": _amount(e.amount),
                 "reason": e.reason.value,
-                "why": plain_text(t(f"reason-{e.reason.value}")),
+                "why": plain_text(t(f"reason-{e.reason.value}", helper=_helper(names, e))),
             }
             for e in scored.entries
         ]
@@ -205,6 +213,7 @@ def sheet_json(
         money = {names[s]: float(settlement.money[s]) for s in range(size)}
     return {
         "game": state.game_id,
+        "number": state.number,
         "convention": sheet.rules.convention,
         "players": list(names),
         "pool": {names[s]: _amount(totals.pool[s]) for s in range(size)},
@@ -237,7 +246,9 @@ def _svg(
     values = game.corrected_values(state, sheet)
     corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
     with drawing_lock:  # the layout's font caches are the PNG renderer's
-        layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+        layout = layout_sheet(
+            sheet, lang, settlement=settlement, corrections=corrections, fold=False
+        )
     return sheet_svg(layout, sheet)
 
 
