@@ -33,6 +33,7 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.core import GameService
+from bot.core.health import SENDER, beat
 from bot.storage import Owed, OwedKind, OwedRow
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import chunks, sheet_text
@@ -145,6 +146,7 @@ class Sender:
         is due; how many were sent."""
         sent = 0
         while True:
+            beat(SENDER)
             now = self.clock()
             async with self.store.statement() as repo:  # one statement: its own transaction
                 rows = await repo.claim_owed(self.name, now, now + self.lease)
