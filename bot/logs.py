@@ -132,7 +132,8 @@ class Repeats:
             if count.more == 0:
                 del self._counts[key]
                 continue
-            out.append(summary(count.first, count.more, now - count.since))
+            seconds = min(now, self._clock()) - count.since  # `inf`: at exit
+            out.append(summary(count.first, count.more, seconds))
             self._counts[key] = _Count(now, count.first, more=0)
         return out
 

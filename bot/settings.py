@@ -76,8 +76,13 @@ def pg_url(host: str, port: int, user: str, password: str | None, database: str)
 class Settings(BaseSettings):
     """Env names are the field names in upper case: BOT_TOKEN, DATABASE_PATH, TELEGRAM_API_URL…"""
 
+    # hide_input_in_errors: a ValidationError printed whole never shows a value (a password).
     model_config = SettingsConfigDict(
-        env_file=ENV_FILE, env_file_encoding="utf-8", extra="ignore", frozen=True
+        env_file=ENV_FILE,
+        env_file_encoding="utf-8",
+        extra="ignore",
+        frozen=True,
+        hide_input_in_errors=True,
     )
 
     bot_token: SecretStr
