@@ -200,6 +200,7 @@ async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
     store = await open_store(settings)
+    log.info("database: %s", settings.database_setting())  # which one, masked
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
