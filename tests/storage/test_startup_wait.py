@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import asyncpg
 import pytest
 
-from bot.settings import Settings
+from bot.settings import Settings, known_keys
 from bot.storage.base import Store
 from bot.storage.factory import StoreUnavailable, open_store
 from bot.storage.postgres import PostgresStore
@@ -20,6 +23,7 @@ from bot.storage.wait import open_when_ready
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
 
+REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "p@ss/w#rd%41:z+= 'x'"
 
 
@@ -192,3 +196,32 @@ async def test_pg_variables_reach_a_real_server_with_any_password(
     assert "password authentication failed" in str(caught.value)
     assert str(caught.value).startswith(f"PGHOST=127.0.0.1 PGPORT={pg_server.port} ")
     assert "p@ss" not in str(caught.value)
+
+
+def test_python_m_bot_on_a_database_path_it_cannot_open_exits_2_with_one_line(
+    tmp_path: Path,
+) -> None:
+    """Refused at once (it is no database that will answer later), and no thread of the driver
+    left to print a traceback after the event loop closed."""
+    own = known_keys()
+    env = {k: v for k, v in os.environ.items() if k.upper() not in own}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={
+            **env,
+            "PYTHONPATH": str(REPO),
+            "BOT_TOKEN": "123456:ABC-def",
+            "DATABASE_PATH": str(tmp_path),  # a folder
+            "TELEGRAM_API_URL": "http://127.0.0.1:1",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert (
+        done.stderr
+        == f"DATABASE_PATH={tmp_path} cannot be opened: unable to open database file.\n"
+    )
