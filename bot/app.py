@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
@@ -23,12 +22,14 @@ from aiogram.types import BotCommand, InlineKeyboardButton
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
+from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, beat
 from bot.core.lease import Lease, holds_clock
+from bot.logs import update_context
 from bot.settings import Settings
 from bot.storage import Store
 from bot.storage.factory import StoreUnavailable
-from bot.storage.factory import open_store as open_any_store
 from bot.storage.upkeep import pruning
+from bot.storage.wait import open_when_ready
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import COMMANDS
 from bot.tg import runtime
@@ -71,6 +72,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         dispatcher["live_sheet"] = partial(
             live_button, settings.bot_token.get_secret_value(), settings
         )
+    dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
     dispatcher.update.outer_middleware(OwedReplies(game))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
@@ -114,39 +116,16 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
         log.warning("the commands menu was not set: %s", error)
 
 
-class RedactingFormatter(logging.Formatter):
-    """Never lets the token into a log line (aiohttp errors may quote a request URL)."""
-
-    def __init__(self, secret: str, fmt: str) -> None:
-        super().__init__(fmt)
-        self.secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self.secret, "<token>") if self.secret else text
-
-
-def setup_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        RedactingFormatter(
-            settings.bot_token.get_secret_value(),
-            "%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
-    )
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
-
-
 class StartupError(Exception):
     """A start-up problem the user can fix; its message is the one line to show."""
 
 
 async def open_store(settings: Settings) -> Store:
-    """PostgreSQL when DATABASE_URL is set, else the SQLite file (`bot.storage.factory`)."""
+    """PostgreSQL when DATABASE_URL (or PGHOST) is set, else the SQLite file
+    (`bot.storage.factory`); a database that does not answer yet is waited for up to
+    DATABASE_WAIT_SECONDS (`bot.storage.wait`)."""
     try:
-        return await open_any_store(settings)
+        return await open_when_ready(settings)
     except StoreUnavailable as error:
         raise StartupError(str(error)) from None
 
@@ -179,6 +158,7 @@ async def vote_clock(
     ticks = 0
     while True:
         await asyncio.sleep(tick)
+        beat(VOTE_CLOCK)
         try:
             if lease is not None and not await holds_clock(lease, game, ticks):
                 continue
@@ -221,6 +201,7 @@ async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
     store = await open_store(settings)
+    log.info("database: %s", settings.database_setting())  # which one, masked
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
@@ -235,6 +216,9 @@ async def run(settings: Settings) -> None:
         sender = Sender(bot, game, painter=painter, pacing=Pacing.of(settings))
         game.core.notify = sender.wake
         await wait_for_telegram(bot)
+        # /healthz: each loop started from here on is watched (bot.core.health)
+        for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
+            HEARTS.watch(loop_name)
         sending = asyncio.create_task(sender.run(), name="sender")
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz, the webhook
@@ -268,6 +252,8 @@ async def run(settings: Settings) -> None:
         )
         log.info("stopped; what is still owed is sent after the restart")
     finally:
+        for loop_name in (WEBHOOK, POLLER, SENDER, VOTE_CLOCK):
+            HEARTS.forget(loop_name)
         prune.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await prune

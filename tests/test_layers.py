@@ -7,7 +7,7 @@ an import inside a function or under `TYPE_CHECKING` counts too, and so does a m
 Layer order, lowest first: locales (the catalogue and the number formatter, standard library only)
 ← scoring ← bot/sheet ← bot/storage, bot/core ← bot/texts ←
 bot/tg ← bot/web ← handlers ← bot/app.py, bot/__main__.py (bot.settings and the operator's
-`migrate-db` count as core).
+`migrate-db` and `backup`, and the log set-up bot.logs, count as core).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ LAYERS: Final = (
     ("locales", ("locales",)),
     ("scoring", ("scoring",)),
     ("sheet", ("bot.sheet",)),
-    ("core", ("bot.core", "bot.storage", "bot.settings", "bot.migrate")),
+    ("core", ("bot.core", "bot.storage", "bot.settings", "bot.migrate", "bot.backup", "bot.logs")),
     ("texts", ("bot.texts",)),
     ("tg", ("bot.tg",)),
     ("web", ("bot.web",)),

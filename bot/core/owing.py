@@ -183,6 +183,9 @@ class Flushing:
     async def check(self) -> None:
         await self.inner.check()
 
+    async def ping(self) -> None:
+        await self.inner.ping()
+
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         await flush_owing()
         return await self.inner.prune_updates(before, batch)

@@ -325,6 +325,10 @@ class Store(Protocol):
     async def check(self) -> None:
         """The start-up check: the database is whole and takes a write; `StoreBroken` if not."""
 
+    async def ping(self) -> None:
+        """`SELECT 1`: the database answers (the health check); it raises if not. It reads no
+        table and takes no unit of work's turn."""
+
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """Delete the processed updates kept before `before`, `batch` rows per transaction;
         returns how many went."""

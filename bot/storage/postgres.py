@@ -14,10 +14,10 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.settings import masked_url as masked_url  # the one mask, kept importable here
 from bot.storage.base import (
     PRUNE_BATCH,
     EventRow,
@@ -40,18 +40,6 @@ def _game(row: asyncpg.Record) -> GameRow:
 
 def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-
-def masked_url(url: str) -> str:
-    """The URL with its password replaced by `***`, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 class PostgresRepo(PostgresOutbox):
@@ -350,6 +338,11 @@ class PostgresStore:
                     await conn.execute("DELETE FROM processed_updates WHERE update_id = -1")
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreBroken(f"the database takes no writes ({error})") from None
+
+    async def ping(self) -> None:
+        """`SELECT 1` on a connection of the pool."""
+        async with self._pool.acquire() as conn:
+            await conn.fetchval("SELECT 1")
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0

@@ -40,6 +40,10 @@ def _parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+def _select_one(conn: sqlite3.Connection) -> None:
+    conn.execute("SELECT 1").fetchone()
+
+
 def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
     return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5])
 
@@ -306,6 +310,9 @@ class SqliteStore:
     async def open(cls, path: Path | str) -> SqliteStore:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # A file that cannot be opened fails here, at once: when aiosqlite's connect fails,
+            # its worker thread may outlive the event loop and print a traceback at exit.
+            sqlite3.connect(path).close()
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             await db.execute("PRAGMA journal_mode = WAL")
@@ -367,6 +374,12 @@ class SqliteStore:
                     f"the database takes no writes ({error}); check the file's and its"
                     " folder's permissions and the free disk space"
                 ) from None
+
+    async def ping(self) -> None:
+        """`SELECT 1` in one trip to the connection's thread, without the store's lock: it waits
+        for the statement running there, never for a unit of work, and holds nothing (a unit's
+        open transaction is left as it is: the statement reads no table)."""
+        await self._repo._go(_select_one)
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0

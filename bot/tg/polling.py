@@ -21,6 +21,8 @@ from aiogram import Bot, Dispatcher
 from aiogram.exceptions import TelegramRetryAfter
 from aiogram.types import Update
 
+from bot.core.health import POLLER, beat
+
 log = logging.getLogger(__name__)
 
 LONGEST_PAUSE: Final = 5.0  # seconds between two tries while Telegram cannot be reached
@@ -71,6 +73,7 @@ async def poll(
     offset: int | None = None
     pause = 1.0
     while not stop.is_set():
+        beat(POLLER)
         fetch = asyncio.ensure_future(
             bot.get_updates(
                 offset=offset,

@@ -40,6 +40,7 @@ from aiogram.exceptions import (
 )
 
 from bot.core import GameService
+from bot.core.health import SENDER, beat
 from bot.storage import OwedKind, OwedRow
 from bot.tg.coalesce import BEHIND, SHEETS, merge, run_of
 from bot.tg.pacing import Pacing
@@ -211,6 +212,7 @@ class Sender:
         is due; how many rows were delivered (sent, sent with another, or given up)."""
         delivered = 0
         while True:
+            beat(SENDER)
             await self._write_again()
             if self._lost_claims:
                 await self._release_lost()

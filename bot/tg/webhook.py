@@ -28,6 +28,7 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 
 from bot.core import AlreadyHandled
+from bot.core.health import WEBHOOK, beat
 from bot.settings import Settings
 from scoring.errors import ScoringError
 
@@ -57,6 +58,7 @@ class CommittingRequestHandler(SimpleRequestHandler):
     """aiogram's handler for one bot, answering 500 when the update failed unexpectedly."""
 
     async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
+        beat(WEBHOOK)
         failures: list[BaseException] = []
         token = _FAILURES.set(failures)
         try:

@@ -47,6 +47,8 @@ _OWN_ENV = (
     *("DATABASE_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "WEB_LISTEN", "REDIS_URL"),  # issue 14
     *("PACE_GROUP_PER_MINUTE", "PACE_GROUP_BURST", "PACE_PRIVATE_PER_SECOND"),
     *("PACE_PRIVATE_BURST", "PACE_BOT_PER_SECOND", "PACE_BOT_BURST"),
+    *("PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE"),  # libpq's: PostgreSQL
+    *("LOG_FORMAT", "DATABASE_WAIT_SECONDS"),
 )
 # The bot's pace, loosened: a test plays a game in minutes that a table plays in hours, and the
 # fake enforces no limit unless a test asks (`server.limits.on`); tests of pacing pass `PACED`.
