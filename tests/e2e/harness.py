@@ -36,7 +36,7 @@ from tests.e2e.fake_telegram import (
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 15.0
-START_WAIT = 30.0  # importing aiogram alone takes seconds on a busy machine
+START_WAIT = 60.0  # importing aiogram alone takes seconds on a busy machine
 # Settings the bot reads that the tests set themselves; nothing else leaks in from the caller.
 _OWN_ENV = (
     "BOT_TOKEN",
