@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
+from typing import Protocol
 
 import asyncpg
 
-from bot.settings import Settings
 from bot.storage.base import Store, StoreBroken
 from bot.storage.postgres import PostgresStore, masked_url
 from bot.storage.sqlite import SqliteStore
@@ -16,7 +17,17 @@ class StoreUnavailable(Exception):
     """The database cannot be opened; the message is the one line to show (no password in it)."""
 
 
-async def open_store(settings: Settings) -> Store:
+class Where(Protocol):
+    """Which database (the bot's settings have both fields; storage reads no settings itself)."""
+
+    @property
+    def database_url(self) -> str | None: ...
+
+    @property
+    def database_path(self) -> Path: ...
+
+
+async def open_store(settings: Where) -> Store:
     """The store the settings name, opened, migrated and checked (`Store.check`);
     `StoreUnavailable` if it cannot be."""
     store = await _open(settings)
@@ -33,7 +44,7 @@ async def open_store(settings: Settings) -> Store:
     return store
 
 
-async def _open(settings: Settings) -> Store:
+async def _open(settings: Where) -> Store:
     if settings.database_url:
         try:
             return await PostgresStore.open(settings.database_url)

@@ -33,7 +33,7 @@ from aiogram.exceptions import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.core import GameService
-from bot.storage import Owed, OwedKind, OwedRow
+from bot.domain import Owed, OwedKind, OwedRow
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import chunks, sheet_text
 from bot.tg.reply import NEAR, render_png

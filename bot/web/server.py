@@ -18,6 +18,7 @@ from aiogram import Bot
 from aiohttp import web
 
 from bot.core import GameService
+from bot.core.announce import Announce
 from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
 from bot.web.auth import Membership
@@ -49,16 +50,19 @@ def build_web_app(
     bot: Bot,
     game: GameService,
     *,
+    announce: Announce,
     default_locale: str = "ru",
     membership: Membership | None = None,
 ) -> web.Application:
-    """The application: `/app` (and its files under `/app/`), `/api/*`, `/healthz`."""
+    """The application: `/app` (and its files under `/app/`), `/api/*`, `/healthz`; `announce`
+    owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[CONTEXT] = WebContext(
         token=bot.token,
         game=game,
         bot=bot,
         membership=membership or Membership(bot),
+        announce=announce,
         default_locale=default_locale,
     )
     app.router.add_get("/app", app_page)
