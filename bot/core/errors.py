@@ -36,8 +36,13 @@ class AlreadyHandled(Exception):
 
 
 class Redeliver(Exception):
-    """The database failed transiently on every attempt: nothing was committed, nothing is said,
-    and the update is to come again (polling does not confirm it, webhook mode answers 500)."""
+    """The database failed on every attempt (transiently, or `unwritable`: it takes no writes):
+    nothing was committed and the update is to come again (polling does not confirm it, webhook
+    mode answers 500)."""
+
+    def __init__(self, reason: str, *, unwritable: bool = False) -> None:
+        super().__init__(reason)
+        self.unwritable = unwritable
 
 
 class Unsaved(Exception):

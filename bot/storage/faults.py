@@ -6,7 +6,7 @@ SQLite says it by its result code (`sqlite_errorname`, kept on the exception sin
 message for an exception raised without one): busy and locked are transient — another process holds
 the file for a moment; full, read-only, an I/O error and a file that cannot be opened are
 unwritable. PostgreSQL says it by SQLSTATE: a lost connection (class 08, asyncpg's "connection is
-closed"), an operator's intervention (57: the backend terminated, the server starting or stopping),
+closed", or its state left mid-operation by the termination), an operator's intervention (57: the backend terminated, the server starting or stopping),
 a serialization failure or a deadlock (40), too many connections (53300) and a lock not available
 (55P03) are transient; a full disk (53100) and a read-only transaction (25006: a standby, a
 read-only default) are unwritable.
@@ -28,6 +28,7 @@ _SQLITE_UNWRITABLE_WORDS: Final = ("disk is full", "readonly", "read-only", "dis
 
 _PG_TRANSIENT: Final = ("08", "57", "40", "53300", "55P03")
 _PG_UNWRITABLE: Final = ("53100", "25006")
+_PG_CONNECTION_GONE: Final = ("closed", "another operation")
 
 
 def sqlite_fault(error: BaseException) -> Fault | None:
@@ -56,8 +57,11 @@ def postgres_fault(error: BaseException) -> Fault | None:
         if state.startswith(_PG_TRANSIENT):
             return Fault.TRANSIENT
         return None
-    if isinstance(error, asyncpg.InterfaceError):
-        return Fault.TRANSIENT if "closed" in str(error) else None
+    if isinstance(error, asyncpg.InterfaceError | asyncpg.exceptions.InternalClientError):
+        # A connection terminated under asyncpg: closed, or left mid-operation (its next
+        # statement finds "another operation in progress").
+        text = str(error)
+        return Fault.TRANSIENT if any(w in text for w in _PG_CONNECTION_GONE) else None
     if isinstance(error, OSError | TimeoutError):  # refused, reset: the server is not reachable
         return Fault.TRANSIENT
     return None

@@ -134,7 +134,7 @@ class UpdateContext(BaseMiddleware):
             if event.update_id not in self._told:
                 self._remember(event.update_id)
                 await direct.send(data["bot"], caller.chat_id, t("store-unwritable"))
-            raise Redeliver(str(unsaved)) from unsaved
+            raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):
                 raise GaveUp(str(again)) from again

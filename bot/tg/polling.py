@@ -6,9 +6,10 @@ at-least-once in, exactly-once effect.
 
 Inside a batch, each chat's updates are handled one after another in their order, different
 chats concurrently. An update whose database failed on every attempt (`Redeliver`) is not
-confirmed: the next `getUpdates` asks from it (the updates after it of its chat wait for it, so a
-chat's records keep their order), after a pause that grows while the failures go on, and the
-updates of the batch that were handled are not handled again. After `GIVE_UP` seconds of failing
+confirmed: the next `getUpdates` asks from it (after a transient failure the updates after it of
+its chat wait for it, so a chat's records keep their order; while the database takes no writes
+they are handled, so a look is answered), after a pause that grows while the failures go on, and
+the updates of the batch that were handled are not handled again. After `GIVE_UP` seconds of failing
 an update has its last try (`last_try`: the chat is told that nothing was recorded) and is
 confirmed. A stop (SIGTERM, SIGINT) ends the wait for updates at once, never a batch being handled.
 """
@@ -82,22 +83,26 @@ class Pending:
 async def _feed(
     bot: Bot, dispatcher: Dispatcher, updates: list[Update], pending: Pending, **kwargs: Any
 ) -> list[Update]:
-    """One chat's updates in order; those left to come again (from the first that failed)."""
+    """One chat's updates in order; those left to come again. After a transient failure the
+    chat's later updates wait with it (its records keep their order); while the database takes
+    no writes they are handled (a look is answered, a record fails and is told so as well)."""
+    left: list[Update] = []
     for index, update in enumerate(updates):
         if update.update_id in pending.handled:
             continue
-        last = pending.last_try(update.update_id)
+        last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
         try:
-            await dispatcher.feed_update(
-                bot, update, **kwargs, **({LAST_TRY: True} if last else {})
-            )
-        except Redeliver:
+            await dispatcher.feed_update(bot, update, **kwargs, **last)
+        except Redeliver as again:
             pending.failed(update.update_id)
-            return updates[index:]
+            if not again.unwritable:
+                return [*left, *updates[index:]]
+            left.append(update)
+            continue
         except Exception:  # the errors router answered what it could; the batch goes on
             log.exception("update %s failed", update.update_id)
         pending.done(update.update_id)
-    return []
+    return left
 
 
 async def handle_batch(
