@@ -232,11 +232,10 @@ async def close_expired_votes(game: GameService, default_locale: str) -> int:
     for chat_id, game_id in game.due_votes():
 
         async def work(uow: UnitOfWork, chat_id: int = chat_id, game_id: int = game_id) -> int:
+            t = translator(await game.locale(chat_id) or default_locale)  # before any write
             results = await game.expire(uow, chat_id, game_id)
-            if results:
-                t = translator(await game.locale(chat_id, uow) or default_locale)
-                for result in results:
-                    await Reply(uow, t, chat_id).vote(result)
+            for result in results:
+                await Reply(uow, t, chat_id).vote(result)
             return len(results)
 
         try:
