@@ -29,7 +29,8 @@ from urllib.parse import quote, unquote
 
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.settings import Settings, masked_url
+from bot.redact import masked_url
+from bot.settings import Settings
 
 REPEAT_WINDOW: Final = 60.0  # seconds a repeated failure is counted before its count is written
 MOST_KEYS: Final = 1000  # distinct failures counted at once (their messages are few)

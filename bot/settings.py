@@ -30,6 +30,8 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.redact import masked_url
+
 TOKEN_FORM: Final = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 EXIT_BAD_SETTINGS: Final = 2
 DEFAULT_HOST: Final = "0.0.0.0"
@@ -49,18 +51,6 @@ _PG_HOST: Final = re.compile(r"^[^\s/@?#]+$")
 Locale = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
-
-
-def masked_url(url: str) -> str:
-    """The URL with its whole user info (user and password, whatever characters they hold)
-    replaced by `***`, for messages and logs: everything up to the last `@` after the scheme."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        scheme, rest = "", url
-    at = rest.rfind("@")
-    if at < 0:
-        return url
-    return f"{scheme}{sep}***@{rest[at + 1 :]}"
 
 
 def pg_url(host: str, port: int, user: str, password: str | None, database: str) -> str:

@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService
+from bot.core import Caller, GameService, UnitOfWork
 from bot.texts.history import history_lines
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, opened_text, rules_text, score_text, sheet_caption
@@ -17,9 +17,14 @@ router = Router(name=__name__)
 
 @router.message(Command("score"))
 async def score_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
@@ -35,8 +40,9 @@ async def sheet_cmd(
     game: GameService,
     reply: Reply,
     command: CommandObject,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
@@ -51,28 +57,43 @@ async def sheet_cmd(
 
 @router.message(Command("history"))
 async def history_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     for part in chunks(history_lines(t, snap.state, snap.sheet)):
         await reply.text(part)
 
 
 @router.message(Command("rules"))
 async def rules_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     for part in chunks(rules_text(t, snap.state).split("\n")):
         await reply.text(part)
 
 
 @router.message(Command("export"))
 async def export_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
-    exported = await game.export(caller.chat_id)
+    exported = await game.export(caller.chat_id, uow)
     game_id = exported.state.game_id
     protocol, events = exported.protocol.encode(), exported.events.encode()
     number = exported.state.number

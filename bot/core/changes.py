@@ -23,7 +23,7 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
-from bot.core.uow import Unit, index_of, parse_stored, records_of, rules_now, settlement, table
+from bot.core.uow import Command, index_of, parse_stored, records_of, rules_now, settlement, table
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Record, RuleChange
 from scoring.errors import ScoringError
@@ -160,7 +160,7 @@ def corrections_count(state: GameState, writer: int | None) -> int:
     )
 
 
-async def apply(unit: Unit, vote: Vote) -> Applied | None:
+async def apply(unit: Command, vote: Vote) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
     event = vote.event
     if isinstance(event, CorrectionProposed):
@@ -184,7 +184,7 @@ def _pencil(vote: Vote) -> bool:
 
 
 async def apply_correction(
-    unit: Unit, vote: Vote, event: CorrectionProposed, records: list[Record]
+    unit: Command, vote: Vote, event: CorrectionProposed, records: list[Record]
 ) -> Applied:
     """A passed correction: the record's new line, then the writer's penalty if it is not his
     first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
@@ -213,7 +213,7 @@ async def apply_correction(
     )
 
 
-async def apply_late(unit: Unit, vote: Vote, event: LateDealProposed) -> Applied:
+async def apply_late(unit: Command, vote: Vote, event: LateDealProposed) -> Applied:
     """A passed late deal: inserted before the record it was proposed before (Кодекс 4.2.10)."""
     state = unit.state
     proposer_seat = None

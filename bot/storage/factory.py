@@ -4,10 +4,11 @@ SQLite file."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
+from typing import Protocol
 
 import asyncpg
 
-from bot.settings import Settings
 from bot.storage.base import Store, StoreBroken
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
@@ -25,14 +26,28 @@ _PG_NOT_YET: tuple[type[BaseException], ...] = (
 
 class StoreUnavailable(Exception):
     """The database cannot be opened; the message is the one line to show (no password in it).
-    `transient`: it did not answer, and may a moment later (`bot.storage.wait`)."""
+    `transient`: it did not answer, and may a moment later (`bot.startup`)."""
 
     def __init__(self, message: str, *, transient: bool = False) -> None:
         super().__init__(message)
         self.transient = transient
 
 
-async def open_store(settings: Settings) -> Store:
+class Where(Protocol):
+    """Which database (the bot's settings have both fields; storage reads no settings itself)."""
+
+    @property
+    def database_url(self) -> str | None: ...
+
+    @property
+    def database_path(self) -> Path: ...
+
+    def database_setting(self) -> str:
+        """The setting that names the database, as the user set it, masked (for messages)."""
+        ...
+
+
+async def open_store(settings: Where) -> Store:
     """The store the settings name, opened, migrated and checked (`Store.check`);
     `StoreUnavailable` if it cannot be."""
     store = await _open(settings)
@@ -44,7 +59,7 @@ async def open_store(settings: Settings) -> Store:
     return store
 
 
-async def _open(settings: Settings) -> Store:
+async def _open(settings: Where) -> Store:
     where = settings.database_setting()
     if settings.database_url:
         try:

@@ -17,15 +17,17 @@ from typing import Any
 
 import asyncpg
 
-from bot.settings import masked_url as masked_url  # the one mask, kept importable here
+from bot.redact import masked_url as masked_url  # the one mask, kept importable here
 from bot.storage.base import (
     PRUNE_BATCH,
     EventRow,
+    Fault,
     GameRow,
     GameStatus,
     StoreBroken,
     same_update,
 )
+from bot.storage.faults import postgres_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.pg_outbox import PostgresOutbox, rowcount
@@ -358,6 +360,9 @@ class PostgresStore:
             gone += count
             if count < batch:
                 return gone
+
+    def fault(self, error: BaseException) -> Fault | None:
+        return postgres_fault(error)
 
     async def close(self) -> None:
         await self._pool.close()

@@ -20,11 +20,13 @@ import aiosqlite
 from bot.storage.base import (
     PRUNE_BATCH,
     EventRow,
+    Fault,
     GameRow,
     GameStatus,
     StoreBroken,
     same_update,
 )
+from bot.storage.faults import sqlite_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 from bot.storage.sqlite_outbox import SqliteOutbox
 
@@ -304,6 +306,7 @@ class SqliteStore:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
         self._repo = SqliteRepo(db)
 
     @classmethod
@@ -326,9 +329,23 @@ class SqliteStore:
         return cls(db)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqliteRepo]:
+    async def _held(self) -> AsyncIterator[SqliteRepo]:
+        """The one connection, for one unit of work at a time. A task that asks for it while it
+        holds it would wait for itself for ever: it is told to read through the unit of work it
+        holds (`bot.core.uow.UnitOfWork.reading`) instead."""
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError("the store is held by this task's own unit of work: use it")
         async with self._lock:
-            repo = self._repo
+            self._holder = task
+            try:
+                yield self._repo
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteRepo]:
+        async with self._held() as repo:
             repo.begin()  # held, with the writes, until the unit's first trip (sqlite_trips)
             try:
                 yield repo
@@ -339,8 +356,8 @@ class SqliteStore:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteRepo]:
-        async with self._lock:
-            yield self._repo
+        async with self._held() as repo:
+            yield repo
 
     def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
         """Autocommit: the connection's lock keeps other units' statements out, and a single
@@ -389,6 +406,9 @@ class SqliteStore:
             gone += max(count, 0)
             if count < batch:
                 return gone
+
+    def fault(self, error: BaseException) -> Fault | None:
+        return sqlite_fault(error)
 
     async def close(self) -> None:
         await self._db.close()

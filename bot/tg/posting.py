@@ -19,7 +19,7 @@ from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.core import GameService
-from bot.storage import Owed, OwedKind, OwedRow, Store
+from bot.domain import Owed, OwedKind, OwedRow, Store
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text, sheet_text
 from bot.tg.pacing import Pacing

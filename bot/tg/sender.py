@@ -41,7 +41,7 @@ from aiogram.exceptions import (
 
 from bot.core import GameService
 from bot.core.health import SENDER, beat
-from bot.storage import OwedKind, OwedRow
+from bot.domain import OwedKind, OwedRow
 from bot.tg.coalesce import BEHIND, SHEETS, merge, run_of
 from bot.tg.pacing import Pacing
 from bot.tg.posting import REQUEST_TIMEOUT, Poster, StoreFault, calls_needed

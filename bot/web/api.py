@@ -7,10 +7,12 @@
 - `GET /api/sheet.svg?start=<param>`: the full sheet, every total, drawn as SVG from the layout the
   PNG is drawn from (`bot.web.svg`; `layout_sheet(..., fold=False)`), for the page to zoom.
 - `GET /api/history?start=<param>`: `/history` as plain lines (records, corrections, votes).
-- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal;
-  the chat gets the usual reply and picture; the answer is the new sheet. A refusal is the
-  localised message of the error code (the page shows it), status 400 (403 for a non-player). A
-  `nonce` makes a retried submit count once (409 `already-recorded` the second time).
+- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal,
+  in one unit of work with the chat's usual reply and picture (owed through the `Announce` port:
+  the deal and its reply commit together, or neither); the answer is the new sheet. A refusal is
+  the localised message of the error code (the page shows it), status 400 (403 for a non-player).
+  A `nonce` makes a retried submit count once (409 `already-recorded` the second time). A database
+  that failed on every attempt answers 503 `busy`, one that takes no writes 503 `unsaved`.
 - `GET /api/texts?lang=ru|en`: the page's words (the `miniapp-*`, `reason-*`, `column-*` texts).
 
 Refusals are `{"error": code, "message": text}`: 401 unsigned, forged or stale; 403 a stranger or a
@@ -30,17 +32,17 @@ from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError
 from aiohttp import web
 
-from bot.core import AlreadyHandled, Caller, GameService, GameState
+from bot.core import AlreadyHandled, Caller, GameService, GameState, Redeliver, UnitOfWork, Unsaved
+from bot.core.announce import Announce
+from bot.core.results import Recorded
 from bot.core.state import fold
+from bot.domain import GameStatus
 from bot.sheet import Correction, drawing_lock, layout_sheet
-from bot.storage import GameStatus
 from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, load, translator
-from bot.texts.views import error_text, plain_text, recorded_text, shown_line
-from bot.tg.reply import Reply
+from bot.texts.views import error_text, plain_text, shown_line
 from bot.web.auth import (
     AuthError,
     Membership,
@@ -65,12 +67,14 @@ TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 @dataclass(frozen=True, slots=True)
 class WebContext:
     """What the API needs: the bot token (to check signatures), the service, the Bot (to ask
-    Telegram about members and to post in the chat), the membership cache, the default language."""
+    Telegram about members), the chat's answer to a deal (`announce`), the membership cache, the
+    default language."""
 
     token: str
     game: GameService
     bot: Bot
     membership: Membership
+    announce: Announce
     default_locale: str = "ru"
 
 
@@ -333,19 +337,24 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         update_id=request_id(user.id, nonce),
         chat_type="private" if state.chat_id > 0 else "supergroup",
     )
+
+    async def work(uow: UnitOfWork) -> Recorded:
+        recorded = await ctx.game.record(uow, caller, line)
+        await ctx.announce.recorded(uow, seen.chat_t.lang, recorded)
+        return recorded
+
     try:
-        result = await ctx.game.record(caller, line)
+        result = await ctx.game.run(work, caller)
     except AlreadyHandled:
         raise _refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:
         status = 403 if error.code == "not-a-player" else 400
         message = plain_text(error_text(seen.t, error))
         return web.json_response({"error": error.code, "message": message}, status=status)
-    try:
-        reply = Reply(ctx.bot, ctx.game, seen.chat_t, state.chat_id)
-        await reply.sheet(result, recorded_text(seen.chat_t, result))
-    except TelegramAPIError as error:  # recorded all the same; the chat sees it on the next sheet
-        log.warning("deal from the Mini App in chat %s: not posted (%s)", state.chat_id, error)
+    except Redeliver:
+        raise _refusal(seen.t, 503, "busy") from None
+    except Unsaved:
+        raise _refusal(seen.t, 503, "unsaved") from None
     body = sheet_json(seen.chat_t, result.state, result.sheet, result.settlement)
     return web.json_response({"number": result.scored.number, "sheet": body})
 

@@ -19,6 +19,7 @@ from aiogram import Bot
 from aiohttp import web
 
 from bot.core import GameService
+from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
@@ -69,12 +70,13 @@ def build_web_app(
     bot: Bot,
     game: GameService,
     *,
+    announce: Announce,
     default_locale: str = "ru",
     membership: Membership | None = None,
     health: Heartbeats = HEARTS,
 ) -> web.Application:
     """The application: `/app` (and its files under `/app/`), `/api/*`, `/healthz` (the loops of
-    `health` that the entry point watches)."""
+    `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
     app[CONTEXT] = WebContext(
@@ -82,6 +84,7 @@ def build_web_app(
         game=game,
         bot=bot,
         membership=membership or Membership(bot),
+        announce=announce,
         default_locale=default_locale,
     )
     app.router.add_get("/app", app_page)

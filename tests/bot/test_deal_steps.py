@@ -571,9 +571,9 @@ async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
     sent: list[str] = []
     record = game.record
 
-    async def refused(caller: Any, text: str) -> Any:
+    async def refused(uow: Any, caller: Any, text: str) -> Any:
         sent.append(text)
-        return await record(caller, "adjust Anna pool +5")  # a line the service refuses
+        return await record(uow, caller, "adjust Anna pool +5")  # a line the service refuses
 
     monkeypatch.setattr(game, "record", refused)
     answer = await steps.press(ANNA, "✅ Record")

@@ -291,10 +291,10 @@ async def test_a_vote_times_out_as_rejected_and_its_message_says_so(
     await open_game(chat, "sochi pool 10 vote_seconds=60")
     await chat.send(ANNA, f"/deal {DEAL_1}")
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
-    assert await close_expired_votes(chat.bot, game, "en") == 0
+    assert await close_expired_votes(game, "en") == 0
     clock.advance(61)
     before = len(chat.bot.requests)
-    assert await close_expired_votes(chat.bot, game, "en") == 1
+    assert await close_expired_votes(game, "en") == 1
     redrawn = edited(chat.bot.requests[before:])
     assert "Time is up: rejected" in redrawn
     yes, _ = buttons(opened)
@@ -315,7 +315,7 @@ async def test_a_restart_keeps_an_open_vote_and_closes_it_when_its_time_is_over(
     _, no = buttons(opened)
     assert "counted" in toast(await again.press(ANNA, no))  # the vote was not lost
     clock.advance(61)
-    assert await close_expired_votes(chat.bot, service, "en") == 1
+    assert await close_expired_votes(service, "en") == 1
     assert "already closed" in toast(await again.press(CLARA, no))
 
 
@@ -361,7 +361,7 @@ async def test_a_timed_out_vote_goes_to_the_arbiter(
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
     clock.advance(61)
     before = len(chat.bot.requests)
-    await close_expired_votes(chat.bot, game, "en")
+    await close_expired_votes(game, "en")
     assert "Time is up: the arbiter" in edited(chat.bot.requests[before:])
     _, no = buttons(opened)
     rejected = await chat.press(EVA_ARBITER, no)

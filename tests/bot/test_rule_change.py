@@ -138,7 +138,7 @@ async def test_a_timed_out_rule_change_goes_to_the_arbiter_and_the_new_window_ho
     opened = await chat.send(ANNA, "/rule vote_seconds=60")
     clock.advance(901)
     before = len(chat.bot.requests)
-    await close_expired_votes(chat.bot, game, "en")
+    await close_expired_votes(game, "en")
     assert "Time is up: the arbiter" in edited(chat.bot.requests[before:])
     yes, _ = buttons(opened)
     assert "The arbiter @eva_arbiter accepted it" in edited(await chat.press(EVA_ARBITER, yes))

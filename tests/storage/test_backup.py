@@ -17,7 +17,7 @@ from bot.backup import EXIT_REFUSED, backup_sqlite
 from bot.core import Caller, GameService, parse_newgame
 from bot.settings import known_keys
 from bot.storage import SqliteStore
-from tests.bot.factories import FakeClock
+from tests.bot.factories import Committing, FakeClock
 
 REPO = Path(__file__).resolve().parents[2]
 CHAT = -100_2800
@@ -57,16 +57,16 @@ async def test_a_backup_taken_while_deals_are_recorded_replays_every_deal_commit
     path = tmp_path / "data" / "prefbot.sqlite3"
     store = await SqliteStore.open(path)
     service = GameService(store, FakeClock())
-    await service.new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
+    await Committing(service).new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in PLAYERS:
-        await service.join(player)
+        await Committing(service).join(player)
     committed = 0
     stop = asyncio.Event()
 
     async def record() -> None:
         nonlocal committed
         while not stop.is_set():
-            await service.record(ANNA, DEALS[committed % len(DEALS)])
+            await Committing(service).record(ANNA, DEALS[committed % len(DEALS)])
             committed += 1
             await asyncio.sleep(0.002)
 
@@ -112,11 +112,11 @@ async def test_restoring_a_backup_gives_the_bot_the_same_games(tmp_path: Path) -
     path = tmp_path / "prefbot.sqlite3"
     store = await SqliteStore.open(path)
     service = GameService(store, FakeClock())
-    await service.new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
+    await Committing(service).new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in PLAYERS:
-        await service.join(player)
+        await Committing(service).join(player)
     for line in DEALS:
-        await service.record(ANNA, line)
+        await Committing(service).record(ANNA, line)
     sheet = (await service.snapshot(CHAT)).sheet
     backup_sqlite(path, tmp_path / "copy.sqlite3")
     await store.close()
@@ -127,7 +127,7 @@ async def test_restoring_a_backup_gives_the_bot_the_same_games(tmp_path: Path) -
     try:
         again = GameService(restored, FakeClock())
         assert (await again.snapshot(CHAT)).sheet == sheet
-        await again.record(ANNA, DEALS[0])  # and the game goes on
+        await Committing(again).record(ANNA, DEALS[0])  # and the game goes on
     finally:
         await restored.close()
 

@@ -16,10 +16,10 @@ import asyncpg
 import pytest
 
 from bot.settings import Settings, known_keys
+from bot.startup import open_when_ready
 from bot.storage.base import Store
 from bot.storage.factory import StoreUnavailable, open_store
 from bot.storage.postgres import PostgresStore
-from bot.storage.wait import open_when_ready
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
 
@@ -85,7 +85,7 @@ async def test_a_database_that_answers_late_is_waited_for_with_back_off_one_line
     store = await open_store(Settings(bot_token="42:TEST", database_path=tmp_path / "t.db"))
     time = FakeTime()
     opener = Opener(5, store)
-    with caplog.at_level(logging.WARNING, logger="bot.storage.wait"):
+    with caplog.at_level(logging.WARNING, logger="bot.startup"):
         got = await open_when_ready(
             pg_settings(), opener=opener, sleep=time.sleep, clock=time.clock
         )
@@ -139,7 +139,7 @@ async def test_the_start_waits_for_a_real_postgresql_that_comes_up_meanwhile(
         timer = threading.Timer(2.5, server.resume)
         timer.start()
         try:
-            with caplog.at_level(logging.WARNING, logger="bot.storage.wait"):
+            with caplog.at_level(logging.WARNING, logger="bot.startup"):
                 store = await open_when_ready(settings)
         finally:
             timer.join()

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from aiogram import Dispatcher
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core import GameService
@@ -41,9 +42,10 @@ def hearts(clock: Clock) -> Heartbeats:
 
 @pytest.fixture
 async def health(
-    bot: MockedBot, game: GameService, hearts: Heartbeats
+    bot: MockedBot, game: GameService, dispatcher: Dispatcher, hearts: Heartbeats
 ) -> AsyncIterator[TestClient[Any, Any]]:
-    app = build_web_app(bot, game, default_locale="en", health=hearts)
+    announce = dispatcher["announce"]
+    app = build_web_app(bot, game, announce=announce, default_locale="en", health=hearts)
     async with TestClient(TestServer(app)) as test_client:
         yield test_client
 
@@ -101,11 +103,11 @@ async def test_a_loop_that_never_beat_counts_from_when_it_was_watched(
 
 
 async def test_a_quiet_webhook_is_reported_and_never_stale(
-    bot: MockedBot, game: GameService, clock: Clock
+    bot: MockedBot, game: GameService, dispatcher: Dispatcher, clock: Clock
 ) -> None:
     hearts = Heartbeats(clock)
     hearts.watch(WEBHOOK)
-    app = build_web_app(bot, game, health=hearts)
+    app = build_web_app(bot, game, announce=dispatcher["announce"], health=hearts)
     async with TestClient(TestServer(app)) as client:
         clock.now += 86_400  # a day without an update
         status, body = await ask(client)
