@@ -19,7 +19,7 @@ from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
-from bot.texts.views import plain_text
+from bot.texts.views import MESSAGE_LIMIT, plain_text
 from bot.tg.pacing import Pacing
 from bot.tg.reply import CAPTION_LIMIT
 from bot.tg.sender import Sender
@@ -244,6 +244,26 @@ async def test_captions_too_long_for_one_picture_go_as_one_text_just_before_it(
     assert sorted(shown) == list(range(1, 13)) and len(set(shown)) == 12  # each caption once
     assert all(len(plain_text(p.caption or "")) <= CAPTION_LIMIT for p in photos(bot))
     assert len(photos(bot)) < 12
+
+
+async def test_skipped_captions_go_as_one_message_and_a_longer_run_goes_on_in_the_next_round(
+    quiet: Dispatcher, bot: MockedBot, store: SqliteStore, wall: Wall
+) -> None:
+    """Thirty waiting sheets: their captions would need two messages, so the run stops short of
+    that and the rest goes in the next round — each text is one message, so a failed send sent
+    again whole repeats nothing (a text of two parts would repeat its first part)."""
+    chat = ChatDriver(quiet, bot)
+    await open_table(chat)
+    await play(chat, 30)
+    sender = sender_for(quiet, bot, wall)
+    await sender.drain()
+    assert await owed_count(store) == 0
+    sent = [r for r in bot.requests if isinstance(r, SendMessage | SendPhoto)][1:]
+    texts = [r for r in sent if isinstance(r, SendMessage)]
+    assert len(texts) >= 2 and all(len(r.text) <= MESSAGE_LIMIT for r in texts)
+    shown = [n for r in sent for n in numbers(r.text if isinstance(r, SendMessage) else r.caption)]
+    assert sorted(shown) == list(range(1, 31))  # each caption once
+    assert numbers(photos(bot)[-1].caption)[-1] == 30
 
 
 # -- a reply for every deal ----------------------------------------------------------------------
