@@ -1,5 +1,6 @@
 # The two commands of the README: `make run` starts the bot, `make test` runs every check.
-# Both create the virtual environment on a fresh machine first.
+# Both create the virtual environment on a fresh machine first; `make test` also installs what the
+# tests need from the system (PostgreSQL's server, Chromium: .ci/system-packages).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -9,14 +10,18 @@ LOCK := requirements.lock
 # The packages `mypy --strict` checks (add each product package here as it passes).
 TYPED := scoring locales bot handlers
 
-.PHONY: run test lint typecheck pytest bench sheets screenshots lock clean
+.PHONY: run test system lint typecheck pytest bench sheets screenshots lock clean
 
 # pip and setuptools first, at the locked versions; then the project with no build isolation, so
 # that its build uses the locked setuptools too and nothing is installed from outside the lock.
+# Then the product's bytecode, once: an editable install leaves it to the first import, and where
+# PYTHONDONTWRITEBYTECODE is set (many a shell and CI) every process would compile every module
+# again, a good part of a `python -m scoring replay` (docs/benchmarks.md).
 $(STAMP): pyproject.toml $(LOCK)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet -c $(LOCK) --upgrade pip setuptools
-	$(BIN)/pip install --quiet -c $(LOCK) --no-build-isolation -e '.[dev]'
+	$(BIN)/pip install --quiet -c $(LOCK) --no-build-isolation -e '.[dev,redis]'
+	$(BIN)/python -m compileall -q $(TYPED)
 	touch $(STAMP)
 
 # Regenerate the lock: a fresh virtual environment from pyproject.toml alone (newest versions its
@@ -26,7 +31,7 @@ lock:
 	rm -rf $(LOCK_VENV)
 	$(PY) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip setuptools
-	$(LOCK_VENV)/bin/pip install --quiet --no-build-isolation -e '.[dev]'
+	$(LOCK_VENV)/bin/pip install --quiet --no-build-isolation -e '.[dev,redis]'
 	{ echo "# Every version that make run and make test install (pip constraints); make lock regenerates it."; \
 	  $(LOCK_VENV)/bin/pip freeze --all --exclude-editable; } > $(LOCK)
 	rm -rf $(LOCK_VENV)
@@ -34,11 +39,18 @@ lock:
 run: $(STAMP)
 	$(BIN)/python -m bot
 
-test: lint typecheck pytest
+test: system lint typecheck pytest
 
+system:
+	bash .ci/system-packages
+
+# The code, the Dockerfile (hadolint), and docker-compose.yml against the Compose Specification's
+# schema, interpolated as compose does (tests/deploy/compose_lint.py: there is no compose plugin).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/hadolint Dockerfile
+	$(BIN)/python -m tests.deploy.compose_lint docker-compose.yml
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict $(TYPED)

@@ -1,8 +1,9 @@
-"""Render time of the score-sheet picture (spec/sheet.md "Speed"; issue 5): `python bench/render_bench.py`.
+"""Render time of the score-sheet picture (spec/sheet.md "Speed"): `python bench/render_bench.py`.
 
 For 10, 50 and 200 deals, 3 and 4 players: the first render in a fresh process (cold: fonts loaded,
 no glyph masks cached) and the median and max of 20 renders after it (warm, as in a running bot),
-split into layout / raster / PNG, plus the PNG size. One process, one thread (so one core).
+split into layout / raster / PNG, plus the PNG size. One process, one thread (so one core). Then
+the full sheet of the same games (`render_document_png`, `/sheet full`): median of 5.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.sheets import random_game
+from bot.sheet import render_document_png
 from bot.sheet.layout import layout_sheet
 from bot.sheet.raster import encode_png, rasterise
 
@@ -49,6 +51,21 @@ def main() -> None:
                 f"{players:>7} {deals:>5} {cold * 1000:>6.1f} {statistics.median(totals) * 1000:>7.1f}"
                 f" {max(totals) * 1000:>6.1f}   {split[0]:>6.1f} {split[1]:>6.1f} {split[2]:>6.1f}"
                 f" {len(png) / 1024:>5.0f} KB"
+            )
+
+    print("render_document_png (the full sheet, every total), median of 5; times in ms")
+    print(f"{'players':>7} {'deals':>5} {'median':>7}   size")
+    for players in (3, 4):
+        for deals in (10, 50, 200):
+            sheet = random_game(players, deals, seed=7, pool_target=2 * deals + 20)
+            times = []
+            for _ in range(5):
+                start = time.perf_counter()
+                png = render_document_png(sheet, "ru")
+                times.append(time.perf_counter() - start)
+            print(
+                f"{players:>7} {deals:>5} {statistics.median(times) * 1000:>7.1f}"
+                f"   {len(png) / 1024:>4.0f} KB"
             )
 
 

@@ -2,20 +2,27 @@
 
 Games are seeded random deals replayed by the engine, so the pictures are the same on every run:
 3 and 4 players, Russian and English, a short game (a real pool size, one pool closed or nearly) and
-a 200-deal game (a pool large enough that the game goes on) to show how long columns wrap and shrink.
+a 200-deal game (a pool large enough that the game goes on) to show how crowded bands fold their
+oldest totals. Each picture also comes as `…-phone.png`: as a 390-pt phone shows it in a group
+chat, 300 px wide in its bubble beside the sender's avatar (at 1 px a point). Two full sheets,
+every total (`/sheet full`), are `sheet-*-200-full-ru.png`.
 The renderer's tests and `bench/render_bench.py` draw their games from `random_game` too.
 """
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from bot.sheet import render_sheet_png
+from PIL import Image, ImageDraw
+
+from bot.sheet import render_document_png, render_sheet_png
 from bot.sheet.layout import Correction, Corrections
+from bot.sheet.model import PHONE_BOX
 from scoring.deal import Column, Contract, Defender, Misere, Raspasy, Record, Role, Suit
 from scoring.errors import IllegalDeal
 from scoring.replay import replay
@@ -120,30 +127,31 @@ EXAMPLES = (
 
 
 def corrected_mountain(sheet: Sheet, seat: int = 0) -> Corrections:
-    """A correction of the seat's second mountain value (first written 10 higher), numbered 1,
-    and one of a later record that no longer writes in the mountain (a 44 corrected away)."""
+    """A correction of the seat's last mountain value but one (first written 10 higher),
+    numbered 1, and one of a later record that no longer writes in the mountain (a 44 corrected
+    away): recent, so that the chat's picture, which folds a crowded band's oldest totals, shows
+    them."""
     band = Band(seat, Column.MOUNTAIN)
     values = sheet.history[band]
-    record, right = values[1]
+    record, right = values[-2]
     written = {r for r, _ in values}
-    away = next(i for i in range(record + 1, len(sheet.records)) if i not in written)
+    away = max(i for i in range(len(sheet.records)) if i not in written)
     return {(band, record): Correction(right + 10, 1), (band, away): Correction(Fraction(44), 2)}
 
 
 def write_examples(directory: Path) -> list[Path]:
-    """Every example picture, and two for issue 13: a Russian 3-player sheet with a corrected
-    mountain, an English 4-player one with help (each with its legend)."""
+    """Every example picture with its phone view, two more: a Russian 3-player sheet with a
+    corrected mountain, an English 4-player one with help (each with its legend), and the full
+    sheets of the 200-deal Russian games."""
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     corrected = random_game(3, 18, 14, names=RU_NAMES)
     helped = random_game(4, 30, 0, pool_target=10)
     for name, sheet, lang, corrections in (
-        ("sheet-3p-corrected-ru", corrected, "ru", corrected_mountain(corrected)),
+        ("sheet-3p-corrected-ru", corrected, "ru", corrected_mountain(corrected, seat=2)),
         ("sheet-4p-help-en", helped, "en", None),
     ):
-        path = directory / f"{name}.png"
-        path.write_bytes(render_sheet_png(sheet, lang, corrections=corrections))
-        paths.append(path)
+        paths += _write(directory, name, render_sheet_png(sheet, lang, corrections=corrections))
     for ex in EXAMPLES:
         names = RU_NAMES if ex.lang == "ru" else NAMES
         sheet = random_game(
@@ -154,10 +162,40 @@ def write_examples(directory: Path) -> list[Path]:
             pool_target=ex.pool_target,
             names=names,
         )
-        path = directory / f"{ex.name}.png"
-        path.write_bytes(render_sheet_png(sheet, ex.lang))
-        paths.append(path)
+        paths += _write(directory, ex.name, render_sheet_png(sheet, ex.lang))
+        if ex.deals == 200 and ex.lang == "ru":
+            path = directory / f"{ex.name.removesuffix('-ru')}-full-ru.png"
+            path.write_bytes(render_document_png(sheet, ex.lang))
+            paths.append(path)
     return paths
+
+
+PHONE_WIDTH = 390  # pt, the phone's screen
+CHAT = "#dfe7ee"  # a chat's background
+BUBBLE_X = 46  # pt from the screen's left: the avatar and its margins
+
+
+def phone_view(png: bytes) -> Image.Image:
+    """The picture as a 390-pt phone shows it in a chat: fitted into Telegram's photo box
+    (`PHONE_BOX`, 300×380), in a bubble beside the sender's avatar, 1 px a point."""
+    picture = Image.open(io.BytesIO(png)).convert("RGB")
+    scale = min(PHONE_BOX[0] / picture.width, PHONE_BOX[1] / picture.height)
+    size = (round(picture.width * scale), round(picture.height * scale))
+    shown = picture.resize(size, Image.Resampling.LANCZOS)
+    view = Image.new("RGB", (PHONE_WIDTH, size[1] + 24), CHAT)
+    draw = ImageDraw.Draw(view)
+    draw.rounded_rectangle((BUBBLE_X - 2, 10, BUBBLE_X + size[0] + 2, 14 + size[1]), 14, "#ffffff")
+    view.paste(shown, (BUBBLE_X, 12))
+    draw.ellipse((6, size[1] - 22, 38, size[1] + 10), "#2481cc")  # the bot's avatar
+    return view
+
+
+def _write(directory: Path, name: str, png: bytes) -> list[Path]:
+    path = directory / f"{name}.png"
+    path.write_bytes(png)
+    phone = directory / f"{name}-phone.png"
+    phone_view(png).quantize(256, dither=Image.Dither.NONE).save(phone, optimize=True)
+    return [path, phone]
 
 
 def main(argv: list[str]) -> int:

@@ -42,7 +42,7 @@ from bot.texts.i18n import translator  # noqa: E402
 from bot.tg.archive import standings_png  # noqa: E402
 from scoring.seating import SEAT_LETTERS as SEATS  # noqa: E402
 from scoring.seating import active_seats  # noqa: E402
-from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
+from tests.bot.factories import ChatDriver, Committing, FakeClock, TgUser  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 
 CHAT = -100_424_242
@@ -61,7 +61,9 @@ async def play_game(service: GameService, rng: random.Random, clock: FakeClock) 
     table = rng.sample(CLUB, rng.choice((3, 3, 4)))
     keeper = table[0]
     names = " ".join(f"@{p.username}" for p in table[1:])
-    await service.new_game(keeper, parse_newgame(f"sochi pool 2 me {names}", keeper.as_player()))
+    await Committing(service).new_game(
+        keeper, parse_newgame(f"sochi pool 2 me {names}", keeper.as_player())
+    )
     for turn in range(12):
         sheet = (await service.snapshot(CHAT)).sheet
         assert sheet is not None
@@ -70,13 +72,15 @@ async def play_game(service: GameService, rng: random.Random, clock: FakeClock) 
         a, b, c = (SEATS[s] for s in active_seats(len(table), sheet.next_dealer))
         declarer, first, second = ((a, b, c), (b, c, a), (c, a, b))[turn % 3]
         contract = "7♥ -1" if rng.random() < 0.3 else "6♠ ="
-        await service.record(keeper, f"{declarer} {contract} vist:{first} pass:{second}")
-    result = await service.end_game(keeper)
+        await Committing(service).record(
+            keeper, f"{declarer} {contract} vist:{first} pass:{second}"
+        )
+    result = await Committing(service).end_game(keeper)
     vote = getattr(result, "vote", None)
     if vote is not None:  # not finished: every player agrees to end it
         for player in table:
             if player is not keeper:
-                await service.vote(player, result.state.game_id, vote.seq, True)
+                await Committing(service).vote(player, result.state.game_id, vote.seq, True)
     clock.advance(3600 * 24 * 3)
 
 
@@ -116,11 +120,11 @@ async def deal_cost(service: GameService, chat_id: int, count: int = 150) -> flo
     players = [Caller(chat_id, p.user_id, p.first_name, p.username) for p in CLUB[:3]]
     keeper = players[0]
     spec = parse_newgame("sochi pool 5000 me @boris_club @clara_club", keeper.as_player())
-    await service.new_game(keeper, spec)
+    await Committing(service).new_game(keeper, spec)
     lines = ("A 6♠ = vist:B pass:C", "B 6♠ = vist:C pass:A", "C 6♠ = vist:A pass:B")
     times = []
     for n in range(count):
-        times.append(await timed(lambda n=n: service.record(keeper, lines[n % 3])))
+        times.append(await timed(lambda n=n: Committing(service).record(keeper, lines[n % 3])))
     return statistics.median(times)
 
 

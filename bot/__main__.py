@@ -1,24 +1,74 @@
-"""`python -m bot` (`make run`): settings from the environment and `.env`, then long polling."""
+"""`python -m bot` (`make run`): the bot, or one of the operator's commands.
+
+    python -m bot [run]                 settings from the environment and `.env`, then updates
+    python -m bot migrate-db --from … --to …   copy a SQLite database into PostgreSQL
+    python -m bot backup FILE           a consistent copy of the running SQLite database
+    python -m bot --help
+
+Anything else is refused with the usage and exit status 2: an unknown word never starts a
+second poller on the live token.
+"""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import logging
 import sys
+from collections.abc import Sequence
+from pathlib import Path
 
-from bot.settings import exit_with, load_settings
+from bot.settings import exit_with, load_settings, unknown_settings
+
+log = logging.getLogger("bot")
 
 
-def main() -> None:
-    if sys.argv[1:2] == [
-        "migrate-db"
-    ]:  # python -m bot migrate-db --from … --to … (bot/migrate.py)
+def parser() -> argparse.ArgumentParser:
+    parse = argparse.ArgumentParser(
+        prog="python -m bot",
+        description="The preferans scorekeeper bot for Telegram (settings: .env.example).",
+    )
+    commands = parse.add_subparsers(dest="command", metavar="COMMAND")
+    commands.add_parser("run", help="run the bot (the default): long polling or the webhook")
+    # Its own arguments are read by bot.migrate (main() hands them over before this parser).
+    commands.add_parser(
+        "migrate-db",
+        help="copy a SQLite database into an empty PostgreSQL one (migrate-db --help)",
+    )
+    backup = commands.add_parser(
+        "backup",
+        help="copy the running SQLite database to FILE (on PostgreSQL: the pg_dump command)",
+        description="A consistent copy of the bot's SQLite database (DATABASE_PATH) while the "
+        "bot runs, through SQLite's online backup. Exit status 0: copied and checked; 2: "
+        "nothing copied (on PostgreSQL the pg_dump command to use is printed).",
+    )
+    backup.add_argument("file", type=Path, metavar="FILE", help="where the copy is written")
+    return parse
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["migrate-db"]:
         from bot.migrate import main as migrate_db
 
-        raise SystemExit(migrate_db(sys.argv[2:]))
+        raise SystemExit(migrate_db(words[1:]))
+    args = parser().parse_args(words)
+    if args.command == "backup":
+        from bot.backup import main as backup
+
+        raise SystemExit(backup(args.file))
+    run()
+
+
+def run() -> None:
     settings = load_settings()
-    from bot.app import StartupError, run, setup_logging  # aiogram loads once settings are good
+    from bot.logs import setup_logging
 
     setup_logging(settings)
+    for line in unknown_settings():
+        log.warning("%s", line)
+    from bot.app import StartupError, run  # aiogram loads once settings are good
+
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
 from functools import partial
 from typing import TYPE_CHECKING, Final
 
@@ -23,19 +22,22 @@ from aiogram.types import BotCommand, InlineKeyboardButton
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
+from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, beat
 from bot.core.lease import Lease, holds_clock
+from bot.domain import Store
+from bot.logs import update_context
 from bot.settings import Settings
-from bot.storage import Store
+from bot.startup import open_when_ready
 from bot.storage.factory import StoreUnavailable
-from bot.storage.factory import open_store as open_any_store
 from bot.storage.upkeep import pruning
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import COMMANDS
 from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
+from bot.tg.pacing import Pacing
 from bot.tg.polling import poll
-from bot.tg.reply import OwedReplies, close_expired_votes
+from bot.tg.reply import ChatAnnouncer, close_expired_votes
 from bot.tg.sender import Sender
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button
@@ -52,8 +54,10 @@ VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 
 
 def _detached(router: Router) -> Router:
-    """A router free to be included: a process builds one dispatcher, the tests build many."""
-    router._parent_router = None  # aiogram refuses to attach a router twice
+    """A router free to be included: a process builds one dispatcher, the tests build many, and
+    aiogram has no public way to detach a router from the dispatcher it was included in (it
+    refuses to attach one twice): docs/decisions.md."""
+    router._parent_router = None
     return router
 
 
@@ -70,8 +74,9 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         dispatcher["live_sheet"] = partial(
             live_button, settings.bot_token.get_secret_value(), settings
         )
+    dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
+    dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
     dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
-    dispatcher.update.outer_middleware(OwedReplies(game))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher
 
@@ -113,39 +118,16 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
         log.warning("the commands menu was not set: %s", error)
 
 
-class RedactingFormatter(logging.Formatter):
-    """Never lets the token into a log line (aiohttp errors may quote a request URL)."""
-
-    def __init__(self, secret: str, fmt: str) -> None:
-        super().__init__(fmt)
-        self.secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self.secret, "<token>") if self.secret else text
-
-
-def setup_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        RedactingFormatter(
-            settings.bot_token.get_secret_value(),
-            "%(asctime)s %(levelname)s %(name)s: %(message)s",
-        )
-    )
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
-
-
 class StartupError(Exception):
     """A start-up problem the user can fix; its message is the one line to show."""
 
 
 async def open_store(settings: Settings) -> Store:
-    """PostgreSQL when DATABASE_URL is set, else the SQLite file (`bot.storage.factory`)."""
+    """PostgreSQL when DATABASE_URL (or PGHOST) is set, else the SQLite file
+    (`bot.storage.factory`); a database that does not answer yet is waited for up to
+    DATABASE_WAIT_SECONDS (`bot.startup`)."""
     try:
-        return await open_any_store(settings)
+        return await open_when_ready(settings)
     except StoreUnavailable as error:
         raise StartupError(str(error)) from None
 
@@ -170,7 +152,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
 
 
 async def vote_clock(
-    bot: Bot, game: GameService, default_locale: str, tick: float, lease: Lease | None = None
+    game: GameService, default_locale: str, tick: float, lease: Lease | None = None
 ) -> None:
     """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
     time is over and redraw their messages. A failure is logged; the clock goes on. With a `lease`
@@ -178,17 +160,17 @@ async def vote_clock(
     ticks = 0
     while True:
         await asyncio.sleep(tick)
+        beat(VOTE_CLOCK)
         try:
             if lease is not None and not await holds_clock(lease, game, ticks):
                 continue
             ticks += 1
-            await close_expired_votes(bot, game, default_locale)
+            await close_expired_votes(game, default_locale)
         except Exception:
             log.exception("closing timed-out votes failed; trying again")
 
 
 async def start_vote_clock(
-    bot: Bot,
     game: GameService,
     default_locale: str,
     tick: float = VOTE_TICK,
@@ -198,9 +180,9 @@ async def start_vote_clock(
     down, then keep watching (corrections.md "A vote")."""
     watched = await game.watch_open_votes()
     if lease is None or await lease.hold():
-        closed = await close_expired_votes(bot, game, default_locale)
+        closed = await close_expired_votes(game, default_locale)
         log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
-    task = vote_clock(bot, game, default_locale, tick, lease)
+    task = vote_clock(game, default_locale, tick, lease)
     return asyncio.create_task(task, name="vote-clock")
 
 
@@ -220,6 +202,7 @@ async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
     store = await open_store(settings)
+    log.info("database: %s", settings.database_setting())  # which one, masked
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
@@ -231,13 +214,21 @@ async def run(settings: Settings) -> None:
         dispatcher = build_dispatcher(settings, store)
         game: GameService = dispatcher["game"]
         painter = start_painter(settings)
-        sender = Sender(bot, game, painter=painter)
+        sender = Sender(bot, game, painter=painter, pacing=Pacing.of(settings))
         game.core.notify = sender.wake
         await wait_for_telegram(bot)
+        # /healthz: each loop started from here on is watched (bot.core.health)
+        for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
+            HEARTS.watch(loop_name)
         sending = asyncio.create_task(sender.run(), name="sender")
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz, the webhook
-            app = build_web_app(bot, dispatcher["game"], default_locale=settings.default_locale)
+            app = build_web_app(
+                bot,
+                game,
+                announce=dispatcher["announce"],
+                default_locale=settings.default_locale,
+            )
             if settings.webhook_url is not None:
                 add_webhook(app, dispatcher, bot, settings)
             try:
@@ -245,9 +236,7 @@ async def run(settings: Settings) -> None:
             except OSError as error:
                 raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
-        clock = await start_vote_clock(
-            bot, dispatcher["game"], settings.default_locale, lease=lease
-        )
+        clock = await start_vote_clock(game, settings.default_locale, lease=lease)
         if settings.webhook_url is not None:
             await set_webhook(bot, dispatcher, settings)
             await until_stopped()
@@ -267,6 +256,8 @@ async def run(settings: Settings) -> None:
         )
         log.info("stopped; what is still owed is sent after the restart")
     finally:
+        for loop_name in (WEBHOOK, POLLER, SENDER, VOTE_CLOCK):
+            HEARTS.forget(loop_name)
         prune.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await prune

@@ -1,5 +1,8 @@
 """`python -m bot migrate-db --from sqlite:///data/prefbot.sqlite3 --to postgresql://…`.
 
+Without `--to`, the target is the bot's own PostgreSQL: DATABASE_URL, or PGHOST, PGUSER, PGPASSWORD
+and PGDATABASE (docker compose passes these), from the environment and `.env`.
+
 Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat and processed
 update, with their ids, in one transaction on the target. Before committing it checks that each table
 holds as many rows as the source, that every game's events read back equal, and that every started
@@ -25,6 +28,7 @@ import asyncpg
 
 from bot.core import GameService
 from bot.core.state import fold
+from bot.settings import storage_settings
 from bot.storage.base import EventRow, Repo
 from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url
 from bot.storage.sqlite import SqliteStore
@@ -191,15 +195,26 @@ def parser() -> argparse.ArgumentParser:
         "--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3"
     )
     parse.add_argument(
-        "--to", dest="target", required=True, help="postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+        "--to",
+        dest="target",
+        help="postgresql://USER:PASSWORD@HOST:5432/DBNAME (default: the bot's DATABASE_URL, or"
+        " its PGHOST, PGUSER, PGPASSWORD and PGDATABASE)",
     )
     return parse
 
 
 def main(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
+    target = args.target or storage_settings().database_url
+    if target is None:
+        print(
+            "migrate-db: --to is missing, and neither DATABASE_URL nor PGHOST names a"
+            " PostgreSQL database: write --to postgresql://USER:PASSWORD@HOST:5432/DBNAME",
+            file=sys.stderr,
+        )
+        return EXIT_REFUSED
     try:
-        print(asyncio.run(migrate(args.source, args.target)))
+        print(asyncio.run(migrate(args.source, target)))
     except Refused as error:
         print(f"migrate-db: {error}", file=sys.stderr)
         return EXIT_REFUSED

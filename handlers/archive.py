@@ -3,15 +3,18 @@ every chat), and any game of the chat opened again with its history and export. 
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameError, GameService, archive
+from bot.core import Caller, GameError, GameService, UnitOfWork, archive
 from bot.core.archive import GamesPage
 from bot.texts.archive import games_text, look_caption
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import opened_text, score_text
+from bot.tg import direct
 from bot.tg.archive import (
     GameAct,
     GameCb,
@@ -52,10 +55,13 @@ async def games_page(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    """◀ ▶: the page asked for, kept within the list as it stands now, shown in place."""
+    """◀ ▶: the page asked for, kept within the list as it stands now, shown in place (the toast
+    once the page's edit is owed for good)."""
     page = await _page(game, caller, t, callback_data.page)
-    await query.answer(t("archive-page-toast", page=page.page + 1, pages=page.pages))
+    toast = t("archive-page-toast", page=page.page + 1, pages=page.pages)
+    uow.after_commit(partial(direct.toast, query, toast))
     if query.message is not None:
         keyboard = pages_keyboard(t, page)
         await reply.edit(query.message.message_id, _text(t, caller, page), keyboard)
@@ -93,10 +99,11 @@ async def game_button(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """History or Export of the game the button names, looked up in the pressing chat."""
     snap = await archive.game_snapshot(game, caller.chat_id, callback_data.game)
-    await query.answer()
+    uow.after_commit(partial(direct.toast, query))
     if callback_data.act is GameAct.HISTORY:
         await owe_history(reply, t, snap)
     else:

@@ -18,12 +18,7 @@ from typing import Any
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
-from aiogram.types import (
-    BufferedInputFile,
-    CallbackQuery,
-    Message,
-    ReplyParameters,
-)
+from aiogram.types import CallbackQuery, Message, ReplyParameters
 
 from bot.core import Caller
 from bot.texts.calc import (
@@ -33,6 +28,7 @@ from bot.texts.calc import (
 )
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, plain_text
+from bot.tg import direct
 from bot.tg.calc_steps import (
     NAMES_EXAMPLE,
     STATES,
@@ -71,7 +67,7 @@ async def calc_cmd(
     try:
         sheet = parse_calc(message.text or "")
     except CalcError as error:
-        await message.answer(calc_error_text(t, error))
+        await direct.answer(message, calc_error_text(t, error))
         return
     await answer_settled(message, t, sheet)
 
@@ -83,12 +79,11 @@ async def answer_settled(message: Message, t: Translator, sheet: PaperSheet) -> 
     png = await render_png(as_sheet(sheet), t.lang, settlement)
     if png is not None:
         fits = len(plain_text(text)) <= CAPTION_LIMIT
-        photo = BufferedInputFile(png, filename="calc.png")
-        await message.answer_photo(photo, caption=text if fits else None)
+        await direct.answer_photo(message, png, "calc.png", text if fits else None)
         if fits:
             return
     for part in chunks(text.split("\n")):
-        await message.answer(part)
+        await direct.answer(message, part)
 
 
 # -- step by step -------------------------------------------------------------------------------
@@ -107,7 +102,7 @@ async def calc_press(
     if callback_data.owner != query.from_user.id:
         owner = FSMContext(state.storage, replace(state.key, user_id=callback_data.owner))
         opener = (await owner.get_data()).get("opener", "?")
-        await query.answer(t("calc-not-yours", name=opener), show_alert=True)
+        await direct.toast(query, t("calc-not-yours", name=opener), alert=True)
         return
     data = await state.get_data()
     message = query.message
@@ -117,18 +112,18 @@ async def calc_press(
         or current != STATES[callback_data.step].state
         or data.get("prompt") != message.message_id
     ):
-        await query.answer(t("calc-stale"), show_alert=True)
+        await direct.toast(query, t("calc-stale"), alert=True)
         return
     act, step = callback_data.act, callback_data.step
     if act is CalcAct.CANCEL:
         await state.clear()
-        await message.edit_text(t("calc-cancelled"))
+        await direct.edit(message, t("calc-cancelled"))
     elif act is CalcAct.BACK:
         await go_back(message, t, state, step, data)
     elif not await pick(message, t, state, step, callback_data.v):
-        await query.answer(t("calc-stale"), show_alert=True)
+        await direct.toast(query, t("calc-stale"), alert=True)
         return
-    await query.answer()
+    await direct.toast(query)
 
 
 async def pick(message: Message, t: Translator, state: FSMContext, step: CalcStep, v: str) -> bool:
@@ -184,7 +179,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
             names = ()
         if len(names) != count:
             example = " ".join(NAMES_EXAMPLE[:count])
-            await message.answer(t("calc-names-expected", players=count, example=example))
+            await direct.answer(message, t("calc-names-expected", players=count, example=example))
             return
         await state.update_data(names=list(names), lines=[])
         await show(message, None, t, state, CalcStep.PLAYER)
@@ -194,7 +189,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     try:
         parse_player_line(text, names, name=names[len(lines)], lang=t.lang)
     except CalcError as error:
-        await message.answer(calc_error_text(t, error))
+        await direct.answer(message, calc_error_text(t, error))
         return
     lines.append(text)
     if len(lines) < len(names):
@@ -208,7 +203,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     ]
     sheet = build_sheet(header, players)
     await answer_settled(message, t, sheet)
-    await message.answer(calc_message_text(t, sheet))
+    await direct.answer(message, calc_message_text(t, sheet))
 
 
 async def show(
@@ -219,13 +214,15 @@ async def show(
     data = await state.get_data()
     text, keyboard = step_view(t, step, data)
     if edit is not None:
-        await edit.edit_text(text, reply_markup=keyboard)
+        await direct.edit(edit, text, keyboard)
         return
-    sent = await origin.answer(
+    sent = await direct.answer(
+        origin,
         text,
         reply_markup=keyboard,
         reply_parameters=ReplyParameters(
             message_id=origin.message_id, allow_sending_without_reply=True
         ),
     )
-    await state.update_data(prompt=sent.message_id)
+    if sent is not None:
+        await state.update_data(prompt=sent.message_id)

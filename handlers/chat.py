@@ -6,18 +6,18 @@ from aiogram import F, Router
 from aiogram.filters import MagicData
 from aiogram.types import Message
 
-from bot.core import GameService
+from bot.core import GameService, UnitOfWork
 
 router = Router(name=__name__)
 
 
 @router.message(MagicData(F.event.migrate_to_chat_id))
-async def migrated_to(message: Message, game: GameService) -> None:
+async def migrated_to(message: Message, game: GameService, uow: UnitOfWork) -> None:
     assert message.migrate_to_chat_id is not None
-    await game.migrate_chat(message.chat.id, message.migrate_to_chat_id)
+    await game.migrate_chat(uow, message.chat.id, message.migrate_to_chat_id)
 
 
 @router.message(MagicData(F.event.migrate_from_chat_id))
-async def migrated_from(message: Message, game: GameService) -> None:
+async def migrated_from(message: Message, game: GameService, uow: UnitOfWork) -> None:
     assert message.migrate_from_chat_id is not None
-    await game.migrate_chat(message.migrate_from_chat_id, message.chat.id)
+    await game.migrate_chat(uow, message.migrate_from_chat_id, message.chat.id)

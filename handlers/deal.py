@@ -8,7 +8,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService, split_late
+from bot.core import Caller, GameError, GameService, UnitOfWork, split_late
 from bot.texts.i18n import Translator
 from bot.texts.views import edited_by_message_text, edited_text, recorded_text, undone_text
 from bot.tg.reply import Reply
@@ -24,29 +24,45 @@ async def deal_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     text, late = split_late(command.args or "")
     if late:
-        await reply.vote(await game.propose_late(caller, text))
+        await reply.vote(await game.propose_late(uow, caller, text))
         return
-    result = await game.record(caller, text)
+    result = await game.record(uow, caller, text)
     await reply.sheet(result, recorded_text(t, result))
 
 
 @router.message(Command("lastround"))
 async def last_round_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    result = await game.record(caller, "last-round")
+    result = await game.record(uow, caller, "last-round")
     await reply.sheet(result, recorded_text(t, result))
 
 
 @router.message(Command("undo"))
 async def undo_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    """Undo the last record; the sheet is redrawn in place when it is near."""
-    result = await game.undo(caller)
+    """Undo the last record; the sheet is redrawn in place when it is near. /undo takes nothing
+    after it: text there is refused (it may be a correction meant for /edit), nothing undone."""
+    junk = (command.args or "").strip()
+    if junk:
+        raise GameError("undo-takes-nothing", junk, {}, "/undo")
+    result = await game.undo(uow, caller)
     await reply.sheet(result, undone_text(t, result), redraw=True)
 
 
@@ -58,9 +74,10 @@ async def edit_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """Correct the last record; the sheet is redrawn in place when it is near."""
-    result = await game.edit(caller, command.args or "")
+    result = await game.edit(uow, caller, command.args or "")
     await reply.sheet(result, edited_text(t, result), redraw=True)
 
 
@@ -72,7 +89,8 @@ async def edited_deal(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """An edited /deal: as /edit would, if it wrote the sender's last, still pencilled record."""
-    result = await game.edit_by_message(caller, command.args or "", message.date)
+    result = await game.edit_by_message(uow, caller, command.args or "", message.date)
     await reply.sheet(result, edited_by_message_text(t, result), redraw=True)

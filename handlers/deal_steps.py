@@ -3,27 +3,32 @@
 bot/texts/deal_steps.py is the step machine (it asks the engine what each step may offer);
 bot/tg/deal_entry.py keeps the open step message in the presser's FSM state and checks every press
 against it and the database — nothing a button carries is trusted. ✅ builds the canonical line
-and calls `GameService.record`: the same path, rules and refusals as a typed `/deal`.
+and calls `GameService.record`: the same path, rules and refusals as a typed `/deal`. What says
+"recorded" waits for the unit of work's commit: the step message shown as the record goes through
+the outbox with the deal, the toast and the steps' "done" mark run after the commit (a commit that
+fails and is tried again finds the steps still open; a second ✅ after it finds them done, and the
+records' fingerprint changed). The step messages themselves record nothing and are sent directly
+(`bot.tg.direct`).
 """
 
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from aiogram import Bot, Dispatcher, F, Router
-from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
-from bot.core import Caller, GameError, GameService
+from bot.core import Caller, GameError, GameService, UnitOfWork
 from bot.core.records import DEAL_EXAMPLE
-from bot.storage import GameStatus
+from bot.domain import GameStatus
 from bot.texts import deal_steps as steps
 from bot.texts.deal_steps import DealStep, Seating
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
-from bot.tg import fsm
+from bot.tg import direct, fsm
 from bot.tg.deal_entry import Refused, StepsBook, fingerprint
 from bot.tg.fsm import DealEntry, OpenSteps
 from bot.tg.keyboards import Act, DealCb, deal_keyboard
@@ -87,25 +92,25 @@ async def deal_steps_cmd(
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     entry.odessa = sheet.rules.odessa_rules
-    sent = await message.answer(
+    sent = await direct.answer(
+        message,
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
     )
+    if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
+        return
     entry.message_id = sent.message_id
     await book_of(state, dispatcher, bot).open(entry)
 
 
 # -- presses ---------------------------------------------------------------------------------
 async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
-    await query.answer(plain_text(text), show_alert=alert)
+    await direct.toast(query, plain_text(text), alert=alert)
 
 
 async def _close(message: Message, text: Safe) -> None:
     """The step message becomes `text`, without buttons."""
-    try:
-        await message.edit_text(text, reply_markup=None)
-    except TelegramAPIError as error:
-        log.info("the deal steps message could not be closed: %s", error)
+    await direct.edit(message, text)
 
 
 async def _checked(
@@ -146,6 +151,7 @@ async def record_press(
     dispatcher: Dispatcher,
     bot: Bot,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """✅: the canonical line goes through `GameService.record`, as a typed `/deal` would."""
     book = book_of(state, dispatcher, bot)
@@ -157,16 +163,17 @@ async def record_press(
         await _toast(query, t("steps-moved-on"))
         return
     text = steps.notation(entry.seating, entry.draft)
-    await book.done(message.message_id)  # a second ✅ finds nothing to record
     try:
-        result = await game.record(caller, text)
+        result = await game.record(uow, caller, text)
     except ScoringError as error:
+        await book.done(message.message_id)  # the refused draft is done with
         await _close(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
         raise  # the errors router answers the press with the same refusal
-    await query.answer(plain_text(t("steps-recorded-toast")))
+    uow.after_commit(partial(book.done, message.message_id))  # a second ✅ records nothing
+    uow.after_commit(partial(_toast, query, t("steps-recorded-toast")))
     names = result.state.names
     number, line = number_label(t, result.scored), shown_line(t, result.scored.record, names)
-    await _close(message, t("deal-recorded", number=number, line=line))
+    await reply.edit(message.message_id, t("deal-recorded", number=number, line=line))
     await reply.sheet(result, recorded_text(t, result))
 
 
@@ -189,14 +196,14 @@ async def step_press(
     message, entry = checked
     if callback_data.act is Act.CANCEL:
         await book.done(message.message_id)
-        await query.answer()
+        await direct.toast(query)
         await _close(message, t("steps-cancelled"))
         return
     if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
-        await query.answer()
+        await direct.toast(query)
         await state.update_data({NOTE_KEY: message.message_id})
         ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
-        await message.answer(ask, reply_markup=ForceReply(selective=True))
+        await direct.answer(message, ask, reply_markup=ForceReply(selective=True))
         return
     if callback_data.act is Act.BACK:
         if len(entry.drafts) > 1:
@@ -223,10 +230,11 @@ async def step_press(
             return
     entry.version += 1
     await book.save(entry)
-    await query.answer()
-    await message.edit_text(
+    await direct.toast(query)
+    await direct.edit(
+        message,
         steps.step_text(t, entry.seating, entry.draft),
-        reply_markup=keyboard(t, caller.user_id or 0, entry),
+        keyboard(t, caller.user_id or 0, entry),
     )
 
 
@@ -246,20 +254,21 @@ async def note_reply(
     await state.set_data(data)
     entry = fsm.open_steps(data, message_id)
     if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
-        await message.answer(t("steps-moved-on"))
+        await direct.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
     await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     bot = message.bot
     assert bot is not None
-    await bot.edit_message_text(
+    await direct.edit_in(
+        bot,
+        caller.chat_id,
+        message_id,
         steps.step_text(t, entry.seating, entry.draft),
-        chat_id=caller.chat_id,
-        message_id=message_id,
-        reply_markup=keyboard(t, caller.user_id or 0, entry),
+        keyboard(t, caller.user_id or 0, entry),
     )
-    await message.answer(t("steps-note-added"))
+    await direct.answer(message, t("steps-note-added"))
 
 
 @router.callback_query(

@@ -7,7 +7,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.core import Caller, GameService
+from bot.core import Caller, GameService, UnitOfWork
 from bot.core.results import Ended
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, ended_text
@@ -18,9 +18,14 @@ router = Router(name=__name__)
 
 @router.message(Command("endgame", "end"))
 async def endgame_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    result = await game.end_game(caller)
+    result = await game.end_game(uow, caller)
     if isinstance(result, Ended):
         for part in chunks(ended_text(t, result).split("\n")):
             await reply.text(part)

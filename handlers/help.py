@@ -9,6 +9,7 @@ from aiogram.types import Message
 from bot.core import Caller, GameService
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, help_lines, open_games_text
+from bot.tg import direct
 
 router = Router(name=__name__)
 
@@ -20,4 +21,4 @@ async def help_cmd(message: Message, caller: Caller, t: Translator, game: GameSe
     if caller.private and caller.user_id is not None:
         lines += ["", open_games_text(t, await game.open_games(caller.user_id))]
     for part in chunks(lines):
-        await message.answer(part)
+        await direct.answer(message, part)

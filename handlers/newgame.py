@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiogram import Router
 from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameService, Player, parse_newgame
+from bot.core import Caller, GameService, Player, UnitOfWork, parse_newgame
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.texts.i18n import Translator, translator
 from bot.texts.views import joined_text, left_text, opened_text, started_text
+from bot.tg import direct
 from bot.tg.keyboards import JoinCb, join_keyboard
 from bot.tg.reply import Reply
 
@@ -50,13 +53,19 @@ def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
 
 @router.message(Command("newgame", "new"))
 async def newgame_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
     user = message.from_user
-    opened = await game.new_game(caller, spec, locale_of(user.language_code if user else None))
-    t = translator(await game.locale(caller.chat_id) or t.lang)  # a new group takes the opener's
+    language = locale_of(user.language_code if user else None)
+    opened = await game.new_game(uow, caller, spec, language)
+    t = translator(opened.locale or t.lang)  # a new group takes the opener's
     markup = None if opened.started else join_keyboard(t, opened.state.game_id)
     await reply.text(opened_text(t, opened.state, opened.started), markup)
 
@@ -69,9 +78,10 @@ async def join_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     name = (command.args or "").strip() or None
-    joined = await game.join(caller, name)
+    joined = await game.join(uow, caller, name)
     await reply.text(joined_text(t, joined.state, joined.player, joined.started))
 
 
@@ -83,9 +93,10 @@ async def join_button(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    joined = await game.join(caller, game_id=callback_data.game)
-    await query.answer(t("joined-toast", name=joined.player.name))
+    joined = await game.join(uow, caller, game_id=callback_data.game)
+    uow.after_commit(partial(direct.toast, query, t("joined-toast", name=joined.player.name)))
     state = joined.state
     if isinstance(query.message, Message):
         markup = None if joined.started else join_keyboard(t, state.game_id)
@@ -102,7 +113,8 @@ async def leave_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     name = (command.args or "").strip() or None
-    left = await game.leave(caller, name)
+    left = await game.leave(uow, caller, name)
     await reply.text(left_text(t, left.state, left.player))

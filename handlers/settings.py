@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameError, GameService
+from bot.core import Caller, GameError, GameService, UnitOfWork
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.tg.reply import Reply
 
@@ -21,9 +21,10 @@ async def lang_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     lang = (command.args or "").strip().lower()
     if lang not in LANGUAGES:
         raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
-    await game.set_locale(caller, lang)
+    await game.set_locale(uow, caller, lang)
     await reply.text(translator(lang)("lang-set"))

@@ -6,7 +6,7 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService
+from bot.core import Caller, GameService, UnitOfWork
 from bot.core.zones import parse_zone, set_zone, zone_of_chat
 from bot.texts.i18n import Translator
 from bot.texts.times import chat_time
@@ -23,6 +23,7 @@ async def tz_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """`/tz Europe/Moscow` sets the zone (any case; checked against the zone database);
     `/tz` alone shows it."""
@@ -33,6 +34,6 @@ async def tz_cmd(
         await reply.text(t("tz-shown", zone=str(zone), time=now))
         return
     zone = parse_zone(typed)
-    await set_zone(game.core, caller, zone)
+    await set_zone(uow, caller, zone)
     now = chat_time(game.clock(), zone, t.lang, date=False, label=True)
     await reply.text(t("tz-set", zone=zone.key, time=now))

@@ -1,5 +1,6 @@
 """/score, /sheet, /history, /rules, /export: anyone in the chat may look; `/sheet N`,
-`/history N` and `/export N` look at any game of the chat by its number."""
+`/history N` and `/export N` look at any game of the chat by its number, and `/sheet full` (or
+`/sheet N full`) sends every total of the sheet as a document."""
 
 from __future__ import annotations
 
@@ -7,30 +8,45 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService, archive
+from bot.core import Caller, GameService, UnitOfWork, archive
 from bot.core.results import Snapshot
 from bot.texts.archive import look_caption
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, opened_text, rules_text, score_text
 from bot.tg.archive import owe_export, owe_history
-from bot.tg.reply import Reply
+from bot.tg.reply import Reply, render_png
 
 router = Router(name=__name__)
+FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
 
 
-async def _look(game: GameService, caller: Caller, command: CommandObject) -> Snapshot:
+def _split_full(args: str) -> tuple[str, bool]:
+    """The arguments without the word `full` (anywhere), and whether it was there."""
+    words = args.split()
+    kept = [w for w in words if w.casefold() not in FULL_WORDS]
+    return " ".join(kept), len(kept) != len(words)
+
+
+async def _look(
+    game: GameService, uow: UnitOfWork, caller: Caller, command: str, args: str
+) -> Snapshot:
     """The game a look names: `N` after the command, else the chat's live (or last) game."""
-    if not (command.args or "").strip():
-        return await game.look(caller)
-    number = archive.parse_number(command.args or "", f"/{command.command}")
+    if not args.strip():
+        return await game.look(uow, caller)
+    number = archive.parse_number(args, f"/{command}")
     return await archive.game_snapshot(game, caller.chat_id, number)
 
 
 @router.message(Command("score"))
 async def score_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
@@ -46,12 +62,19 @@ async def sheet_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await _look(game, caller, command)
+    args, full = _split_full(command.args or "")
+    snap = await _look(game, uow, caller, command.command, args)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
     caption = look_caption(t, snap.state, snap.sheet)
+    if full:  # every total, as a document
+        png = await render_png(snap.sheet, t.lang, snap.settlement, game, snap.state, full=True)
+        if png is not None:
+            await reply.document(png, f"sheet-{snap.state.number}.png", caption)
+            return
     await reply.sheet_of(snap.state, snap.sheet, snap.settlement, caption)
 
 
@@ -63,15 +86,23 @@ async def history_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    await owe_history(reply, t, await _look(game, caller, command))
+    await owe_history(
+        reply, t, await _look(game, uow, caller, command.command, command.args or "")
+    )
 
 
 @router.message(Command("rules"))
 async def rules_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(caller)
+    snap = await game.look(uow, caller)
     for part in chunks(rules_text(t, snap.state).split("\n")):
         await reply.text(part)
 
@@ -84,10 +115,12 @@ async def export_cmd(
     t: Translator,
     game: GameService,
     reply: Reply,
+    uow: UnitOfWork,
 ) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
-    if (command.args or "").strip():
-        snap = await _look(game, caller, command)
+    args = command.args or ""
+    if args.strip():
+        snap = await _look(game, uow, caller, command.command, args)
         await owe_export(reply, t, archive.exported(snap.state, game.clock()))
         return
-    await owe_export(reply, t, await game.export(caller.chat_id))
+    await owe_export(reply, t, await game.export(caller.chat_id, uow))

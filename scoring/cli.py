@@ -5,59 +5,36 @@
     python -m scoring conventions
 
 An error is exit status 2 and one English line on standard error, `FILE:LINE: message` (`FILE: message`
-when the error is about the whole file), never a traceback. The messages are built here from an error's
-code, span and params, with the texts of `locales/*.toml` (`[cli]`, the catalogue the chat's texts
-share). `replay --sheet` draws with the renderer it is handed, else with the one registered under the
-entry-point group `prefbot.sheet`: the rules engine names no package above it.
+when the error is about the whole file), never a traceback; the messages are `scoring.cli_messages`'
+(the texts of `locales/*.toml` `[cli]`), what is printed is `scoring.cli_report`'s. `replay --sheet`
+draws with the renderer it is handed, else with the one registered under the entry-point group
+`prefbot.sheet`: the rules engine names no package above it.
+
+A command imports only what it uses, inside its own function: a `replay --json` process is this
+module, the protocol reader, the replay, the settlement and the report — no paper sheets, no line
+printer, no catalogue of texts unless something goes wrong, no entry points unless a picture is
+asked for, and argparse only for a command line out of the common (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
-import argparse
 import io
-import json
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
-from fractions import Fraction
-from importlib.metadata import entry_points
-from math import floor
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from locales import catalog, numbers
 from scoring.errors import ProtocolError, ScoringError
-from scoring.paper import FIELDS, parse_paper_sheet
-from scoring.protocol import parse_protocol
-from scoring.replay import replay
-from scoring.rules import (
-    ALIASES,
-    OPTION_HELP,
-    OPTION_NAMES,
-    PRESETS,
-    Rules,
-    format_option,
-    rules_for,
-)
-from scoring.settle import Settlement, settle
-from scoring.sheet import Sheet, Totals
+
+if TYPE_CHECKING:
+    from scoring.replay import Standing
+    from scoring.settle import Settlement
+    from scoring.sheet import Sheet
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
-
-CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
-# Messages by error code (`{span}` is the input at fault, other fields are the error's params),
-# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures.
-MESSAGES: Final = catalog.table(CLI_LANG, "cli.messages")
-PROBLEMS: Final[Mapping[str, Mapping[str, str]]] = {
-    code: catalog.table(CLI_LANG, f"cli.problems.{code}")
-    for code in catalog.keys(CLI_LANG, "cli.problems")
-}
-EXPECTED: Final = catalog.table(CLI_LANG, "cli.expected")
-FAILURES: Final = catalog.table(CLI_LANG, "cli.failures")
 
 Renderer = Callable[..., bytes]
 """`render(sheet, lang, *, settlement=...) -> PNG bytes`: what `replay --sheet` draws with."""
@@ -75,14 +52,21 @@ class _Failure(Exception):
         return f"{place}: {self.message}"
 
 
+def _failure(path: str, line: int, error: ScoringError) -> _Failure:
+    """A rules error as the one line to report at its place (its messages loaded only now)."""
+    from scoring.cli_messages import message
+
+    return _Failure(path, line, message(error))
+
+
 def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
     """Run one command; returns the exit status (0, or 2 after one line on standard error).
 
     `renderer` draws `replay --sheet`; without it the registered one is used (`find_renderer`)."""
     _configure_streams()
-    args = _parser().parse_args(argv)
-    command: str = args.command
-    path: str = getattr(args, "file", "")
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = _plain_arguments(words) or _arguments(words)
+    command, path = args.command, args.file
     try:
         if command == "conventions":
             _write(conventions_text())
@@ -94,7 +78,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         print(failure, file=sys.stderr)
         return EXIT_ERROR
     except ScoringError as error:  # an error the commands did not place: report it on the file
-        print(_Failure(path, getattr(error, "line", 0), message(error)), file=sys.stderr)
+        print(_failure(path, getattr(error, "line", 0), error), file=sys.stderr)
         return EXIT_ERROR
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
@@ -102,7 +86,49 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+@dataclass(frozen=True, slots=True)
+class Arguments:
+    """A command line as read: the command, its file, `--json` and `--sheet OUT.png`."""
+
+    command: str
+    file: str = ""
+    json: bool = False
+    sheet: str | None = None
+
+
+def _plain_arguments(words: Sequence[str]) -> Arguments | None:
+    """The common command lines read without argparse (whose import, with the help formatter's,
+    costs a `replay` as much as the protocol's header); None for anything else — help, a mistake,
+    an abbreviated option, `--` — which argparse reads and answers as it always does."""
+    if not words or words[0] not in ("replay", "settle", "conventions"):
+        return None
+    command, rest = words[0], list(words[1:])
+    if command == "conventions":
+        return Arguments(command) if not rest else None
+    as_json, sheet, files = False, None, []
+    while rest:
+        word = rest.pop(0)
+        if word == "--json":
+            as_json = True
+        elif command == "replay" and sheet is None and word.startswith("--sheet="):
+            sheet = word.removeprefix("--sheet=")
+        elif command == "replay" and sheet is None and word == "--sheet" and rest:
+            sheet = rest.pop(0)
+            if sheet.startswith("-"):
+                return None
+        elif word.startswith("-"):
+            return None
+        else:
+            files.append(word)
+    if len(files) != 1:
+        return None
+    return Arguments(command, files[0], as_json, sheet)
+
+
+def _arguments(words: Sequence[str]) -> Arguments:
+    """The command line read by argparse: its help, its usage and its errors (exit status 2)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m scoring", description="Preferans scoring without Telegram."
     )
@@ -115,7 +141,13 @@ def _parser() -> argparse.ArgumentParser:
     settle_cmd.add_argument("file", metavar="SHEET.json")
     settle_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     commands.add_parser("conventions", help="list presets and every option")
-    return parser
+    args = parser.parse_args(words)
+    return Arguments(
+        args.command,
+        getattr(args, "file", ""),
+        getattr(args, "json", False),
+        getattr(args, "sheet", None),
+    )
 
 
 # -- the commands ---------------------------------------------------------------------------------
@@ -123,11 +155,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def settle_output(source: tuple[str, str], as_json: bool) -> str:
     """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
+    from scoring.cli_report import Report
+    from scoring.paper import parse_paper_sheet
+    from scoring.settle import settle
+
     path, text = source
     try:
         sheet = parse_paper_sheet(text)
     except ProtocolError as error:
-        raise _Failure(path, error.line, message(error)) from None
+        raise _failure(path, error.line, error) from None
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
     report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
     return report.json() if as_json else report.table()
@@ -140,30 +176,32 @@ def replay_output(
     renderer: Renderer | None = None,
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
+    from scoring.cli_report import Report
+    from scoring.protocol import parse_protocol
+    from scoring.replay import replay, standing
+    from scoring.settle import settle
+
     path, text = source
     try:
         protocol = parse_protocol(text)
         game = protocol.game()
     except ScoringError as error:
-        raise _Failure(path, getattr(error, "line", 0), message(error)) from None
+        raise _failure(path, getattr(error, "line", 0), error) from None
     lines = [line for line, _ in protocol.records]
+    records = [record for _, record in protocol.records]
     try:
-        sheet = replay(game, [record for _, record in protocol.records])
+        # The picture needs the whole sheet; the report, only where the game stands.
+        sheet = replay(game, records) if sheet_png is not None else None
+        now: Sheet | Standing = sheet if sheet is not None else standing(game, records)
     except ScoringError as error:
         index = error.params.pop("record", "")
         line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
-        raise _Failure(path, line, message(error)) from None
-    settlement = settle(sheet.rules, sheet.totals, game.stake)
-    if sheet_png is not None:
+        raise _failure(path, line, error) from None
+    settlement = settle(now.rules, now.totals, game.stake)
+    if sheet_png is not None and sheet is not None:
         _render(sheet_png, sheet, settlement, renderer)
     report = Report(
-        sheet.rules,
-        game.players,
-        sheet.totals,
-        game.stake,
-        settlement,
-        sheet.deals,
-        sheet.finished,
+        now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
     )
     return report.json() if as_json else report.table()
 
@@ -171,6 +209,8 @@ def replay_output(
 def find_renderer() -> Renderer:
     """The sheet renderer registered under the entry-point group `prefbot.sheet` (pyproject.toml
     registers the product's picture there); ImportError when none can be loaded."""
+    from importlib.metadata import entry_points
+
     for point in entry_points(group=SHEET_ENTRY_POINTS):
         render: Renderer = point.load()
         return render
@@ -182,17 +222,26 @@ def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer |
     try:
         render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        raise _Failure(out, 0, FAILURES["no-renderer"].format(error=error)) from None
+        from scoring.cli_messages import failures
+
+        raise _Failure(out, 0, failures()["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
-        Path(out).write_bytes(png)
+        with open(out, "wb") as file:
+            file.write(png)
     except OSError as error:
+        from scoring.cli_messages import failures
+
         reason = error.strerror or type(error).__name__
-        raise _Failure(out, 0, FAILURES["cannot-write"].format(error=reason)) from None
+        raise _Failure(out, 0, failures()["cannot-write"].format(error=reason)) from None
 
 
 def conventions_text() -> str:
     """Every preset with its aliases, then every option with each preset's value and its meaning."""
+    from locales import catalog
+    from scoring.cli_report import columns
+    from scoring.rules import ALIASES, OPTION_NAMES, PRESETS, format_option, rules_for
+
     lines = ["Presets (aliases):"]
     for name in PRESETS:
         aliases = [alias for alias, canonical in ALIASES.items() if canonical == name]
@@ -205,195 +254,22 @@ def conventions_text() -> str:
             three, four = (format_option(getattr(rules_for(name, n), option)) for n in (3, 4))
             values.append(three if three == four else f"{three}/{four}")
         rows.append([option, *values])
-    table = _columns(rows, right=())
+    table = columns(rows, right=())
     lines.append(table[0])
+    ru, en = catalog.table("ru", "options"), catalog.table("en", "options")
     for option, row in zip(OPTION_NAMES, table[1:], strict=True):
-        ru, en = OPTION_HELP.get(option, ("", ""))
-        lines += [row, f"    {ru} — {en}"]
+        lines += [row, f"    {ru.get(option, '')} — {en.get(option, '')}"]
     return "\n".join(lines) + "\n"
-
-
-# -- the report -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """What `settle` and `replay` print: the totals, the balances and the transfers."""
-
-    rules: Rules
-    players: tuple[str, ...]
-    totals: Totals
-    stake: Fraction | None
-    settlement: Settlement
-    deals: int | None = None  # replay only
-    finished: bool | None = None
-
-    def data(self) -> dict[str, object]:
-        """The JSON object of cli.md; numbers rounded to 2 decimals, whole ones as integers."""
-        names, totals, settlement = self.players, self.totals, self.settlement
-        data: dict[str, object] = {"convention": self.rules.convention, "players": list(names)}
-        if self.deals is not None:
-            data["deals"] = self.deals
-            data["finished"] = self.finished
-        data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
-        data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
-        data["whists"] = {
-            writer: {
-                target: json_number(totals.whists[i][j])
-                for j, target in enumerate(names)
-                if j != i
-            }
-            for i, writer in enumerate(names)
-        }
-        balances = settlement.balances
-        data["balances"] = {n: json_number(b) for n, b in zip(names, balances, strict=True)}
-        data["balances_exact"] = {n: str(b) for n, b in zip(names, balances, strict=True)}
-        if self.stake is not None and settlement.money is not None:
-            data["stake"] = _decimal_text(self.stake)
-            data["money"] = {n: str(m) for n, m in zip(names, settlement.money, strict=True)}
-        transfers: list[object] = []
-        for t in settlement.transfers:
-            item: dict[str, object] = {
-                "from": names[t.debtor],
-                "to": names[t.creditor],
-                "whists": json_number(t.whists),
-            }
-            if t.money is not None:
-                item["money"] = str(t.money)
-            transfers.append(item)
-        data["transfers"] = transfers
-        return data
-
-    def json(self) -> str:
-        return dump_json(self.data()) + "\n"
-
-    def table(self) -> str:
-        names, totals, settlement = self.players, self.totals, self.settlement
-        overrides = self.rules.overrides(len(names))
-        overrides.pop("pool_target", None)  # said just below
-        head = f"{self.rules.convention}, pool {self.rules.pool_target}"
-        if overrides:
-            head += "; " + " ".join(f"{k}={v}" for k, v in overrides.items())
-        if self.stake is not None:
-            head += f"; stake {_decimal_text(self.stake)} a whist"
-        if self.deals is not None:
-            deals = f"{self.deals} deal" + ("" if self.deals == 1 else "s")
-            head += f"; {deals}, {'finished' if self.finished else 'not finished'}"
-        rows = [["", "pool", "mountain", *(f"on {n}" for n in names)]]
-        for i, name in enumerate(names):
-            whists = ["-" if i == j else short_number(w) for j, w in enumerate(totals.whists[i])]
-            pool, mountain = totals.pool[i], totals.mountain[i]
-            rows.append([name, short_number(pool), short_number(mountain), *whists])
-        lines = [head, "", *_columns(rows, right=range(1, len(rows[0])))]
-
-        exact = any(b.denominator != 1 for b in settlement.balances)
-        money = settlement.money
-        rows = [["balance", "whists", *(["exact"] if exact else [])]]
-        if money is not None:
-            rows[0].append("money")
-        for i, name in enumerate(names):
-            balance = settlement.balances[i]
-            row = [name, short_number(balance, sign=True)]
-            if exact:
-                row.append("" if balance.denominator == 1 else str(balance))
-            if money is not None:
-                row.append(str(money[i]))
-            rows.append(row)
-        lines += ["", *_columns(rows, right=range(1, len(rows[0])))]
-
-        lines += ["", "transfers:" if settlement.transfers else "transfers: none"]
-        for t in settlement.transfers:
-            paid = "" if t.money is None else f" = {t.money}"
-            who = f"{names[t.debtor]} → {names[t.creditor]}"
-            lines.append(f"  {who}: {short_number(t.whists)} whists{paid}")
-        return "\n".join(lines) + "\n"
-
-
-def json_number(value: Fraction) -> int | Decimal:
-    """The exact value rounded to 2 decimals (halves away from zero); a whole number as an int."""
-    hundredths = _round_half_away(value * 100)
-    if hundredths % 100 == 0:
-        return hundredths // 100
-    return Decimal(hundredths).scaleb(-2).normalize()
-
-
-def short_number(value: Fraction, sign: bool = False) -> str:
-    """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding"),
-    the English way with an ASCII minus (`locales.numbers.decimal`)."""
-    return numbers.decimal(value, CLI_LANG, signed=sign, minus="-")
-
-
-def dump_json(value: object) -> str:
-    """JSON text with `Decimal` numbers written exactly (the standard encoder would need floats)."""
-    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
-    if isinstance(value, Mapping):
-        items = (f"{dump_json(str(k))}: {dump_json(v)}" for k, v in value.items())
-        return "{" + ", ".join(items) + "}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(dump_json(v) for v in value) + "]"
-    if isinstance(value, Decimal):
-        return str(value)
-    return json.dumps(value, ensure_ascii=ascii_only)
-
-
-def _round_half_away(value: Fraction) -> int:
-    magnitude = floor(abs(value) + Fraction(1, 2))
-    return magnitude if value >= 0 else -magnitude
-
-
-def _decimal_text(value: Fraction) -> str:
-    """A stake as money is written: at least two decimals ("0.10"), more only when it has them."""
-    if (value * 100).denominator == 1:
-        return str(Decimal(int(value * 100)).scaleb(-2))
-    return str(Decimal(value.numerator) / Decimal(value.denominator))
-
-
-def _columns(rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
-    """Rows as aligned text columns; the columns in `right` (numbers) are right-aligned."""
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    return [
-        "  ".join(
-            cell.rjust(widths[k]) if k in right else cell.ljust(widths[k])
-            for k, cell in enumerate(row)
-        ).rstrip()
-        for row in rows
-    ]
 
 
 # -- errors and files ---------------------------------------------------------------------------------
 
 
-class _Params(dict[str, str]):
-    """Message fields: an error's params, the span, and '?' for anything missing."""
-
-    def __missing__(self, key: str) -> str:
-        return "?"
-
-
-def message(error: ScoringError) -> str:
-    """One English line for an error: its message by code (or `code: span`), then its example."""
-    template = MESSAGES.get(error.code)
-    if template is None:
-        return f"{error.code}: {error.span}"
-    fields = _Params(error.params)
-    fields["span"] = error.span
-    problem = PROBLEMS.get(error.code, {}).get(error.params.get("problem", ""), "?")
-    fields["problem_text"] = problem.format_map(fields)
-    fields.setdefault("fields", ", ".join(FIELDS))
-    expected = EXPECTED.get(error.params.get("expected", ""), error.params.get("expected", "?"))
-    fields["expected_text"] = expected.format_map(fields)
-    text = template.format_map(fields)
-    if not error.span:
-        text = text.replace(": ''", "")
-    if error.example and len(error.example) <= 60 and "\n" not in error.example:
-        text += f" (example: {error.example})"
-    return " ".join(text.split())  # one line, whatever the input held
-
-
 def _read(path: str) -> tuple[str, str]:
     """The file's text as (path, text); a missing file or bytes that are not UTF-8 are `_Failure`s."""
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as file:
+            data = file.read()
     except OSError as error:
         raise _Failure(path, 0, f"cannot read: {error.strerror or type(error).__name__}") from None
     try:

@@ -72,19 +72,16 @@ def correction_penalty(
     corrected: Record,
     author: int | None,
     earlier_corrections: int,
-    *,
-    pencil: bool = False,
 ) -> PenaltyOutlook:
     """The penalty a proposed correction would bring, to show before anyone votes.
 
     `rules` are the rules in force (`record_penalties`); `earlier_corrections` counts the author's
     corrections already accepted in this game (the first is a warning). Nothing when the author is
-    unknown or penalties are off, or when it was pointed out under the pencil rule (`pencil`).
-    Which of the three it is, `scoring.voting.correction_outcome` decides.
+    unknown or penalties are off; a `/dispute` is never under the pencil rule (corrections.md
+    4.2.8), however soon it follows the record. Which of the three it is,
+    `scoring.voting.correction_outcome` decides.
     """
-    outcome = correction_outcome(
-        rules.record_penalties, pencil=pencil, earlier_corrections=earlier_corrections
-    )
+    outcome = correction_outcome(rules.record_penalties, earlier_corrections=earlier_corrections)
     if author is None or outcome is Outcome.FREE:
         return NO_PENALTY
     if outcome is Outcome.WARNING:

@@ -109,6 +109,7 @@ ERROR_CODES: frozenset[str] = frozenset(
         "repeated-word",  # a part of the line given twice (two results, `open closed`…)
         "missing-colon",  # `вист Миша`: a role word and its player without the colon
         "bad-option-line",  # `option …` that is not `option NAME=VALUE`
+        "unterminated-note",  # `note:"…` whose quote is never closed
         # against the game
         "dealer-in-play",
         "player-not-active",

@@ -26,6 +26,7 @@ only looks at ready answers; positions in the text are worked out only when an e
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
@@ -52,20 +53,19 @@ from scoring.notation_line import (
     WHIST,
     Def,
     Line,
+    example,
     resolve_player,
 )
-from scoring.notation_print import LANGS, example, format_record
 from scoring.notation_words import (
     BEZ,
     COLUMNS,
+    LANGS,
     SEAT_LETTERS,
     SEATS,
     SUITS,
     Table,
-    clean_note,
     norm,
     split_tricks,
-    unquote,
     words,
 )
 from scoring.rules import OPTION_NAMES, format_option, parse_option
@@ -80,6 +80,15 @@ __all__ = [
     "parse_rule_change",
     "resolve_player",
 ]
+
+
+def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
+    """The canonical line of a record (notation.md "Canonical form"; printed by
+    scoring/notation_print.py, loaded on first use: reading a file never needs it)."""
+    from scoring.notation_print import format_record as printed
+
+    return printed(record, players, lang=lang)
+
 
 _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 
@@ -325,10 +334,15 @@ class _Reader(_ContractReader):
         if opens == "adjust":
             return self.adjust()
         if opens == "raspasy":
-            return self.raspasy()
-        for word in self.words:
+            return self.raspasy(0)
+        raspasy_at = -1
+        for at, word in enumerate(self.words):
             if word.misere:
                 return self.misere()
+            if word.opens == "raspasy":
+                raspasy_at = at if raspasy_at < 0 else len(self.words)
+        if 0 <= raspasy_at < len(self.words) and self.only_tricks_beside(raspasy_at):
+            return self.raspasy(raspasy_at)
         return self.contract()
 
     def misere(self) -> Misere:
@@ -365,11 +379,25 @@ class _Reader(_ContractReader):
             self.dealer_in_play(line[declarer_at].raw, "misere")
         return Misere(declarer, tricks or 0, self.draft.freeze())
 
-    def raspasy(self) -> Raspasy:
+    def only_tricks_beside(self, opener: int) -> bool:
+        """notation.md "Word order": the one raspasy word may stand anywhere when the line can be
+        nothing else — every other word a player's tricks (`Anna/2`), a bare number or an extra."""
+        for at, word in enumerate(self.words):
+            if at == opener or word.extra is not None or word.number is not None:
+                continue
+            if word.pair_tricks is None or ":" in word.key:
+                return False
+        return True
+
+    def raspasy(self, opener: int) -> Raspasy:
+        """All passed: the tricks of the active players, named or in seat order; `opener` is
+        where the raspasy word stands."""
         line = self.words
         named: list[tuple[int, int, int]] = []  # (player, tricks, word index)
         bare: list[tuple[int, int]] = []  # (tricks, word index)
-        for i in range(1, len(line)):
+        for i in range(len(line)):
+            if i == opener:
+                continue
             word = line[i]
             if self.extra(i, RASPASY_EXTRAS, "raspasy"):
                 continue
@@ -412,7 +440,7 @@ class _Reader(_ContractReader):
     def entries(self, named: list[tuple[int, int, int]], bare: list[tuple[int, int]]) -> str:
         """The span of a raspasy line's tricks (or its first word when it has none)."""
         at = [at for *_, at in named] or [at for _, at in bare]
-        return self.span(*at) if at else self.words[0].raw
+        return self.span(*at) if at else self.whole()
 
     def adjust(self) -> Adjust:
         line = self.words
@@ -451,10 +479,7 @@ class _Reader(_ContractReader):
             elif head == "note":
                 if note is not None:
                     self.fail("repeated-word", word.raw, kind)
-                note = unquote(word.after)
-                if note is None:
-                    self.fail("unknown-word", word.raw, kind)
-                note = clean_note(note)
+                note = self.note(i, kind)
             else:
                 self.fail("unknown-word", word.raw, kind)
         if column is None or amount is None:

@@ -8,11 +8,11 @@ the line's words (notation.md "Errors").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final, NoReturn
 
 from scoring.deal import TRICKS, Defender, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
-from scoring.notation_print import example
 from scoring.notation_words import (
     BEZ,
     NUMBER_RE,
@@ -25,7 +25,11 @@ from scoring.notation_words import (
     positions,
     small_int,
     unquote,
+    unterminated,
 )
+
+# The note an error's example adds, in the line's language.
+NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая раздача"'}
 
 # --- Players --------------------------------------------------------------------------------
 
@@ -36,20 +40,29 @@ def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
     @username (or `@name`); a unique case-insensitive prefix of two letters or more; `me`/`я` for
     the sender. Raises InvalidDeal (unknown-player, ambiguous-player, me-outside-chat) whose span
     is `span` (default: the reference itself)."""
-    return resolve(norm(ref), table, ref if span is None else span, example("contract", table))
+    where = ref if span is None else span
+    return resolve(norm(ref), table, where, lambda: example("contract", table))
 
 
-def resolve(key: str, table: Table, where: str, example_line: str) -> int:
+def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
+    """One correct line of this kind for this table (`scoring.notation_print.example`), printed
+    only when an error needs it: a line read without a mistake never loads the printer."""
+    from scoring.notation_print import example as printed
+
+    return printed(kind, table, dealer, lang)
+
+
+def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
     status, seats = find(key, table)
     if status == "ok":
         return seats[0]
     if status == "me":
-        raise InvalidDeal("me-outside-chat", where, {}, example_line)
+        raise InvalidDeal("me-outside-chat", where, {}, example_line())
     params = {"players": ", ".join(table.players)}
     if status == "ambiguous":
         params["matches"] = ", ".join(table.players[s] for s in seats)
-        raise InvalidDeal("ambiguous-player", where, params, example_line)
-    raise InvalidDeal("unknown-player", where, params, example_line)
+        raise InvalidDeal("ambiguous-player", where, params, example_line())
+    raise InvalidDeal("unknown-player", where, params, example_line())
 
 
 # --- Reading ------------------------------------------------------------------------------
@@ -171,7 +184,7 @@ class Line:
         if seats is not None and len(seats) == 1:
             return seats[0]
         where = ref if ref.strip() else self.words[at].raw
-        return resolve(key, self.table, where, self.example("contract"))
+        return resolve(key, self.table, where, lambda: self.example("contract"))
 
     def extra(self, at: int, allowed: frozenset[str], kind: str) -> bool:
         """Read word `at` as an extra if it is one; False when it is not an extra at all."""
@@ -200,11 +213,20 @@ class Line:
                 self.fail("bad-prikup", word.raw, "prikup")
             draft.prikup = int(value)
         else:
-            note = unquote(word.after)
-            if note is None:
-                self.fail("unknown-word", word.raw, kind)
-            draft.note = clean_note(note)
+            draft.note = self.note(at, kind)
         return True
+
+    def note(self, at: int, kind: str) -> str:
+        """The text of the `note:"…"` at word `at`, whitespace collapsed; an unclosed quote is
+        `unterminated-note` (notation.md "Errors"), with the kind's example carrying a note."""
+        word = self.words[at]
+        if unterminated(word.after):
+            example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"
+            raise InvalidDeal("unterminated-note", word.raw, {}, example_line)
+        note = unquote(word.after)
+        if note is None:
+            self.fail("unknown-word", word.raw, kind)
+        return clean_note(note)
 
     def bez_at(self, at: int) -> int | None:
         """`без N` or `без одной` … `без десяти` from word `at`: N, or None."""

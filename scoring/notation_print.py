@@ -28,6 +28,7 @@ from scoring.deal import (
 )
 from scoring.notation_words import (
     BEZ,
+    LANGS,
     LEVEL_RE,
     NAME_FORBIDDEN,
     RESERVED,
@@ -36,8 +37,6 @@ from scoring.notation_words import (
     find,
     norm,
 )
-
-LANGS: Final = ("en", "ru")
 
 _ROLE_WORDS: Final = {
     "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},

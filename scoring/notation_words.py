@@ -16,6 +16,7 @@ from typing import Final
 from scoring.deal import TRICKS, Column, Role, Suit
 
 SEATS: Final = "ABCD"
+LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `мизер`, `рас`)
 
 # --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
 
@@ -418,6 +419,23 @@ def unquote(raw: str) -> str | None:
             out.append(char)
             i += 1
     return "".join(out)
+
+
+def unterminated(raw: str) -> bool:
+    """Whether a note's text opens a quote and never closes it (`note:"late start`)."""
+    if not raw or raw[0] not in QUOTES:
+        return False
+    closers = QUOTES[raw[0]]
+    i = 1
+    while i < len(raw):
+        char = raw[i]
+        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
+            i += 2
+        elif char in closers:
+            return False
+        else:
+            i += 1
+    return True
 
 
 def clean_note(text: str) -> str:

@@ -183,6 +183,7 @@ def parse_protocol(text: str) -> Protocol:
     protocol: Protocol | None = None
     records: list[tuple[int, Record]] = []
     dealer = 0
+    tables: list[Table] = []  # one per dealer's seat, made once the players are known
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -196,7 +197,10 @@ def parse_protocol(text: str) -> Protocol:
         if protocol is None:
             protocol = header.protocol()
             dealer = protocol.dealer
-        table = Table(protocol.players, dealer=dealer)
+            tables = [
+                Table(protocol.players, dealer=seat) for seat in range(len(protocol.players))
+            ]
+        table = tables[dealer]
         try:
             record = parse_record(line, table)
         except ScoringError as error:

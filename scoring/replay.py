@@ -141,23 +141,22 @@ class _State:
         """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs.
 
         §2.2: "A zero bonus that only partly fits an open pool: the part that fits goes into the
-        pool, the rest follows the overflow rule like any pool entry"; in Odessa the zero fall-backs
-        (off the own mountain down to 0, else nowhere) come before the overflow rule.
+        pool, the rest follows the overflow rule like any pool entry", in Odessa too; Odessa's zero
+        fall-backs (off the own mountain down to 0, else nowhere) are for a pool closed before the
+        bonus, and come before the overflow rule.
         """
         rules, player = self.rules, entry.player
-        zero_fallback = entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules
         room = max(0, rules.pool_target - self.pool[player])
-        if (rules.overflow is Overflow.KEEP and not zero_fallback) or entry.amount <= room:
-            self.write(entry)
-            self.check_pool_bonus(player, entry.reason)
+        if entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules and not room:
+            self.write_off(player, entry.amount, Reason.RASPASY_ZERO)
+            return
+        if rules.overflow is Overflow.KEEP or entry.amount <= room:
+            self.write_pool(entry)
             return
         if room:
-            self.write(pool(player, room, entry.reason))
-            self.check_pool_bonus(player, entry.reason)
+            self.write_pool(pool(player, room, entry.reason))
         excess = entry.amount - room
-        if zero_fallback:
-            self.write_off(player, excess, Reason.RASPASY_ZERO)
-        elif rules.overflow is Overflow.OWN_MOUNTAIN:
+        if rules.overflow is Overflow.OWN_MOUNTAIN:
             self.off_own_mountain(player, excess)
         else:
             self.help_pools(player, excess)
@@ -202,14 +201,18 @@ class _State:
             self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
             rest -= given
 
+    def write_pool(self, entry: Entry) -> None:
+        """A pool entry of the player's own play, then the "first to close" bonus if it is due."""
+        was_open = self.is_pool_open(entry.player)
+        self.write(entry)
+        if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
+            self.check_pool_bonus(entry.player, entry.reason)
+
     def check_pool_bonus(self, player: int, reason: Reason) -> None:
+        """§2.2: "First to close" needs a deal's positive entry that reaches the mark — not a
+        0-point entry, an `adjust` line, or a pool closed before the bonus option was set."""
         rules = self.rules
-        if (
-            rules.close_pool_bonus
-            and not self.pool_bonus_paid
-            and reason in OWN_POOL_REASONS
-            and self.pool[player] >= rules.pool_target
-        ):
+        if rules.close_pool_bonus and not self.pool_bonus_paid and reason in OWN_POOL_REASONS:
             self.pool_bonus_paid = True
             self.bonus(player, rules.close_pool_bonus, Reason.CLOSE_POOL)
 
@@ -233,13 +236,19 @@ class _State:
         return self.whists[player][target]
 
     def note_history(self, index: int) -> None:
-        """Append the new total of every band this record touched, when it changed."""
-        start = self.rules.start_mountain
+        """Append the new total of every band this record touched, when it changed. A band starts
+        at the game's own start (a later `option start_mountain=…` moves no mountain), and holds
+        a value once it has one."""
+        start = self.game.rules.start_mountain
         for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
-            values = self.history.setdefault(key, [])
+            values = self.history.get(key)
             last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
             total = self.total(*key)
-            if total != last:
+            if total == last:
+                continue
+            if values is None:
+                self.history[key] = [(index, total)]
+            else:
                 values.append((index, total))
 
     def end_check(self, dealer: int) -> None:
@@ -320,6 +329,40 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
     return Replay(game).advance(records)
 
 
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a game stands after its records: what `replay`'s sheet says of the rules in force, the
+    totals, the number of deals and the end, without its records and running totals."""
+
+    rules: Rules
+    totals: Totals
+    deals: int
+    finished: bool
+
+
+def standing(game: Game, records: Sequence[Record]) -> Standing:
+    """The standing after these records, as `replay(game, records)` has it, for a report that
+    prints only the totals (the offline `replay` without a picture): the same fold, without
+    keeping each record's entries and each band's running totals. Raises as `replay` does."""
+    state = _start(game)
+    for index, record in enumerate(records):
+        state.applied = []
+        try:
+            _take_record(state, record)
+        except ScoringError as err:
+            err.params["record"] = str(index)
+            raise
+    return Standing(state.rules, _totals(state), state.deals, state.finished)
+
+
+def _totals(state: _State) -> Totals:
+    return Totals(
+        pool=tuple(map(Fraction, state.pool)),
+        mountain=tuple(map(Fraction, state.mountain)),
+        whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
+    )
+
+
 def _start(game: Game) -> _State:
     size, rules = game.size, game.rules
     state = _State(
@@ -396,11 +439,7 @@ class Replay:
         return Sheet(
             game=game,
             records=tuple(self._scored),
-            totals=Totals(
-                pool=tuple(map(Fraction, state.pool)),
-                mountain=tuple(map(Fraction, state.mountain)),
-                whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
-            ),
+            totals=_totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
             raspasy_streak=state.streak,
@@ -429,6 +468,8 @@ def _take_record(state: _State, record: Record) -> ScoredRecord:
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
         return ScoredRecord(0, record, None, tuple(state.applied))
     if isinstance(record, RuleChange):
+        if state.finished:  # notation.md "Errors": refused like a deal after the end
+            raise IllegalDeal("game-finished", "", {}, "")
         state.rules = with_option(state.rules, record.option, record.value)
         return ScoredRecord(0, record, None, ())
     if isinstance(record, LastRound):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Final
 
 from scoring.deal import (
     GAME_VALUE,
@@ -40,7 +41,8 @@ from scoring.rules import (
 
 
 def exact(amount: Fraction | int) -> Fraction:
-    return amount if isinstance(amount, Fraction) else Fraction(amount)
+    # `type(…) is` rather than isinstance: Fraction's ABC check is a good part of writing an entry.
+    return amount if type(amount) is Fraction else Fraction(amount)
 
 
 def pool(player: int, amount: Fraction | int, reason: Reason) -> Entry:
@@ -66,13 +68,16 @@ def consolation(rules: Rules, level: int) -> Fraction:
     return Fraction(0)
 
 
+_RESPONSIBILITY: Final = {
+    Responsibility.FULL: Fraction(1),
+    Responsibility.HALF: Fraction(1, 2),
+    Responsibility.NONE: Fraction(0),
+}
+
+
 def responsibility_factor(rules: Rules) -> Fraction:
     """r: the share of the whist price a whister writes into his mountain per short trick."""
-    return {
-        Responsibility.FULL: Fraction(1),
-        Responsibility.HALF: Fraction(1, 2),
-        Responsibility.NONE: Fraction(0),
-    }[rules.responsibility]
+    return _RESPONSIBILITY[rules.responsibility]
 
 
 def raspasy_multiplier(rules: Rules, step: int) -> int:
@@ -119,14 +124,22 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     """A game of 6–10 (§1.1), including pass-pass, half-whist and «без трёх»."""
     declarer, level = deal.declarer, deal.level
     p = whist_price(rules, level)
-    if deal.three_down:
-        return [mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN)]
-
-    entries = [pool(declarer, deal.value, Reason.GAME)] if deal.undertricks == 0 else []
-    dealer_defends = dealer is not None and any(d.player == dealer for d in deal.defenders)
+    # §2.2: the dealer's whist exists only with 4 players; with 3 the dealer plays, and a
+    # defender who deals is an ordinary defender.
+    dealer_defends = (
+        size == 4 and dealer is not None and any(d.player == dealer for d in deal.defenders)
+    )
+    entries: list[Entry] = []
     if deal.extras.prikup and dealer is not None and not dealer_defends:
-        # Odessa quick tricks: the dealer writes them on the declarer "as for tricks".
+        # Quick tricks: the dealer writes them on the declarer "as for tricks" — on a concession
+        # too, since the declarer took the prikup before he conceded (§2.2).
         entries.append(whists(dealer, declarer, deal.extras.prikup * p, Reason.PRIKUP))
+    if deal.three_down:
+        entries.append(mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN))
+        return _ordered(entries, declarer, size)
+
+    if deal.undertricks == 0:
+        entries.insert(0, pool(declarer, deal.value, Reason.GAME))
 
     if not deal.played:
         for half in (d for d in deal.defenders if d.role is Role.HALF):

@@ -4,7 +4,8 @@ The bot keeps the log and asks these functions what it may do; nothing here know
 database. Times are aware datetimes and seconds come from the rules in force (`pencil_seconds`,
 `dispute_grace_seconds`).
 
-- 4.2.8 "while the pen is still in the writer's hand he may fix the record freely": `pencil_holds`.
+- 4.2.8 "while the pen is still in the writer's hand he may fix the record freely": `pencil_holds`
+  — the author's own `/undo` or `/edit`; a `/dispute` is never under it, however soon it follows.
 - 4.2.9 "an error may be pointed out and corrected only until the next game is ordered": any player
   while the deal is the latest or the next one is younger than the grace (`dispute_window`), decided
   by a strict majority; after it "only by the recorder's good will": the writer alone proposes and
@@ -35,7 +36,7 @@ class Threshold(StrEnum):
 class Outcome(StrEnum):
     """What an accepted correction costs its record's writer (Кодекс 4.2.7, 4.2.8)."""
 
-    FREE = "free"  # no record penalties in these rules, or pointed out under the pencil rule
+    FREE = "free"  # no record penalties in these rules
     WARNING = "warning"  # the writer's first corrected error
     PENALTY = "penalty"  # later ones: the mirror of what the wrong record gave him
 
@@ -113,12 +114,12 @@ END_THRESHOLD = Threshold.ALL  # an early end: every player agrees
 ARBITER_THRESHOLD = Threshold.ALL  # an arbiter named mid-game: every player agrees
 
 
-def correction_outcome(
-    record_penalties: bool, *, pencil: bool, earlier_corrections: int
-) -> Outcome:
+def correction_outcome(record_penalties: bool, *, earlier_corrections: int) -> Outcome:
     """Кодекс 4.2.7: with `record_penalties`, a writer's first accepted correction is a warning and
-    later ones are penalised; one pointed out while the pencil rule held (4.2.8) costs nothing and
-    does not count. `earlier_corrections`: his accepted corrections before, pencil ones excluded."""
-    if not record_penalties or pencil:
+    later ones are penalised. A correction by vote (`/dispute`) is never under the pencil rule,
+    however soon after the record it was proposed (corrections.md 4.2.8): only the author's own
+    `/undo` or `/edit` is free, and that is no correction by vote. `earlier_corrections`: his
+    accepted corrections by vote before this one."""
+    if not record_penalties:
         return Outcome.FREE
     return Outcome.WARNING if earlier_corrections == 0 else Outcome.PENALTY

@@ -132,6 +132,19 @@ class PostgresServer:
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         return options
 
+    def pause(self) -> None:
+        """Stop the server and keep its data: `resume` starts it again on the same port."""
+        self._run(str(postgres_bin() / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        started = self._run(
+            str(postgres_bin() / "pg_ctl"),
+            *("-D", str(self.data), "-l", str(self.folder / "server.log")),
+            *("-o", self.options(), "-w", "-t", "60", "start"),
+        )
+        if started.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {started.stderr.strip()}")
+
     def stop(self) -> None:
         self._run(str(postgres_bin() / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,13 +1,17 @@
-"""The import graph of the product follows the layers (issue 10, Deliver 5; docs/architecture.md):
-imports point down only, nothing imports `handlers/` but the entry point, there is no cycle, and
-the rules engine imports the standard library alone — every module's imports read with `ast`, so
-an import inside a function or under `TYPE_CHECKING` counts too, and so does a module named to
-`importlib.import_module` or `__import__` (a rule must not reach up, not even by name).
+"""The import graph of the product follows the layers of docs/architecture.md, enforced by a table:
+each layer names the layers it may import (`ALLOWED`), and every import of every module is checked
+against it — read with `ast`, so an import inside a function or under `TYPE_CHECKING` counts too,
+and so does a module named to `importlib.import_module` or `__import__` (a rule must not reach up,
+not even by name). Nothing imports `handlers/` but the entry point, there is no cycle, and the rules
+engine imports the standard library alone.
 
-Layer order, lowest first: locales (the catalogue and the number formatter, standard library only)
-← scoring ← bot/sheet ← bot/storage, bot/core ← bot/texts ←
-bot/tg ← bot/web ← handlers ← bot/app.py, bot/__main__.py (bot.settings and the operator's
-`migrate-db` count as core).
+The table keeps the ports pointing inward: the domain's types and the `Store`/`Repo` port
+(`bot.domain`) lie below both the application core and the storage, so storage implements the
+core's port and the core names no database; the web layer calls the service and the core's
+`Announce` port, never the Telegram glue; texts and handlers name no storage; storage reads no
+settings. The operator's tools (the log set-up, the start-up wait, `backup`, `migrate-db`) are a
+layer of their own above the core and the storage; `bot.redact`, the one mask of secrets, lies below
+everything that prints a setting.
 """
 
 from __future__ import annotations
@@ -24,17 +28,53 @@ import pytest
 ROOT: Final = Path(__file__).resolve().parents[1]
 PACKAGES: Final = ("scoring", "locales", "bot", "handlers")
 
-# (layer, the module prefixes in it), lowest first; a module may import its own layer and below.
-LAYERS: Final = (
-    ("locales", ("locales",)),
-    ("scoring", ("scoring",)),
-    ("sheet", ("bot.sheet",)),
-    ("core", ("bot.core", "bot.storage", "bot.settings", "bot.migrate")),
-    ("texts", ("bot.texts",)),
-    ("tg", ("bot.tg",)),
-    ("web", ("bot.web",)),
-    ("handlers", ("handlers",)),
-    ("entry", ("bot.app", "bot.__main__")),
+# The layers, each with the module prefixes in it (the longest prefix decides).
+LAYERS: Final[dict[str, tuple[str, ...]]] = {
+    "locales": ("locales",),
+    "scoring": ("scoring",),
+    "domain": ("bot.domain",),
+    "redact": ("bot.redact",),
+    "settings": ("bot.settings",),
+    "sheet": ("bot.sheet",),
+    "storage": ("bot.storage",),
+    "core": ("bot.core",),
+    "texts": ("bot.texts",),
+    "tg": ("bot.tg",),
+    "web": ("bot.web",),
+    "handlers": ("handlers",),
+    "ops": ("bot.logs", "bot.startup", "bot.backup", "bot.migrate"),
+    "entry": ("bot.app", "bot.__main__"),
+}
+# Which layers each layer may import (its own always).
+ALLOWED: Final[dict[str, frozenset[str]]] = {
+    "locales": frozenset(),
+    "scoring": frozenset({"locales"}),
+    "domain": frozenset(),
+    "redact": frozenset(),
+    "settings": frozenset({"redact"}),
+    "sheet": frozenset({"scoring", "locales"}),
+    "storage": frozenset({"domain", "redact"}),
+    "core": frozenset({"domain", "scoring", "locales"}),
+    "texts": frozenset({"core", "domain", "scoring", "locales"}),
+    "tg": frozenset({"texts", "core", "domain", "sheet", "settings", "scoring", "locales"}),
+    "web": frozenset({"texts", "core", "domain", "sheet", "scoring", "locales"}),
+    "handlers": frozenset({"tg", "texts", "core", "domain", "scoring", "locales"}),
+    "ops": frozenset({"settings", "storage", "core", "domain", "redact", "scoring", "locales"}),
+    "entry": frozenset(LAYERS) - {"entry"},
+}
+# Pairs that must stay forbidden whatever the table becomes (importer layer, imported layer).
+FORBIDDEN: Final = frozenset(
+    {
+        ("web", "tg"),
+        ("texts", "storage"),
+        ("handlers", "storage"),
+        ("storage", "settings"),
+        ("storage", "core"),
+        ("core", "storage"),
+        ("tg", "storage"),
+        ("core", "tg"),
+        ("domain", "core"),
+    }
 )
 ENTRY: Final = "entry"
 # Imports by name still to be removed (none: `replay --sheet` finds the picture by entry point).
@@ -96,14 +136,14 @@ def _loader(func: ast.expr) -> bool:
     return isinstance(func, ast.Name) and func.id in ("import_module", "__import__")
 
 
-def layer_of(name: str) -> int | None:
-    """The index of the layer a product module belongs to (None for a bare package like `bot`)."""
-    best: tuple[int, int] | None = None
-    for index, (_, prefixes) in enumerate(LAYERS):
+def layer_of(name: str) -> str | None:
+    """The layer a product module belongs to (None for a bare package like `bot`)."""
+    best: tuple[str, int] | None = None
+    for layer, prefixes in LAYERS.items():
         for prefix in prefixes:
             inside = name == prefix or name.startswith(prefix + ".")
             if inside and (best is None or len(prefix) > best[1]):
-                best = (index, len(prefix))
+                best = (layer, len(prefix))
     return best[0] if best is not None else None
 
 
@@ -135,26 +175,34 @@ def test_every_product_module_has_a_layer() -> None:
     assert loose == [], "add these modules to LAYERS (docs/architecture.md names their folder)"
 
 
-def test_each_layer_imports_only_its_own_layer_and_the_layers_below() -> None:
-    upward = []
+def test_each_layer_imports_only_the_layers_its_row_of_the_table_allows() -> None:
+    wrong = []
     for importer, module, line in edges():
         low, high = layer_of(importer), layer_of(module)
-        if low is not None and high is not None and high > low:
-            upward.append(
-                f"{modules()[importer].relative_to(ROOT)}:{line}: {importer} "
-                f"({LAYERS[low][0]}) imports {module} ({LAYERS[high][0]})"
-            )
-    assert upward == []
+        if low is None or high is None or low == high or high in ALLOWED[low]:
+            continue
+        wrong.append(
+            f"{modules()[importer].relative_to(ROOT)}:{line}: {importer} ({low}) imports "
+            f"{module} ({high})"
+        )
+    assert wrong == []
+
+
+def test_the_table_forbids_what_must_never_be_imported() -> None:
+    """web→tg, texts→storage, handlers→storage, storage→settings and the others of FORBIDDEN
+    stay out of the table, and the table allows no cycle between layers."""
+    assert not {(a, b) for a, b in FORBIDDEN if b in ALLOWED[a]}
+    graph = {layer: set(allowed) for layer, allowed in ALLOWED.items()}
+    assert find_cycle(graph) is None, find_cycle(graph)
 
 
 def test_only_the_entry_point_imports_handlers() -> None:
-    entry = next(i for i, (layer, _) in enumerate(LAYERS) if layer == ENTRY)
     wrong = sorted(
         f"{importer} imports {module}"
         for importer, module, _ in edges()
         if (module == "handlers" or module.startswith("handlers."))
         and not (importer == "handlers" or importer.startswith("handlers."))
-        and layer_of(importer) != entry
+        and layer_of(importer) != ENTRY
     )
     assert wrong == []
 
@@ -242,29 +290,35 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": set()}) is None
 
 
-def test_the_layers_are_in_the_agreed_order() -> None:
-    """locales ← scoring ← sheet ← core ← texts ← tg ← web ← handlers ← entry."""
-    order = [
-        "locales.catalog",
-        "scoring.deal",
-        "bot.sheet.raster",
-        "bot.core.uow",
-        "bot.texts.deal_steps",
-        "bot.tg.reply",
-        "bot.web.api",
-        "handlers.deal",
-        "bot.app",
-    ]
-    layers = [layer_of(name) for name in order]
-    assert layers == sorted(layers) and len(set(layers)) == len(order)
-    assert layer_of("bot.storage.sqlite") == layer_of("bot.core.uow") == layer_of("bot.settings")
-    assert layer_of("bot.texts.i18n") == layer_of("bot.texts.views")
-    assert layer_of("bot.__main__") == layer_of("bot.app")
+def test_each_layer_of_the_table_is_where_docs_architecture_draws_it() -> None:
+    """Modules land in the layers the architecture page names."""
+    where = {
+        "locales.catalog": "locales",
+        "scoring.deal": "scoring",
+        "bot.domain.ports": "domain",
+        "bot.sheet.raster": "sheet",
+        "bot.storage.sqlite": "storage",
+        "bot.core.uow": "core",
+        "bot.texts.deal_steps": "texts",
+        "bot.tg.reply": "tg",
+        "bot.web.api": "web",
+        "handlers.deal": "handlers",
+        "bot.app": "entry",
+        "bot.__main__": "entry",
+        "bot.migrate": "ops",
+        "bot.logs": "ops",
+        "bot.startup": "ops",
+        "bot.backup": "ops",
+        "bot.redact": "redact",
+        "bot.settings": "settings",
+    }
+    assert {name: layer_of(name) for name in where} == where
+    assert set(ALLOWED) == set(LAYERS)
 
 
 def test_the_fsm_storage_is_chosen_in_one_place() -> None:
-    """Issue 10, Deliver 4: bot/tg/fsm.py alone names an aiogram FSM storage (and bot/tg/fsm_db.py,
-    issue 14, the storage in the database that fsm.py chooses, subclasses aiogram's base)."""
+    """bot/tg/fsm.py alone names an aiogram FSM storage (and bot/tg/fsm_db.py, the storage in the
+    database that fsm.py chooses, subclasses aiogram's base)."""
     naming = {
         name
         for name in modules()
@@ -288,7 +342,7 @@ def test_the_catalogue_imports_only_the_standard_library(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(modules()))
 def test_no_product_module_over_600_lines_and_no_class_over_300(name: str) -> None:
-    """Issue 10: small modules whose names say what they hold, small classes."""
+    """Small modules whose names say what they hold, small classes."""
     text = modules()[name].read_text(encoding="utf-8")
     assert len(text.splitlines()) <= 600
     for node in ast.walk(ast.parse(text)):

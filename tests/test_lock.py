@@ -41,7 +41,8 @@ def test_every_installed_distribution_is_locked_at_its_version() -> None:
 
 def test_the_lock_agrees_with_every_pin_of_pyproject() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    wanted = [*project["dependencies"], *project["optional-dependencies"]["dev"]]
+    extras = project["optional-dependencies"]  # dev, and redis (the image's EXTRAS)
+    wanted = [*project["dependencies"], *(pin for group in extras.values() for pin in group)]
     pins = locked()
     for requirement in wanted:
         match = _PIN.match(requirement)

@@ -23,7 +23,7 @@ from bot.core.state import GameState, fold
 from bot.core.summaries import Summary, summaries
 from bot.core.uow import records_of
 from bot.core.zones import chat_zone
-from bot.storage import GameRow, GameStatus, Repo
+from bot.domain import GameRow, GameStatus, Repo
 from scoring.protocol import format_protocol
 from scoring.replay import replay
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from bot.core.state import GameState, apply, clone, fold
-from bot.storage import EventRow, GameRow, Repo
+from bot.domain import EventRow, GameRow, Repo
 from scoring.deal import Record
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet

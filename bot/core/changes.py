@@ -23,7 +23,7 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
-from bot.core.uow import Unit, index_of, parse_stored, records_of, rules_now, settlement, table
+from bot.core.uow import Command, index_of, parse_stored, records_of, rules_now, settlement, table
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Record, RuleChange
 from scoring.errors import ScoringError
@@ -85,10 +85,13 @@ def outlook(
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
         writer_seat = state.seat_of(item.author, None)
-    outcome = correction_outcome(
-        rules_now(state).record_penalties,
-        pencil=event.pencil,
-        earlier_corrections=corrections_count(state, item.author),
+    outcome = (
+        Outcome.FREE  # proposed as free: it keeps the terms its voters were shown
+        if event.pencil
+        else correction_outcome(
+            rules_now(state).record_penalties,
+            earlier_corrections=corrections_count(state, item.author),
+        )
     )
     penalties: tuple[Adjust, ...] = ()
     if outcome is Outcome.PENALTY and writer_seat is not None:
@@ -146,8 +149,8 @@ def fits(state: GameState, vote: Vote) -> bool:
 
 
 def corrections_count(state: GameState, writer: int | None) -> int:
-    """Accepted corrections of this writer's records, not counting those made under the pencil
-    rule (Кодекс 4.2.7: the first is a warning)."""
+    """Accepted corrections of this writer's records by vote, not counting those proposed as
+    free (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
     return sum(
         1
         for item in state.items
@@ -157,7 +160,7 @@ def corrections_count(state: GameState, writer: int | None) -> int:
     )
 
 
-async def apply(unit: Unit, vote: Vote) -> Applied | None:
+async def apply(unit: Command, vote: Vote) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
     event = vote.event
     if isinstance(event, CorrectionProposed):
@@ -181,7 +184,7 @@ def _pencil(vote: Vote) -> bool:
 
 
 async def apply_correction(
-    unit: Unit, vote: Vote, event: CorrectionProposed, records: list[Record]
+    unit: Command, vote: Vote, event: CorrectionProposed, records: list[Record]
 ) -> Applied:
     """A passed correction: the record's new line, then the writer's penalty if it is not his
     first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
@@ -210,7 +213,7 @@ async def apply_correction(
     )
 
 
-async def apply_late(unit: Unit, vote: Vote, event: LateDealProposed) -> Applied:
+async def apply_late(unit: Command, vote: Vote, event: LateDealProposed) -> Applied:
     """A passed late deal: inserted before the record it was proposed before (Кодекс 4.2.10)."""
     state = unit.state
     proposer_seat = None

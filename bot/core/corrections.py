@@ -20,9 +20,9 @@ from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
 from bot.core.results import VoteState
 from bot.core.state import GameState
-from bot.core.uow import Caller, Core, deal_example, records_of, rules_now, table
+from bot.core.uow import Caller, UnitOfWork, deal_example, records_of, rules_now, table
 from bot.core.votes import open_vote
-from bot.storage import GameStatus
+from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import format_record, parse_record, parse_rule_change
@@ -36,7 +36,6 @@ from scoring.voting import (
     dispute_terms,
     dispute_window,
     late_window,
-    pencil_holds,
 )
 
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
@@ -61,12 +60,12 @@ def deal_index(sheet: Sheet, number: str, example: str) -> int:
     raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
 
 
-async def dispute(core: Core, caller: Caller, number: str, text: str) -> VoteState:
+async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> VoteState:
     """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted).
 
     Inside the window any player may propose and a majority decides; after it only the record's
     writer may, and every player must agree (corrections.md, Кодекс 4.2.9)."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
         rules = rules_now(state)
@@ -97,18 +96,18 @@ async def dispute(core: Core, caller: Caller, number: str, text: str) -> VoteSta
             writer = state.player_name(item.author) or "?"
             params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
-        latest = index == len(records) - 1
-        pencil = pencil_holds(item.at, unit.now(), rules.pencil_seconds, latest=latest)
+        # A /dispute is never under the pencil rule, however soon it follows the record
+        # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
         proposed = CorrectionProposed(
-            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil
+            item.seq, line, item.line, terms.threshold, unit.deadline(), pencil=False
         )
         return await open_vote(unit, caller, proposed)
 
 
-async def propose_late(core: Core, caller: Caller, text: str) -> VoteState:
+async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
     """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is
     younger than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
         rules = rules_now(state)
@@ -173,10 +172,10 @@ def read_rule_change(text: str) -> RuleChange:
     return change
 
 
-async def propose_rule(core: Core, caller: Caller, text: str) -> VoteState:
+async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
     """/rule name=value: a vote to change one rule from the next record on; every player must
     agree (conventions.md §1.4). Once passed, `option name=value` is appended as a record."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         playing(state, caller)
         change = read_rule_change(text)
@@ -195,10 +194,10 @@ async def propose_rule(core: Core, caller: Caller, text: str) -> VoteState:
         return await open_vote(unit, caller, proposed)
 
 
-async def name_arbiter(core: Core, caller: Caller, ref: str) -> GameState | VoteState:
+async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState | VoteState:
     """/arbiter @user: before the start the scorekeeper names him; during the game every player
     must agree (a vote). The arbiter is not a player and does not vote."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         arbiter = parse_arbiter(ref, caller.as_player())
         if any(arbiter.name.casefold() == n.casefold() for n in state.names) or any(

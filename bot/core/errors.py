@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from scoring.errors import ScoringError
+
+if TYPE_CHECKING:
+    from bot.domain import Owed
 
 
 class GameError(ScoringError):
@@ -30,6 +33,32 @@ class GameError(ScoringError):
 
 class AlreadyHandled(Exception):
     """This update was accepted before (Telegram delivered it twice): do nothing, answer nothing."""
+
+
+class Redeliver(Exception):
+    """The database failed on every attempt (transiently, or `unwritable`: it takes no writes):
+    nothing was committed and the update is to come again (polling does not confirm it, webhook
+    mode answers 500)."""
+
+    def __init__(self, reason: str, *, unwritable: bool = False) -> None:
+        super().__init__(reason)
+        self.unwritable = unwritable
+
+
+class Unsaved(Exception):
+    """The database takes no writes (disk full, read-only): nothing was committed. `owed` is what
+    the unit owed (a look's answer can still be given directly); `records`, whether a command ran
+    in it (then nothing can be answered but that it was not saved)."""
+
+    def __init__(self, owed: tuple[Owed, ...], records: bool) -> None:
+        super().__init__("the database takes no writes")
+        self.owed = owed
+        self.records = records
+
+
+class GaveUp(Exception):
+    """The bot will not try this update again (the database failed for too long): the chat is
+    told that nothing was recorded."""
 
 
 class GameErrorCode(StrEnum):
@@ -100,6 +129,7 @@ class GameErrorCode(StrEnum):
     ARBITER_SAME = "arbiter-same"  # /arbiter naming the arbiter already in office
     BAD_RULE_CHANGE = "bad-rule-change"  # /rule without `name=value`
     RULE_SAME = "rule-same"  # /rule setting an option to the value in force
+    UNDO_TAKES_NOTHING = "undo-takes-nothing"  # text after /undo: it takes no argument
 
 
 GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(code.value for code in GameErrorCode)

@@ -49,7 +49,8 @@ class Kind(StrEnum):
     END_PROPOSED = "end_proposed"  # {threshold: "all", deadline: iso}
     CORRECTION_PROPOSED = "correction_proposed"
     """{target: seq, line, old, threshold: "majority"|"all", deadline, pencil: bool} — /dispute;
-    `pencil`: proposed while the writer's pencil rule held (accepted free, 4.2.8)."""
+    `pencil`: proposed as free (a log may hold it; a /dispute is never under the pencil rule now,
+    corrections.md 4.2.8, so the bot writes false)."""
     LATE_DEAL_PROPOSED = "late_deal_proposed"  # {line, before: seq, threshold: "all", deadline}
     ARBITER_PROPOSED = "arbiter_proposed"  # {arbiter: player, threshold: "all", deadline}
     RULE_CHANGE_PROPOSED = "rule_change_proposed"
@@ -269,7 +270,8 @@ class EndProposed(Event):
 
 @dataclass(frozen=True, slots=True)
 class CorrectionProposed(Event):
-    """/dispute; `pencil`: proposed while the writer's pencil rule held (accepted free, 4.2.8)."""
+    """/dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot
+    writes false (corrections.md 4.2.8: a /dispute is never under the pencil rule)."""
 
     KIND = Kind.CORRECTION_PROPOSED
     target: int

@@ -18,7 +18,7 @@ from typing import Final
 
 from bot.core.service import GameService
 from bot.core.uow import Clock, utc_now
-from bot.storage import Store
+from bot.domain import Store
 
 log = logging.getLogger(__name__)
 

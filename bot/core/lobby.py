@@ -10,8 +10,8 @@ from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
 from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
-from bot.core.uow import Caller, Core, Unit
-from bot.storage import GameStatus, Repo
+from bot.core.uow import Caller, Command, UnitOfWork
+from bot.domain import GameStatus, Repo
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, Table, resolve_player
 from scoring.protocol import stake_text
@@ -39,12 +39,12 @@ def locale_of(language_code: str | None) -> str:
 
 
 async def new_game(
-    core: Core, caller: Caller, spec: NewGame, language: str | None = None
+    uow: UnitOfWork, caller: Caller, spec: NewGame, language: str | None = None
 ) -> Opened:
     """/newgame; `language`: the opener's, which a new group (no game yet, no /lang) takes."""
     if caller.private:
         raise GameError("group-only", "", {}, "/newgame sochi")
-    async with core.command(caller, game=None, direct=True) as unit:
+    async with uow.command(caller, game=None, direct=True) as unit:
         repo = unit.repo
         if await repo.live_game(caller.chat_id) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
@@ -70,7 +70,7 @@ async def new_game(
             if player.user_id is not None:
                 await repo.add_member(row.game_id, player.user_id)
         started = await start_if_full(unit, caller)
-        return Opened(unit.state, started)
+        return Opened(unit.state, started, await repo.chat_locale(caller.chat_id))
 
 
 def check_dealer_ref(spec: NewGame) -> None:
@@ -86,7 +86,7 @@ def check_dealer_ref(spec: NewGame) -> None:
     raise GameError("unknown-dealer", ref, {}, "/newgame sochi dealer=B")
 
 
-async def start_if_full(unit: Unit, caller: Caller) -> bool:
+async def start_if_full(unit: Command, caller: Caller) -> bool:
     state = unit.state
     if len(state.players) < state.seats:
         return False
@@ -105,11 +105,11 @@ async def start_if_full(unit: Unit, caller: Caller) -> bool:
 
 
 async def join(
-    core: Core, caller: Caller, name: str | None = None, game_id: int | None = None
+    uow: UnitOfWork, caller: Caller, name: str | None = None, game_id: int | None = None
 ) -> Joined:
     """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
     the game a Join button was made for."""
-    async with core.command(caller, game=None, direct=True) as unit:
+    async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id)
         if game_id is not None and (row is None or row.game_id != game_id):
             raise GameError("stale-button", "", {}, "/join")
@@ -141,8 +141,8 @@ async def join(
         return Joined(state, player, started)
 
 
-async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
-    async with core.command(caller) as unit:
+async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Left:
+    async with uow.command(caller) as unit:
         state = unit.state
         if name is not None:
             if not state.is_scorekeeper(caller.user_id):
@@ -164,10 +164,10 @@ async def leave(core: Core, caller: Caller, name: str | None = None) -> Left:
         return Left(state, player)
 
 
-async def set_language(core: Core, caller: Caller, locale: str) -> None:
+async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
     """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
     may change it, with no game anyone may."""
-    async with core.command(caller, game=None, direct=True) as unit:
+    async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id)
         if row is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
@@ -180,13 +180,6 @@ async def set_language(core: Core, caller: Caller, locale: str) -> None:
                     "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
                 )
         await unit.repo.set_chat_locale(caller.chat_id, locale)
-
-
-async def link_seat(core: Core, caller: Caller) -> None:
-    """A look at the game (/score, /history…) by an account whose `@username` seat is not linked
-    yet: the unit of work links it (`Unit.link`) and records nothing else."""
-    async with core.command(caller):
-        pass
 
 
 def needs_link(state: GameState, caller: Caller) -> bool:

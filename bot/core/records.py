@@ -20,8 +20,8 @@ from bot.core.events import (
 from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
-from bot.core.uow import Caller, Core, Unit, records_of, rules_now, settlement, table
-from bot.storage import GameStatus, Repo
+from bot.core.uow import Caller, Command, UnitOfWork, records_of, rules_now, settlement, table
+from bot.domain import GameStatus, Repo
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
 from scoring.notation import format_record, parse_record
@@ -92,9 +92,9 @@ def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
     ]
 
 
-async def record(core: Core, caller: Caller, text: str) -> Recorded:
+async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
     """`/deal …` (or `/lastround`): the record is read, checked by a replay, then appended."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
         before = unit.sheet()
@@ -125,7 +125,7 @@ def check_last_round(sheet: Sheet) -> None:
         raise GameError("last-round-twice", "/lastround", {}, "/score")
 
 
-def pencil(unit: Unit, caller: Caller) -> tuple[RecordItem, Sheet]:
+def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
     """The last record, if the sender wrote it and the pencil rule still holds (Кодекс 4.2.8);
     with the sheet as it stands."""
     state = unit.state
@@ -146,8 +146,8 @@ def pencil(unit: Unit, caller: Caller) -> tuple[RecordItem, Sheet]:
     return last, unit.sheet()
 
 
-async def undo(core: Core, caller: Caller) -> Undone:
-    async with core.command(caller) as unit:
+async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
+    async with uow.command(caller) as unit:
         state = unit.state
         last, before = pencil(unit, caller)
         number = before.records[-1].number
@@ -156,8 +156,8 @@ async def undo(core: Core, caller: Caller) -> Undone:
         return Undone(state, number, last.line, sheet, settlement(state, sheet))
 
 
-async def edit(core: Core, caller: Caller, text: str) -> Edited:
-    async with core.command(caller) as unit:
+async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:
+    async with uow.command(caller) as unit:
         last, before = pencil(unit, caller)
         return await _replace_last(unit, caller, text, last, before)
 
@@ -172,11 +172,11 @@ def wrote_last(state: GameState, sent_at: datetime) -> bool:
     return len(records) < 2 or sent_at > records[-2].at
 
 
-async def edit_by_message(core: Core, caller: Caller, text: str, sent_at: datetime) -> Edited:
+async def edit_by_message(uow: UnitOfWork, caller: Caller, text: str, sent_at: datetime) -> Edited:
     """An edited `/deal` message (sent at `sent_at`): an /edit of the record it wrote, if that is
     still the sender's last record under the pencil rule; otherwise `edited-deal`, which says how
     to correct it (/edit, /dispute), and nothing changes."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         line, late = split_late(text)
         try:
             if late or not wrote_last(unit.state, sent_at):
@@ -190,7 +190,7 @@ async def edit_by_message(core: Core, caller: Caller, text: str, sent_at: dateti
 
 
 async def _replace_last(
-    unit: Unit, caller: Caller, text: str, last: RecordItem, before: Sheet
+    unit: Command, caller: Caller, text: str, last: RecordItem, before: Sheet
 ) -> Edited:
     """The pencil rule's correction: the last record replaced by `text`, of the same kind."""
     state = unit.state

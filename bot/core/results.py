@@ -13,9 +13,25 @@ from scoring.sheet import ScoredRecord, Sheet
 
 
 @dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's own settings, read with each update (so every instance sees a change at once)."""
+
+    locale: str | None = None  # chosen by /lang (or taken from a new group's opener)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """What an update is read with: whether it was handled before, and its chat's settings."""
+
+    seen: bool
+    chat: ChatSettings
+
+
+@dataclass(frozen=True, slots=True)
 class Opened:
     state: GameState
     started: bool  # all seats were given: the game is on
+    locale: str | None = None  # the chat's language now (a new group takes the opener's)
 
 
 @dataclass(frozen=True, slots=True)

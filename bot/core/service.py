@@ -1,11 +1,12 @@
 """`GameService`: the one object the handlers hold — a thin facade over the command modules.
 
-Every command runs as one unit of work (`bot.core.uow.Core.command`: the chat's lock, one
-transaction, the update marked, the game folded); the commands themselves are small functions in
-`lobby` (/newgame, /join, /leave), `records` (/deal, /undo, /edit), `votes` (ballots, /endgame, the
-vote clock), `corrections` (/dispute, late deals, /rule, /arbiter) and `audit` (/export, the
-picture's corrections). The methods keep the names, parameters and results they had when all of
-this was one class, so the handlers did not change.
+Every command runs in the unit of work it is given (`bot.core.uow.UnitOfWork`: the chat's lock,
+the update marked, the game folded, one transaction at its commit): `await game.record(uow, caller,
+text)`. The commands themselves are small functions in `lobby` (/newgame, /join, /leave),
+`records` (/deal, /undo, /edit), `votes` (ballots, /endgame, the vote clock), `corrections`
+(/dispute, late deals, /rule, /arbiter) and `audit` (/export, the picture's corrections). `run`
+runs a unit to its commit, again after a transient database failure (`bot.core.attempts`).
+Reads without a unit see the store as committed.
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TypeVar
 
-from bot.core import audit, corrections, lobby, records, votes
+from bot.core import attempts, audit, corrections, lobby, records, votes
 from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
 from bot.core.changes import corrections_count
 from bot.core.corrections import DISPUTE_EXAMPLE
 from bot.core.errors import GameError
 from bot.core.newgame import NewGame
-from bot.core.owing import Flushing, flush_owing
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, split_late
 from bot.core.results import (
+    Arrival,
+    ChatSettings,
     Edited,
     Ended,
     Exported,
@@ -39,13 +42,14 @@ from bot.core.uow import (
     Caller,
     Clock,
     Core,
+    UnitOfWork,
     deal_example,
     records_of,
     rules_now,
     utc_now,
 )
 from bot.core.uow import settlement as settle_sheet
-from bot.storage import Store
+from bot.domain import Fault, Store
 from scoring.deal import Record
 from scoring.protocol import format_protocol
 from scoring.replay import replay
@@ -60,12 +64,14 @@ __all__ = [
     "Caller",
     "Clock",
     "GameService",
+    "UnitOfWork",
     "deal_example",
     "split_late",
     "utc_now",
 ]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class GameService:
@@ -73,9 +79,22 @@ class GameService:
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.core = Core(store, clock)
-        self.store: Store = Flushing(store)  # an update's waiting command commits first
+        self.store = store
         self.clock = clock
-        self._locales: dict[int, str | None] = {}
+
+    # -- units of work -----------------------------------------------------------------------
+    def unit_of_work(self, caller: Caller | None = None) -> UnitOfWork:
+        """A unit of work marking `caller`'s update (None: the bot's own); commit it yourself."""
+        return UnitOfWork(self.core, caller)
+
+    async def run(self, work: attempts.Work[T], caller: Caller | None = None) -> T:
+        """`work(uow)` in a unit of work committed when it returns, tried again with a fresh one
+        after a transient database failure (`bot.core.attempts.run`)."""
+        return await attempts.run(self.core, work, caller)
+
+    def fault(self, error: BaseException) -> Fault | None:
+        """What kind of database failure `error` is (None: none, a bug)."""
+        return self.store.fault(error)
 
     # -- the sheet ---------------------------------------------------------------------------
     def records(self, state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
@@ -110,72 +129,93 @@ class GameService:
         async with self.store.reading() as repo:
             return await repo.update_seen(update_id, chat_id, message_id)
 
-    async def new_game(self, caller: Caller, spec: NewGame, language: str | None = None) -> Opened:
-        opened = await lobby.new_game(self.core, caller, spec, language)
-        self._locales.pop(caller.chat_id, None)  # a new group may have taken the opener's
-        return opened
+    async def new_game(
+        self, uow: UnitOfWork, caller: Caller, spec: NewGame, language: str | None = None
+    ) -> Opened:
+        return await lobby.new_game(uow, caller, spec, language)
 
     async def join(
-        self, caller: Caller, name: str | None = None, game_id: int | None = None
+        self, uow: UnitOfWork, caller: Caller, name: str | None = None, game_id: int | None = None
     ) -> Joined:
-        return await lobby.join(self.core, caller, name, game_id)
+        return await lobby.join(uow, caller, name, game_id)
 
-    async def leave(self, caller: Caller, name: str | None = None) -> Left:
-        return await lobby.leave(self.core, caller, name)
+    async def leave(self, uow: UnitOfWork, caller: Caller, name: str | None = None) -> Left:
+        return await lobby.leave(uow, caller, name)
 
-    async def record(self, caller: Caller, text: str) -> Recorded:
-        return await records.record(self.core, caller, text)
+    async def record(self, uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
+        return await records.record(uow, caller, text)
 
-    async def undo(self, caller: Caller) -> Undone:
-        return await records.undo(self.core, caller)
+    async def undo(self, uow: UnitOfWork, caller: Caller) -> Undone:
+        return await records.undo(uow, caller)
 
-    async def edit(self, caller: Caller, text: str) -> Edited:
-        return await records.edit(self.core, caller, text)
+    async def edit(self, uow: UnitOfWork, caller: Caller, text: str) -> Edited:
+        return await records.edit(uow, caller, text)
 
-    async def edit_by_message(self, caller: Caller, text: str, sent_at: datetime) -> Edited:
-        return await records.edit_by_message(self.core, caller, text, sent_at)
+    async def edit_by_message(
+        self, uow: UnitOfWork, caller: Caller, text: str, sent_at: datetime
+    ) -> Edited:
+        return await records.edit_by_message(uow, caller, text, sent_at)
 
-    async def end_game(self, caller: Caller) -> Ended | VoteState:
-        return await votes.end_game(self.core, caller)
+    async def end_game(self, uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
+        return await votes.end_game(uow, caller)
 
-    async def vote(self, caller: Caller, game_id: int, vote_seq: int, yes: bool) -> VoteState:
-        return await votes.vote(self.core, caller, game_id, vote_seq, yes)
+    async def vote(
+        self, uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
+    ) -> VoteState:
+        return await votes.vote(uow, caller, game_id, vote_seq, yes)
 
-    async def dispute(self, caller: Caller, number: str, text: str) -> VoteState:
-        return await corrections.dispute(self.core, caller, number, text)
+    async def dispute(self, uow: UnitOfWork, caller: Caller, number: str, text: str) -> VoteState:
+        return await corrections.dispute(uow, caller, number, text)
 
-    async def propose_late(self, caller: Caller, text: str) -> VoteState:
-        return await corrections.propose_late(self.core, caller, text)
+    async def propose_late(self, uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
+        return await corrections.propose_late(uow, caller, text)
 
-    async def propose_rule(self, caller: Caller, text: str) -> VoteState:
-        return await corrections.propose_rule(self.core, caller, text)
+    async def propose_rule(self, uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
+        return await corrections.propose_rule(uow, caller, text)
 
-    async def name_arbiter(self, caller: Caller, ref: str) -> GameState | VoteState:
-        return await corrections.name_arbiter(self.core, caller, ref)
+    async def name_arbiter(
+        self, uow: UnitOfWork, caller: Caller, ref: str
+    ) -> GameState | VoteState:
+        return await corrections.name_arbiter(uow, caller, ref)
 
-    # -- the vote clock (bot.app's background task) -----------------------------------------
+    # -- the vote clock (bot.tg.reply.close_expired_votes) -----------------------------------
     async def watch_open_votes(self) -> int:
         return await votes.watch_open_votes(self.core)
 
-    async def expire_votes(self) -> list[VoteState]:
-        return await votes.expire_votes(self.core)
+    def due_votes(self) -> list[tuple[int, int]]:
+        """(chat id, game id) of the games with a vote whose time may be over."""
+        return votes.due_votes(self.core)
+
+    async def expire(self, uow: UnitOfWork, chat_id: int, game_id: int) -> list[VoteState]:
+        """Close (or refer) the game's timed-out votes in `uow`."""
+        return await votes.expire(uow, chat_id, game_id)
 
     async def vote_posted(
         self, chat_id: int, game_id: int, vote_seq: int, message_id: int
     ) -> None:
-        await votes.vote_posted(self.core, chat_id, game_id, vote_seq, message_id)
+        """Remember a vote's message (the sender, once it posted it): a unit of its own."""
+
+        async def work(uow: UnitOfWork) -> None:
+            await votes.vote_posted(uow, chat_id, game_id, vote_seq, message_id)
+
+        await self.run(work)
 
     # -- looking -----------------------------------------------------------------------------
-    async def snapshot(self, chat_id: int) -> Snapshot:
-        """The chat's live game, or else its last one (ended games stay readable)."""
-        async with self.store.reading() as repo:
+    async def snapshot(self, chat_id: int, uow: UnitOfWork | None = None) -> Snapshot:
+        """The chat's live game, or else its last one (ended games stay readable); with `uow`,
+        as that unit sees it (its own writes included)."""
+        own = uow is not None and uow.sees_own_writes
+        async with self.store.reading() if uow is None else uow.reading() as repo:
             row = await repo.live_game(chat_id) or await repo.last_game(chat_id)
             if row is None:
                 raise GameError("no-game", "", {}, "/newgame sochi")
-            state = await self.core.fold(repo, row)
+            if own:  # not the log as committed: folded apart, kept nowhere
+                state = self.core.folded(row, await repo.events(row.game_id))
+            else:
+                state = await self.core.fold(repo, row)
         if state.rules is None:
             return Snapshot(state, None, None)
-        sheet = self.sheet(state)
+        sheet = replay(state.game(), records_of(state)) if own else self.sheet(state)
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
     async def sheet_at(self, game_id: int, seq: int) -> Snapshot | None:
@@ -197,19 +237,23 @@ class GameService:
         sheet = self.core.cached(state) or replay(state.game(), records_of(state))
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
-    async def look(self, caller: Caller) -> Snapshot:
+    async def look(self, uow: UnitOfWork, caller: Caller) -> Snapshot:
         """`snapshot` for a look by `caller` (/score, /sheet, /history, /rules): his first act
-        in the chat links his `@username` seat (notation.md "Players")."""
-        snap = await self.snapshot(caller.chat_id)
-        if lobby.needs_link(snap.state, caller):
-            await lobby.link_seat(self.core, caller)
-            await flush_owing()  # the link commits now: the look reads it back
-            snap = await self.snapshot(caller.chat_id)
-        return snap
+        in the chat links his `@username` seat (notation.md "Players") — a command of `uow`,
+        whose game the look then shows (nothing is committed before the unit is)."""
+        snap = await self.snapshot(caller.chat_id, uow)
+        if not lobby.needs_link(snap.state, caller):
+            return snap
+        async with uow.command(caller) as unit:  # links the seat, records nothing else
+            state = unit.state
+            sheet = unit.sheet() if state.rules is not None else None
+        if sheet is None:
+            return Snapshot(state, None, None)
+        return Snapshot(state, sheet, self.settlement(state, sheet))
 
-    async def export(self, chat_id: int) -> Exported:
+    async def export(self, chat_id: int, uow: UnitOfWork | None = None) -> Exported:
         """The protocol file of the chat's game (live, else its last) and its JSON event log."""
-        state = (await self.snapshot(chat_id)).state
+        state = (await self.snapshot(chat_id, uow)).state
         if state.rules is None:
             missing = str(state.seats - len(state.players))
             raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
@@ -227,30 +271,31 @@ class GameService:
             ]
 
     # -- the chat ----------------------------------------------------------------------------
-    async def locale(self, chat_id: int) -> str | None:
-        if chat_id not in self._locales:
-            async with self.store.reading() as repo:
-                self._locales[chat_id] = await repo.chat_locale(chat_id)
-        return self._locales[chat_id]
+    async def locale(self, chat_id: int, uow: UnitOfWork | None = None) -> str | None:
+        """The chat's language, read now (a /lang taken by any instance is seen at once)."""
+        async with self.store.reading() if uow is None else uow.reading() as repo:
+            return await repo.chat_locale(chat_id)
 
-    async def set_locale(self, caller: Caller, locale: str) -> None:
-        await lobby.set_language(self.core, caller, locale)
-        self._locales[caller.chat_id] = locale
+    async def arrival(self, uow: UnitOfWork, caller: Caller) -> Arrival:
+        """What an update is read with, in one short read: whether it was handled before, and its
+        chat's settings."""
+        async with uow.reading() as repo:
+            seen = caller.update_id is not None and await repo.update_seen(
+                caller.update_id, caller.chat_id, caller.message_id
+            )
+            return Arrival(seen, ChatSettings(await repo.chat_locale(caller.chat_id)))
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+    async def set_locale(self, uow: UnitOfWork, caller: Caller, locale: str) -> None:
+        await lobby.set_language(uow, caller, locale)
+
+    async def migrate_chat(self, uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> int:
         """A group became a supergroup: its games and settings move to the new id."""
         if old_chat_id == new_chat_id:
             return 0
-        async with (
-            self.core.lock(old_chat_id),
-            self.core.lock(new_chat_id),
-            self.store.transaction() as repo,
-        ):
-            moved = await repo.move_chat(old_chat_id, new_chat_id)
-        self._locales.pop(old_chat_id, None)
-        self._locales.pop(new_chat_id, None)
+        repo = await uow.holding(old_chat_id, new_chat_id)
+        moved = await repo.move_chat(old_chat_id, new_chat_id)
         if moved:
-            log.info("moved %d game(s) from chat %s to %s", moved, old_chat_id, new_chat_id)
+            log.info("moving %d game(s) from chat %s to %s", moved, old_chat_id, new_chat_id)
         return moved
 
     async def sheet_message(self, game_id: int) -> int | None:

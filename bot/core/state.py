@@ -40,7 +40,7 @@ from bot.core.events import (
     VoteReferred,
     decode,
 )
-from bot.storage import EventRow, GameStatus
+from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
 from scoring.protocol import stake_text

@@ -23,7 +23,7 @@ from bot.core.errors import GameError
 from bot.core.events import Player
 from bot.core.summaries import Summary, summaries
 from bot.core.zones import chat_zone
-from bot.storage import GameStatus, Store
+from bot.domain import GameStatus, Store
 from scoring.errors import OptionError
 from scoring.rating import START, ratings
 from scoring.rules import canonical_convention

@@ -25,7 +25,7 @@ from weakref import WeakKeyDictionary
 from bot.core.events import EndReason, Kind, Player
 from bot.core.state import GameState, fold
 from bot.core.uow import parse_stored, table
-from bot.storage import EventRow, GameRow, GameStatus, Store
+from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay
 from scoring.settle import settle
 from scoring.stats import ENGINE, Play, plays

@@ -1,435 +1,349 @@
-"""The unit of work every command runs in — written once.
+"""The unit of work: one per Telegram update (opened by the bot's middleware and given to the
+handler as `uow`), per game of a vote clock's tick, per Mini App deal. Commands run in it
+(`uow.command(caller)`), the replies they owe are written into it (`uow.owe`, through
+`bot.tg.reply.Reply`), and whatever must wait for the commit waits in it (`uow.after_commit`: a
+toast saying "recorded"). `await uow.commit()` is the one step that writes: the update's mark,
+every command's events and writes, and the owed rows, in one transaction; then the kept states and
+sheets learn what was committed, the sender is woken, and the hooks run. Nothing reaches Telegram
+before it. `rollback()` forgets everything (an exception rolls the open transaction back) and
+leaves the unit as new.
 
-`Core.command(caller)` takes the chat's lock, opens one transaction (`BEGIN IMMEDIATE` in SQLite),
-refuses an update already handled and marks this one, and folds the chat's live game; the block
-appends events through the `Unit` and everything commits together when it ends, or nothing does
-(any exception rolls back). The locks are per chat: no lock shared by all chats is held around a
-replay. Command modules (`lobby`, `records`, `votes`, `corrections`) are functions of a `Unit`.
-
-Inside `Core.owing()` (one per update, one per tick of the vote clock) a command's commit waits
-for the scope's end (see `Owing` for what commits it sooner), so that the replies it owes (`owe`,
-`bot.storage.Owed` rows, registered by `bot.tg.reply.Reply`) are written in the same transaction
-(docs/architecture.md "Delivery").
+How a command reads depends on the store. On SQLite (`store.serial`: one connection, one writer)
+under the chat's lock: a short read (the update checked, the game's log), the fold and the
+command's checks and replay with the store free, its writes kept; the commit is then one short
+`BEGIN IMMEDIATE`. A `direct` command (the few that create rows and replay nothing: /newgame,
+/join, /lang) writes into an open transaction, and so does any command after another in the same
+unit, or after a read that had to see the unit's own writes. On PostgreSQL (several instances share
+it) the unit opens its transaction at its first command, takes the chat's lock across processes
+(`Repo.lock_chat`) and marks the update there, so that no other instance can change what it reads
+before it commits.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import (
-    asynccontextmanager,
-    nullcontext,
-)
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from fractions import Fraction
-from functools import lru_cache, partial
-from typing import Final
+from datetime import datetime, timedelta
+from functools import partial
 
-from bot.core.cache import Games
+from bot.core.base import (
+    LIVE,
+    Caller,
+    Clock,
+    Core,
+    deal_example,
+    index_of,
+    parse_stored,
+    records_of,
+    rules_now,
+    settlement,
+    table,
+    utc_now,
+)
 from bot.core.errors import AlreadyHandled, GameError
 from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
-from bot.core.owing import _OWING, Owing, Write
-from bot.core.state import GameState, Player, RecordItem, apply, clone, fold
-from bot.storage import EventRow, GameRow, GameStatus, Owed, Repo, Store
+from bot.core.state import GameState, apply
+from bot.domain import EventRow, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
 from scoring.errors import ScoringError
-from scoring.notation import Table, parse_record
-from scoring.rules import Rules
-from scoring.seating import active_seats
-from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
 
-Clock = Callable[[], datetime]
-SHEET_CACHE: Final = 256
-RECENT_STATES: Final = 1024  # (state, sheet) pairs kept, by game and seq
-LIVE: Final = -1  # `Core.command(game=LIVE)`: the chat's live game
+__all__ = [  # what the command modules read from here (the shared views live in `base`)
+    "LIVE",
+    "Caller",
+    "Clock",
+    "Command",
+    "Core",
+    "UnitOfWork",
+    "deal_example",
+    "index_of",
+    "parse_stored",
+    "records_of",
+    "rules_now",
+    "settlement",
+    "table",
+    "utc_now",
+]
+
+log = logging.getLogger(__name__)
+
+Write = Callable[[Repo], Awaitable[object]]
+Hook = Callable[[], Awaitable[object]]
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+class _RolledBack(Exception):
+    """Thrown into an open transaction to roll it back (no exception of the command's is in
+    flight when `rollback` is called after it)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Caller:
-    """Who sent a command, from where, in which Telegram update."""
+class Discarded:
+    """What the last `rollback` threw away: the rows owed, and whether a command had run (so that
+    a reply can still be given when the database takes no writes)."""
 
-    chat_id: int
-    user_id: int | None
-    first_name: str | None = None
-    username: str | None = None
-    update_id: int | None = None
-    chat_type: str = "supergroup"
-    chat_title: str | None = None
-    message_id: int | None = None  # the update's message: a repeated update_id is told apart
+    owed: tuple[Owed, ...] = ()
+    records: bool = False
+
+
+class UnitOfWork:
+    """One unit of work; `caller` is the update it marks when it writes (None: the bot's own)."""
+
+    def __init__(self, core: Core, caller: Caller | None = None) -> None:
+        self.core = core
+        self.caller = caller
+        self.discarded = Discarded()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._stack = AsyncExitStack()  # the chats' locks, then the open transaction
+        self._chats: set[int] = set()
+        self._locked: set[int] = set()  # chats locked in the database (PostgreSQL)
+        self._repo: Repo | None = None  # the open transaction
+        self._commands: list[Command] = []
+        self._writes: list[Write] = []  # kept for the commit
+        self._rows: list[Owed] = []
+        self._hooks: list[Hook] = []
+        self._checked = False  # the update was found not handled (a short read)
+        self._marked = False  # the update's mark is in the open transaction
+        self._dirty = False  # the open transaction holds writes of this unit
+        self._failed = False  # a command failed inside the open transaction
+
+    # -- what it holds -----------------------------------------------------------------------
+    @property
+    def records(self) -> bool:
+        """Whether a command ran in it: its commit records something."""
+        return bool(self._commands)
 
     @property
-    def private(self) -> bool:
-        return self.chat_type == "private"
+    def owed(self) -> tuple[Owed, ...]:
+        return tuple(self._rows)
 
-    def as_player(self, taken: set[str] | None = None) -> Player:
-        name = name_from_profile(self.first_name, self.username, taken or set())
-        return Player(name, self.user_id, self.username)
+    def owe(self, *rows: Owed) -> None:
+        """Replies owed: written with the commit, delivered by the sender after it."""
+        self._rows.extend(rows)
 
-    @property
-    def shown(self) -> str:
-        return self.first_name or (f"@{self.username}" if self.username else str(self.user_id))
+    def after_commit(self, hook: Hook) -> None:
+        """`hook()` once the unit has committed (never if it rolls back); its failure is logged."""
+        self._hooks.append(hook)
 
+    def now(self) -> datetime:
+        return self.core.clock()
 
-@lru_cache(maxsize=8192)
-def parse_stored(line: str, table: Table) -> Record:
-    """A record from its stored canonical line (the lines are few and repeat on every replay)."""
-    return parse_record(line, table)
-
-
-def deal_example(names: Sequence[str], dealer: int) -> str:
-    """One correct deal line for this table when `dealer` deals (with 4 players he sits out)."""
-    a, b, c = (names[s] for s in active_seats(len(names), dealer))
-    return f"/deal {c} 7♠ -1 vist:{a} pass:{b}"
-
-
-def table(state: GameState, dealer: int | None = None, sender: int | None = None) -> Table:
-    return Table(state.names, state.usernames, dealer, sender)
-
-
-_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
-
-
-def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items` (by default the records in force); each stored line is read
-    once per table (a dict lookup for the rest of the game)."""
-    tab = table(state)
-    known = _PARSED.get(tab)
-    if known is None:
-        known = _PARSED[tab] = {}
-        while len(_PARSED) > SHEET_CACHE:
-            _PARSED.popitem(last=False)
-    lines = [item.line for item in (state.records if items is None else items)]
-    records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
-    for i in [i for i, record in enumerate(records) if record is None]:
-        records[i] = known[lines[i]] = parse_stored(lines[i], tab)
-    return records  # type: ignore[return-value]  # (no None is left)
-
-
-def rules_now(state: GameState) -> Rules:
-    """The rules in force now (conventions.md §1.4): time windows, the end rule, penalties."""
-    rules = state.rules_now()
-    assert rules is not None
-    return rules
-
-
-_SETTLED: OrderedDict[int, tuple[Sheet, Fraction | None, Settlement]] = OrderedDict()
-
-
-def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules in force at the sheet's end (mid-game changes included); kept by
-    the sheet itself, so that the sender drawing a command's sheet does not settle it again."""
-    kept = _SETTLED.get(id(sheet))
-    if kept is not None and kept[0] is sheet and kept[1] == state.stake:
-        return kept[2]
-    settled = settle(sheet.rules, sheet.totals, state.stake)
-    _SETTLED[id(sheet)] = (sheet, state.stake, settled)
-    while len(_SETTLED) > SHEET_CACHE:
-        _SETTLED.popitem(last=False)
-    return settled
-
-
-def index_of(state: GameState, seq: int) -> int | None:
-    """The index among the records in force of the record with this seq."""
-    return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
-
-
-Notify = Callable[[], Awaitable[None]]
-
-
-class Core:
-    """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
-    and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
-    than is due — a rolled-back command — and `votes.expire_votes` reads the log and corrects it)."""
-
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
-        self.store = store
-        self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
-        self.watch: dict[int, tuple[int, datetime]] = {}
-        self.notify: Notify | None = None  # told when owed rows were committed (the sender)
-        self.games = Games()  # each live game's state and replay, kept
-
-    def lock(self, chat_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(chat_id, asyncio.Lock())
-
-    @asynccontextmanager
-    async def owing(self) -> AsyncIterator[Owing]:
-        """The scope of one update: its command commits at the end with the replies it owes
-        (an exception rolls both back); then the sender is told."""
-        scope = Owing(self)
-        token = _OWING.set(scope)
-        try:
-            yield scope
-        except BaseException:
-            _OWING.reset(token)
-            await scope.abort_all()
-            raise
-        _OWING.reset(token)
-        await scope.flush()
-        if scope.wrote:
-            await self.told()
-
-    async def owe(self, rows: Sequence[Owed]) -> None:
-        """Replies owed: with the current update's command, or at once outside an update."""
-        scope = _OWING.get()
-        if scope is not None:
-            scope.owe(rows)
-            return
-        async with self.store.transaction() as repo:
-            await repo.owe(list(rows))
-        await self.told()
-
-    async def told(self) -> None:
-        if self.notify is not None:
-            await self.notify()
-
+    # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
-    ) -> AsyncIterator[Unit]:
+    ) -> AsyncIterator[Command]:
         """The preamble of every command. `game` LIVE: the chat's live game (refused with
         `no-game` when there is none); a game id: that game of this chat (`stale-button`
-        otherwise); None: no game read.
+        otherwise); None: no game read. An `@username` seat is linked to the caller on his first
+        act (`Command.link`). A command that raises leaves nothing in the unit."""
 
-        Under the chat's lock, in two steps, so that no lock shared by every chat (SQLite's one
-        connection) is held while the command replays: the update is checked and the game's log
-        read in a short read; the log is folded and the command checks and replays with the store
-        free, its events and writes kept by the `Unit`; then one transaction (`BEGIN IMMEDIATE`)
-        marks the update and writes them all, or nothing (any exception before it writes nothing).
-        `direct` units (the few that create rows and replay nothing: /newgame, /join, /lang) run
-        whole inside the transaction. On a store that is not `serial` (PostgreSQL: several
-        instances may share it) every unit runs whole inside its transaction, after
-        `repo.lock_chat` — the chat's lock across processes — so what it reads no other instance
-        can change before it commits."""
-        scope = _OWING.get()
-        if scope is not None:
-            async with self._owed_command(scope, caller, game, direct) as unit:
-                yield unit
-            return
-        async with self.lock(caller.chat_id):
-            shared = not self.store.serial  # several instances: read under their lock
-            if direct or shared:
-                async with self.store.transaction() as repo:
-                    if shared:
-                        await repo.lock_chat(caller.chat_id)
-                    await self.mark_update(repo, caller)
-                    unit = Unit(self, caller.chat_id, repo)
-                    row = await self._row(repo, caller.chat_id, game)
-                    if row is not None:
-                        unit.adopt(self.tracked(await self.games.state(repo, row)))
-                        await unit.link(caller)
-                    yield unit
-                unit.committed()
-                return
-            unit = await self._read(caller, game)
-            yield unit
-            await self._commit(unit, caller)
+        async def find(repo: Repo) -> GameRow | None:
+            return await _row(repo, caller.chat_id, game)
 
-    @asynccontextmanager
-    async def _owed_command(
-        self, scope: Owing, caller: Caller, game: int | None, direct: bool
-    ) -> AsyncIterator[Unit]:
-        """`command` inside an update's scope: the commit is left to the scope."""
-        shared = not self.store.serial  # several instances: read under their lock
-        await scope.begin(caller.chat_id, direct=direct or shared)
-        try:
-            if direct or shared:
-                repo = await scope.open(self.store.transaction())
-                if shared:
-                    await repo.lock_chat(caller.chat_id)
-                await self.mark_update(repo, caller)
-                unit = Unit(self, caller.chat_id, repo)
-                row = await self._row(repo, caller.chat_id, game)
-                if row is not None:
-                    unit.adopt(self.tracked(await self.games.state(repo, row)))
-                    await unit.link(caller)
-                yield unit
-                scope.defer(unit, None)
-            else:
-                unit = await self._read(caller, game)
-                yield unit
-                scope.defer(unit, caller)
-        except BaseException:
-            await scope.abort()
-            raise
-
-    async def _read(self, caller: Caller, game: int | None) -> Unit:
-        async with self.store.reading() as repo:
-            if caller.update_id is not None and await repo.update_seen(
-                caller.update_id, caller.chat_id, caller.message_id
-            ):
-                raise AlreadyHandled(caller.update_id)
-            row = await self._row(repo, caller.chat_id, game)
-            log = await self.games.read(repo, row) if row is not None else None
-        unit = Unit(self, caller.chat_id, None)
-        if row is not None and log is not None:  # folded with the store free
-            unit.adopt(self.tracked(self.games.take(row, log)))
+        unit = await self._begin(caller.chat_id, find, direct)
+        if unit.has_state:
             await unit.link(caller)
+        async with self._running(unit) as running:
+            yield running
+
+    @asynccontextmanager
+    async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
+        """A command of the bot itself (the vote clock) on one game; None when the game is gone
+        or has ended."""
+
+        async def find(repo: Repo) -> GameRow | None:
+            return await repo.game(game_id)
+
+        unit = await self._begin(chat_id, find, direct=False)
+        if not unit.has_state or unit.state.status is GameStatus.ENDED:
+            yield None
+            return
+        async with self._running(unit) as running:
+            yield running
+
+    async def holding(self, *chat_ids: int) -> Repo:
+        """The unit's open transaction, under these chats' locks, for a write of its own (a chat
+        that moved, a vote's message remembered): written by the commit."""
+        for chat_id in sorted(chat_ids):
+            await self._lock(chat_id)
+        repo = await self._transaction(*chat_ids)
+        self._dirty = True
+        return repo
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[Repo]:
+        """The store as this unit sees it: its open transaction (its own writes included) when it
+        has one or keeps writes, else a short read of the store as committed."""
+        if self._repo is not None or self._writes:
+            yield await self._transaction()
+            return
+        async with self.core.store.reading() as repo:
+            yield repo
+
+    @property
+    def sees_own_writes(self) -> bool:
+        """Whether a read through `reading` may see writes not committed yet (a game folded from
+        it must not be kept as the log's)."""
+        return self._dirty or bool(self._writes)
+
+    async def _begin(
+        self, chat_id: int, find: Callable[[Repo], Awaitable[GameRow | None]], direct: bool
+    ) -> Command:
+        await self._lock(chat_id)
+        store = self.core.store
+        if direct or not store.serial or self._repo is not None or self._writes:
+            repo = await self._transaction(chat_id)
+            unit = Command(self.core, chat_id, repo, self)
+            row = await find(repo)
+            if row is not None:
+                unit.adopt(self.core.tracked(await self._fold(repo, row)))
+            return unit
+        async with store.reading() as repo:
+            await self._check(repo)
+            row = await find(repo)
+            read = await self.core.games.read(repo, row) if row is not None else None
+        unit = Command(self.core, chat_id, None, self)
+        if row is not None and read is not None:  # folded with the store free
+            unit.adopt(self.core.tracked(self.core.games.take(row, read)))
         return unit
 
     @asynccontextmanager
-    async def background(self, chat_id: int, game_id: int) -> AsyncIterator[Unit | None]:
-        """A unit of work of the bot itself (the vote clock) on one game, in the same two steps;
-        None when the game is gone or has ended."""
-        scope = _OWING.get()
-        if scope is not None:
-            shared = not self.store.serial
-            await scope.begin(chat_id, direct=shared)
-            try:
-                repo = None
-                if shared:  # several instances: read under their lock
-                    repo = await scope.open(self.store.transaction())
-                    await repo.lock_chat(chat_id)
-                unit = await self._game_unit(chat_id, game_id, repo)
-                yield unit
-                if unit is not None:
-                    scope.defer(unit, None)
-                else:
-                    await scope.release()
-            except BaseException:
-                await scope.abort()
-                raise
-            return
-        async with self.lock(chat_id):
-            if not self.store.serial:  # several instances: read under the lock
-                async with self.store.transaction() as repo:
-                    await repo.lock_chat(chat_id)
-                    unit = await self._game_unit(chat_id, game_id, repo)
-                    yield unit
-                if unit is not None:
-                    unit.committed()
-                return
-            unit = await self._game_unit(chat_id, game_id)
+    async def _running(self, unit: Command) -> AsyncIterator[Command]:
+        try:
             yield unit
-            if unit is not None:
-                await self._commit(unit, None)
+        except BaseException:
+            if unit.in_transaction:  # its writes are in the transaction: it cannot commit
+                self._failed = True
+            raise
+        self._writes.extend(unit.writes)
+        self._commands.append(unit)
 
-    async def _game_unit(
-        self, chat_id: int, game_id: int, held: Repo | None = None
-    ) -> Unit | None:
-        """The game's unit, read in a short read or through `held` (an open transaction that the
-        unit then writes into)."""
-        async with nullcontext(held) if held is not None else self.store.reading() as repo:
-            row = await repo.game(game_id)
-            log = await self.games.read(repo, row) if row is not None else None
-        if row is None or log is None or row.status is GameStatus.ENDED:
-            return None
-        unit = Unit(self, chat_id, held)
-        unit.adopt(self.tracked(self.games.take(row, log)))
-        return unit
+    async def _fold(self, repo: Repo, row: GameRow) -> GameState:
+        """The game as `repo` shows it: kept (and advanced) when that is the log as committed, a
+        fold of its own when the transaction holds this unit's writes."""
+        if self._dirty:
+            return self.core.folded(row, await repo.events(row.game_id))
+        return await self.core.games.state(repo, row)
 
-    async def mark_update(self, repo: Repo, caller: Caller | None) -> None:
-        if caller is None or caller.update_id is None:
+    async def _lock(self, chat_id: int) -> None:
+        if chat_id not in self._chats:
+            await self._stack.enter_async_context(self.core.lock(chat_id))
+            self._chats.add(chat_id)
+
+    async def _transaction(self, *chat_ids: int) -> Repo:
+        """The open transaction (opened now if need be, with what the unit kept written into it),
+        holding these chats' locks in the database too, with the update marked."""
+        if self._repo is None:
+            self._repo = await self._stack.enter_async_context(self.core.store.transaction())
+        repo = self._repo
+        if not self.core.store.serial:
+            for chat_id in sorted(set(chat_ids) - self._locked):
+                await repo.lock_chat(chat_id)
+                self._locked.add(chat_id)
+        await self._mark(repo)
+        if self._writes:
+            writes, self._writes = self._writes, []
+            for write in writes:
+                await write(repo)
+            self._dirty = True
+        return repo
+
+    async def _check(self, repo: Repo) -> None:
+        """A short read refuses an update that was handled before (nothing else is done)."""
+        caller = self.caller
+        if self._checked or caller is None or caller.update_id is None:
             return
         if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
             raise AlreadyHandled(caller.update_id)
-        await repo.mark_update(caller.update_id, self.clock(), caller.chat_id, caller.message_id)
+        self._checked = True
 
-    async def _commit(self, unit: Unit, caller: Caller | None) -> None:
-        marks = caller is not None and caller.update_id is not None
-        if unit.writes or marks:
-            async with self.store.transaction() as repo:
-                await self.mark_update(repo, caller)
-                for write in unit.writes:
-                    await write(repo)
-        unit.committed()
-
-    @staticmethod
-    async def _row(repo: Repo, chat_id: int, game: int | None) -> GameRow | None:
-        if game is None:
-            return None
-        if game == LIVE:
-            row = await repo.live_game(chat_id)
-            if row is None:
-                raise GameError("no-game", "", {}, "/newgame sochi")
-            return row
-        row = await repo.game(game)
-        if row is None or row.chat_id != chat_id:
-            raise GameError("stale-button", "", {}, "/score")
-        return row
-
-    async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.tracked(await self.games.state(repo, row))
-
-    def tracked(self, state: GameState) -> GameState:
-        self.track(state)
-        return state
-
-    def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
-        state = fold(row.game_id, events)
-        state.chat_id = row.chat_id
-        state.number = row.chat_number
-        self.track(state)
-        return state
-
-    def track(self, state: GameState) -> None:
-        """Remember when this game's earliest open vote times out (never later than known)."""
-        due = [v.deadline for v in state.open_votes() if v.referred is None]
-        if not due or state.status is GameStatus.ENDED:
+    async def _mark(self, repo: Repo) -> None:
+        caller = self.caller
+        if self._marked or caller is None or caller.update_id is None:
             return
-        known = self.watch.get(state.game_id)
-        earliest = min(due) if known is None else min(known[1], *due)
-        self.watch[state.game_id] = (state.chat_id, earliest)
+        if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
+            raise AlreadyHandled(caller.update_id)
+        await repo.mark_update(caller.update_id, self.now(), caller.chat_id, caller.message_id)
+        self._marked = True
 
-    # -- the sheet ---------------------------------------------------------------------------
-    def cached(self, state: GameState) -> Sheet | None:
-        """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
-        found = self.recent(state.game_id, state.last_seq)
-        return None if found is None else found[1]
+    # -- the commit --------------------------------------------------------------------------
+    async def commit(self) -> None:
+        """Write it all in one transaction, or nothing (then the exception is raised and the
+        unit is to be rolled back); then tell the kept states, the sender and the hooks."""
+        if self._failed:
+            raise RuntimeError("a command failed inside this unit of work: it cannot commit")
+        if self._repo is not None:
+            await self._write(self._repo)
+        elif self._writes or self._rows or self._commands:
+            async with self.core.store.transaction() as repo:
+                await self._mark(repo)
+                await self._write(repo)
+        await self._stack.aclose()  # the open transaction commits, then the chats' locks go
+        commands, rows, hooks = self._commands, self._rows, self._hooks
+        self._reset()
+        for unit in commands:
+            unit.committed()
+        if rows:
+            try:
+                await self.core.told()
+            except Exception:
+                log.exception("the sender could not be woken; it looks again within a tick")
+        for hook in hooks:
+            try:
+                await hook()
+            except Exception as error:
+                log.warning("after the commit: %s failed (%s)", _name(hook), error)
 
-    def sheet(self, state: GameState) -> Sheet:
-        """The replay of the records in force (cached per game until its log grows); for a log
-        read outside a command (a command's own sheets are cached once it has committed)."""
-        sheet = self.cached(state)
-        if sheet is None:
-            sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
-            self.remember(state, sheet)
-        return sheet
+    async def _write(self, repo: Repo) -> None:
+        for write in self._writes:
+            await write(repo)
+        if self._rows:
+            await repo.owe(list(self._rows))
 
-    def remember(self, state: GameState, sheet: Sheet) -> None:
-        """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
-        records: cheap): the next command's read and the sender drawing an owed sheet at this
-        seq then need no replay and no fold of the whole log."""
-        key = (state.game_id, state.last_seq)
-        self._recent[key] = (clone(state), sheet)
-        self._recent.move_to_end(key)
-        while len(self._recent) > RECENT_STATES:
-            self._recent.popitem(last=False)
-
-    def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if still kept (the
-        `RECENT_STATES` least recently used go)."""
-        found = self._recent.get((game_id, seq))
-        if found is not None:
-            self._recent.move_to_end((game_id, seq))
-        return found
+    async def rollback(self) -> None:
+        """Forget everything the unit holds: the open transaction rolls back, the locks go, and
+        what was owed is kept in `discarded` for whoever must still answer."""
+        self.discarded = Discarded(tuple(self._rows), bool(self._commands))
+        stack = self._stack
+        self._reset()
+        try:
+            await stack.__aexit__(_RolledBack, _RolledBack(), None)
+        except Exception as error:  # a dropped connection: its transaction is gone with it
+            log.info("rolling back: %s", error)
 
 
-class Unit:
-    """One unit of work: the game it folded, the events it appends and the writes it keeps until
-    the commit (a `direct` unit has its transaction's repository and writes at once)."""
+def _name(hook: Hook) -> str:
+    func = hook.func if isinstance(hook, partial) else hook
+    return getattr(func, "__qualname__", repr(func))
 
-    def __init__(self, core: Core, chat_id: int, repo: Repo | None) -> None:
+
+class Command:
+    """One command's part of a unit of work: the game it folded, the events it appends and the
+    writes it keeps until the commit (or writes at once into the unit's open transaction)."""
+
+    def __init__(self, core: Core, chat_id: int, repo: Repo | None, uow: UnitOfWork) -> None:
         self.core = core
         self.chat_id = chat_id
         self._repo = repo
+        self._uow = uow
         self._state: GameState | None = None
         self.writes: list[Write] = []
         self._sheets: list[tuple[GameState, int, Sheet]] = []
 
     @property
+    def in_transaction(self) -> bool:
+        return self._repo is not None
+
+    @property
     def repo(self) -> Repo:
-        """The transaction's repository (direct units only)."""
-        assert self._repo is not None, "only a direct unit of work holds the repository"
+        """The open transaction's repository (direct commands): what it writes is the unit's."""
+        assert self._repo is not None, "only a direct command holds the repository"
+        self._uow._dirty = True
         return self._repo
 
     def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
@@ -446,12 +360,16 @@ class Unit:
             await self.write(partial(_add_member, self.state.game_id, caller.user_id))
 
     def adopt(self, state: GameState) -> None:
-        """A game this unit created (nothing to fold yet)."""
+        """A game this command created or read (nothing to fold yet)."""
         self._state = state
 
     @property
+    def has_state(self) -> bool:
+        return self._state is not None
+
+    @property
     def state(self) -> GameState:
-        assert self._state is not None, "this unit of work read no game"
+        assert self._state is not None, "this command read no game"
         return self._state
 
     def now(self) -> datetime:
@@ -465,7 +383,7 @@ class Unit:
     async def write(self, write: Write) -> None:
         """A write beside the events (members, the status index): now, or at the commit."""
         if self._repo is not None:
-            await write(self._repo)
+            await write(self.repo)
         else:
             self.writes.append(write)
 
@@ -476,7 +394,7 @@ class Unit:
         kind, payload = encode(event)
         at = self.now()
         if self._repo is not None:
-            row = await self._repo.append(state.game_id, kind.value, payload, author, at)
+            row = await self.repo.append(state.game_id, kind.value, payload, author, at)
         else:
             seq = state.last_seq + 1
             row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
@@ -512,6 +430,20 @@ class Unit:
             raise
 
 
+async def _row(repo: Repo, chat_id: int, game: int | None) -> GameRow | None:
+    if game is None:
+        return None
+    if game == LIVE:
+        row = await repo.live_game(chat_id)
+        if row is None:
+            raise GameError("no-game", "", {}, "/newgame sochi")
+        return row
+    row = await repo.game(game)
+    if row is None or row.chat_id != chat_id:
+        raise GameError("stale-button", "", {}, "/score")
+    return row
+
+
 async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
     await repo.add_member(game_id, user_id)
 
@@ -519,7 +451,7 @@ async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
 def _appending(row: EventRow) -> Write:
     async def write(repo: Repo) -> None:
         stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
-        if stored.seq != row.seq:  # the chat's locks make this impossible; never write past it
+        if stored.seq != row.seq:  # the chats' locks make this impossible; never write past it
             raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
 
     return write

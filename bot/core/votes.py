@@ -30,8 +30,8 @@ from bot.core.events import (
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
-from bot.core.uow import Caller, Core, Unit, settlement
-from bot.storage import GameStatus, Repo
+from bot.core.uow import Caller, Command, Core, UnitOfWork, settlement
+from bot.domain import GameStatus, Repo
 from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
 
@@ -66,16 +66,16 @@ def may_refer(state: GameState, vote: Vote) -> bool:
     return state.arbiter is not None and vote.kind is not Kind.ARBITER_PROPOSED
 
 
-async def open_vote(unit: Unit, caller: Caller, proposed: Proposed) -> VoteState:
+async def open_vote(unit: Command, caller: Caller, proposed: Proposed) -> VoteState:
     """Append a proposal (its seq is the vote's id) and count the proposer's ✅."""
     await unit.append(proposed, caller.user_id)
     return await cast(unit, unit.state.votes[unit.state.last_seq], caller, yes=True)
 
 
-async def end_game(core: Core, caller: Caller) -> Ended | VoteState:
+async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
     """/endgame: cancel a forming game (scorekeeper), end a finished one, or open a vote in which
     every player must agree (the sender's ✅ counted)."""
-    async with core.command(caller) as unit:
+    async with uow.command(caller) as unit:
         state = unit.state
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
@@ -92,7 +92,7 @@ async def end_game(core: Core, caller: Caller) -> Ended | VoteState:
         return await open_vote(unit, caller, EndProposed(END_THRESHOLD, unit.deadline()))
 
 
-async def end(unit: Unit, reason: EndReason, author: int | None) -> Ended:
+async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
     state = unit.state
     for vote in state.open_votes():  # a vote cannot outlive its game
         await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
@@ -104,10 +104,12 @@ async def end(unit: Unit, reason: EndReason, author: int | None) -> Ended:
     return Ended(state, reason, sheet, settlement(state, sheet))
 
 
-async def vote(core: Core, caller: Caller, game_id: int, vote_seq: int, yes: bool) -> VoteState:
+async def vote(
+    uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
+) -> VoteState:
     """A ✅/❌ press; the button's game and vote are checked against the log. A vote waiting for
     the arbiter takes only the arbiter's press, which decides it."""
-    async with core.command(caller, game=game_id) as unit:
+    async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         ballot = state.votes.get(vote_seq)
         if ballot is None:
@@ -131,7 +133,7 @@ async def vote(core: Core, caller: Caller, game_id: int, vote_seq: int, yes: boo
         return await cast(unit, ballot, caller, yes)
 
 
-async def cast(unit: Unit, vote: Vote, caller: Caller, yes: bool) -> VoteState:
+async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteState:
     state = unit.state
     voters = tuple(state.voters())
     voter = voter_of(state, caller)
@@ -140,7 +142,7 @@ async def cast(unit: Unit, vote: Vote, caller: Caller, yes: bool) -> VoteState:
     if vote.referred is not None:
         raise GameError("arbiter-only", "", {}, "/history")
     if unit.now() > vote.deadline:
-        return await expire(unit, vote)
+        return await expire_vote(unit, vote)
     if vote.ballot(voter) is yes:
         raise GameError("vote-same", "", {}, "/history")
     await unit.append(VoteCast(vote.seq, yes, caller.username), caller.user_id)
@@ -153,20 +155,20 @@ async def cast(unit: Unit, vote: Vote, caller: Caller, yes: bool) -> VoteState:
     return await close(unit, vote, passed=passed, reason=CloseReason.CERTAIN)
 
 
-async def expire(unit: Unit, vote: Vote) -> VoteState:
+async def expire_vote(unit: Command, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
         return await refer(unit, vote, ReferReason.TIMEOUT)
     return await close(unit, vote, passed=False, reason=CloseReason.TIMEOUT)
 
 
-async def refer(unit: Unit, vote: Vote, reason: ReferReason) -> VoteState:
+async def refer(unit: Command, vote: Vote, reason: ReferReason) -> VoteState:
     await unit.append(VoteReferred(vote.seq, reason), None)
     return vote_state(unit.state, vote, reason=reason)
 
 
 async def close(
-    unit: Unit,
+    unit: Command,
     vote: Vote,
     *,
     passed: bool,
@@ -207,7 +209,7 @@ def vote_state(
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
 
 
-# -- votes that time out: a background task (bot.app) calls these -----------------------------
+# -- votes that time out: a background task (bot.tg.reply.close_expired_votes) runs these ---------
 async def watch_open_votes(core: Core) -> int:
     """At start-up: find every live game with an open vote (the log keeps the deadlines), so that
     a restart loses none; returns how many games are watched."""
@@ -217,31 +219,44 @@ async def watch_open_votes(core: Core) -> int:
     return len(core.watch)
 
 
-async def expire_votes(core: Core) -> list[VoteState]:
-    """Close (or refer to the arbiter) every vote whose time is over; each in its own unit of work
-    under its chat's lock. The results carry their chat ids."""
+def due_votes(core: Core) -> list[tuple[int, int]]:
+    """(chat id, game id) of the watched games with a vote whose time may be over."""
     now = core.clock()
+    return [(chat, game) for game, (chat, due) in core.watch.items() if due <= now]
+
+
+async def expire(uow: UnitOfWork, chat_id: int, game_id: int) -> list[VoteState]:
+    """Close (or refer to the arbiter) the game's votes whose time is over, in the unit of work of
+    their messages. The watch is corrected from the log once the unit commits."""
+    core = uow.core
     results: list[VoteState] = []
-    for game_id, (chat_id, due) in list(core.watch.items()):
-        if due > now:
-            continue
-        core.watch.pop(game_id, None)
-        async with core.background(chat_id, game_id) as unit:
-            if unit is None:
-                continue
-            state = unit.state
-            core.watch.pop(game_id, None)
-            for ballot in state.open_votes():
-                if ballot.referred is None and now >= ballot.deadline:
-                    results.append(await expire(unit, ballot))
-            core.track(state)
+    async with uow.on_game(chat_id, game_id) as unit:
+        if unit is None:
+            uow.after_commit(partial(_unwatch, core, game_id))
+            return results
+        state = unit.state
+        now = core.clock()
+        for ballot in state.open_votes():
+            if ballot.referred is None and now >= ballot.deadline:
+                results.append(await expire_vote(unit, ballot))
+        uow.after_commit(partial(_rewatch, core, state))
     return results
 
 
+async def _unwatch(core: Core, game_id: int) -> None:
+    core.watch.pop(game_id, None)
+
+
+async def _rewatch(core: Core, state: GameState) -> None:
+    """The game's watch as its log now stands (its next open vote's deadline, or none)."""
+    core.watch.pop(state.game_id, None)
+    core.track(state)
+
+
 async def vote_posted(
-    core: Core, chat_id: int, game_id: int, vote_seq: int, message_id: int
+    uow: UnitOfWork, chat_id: int, game_id: int, vote_seq: int, message_id: int
 ) -> None:
     """Remember the message that shows a vote, so that its closing can edit it later."""
     kind, payload = encode(VotePosted(vote_seq, message_id))
-    async with core.lock(chat_id), core.store.transaction() as repo:
-        await repo.append(game_id, kind.value, payload, None, core.clock())
+    repo = await uow.holding(chat_id)
+    await repo.append(game_id, kind.value, payload, None, uow.now())

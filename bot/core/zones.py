@@ -13,8 +13,8 @@ from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core.errors import GameError
-from bot.core.uow import Caller, Core
-from bot.storage import GameStatus, Store
+from bot.core.uow import Caller, UnitOfWork
+from bot.domain import GameStatus, Store
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +63,10 @@ def parse_zone(text: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
-async def set_zone(core: Core, caller: Caller, zone: ZoneInfo) -> None:
+async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
     """/tz: the chat's time zone; while a game is on, only its players (and its scorekeeper) may
     change it, as with /lang; with no game anyone may."""
-    async with core.command(caller, game=None, direct=True) as unit:
+    async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id)
         if row is not None and row.status is not GameStatus.ENDED:
             state = unit.fold(row, await unit.repo.events(row.game_id))

@@ -1,23 +1,21 @@
 """The columns of the sheet: each band's running totals as paper writes them (`2.4.8.10`, a
-correction `12³`, a closed pool's ✔), the players' name tabs and the circle in the centre."""
+correction `12³`), its caption (a closed pool's with a ✔), the players' name tabs and the circle in
+the centre."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import Final
 
 from bot.sheet.drawn import Drawn
 from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
-    CAPTION_MAX,
-    CAPTION_MIN,
     CLOSED_MARK,
     INK,
     LINE,
     MUTED,
-    NAME_MAX,
-    NAME_MIN,
     RED,
     Circle,
     Corrections,
@@ -25,6 +23,7 @@ from bot.sheet.model import (
     Point,
     Rect,
     RunKind,
+    Style,
     TextRun,
 )
 from bot.sheet.totals import lay
@@ -53,7 +52,6 @@ def total_items(
     band: Band,
     values: Sequence[tuple[int, Fraction]],
     colour: str,
-    closed: bool,
     corrections: Corrections,
 ) -> list[Item]:
     """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
@@ -84,9 +82,7 @@ def total_items(
             continue
         fix = corrections.get((band, record))
         if fix is None:
-            items.append(
-                value_item(band, record, total, record == latest, i == final, colour, closed)
-            )
+            items.append(value_item(band, record, total, record == latest, i == final, colour))
             continue
         text = format_amount(total)
         mark = str(fix.number).translate(SUPERSCRIPT) + dot
@@ -96,17 +92,15 @@ def total_items(
         else:
             run.append(Seg(text, band=band, record=record))
         run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
-        if record == latest and closed:
-            run.append(Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band))
         items.append(Item(tuple(run)))
     return items
 
 
 def value_item(
-    band: Band, record: int, total: Fraction, latest: bool, final: bool, colour: str, closed: bool
+    band: Band, record: int, total: Fraction, latest: bool, final: bool, colour: str
 ) -> Item:
     """One uncorrected total: `12.`, or the latest one bold in the player's colour (its dot only
-    when something follows it, a closed pool's ✔ after it)."""
+    when something follows it)."""
     text = format_amount(total)
     if not latest:
         return Item((Seg(text + ".", band=band, record=record),))
@@ -118,15 +112,46 @@ def value_item(
         record=record,
         latest=True,
     )
-    if not closed:
-        return Item((shown,))
-    return Item((shown, Seg(" ✔", bold=True, color=CLOSED_MARK, kind=RunKind.MARK, band=band)))
+    return Item((shown,))
 
 
-def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Area]:
-    """The band's word at `CAPTION_MAX` … `CAPTION_MIN` px (readable on a phone), first
-    in the band, its words wrapping (`Висты` / `→ Константин`) and a name too long for the band
-    cut with "…"; the totals then flow around it (the area returned has it as an obstacle)."""
+def _caption_items(
+    band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
+) -> list[Item]:
+    """The caption's words, a closed pool's ✔ after them."""
+    items = [
+        Item((Seg(word, rel, color=MUTED, kind=RunKind.CAPTION, band=band, most=most),), gap=0.3)
+        for word in words
+    ]
+    if closed:
+        mark = Seg("✔", rel, True, CLOSED_MARK, RunKind.MARK, band, most=most)
+        items.append(Item((mark,), gap=0.3))
+    return items
+
+
+SHORTEST: Final = 5  # characters, "…" included: a caption is cut no shorter to let totals in
+
+
+def _shorter(words: list[str]) -> list[str] | None:
+    """The caption with its last word a letter shorter and ending in "…", or None."""
+    if len(words[-1]) <= 2:
+        return None
+    return [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+
+
+def caption_head(
+    band: Band, caption: str, area: Area, style: Style, closed: bool = False
+) -> tuple[list[TextRun], Area, list[list[Item]]]:
+    """The band's word at the style's caption sizes (readable on a phone), first in the band,
+    its words wrapping (`Висты` / `→ Константин`) and a name too long for the band cut with "…";
+    a `closed` pool's caption ends in a ✔.
+
+    With `Style.caption_flows` the words are items to flow before the totals, at the size of
+    theirs times `caption[1] / totals[-1]`, at most `caption[0]` (a narrow band's caption and
+    totals share rows): the heads returned are the caption, then shorter and shorter ones for a
+    band too narrow for it beside its latest total. Else they are drawn here and the totals flow
+    around them and below them (the area returned has both as obstacles). Returns (the runs
+    drawn here, the totals' area, the heads to flow before them)."""
     words: list[str] = []
     for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
         if words and words[-1] == "→":
@@ -134,24 +159,37 @@ def caption_run(band: Band, caption: str, area: Area) -> tuple[list[TextRun], Ar
         else:
             words.append(word)
     runs: list[TextRun] = []
-    while True:
-        head = [
-            Item((Seg(word, color=MUTED, kind=RunKind.CAPTION, band=band),), gap=0.3)
-            for word in words
-        ]
-        runs, _ = flow(head, area, CAPTION_MAX, CAPTION_MIN)
-        if runs or len(words[-1]) <= 2:
+    shorter: list[str] | None = words
+    while shorter is not None:
+        words = shorter
+        runs, _ = flow(_caption_items(band, words, closed), area, *style.caption)
+        if runs:
             break
-        words[-1] = words[-1].removesuffix("…")[:-1] + "…"
+        shorter = _shorter(words)
     if not runs:
-        return [], area
+        return [], area, []
+    if style.caption_flows:
+        rel = style.caption[1] / style.totals[-1]
+        heads = []
+        variant: list[str] | None = words
+        while variant is not None:
+            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
+            variant = _shorter(variant)
+            if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
+                break
+        return [], area, heads
     x0 = min(r.box[0] for r in runs)
     y0 = min(r.box[1] for r in runs)
     x1 = max(r.box[2] for r in runs)
     y1 = max(r.box[3] for r in runs)
     gap = 0.35 * runs[0].size
     around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + gap, y1 + area.pad / 2))
-    return runs, Area(area.points, (*area.obstacles, around), area.pad)
+    # Nothing above the caption: the totals read after it (a "…" of folded totals is not left in
+    # a corner above it).
+    left = min(x for x, _ in area.points)
+    right = max(x for x, _ in area.points)
+    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - area.pad))
+    return runs, Area(area.points, (*area.obstacles, around, above), area.pad), []
 
 
 def band_runs(
@@ -162,23 +200,31 @@ def band_runs(
     colour: str,
     closed: bool,
     corrections: Corrections,
+    style: Style,
 ) -> list[TextRun]:
     """The band's caption and its totals, laid out whole (`bot.sheet.totals.lay`)."""
-    head, area = caption_run(band, caption, area)
-    return (
-        head + lay(band, values, total_items(band, values, colour, closed, corrections), area).runs
-    )
+    drawn, area, heads = caption_head(band, caption, area, style, closed)
+    items = total_items(band, values, colour, corrections)
+    return drawn + lay(band, values, items, area, style, heads).runs
 
 
 def name_tab(
-    name: str, anchor: Point, frame: Frame, colour: str, limit: float
+    name: str,
+    anchor: Point,
+    frame: Frame,
+    colour: str,
+    limit: float,
+    style: Style,
+    toward: Point = (0.0, 0.0),
 ) -> tuple[Rect, TextRun, Obstacle]:
     """The name tab at an anchor on the edge: a coloured rounded box, the name in white, at most
-    `limit` px of text (the font shrinks to `NAME_MIN`, then the name is cut with "…")."""
+    `limit` px of text (the font shrinks to the style's smallest name, then the name is cut with
+    "…"). Centred on the anchor, or at a corner, or with `toward` starting at the anchor and going
+    that way along the edge."""
     x0, y0, x1, y1 = frame.sheet
-    size = NAME_MAX
+    size, smallest = style.name
     text = name
-    while size > NAME_MIN and text_width(text, size, True) > limit:
+    while size > smallest and text_width(text, size, True) > limit:
         size -= 1
     while text_width(text, size, True) > limit and len(text) > 1:
         text = text[:-2] + "…"
@@ -186,6 +232,8 @@ def name_tab(
     w, h = text_width(text, size, True) + 2 * 12, ascent + descent + 2 * 6
     inset = 8.0
     ax, ay = anchor
+    dx, dy = toward
+    ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
     bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
     by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
     box = (bx, by, bx + w, by + h)
@@ -207,22 +255,25 @@ def name_tab(
 
 
 def centre_circle(
-    sheet: Drawn, frame: Frame, words: Mapping[str, str], lang: str = "en"
+    sheet: Drawn, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
-    """The circle in the centre: the pool size, and the stake written the language's way."""
+    """The circle in the centre: the pool size, and under it the stake written the language's
+    way (the strip says "stake" in words), or the word "pool" when there is none. A text too wide
+    for the circle shrinks, down to the smallest number (`Style.strip`)."""
     cx, cy = frame.centre
     r = frame.radius
     runs: list[TextRun] = []
-    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), 34, True, INK)]
+    number, word = style.centre
+    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), number, True, INK)]
     if sheet.game.stake is not None:
         stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
-        lines.append((words["centre_stake"].format(stake=stake), 15, False, MUTED))
+        lines.append((stake, style.strip[1], False, MUTED))
     else:
-        lines.append((words["centre_pool"], 15, False, MUTED))
+        lines.append((words["centre_pool"], word, False, MUTED))
     total = sum(sum(metrics(s, b)) for _, s, b, _ in lines)
     y = round(cy - total / 2)
     for text, size, bold, colour in lines:
-        while size > 8 and text_width(text, size, bold) > 2 * r - 14:
+        while size > style.strip[1] and text_width(text, size, bold) > 2 * r - 14:
             size -= 1
         w = text_width(text, size, bold)
         ascent, descent = metrics(size, bold)

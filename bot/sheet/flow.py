@@ -4,6 +4,7 @@ obstacles, at the largest font size that holds them all."""
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -136,6 +137,7 @@ class Seg:
     band: Band | None = None
     record: int | None = None
     latest: bool = False
+    most: int = 0  # px, the largest its size may be (0: as the flow's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,52 +152,63 @@ class Item:
 NEWLINE: Final = Item(newline=True)
 
 
-def _seg_size(size: int, rel: float) -> int:
-    """A smaller segment (a caption) stays readable: at least 11 px, never above the row's size."""
-    return min(size, max(11, round(size * rel)))
+def _seg_size(size: int, rel: float, most: int = 0) -> int:
+    """A smaller segment (a caption) stays readable: at least 11 px, never above the row's size
+    (nor above `most`, when given)."""
+    return min(size, most or size, max(11, round(size * rel)))
 
 
 def line_height(size: int) -> int:
+    """A row's step: DejaVu's line box (1.16 em) already leaves a third of an em between the
+    digits of two rows."""
     ascent, descent = metrics(size)
-    return ascent + descent + max(1, round(size * 0.08))
+    return ascent + descent + 1
 
 
 class _Rows:
     """The rows a flow of one size can use in one area, top to bottom: (y, x_start, x_end).
 
-    Computed lazily and kept (see `_rows`): the same band at the same size gives the same rows in
+    Planned once and kept (see `_rows`): the same band at the same size gives the same rows in
     every picture of a game and in every step of the size search. A row uses the widest stretch
-    the band leaves free (values split around the circle read badly)."""
+    the band leaves free (values split around the circle read badly). Rows go where they give
+    the most room in all, a row's step apart: a row is not put in a narrow corner when one a
+    little lower would be far wider (past a name tab, in the foot of an L, clear of the circle)."""
 
-    __slots__ = ("area", "done", "height", "rows", "slide", "step", "y")
+    __slots__ = ("rows",)
 
     def __init__(self, area: Area, size: int) -> None:
         ascent, descent = metrics(size)
-        self.area = area
-        self.height = ascent + descent
-        self.step = line_height(size)
-        self.slide = max(1, self.step // 4)
-        self.y = math.ceil(area.top)
-        self.rows: list[tuple[int, int, int]] = []
-        self.done = False
-
-    def get(self, index: int) -> tuple[int, int, int] | None:
-        while len(self.rows) <= index and not self.done:
-            self._next()
-        return self.rows[index] if index < len(self.rows) else None
-
-    def _next(self) -> None:
-        area, height = self.area, self.height
-        bottom = area.bottom
-        while self.y + height + area.pad <= bottom:
-            spans = area.row(self.y, self.y + height)
+        height, step = ascent + descent, line_height(size)
+        probe = max(2, step // 5)
+        found: list[tuple[int, int, int]] = []
+        y, bottom = math.ceil(area.top), area.bottom
+        while y + height + area.pad <= bottom:
+            spans = area.row(y, y + height)
             if spans:
                 lo, hi = max(spans, key=lambda span: span[1] - span[0])
-                self.rows.append((self.y, math.ceil(lo), math.floor(hi)))
-                self.y += self.step
-                return
-            self.y += self.slide  # nothing free here (an apex, the circle): slide down, retry
-        self.done = True
+                found.append((y, math.ceil(lo), math.floor(hi)))
+            y += probe
+        # best[i]: the most room rows can give from found[i] down; a row taken at found[i]
+        # leaves the next at found[after[i]] or lower.
+        ys = [row[0] for row in found]
+        count = len(found)
+        best = [0] * (count + 1)
+        after = [bisect_left(ys, row[0] + step) for row in found]
+        for i in range(count - 1, -1, -1):
+            _, lo, hi = found[i]
+            best[i] = max(hi - lo + best[after[i]], best[i + 1])
+        self.rows: list[tuple[int, int, int]] = []
+        i = 0
+        while i < count:
+            _, lo, hi = found[i]
+            if hi - lo + best[after[i]] >= best[i + 1]:
+                self.rows.append(found[i])
+                i = after[i]
+            else:
+                i += 1
+
+    def get(self, index: int) -> tuple[int, int, int] | None:
+        return self.rows[index] if index < len(self.rows) else None
 
 
 @lru_cache(maxsize=4096)
@@ -208,7 +221,7 @@ def widths_at(items: Sequence[Item], size: int) -> list[int]:
     return [
         -1
         if item.newline
-        else sum(text_width(s.text, _seg_size(size, s.rel), s.bold) for s in item.segs)
+        else sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
         for item in items
     ]
 
@@ -291,7 +304,7 @@ def emit(
     runs: list[TextRun] = []
     for y, x, i in starts:
         for seg in items[i].segs:
-            seg_size = _seg_size(size, seg.rel)
+            seg_size = _seg_size(size, seg.rel, seg.most)
             seg_ascent, seg_descent = metrics(seg_size, seg.bold)
             top = y + ascent - seg_ascent
             w = text_width(seg.text, seg_size, seg.bold)

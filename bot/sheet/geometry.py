@@ -18,13 +18,14 @@ class Sector:
     parts: tuple[tuple[tuple[Point, ...], int], ...]  # (sub-path, whists target)
     anchor: Point  # where the name tab sits on the edge
     splits: tuple[Point, ...] = field(default=())  # edge points of the whists split lines
+    toward: Point = (0.0, 0.0)  # the tab goes from the anchor this way along the edge (0: centred)
 
 
 def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
     x0, y0, x1, y1 = frame.sheet
-    cx, cy = frame.centre
+    cx = frame.centre[0]
     tl, tr, br, bl = (x0, y0), (x1, y0), (x1, y1), (x0, y1)
-    tm, bm, lm, rm = (cx, y0), (cx, y1), (x0, cy), (x1, cy)
+    tm, bm = (cx, y0), (cx, y1)
     if size == 3:
         a, b, c = 0, 1, 2
         return (
@@ -39,14 +40,15 @@ def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
             (p[0] + 2 * (q[0] - p[0]) / 3, p[1] + 2 * (q[1] - p[1]) / 3),
         )
 
+    # The name tab ends where the middle part meets the last: it takes the end of the middle part
+    # rather than cutting it in two, and nothing of the corner part, the smallest.
     out = []
-    for seat, (p, q, anchor) in enumerate(
-        ((br, bl, bm), (bl, tl, lm), (tl, tr, tm), (tr, br, rm))
-    ):
+    for seat, (p, q) in enumerate(((br, bl), (bl, tl), (tl, tr), (tr, br))):
         m1, m2 = thirds(p, q)
         targets = ((seat - 1) % 4, (seat + 2) % 4, (seat + 1) % 4)
         parts = (((p, m1), targets[0]), ((m1, m2), targets[1]), ((m2, q), targets[2]))
-        out.append(Sector(seat, (p, q), parts, anchor, (m1, m2)))
+        back = ((p[0] > q[0]) - (p[0] < q[0]), (p[1] > q[1]) - (p[1] < q[1]))
+        out.append(Sector(seat, (p, q), parts, m2, (m1, m2), back))
     return tuple(out)
 
 

@@ -5,26 +5,33 @@ with the shipped DejaVu fonts (Pillow's FreeType, the basic layout engine), whic
 
 Geometry
 --------
-* 3 players: a landscape canvas 1200×1000; the drawing is the rectangle above, the strip below. A
-  small circle a little below the middle (so the top sector is no thin wedge) holds the pool size and
-  the stake; lines from it to the two upper corners
-  and to the middle of the lower edge cut three sectors. Seats go clockwise as seen from above the
-  table: seat A (index 0) has the **left** sector, B the **top**, C the **right**. (With the lines of
-  sheet.md the third sector is at the top, not the bottom.)
-* 4 players: a canvas 1000×1200, the drawing a 1000-px square cut by its diagonals: A **bottom**,
-  B **left**, C **top**, D **right** (clockwise again).
+* Both tables on a portrait canvas of 1010×1279 (`model.WIDTH`, `HEIGHT`): the width a phone shows
+  a photo at in a chat, and no taller than Telegram lets it be at that width (`model.PHONE_BOX`);
+  the drawing above, the strip below.
+* 3 players: the drawing a landscape rectangle. A small circle a little below the middle (so the
+  top sector is no thin wedge) holds the pool size and the stake; lines from it to the two upper
+  corners and to the middle of the lower edge cut three sectors. Seats go clockwise as seen from
+  above the table: seat A (index 0) has the **left** sector, B the **top**, C the **right**. (With
+  the lines of sheet.md the third sector is at the top, not the bottom.)
+* 4 players: the drawing a square cut by its diagonals: A **bottom**, B **left**, C **top**, D
+  **right** (clockwise again).
 * Bands are the sheet's concentric rectangles (homothetic about the centre): inside each sector from
   the centre outwards the mountain (from the circle to `scales[0]`), the pool (to `scales[1]`) and the
   whists (to the edge). The whists band is cut by radial lines into one part per other player; each
   part holds the whists on the player whose sector it touches (4 players: the middle third is the
-  opposite player). The player's name sits in a coloured tab on the outer edge of his sector where his
-  whists parts meet (3 players: the top middle, the lower-left and lower-right corners; 4 players:
-  the middle of the edge). Text flows around the tabs and the circle.
-* Each band holds its running totals as paper does, `2.4.8.10` (a caption first, the latest value bold
-  in the player's colour), wrapped row by row inside the band's polygon, at the largest font size
-  that fits (`MAX_SIZE` … `MIN_SIZE`). If even `MIN_SIZE` cannot hold a column, the oldest values give
-  way to a leading `…` (never seen in 200-deal tests). A closed pool is tinted gold and its last value
-  carries a ✔.
+  opposite player). The player's name sits in a coloured tab on the outer edge of his sector (3
+  players: the top middle, the lower-left and lower-right corners, where his whists parts meet; 4
+  players: at the end of the middle part, against the split line). Text flows around the tabs and
+  the circle.
+* Each band holds its running totals as paper does, `2.4.8.10` (its caption first, the latest value
+  bold in the player's colour), wrapped row by row inside the band's polygon, at the largest size of
+  the style's ladder that fits (`model.Style`). The chat's picture (`model.PHONE`, `fold=True`)
+  keeps every number at least 12 px and every word 9 px as the phone shows it: a band its smallest
+  size cannot hold folds its oldest totals behind a leading `…` (the first shown is the running
+  total they came to; the strip's legend says so), its caption sharing the totals' rows. The full
+  sheet (`model.FULL`, `fold=False`: `/sheet full`, the Mini App) shrinks a crowded band's type
+  instead, down to 9 px (read zoomed); only a band too full even for that folds. A closed pool is
+  tinted gold and its caption carries a ✔.
 * Numbers (`locales.numbers`): whole, or whole plus a vulgar fraction (36⅔, 12½): a decimal mark
   would read as the dot between totals. The strip and the centre, where no dots separate values,
   write a value exact in two decimals the language's way: `0,1`, `+5,54` in Russian, `0.1`,
@@ -48,14 +55,14 @@ from typing import Final
 
 from bot.sheet.bands import (
     band_runs,
-    caption_run,
+    caption_head,
     centre_circle,
     name_tab,
     total_items,
     value_item,
 )
 from bot.sheet.drawn import Drawn, drawn, extends
-from bot.sheet.flow import Area, Obstacle, flow
+from bot.sheet.flow import Area, Obstacle
 from bot.sheet.geometry import band_polygon, scale, sectors
 from bot.sheet.labels import labels
 from bot.sheet.measure import font, metrics, text_width
@@ -64,15 +71,15 @@ from bot.sheet.model import (
     BOLD,
     CLOSED_FILL,
     FRAMES,
+    FULL,
     LINE,
     MUTED,
+    PHONE,
     RED,
     REGULAR,
     SEAT_COLOURS,
     SEAT_TINTS,
     STRIP_FILL,
-    STRIP_MAX,
-    STRIP_MIN,
     THIN,
     Box,
     Circle,
@@ -85,9 +92,10 @@ from bot.sheet.model import (
     Region,
     RunKind,
     Shape,
+    Style,
     TextRun,
 )
-from bot.sheet.strip import strip_items
+from bot.sheet.strip import strip_runs
 from bot.sheet.totals import Laid, grow, lay
 from locales.numbers import format_amount, format_money
 from scoring.deal import Column
@@ -123,6 +131,9 @@ __all__ = [  # the names the renderer's callers and tests use, wherever they liv
 ]
 
 
+NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.0}}
+"""px of a name tab's text, by table size and whether the tab is on a side edge."""
+
 _BANDS: OrderedDict[tuple[object, ...], tuple[list[TextRun], Area, Laid]] = OrderedDict()
 BANDS_KEPT: Final = 2048  # bands laid out, kept (a dozen a game)
 
@@ -135,6 +146,7 @@ def kept_band_runs(
     colour: str,
     closed: bool,
     corrections: Corrections,
+    style: Style,
     game: object = None,
 ) -> list[TextRun]:
     """`band_runs`, laid out again only where the band changed since it was last laid out: a deal
@@ -142,33 +154,35 @@ def kept_band_runs(
     alike would otherwise take each other's place. Call under `bot.sheet.drawing_lock`, like the
     layout."""
     mine = tuple(sorted(((k[1], v) for k, v in corrections.items() if k[0] == band), key=_first))
-    key = (game, band, caption, area, colour, closed, mine)
+    key = (game, band, caption, area, colour, closed, mine, style)
     kept = _BANDS.get(key)
     if kept is None:
-        head, inner = caption_run(band, caption, area)
+        drawn, inner, heads = caption_head(band, caption, area, style, closed)
         laid = None
     else:
-        head, inner, laid = kept
+        drawn, inner, laid = kept
+        heads = laid.heads
         if laid.values is values or (len(laid.values) == len(values) and laid.values == values):
             _BANDS.move_to_end(key)
-            return head + laid.runs
+            return drawn + laid.runs
     grown = None
     if laid is not None and not mine and extends(laid.values, values):
         old = len(laid.values) - 1
-        tail = [value_item(band, *values[old], False, False, colour, closed)]
+        tail = [value_item(band, *values[old], False, False, colour)]
         last = len(values) - 1
         tail += [
-            value_item(band, record, total, i == last, i == last, colour, closed)
+            value_item(band, record, total, i == last, i == last, colour)
             for i, (record, total) in enumerate(values[old + 1 :], old + 1)
         ]
-        grown = grow(band, laid, values, laid.items[:old] + tail, inner)
+        grown = grow(band, laid, values, laid.items[:old] + tail, inner, style)
     if grown is None:
-        grown = lay(band, values, total_items(band, values, colour, closed, corrections), inner)
-    _BANDS[key] = (head, inner, grown)
+        items = total_items(band, values, colour, corrections)
+        grown = lay(band, values, items, inner, style, heads)
+    _BANDS[key] = (drawn, inner, grown)
     _BANDS.move_to_end(key)
     while len(_BANDS) > BANDS_KEPT:
         _BANDS.popitem(last=False)
-    return head + grown.runs
+    return drawn + grown.runs
 
 
 def _first(item: tuple[int, Correction]) -> int:
@@ -183,6 +197,7 @@ def layout_sheet(
     corrections: Corrections | None = None,
     keep: bool = True,
     game: object = None,
+    fold: bool = True,
 ) -> Layout:
     """The whole picture of a 3- or 4-player sheet as shapes and text runs, nothing drawn yet.
 
@@ -190,7 +205,10 @@ def layout_sheet(
     for a `Sheet` without a `settlement` the balances are computed with `scoring.settle.settle`.
     `keep`: bands whose values did not change since `game`'s last layout are taken as they were
     then (`kept_band_runs`); False lays every band out afresh (the same runs).
+    `fold`: the chat's picture, type readable on a phone and the oldest totals of a crowded band
+    folded (`model.PHONE`); False: every total, a crowded band's type smaller (`model.FULL`).
     """
+    style = PHONE if fold else FULL
     if isinstance(sheet, Sheet):
         sheet = drawn(sheet, settlement)
     size = sheet.game.size
@@ -206,7 +224,7 @@ def layout_sheet(
 
     shapes: list[Shape] = [Rect((0, 0, frame.width, frame.height), BACKGROUND)]
     runs: list[TextRun] = []
-    circle, centre_runs = centre_circle(sheet, frame, words, lang)
+    circle, centre_runs = centre_circle(sheet, frame, words, style, lang)
     sides = {frame.sheet[0], frame.sheet[2]}
     tabs = [
         name_tab(
@@ -214,7 +232,9 @@ def layout_sheet(
             s.anchor,
             frame,
             SEAT_COLOURS[s.seat],
-            250.0 if size == 3 and s.anchor[0] not in sides else 200.0,
+            NAME_ROOM[size][s.anchor[0] in sides],
+            style,
+            s.toward,
         )
         for s in parts
     ]
@@ -284,19 +304,17 @@ def layout_sheet(
         colour = SEAT_COLOURS[region.player]
         band = region.band
         if keep:
-            runs += kept_band_runs(band, caption, values, area, colour, closed, corrections, game)
+            runs += kept_band_runs(
+                band, caption, values, area, colour, closed, corrections, style, game
+            )
         else:
-            runs += band_runs(band, caption, values, area, colour, closed, corrections)
+            runs += band_runs(band, caption, values, area, colour, closed, corrections, style)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
-    strip_runs, _ = flow(
-        strip_items(sheet, words, lang, bool(corrections)),
-        strip_area,
-        STRIP_MAX,
-        STRIP_MIN,
-    )
-    runs += strip_runs
+    folded = any(run.kind is RunKind.ELLIPSIS for run in runs)
+    corrected = any(run.kind is RunKind.WRONG for run in runs)  # not folded away
+    runs += strip_runs(sheet, words, lang, corrected, folded, strip_area, style)
     return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

@@ -3,8 +3,9 @@ shapes and text runs (spec/sheet.md). Pure data: nothing here measures or draws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from pathlib import Path
@@ -19,14 +20,63 @@ FONT_DIR: Final = Path(__file__).parent / "fonts"
 REGULAR: Final = FONT_DIR / "DejaVuSans.ttf"
 BOLD: Final = FONT_DIR / "DejaVuSans-Bold.ttf"
 
-MAX_SIZE: Final = 28  # px, totals in a band
-CAPTION_MAX: Final = 22  # px, a band's word: at least 20 px at the 1200 px width
-CAPTION_MIN: Final = 20
-MIN_SIZE: Final = 9
-STRIP_MAX: Final = 24
-STRIP_MIN: Final = 10
-NAME_MAX: Final = 30
-NAME_MIN: Final = 14
+# The picture is read in the chat at the width Telegram shows a photo on a phone: Telegram for iOS
+# fits a photo into 300×380 pt on a phone (docs/decisions.md), so a 1010-px-wide picture up to
+# 1279 px tall (380/300 of its width) is seen 300 px wide, 0.297 of its size. Every number a
+# player reads is at least 12 px there, every word at least 9 px.
+PHONE_BOX: Final = (300, 380)  # pt, the largest photo in a chat on a phone (Telegram for iOS)
+WIDTH: Final = 1010
+HEIGHT: Final = WIDTH * PHONE_BOX[1] // PHONE_BOX[0]  # 1279
+PHONE_NUMBER: Final = 12  # px on the phone, the smallest number
+PHONE_LABEL: Final = 9  # px on the phone, the smallest word
+NUMBER_MIN: Final = math.ceil(PHONE_NUMBER * WIDTH / PHONE_BOX[0])  # 41 px in the picture
+LABEL_MIN: Final = math.ceil(PHONE_LABEL * WIDTH / PHONE_BOX[0])  # 31 px
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The type of one kind of picture, in px at the picture's size.
+
+    `totals` is the ladder of sizes a band's totals take (largest first); when not even the last
+    holds a band, its oldest totals fold behind "…" `fold` at a time (the first shown is the
+    running total they came to). With `caption_flows` a band's caption flows with its totals
+    (sharing their rows in a narrow band) at `caption[1] / totals[-1]` of their size; else it is
+    laid out first at `caption` sizes and the totals go around and below it. The strip's numbers
+    (the balances) are `strip` px, its words `words` times that."""
+
+    totals: tuple[int, ...]
+    fold: int
+    caption_flows: bool
+    caption: tuple[int, int]  # largest, smallest
+    name: tuple[int, int]
+    strip: tuple[int, int]
+    words: float
+    centre: tuple[int, int]  # the pool size; the word under it when there is no stake
+
+
+PHONE: Final = Style(
+    totals=(52, 46, NUMBER_MIN),
+    fold=4,
+    caption_flows=True,
+    caption=(34, LABEL_MIN),
+    name=(38, LABEL_MIN),
+    strip=(NUMBER_MIN, NUMBER_MIN),
+    words=LABEL_MIN / NUMBER_MIN,
+    centre=(56, LABEL_MIN),
+)
+"""The chat's picture: readable in the chat as it arrives, the oldest totals of a crowded band
+folded."""
+
+FULL: Final = replace(
+    PHONE,
+    totals=(*PHONE.totals, 36, 32, 28, 24, 21, 18, 16, 14, 12, 10, 9),
+    fold=25,
+    caption_flows=False,
+    caption=(26, 16),
+)
+"""Every total (`/sheet full`, the Mini App): a crowded band's type shrinks instead, down to 9 px
+(read zoomed); only a band too full even for that folds its oldest totals."""
+
 PAD: Final = 5.0  # between text and a band's edge
 
 # Colours (phone-readable on white): ink, captions, lines, one colour and one tint per seat.
@@ -61,9 +111,14 @@ class Frame:
 
 
 FRAMES: Final[Mapping[int, Frame]] = {
-    # 3 players: the centre sits below the middle so that the top sector is not a thin wedge.
-    3: Frame(1200, 1000, (14, 14, 1186, 806), (14, 820, 1186, 986), (600, 462), 62, (0.48, 0.63)),
-    4: Frame(1000, 1200, (14, 14, 986, 986), (14, 1000, 986, 1186), (500, 500), 62, (0.48, 0.62)),
+    # 3 players: a landscape drawing, the centre below its middle so that the top sector is not a
+    # thin wedge; 4 players: a square. The strip under the drawing takes the rest of the height.
+    3: Frame(
+        WIDTH, HEIGHT, (14, 14, 996, 900), (14, 914, 996, 1265), (505, 510), 72, (0.42, 0.62)
+    ),
+    4: Frame(
+        WIDTH, HEIGHT, (14, 14, 996, 996), (14, 1010, 996, 1265), (505, 505), 72, (0.44, 0.64)
+    ),
 }
 
 
@@ -76,6 +131,7 @@ class RunKind(StrEnum):
     NAME = "name"  # a player's name in his tab
     CENTRE = "centre"  # pool size and stake in the circle
     STRIP = "strip"  # the strip under the drawing
+    BALANCE = "balance"  # a player's balance in the strip (whists, money)
     LEGEND = "legend"  # the strip's legend of the marks a correction or help leaves
 
 

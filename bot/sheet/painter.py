@@ -49,7 +49,7 @@ HEAD: Final = struct.Struct(">I")
 STALE: Final = "stale"
 GAMES_SENT: Final = 1024  # games whose last history a parent remembers, per child
 GAMES_KEPT: Final = 4 * GAMES_SENT  # a child remembers more, so that the parent forgets first
-# Pictures a child keeps (3.6 MB each, ~470 MB in all): a game drawn over a picture of its own
+# Pictures a child keeps (3.9 MB each, ~500 MB in all): a game drawn over a picture of its own
 # redraws what its deal changed, one drawn over another game's redraws most of the picture. A
 # hundred chats playing at once need a hundred (docs/benchmarks.md); the bot's own `Canvas`
 # keeps 24.

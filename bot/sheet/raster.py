@@ -61,7 +61,7 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[Shape, ...], k: int) -
             )
 
 
-@lru_cache(maxsize=8)  # 3.6 MB each: the pictures of the few games being played now
+@lru_cache(maxsize=8)  # 3.9 MB each: the pictures of the few games being played now
 def _background(width: int, height: int, shapes: tuple[Shape, ...]) -> Image.Image:
     """Everything but the text; the same for every deal until a pool closes or a name changes."""
     big = Image.new("RGB", (width * SUPERSAMPLE, height * SUPERSAMPLE), BACKGROUND)
@@ -83,18 +83,21 @@ def rasterise(layout: Layout) -> Image.Image:
 
 
 LIMIT = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
-BUSY = 200  # text runs from which a picture goes to the palette without trying RGB first
+BUSY = 400_000  # px² of text boxes from which a picture goes to the palette without trying RGB
 
 
 def is_busy(layout: Layout) -> bool:
-    """So much text that the RGB stream comes near `LIMIT` (160–200 KB at some 200 runs, 60–70
-    deals; 190–300 KB at 210–800): such a picture is written in the palette at once and never
-    compressed twice. One below it is RGB unless its stream passes `LIMIT` after all."""
-    return len(layout.runs) > BUSY
+    """So much text that the RGB stream comes near `LIMIT`: the stream grows with the area the
+    text covers (its letters' edges), some 165 KB at 400,000 px² (a game of 20 deals or so at
+    the chat picture's type; 120–210 KB from the first deal to the 200th). Such a picture is
+    written in the palette at once and never compressed twice. One below it is RGB unless its
+    stream passes `LIMIT` after all."""
+    ink = sum((run.box[2] - run.box[0]) * (run.box[3] - run.box[1]) for run in layout.runs)
+    return ink > BUSY
 
 
 def encode_png(image: Image.Image, busy: bool = False) -> bytes:
     """An 8-bit RGB PNG, rows unfiltered, deflated in strips (`bot.sheet.canvas`); a picture
-    that would pass `LIMIT` (a crowded sheet of some 70 deals) is written in the fixed 256-colour
+    that would pass `LIMIT` (most sheets past some 20 deals) is written in the fixed 256-colour
     palette instead. Encoded whole here; the bot keeps the strips that did not change."""
     return Canvas.encode(image, fresh(image), LIMIT, busy)

@@ -1,14 +1,21 @@
-"""The strip under the drawing: the convention, the pool, the stake, the deals, who deals next,
-the rules that differ from the preset, the balances and the last deal in words."""
+"""The strip under the drawing: the convention, the stake, the deals, who deals next,
+the balances, the rules that differ from the preset, the last deal in words and a legend of the
+marks the sheet shows.
+
+The balances are numbers a player reads: they take the strip's size (`Style.strip`), the words
+`Style.words` times it. A strip that cannot hold everything at its smallest size gives up the
+parts it can do without, the least needed first (`strip_runs`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from bot.sheet.bands import suit_segs
 from bot.sheet.drawn import Drawn
-from bot.sheet.flow import NEWLINE, Item, Seg
-from bot.sheet.model import INK, MINUS, MUTED, PLUS, SEAT_COLOURS, RunKind
+from bot.sheet.flow import NEWLINE, Area, Item, Seg, flow
+from bot.sheet.model import INK, MINUS, MUTED, PLUS, SEAT_COLOURS, RunKind, Style, TextRun
 from locales.numbers import MINUS_SIGN, format_amount, format_money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
 
@@ -40,21 +47,95 @@ def _deal_summary(sheet: Drawn, words: Mapping[str, str]) -> tuple[int, str] | N
     return None
 
 
-def _legend(sheet: Drawn, words: Mapping[str, str], corrected: bool) -> list[Item]:
-    """A small legend, only for what the sheet shows: a correction's grey value and
-    raised number; help (pool points past the target written into another player's pool)."""
-    lines = []
-    if corrected:
-        lines.append(words["legend_correction"])
-    if sheet.helped:
-        lines.append(words["legend_help"])
-    items: list[Item] = []
-    for line in lines:
-        items.append(NEWLINE)
-        items += [
-            Item((Seg(word, color=MUTED, kind=RunKind.LEGEND),), gap=0.3) for word in line.split()
-        ]
-    return items
+@dataclass(frozen=True, slots=True)
+class _Strip:
+    """The strip's items of one sheet, its words at `rel` times the numbers' size."""
+
+    sheet: Drawn
+    words: Mapping[str, str]
+    lang: str
+    rel: float
+
+    def word(
+        self, text: str, color: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False
+    ) -> Seg:
+        return Seg(text, rel=self.rel, bold=bold, color=color, kind=kind)
+
+    def head(self) -> list[Item]:
+        """The convention, the stake, the deals, who deals next (the pool size is in the
+        circle)."""
+        sheet, words, word = self.sheet, self.words, self.word
+        game, rules = sheet.game, sheet.rules
+        sep = word(" · ", MUTED)
+        items = [Item((word(words.get(rules.convention, rules.convention), bold=True),))]
+        if game.stake is not None:
+            stake = format_amount(game.stake, decimals=True, lang=self.lang)
+            items.append(Item((sep, word(words["centre_stake"].format(stake=stake)))))
+        items.append(Item((sep, word(words["deals"].format(count=sheet.deals)))))
+        if sheet.finished:
+            items.append(Item((sep, word(words["finished"], bold=True))))
+            return items
+        dealer = sheet.next_dealer
+        name = word(game.players[dealer], SEAT_COLOURS[dealer], bold=True)
+        items.append(Item((sep, word(words["next_dealer"]), name)))
+        if sheet.last_round_announced:
+            items.append(Item((sep, word(words["last_round"], bold=True))))
+        return items
+
+    def balances(self, label: bool = True, unit: bool = True, money: bool = True) -> list[Item]:
+        """Each player's balance if the game ended now, in whists and, with a stake and `money`,
+        in money; `label`: the words that say so first, `unit`: "wh." after each."""
+        sheet, words, word = self.sheet, self.words, self.word
+        settlement = sheet.settlement
+        items = [NEWLINE]
+        if label:
+            head = words["balance_final"] if sheet.finished else words["balance_now"]
+            items.append(Item((word(head, MUTED),), gap=0.5))
+        for seat, balance in enumerate(settlement.balances):
+            colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
+            amount = format_amount(balance, decimals=True, sign=True, lang=self.lang)
+            segs = [
+                word(sheet.game.players[seat] + " ", SEAT_COLOURS[seat], bold=True),
+                Seg(amount, bold=True, color=colour, kind=RunKind.BALANCE),
+            ]
+            if unit:
+                segs.append(word(" " + words["whists_unit"], colour, bold=True))
+            if money and settlement.money is not None:
+                cash = format_money(settlement.money[seat], self.lang)
+                segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
+            items.append(Item(tuple(segs), gap=0.9))
+        return items
+
+    def overrides(self) -> list[Item]:
+        """The rules that differ from the preset."""
+        overrides = self.sheet.rules.overrides(self.sheet.game.size)
+        if not overrides:
+            return []
+        items = [NEWLINE, Item((self.word(self.words["overrides"], MUTED),))]
+        pairs = list(overrides.items())
+        for i, (name, value) in enumerate(pairs):
+            text = f"{name}={value}" + (", " if i < len(pairs) - 1 else "")
+            items.append(Item((self.word(text),), gap=0.2))
+        return items
+
+    def last_deal(self) -> list[Item]:
+        summary = _deal_summary(self.sheet, self.words)
+        if summary is None:
+            return []
+        number, text = summary
+        segs = [self.word(self.words["last_deal"].format(number=number), MUTED)]
+        segs += suit_segs(text, kind=RunKind.STRIP, rel=self.rel)
+        return [NEWLINE, Item(tuple(segs))]
+
+    def legend(self, lines: list[str]) -> list[Item]:
+        """Legend lines, one a row, in grey words."""
+        items: list[Item] = []
+        for line in lines:
+            items.append(NEWLINE)
+            items += [
+                Item((self.word(word, MUTED, RunKind.LEGEND),), gap=0.3) for word in line.split()
+            ]
+        return items
 
 
 def strip_items(
@@ -62,66 +143,80 @@ def strip_items(
     words: Mapping[str, str],
     lang: str = "en",
     corrected: bool = False,
+    folded: bool = False,
+    rel: float = 1.0,
 ) -> list[Item]:
-    """The strip's items; the stake, balances and money written the language's way; with
-    `corrected` (a correction is drawn) or help on the sheet, a legend line under them."""
-    game, rules = sheet.game, sheet.rules
-    names = game.players
-    sep = Seg(" · ", color=MUTED, kind=RunKind.STRIP)
-    items = [
-        Item((Seg(words.get(rules.convention, rules.convention), bold=True, kind=RunKind.STRIP),)),
-        Item((sep, Seg(words["target"].format(target=rules.pool_target), kind=RunKind.STRIP))),
+    """Every item of the strip, in the order it shows them: the head, the rules that differ from
+    the preset, the balances, the last deal and the legend (`folded`: a band's oldest totals
+    folded; `corrected`: a correction is drawn; help on the sheet); the words `rel` times the
+    numbers' size."""
+    strip = _Strip(sheet, words, lang, rel)
+    legend = [
+        *(["legend_folded"] if folded else []),
+        *(["legend_correction"] if corrected else []),
+        *(["legend_help"] if sheet.helped else []),
     ]
-    if game.stake is not None:
-        stake = format_amount(game.stake, decimals=True, lang=lang)
-        items.append(
-            Item((sep, Seg(words["centre_stake"].format(stake=stake), kind=RunKind.STRIP)))
+    return (
+        strip.head()
+        + strip.overrides()
+        + strip.balances()
+        + strip.last_deal()
+        + strip.legend([words[key] for key in legend])
+    )
+
+
+def strip_runs(
+    sheet: Drawn,
+    words: Mapping[str, str],
+    lang: str,
+    corrected: bool,
+    folded: bool,
+    area: Area,
+    style: Style,
+) -> list[TextRun]:
+    """The strip laid out in `area` at the style's strip sizes: everything if it fits, else it
+    gives up, one at a time, the rules that differ from the preset (`/rules` has them), the last
+    deal (the photo's caption has it), the words before the balances, the legend of help, the
+    unit after each balance, the legend of corrections, the money (`/score` has it), the legend
+    of folded totals."""
+    strip = _Strip(sheet, words, lang, style.words)
+    shown = {  # in the order they are given up
+        "overrides": True,
+        "last": True,
+        "label": True,
+        "help": sheet.helped,
+        "unit": True,
+        "correction": corrected,
+        "money": True,
+        "folded": folded,
+    }
+    head = strip.head()
+    plans = [dict(shown)]  # each gives up one more thing than the one before
+    for key in shown:
+        if shown[key]:
+            shown[key] = False
+            plans.append(dict(shown))
+
+    def laid(plan: dict[str, bool]) -> list[TextRun]:
+        legend = [words[f"legend_{key}"] for key in ("folded", "correction", "help") if plan[key]]
+        items = (
+            head
+            + (strip.overrides() if plan["overrides"] else [])
+            + strip.balances(plan["label"], plan["unit"], plan["money"])
+            + (strip.last_deal() if plan["last"] else [])
+            + strip.legend(legend)
         )
-    items.append(Item((sep, Seg(words["deals"].format(count=sheet.deals), kind=RunKind.STRIP))))
-    if sheet.finished:
-        items.append(Item((sep, Seg(words["finished"], bold=True, kind=RunKind.STRIP))))
-    else:
-        dealer = sheet.next_dealer
-        items.append(
-            Item(
-                (
-                    sep,
-                    Seg(words["next_dealer"], kind=RunKind.STRIP),
-                    Seg(names[dealer], bold=True, color=SEAT_COLOURS[dealer], kind=RunKind.STRIP),
-                )
-            )
-        )
-        if sheet.last_round_announced:
-            items.append(Item((sep, Seg(words["last_round"], bold=True, kind=RunKind.STRIP))))
-    overrides = rules.overrides(game.size)
-    if overrides:
-        items += [NEWLINE, Item((Seg(words["overrides"], color=MUTED, kind=RunKind.STRIP),))]
-        pairs = list(overrides.items())
-        for i, (name, value) in enumerate(pairs):
-            text = f"{name}={value}" + (", " if i < len(pairs) - 1 else "")
-            items.append(Item((Seg(text, kind=RunKind.STRIP),), gap=0.2))
-    settlement = sheet.settlement
-    head = words["balance_final"] if sheet.finished else words["balance_now"]
-    items += [NEWLINE, Item((Seg(head, color=MUTED, kind=RunKind.STRIP),), gap=0.5)]
-    for seat, balance in enumerate(settlement.balances):
-        colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
-        amount = (
-            format_amount(balance, decimals=True, sign=True, lang=lang)
-            + " "
-            + words["whists_unit"]
-        )
-        segs = [
-            Seg(names[seat] + " ", bold=True, color=SEAT_COLOURS[seat], kind=RunKind.STRIP),
-            Seg(amount, bold=True, color=colour, kind=RunKind.STRIP),
-        ]
-        if settlement.money is not None:
-            money = format_money(settlement.money[seat], lang)
-            segs.append(Seg(f" ({money})", color=colour, kind=RunKind.STRIP))
-        items.append(Item(tuple(segs), gap=0.9))
-    summary = _deal_summary(sheet, words)
-    if summary is not None:
-        number, text = summary
-        segs = [Seg(words["last_deal"].format(number=number), color=MUTED, kind=RunKind.STRIP)]
-        segs += suit_segs(text, kind=RunKind.STRIP)
-        items += [NEWLINE, Item(tuple(segs))]
-    return items + _legend(sheet, words, corrected)
+        runs, _ = flow(items, area, *style.strip)
+        return runs
+
+    # Giving up more only makes it fit more easily: the first plan that fits is found by halves.
+    best: list[TextRun] = []
+    lo, hi = 0, len(plans) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        runs = laid(plans[mid])
+        if runs:
+            best, hi = runs, mid - 1
+        else:
+            lo = mid + 1
+    return best

@@ -1,12 +1,14 @@
 """A band's running totals laid out — and laid out again from the first total that changed.
 
-The rule (`lay`): the totals take the largest size of the ladder `SIZES` (from the bound
-`flow.size_bound` gives down to `MIN_SIZE`) at which they all fit, rows filled greedily. When not
-even `MIN_SIZE` holds them, the oldest give way behind a leading "…": the fewest multiple of `STEP`
-(or all but the latest) that lets the rest fit. Sizes go down a ladder of steps of about a seventh
-rather than a pixel at a time, and the oldest totals leave `STEP` at a time rather than one by one,
-so that what is drawn stays where it is while a column grows (a deal redraws a row of a
-band, and a band shrinks a handful of times in a whole game instead of every few totals).
+The rule (`lay`): the totals take the largest size of the style's ladder (`model.Style.totals`,
+from the bound `flow.size_bound` gives down to its last size) at which they all fit, rows filled
+greedily. When not even the last size holds them, the oldest fold behind a leading "…": the fewest
+multiple of `Style.fold` (or all but the latest) that lets the rest fit — the first total shown is
+the running total they came to. The chat's picture (`model.PHONE`) stops at a size readable on a
+phone and folds; the full sheet (`model.FULL`) goes down to 9 px first. Sizes go down a ladder of
+steps of about a seventh rather than a pixel at a time, and the oldest totals fold a few at a time
+rather than one by one, so that what is drawn stays where it is while a column grows (a deal
+redraws a row of a band, and a band shrinks or folds now and then instead of every total).
 
 `grow` gives the same `Laid` as `lay` for totals that extend the ones laid out, at the cost of the
 new ones: greedy rows make fitting a prefix property (the items before the first that did not fit
@@ -18,149 +20,192 @@ caller lays the column out whole.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import accumulate
-from typing import Final
 
 from bot.sheet.flow import Area, Arranged, Item, Seg, arrange, emit, size_bound, widths_at
-from bot.sheet.model import MAX_SIZE, MIN_SIZE, RunKind, TextRun
+from bot.sheet.model import RunKind, Style, TextRun
 from scoring.sheet import Band
-
-STEP: Final = 25  # totals hidden at a time behind "…" when a column outgrows its band
-SIZES: Final = (28, 24, 21, 18, 16, 14, 12, 10, 9)  # px, the totals' sizes (MAX_SIZE … MIN_SIZE)
-assert SIZES[0] == MAX_SIZE and SIZES[-1] == MIN_SIZE
 
 Values = Sequence[tuple[int, Fraction]]
 
 
 @dataclass(frozen=True, slots=True)
 class Laid:
-    """A column as laid out: its totals' items, the size they are drawn at, how many are hidden,
-    and what `grow` resumes from."""
+    """A column as laid out: its totals' items (after the `head`, the caption's words when they
+    flow with the totals), the size they are drawn at, how many are folded, and what `grow`
+    resumes from."""
 
     values: Values
     items: list[Item]  # every total, oldest first
-    largest: list[int]  # each item's width at MAX_SIZE (the size bound)
+    head: list[Item]  # the first of `heads`, shown before the totals
+    heads: list[list[Item]]  # the caption's words, then shorter ones for a last resort
+    largest: list[int]  # each item's width at the ladder's largest size, head first
     bound: int
     size: int
-    cut: int  # the oldest totals hidden behind "…" (0: none)
-    fails: dict[int, Arranged]  # each larger size tried: how far the items got there
+    cut: int  # the oldest totals folded behind "…" (0: none)
+    fails: dict[int, Arranged]  # each larger size tried: how far head and items got there
     arranged: Arranged  # the shown items at `size`
     runs: list[TextRun]
     offsets: list[int]  # where each shown item's runs begin in `runs`
+    exact: bool = True  # shown as `_shown` says (False: a last resort, never grown)
 
 
-def _ellipsis(band: Band) -> Item:
-    return Item((Seg("….", kind=RunKind.ELLIPSIS, band=band),))
+def _ellipsis(band: Band, style: Style) -> Item:
+    """The mark of folded totals: a word rather than a number, so at the captions' size."""
+    rel = style.caption[1] / style.totals[-1]
+    return Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))
 
 
-def _shown(band: Band, items: list[Item], cut: int) -> list[Item]:
-    return [_ellipsis(band), *items[cut:]] if cut else items
+def _shown(band: Band, style: Style, head: list[Item], items: list[Item], cut: int) -> list[Item]:
+    return [*head, _ellipsis(band, style), *items[cut:]] if cut else [*head, *items]
 
 
 def _laid(
-    values: Values,
-    items: list[Item],
-    largest: list[int],
-    bound: int,
-    fails: dict[int, Arranged],
-    size: int,
-    cut: int,
-    shown: list[Item],
-    done: Arranged,
+    laid: Laid, size: int, cut: int, shown: list[Item], done: Arranged, exact: bool = True
 ) -> Laid:
+    """`laid` (its values, items, head, bounds and failed sizes) at `size`, `shown` arranged."""
     runs = emit(shown, done.starts, size)
     offsets = [0, *accumulate(len(item.segs) for item in shown)]
-    return Laid(values, items, largest, bound, size, cut, fails, done, runs, offsets)
+    return replace(
+        laid, size=size, cut=cut, arranged=done, runs=runs, offsets=offsets, exact=exact
+    )
 
 
-def lay(band: Band, values: Values, items: list[Item], area: Area) -> Laid:
-    """The column laid out whole."""
-    largest = widths_at(items, MAX_SIZE)
-    bound = size_bound(sum(largest), area, MAX_SIZE, MIN_SIZE)
-    fails: dict[int, Arranged] = {}
-    widths: list[int] = []
-    for size in _ladder(bound):
-        widths = widths_at(items, size)
-        done = arrange(items, widths, area, size)
-        if done.failed is None or not items:
-            return _laid(values, items, largest, bound, fails, size, 0, items, done)
-        fails[size] = done
-    return _cut(band, values, items, largest, bound, fails, widths, area)
-
-
-def _ladder(bound: int) -> tuple[int, ...]:
-    """The sizes worth trying, largest first."""
-    return tuple(size for size in SIZES if size <= bound)
-
-
-def _cut(
+def lay(
     band: Band,
     values: Values,
     items: list[Item],
-    largest: list[int],
-    bound: int,
-    fails: dict[int, Arranged],
-    smallest: list[int],
     area: Area,
+    style: Style,
+    heads: Sequence[list[Item]] = (),
 ) -> Laid:
-    """The column at MIN_SIZE with the fewest oldest totals hidden that lets the rest fit
-    (`smallest`: the items' widths at MIN_SIZE); none shown when not even the latest fits.
-    Fitting only gets easier as more are hidden, so the search halves."""
-    cuts = [*range(STEP, len(items) - 1, STEP), len(items) - 1]
-    dot = widths_at([_ellipsis(band)], MIN_SIZE)
-    best: tuple[int, list[Item], list[int], Arranged] | None = None
-    lo, hi = 0, len(cuts) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        cut = cuts[mid]
-        shown, widths = _shown(band, items, cut), dot + smallest[cut:]
-        done = arrange(shown, widths, area, MIN_SIZE)
+    """The column laid out whole, after the first of `heads` (the caption's words flowing with
+    the totals), or a shorter one when nothing else lets the latest total in."""
+    sizes = style.totals
+    lead = list(heads[0]) if heads else []
+    every = [*lead, *items]
+    largest = widths_at(every, sizes[0])
+    bound = size_bound(sum(largest), area, sizes[0], sizes[-1])
+    nothing = Arranged([], [], None)
+    laid = Laid(
+        values, items, lead, list(heads), largest, bound, sizes[-1], 0, {}, nothing, [], [0]
+    )
+    widths: list[int] = []
+    for size in _ladder(sizes, bound):
+        widths = widths_at(every, size)
+        done = arrange(every, widths, area, size)
         if done.failed is None:
-            best, hi = (cut, shown, widths, done), mid - 1
-        else:
-            lo = mid + 1
-    if best is None:
-        nothing = Arranged([], [], None)
-        return Laid(values, items, largest, bound, MIN_SIZE, len(items), fails, nothing, [], [0])
-    cut, shown, _, done = best
-    return _laid(values, items, largest, bound, fails, MIN_SIZE, cut, shown, done)
+            return _laid(laid, size, 0, every, done)
+        laid.fails[size] = done
+    if not items:  # an empty band: its caption, shorter if it must be
+        size = sizes[-1]
+        for lead in laid.heads[1:]:
+            done = arrange(lead, widths_at(lead, size), area, size)
+            if done.failed is None:
+                return _laid(laid, size, 0, lead, done, exact=False)
+        return replace(laid, size=size, exact=False)
+    return _cut(band, laid, widths, area, style)
 
 
-def grow(band: Band, laid: Laid, values: Values, items: list[Item], area: Area) -> Laid | None:
-    """`lay(values, items)` from `laid`, when `items` keep all but the last of `laid.items` and add
-    at least one (the last one changes: it is no longer the latest); None when only laying the
-    column out whole can tell."""
+def _ladder(sizes: tuple[int, ...], bound: int) -> tuple[int, ...]:
+    """The sizes worth trying, largest first."""
+    return tuple(size for size in sizes if size <= bound)
+
+
+def _cut(band: Band, laid: Laid, smallest: list[int], area: Area, style: Style) -> Laid:
+    """The column at the ladder's smallest size with the fewest oldest totals folded that lets
+    the rest fit (`smallest`: head's and items' widths at that size). Fitting only gets easier as
+    more are folded, so the search halves. A shorter head (the caption cut with "…") is taken
+    when it lets fewer totals fold. When not even the latest fits after a head and "…", the last
+    resorts: the latest after a head alone, after "…" alone, alone; else nothing."""
+    step, size = style.fold, style.totals[-1]
+    items = laid.items
+    dots = [_ellipsis(band, style)]
+    dot = widths_at(dots, size)
+    best: tuple[int, int, list[Item], Arranged] | None = None  # cut, head, shown, arranged
+    for index, head in enumerate(laid.heads or [[]]):
+        if best is not None and best[0] == 0:
+            break
+        h = len(head)
+        widths = smallest if index == 0 else widths_at([*head, *items], size)
+        # The first head was tried whole at this size already (`lay`); a shorter one may fit so.
+        cuts = [*([0] if index else []), *range(step, len(items) - 1, step), len(items) - 1]
+        lo, hi = 0, len(cuts) - 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            cut = cuts[mid]
+            if best is not None and cut >= best[0]:
+                hi = mid - 1  # no better than the head before: look for fewer folded only
+                continue
+            shown = _shown(band, style, head, items, cut)
+            done = arrange(
+                shown, widths[:h] + (dot if cut else []) + widths[h + cut :], area, size
+            )
+            if done.failed is None:
+                best, hi = (cut, index, shown, done), mid - 1
+            else:
+                lo = mid + 1
+    if best is not None:
+        cut, index, shown, done = best
+        return _laid(laid, size, cut, shown, done, exact=index == 0)
+    latest = items[-1:]
+    for shown in [*([*lead, *latest] for lead in laid.heads), [*dots, *latest], latest]:
+        done = arrange(shown, widths_at(shown, size), area, size)
+        if done.failed is None:
+            return _laid(laid, size, len(items) - 1, shown, done, exact=False)
+    return replace(laid, size=size, cut=len(items), exact=False)
+
+
+def grow(
+    band: Band, laid: Laid, values: Values, items: list[Item], area: Area, style: Style
+) -> Laid | None:
+    """`lay(values, items, head=laid.head)` from `laid`, when `items` keep all but the last of
+    `laid.items` and add at least one (the last one changes: it is no longer the latest); None
+    when only laying the column out whole can tell (`laid` must be laid out in the same
+    `style`)."""
     kept = len(laid.items) - 1  # the items that stay as they were
-    if kept < 0 or laid.cut >= len(laid.items) or len(items) <= kept + 1 or laid.cut % STEP:
+    if (
+        kept < 0
+        or not laid.exact
+        or laid.cut >= len(laid.items)
+        or len(items) <= kept + 1
+        or laid.cut % style.fold
+    ):
         return None  # (a cut of all but the latest is no cut of the longer column)
-    largest = laid.largest[:kept] + widths_at(items[kept:], MAX_SIZE)
-    bound = size_bound(sum(largest), area, MAX_SIZE, MIN_SIZE)
-    sizes = _ladder(bound)  # the ladder's sizes up to the bound: fewer as the column grows
-    if len(sizes) > len(_ladder(laid.bound)) or (not laid.cut and laid.size not in sizes):
+    head = laid.head
+    h = len(head)
+    every = [*head, *items]
+    ladder = style.totals
+    largest = laid.largest[: h + kept] + widths_at(items[kept:], ladder[0])
+    bound = size_bound(sum(largest), area, ladder[0], ladder[-1])
+    sizes = _ladder(ladder, bound)  # the ladder's sizes up to the bound: fewer as it grows
+    if len(sizes) > len(_ladder(ladder, laid.bound)) or (not laid.cut and laid.size not in sizes):
         return None
     fails: dict[int, Arranged] = {}
     for size in sizes:
         if size == laid.size and not laid.cut:
             break
         refused = laid.fails[size]
-        if refused.failed is not None and refused.failed >= kept:
-            refused = _resume(items, area, size, kept, refused)
+        if refused.failed is not None and refused.failed >= h + kept:
+            refused = _resume(every, area, size, h + kept, refused)
             if refused.failed is None:
                 return None  # a larger size fits now (a total grew narrower): lay it out whole
         fails[size] = refused
     size, cut = laid.size, laid.cut
-    shown = _shown(band, items, cut)
-    first = kept - cut + (1 if cut else 0)  # the first shown item that changed
+    shown = _shown(band, style, head, items, cut)
+    first = h + kept - cut + (1 if cut else 0)  # the first shown item that changed
     done = _resume(shown, area, size, first, laid.arranged)
     if done.failed is not None:
-        return None  # the column needs a smaller size, or more hidden: lay it out whole
+        return None  # the column needs a smaller size, or more folded: lay it out whole
     runs = laid.runs[: laid.offsets[first]] + emit(shown, done.starts[first:], size)
     offsets = laid.offsets[: first + 1]
     for item in shown[first:]:
         offsets.append(offsets[-1] + len(item.segs))
-    return Laid(values, items, largest, bound, size, cut, fails, done, runs, offsets)
+    return Laid(
+        values, items, head, laid.heads, largest, bound, size, cut, fails, done, runs, offsets
+    )
 
 
 def _resume(items: list[Item], area: Area, size: int, first: int, before: Arranged) -> Arranged:

@@ -1,8 +1,10 @@
-"""Storage: a repository interface (`Store`, `Repo`) and its SQLite implementation."""
+"""Storage: the `bot.domain` port (`Store`, `Repo`) on SQLite and PostgreSQL; its types are re-exported
+here for the storage's own users (tests, benchmarks, the operator's `migrate-db`)."""
 
 from bot.storage.base import (
     REDELIVERY_HORIZON,
     EventRow,
+    Fault,
     GameRow,
     GameStatus,
     Owed,
@@ -17,6 +19,7 @@ from bot.storage.sqlite import SqliteStore
 __all__ = [
     "REDELIVERY_HORIZON",
     "EventRow",
+    "Fault",
     "GameRow",
     "GameStatus",
     "Owed",

@@ -3,9 +3,11 @@ in the command's transaction and claimed by the senders with a lease."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import asyncpg
 
-from bot.storage.base import OWED_COLUMNS, Owed, OwedRow, owed_row, owed_values
+from bot.storage.base import OWED_COLUMNS, OWED_CONTENT, Owed, OwedRow, owed_row, owed_values
 
 
 def rowcount(status: str) -> int:
@@ -66,14 +68,61 @@ class PostgresOutbox:
             claimant,
         )
 
+    async def owed_release(self, row_id: int, claimant: str, not_before: float) -> bool:
+        status = await self._conn.execute(
+            "UPDATE outbox SET not_before = $1, claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = $2 AND claimed_by = $3 AND sent_at IS NULL",
+            not_before,
+            row_id,
+            claimant,
+        )
+        return rowcount(status) == 1
+
+    async def owed_after(self, chat_id: int, row_id: int, limit: int) -> list[OwedRow]:
+        rows = await self._conn.fetch(
+            f"SELECT id, attempts, {OWED_COLUMNS} FROM outbox"
+            " WHERE chat_id = $1 AND id > $2 AND sent_at IS NULL ORDER BY id LIMIT $3",
+            chat_id,
+            row_id,
+            limit,
+        )
+        return [owed_row(row) for row in rows]
+
+    async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
+        values = owed_values(owed)[1:]  # the chat stays the row's own
+        sets = ", ".join(f"{column} = ${n}" for n, column in enumerate(OWED_CONTENT, start=1))
+        at = len(OWED_CONTENT)
+        claimed = f" AND claimed_by = ${at + 3}" if claimant is not None else ""
+        status = await self._conn.execute(
+            f"UPDATE outbox SET {sets} WHERE id = ${at + 1} AND chat_id = ${at + 2}"
+            f" AND sent_at IS NULL{claimed}",
+            *values,
+            row_id,
+            owed.chat_id,
+            *((claimant,) if claimant is not None else ()),
+        )
+        return rowcount(status) == 1
+
+    async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
+        if not row_ids:
+            return 0
+        status = await self._conn.execute(
+            "UPDATE outbox SET sent_at = $1, claimed_by = NULL, claimed_until = NULL, body = NULL"
+            " WHERE id = ANY($2::bigint[]) AND sent_at IS NULL",
+            now,
+            list(row_ids),
+        )
+        return rowcount(status)
+
     async def owed_as_text(self, row_id: int) -> None:
         await self._conn.execute("UPDATE outbox SET kind = 'text' WHERE id = $1", row_id)
 
-    async def release_claims(self, claimant: str) -> int:
+    async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
         status = await self._conn.execute(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            " WHERE claimed_by = $1 AND sent_at IS NULL",
+            " WHERE claimed_by = $1 AND sent_at IS NULL AND NOT (id = ANY($2::bigint[]))",
             claimant,
+            list(keep),
         )
         return rowcount(status)
 

@@ -14,18 +14,20 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.redact import masked_url as masked_url  # the one mask, kept importable here
 from bot.storage.base import (
     PRUNE_BATCH,
     EventRow,
+    Fault,
     GameRow,
     GameStatus,
     StoreBroken,
     same_update,
 )
+from bot.storage.faults import postgres_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.pg_archive import PostgresArchive
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
@@ -41,18 +43,6 @@ def _game(row: asyncpg.Record) -> GameRow:
 
 def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-
-
-def masked_url(url: str) -> str:
-    """The URL with its password replaced by `***`, for messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    netloc = f"{parts.username or ''}:***@{host}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 class PostgresRepo(PostgresArchive, PostgresOutbox):
@@ -353,6 +343,11 @@ class PostgresStore:
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreBroken(f"the database takes no writes ({error})") from None
 
+    async def ping(self) -> None:
+        """`SELECT 1` on a connection of the pool."""
+        async with self._pool.acquire() as conn:
+            await conn.fetchval("SELECT 1")
+
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0
         while True:
@@ -367,6 +362,9 @@ class PostgresStore:
             gone += count
             if count < batch:
                 return gone
+
+    def fault(self, error: BaseException) -> Fault | None:
+        return postgres_fault(error)
 
     async def close(self) -> None:
         await self._pool.close()

@@ -20,11 +20,13 @@ import aiosqlite
 from bot.storage.base import (
     PRUNE_BATCH,
     EventRow,
+    Fault,
     GameRow,
     GameStatus,
     StoreBroken,
     same_update,
 )
+from bot.storage.faults import sqlite_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 from bot.storage.sqlite_archive import SqliteArchive
 from bot.storage.sqlite_outbox import SqliteOutbox
@@ -39,6 +41,10 @@ def _time(at: datetime) -> str:
 
 def _parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text)
+
+
+def _select_one(conn: sqlite3.Connection) -> None:
+    conn.execute("SELECT 1").fetchone()
 
 
 def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
@@ -302,12 +308,16 @@ class SqliteStore:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[Any] | None = None
         self._repo = SqliteRepo(db)
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # A file that cannot be opened fails here, at once: when aiosqlite's connect fails,
+            # its worker thread may outlive the event loop and print a traceback at exit.
+            sqlite3.connect(path).close()
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             await db.execute("PRAGMA journal_mode = WAL")
@@ -321,9 +331,23 @@ class SqliteStore:
         return cls(db)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[SqliteRepo]:
+    async def _held(self) -> AsyncIterator[SqliteRepo]:
+        """The one connection, for one unit of work at a time. A task that asks for it while it
+        holds it would wait for itself for ever: it is told to read through the unit of work it
+        holds (`bot.core.uow.UnitOfWork.reading`) instead."""
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            raise RuntimeError("the store is held by this task's own unit of work: use it")
         async with self._lock:
-            repo = self._repo
+            self._holder = task
+            try:
+                yield self._repo
+            finally:
+                self._holder = None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteRepo]:
+        async with self._held() as repo:
             repo.begin()  # held, with the writes, until the unit's first trip (sqlite_trips)
             try:
                 yield repo
@@ -334,8 +358,8 @@ class SqliteStore:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[SqliteRepo]:
-        async with self._lock:
-            yield self._repo
+        async with self._held() as repo:
+            yield repo
 
     def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
         """Autocommit: the connection's lock keeps other units' statements out, and a single
@@ -370,6 +394,12 @@ class SqliteStore:
                     " folder's permissions and the free disk space"
                 ) from None
 
+    async def ping(self) -> None:
+        """`SELECT 1` in one trip to the connection's thread, without the store's lock: it waits
+        for the statement running there, never for a unit of work, and holds nothing (a unit's
+        open transaction is left as it is: the statement reads no table)."""
+        await self._repo._go(_select_one)
+
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         gone = 0
         while True:
@@ -378,6 +408,9 @@ class SqliteStore:
             gone += max(count, 0)
             if count < batch:
                 return gone
+
+    def fault(self, error: BaseException) -> Fault | None:
+        return sqlite_fault(error)
 
     async def close(self) -> None:
         await self._db.close()

@@ -3,7 +3,9 @@ the command's transaction and claimed by the senders with a lease."""
 
 from __future__ import annotations
 
-from bot.storage.base import OWED_COLUMNS, Owed, OwedRow, owed_row, owed_values
+from collections.abc import Sequence
+
+from bot.storage.base import OWED_COLUMNS, OWED_CONTENT, Owed, OwedRow, owed_row, owed_values
 from bot.storage.sqlite_trips import SqliteTrips
 
 
@@ -54,14 +56,60 @@ class SqliteOutbox(SqliteTrips):
             claimant,
         )
 
+    async def owed_release(self, row_id: int, claimant: str, not_before: float) -> bool:
+        changed = await self._count(
+            "UPDATE outbox SET not_before = ?, claimed_by = NULL, claimed_until = NULL"
+            " WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
+            not_before,
+            row_id,
+            claimant,
+        )
+        return changed == 1
+
+    async def owed_after(self, chat_id: int, row_id: int, limit: int) -> list[OwedRow]:
+        rows = await self._all(
+            f"SELECT id, attempts, {OWED_COLUMNS} FROM outbox"
+            " WHERE chat_id = ? AND id > ? AND sent_at IS NULL ORDER BY id LIMIT ?",
+            chat_id,
+            row_id,
+            limit,
+        )
+        return [owed_row(row) for row in rows]
+
+    async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
+        values = owed_values(owed)[1:]  # the chat stays the row's own
+        sets = ", ".join(f"{column} = ?" for column in OWED_CONTENT)
+        claimed = " AND claimed_by = ?" if claimant is not None else ""
+        changed = await self._count(
+            f"UPDATE outbox SET {sets} WHERE id = ? AND chat_id = ? AND sent_at IS NULL{claimed}",
+            *values,
+            row_id,
+            owed.chat_id,
+            *((claimant,) if claimant is not None else ()),
+        )
+        return changed == 1
+
+    async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
+        if not row_ids:
+            return 0
+        marks = ", ".join("?" for _ in row_ids)
+        return await self._count(
+            "UPDATE outbox SET sent_at = ?, claimed_by = NULL, claimed_until = NULL, body = NULL"
+            f" WHERE id IN ({marks}) AND sent_at IS NULL",
+            now,
+            *row_ids,
+        )
+
     async def owed_as_text(self, row_id: int) -> None:
         await self._write("UPDATE outbox SET kind = 'text' WHERE id = ?", row_id)
 
-    async def release_claims(self, claimant: str) -> int:
+    async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
+        kept = f" AND id NOT IN ({', '.join('?' for _ in keep)})" if keep else ""
         return await self._count(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            " WHERE claimed_by = ? AND sent_at IS NULL",
+            f" WHERE claimed_by = ? AND sent_at IS NULL{kept}",
             claimant,
+            *keep,
         )
 
     async def owed_claimants(self) -> list[str]:

@@ -280,6 +280,7 @@ def extras(
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""
             out.append(Choice(extra, mark, f"steps-extra-{extra.name.lower()}"))
+    if draft.kind is DealKind.CONTRACT:  # a concession too: the prikup was taken (§2.2)
         for n in offers.prikup_tricks(prikup and draft.dealer_whist is None, seating):
             mark = "✓ " if draft.prikup == n else ""
             out.append(Choice(Extra.PRIKUP + n, f"{mark}{n}", "steps-extra-prikup"))

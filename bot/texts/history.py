@@ -24,7 +24,7 @@ from bot.core.events import (
     VoteReferred,
 )
 from bot.core.state import GameState, Vote
-from bot.storage import EventRow
+from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.views import arbiter_name, number_label, rules_brief
 from scoring.sheet import Sheet

@@ -27,7 +27,7 @@ from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record, parse_rule_change
-from scoring.rules import OPTION_HELP, OPTION_NAMES, Rules, format_option, rules_for
+from scoring.rules import OPTION_NAMES, Rules, format_option, rules_for
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet, Totals
 from scoring.voting import majority
@@ -520,11 +520,10 @@ def option_lines(
     t: Translator, rules: Rules, changed: set[str], mid_game: set[str] | None = None
 ) -> list[str]:
     """One line per option; ✎ differs from the preset, 🔄 was changed mid-game by a vote."""
-    column = 0 if t.lang == "ru" else 1
     lines = []
     for name in OPTION_NAMES:
         value = format_option(getattr(rules, name))
-        label = OPTION_HELP.get(name, (name, name))[column]
+        label = t.template(f"options.{name}")
         mark = " ✎" if name in changed else ""
         if mid_game and name in mid_game:
             mark += " 🔄"

@@ -22,7 +22,7 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameState
 from bot.core.results import Snapshot
-from bot.storage import GameStatus
+from bot.domain import GameStatus
 from bot.texts import deal_steps as steps
 from bot.tg import fsm
 from bot.tg.fsm import DealEntry, OpenSteps

@@ -23,8 +23,8 @@ from aiogram.fsm.state import State, StatesGroup
 from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage
 from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 
+from bot.domain import Store
 from bot.settings import Settings
-from bot.storage import Store
 from bot.texts.deal_steps import DealKind, Draft, Seating
 from bot.tg.fsm_db import DatabaseEventIsolation, DatabaseStorage
 from scoring.deal import Role, Suit

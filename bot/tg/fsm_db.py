@@ -10,16 +10,21 @@ of its own. The data are the plain JSON values `bot.tg.fsm` keeps (the open step
 another instance would find no steps): an in-process lock per key, then a short lease row
 (`Repo.take_lease`, named after the key) that the other instances wait for; a dead holder's lease
 expires after `ISOLATION_SECONDS`.
+
+Each of these short units is tried again (`TRIES` in all) after a transient database failure (a
+dropped connection): they run outside the update's own unit of work (the isolation around it, the
+FSM state read before it), so nothing else would try them again but Telegram's redelivery.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import defaultdict
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from aiogram.fsm.state import State
 from aiogram.fsm.storage.base import (
@@ -33,10 +38,43 @@ from aiogram.fsm.storage.base import (
 
 from bot.core.lease import instance_name
 from bot.core.uow import Clock, utc_now
-from bot.storage import Store
+from bot.domain import Fault, Repo, Store
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+TRIES: Final = 3
+PAUSE: Final = 0.05  # seconds before the second try, doubled before the third
 ISOLATION_SECONDS: Final = 10.0  # longest an update of one key may hold the others back
 ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another instance holds
+
+
+async def retried(store: Store, step: Callable[[], Awaitable[T]]) -> T:
+    """`step()`, tried again after a transient database failure."""
+    for attempt in range(TRIES):
+        try:
+            return await step()
+        except Exception as error:
+            if attempt == TRIES - 1 or store.fault(error) is not Fault.TRANSIENT:
+                raise
+            log.info("fsm: try %d of %d failed (%s); again", attempt + 1, TRIES, error)
+            await asyncio.sleep(PAUSE * 2**attempt)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _written(store: Store, write: Callable[[Repo], Awaitable[T]]) -> T:
+    async def step() -> T:
+        async with store.transaction() as repo:
+            return await write(repo)
+
+    return await retried(store, step)
+
+
+async def _read(store: Store, read: Callable[[Repo], Awaitable[T]]) -> T:
+    async def step() -> T:
+        async with store.reading() as repo:
+            return await read(repo)
+
+    return await retried(store, step)
 
 
 class DatabaseStorage(BaseStorage):
@@ -51,20 +89,20 @@ class DatabaseStorage(BaseStorage):
 
     async def set_state(self, key: StorageKey, state: StateType = None) -> None:
         value = state.state if isinstance(state, State) else state
-        async with self.store.transaction() as repo:
-            await repo.set_fsm_state(self._key(key), value)
+        name = self._key(key)
+        await _written(self.store, lambda repo: repo.set_fsm_state(name, value))
 
     async def get_state(self, key: StorageKey) -> str | None:
-        async with self.store.reading() as repo:
-            return await repo.fsm_state(self._key(key))
+        name = self._key(key)
+        return await _read(self.store, lambda repo: repo.fsm_state(name))
 
     async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
-        async with self.store.transaction() as repo:
-            await repo.set_fsm_data(self._key(key), dict(data))
+        name, value = self._key(key), dict(data)
+        await _written(self.store, lambda repo: repo.set_fsm_data(name, value))
 
     async def get_data(self, key: StorageKey) -> dict[str, Any]:
-        async with self.store.reading() as repo:
-            return await repo.fsm_data(self._key(key))
+        name = self._key(key)
+        return await _read(self.store, lambda repo: repo.fsm_data(name))
 
     async def close(self) -> None:
         """The store belongs to the bot, which closes it itself."""
@@ -97,15 +135,17 @@ class DatabaseEventIsolation(BaseEventIsolation):
             try:
                 yield
             finally:
-                async with self.store.transaction() as repo:
-                    await repo.release_lease(name, self.holder)
+                try:
+                    await _written(self.store, lambda repo: repo.release_lease(name, self.holder))
+                except Exception as error:  # it expires after `seconds` all the same
+                    log.warning("fsm: %s not released (%s)", name, error)
 
     async def _take(self, name: str) -> bool:
         now = self.clock()
-        async with self.store.transaction() as repo:
-            return await repo.take_lease(
-                name, self.holder, now, now + timedelta(seconds=self.seconds)
-            )
+        until = now + timedelta(seconds=self.seconds)
+        return await _written(
+            self.store, lambda repo: repo.take_lease(name, self.holder, now, until)
+        )
 
     async def close(self) -> None:
         self._locks.clear()

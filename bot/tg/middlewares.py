@@ -1,31 +1,44 @@
-"""Per-update state, as aiogram middlewares: who sent it and in which language to answer.
+"""Per-update state, as an aiogram middleware: the update's unit of work, who sent it, and in which
+language to answer.
 
 `UpdateContext` runs as an outer middleware on the update observer, so what it puts into `data`
-(`caller`, `t`, and `reply`, the update's `bot.tg.reply.Reply`) reaches the handlers and the
-`errors` router alike. It also drops an update that was
-already accepted (Telegram delivers again what it did not see confirmed, e.g. after a crash): the
-same update_id for the same chat and message; the id back for another message is a new update.
+(`uow`, the update's `bot.core.UnitOfWork`; `caller`; `t`; and `reply`, its `bot.tg.reply.Reply`)
+reaches the handlers and the `errors` router alike. Each attempt at an update is one unit of work
+(`GameService.run`): the update is read with its chat's settings (`GameService.arrival`: an update
+handled before is dropped — Telegram delivers again what it did not see confirmed — and the
+language is the chat's as it is now, whichever instance set it), the handler runs, and the unit
+commits when it returns. A transient database failure runs the handler again with a fresh unit;
+when every attempt failed the update is left to come again (`Redeliver`: polling does not confirm
+it, webhook mode answers 500) and nothing is said. When the database takes no writes, a look's
+answer is sent directly, and a command is told once that it could not be saved yet (it is recorded
+when the update comes again after the space returns); on the transport's last try (`last_try` in
+the data, given by polling) the update is given up and the chat told that nothing was recorded.
 
-At the edges it answers, and records nothing for, a forwarded command (its forwarder did
-not write it) and a command of an anonymous group admin or of a channel (`sender_chat`: everyone
-who writes so is one sender, so nobody could be told apart as a player or a scorekeeper).
+At the edges it answers, and records nothing for, a forwarded command (its forwarder did not write
+it) and a command of an anonymous group admin or of a channel (`sender_chat`: everyone who writes
+so is one sender, so nobody could be told apart as a player or a scorekeeper).
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.middlewares.user_context import EventContext
-from aiogram.types import Message, TelegramObject, Update
+from aiogram.types import Message, TelegramObject, Update, User
 
-from bot.core import Caller, GameService
-from bot.texts.i18n import LANGUAGES, translator
+from bot.core import Caller, GameService, GaveUp, Redeliver, UnitOfWork, Unsaved
+from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.tg import direct
 from bot.tg.reply import Reply
 
 log = logging.getLogger(__name__)
+
+LAST_TRY: Final = "last_try"  # data key: the transport will not deliver this update again
+TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is said once)
 
 # Telegram's old forward fields (Bot API < 7.0); `forward_origin` replaced them.
 _OLD_FORWARD_FIELDS = frozenset({"forward_from", "forward_from_chat", "forward_date"})
@@ -59,58 +72,80 @@ def anonymous(message: Message) -> bool:
     return message.sender_chat is not None and not message.is_automatic_forward
 
 
+def caller_of(update: Update, context: EventContext) -> Caller:
+    chat, user = context.chat, context.user
+    message = message_of(update)
+    return Caller(
+        chat_id=chat.id if chat else (user.id if user else 0),
+        user_id=user.id if user else None,
+        first_name=user.first_name if user else None,
+        username=user.username if user else None,
+        update_id=update.update_id,
+        chat_type=chat.type if chat else "private",
+        chat_title=chat.title if chat else None,
+        message_id=message.message_id if message is not None else None,
+    )
+
+
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
 class UpdateContext(BaseMiddleware):
     def __init__(self, game: GameService, default_locale: str) -> None:
         self.game = game
         self.default_locale = default_locale
+        self._told: OrderedDict[int, None] = OrderedDict()
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
-        context: EventContext = data["event_context"]
-        chat, user = context.chat, context.user
-        message = message_of(event)
-        message_id = message.message_id if message is not None else None
-        chat_id = chat.id if chat is not None else None
-        if await self.game.was_handled(event.update_id, chat_id, message_id):
-            log.info("update %s was handled before; skipped", event.update_id)
-            return None
-        caller = Caller(
-            chat_id=chat.id if chat else (user.id if user else 0),
-            user_id=user.id if user else None,
-            first_name=user.first_name if user else None,
-            username=user.username if user else None,
-            update_id=event.update_id,
-            chat_type=chat.type if chat else "private",
-            chat_title=chat.title if chat else None,
-            message_id=message_id,
-        )
-        t = translator(await self._locale(caller, user.language_code if user else None))
-        sent = event.message
-        reply = Reply(
-            data["bot"],
-            self.game,
-            t,
-            caller.chat_id,
-            sent.message_id if sent else None,
-            data.get("live_sheet"),
-        )
-        if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
-            refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
-            log.info("update %s: %s, nothing recorded", event.update_id, refusal)
-            await reply.text(t(refusal))
-            return None
-        data["caller"] = caller
-        data["t"] = t
-        data["reply"] = reply
-        return await handler(event, data)
+        caller = caller_of(event, data["event_context"])
+        user: User | None = data["event_context"].user
+        language = user.language_code if user else None
+        said: list[Translator] = []
 
-    async def _locale(self, caller: Caller, language_code: str | None) -> str:
-        chosen = await self.game.locale(caller.chat_id)
+        async def attempt(uow: UnitOfWork) -> Any:
+            arrival = await self.game.arrival(uow, caller)
+            if arrival.seen:
+                log.info("update %s was handled before; skipped", event.update_id)
+                return None
+            t = translator(self._language(caller, arrival.chat.locale, language))
+            said[:] = [t]
+            sent = event.message
+            reply = Reply(
+                uow, t, caller.chat_id, sent.message_id if sent else None, data.get("live_sheet")
+            )
+            data.update(uow=uow, caller=caller, t=t, reply=reply)
+            if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
+                refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
+                log.info("update %s: %s, nothing recorded", event.update_id, refusal)
+                await reply.text(t(refusal))
+                return None
+            return await handler(event, data)
+
+        try:
+            return await self.game.run(attempt, caller)
+        except Unsaved as unsaved:
+            t = said[0] if said else translator(self.default_locale)
+            if not unsaved.records and unsaved.owed:  # a look: its answer goes directly
+                await direct.deliver(data["bot"], self.game, unsaved.owed)
+                return None
+            if data.get(LAST_TRY):
+                raise GaveUp(str(unsaved)) from unsaved
+            if event.update_id not in self._told:
+                self._remember(event.update_id)
+                await direct.send(data["bot"], caller.chat_id, t("store-unwritable"))
+            raise Redeliver(str(unsaved), unwritable=True) from unsaved
+        except Redeliver as again:
+            if data.get(LAST_TRY):
+                raise GaveUp(str(again)) from again
+            raise
+
+    def _remember(self, update_id: int) -> None:
+        self._told[update_id] = None
+        while len(self._told) > TOLD_KEPT:
+            self._told.popitem(last=False)
+
+    def _language(self, caller: Caller, chosen: str | None, language_code: str | None) -> str:
         if chosen:
             return chosen
         if caller.private and language_code:

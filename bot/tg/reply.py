@@ -1,8 +1,8 @@
-"""How one update is answered: `Reply`, made per update by the middleware, owes texts to the
+"""How one update is answered: `Reply`, made per unit of work by the middleware, owes texts to the
 chat, the game's sheet (sent, or redrawn in place) and a vote's message — handlers parse, call the
-service, and hand the result to their `reply`. What it owes is data (`bot.storage.Owed` rows),
-written in the transaction of the command that owes it (`bot.core.uow.Core.owing`, opened per
-update by `OwedReplies`) and delivered by `bot.tg.sender.Sender`; nothing here calls Telegram.
+service, and hand the result to their `reply`. What it owes is data (`bot.domain.Owed` rows) in its
+unit of work (`bot.core.uow.UnitOfWork.owe`), written by the unit's commit with the command that
+owes it and delivered by `bot.tg.sender.Sender`; nothing here calls Telegram.
 
 The sheet is a picture (drawn by a painter process, `bot.sheet.painter`, or in a worker thread)
 with the reply as its caption, or the text sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
@@ -10,31 +10,38 @@ edit redraws that photo in place when it is still near the bottom of the chat, s
 not add another picture. Values corrected by a vote are drawn the paper way (the wrong value, a
 dot, the right one).
 
-`close_expired_votes` is what the background task runs.
+`close_expired_votes` is what the vote clock runs; `ChatAnnouncer` answers in the chat for a deal
+taken by the Mini App (the core's `Announce` port).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
-from aiogram import BaseMiddleware, Bot
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, TelegramObject
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import GameService, GameState
-from bot.core.results import VoteState
-from bot.storage import Owed, OwedKind
+from bot.core import GameService, GameState, UnitOfWork
+from bot.core.results import Recorded, VoteState
+from bot.domain import Owed, OwedKind
 from bot.texts.i18n import Safe, Translator, translator
-from bot.texts.views import applied_text, chunks, ended_text, plain_text, vote_text
+from bot.texts.views import (
+    applied_text,
+    chunks,
+    ended_text,
+    plain_text,
+    recorded_text,
+    vote_text,
+)
 from bot.tg.keyboards import vote_keyboard
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.sheet import Correction, render_sheet_png
+    from bot.sheet import Correction, render_document_png, render_sheet_png
     from bot.sheet.drawn import drawn
     from bot.sheet.painter import Painter, PainterGone
 except ImportError:  # the picture is optional: the text sheet stands in
@@ -53,10 +60,12 @@ async def render_png(
     game: GameService | None = None,
     state: GameState | None = None,
     painter: Painter | None = None,
+    full: bool = False,
 ) -> bytes | None:
     """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
     as paper shows them. With a `painter` it is drawn in the painter's process, or
-    here in a worker thread when that process fails."""
+    here in a worker thread when that process fails. `full`: the full sheet, every total, for a
+    document (`bot.sheet.render_document_png`, in a worker thread)."""
     if render_sheet_png is None:
         return None
     try:
@@ -65,6 +74,10 @@ async def render_png(
             values = game.corrected_values(state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
         game_id = state.game_id if state is not None else None  # whose kept picture
+        if full:
+            return await asyncio.to_thread(
+                render_document_png, sheet, lang, settlement=settlement, corrections=corrections
+            )
         if painter is not None:
             try:
                 return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)
@@ -100,11 +113,11 @@ LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 
 @dataclass(frozen=True, slots=True)
 class Reply:
-    """The answer to one update: its chat, its language, and the command's message (`message_id`,
-    None for a button or the vote clock), near which an undo or an edit redraws the sheet."""
+    """The answer to one update: the unit of work it is owed in, its chat, its language, and the
+    command's message (`message_id`, None for a button or the vote clock), near which an undo or
+    an edit redraws the sheet."""
 
-    bot: Bot
-    game: GameService
+    uow: UnitOfWork
     t: Translator
     chat_id: int
     message_id: int | None = None
@@ -118,7 +131,7 @@ class Reply:
         return InlineKeyboardMarkup(inline_keyboard=[[button]]).model_dump_json(exclude_none=True)
 
     async def owe(self, *rows: Owed) -> None:
-        await self.game.core.owe(rows)
+        self.uow.owe(*rows)
 
     def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
@@ -240,31 +253,37 @@ class Reply:
         )
 
 
-class OwedReplies(BaseMiddleware):
-    """An outer middleware inside `UpdateContext`: the update's command and the replies it owes
-    commit together when the handler is done (`bot.core.uow.Core.owing`)."""
+async def close_expired_votes(game: GameService, default_locale: str) -> int:
+    """Close (or refer to the arbiter) the votes whose time is over, each game in a unit of work of
+    its own with the messages it owes; how many. Run by the vote clock, and once at start-up. A
+    game whose unit fails is logged and left watched: the next tick tries it again."""
+    closed = 0
+    for chat_id, game_id in game.due_votes():
 
-    def __init__(self, game: GameService) -> None:
-        self.game = game
+        async def work(uow: UnitOfWork, chat_id: int = chat_id, game_id: int = game_id) -> int:
+            t = translator(await game.locale(chat_id) or default_locale)  # before any write
+            results = await game.expire(uow, chat_id, game_id)
+            for result in results:
+                await Reply(uow, t, chat_id).vote(result)
+            return len(results)
 
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
-        async with self.game.core.owing():
-            return await handler(event, data)
+        try:
+            closed += await game.run(work)
+        except Exception as error:
+            log.warning(
+                "votes of game %s not closed yet (%s: %s)", game_id, type(error).__name__, error
+            )
+    return closed
 
 
-async def close_expired_votes(bot: Bot, game: GameService, default_locale: str) -> int:
-    """Close (or refer to the arbiter) the votes whose time is over and owe their messages
-    (each vote's commit with its replies); how many. Run by the background task, and once at
-    start-up."""
-    async with game.core.owing():
-        results = await game.expire_votes()
-        for result in results:
-            chat_id = result.chat_id or result.state.chat_id
-            t = translator(await game.locale(chat_id) or default_locale)
-            await Reply(bot, game, t, chat_id).vote(result)
-    return len(results)
+@dataclass(frozen=True, slots=True)
+class ChatAnnouncer:
+    """The chat's answer to a deal taken outside Telegram (the Mini App): its sheet with the
+    record's caption, owed in the deal's own unit of work (the core's `Announce` port)."""
+
+    live: LiveButton | None = None
+
+    async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
+        t = translator(lang)
+        reply = Reply(uow, t, result.state.chat_id, live=self.live)
+        await reply.sheet(result, recorded_text(t, result))

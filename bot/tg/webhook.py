@@ -1,15 +1,19 @@
-"""Webhook mode, with aiogram's own aiohttp integration.
+"""Webhook mode, on the one web listener of the process.
 
 Chosen by `WEBHOOK_URL`: at start-up the bot calls `setWebhook(url=WEBHOOK_URL,
-secret_token=WEBHOOK_SECRET)` and serves the path of `WEBHOOK_URL` on the one web listener of the
-process (`WEB_LISTEN`, default 0.0.0.0:8080, beside the Mini App and `/healthz`). aiogram's
-`SimpleRequestHandler` refuses (401) a request without the header
-`X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET` before reading it, so it changes nothing. Updates
-are handled in the request (`handle_in_background=False`): the 2xx goes only once the update's
-command has committed; an unexpected failure (the database down, a bug) answers 500, so Telegram
-sends the update again — a refused command (a `ScoringError`, answered in the chat) and an update
-already handled are answers, 200. Telegram sends many updates at once; those of one chat are
-serialised by the bot (the unit of work's per-chat locks, in-process and in the database).
+secret_token=WEBHOOK_SECRET)` and serves the path of `WEBHOOK_URL` on the web listener
+(`WEB_LISTEN`, default 0.0.0.0:8080, beside the Mini App and `/healthz`). A request without the
+header `X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET` is refused (401) before it is read, so it
+changes nothing. The update is handled in the request (aiogram's public `Dispatcher.feed_update`):
+the 2xx goes only once the update's unit of work has committed. An update whose database failed on
+every attempt (`Redeliver`) answers 500 and says nothing in the chat: Telegram sends it again, and
+its mark makes a committed one count once. A refused command (answered in the chat), an update
+already handled, and a bug (told in the chat: nothing was recorded) are answers, 200. Telegram
+sends many updates at once; those of one chat are serialised by the bot (the unit of work's
+per-chat locks, in-process and in the database).
+
+aiogram's `SimpleRequestHandler` answers 200 whatever the update did (its `feed_webhook_update`
+logs an exception and returns), so this small handler of our own stands in for it.
 """
 
 from __future__ import annotations
@@ -17,58 +21,53 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import signal
-from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
-from typing import Any
 
 from aiogram import Bot, Dispatcher
-from aiogram.types import ErrorEvent, TelegramObject
-from aiogram.webhook.aiohttp_server import SimpleRequestHandler
+from aiogram.types import Update
 from aiohttp import web
+from pydantic import ValidationError
 
-from bot.core import AlreadyHandled
+from bot.core import Redeliver
+from bot.core.health import WEBHOOK, beat
 from bot.settings import Settings
-from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
 
-# The failures of the update being handled in this request (a list per request, shared with the
-# task aiogram runs the update in: that task copies this context).
-_FAILURES: ContextVar[list[BaseException] | None] = ContextVar("webhook_failures", default=None)
-
-Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
-async def note_failures(handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
-    """An outer middleware of the dispatcher's errors: an unexpected exception of the update (raised
-    anywhere, the bot's own middlewares included) is noted for the request, then handled as ever
-    (logged, a polite answer in the chat)."""
-    if isinstance(event, ErrorEvent) and not isinstance(
-        event.exception, ScoringError | AlreadyHandled
-    ):
-        failures = _FAILURES.get()
-        if failures is not None:
-            failures.append(event.exception)
-    return await handler(event, data)
+class UpdatesEndpoint:
+    """The webhook's route: one Telegram update per POST."""
 
+    def __init__(self, dispatcher: Dispatcher, bot: Bot, secret: str) -> None:
+        self.dispatcher = dispatcher
+        self.bot = bot
+        self.secret = secret
 
-class CommittingRequestHandler(SimpleRequestHandler):
-    """aiogram's handler for one bot, answering 500 when the update failed unexpectedly."""
-
-    async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
-        failures: list[BaseException] = []
-        token = _FAILURES.set(failures)
+    async def handle(self, request: web.Request) -> web.Response:
+        beat(WEBHOOK)
+        if not secrets.compare_digest(request.headers.get(SECRET_HEADER, ""), self.secret):
+            return web.Response(status=401, text="Unauthorized")
         try:
-            response = await super()._handle_request(bot, request)
-        finally:
-            _FAILURES.reset(token)
-        if failures:
+            update = Update.model_validate(await request.json(), context={"bot": self.bot})
+        except (ValueError, ValidationError) as error:
+            log.warning("webhook: a request that is no update (%s)", type(error).__name__)
+            return web.json_response({"ok": False}, status=400)
+        try:
+            await self.dispatcher.feed_update(self.bot, update)
+        except Redeliver as error:
             log.warning(
-                "update not handled (%s); answering 500 so that it comes again", failures[0]
+                "update %s not handled yet (%s); answering 500 so that it comes again",
+                update.update_id,
+                error,
             )
             return web.json_response({"ok": False}, status=500)
-        return response
+        except Exception:
+            log.exception("update %s failed; answering 500", update.update_id)
+            return web.json_response({"ok": False}, status=500)
+        return web.json_response({})
 
 
 def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings: Settings) -> str:
@@ -76,14 +75,7 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
     path = settings.webhook_path()
     secret = settings.webhook_secret
     assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
-    dispatcher.errors.outer_middleware(note_failures)
-    handler = CommittingRequestHandler(
-        dispatcher,
-        bot,
-        handle_in_background=False,
-        secret_token=secret.get_secret_value(),
-    )
-    handler.register(app, path=path)
+    app.router.add_post(path, UpdatesEndpoint(dispatcher, bot, secret.get_secret_value()).handle)
     return path
 
 

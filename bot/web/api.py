@@ -4,12 +4,15 @@
   whists (writer → target → value), balances (name → whists), money (with a stake), transfers,
   finished, and every record with its number, its line in the chat's language, its author and its
   entries (player, column, amount, reason) — the why of every number.
-- `GET /api/sheet.svg?start=<param>`: the sheet drawn as SVG from the PNG's layout (`bot.web.svg`).
+- `GET /api/sheet.svg?start=<param>`: the full sheet, every total, drawn as SVG from the layout the
+  PNG is drawn from (`bot.web.svg`; `layout_sheet(..., fold=False)`), for the page to zoom.
 - `GET /api/history?start=<param>`: `/history` as plain lines (records, corrections, votes).
-- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal;
-  the chat gets the usual reply and picture; the answer is the new sheet. A refusal is the
-  localised message of the error code (the page shows it), status 400 (403 for a non-player). A
-  `nonce` makes a retried submit count once (409 `already-recorded` the second time).
+- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal,
+  in one unit of work with the chat's usual reply and picture (owed through the `Announce` port:
+  the deal and its reply commit together, or neither); the answer is the new sheet. A refusal is
+  the localised message of the error code (the page shows it), status 400 (403 for a non-player).
+  A `nonce` makes a retried submit count once (409 `already-recorded` the second time). A database
+  that failed on every attempt answers 503 `busy`, one that takes no writes 503 `unsaved`.
 - `GET /api/texts?lang=ru|en`: the page's words (the `miniapp-*`, `reason-*`, `column-*` texts).
 
 Refusals are `{"error": code, "message": text}`: 401 unsigned, forged or stale; 403 a stranger or a
@@ -22,24 +25,24 @@ import asyncio
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 from urllib.parse import parse_qsl
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramAPIError
 from aiohttp import web
 
-from bot.core import AlreadyHandled, Caller, GameService, GameState
+from bot.core import AlreadyHandled, Caller, GameService, GameState, Redeliver, UnitOfWork, Unsaved
+from bot.core.announce import Announce
+from bot.core.results import Recorded
 from bot.core.state import fold
+from bot.domain import GameStatus
 from bot.sheet import Correction, drawing_lock, layout_sheet
-from bot.storage import GameStatus
 from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, load, translator
-from bot.texts.views import error_text, plain_text, recorded_text, shown_line
-from bot.tg.reply import Reply
+from bot.texts.views import error_text, plain_text, shown_line
 from bot.web.auth import (
     AuthError,
     Membership,
@@ -49,6 +52,7 @@ from bot.web.auth import (
     header_init_data,
 )
 from bot.web.svg import sheet_svg
+from scoring.entries import Entry
 from scoring.errors import ScoringError
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -63,12 +67,14 @@ TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 @dataclass(frozen=True, slots=True)
 class WebContext:
     """What the API needs: the bot token (to check signatures), the service, the Bot (to ask
-    Telegram about members and to post in the chat), the membership cache, the default language."""
+    Telegram about members), the chat's answer to a deal (`announce`), the membership cache, the
+    default language."""
 
     token: str
     game: GameService
     bot: Bot
     membership: Membership
+    announce: Announce
     default_locale: str = "ru"
 
 
@@ -123,6 +129,7 @@ async def load_state(game: GameService, game_id: int) -> GameState | None:
         events = await repo.events(game_id)
     state = fold(game_id, events)
     state.chat_id = row.chat_id
+    state.number = row.chat_number  # the number its chat knows it by ("Game #1")
     return state
 
 
@@ -169,6 +176,11 @@ def _started(visit: Visit, game: GameService) -> tuple[Sheet, Settlement]:
 
 
 # -- the sheet as JSON -------------------------------------------------------------------------
+def _helper(names: Sequence[str], entry: Entry) -> str:
+    """The player whose points an entry of help came from (reason-help names him)."""
+    return names[entry.source] if entry.source is not None else ""
+
+
 def sheet_json(
     t: Translator, state: GameState, sheet: Sheet, settlement: Settlement
 ) -> dict[str, Any]:
@@ -186,7 +198,7 @@ def sheet_json(
                 "target": None if e.target is None else names[e.target],
                 "amount": _amount(e.amount),
                 "reason": e.reason.value,
-                "why": plain_text(t(f"reason-{e.reason.value}")),
+                "why": plain_text(t(f"reason-{e.reason.value}", helper=_helper(names, e))),
             }
             for e in scored.entries
         ]
@@ -205,6 +217,7 @@ def sheet_json(
         money = {names[s]: float(settlement.money[s]) for s in range(size)}
     return {
         "game": state.game_id,
+        "number": state.number,
         "convention": sheet.rules.convention,
         "players": list(names),
         "pool": {names[s]: _amount(totals.pool[s]) for s in range(size)},
@@ -237,7 +250,9 @@ def _svg(
     values = game.corrected_values(state, sheet)
     corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
     with drawing_lock:  # the layout's font caches are the PNG renderer's
-        layout = layout_sheet(sheet, lang, settlement=settlement, corrections=corrections)
+        layout = layout_sheet(
+            sheet, lang, settlement=settlement, corrections=corrections, fold=False
+        )
     return sheet_svg(layout, sheet)
 
 
@@ -322,19 +337,24 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         update_id=request_id(user.id, nonce),
         chat_type="private" if state.chat_id > 0 else "supergroup",
     )
+
+    async def work(uow: UnitOfWork) -> Recorded:
+        recorded = await ctx.game.record(uow, caller, line)
+        await ctx.announce.recorded(uow, seen.chat_t.lang, recorded)
+        return recorded
+
     try:
-        result = await ctx.game.record(caller, line)
+        result = await ctx.game.run(work, caller)
     except AlreadyHandled:
         raise _refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:
         status = 403 if error.code == "not-a-player" else 400
         message = plain_text(error_text(seen.t, error))
         return web.json_response({"error": error.code, "message": message}, status=status)
-    try:
-        reply = Reply(ctx.bot, ctx.game, seen.chat_t, state.chat_id)
-        await reply.sheet(result, recorded_text(seen.chat_t, result))
-    except TelegramAPIError as error:  # recorded all the same; the chat sees it on the next sheet
-        log.warning("deal from the Mini App in chat %s: not posted (%s)", state.chat_id, error)
+    except Redeliver:
+        raise _refusal(seen.t, 503, "busy") from None
+    except Unsaved:
+        raise _refusal(seen.t, 503, "unsaved") from None
     body = sheet_json(seen.chat_t, result.state, result.sheet, result.settlement)
     return web.json_response({"number": result.scored.number, "sheet": body})
 

@@ -1,6 +1,6 @@
 """The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG.
 
-One layout, two renderers: `bot.render.layout.layout_sheet` places every shape and text run, the PNG's
+One layout, two renderers: `bot.sheet.layout.layout_sheet` places every shape and text run, the PNG's
 `raster` paints them with Pillow, and `sheet_svg` writes them as SVG elements. Each running total keeps
 its link to the record that wrote it: `data-record` (its index in `sheet.records`), `data-deal` (the
 deal's number; 0 for an adjustment or the last-round mark) and `data-band`, so a tap can show the
@@ -126,9 +126,9 @@ def _elements(layout: Layout, sheet: Sheet) -> Iterator[str]:
 
 def sheet_svg(layout: Layout, sheet: Sheet) -> str:
     """The layout as one `<svg>` element (UTF-8 text), scaled by its viewBox to any width."""
-    head = (
+    head = (  # a run's own spaces (`сдаёт: `, ` в.`) are kept: SVG would collapse them
         f'<svg xmlns="http://www.w3.org/2000/svg" class="sheet" '
-        f'viewBox="0 0 {layout.width} {layout.height}" '
+        f'viewBox="0 0 {layout.width} {layout.height}" xml:space="preserve" '
         f'font-family="{_attr(FONT)}" role="img">'
     )
     return head + "".join(_elements(layout, sheet)) + "</svg>"

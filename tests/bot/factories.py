@@ -159,3 +159,23 @@ def texts(requests: list[TelegramMethod[Any]]) -> str:
 
 def sent(requests: list[TelegramMethod[Any]]) -> list[SendMessage | SendPhoto]:
     return [r for r in requests if isinstance(r, SendMessage | SendPhoto)]
+
+
+class Committing:
+    """A `GameService` whose commands each run in a unit of work of their own, committed when the
+    command returns (as the middleware runs an update): `await Committing(game).record(caller, line)`
+    for `game.run(lambda uow: game.record(uow, caller, line), caller)`."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+
+    def __getattr__(self, name: str) -> Any:
+        command = getattr(self.service, name)
+
+        async def committed(caller: Any, *args: Any, **kwargs: Any) -> Any:
+            async def work(uow: Any) -> Any:
+                return await command(uow, caller, *args, **kwargs)
+
+            return await self.service.run(work, caller)
+
+        return committed

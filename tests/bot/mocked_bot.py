@@ -32,6 +32,7 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.core import GameService
+from bot.tg.pacing import Pacing
 from bot.tg.sender import Sender
 
 if TYPE_CHECKING:  # the sender's, optional with the picture
@@ -153,14 +154,17 @@ class MockedBot(Bot):
 
 
 def deliver_through(
-    dispatcher: Dispatcher, bot: MockedBot, painter: Painter | None = None
+    dispatcher: Dispatcher,
+    bot: MockedBot,
+    painter: Painter | None = None,
+    pacing: Pacing | None = None,
 ) -> Sender:
     """Run the outbox's sender in the test: every commit that owes replies drains the outbox
     through `bot` before the update's handling returns; pictures are drawn by `painter`, or in
-    worker threads."""
+    worker threads; nothing is paced unless `pacing` says so."""
     game = dispatcher["game"]
     assert isinstance(game, GameService)
-    sender = Sender(bot, game, name="tests/0/sender", painter=painter)
+    sender = Sender(bot, game, name="tests/0/sender", painter=painter, pacing=pacing)
 
     async def deliver() -> None:
         await sender.drain()

@@ -571,9 +571,9 @@ async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
     sent: list[str] = []
     record = game.record
 
-    async def refused(caller: Any, text: str) -> Any:
+    async def refused(uow: Any, caller: Any, text: str) -> Any:
         sent.append(text)
-        return await record(caller, "adjust Anna pool +5")  # a line the service refuses
+        return await record(uow, caller, "adjust Anna pool +5")  # a line the service refuses
 
     monkeypatch.setattr(game, "record", refused)
     answer = await steps.press(ANNA, "✅ Record")
@@ -653,6 +653,20 @@ async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
     assert steps.button("🃏 prikup ✓ 2") and "prikup:2" in steps.text
     await steps.press(ANNA, "✅ Record")
     assert await lines(game, chat.chat_id) == ["Boris 7♠ = vist:Clara pass:Dmitry prikup:2"]
+
+
+async def test_conventions_2_2_prikup_on_a_concession_by_buttons(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """conventions.md §2.2: "`prikup:N` on a concession is scored", so the steps offer it there."""
+    await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry three_down=true")
+    steps = await open_steps(chat)  # Anna deals #1 and sits out
+    await steps.presses(ANNA, "Contract", "Boris", "6♠", "🏳 conceded «three down»")
+    await steps.press(ANNA, "🃏 prikup 2")
+    await steps.press(ANNA, "✅ Record")
+    assert await lines(game, chat.chat_id) == ["Boris 6♠ = three_down prikup:2"]
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.sheet is not None and snap.sheet.totals.whists[0][1] == 2 * 4  # Anna on Boris
 
 
 async def test_the_common_contract_deal_takes_three_taps(

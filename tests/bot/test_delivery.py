@@ -1,6 +1,6 @@
-"""Delivery (issue 11, docs/architecture.md "Delivery"): a command's reply is owed in the
-command's own transaction, the sender delivers it with retries, and polling confirms a batch only
-once it was handled."""
+"""Delivery (docs/architecture.md "Delivery"): a command's reply is owed in the command's own
+transaction, the sender delivers it with retries, and polling confirms a batch only once it was
+handled."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from aiogram.methods import EditMessageText, GetUpdates, SendMessage, SendPhoto,
 from aiogram.methods.base import TelegramType
 
 from bot.app import build_dispatcher
-from bot.core import Caller, GameService
+from bot.core import Caller, GameService, UnitOfWork
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
@@ -88,11 +88,14 @@ async def test_a_command_whose_handler_fails_afterwards_records_nothing_and_owes
     async with store.reading() as repo:
         events, owed = await repo.count_events(), await repo.owed_count()
     caller = Caller(GROUP_ID, EVA.id, EVA.first_name, EVA.username, update_id=77)
+
+    async def work(uow: UnitOfWork) -> None:
+        await game.record(uow, caller, LINE)
+        uow.owe(Owed(GROUP_ID, OwedKind.TEXT, "recorded", "en"))
+        raise RuntimeError("the handler broke after the command")
+
     with pytest.raises(RuntimeError):
-        async with game.core.owing():
-            await game.record(caller, LINE)
-            await game.core.owe([Owed(GROUP_ID, OwedKind.TEXT, "recorded", "en")])
-            raise RuntimeError("the handler broke after the command")
+        await game.run(work, caller)
     async with store.reading() as repo:
         assert (await repo.count_events(), await repo.owed_count()) == (events, owed)
         assert not await repo.update_seen(77)  # Telegram's redelivery will be handled
@@ -204,7 +207,8 @@ async def test_the_vote_clock_closes_each_vote_in_the_transaction_of_its_message
     dispatcher: Dispatcher, bot: MockedBot, store: SqliteStore, clock: FakeClock
 ) -> None:
     """Two chats' votes time out in one tick: if their messages cannot be owed, neither vote
-    closes (the next tick tries again); then both close, each message redrawn once."""
+    closes and both stay watched (the next tick tries again); then both close, each message
+    redrawn once."""
     game: GameService = dispatcher["game"]
     chats = [ChatDriver(dispatcher, bot), ChatDriver(dispatcher, bot, chat_id=GROUP_ID - 7)]
     for number, chat in enumerate(chats, start=1):
@@ -231,12 +235,10 @@ async def test_the_vote_clock_closes_each_vote_in_the_transaction_of_its_message
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(SqliteRepo, "owe", refuse)
-        with pytest.raises(sqlite3.OperationalError):
-            await close_expired_votes(bot, game, "en")
+        assert await close_expired_votes(game, "en") == 0
     assert await closed() == [0, 0]
-    await game.watch_open_votes()
     before = len(bot.requests)
-    assert await close_expired_votes(bot, game, "en") == 2
+    assert await close_expired_votes(game, "en") == 2
     assert await closed() == [1, 1]
     edits = [r for r in bot.requests[before:] if isinstance(r, EditMessageText)]
     assert sorted(int(r.chat_id or 0) for r in edits) == sorted(c.chat_id for c in chats)
@@ -260,3 +262,101 @@ async def test_a_restarted_sender_frees_its_dead_predecessor_s_claims_at_once(
     assert await sender.release_dead() == 1
     async with store.reading() as repo:
         assert sorted(await repo.owed_claimants()) == sorted([live])
+
+
+class Telegram(MockedSession):
+    """getUpdates as Telegram answers it: every update not yet confirmed by an offset, in order;
+    `stop` is set once every update was confirmed."""
+
+    def __init__(self, raw: list[dict[str, Any]], stop: asyncio.Event) -> None:
+        super().__init__()
+        self.waiting = list(raw)
+        self.stop = stop
+        self.offsets: list[int | None] = []
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[TelegramType], timeout: int | None = None
+    ) -> TelegramType:
+        if isinstance(method, GetUpdates):
+            self.offsets.append(method.offset)
+            if method.offset:
+                self.waiting = [u for u in self.waiting if u["update_id"] >= method.offset]
+            if not self.waiting:
+                self.stop.set()
+            self.add_result(GetUpdates, 200, {"ok": True, "result": self.waiting})
+        return await super().make_request(bot, method, timeout)
+
+
+async def polled(
+    settings: Settings,
+    store: SqliteStore,
+    clock: FakeClock,
+    monkeypatch: pytest.MonkeyPatch,
+    failures: int,
+    give_up: float = 300.0,
+) -> tuple[MockedBot, Telegram, list[int]]:
+    """A game, then a /deal in its chat and a /help in another polled while the deal's commit
+    fails `failures` times with "database is locked"; (the bot, its Telegram, the update ids of
+    the /deal and the /help)."""
+    stop = asyncio.Event()
+    bot = MockedBot()
+    dispatcher = build_dispatcher(settings, store, clock)
+    deliver_through(dispatcher, bot)
+    chat, other = ChatDriver(dispatcher, bot), ChatDriver(dispatcher, bot, chat_id=GROUP_ID - 1)
+    await started(chat)
+    updates = [chat.message_update(EVA, f"/deal {LINE}"), other.message_update(EVA, "/help")]
+    raw = [u.model_dump(mode="json", exclude_none=True, by_alias=True) for u in updates]
+    telegram = Telegram(raw, stop)
+    bot.session = telegram
+    monkeypatch.setattr("bot.tg.polling.FIRST_AGAIN", 0.01)
+    original, hits = SqliteRepo.owe, [0]
+
+    async def owe(repo: SqliteRepo, rows: list[Owed]) -> None:
+        if hits[0] < failures:
+            hits[0] += 1
+            raise sqlite3.OperationalError("database is locked")
+        await original(repo, rows)
+
+    monkeypatch.setattr(SqliteRepo, "owe", owe)
+    await asyncio.wait_for(poll(bot, dispatcher, stop, timeout=0, give_up=give_up), 20)
+    return bot, telegram, [u.update_id for u in updates]
+
+
+def helped(bot: MockedBot) -> int:
+    return sum("/undo" in r.text for r in bot.requests if isinstance(r, SendMessage))
+
+
+async def test_polling_confirms_no_update_whose_database_failed_and_handles_it_again_until_saved(
+    settings: Settings, store: SqliteStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every attempt at the deal fails (twice over): the batch is asked for again from the deal,
+    not past it; the other chat's /help, handled, comes with it but is not answered again; the
+    deal is recorded once, and no word was said before it was."""
+    bot, telegram, (deal_id, help_id) = await polled(
+        settings, store, clock, monkeypatch, failures=10
+    )
+    assert telegram.offsets == [None, deal_id, deal_id, help_id + 1]
+    assert helped(bot) == 1
+    photos = [r for r in bot.requests if isinstance(r, SendPhoto)]
+    assert len(photos) == 1 and LINE in (photos[0].caption or "")
+    assert "nothing was recorded" not in texts(bot.requests).casefold()
+    async with store.reading() as repo:
+        game = await repo.live_game(GROUP_ID)
+        assert game is not None
+        assert [e.kind for e in await repo.events(game.game_id)].count("deal") == 1
+    assert deal_id < help_id
+
+
+async def test_polling_gives_an_update_up_after_its_time_and_says_then_that_nothing_was_recorded(
+    settings: Settings, store: SqliteStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot, telegram, (deal_id, help_id) = await polled(
+        settings, store, clock, monkeypatch, failures=1000, give_up=0.0
+    )
+    assert telegram.offsets == [None, deal_id, help_id + 1]  # its last try, then confirmed
+    said = texts(bot.requests)
+    assert said.count("nothing was recorded") == 1 and "gave up" in said
+    async with store.reading() as repo:
+        game = await repo.live_game(GROUP_ID)
+        assert game is not None
+        assert "deal" not in [e.kind for e in await repo.events(game.game_id)]

@@ -254,17 +254,34 @@ async def test_a_second_correction_of_the_same_writer_draws_the_mirror_penalty(
     assert "adjust Clara whists:Anna +8" in protocol
 
 
-async def test_a_correction_inside_the_pencil_time_is_free(
-    chat: ChatDriver, game: GameService
+async def test_corrections_4_2_8_a_dispute_within_the_pencil_time_is_a_warning_then_a_penalty(
+    chat: ChatDriver, game: GameService, clock: FakeClock
 ) -> None:
-    """Кодекс 4.2.8: an error pointed out while the pen is in the writer's hand costs nothing,
-    not even the warning."""
-    await chat.send(ANNA, "/newgame russian pool 10 Anna Boris Clara")
-    await chat.send(ANNA, "/deal Boris 6♠ -1 vist:Anna pass:Clara")
-    answer = await chat.send(ANNA, "/dispute 1 Boris 6♠ = vist:Anna pass:Clara")
-    assert "warning" not in texts(answer)  # one voter (the scorekeeper): passed at once
+    """corrections.md 4.2.8: "A `/dispute` by anyone is never under the pencil rule, however soon
+    it follows the record: its correction is a warning or a penalty by 4.2.7." Under `russian`
+    Anna over-records twice and is caught within two minutes each time: a warning, then the
+    penalty."""
+    await chat.send(ANNA, "/newgame russian pool 10")
+    for user in (ANNA, BORIS, CLARA):
+        await chat.send(user, "/join")
+    await chat.send(ANNA, "/deal Boris 6♠ -1 vist:Anna pass:Clara")  # Boris made it
+    clock.advance(30)
+    first = await chat.send(BORIS, "/dispute 1 Boris 6♠ = vist:Anna pass:Clara")
+    assert "If it passes: Anna's first corrected error, a warning" in texts(first)
+    assert "Anna's first corrected error: a warning" in texts(
+        await chat.press(CLARA, buttons(first)[0])
+    )
+    await chat.send(ANNA, "/deal Clara 7♦ -1 vist:Anna pass:Boris")  # Clara made it
+    clock.advance(30)
+    second = await chat.send(CLARA, "/dispute 2 Clara 7♦ = vist:Anna pass:Boris")
+    assert "If it passes, a record penalty on Anna" in texts(second)
+    caption = texts(await chat.press(BORIS, buttons(second)[0]))
+    # Anna over-wrote 8 whists on Clara (p = 4 for the trick, 4 of consolation): Clara writes 8.
+    assert "Record penalty on Anna" in caption and "Clara → Anna: 8 whists" in caption
     state = (await game.snapshot(chat.chat_id)).state
-    assert game.corrections_count(state, ANNA.id) == 0
+    assert game.corrections_count(state, ANNA.id) == 2
+    protocol = await assert_export_replays(chat, game)
+    assert "adjust Clara whists:Anna +8" in protocol
 
 
 async def test_a_vote_times_out_as_rejected_and_its_message_says_so(
@@ -274,10 +291,10 @@ async def test_a_vote_times_out_as_rejected_and_its_message_says_so(
     await open_game(chat, "sochi pool 10 vote_seconds=60")
     await chat.send(ANNA, f"/deal {DEAL_1}")
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
-    assert await close_expired_votes(chat.bot, game, "en") == 0
+    assert await close_expired_votes(game, "en") == 0
     clock.advance(61)
     before = len(chat.bot.requests)
-    assert await close_expired_votes(chat.bot, game, "en") == 1
+    assert await close_expired_votes(game, "en") == 1
     redrawn = edited(chat.bot.requests[before:])
     assert "Time is up: rejected" in redrawn
     yes, _ = buttons(opened)
@@ -298,7 +315,7 @@ async def test_a_restart_keeps_an_open_vote_and_closes_it_when_its_time_is_over(
     _, no = buttons(opened)
     assert "counted" in toast(await again.press(ANNA, no))  # the vote was not lost
     clock.advance(61)
-    assert await close_expired_votes(chat.bot, service, "en") == 1
+    assert await close_expired_votes(service, "en") == 1
     assert "already closed" in toast(await again.press(CLARA, no))
 
 
@@ -344,7 +361,7 @@ async def test_a_timed_out_vote_goes_to_the_arbiter(
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
     clock.advance(61)
     before = len(chat.bot.requests)
-    await close_expired_votes(chat.bot, game, "en")
+    await close_expired_votes(game, "en")
     assert "Time is up: the arbiter" in edited(chat.bot.requests[before:])
     _, no = buttons(opened)
     rejected = await chat.press(EVA_ARBITER, no)

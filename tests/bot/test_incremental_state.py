@@ -22,7 +22,7 @@ from scoring.errors import ScoringError
 from scoring.notation import format_record
 from scoring.replay import replay
 from scoring.sheet import Game, Sheet
-from tests.bot.factories import FakeClock
+from tests.bot.factories import Committing, FakeClock
 from tests.scoring.strategies import deal_for
 
 CHAT = -100777
@@ -66,9 +66,9 @@ async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
     try:
         service = GameService(store, clock)
         anna = PLAYERS[0]
-        await service.new_game(anna, parse_newgame("sochi pool 10", anna.as_player()))
+        await Committing(service).new_game(anna, parse_newgame("sochi pool 10", anna.as_player()))
         for player in PLAYERS:
-            await service.join(player)
+            await Committing(service).join(player)
         steps = data.draw(st.integers(5, 40), label="steps")
         refused = 0
         for _ in range(steps):
@@ -110,15 +110,15 @@ async def act(
         return format_record(data.draw(deal_for(game, dealer), label="deal"), names)
 
     if action == "deal":
-        return await service.record(who, line(sheet.next_dealer))
+        return await Committing(service).record(who, line(sheet.next_dealer))
     if action == "undo":
         last = state.records[-1].author if state.records else who.user_id
-        return await service.undo(next((p for p in PLAYERS if p.user_id == last), who))
+        return await Committing(service).undo(next((p for p in PLAYERS if p.user_id == last), who))
     if action == "edit":
         last = state.records[-1].author if state.records else who.user_id
         dealer = sheet.records[-1].dealer if sheet.records else 0
         author = next((p for p in PLAYERS if p.user_id == last), who)
-        return await service.edit(author, line(dealer or 0))
+        return await Committing(service).edit(author, line(dealer or 0))
     if action == "wait":
         clock.now += timedelta(seconds=data.draw(st.integers(1, 400), label="seconds"))
         return None
@@ -129,17 +129,21 @@ async def act(
             raise GameError("nothing-to-undo", "", {}, "")
         index = data.draw(st.integers(0, len(sheet.records) - 1), label="index")
         number = sheet.records[index].number or 1
-        opened = await service.dispute(who, str(number), line(sheet.records[index].dealer or 0))
+        opened = await Committing(service).dispute(
+            who, str(number), line(sheet.records[index].dealer or 0)
+        )
     elif action == "late":
         dealer = sheet.records[-1].dealer if sheet.records else 0
-        opened = await service.propose_late(who, line(dealer or 0) + " late")
+        opened = await Committing(service).propose_late(who, line(dealer or 0) + " late")
     else:
-        opened = await service.propose_rule(who, data.draw(st.sampled_from(RULES), label="rule"))
+        opened = await Committing(service).propose_rule(
+            who, data.draw(st.sampled_from(RULES), label="rule")
+        )
     yes = data.draw(st.booleans(), label="yes")
     closed = 0
     for voter in PLAYERS:
         try:
-            await service.vote(voter, opened.state.game_id, opened.vote.seq, yes)
+            await Committing(service).vote(voter, opened.state.game_id, opened.vote.seq, yes)
         except GameError as refused:  # his ballot stands already, or the vote has closed
             assert refused.code in ("vote-same", "vote-closed"), refused.code
             closed += refused.code == "vote-closed"
@@ -165,18 +169,19 @@ async def test_a_deal_late_in_a_long_game_replays_and_reads_only_what_is_new(
     try:
         service = GameService(store, FakeClock())
         anna = PLAYERS[0]
-        await service.new_game(anna, parse_newgame("sochi pool 500", anna.as_player()))
+        await Committing(service).new_game(anna, parse_newgame("sochi pool 500", anna.as_player()))
         for player in PLAYERS:
-            await service.join(player)
+            await Committing(service).join(player)
         lines = ("Anna 6♠ = vist:Boris pass:Clara", "Boris 6♠ = vist:Clara pass:Anna")
         lines += ("Clara 6♠ = vist:Anna pass:Boris",)
         for n in range(150):
-            await service.record(PLAYERS[n % 3], lines[n % 3])
+            await Committing(service).record(PLAYERS[n % 3], lines[n % 3])
         games = service.core.games
         folds, replayed = games.folds, games.replayed
-        await service.record(anna, lines[0])
+        await Committing(service).record(anna, lines[0])
         assert (games.folds, games.replayed - replayed) == (folds, 1)
-        await service.undo(anna)  # back to the checkpoint kept before the deal: nothing replayed
+        # back to the checkpoint kept before the deal: nothing replayed
+        await Committing(service).undo(anna)
         assert (games.folds, games.replayed - replayed) == (folds, 1)
         snap = await service.snapshot(CHAT)
         assert snap.sheet is not None and snap.sheet.deals == 150

@@ -138,7 +138,7 @@ async def test_a_timed_out_rule_change_goes_to_the_arbiter_and_the_new_window_ho
     opened = await chat.send(ANNA, "/rule vote_seconds=60")
     clock.advance(901)
     before = len(chat.bot.requests)
-    await close_expired_votes(chat.bot, game, "en")
+    await close_expired_votes(game, "en")
     assert "Time is up: the arbiter" in edited(chat.bot.requests[before:])
     yes, _ = buttons(opened)
     assert "The arbiter @eva_arbiter accepted it" in edited(await chat.press(EVA_ARBITER, yes))
@@ -169,3 +169,44 @@ async def test_the_settlement_and_the_export_use_the_pool_target_in_force(
     sheet = replay(protocol.game(), [record for _, record in protocol.records])
     assert sheet.rules.pool_target == 20
     assert settle(sheet.rules, sheet.totals).balances == snap.settlement.balances
+
+
+SIXES = (
+    "Anna 6♠ = pass:Boris pass:Clara",
+    "Boris 6♠ = pass:Clara pass:Anna",
+    "Clara 6♠ = pass:Anna pass:Boris",
+)
+
+
+async def test_notation_errors_a_rule_change_after_the_game_has_ended_is_refused(
+    chat: ChatDriver, game: GameService, store: SqliteStore
+) -> None:
+    """notation.md "Errors": "a deal or an `option` line after the game has ended" — `/rule` once
+    the end rule is met is refused like a deal, and records nothing."""
+    await open_game(chat, "sochi pool 2")
+    for line in SIXES:
+        await chat.send(ANNA, f"/deal {line}")
+    events = await count_events(store)
+    refused = await chat.say(BORIS, "/rule whist_split=gentleman")
+    assert "The game is over" in refused
+    assert await count_events(store) == events
+
+
+async def test_a_rule_change_passed_after_the_game_has_ended_is_not_recorded(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """A rule vote opened before the last deal and passed after it: the engine refuses an `option`
+    line after the end, so the change is not written and the rules stay as they were."""
+    await open_game(chat, "sochi pool 2")
+    for line in SIXES[:2]:
+        await chat.send(ANNA, f"/deal {line}")
+    opened = await chat.send(ANNA, "/rule whist_split=gentleman")
+    await chat.send(ANNA, f"/deal {SIXES[2]}")
+    yes, _ = buttons(opened)
+    await chat.press(BORIS, yes)
+    shown = edited(await chat.press(CLARA, yes))
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.sheet is not None and snap.sheet.finished
+    assert snap.sheet.rules.whist_split.value == "greedy"
+    assert [r.rule_change for r in snap.state.records if r.rule_change] == []
+    assert "It passed, but" in shown and "nothing was changed" in shown

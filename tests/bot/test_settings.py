@@ -15,7 +15,10 @@ from bot.app import StartupError, open_store
 from bot.settings import Settings, load_settings, settings_error_lines
 
 REPO = Path(__file__).resolve().parents[2]
-OWN_ENV = ("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL", "DEFAULT_LOCALE", "LOG_LEVEL")
+OWN_ENV = (
+    *("BOT_TOKEN", "DATABASE_PATH", "TELEGRAM_API_URL", "DEFAULT_LOCALE", "LOG_LEVEL"),
+    *("PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE", "DATABASE_URL"),
+)
 
 
 @pytest.fixture(autouse=True)

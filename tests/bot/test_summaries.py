@@ -23,7 +23,7 @@ from bot.core.zones import chat_zone
 from bot.storage import GameStatus, SqliteStore
 from scoring.errors import ScoringError
 from scoring.notation import format_record
-from tests.bot.factories import FakeClock
+from tests.bot.factories import Committing, FakeClock
 from tests.scoring.strategies import deal_for
 
 CHAT = -100888
@@ -75,32 +75,36 @@ async def act(service: GameService, data: st.DataObject, clock: FakeClock, actio
         (p for p in PLAYERS if state.records and p.user_id == state.records[-1].author), who
     )
     if action == "deal":
-        await service.record(who, line(sheet.next_dealer))
+        await Committing(service).record(who, line(sheet.next_dealer))
     elif action == "undo":
-        await service.undo(author)
+        await Committing(service).undo(author)
     elif action == "edit":
-        await service.edit(author, line(sheet.records[-1].dealer or 0 if sheet.records else 0))
+        await Committing(service).edit(
+            author, line(sheet.records[-1].dealer or 0 if sheet.records else 0)
+        )
     elif action == "wait":
         clock.now += timedelta(days=data.draw(st.integers(0, 40), label="days"))
     elif action == "dispute" and sheet.records:
         index = data.draw(st.integers(0, len(sheet.records) - 1), label="index")
         record = sheet.records[index]
-        opened = await service.dispute(who, str(record.number or 1), line(record.dealer or 0))
+        opened = await Committing(service).dispute(
+            who, str(record.number or 1), line(record.dealer or 0)
+        )
         yes = data.draw(st.booleans(), label="yes")
         for voter in PLAYERS:
             try:
-                await service.vote(voter, state.game_id, opened.vote.seq, yes)
+                await Committing(service).vote(voter, state.game_id, opened.vote.seq, yes)
             except GameError as refused:
                 assert refused.code in ("vote-same", "vote-closed"), refused.code
 
 
 async def end(service: GameService) -> None:
     """The end rule met ends the game at once; else every player agrees to end it."""
-    result = await service.end_game(PLAYERS[0])
+    result = await Committing(service).end_game(PLAYERS[0])
     vote = getattr(result, "vote", None)
     if vote is not None:
         for voter in PLAYERS[1:]:
-            await service.vote(voter, result.state.game_id, vote.seq, True)
+            await Committing(service).vote(voter, result.state.game_id, vote.seq, True)
 
 
 async def play(data: st.DataObject, path: Path) -> int:
@@ -112,12 +116,14 @@ async def play(data: st.DataObject, path: Path) -> int:
         for _ in range(data.draw(st.integers(1, 4), label="games")):
             convention = data.draw(st.sampled_from(("sochi", "leningrad")), label="convention")
             spec = parse_newgame(f"{convention} pool 4", anna.as_player())
-            await service.new_game(anna, spec)
+            await Committing(service).new_game(anna, spec)
             if data.draw(st.booleans(), label="cancelled") and data.draw(st.booleans()):
-                await service.end_game(anna)  # the scorekeeper cancels it before its start
+                await Committing(service).end_game(
+                    anna
+                )  # the scorekeeper cancels it before its start
                 continue
             for player in PLAYERS:
-                await service.join(player)
+                await Committing(service).join(player)
             for _ in range(data.draw(st.integers(0, 14), label="steps")):
                 action = data.draw(st.sampled_from(ACTIONS), label="action")
                 if action == "look":
@@ -150,13 +156,13 @@ async def test_a_summary_made_by_another_engine_or_format_is_made_again(tmp_path
         clock = FakeClock()
         service = GameService(store, clock)
         anna = PLAYERS[0]
-        await service.new_game(anna, parse_newgame("sochi pool 2", anna.as_player()))
+        await Committing(service).new_game(anna, parse_newgame("sochi pool 2", anna.as_player()))
         for player in PLAYERS:
-            await service.join(player)
+            await Committing(service).join(player)
         for text in ("Anna 6♠ = vist:Boris pass:Clara", "Boris 6♠ = vist:Clara pass:Anna"):
-            await service.record(anna, text)
-        await service.record(anna, "Clara 6♠ = vist:Anna pass:Boris")
-        await service.end_game(anna)
+            await Committing(service).record(anna, text)
+        await Committing(service).record(anna, "Clara 6♠ = vist:Anna pass:Boris")
+        await Committing(service).end_game(anna)
         async with store.reading() as repo:
             (row,) = await repo.chat_games(CHAT)
             expected = summarise(row, await repo.events(row.game_id))

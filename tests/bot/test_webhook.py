@@ -1,9 +1,10 @@
-"""Webhook mode (issue 14, Deliver 2) on the one web listener: the secret header, the 2xx only after
-the command committed, 500 on a failure (so Telegram sends the update again), /healthz beside it,
-and the settings that choose it."""
+"""Webhook mode on the one web listener: the secret header, the 2xx only after the command
+committed, 500 and no word in the chat when the database failed on every try (Telegram sends the
+update again), /healthz beside it, and the settings that choose it."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from aiogram import Dispatcher
+from aiogram.methods import SendMessage
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 from pydantic import ValidationError
@@ -18,6 +20,7 @@ from pydantic import ValidationError
 from bot.app import build_dispatcher
 from bot.settings import Settings, settings_error_lines
 from bot.storage import SqliteStore
+from bot.storage.sqlite import SqliteRepo
 from bot.tg.webhook import add_webhook
 from bot.web.server import build_web_app
 from tests.bot.factories import FakeClock
@@ -54,6 +57,7 @@ class Listener:
     http: ClientSession
     store: SqliteStore
     dispatcher: Dispatcher
+    bot: MockedBot
 
     async def post(self, update: dict[str, Any], secret: str | None = SECRET) -> int:
         headers = {HEADER: secret} if secret is not None else {}
@@ -75,12 +79,14 @@ async def listener(tmp_path: Path) -> AsyncIterator[Listener]:
     settings = webhook_settings(default_locale="en")
     dispatcher = build_dispatcher(settings, store, FakeClock())
     bot = MockedBot()
-    app = build_web_app(bot, dispatcher["game"], default_locale="en")
+    app = build_web_app(
+        bot, dispatcher["game"], announce=dispatcher["announce"], default_locale="en"
+    )
     assert add_webhook(app, dispatcher, bot, settings) == "/tg/hook"
     server = TestServer(app, host="127.0.0.1")
     await server.start_server()
     async with ClientSession() as http:
-        yield Listener(str(server.make_url("")).rstrip("/"), http, store, dispatcher)
+        yield Listener(str(server.make_url("")).rstrip("/"), http, store, dispatcher, bot)
     await server.close()
     await store.close()
 
@@ -102,13 +108,29 @@ async def test_the_answer_comes_once_the_command_has_committed(listener: Listene
     assert await listener.events() == written
 
 
-async def test_a_failure_answers_500_so_that_telegram_sends_the_update_again(
-    listener: Listener,
+async def test_a_database_failing_on_every_try_answers_500_says_nothing_and_records_it_later(
+    listener: Listener, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The database is locked on every attempt: 500 (Telegram sends the update again) and no
+    word in the chat — no "nothing was recorded" about what the re-sent update then records."""
+
+    async def locked(self: SqliteRepo, *args: Any) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    bot: MockedBot = listener.bot
+    with monkeypatch.context() as patch:
+        patch.setattr(SqliteRepo, "mark_update", locked)
+        assert await listener.post(newgame(4)) == 500
+    assert await listener.events() == 0 and not await listener.seen(4)
+    assert not [r for r in bot.requests if isinstance(r, SendMessage)], "a word before the commit"
+    assert await listener.post(newgame(4)) == 200  # Telegram's re-send: recorded once
+    assert await listener.seen(4) and await listener.events() > 0
+
+
+async def test_healthz_answers_503_when_the_database_does_not(listener: Listener) -> None:
     async with listener.http.get(f"{listener.url}/healthz") as health:
         assert health.status == 200
     await listener.store.close()  # the database is gone
-    assert await listener.post(newgame(4)) == 500
     async with listener.http.get(f"{listener.url}/healthz") as health:
         assert health.status == 503
 

@@ -6,6 +6,8 @@ answers with Bot API objects that aiogram's models accept. Like the real server 
 real one refuses — text that does not parse in its `parse_mode`, texts and captions over the limits,
 an edit that changes nothing, a reply to a missing message, callback data over 64 bytes, a photo
 that does not decode — so a bot that passes here does not break on Telegram for those reasons.
+A test may switch on Telegram's rate limits (`limits.on`: 20 calls a minute per group, 30 a second
+per bot, 429 with `retry_after` past them) and have the next pictures refused (`refuse_photos`).
 
 The test side queues updates (`user_message`, `press`, `migrate`) and reads what the bot showed in
 each chat (`sent`, `wait_for`). Everything the bot asked for is in `requests`.
@@ -18,11 +20,12 @@ import contextlib
 import html
 import io
 import json
+import math
 import random
 import re
 import time
 import urllib.parse
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from email.message import Message
@@ -154,6 +157,61 @@ class Faults:
         fault = self._random.choice(("429", "5xx", "drop"))
         self.injected[fault] += 1
         return fault
+
+
+@dataclass
+class Limits:
+    """Telegram's limits on what a bot puts in chats (`SENDING`), enforced while `on` (off by
+    default; a test switches them on): at most `group_per_minute` calls in any 60 s in one group
+    (a negative chat id) and `bot_per_second` calls in any second in all chats. A call past them
+    is not applied and is answered as Telegram does: 429 "Too Many Requests: retry after N" with
+    `parameters.retry_after` N, the whole seconds until it would be allowed. Every call that got
+    through counts, whatever its answer. `refused` counts the 429s by chat; `went` keeps, per
+    chat, when each counted call came (monotonic seconds)."""
+
+    on: bool = False
+    group_per_minute: int = 20
+    bot_per_second: int = 30
+    refused: Counter[int] = field(default_factory=Counter)
+    went: defaultdict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+    _bot: deque[float] = field(default_factory=deque)
+    _groups: defaultdict[int, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+
+    def admit(self, chat_id: int | None) -> int | None:
+        """None when the call may go (it is counted), else the `retry_after` to answer."""
+        if not self.on:
+            return None
+        now = time.monotonic()
+        while self._bot and self._bot[0] <= now - 1.0:
+            self._bot.popleft()
+        waits = [self._bot[0] + 1.0 - now] if len(self._bot) >= self.bot_per_second else []
+        group = self._groups[chat_id] if chat_id is not None and chat_id < 0 else None
+        if group is not None:
+            while group and group[0] <= now - 60.0:
+                group.popleft()
+            if len(group) >= self.group_per_minute:
+                waits.append(group[0] + 60.0 - now)
+        if waits:
+            self.refused[chat_id or 0] += 1
+            return max(1, math.ceil(max(waits)))
+        self._bot.append(now)
+        if group is not None:
+            group.append(now)
+        if chat_id is not None:
+            self.went[chat_id].append(now)
+        return None
+
+    def most_in_a_minute(self, chat_id: int) -> int:
+        """The most calls to the chat that got through in any 60 s."""
+        times = self.went[chat_id]
+        return max((sum(1 for u in times if t <= u < t + 60.0) for t in times), default=0)
+
+
+def _chat_param(params: dict[str, Any]) -> int | None:
+    try:
+        return int(params["chat_id"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 class EntityParseError(ValueError):
@@ -443,6 +501,8 @@ class FakeTelegram:
         self.deliveries: Counter[int] = Counter()  # how many times each update reached the bot
         self.files: dict[str, StoredFile] = {}
         self.faults = Faults()
+        self.limits = Limits()
+        self.photo_refusals: deque[str] = deque()  # the next uploaded photos refused with these
         self._chats: dict[int, Chat] = {}
         self._users: dict[int, User] = {}
         self._migrated: dict[int, int] = {}
@@ -502,6 +562,12 @@ class FakeTelegram:
     def add_chat(self, chat: Chat) -> None:
         """Make a chat known (the bot was added to it); updates from a chat add it too."""
         self._chats[chat.id] = chat
+
+    def refuse_photos(self, description: str = "PHOTO_INVALID_DIMENSIONS", count: int = 1) -> None:
+        """The next `count` uploaded photos (sendPhoto, editMessageMedia) are refused with
+        400 "Bad Request: `description`", as Telegram refuses a picture it cannot take
+        ("PHOTO_INVALID_DIMENSIONS", "IMAGE_PROCESS_FAILED", "PHOTO_SAVE_FILE_INVALID")."""
+        self.photo_refusals.extend([description] * count)
 
     def kick(self, chat: Chat | int) -> None:
         """The bot is removed from the chat: every call for it answers 403 from now on."""
@@ -856,6 +922,8 @@ class FakeTelegram:
         if file_id is not None:
             stored = self.files[file_id]
         else:
+            if self.photo_refusals:
+                raise ApiError(400, f"Bad Request: {self.photo_refusals.popleft()}")
             if len(data) > PHOTO_SIZE_LIMIT:
                 raise ApiError(400, "Bad Request: PHOTO_SAVE_FILE_INVALID")
             size = _image_size(data)
@@ -950,6 +1018,12 @@ class FakeTelegram:
         fault = self.faults.draw(name)
         if fault is not None:
             return self._fault(request, record, fault)
+        if name in SENDING and (retry_after := self.limits.admit(_chat_param(params))):
+            error = ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+            record.status, record.error = error.status, error.description
+            return _error(error)
         polling = name == "getupdates"
         if not polling:
             self._busy += 1

@@ -36,7 +36,7 @@ from tests.e2e.fake_telegram import (
 
 REPO = Path(__file__).resolve().parents[2]
 WAIT = 15.0
-START_WAIT = 30.0  # importing aiogram alone takes seconds on a busy machine
+START_WAIT = 60.0  # importing aiogram alone takes seconds on a busy machine
 # Settings the bot reads that the tests set themselves; nothing else leaks in from the caller.
 _OWN_ENV = (
     "BOT_TOKEN",
@@ -45,7 +45,22 @@ _OWN_ENV = (
     "DEFAULT_LOCALE",
     "LOG_LEVEL",
     *("DATABASE_URL", "WEBHOOK_URL", "WEBHOOK_SECRET", "WEB_LISTEN", "REDIS_URL"),  # issue 14
+    *("PACE_GROUP_PER_MINUTE", "PACE_GROUP_BURST", "PACE_PRIVATE_PER_SECOND"),
+    *("PACE_PRIVATE_BURST", "PACE_BOT_PER_SECOND", "PACE_BOT_BURST"),
+    *("PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE"),  # libpq's: PostgreSQL
+    *("LOG_FORMAT", "DATABASE_WAIT_SECONDS"),
 )
+# The bot's pace, loosened: a test plays a game in minutes that a table plays in hours, and the
+# fake enforces no limit unless a test asks (`server.limits.on`); tests of pacing pass `PACED`.
+UNPACED: dict[str, str] = {
+    "PACE_GROUP_PER_MINUTE": "60000",
+    "PACE_GROUP_BURST": "1000",
+    "PACE_PRIVATE_PER_SECOND": "1000",
+    "PACE_PRIVATE_BURST": "1000",
+    "PACE_BOT_PER_SECOND": "10000",
+    "PACE_BOT_BURST": "1000",
+}
+PACED: dict[str, str] = {}  # the defaults: Telegram's limits (bot/settings.py)
 
 
 class BotProcess:
@@ -62,8 +77,10 @@ class BotProcess:
         token: str = BOT_TOKEN,
         argv: Sequence[str] = ("-m", "bot"),
         webhook: bool = False,
+        pacing: dict[str, str] | None = None,
     ) -> None:
         self.server = server
+        self.pacing = pacing  # PACE_* settings; None: loosened (UNPACED)
         self.webhook = webhook
         self.workdir = workdir
         self.locale = locale
@@ -87,6 +104,7 @@ class BotProcess:
             PYTHONUNBUFFERED="1",
             NO_PROXY="127.0.0.1,localhost",
         )
+        env.update(UNPACED if self.pacing is None else self.pacing)
         env.update(self.extra_env)
         return env
 

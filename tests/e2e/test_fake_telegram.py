@@ -7,6 +7,7 @@ import io
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
+    TelegramRetryAfter,
     TelegramUnauthorizedError,
 )
 from aiogram.filters import Command, CommandObject
@@ -47,6 +49,7 @@ from tests.e2e.fake_telegram import (
     OLD_GROUP,
     FakeTelegram,
     Upload,
+    User,
     multipart_fields,
     plain_text,
     private_chat,
@@ -612,3 +615,51 @@ async def test_a_bot_that_cannot_start_fails_with_its_log(
     script.write_text("raise SystemExit('no token, ask @BotFather')\n")
     with pytest.raises(AssertionError, match="BotFather"):
         await start_bot(argv=[str(script)])
+
+
+async def test_rate_limits_answer_the_21st_message_of_a_minute_in_a_group_with_a_429(
+    server: FakeTelegram, api: Bot
+) -> None:
+    """Off by default; on, Telegram's 20 a minute per group: the 21st gets 429 with the seconds
+    until the minute's first call leaves the window, and is not applied; another chat is free."""
+    server.add_chat(GROUP)
+    server.add_chat(OLD_GROUP)
+    for i in range(25):
+        await api.send_message(GROUP.id, f"free {i}")
+    server.limits.on = True
+    for i in range(20):
+        await api.send_message(GROUP.id, f"counted {i}")
+    before = server.cursor(GROUP)
+    with pytest.raises(TelegramRetryAfter) as refused:
+        await api.send_message(GROUP.id, "one too many")
+    assert 58 <= refused.value.retry_after <= 60
+    assert server.cursor(GROUP) == before  # not applied
+    await api.send_message(OLD_GROUP.id, "another group")
+    assert server.limits.refused == Counter({GROUP.id: 1})
+    assert server.limits.most_in_a_minute(GROUP.id) == 20
+    assert [r.status for r in server.requests].count(429) == 1
+
+
+async def test_rate_limits_keep_the_bot_to_30_calls_a_second_in_all_chats(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.limits.on = True
+    users = [private_chat(User(5000 + i, f"U{i}")) for i in range(31)]
+    for chat in users:
+        server.add_chat(chat)
+    results = await asyncio.gather(
+        *(api.send_message(chat.id, "hello") for chat in users), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, TelegramRetryAfter)]
+    assert len(refused) == 1 and refused[0].retry_after == 1
+
+
+async def test_a_photo_refused_on_demand_answers_400_with_telegram_s_description(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_chat(GROUP)
+    server.refuse_photos("IMAGE_PROCESS_FAILED")
+    with pytest.raises(TelegramBadRequest, match="IMAGE_PROCESS_FAILED"):
+        await api.send_photo(GROUP.id, BufferedInputFile(png(), "a.png"))
+    sent = await api.send_photo(GROUP.id, BufferedInputFile(png(), "b.png"))  # the next one goes
+    assert sent.photo

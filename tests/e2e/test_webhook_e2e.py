@@ -263,3 +263,12 @@ async def test_two_instances_behind_a_webhook_share_one_postgresql(
         assert len(closes) == (1 if game is games[0] else 0), closes
     for bot in (first, second):
         bot.assert_alive()
+
+    # 5. Each instance's /healthz: its webhook, sender and vote clock beat, no poller.
+    async with aiohttp.ClientSession() as http:
+        for bot in (first, second):
+            listen = bot.extra_env["WEB_LISTEN"]
+            async with http.get(f"http://{listen}/healthz") as response:
+                body = await response.json()
+            assert response.status == 200, body
+            assert set(body["ages"]) == {"webhook", "sender", "vote_clock"}

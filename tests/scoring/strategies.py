@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from scoring.corrections import record_penalty
 from scoring.deal import (
+    Adjust,
+    Column,
     Contract,
     Defender,
     Extras,
+    LastRound,
     Misere,
     Raspasy,
     Record,
@@ -20,8 +25,9 @@ from scoring.deal import (
     Suit,
 )
 from scoring.errors import IllegalDeal, OptionError
+from scoring.notation import format_record
 from scoring.replay import replay
-from scoring.rules import PRESETS, rules_for, with_option
+from scoring.rules import PRESETS, Rules, rules_for, with_option
 from scoring.sheet import Game
 
 NAMES = ("Anna", "Boris", "Clara", "Dima")
@@ -190,3 +196,108 @@ def option_played_games(draw: st.DrawFn, max_deals: int = 40) -> tuple[Game, lis
         records.append(draw(deal_for(now, (game.first_dealer + deals) % game.size)))
         deals += 1
     return game, truncate_at_end(game, records)
+
+
+# -- whole protocol files: deals with extras, adjustments, the last round, corrections ---------
+
+_NOTE_WORDS = st.sampled_from(["late", "Миша", 'said "no"', "a\\b", "«ок»", "7♠", "x=y", "a,b"])
+
+
+@st.composite
+def _decorated(draw: st.DrawFn, record: Record, dealer: int) -> Record:
+    """A deal with the extras a line may carry: its dealer named, open or closed, a note."""
+    if not isinstance(record, Contract | Misere | Raspasy):
+        return record
+    extras = record.extras
+    if draw(st.integers(0, 3)) == 0:
+        extras = replace(extras, dealer=dealer)
+    if not isinstance(record, Raspasy) and draw(st.integers(0, 3)) == 0:
+        extras = replace(extras, open=draw(st.booleans()))
+    if draw(st.integers(0, 3)) == 0:
+        extras = replace(
+            extras, note=" ".join(draw(st.lists(_NOTE_WORDS, min_size=1, max_size=3)))
+        )
+    return replace(record, extras=extras)
+
+
+@st.composite
+def _adjust(draw: st.DrawFn, size: int) -> Adjust:
+    player = draw(st.integers(0, size - 1))
+    column = draw(st.sampled_from(list(Column)))
+    amount = Fraction(draw(st.integers(-30, 30).filter(bool)), draw(st.sampled_from((1, 1, 2, 3))))
+    target = None
+    if column is Column.WHISTS:
+        target = draw(st.sampled_from([s for s in range(size) if s != player]))
+    note = draw(st.sampled_from(("", "penalty", "arbiter")))
+    return Adjust(player, column, amount, target, note)
+
+
+def dealers(game: Game, records: Sequence[Record]) -> list[int | None]:
+    """Who deals each record (None for a record that is not a deal), as the replay rotates."""
+    out: list[int | None] = []
+    dealer = game.first_dealer
+    for record in records:
+        if isinstance(record, Contract | Misere | Raspasy):
+            this = record.extras.dealer if record.extras.dealer is not None else dealer
+            out.append(this)
+            dealer = (this + 1) % game.size
+        else:
+            out.append(None)
+    return out
+
+
+@st.composite
+def protocol_games(
+    draw: st.DrawFn,
+) -> tuple[Game, list[Record], dict[int, list[str]]]:
+    """A random game of any convention and table size — preset or random options, mid-game
+    `option` lines — whose records also carry extras, adjustments, the last-round mark, and
+    corrections as the bot exports them (the record as corrected, its penalties as `adjust`
+    lines, the superseded line as a comment); with the comments to write after each record."""
+    game, records = draw(option_played_games() if draw(st.booleans()) else played_games())
+    if draw(st.booleans()):
+        stake = draw(st.sampled_from((Fraction(1, 10), Fraction(1, 2), Fraction(2))))
+        game = replace(game, stake=stake)
+    rules_at = _rules_at(game, records)
+    seats = dealers(game, records)
+    records = [
+        draw(_decorated(r, d)) if d is not None else r for r, d in zip(records, seats, strict=True)
+    ]
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(records)))
+        records.insert(at, draw(_adjust(game.size)) if draw(st.booleans()) else LastRound())
+        rules_at.insert(at, rules_at[at - 1] if at else game.rules)
+    records = truncate_at_end(game, records)
+    comments: dict[int, list[str]] = {}
+    deals = [i for i, r in enumerate(records) if isinstance(r, Contract | Misere | Raspasy)]
+    if deals and draw(st.booleans()):  # a correction, as a passed /dispute leaves the log
+        index = draw(st.sampled_from(deals))
+        dealer = dealers(game, records)[index]
+        assert dealer is not None
+        now = replace(game, rules=rules_at[index])
+        corrected = draw(deal_for(now, dealer))
+        corrected = replace(corrected, extras=replace(corrected.extras, dealer=dealer))
+        author = draw(st.integers(0, game.size - 1))
+        try:
+            penalties = record_penalty(game, records, index, corrected, author)
+            fixed = [*records[:index], corrected, *penalties, *records[index + 1 :]]
+            replay(game, fixed[: index + 1 + len(penalties)])
+        except IllegalDeal:
+            fixed = records
+        else:
+            comments[index] = [
+                f"correction by vote: was {format_record(records[index], game.players)}"
+            ]
+        records = truncate_at_end(game, fixed)
+        comments = {i: c for i, c in comments.items() if i < len(records)}
+    return game, records, comments
+
+
+def _rules_at(game: Game, records: Sequence[Record]) -> list[Rules]:
+    """The rules in force at each record (before it)."""
+    rules, out = game.rules, []
+    for record in records:
+        out.append(rules)
+        if isinstance(record, RuleChange):
+            rules = with_option(rules, record.option, record.value)
+    return out

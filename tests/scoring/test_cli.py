@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from scoring import cli
+from locales import catalog
+from scoring import cli, cli_messages, cli_report
 from scoring.errors import ERROR_CODES, IllegalDeal, ScoringError
-from scoring.rules import OPTION_HELP, OPTION_NAMES, PRESETS
+from scoring.rules import OPTION_NAMES, PRESETS
 
 ROOT = Path(__file__).parent.parent.parent
 SHEETS = ROOT / "tests" / "data" / "sheets"
@@ -151,8 +152,9 @@ def test_conventions_lists_presets_with_aliases_and_every_option() -> None:
         assert any(line.startswith(f"  {name}") for line in lines)
     header = next(line for line in lines if line.startswith("option"))
     assert header.split() == ["option", *PRESETS]
+    meaning = {lang: catalog.table(lang, "options") for lang in ("ru", "en")}
     for option in OPTION_NAMES:
-        ru, en = OPTION_HELP[option]
+        ru, en = meaning["ru"][option], meaning["en"][option]
         row = lines.index(next(line for line in lines if line.split()[:1] == [option]))
         assert lines[row + 1] == f"    {ru} — {en}"
     odessa = [line.split() for line in lines if line.startswith("close_mountain_bonus")]
@@ -226,7 +228,7 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
     def broken(*args: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(cli, "settle", broken)
+    monkeypatch.setattr(cli, "settle_output", broken)
     status = cli.main(["settle", str(SHEETS / "e3_unfinished_pool.json")])
     captured = capsys.readouterr()
     assert status == 2
@@ -238,16 +240,16 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
 
 
 def test_every_english_message_is_for_a_known_error_code() -> None:
-    assert set(cli.MESSAGES) <= ERROR_CODES
+    assert set(cli_messages.messages()) <= ERROR_CODES
 
 
 def test_a_code_without_an_english_message_says_the_code_and_the_span() -> None:
-    assert cli.message(ScoringError("brand-new-code", "7♠")) == "brand-new-code: 7♠"
+    assert cli_messages.message(ScoringError("brand-new-code", "7♠")) == "brand-new-code: 7♠"
 
 
 def test_a_message_fills_missing_params_with_a_question_mark() -> None:
     error = IllegalDeal("dealer-in-play", "Anna", {}, "Boris 6♠ = vist:Clara pass:Dima")
-    assert cli.message(error) == (
+    assert cli_messages.message(error) == (
         "the dealer ? sits this deal out: 'Anna' (example: Boris 6♠ = vist:Clara pass:Dima)"
     )
 
@@ -267,12 +269,16 @@ def test_a_message_fills_missing_params_with_a_question_mark() -> None:
 def test_json_numbers_are_rounded_to_two_decimals_and_whole_ones_are_integers(
     value: Fraction, shown: str
 ) -> None:
-    assert cli.dump_json(cli.json_number(value)) == shown
+    assert cli_report.dump_json(cli_report.json_number(value)) == shown
 
 
 def test_table_numbers_have_at_most_one_decimal() -> None:
-    assert [cli.short_number(Fraction(n, 3)) for n in (-40, 80, 3)] == ["-13.3", "26.7", "1"]
-    assert cli.short_number(Fraction(68), sign=True) == "+68"
+    assert [cli_report.short_number(Fraction(n, 3)) for n in (-40, 80, 3)] == [
+        "-13.3",
+        "26.7",
+        "1",
+    ]
+    assert cli_report.short_number(Fraction(68), sign=True) == "+68"
 
 
 # -- replay (needs scoring.protocol.parse_protocol) --------------------------------------------------

@@ -513,6 +513,7 @@ ERRORS: list[tuple[str, str, str]] = [
     ("C 7♠ = -1 vist:A pass:B", "repeated-word", "-1"),
     ("C 7♠ 8♠ = vist:A pass:B", "repeated-word", "8♠"),
     ("C A 7♠ = vist:B pass:A", "repeated-word", "A"),
+    ('C 7♠ -1 vist:A pass:B note:"late start', "unterminated-note", 'note:"late start'),
 ]
 
 
@@ -548,6 +549,7 @@ def test_the_error_table_covers_every_syntax_code() -> None:
         "bad-prikup",
         "bad-adjust",
         "me-outside-chat",
+        "unterminated-note",
     }
     tested = {code for _, code, _ in ERRORS} | {"ambiguous-player"}
     assert syntax <= tested
@@ -890,3 +892,81 @@ def test_at_name_reads_in_a_protocol_file() -> None:
     )
     ((_, record),) = parse_protocol(text).records
     assert record == game(A, 7, Suit.SPADES, -1, vist(B), pas(C))
+
+
+@pytest.mark.parametrize(
+    ("line", "span", "shown"),
+    [
+        # The quote swallows the rest of the line: all of it is the part at fault.
+        (
+            'C 7♠ -1 vist:A note:"late start pass:B',
+            'note:"late start pass:B',
+            'Clara 7♠ -1 vist:Anna pass:Boris note:"first deal"',
+        ),
+        ("C 7♠ -1 вист:A пас:B note:«опоздали", "note:«опоздали", None),
+        ('рас 2 3 5 note:"x', 'note:"x', 'рас Anna/2 Boris/3 Clara/5 note:"первая раздача"'),
+        ('Clara misere 0 note:"a\\"', 'note:"a\\"', 'Clara misere 0 note:"first deal"'),
+        (
+            'adjust A pool +2 note:"by hand',
+            'note:"by hand',
+            'adjust Anna pool -2 note:"first deal"',
+        ),
+    ],
+)
+def test_notation_errors_an_unterminated_note_is_an_error(
+    line: str, span: str, shown: str | None
+) -> None:
+    """notation.md "Errors": "an unterminated `note:"…`" — the note and what it swallowed are
+    quoted, and the example is a correct line of the same kind with a note."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record(line, ABC)
+    assert (caught.value.code, caught.value.span) == ("unterminated-note", span)
+    if shown is not None:
+        assert caught.value.example == shown
+    example = parse_record(caught.value.example, ABC)
+    assert isinstance(example, Contract | Misere | Raspasy | Adjust)
+    note = example.note if isinstance(example, Adjust) else example.extras.note
+    assert note in ("first deal", "первая раздача")
+
+
+def test_notation_a_closed_note_still_reads_whatever_its_quotes() -> None:
+    for line in ('C misere 0 note:"a \\"b\\""', "C misere 0 note:«a b»", "C misere 0 note:x"):
+        assert parse_record(line, ABC).extras.note in ('a "b"', "a b", "x")
+
+
+@pytest.mark.parametrize(
+    ("line", "canonical"),
+    [
+        ("уход 6 Clara", "Clara 6 = three_down"),
+        ("-2 misere Clara", "Clara misere 2"),
+        ("Clara/5 рас Anna/2 Boris/3", "pass Anna/2 Boris/3 Clara/5"),
+        ("2 3 5 рас", "pass Anna/2 Boris/3 Clara/5"),
+        ("Anna/2 Boris/3 Clara/5 pass dealer:Boris", "pass Anna/2 Boris/3 Clara/5 dealer:Boris"),
+        ("vist:Boris Anna pass:Clara = 6♠", "Anna 6♠ = vist:Boris pass:Clara"),
+    ],
+)
+def test_notation_word_order_tokens_in_any_order_where_the_meaning_is_clear(
+    line: str, canonical: str
+) -> None:
+    """notation.md "Word order": "A deal's tokens may come in any order as long as the meaning is
+    unambiguous …; the canonical printed form keeps the order above"."""
+    record = parse_record(line, ABC)
+    assert format_record(record, ABC.players) == canonical
+    assert parse_record(canonical, ABC) == record
+
+
+def test_notation_word_order_the_spec_examples() -> None:
+    """notation.md "Word order": `уход 6 Clara`, `-2 misere Петя`, `пол:С PASS:Dmitry 7п Anna`
+    (С read as a person: the seat letter C)."""
+    petya = Table(("Петя", "Boris", "Clara"))
+    assert format_record(parse_record("-2 misere Петя", petya), petya.players) == "Петя misere 2"
+    four = Table(("Anna", "Boris", "Clara", "Dmitry"), dealer=1)
+    record = parse_record("пол:С PASS:Dmitry 7п Anna", four)
+    assert format_record(record, four.players) == "Anna 7♠ = half:Clara pass:Dmitry"
+
+
+def test_notation_word_order_a_bare_pass_among_other_words_is_still_a_missing_colon() -> None:
+    """`pass` is also a role word: it opens a raspasy from elsewhere only among tricks."""
+    with pytest.raises(InvalidDeal) as caught:
+        parse_record("Anna 6♠ = vist:Boris pass Clara", ABC)
+    assert caught.value.code == "missing-colon"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from locales import catalog
 from scoring.errors import OptionError
 from scoring.rules import (
     OPTION_NAMES,
@@ -176,3 +177,12 @@ def test_a_game_frozen_under_rules_version_1_still_reads_back() -> None:
     assert rules.raspasy_zero.value == "pool_price"
     assert rules.raspasy_cap == 0  # frozen as it was
     assert rules.close_mountain_bonus == 60
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_option_has_its_meaning_in_every_language(lang: str) -> None:
+    """The option texts live in `locales/` (the engine holds no user text): one line for each
+    §2.1 option in `[options]`, and none for an option that does not exist."""
+    meanings = catalog.load(lang)["options"]
+    assert sorted(meanings) == sorted(OPTION_NAMES)
+    assert all(isinstance(text, str) and text.strip() for text in meanings.values())

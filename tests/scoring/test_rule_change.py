@@ -1,9 +1,11 @@
 """conventions.md §1.4: a rule changed mid-game is a record like any other, from the next record on."""
 
+from fractions import Fraction
+
 import pytest
 
-from scoring.deal import RuleChange
-from scoring.errors import OptionError
+from scoring.deal import Adjust, Column, RuleChange
+from scoring.errors import IllegalDeal, OptionError
 from scoring.notation import Table, format_record, parse_record
 from scoring.protocol import format_protocol, parse_protocol
 from scoring.settle import settle
@@ -77,3 +79,33 @@ def test_a_protocol_file_carries_a_mid_game_change_and_writes_it_back() -> None:
     again = parse_protocol(format_protocol(protocol.game(), records))
     assert [r for _, r in again.records] == records
     assert [r.dealer for r in play(protocol.game(), *records).records] == [0, None, 1]
+
+
+def test_notation_errors_an_option_line_after_the_game_has_ended_is_refused() -> None:
+    """notation.md "Errors": "a deal or an `option` line after the game has ended" — refused like
+    a deal after the end (Sochi to 2: three made sixes close every pool, the end rule is met)."""
+    game = make_game("sochi", pool_target=2)
+    sixes = [contract(s, 6, 0, pas((s + 1) % 3), pas((s + 2) % 3)) for s in (A, B, C)]
+    assert play(game, *sixes).finished
+    with pytest.raises(IllegalDeal) as err:
+        play(game, *sixes, RuleChange("whist_split", "gentleman"))
+    assert (err.value.code, err.value.params["record"]) == ("game-finished", "3")
+    # An adjustment still may come after the end (notation.md "Adjustments").
+    assert play(game, *sixes, Adjust(A, Column.POOL, Fraction(1))).totals.pool[A] == 3
+
+
+def test_a_mid_game_start_mountain_moves_no_mountain_and_the_sheet_keeps_its_bands() -> None:
+    """conventions.md §2.1 `start_mountain`: "everyone's mountain at the start" — changed mid-game
+    it moves nothing; Anna's 6♠ down six then writes 6 × 4 = 24 on a mountain that started at 0,
+    and the sheet keeps that band although its total equals the new option's value."""
+    game = make_game("leningrad")
+    sheet = play(
+        game,
+        RuleChange("start_mountain", "24"),
+        contract(A, 6, -6, vist(B), pas(C)),
+    )
+    assert sheet.totals.mountain == (24, 0, 0)
+    band = next(
+        v for b, v in sheet.history.items() if b.player == A and b.column is Column.MOUNTAIN
+    )
+    assert band == ((1, Fraction(24)),)

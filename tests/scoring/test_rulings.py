@@ -9,6 +9,7 @@ import pytest
 
 from scoring.deal import Column
 from scoring.entries import Reason
+from scoring.errors import IllegalDeal
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.score import raspasy_multiplier
@@ -348,3 +349,192 @@ def test_adjust_lines_are_written_as_they_stand() -> None:
     assert sheet.totals.mountain[B] == -5
     assert sheet.totals.whists == ((0, 0, 0), (0, 0, 0), (0, 0, 0))
     assert (sheet.deals, sheet.next_dealer) == (0, game.first_dealer)
+
+
+# -- the dealer's whist exists only with 4 players ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "line", "boris", "clara"),
+    [
+        # The issue's example. p = 2 × 2 = 4, u = 1, T = 10 − 5 = 5, consolation = p = 4: the two
+        # write (4 × 5 + 4 + 4) / 2 = 14 each, not the dealer whist's greedy 28 and 0.
+        ("whist_split=gentleman", "Anna 6♠ -1 vist:Boris pass:Clara dealer:Boris", 14, 14),
+        # gentleman_scope=always on a made six: T = 4, (4 × 4) / 2 = 8 each.
+        (
+            "whist_split=gentleman\n# option: gentleman_scope=always",
+            "Anna 6♠ = vist:Boris pass:Clara dealer:Boris",
+            8,
+            8,
+        ),
+        # The dealer passes and keeps his own consolation: Boris 4 × 5 + 4 = 24, Clara 4.
+        (
+            "passer_consolation_to_whister=false",
+            "Anna 6♠ -1 vist:Boris pass:Clara dealer:Clara",
+            24,
+            4,
+        ),
+    ],
+)
+def test_conventions_2_2_three_player_odessa_dealer_is_an_ordinary_defender(
+    options: str, line: str, boris: int, clara: int
+) -> None:
+    """§2.2: "The dealer's whist exists only with 4 players. With 3 players the dealer plays, and
+    a defender who is the dealer is an ordinary defender: `whist_split`, `gentleman_scope` and the
+    passer's own consolation apply"."""
+    sheet = protocol_sheet(
+        f"# convention: odessa\n# players: Anna Boris Clara\n# option: {options}\n{line}\n"
+    )
+    assert sheet.totals.whists[B][A] == boris
+    assert sheet.totals.whists[C][A] == clara
+
+
+def test_conventions_2_2_the_four_player_odessa_dealer_whist_stays_greedy() -> None:
+    """§2.2 and §6: with 4 players the dealer's whist is still always greedy — Anna deals and
+    whists for Boris's failed six: 4 × 5 + 4 + 4 = 28; the passers write nothing."""
+    sheet = protocol_sheet(
+        "# convention: odessa\n# players: Anna Boris Clara Dima\n"
+        "# option: whist_split=gentleman\nBoris 6♠ -1 vist:Anna pass:Clara\n"
+    )
+    assert sheet.totals.whists[A][B] == 28
+    assert sheet.totals.whists[C][B] == sheet.totals.whists[D][B] == 0
+
+
+# -- Odessa's zero fall-back is for a pool already closed --------------------------------------
+
+
+def test_conventions_2_2_odessa_zero_fall_back_is_for_a_pool_already_closed() -> None:
+    """§2.2: "A zero bonus that only partly fits a pool still open is split as for any convention
+    (the part that fits into the pool, the rest by the overflow rule …), in Odessa too". The
+    issue's example: Odessa, pool 4, `raspasy_price=3`."""
+    sheet = protocol_sheet(
+        "# convention: odessa\n# players: Anna Boris Clara\n# pool: 4\n"
+        "# option: raspasy_price=3\n"
+        "Anna 6♠ pass:Boris pass:Clara\n"  # pool 2; the made game lowers the mountain 20 → 18
+        "рас 0 5 5\n"  # the bonus 3: 2 into Anna's pool (4 of 4), 1 helps Boris
+    )
+    assert sheet.totals.pool == (4, 1, 0)
+    assert sheet.totals.mountain == (18, 20 + 5 * 3, 20 + 5 * 3)  # not 17: nothing off Anna's
+    # Anna pays the help 1 × 10 whists, and closed her pool first: 120 on each.
+    assert sheet.totals.whists[A] == (0, 120 + 10, 120)
+    assert entries_of(sheet, Reason.HELP) == [(B, Column.POOL, Fraction(1), None)]
+    # Settlement: pool carry ×1 → mountains 18, 35 + 3, 35 + 4; avg M = (18 + 38 + 39) / 3.
+    # Anna −10 × (18 − 95/3) + 250 = 1160/3; Boris −10 × (38 − 95/3) − 130 = −580/3; Clara the same.
+    balances = settle(sheet.rules, sheet.totals).balances
+    assert balances == (Fraction(1160, 3), Fraction(-580, 3), Fraction(-580, 3))
+
+
+@pytest.mark.parametrize(
+    ("overflow", "pool", "mountain"), [("keep", 5, 18), ("own_mountain", 4, 17)]
+)
+def test_conventions_2_2_odessa_zero_part_that_does_not_fit_follows_every_overflow_rule(
+    overflow: str, pool: int, mountain: int
+) -> None:
+    """§2.2: the rest "by the overflow rule: help, keep, …" — keep writes the whole 3 (pool 5);
+    own_mountain writes the 1 off the own mountain × pool_to_mountain (18 → 17)."""
+    sheet = protocol_sheet(
+        "# convention: odessa\n# players: Anna Boris Clara\n# pool: 4\n"
+        f"# option: raspasy_price=3\n# option: overflow={overflow}\n"
+        "Anna 6♠ pass:Boris pass:Clara\nрас 0 5 5\n"
+    )
+    assert (sheet.totals.pool[A], sheet.totals.mountain[A]) == (pool, mountain)
+    assert sheet.totals.pool[B] == 0
+
+
+# -- prikup:N on a concession is scored ---------------------------------------------------------
+
+
+def test_conventions_2_2_prikup_on_a_concession_is_scored() -> None:
+    """§2.2: "`prikup:N` on a concession is scored: the declarer took the prikup before he
+    conceded". The issue's example, 4-player Odessa (concessions allowed): Anna deals; Boris's
+    6♠ «без трёх» writes 3 × 4 = 12 into his mountain, and Anna 2 × p = 2 × 4 = 8 whists on him."""
+    sheet = protocol_sheet(
+        "# convention: odessa\n# players: Anna Boris Clara Dima\n# option: three_down=true\n"
+        "Boris 6♠ уход prikup:2\n"
+    )
+    assert sheet.totals.mountain == (20, 20 + 12, 20, 20)
+    assert sheet.totals.whists[A][B] == 8
+    assert entries_of(sheet, Reason.PRIKUP) == [(A, Column.WHISTS, Fraction(8), B)]
+    assert sum(sum(row) for row in sheet.totals.whists) == 8  # nothing else is written
+
+
+# -- "first to close" needs a deal's positive entry that reaches the mark ----------------------
+
+
+def test_conventions_2_2_first_to_close_needs_a_positive_entry_not_an_adjusted_pool() -> None:
+    """§2.2: "A 0-point entry (e.g. `made_game=mountain_first` writing the whole game off the
+    mountain) pays no bonus; nor does a pool … that reached the mark through an `adjust` line".
+    Anna's pool reaches 2 by hand; her six then writes its 2 off her mountain (10 → 8) and 0 into
+    the pool: no 120."""
+    sheet = protocol_sheet(
+        "# convention: sochi\n# players: Anna Boris Clara\n# pool: 2\n"
+        "# option: made_game=mountain_first\n# option: close_pool_bonus=120\n"
+        "# option: start_mountain=10\n"
+        "adjust Anna pool +2\nAnna 6♠ pass:Boris pass:Clara\n"
+    )
+    assert sheet.totals.pool == (2, 0, 0)
+    assert sheet.totals.mountain == (8, 10, 10)
+    assert entries_of(sheet, Reason.CLOSE_POOL) == []
+
+
+def test_conventions_2_2_first_to_close_is_not_paid_for_a_pool_closed_before_the_option() -> None:
+    """§2.2: nor does a pool "that reached the mark … before the bonus option was set". Russian
+    keeps every pool entry: Anna's pool closes at 2 (no bonus yet), the bonus is set, her next six
+    takes it to 4 — no bonus; Boris's six then reaches the mark by a deal's entry: his 50 on each."""
+    sheet = protocol_sheet(
+        "# convention: russian\n# players: Anna Boris Clara\n# pool: 2\n"
+        "Anna 6♠ pass:Boris pass:Clara\n"
+        "option close_pool_bonus=50\n"
+        "Anna 6♠ pass:Boris pass:Clara\n"
+        "Boris 6♠ pass:Clara pass:Anna\n"
+    )
+    assert sheet.totals.pool == (4, 2, 0)
+    assert entries_of(sheet, Reason.CLOSE_POOL) == [
+        (B, Column.WHISTS, Fraction(50), C),
+        (B, Column.WHISTS, Fraction(50), A),
+    ]
+
+
+def test_conventions_2_2_first_to_close_is_not_paid_for_a_mountain_closed_by_adjust() -> None:
+    """§2.2: nor does a "mountain that reached the mark through an `adjust` line": Anna's Odessa
+    mountain is set to 0 by hand; her made six has nothing left to write off (its 2 help the
+    smallest open mountain, Boris's), and no 80 is paid."""
+    sheet = protocol_sheet(
+        "# convention: odessa\n# players: Anna Boris Clara\n"
+        "adjust Anna mountain -20\nAnna 6♠ pass:Boris pass:Clara\n"
+    )
+    assert sheet.totals.mountain == (0, 18, 20)
+    assert entries_of(sheet, Reason.CLOSE_MOUNTAIN) == []
+    assert sheet.totals.whists[A] == (0, 2 * 10, 0)  # mountain help: 10 whists a point
+
+
+@pytest.mark.parametrize(
+    ("convention", "options", "players", "allowed"),
+    [
+        ("sochi", "prikup_bonus=true", "Anna Boris Clara Dima", True),
+        ("odessa", "three_down=false", "Anna Boris Clara Dima", True),
+        ("sochi", "three_down=true", "Anna Boris Clara Dima", False),  # prikup_bonus off
+        ("odessa", "prikup_bonus=false", "Anna Boris Clara Dima", False),
+        ("odessa", "three_down=true", "Anna Boris Clara", False),  # 3 players
+    ],
+)
+def test_notation_prikup_is_allowed_wherever_prikup_bonus_is_on_with_four_players(
+    convention: str, options: str, players: str, allowed: bool
+) -> None:
+    """notation.md: "`prikup:N` (quick tricks, 1–3: only in a 4-player game with `prikup_bonus`
+    on …)"; errors: "`prikup` where `prikup_bonus` is off or with 3 players". Boris's made 7♠,
+    dealt by Anna: she writes 1 × p = 4 whists on him (Sochi, p = v = 4) or 8 (Odessa, p = 2v)."""
+    text = (
+        f"# convention: {convention}\n# players: {players}\n# option: {options}\n"
+        "Boris 7♠ = vist:Clara pass:Dima prikup:1\n"
+        if players.count(" ") == 3
+        else f"# convention: {convention}\n# players: {players}\n# option: {options}\n"
+        "Boris 7♠ = vist:Clara pass:Anna dealer:Clara prikup:1\n"
+    )
+    if allowed:
+        price = 4 if convention == "sochi" else 8
+        assert protocol_sheet(text).totals.whists[A][B] == price
+        return
+    with pytest.raises(IllegalDeal) as err:
+        protocol_sheet(text)
+    assert (err.value.code, err.value.span) == ("prikup-not-allowed", "prikup:1")

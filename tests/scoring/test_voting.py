@@ -95,16 +95,11 @@ def test_kodeks_4_2_10_a_forgotten_record_until_the_next_bidding_any_partner_ref
 def test_kodeks_4_2_7_first_error_corrected_free_as_a_warning_then_the_penalty() -> None:
     """4.2.7: "first error corrected free, as a warning; after that the penalty equals the
     over-recorded amount"."""
-    assert correction_outcome(True, pencil=False, earlier_corrections=0) is Outcome.WARNING
-    assert correction_outcome(True, pencil=False, earlier_corrections=1) is Outcome.PENALTY
-    assert correction_outcome(True, pencil=False, earlier_corrections=5) is Outcome.PENALTY
-
-
-def test_kodeks_4_2_8_an_error_found_under_the_pencil_rule_costs_not_even_the_warning() -> None:
-    assert correction_outcome(True, pencil=True, earlier_corrections=0) is Outcome.FREE
-    assert correction_outcome(True, pencil=True, earlier_corrections=3) is Outcome.FREE
+    assert correction_outcome(True, earlier_corrections=0) is Outcome.WARNING
+    assert correction_outcome(True, earlier_corrections=1) is Outcome.PENALTY
+    assert correction_outcome(True, earlier_corrections=5) is Outcome.PENALTY
 
 
 def test_without_record_penalties_a_correction_is_always_free() -> None:
-    assert correction_outcome(False, pencil=False, earlier_corrections=0) is Outcome.FREE
-    assert correction_outcome(False, pencil=False, earlier_corrections=2) is Outcome.FREE
+    assert correction_outcome(False, earlier_corrections=0) is Outcome.FREE
+    assert correction_outcome(False, earlier_corrections=2) is Outcome.FREE

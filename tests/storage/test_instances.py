@@ -22,7 +22,7 @@ from bot.storage.postgres import PostgresStore
 from bot.tg.fsm import DealEntry, fsm_storage
 from bot.tg.fsm_db import DatabaseEventIsolation, DatabaseStorage
 from tests.bot.factories import ChatDriver, FakeClock, TgUser
-from tests.bot.mocked_bot import MockedBot
+from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.bot.test_deal_steps import ANNA, open_game, open_steps
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
@@ -192,9 +192,13 @@ async def test_an_update_delivered_to_both_instances_is_handled_once(
 async def test_a_deal_by_buttons_started_on_one_instance_is_finished_on_the_other(
     two_instances: tuple[list[Dispatcher], list[Store]],
 ) -> None:
-    """The /deal steps' FSM is in the database: each press may land on either instance."""
+    """The /deal steps' FSM is in the database: each press may land on either instance (and the
+    step message shown as the record comes through the outbox, from either)."""
     dispatchers, stores = two_instances
-    chat = ChatDriver(dispatchers[0], MockedBot(), chat_id=-32_000)
+    bot = MockedBot()
+    for dispatcher in dispatchers:
+        deliver_through(dispatcher, bot)
+    chat = ChatDriver(dispatchers[0], bot, chat_id=-32_000)
     await open_game(chat)
     steps = await open_steps(chat)
     for n, label in enumerate(("Contract", "Clara", "7♠", "Whist", "Pass", "−1", "✅ Record")):

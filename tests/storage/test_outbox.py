@@ -123,3 +123,60 @@ async def test_two_stores_claiming_at_once_never_share_a_row(backend: Backend) -
     finally:
         for s in stores:
             await s.close()
+
+
+def sheet(chat_id: int, seq: int, caption: str) -> Owed:
+    return Owed(chat_id, OwedKind.SHEET, caption, "en", None, 7, seq, reply_to=500 + seq)
+
+
+async def test_a_row_given_back_for_its_chat_s_pace_waits_and_counts_no_attempt(
+    store: Store,
+) -> None:
+    await owe(store, text(1, "a1"), text(1, "a2"))
+    async with store.transaction() as repo:
+        (row,) = await repo.claim_owed("s1", NOW, NOW + 30)
+        assert await repo.owed_release(row.id, "s2", NOW + 4) is False  # not s2's claim
+        assert await repo.owed_release(row.id, "s1", NOW + 4) is True
+    assert await claim(store, "s1", NOW + 3) == []  # a2 waits behind a1: the order holds
+    async with store.transaction() as repo:
+        (again,) = await repo.claim_owed("s1", NOW + 4, NOW + 34)
+    assert (again.id, again.attempts) == (row.id, 0)
+
+
+async def test_the_rows_behind_a_claimed_one_are_read_in_order_and_rewritten_in_place(
+    store: Store,
+) -> None:
+    """Coalescing: the claimed sheet owes the newest picture, the skipped rows are done, a row
+    of another kind stays owed, in its place."""
+    await owe(store, sheet(1, 3, "#1"), sheet(1, 4, "#2"), text(2, "b1"), sheet(1, 5, "#3"))
+    await owe(store, text(1, "after"))
+    async with store.transaction() as repo:
+        first = next(r for r in await repo.claim_owed("s1", NOW, NOW + 30) if r.owed.chat_id == 1)
+        behind = await repo.owed_after(1, first.id, 10)
+        assert [r.owed.text for r in behind] == ["#2", "#3", "after"]
+        assert [r.owed.text for r in await repo.owed_after(1, first.id, 1)] == ["#2"]
+        merged = sheet(1, 5, "#1\n\n#2\n\n#3")
+        assert await repo.owed_replace(first.id, merged, "s2") is False  # not s2's claim
+        assert await repo.owed_replace(first.id, merged, "s1") is True
+        assert await repo.owed_done([r.id for r in behind[:2]], NOW) == 2
+        assert await repo.owed_done([], NOW) == 0
+        assert await repo.owed_count() == 3  # the merged row, b1, "after"
+        assert await repo.owed_sent(first.id, "s1", 900, NOW)
+        (next_row,) = [
+            r for r in await repo.claim_owed("s1", NOW, NOW + 30) if r.owed.chat_id == 1
+        ]
+        assert next_row.owed.text == "after"
+        assert await repo.owed_replace(behind[0].id, merged) is False  # done rows stay done
+    async with store.transaction() as repo:
+        await repo.owed_sent(next_row.id, "s1", 901, NOW)
+    async with store.reading() as repo:
+        assert await repo.owed_count() == 1  # b1 alone
+
+
+async def test_a_sender_gives_back_its_claims_but_those_it_keeps(store: Store) -> None:
+    await owe(store, text(1, "a1"), text(2, "b1"), text(3, "c1"))
+    async with store.transaction() as repo:
+        rows = await repo.claim_owed("s1", NOW, NOW + 30)
+        kept = [r.id for r in rows if r.owed.chat_id == 2]
+        assert await repo.release_claims("s1", keep=kept) == 2
+    assert await claim(store, "s2") == [(1, "a1"), (3, "c1")]

@@ -64,8 +64,10 @@ def chat(dispatcher: Dispatcher, bot: MockedBot) -> ChatDriver:
 
 
 @pytest.fixture
-async def client(bot: MockedBot, game: GameService) -> AsyncIterator[TestClient[Any, Any]]:
-    app = build_web_app(bot, game, default_locale="en")
+async def client(
+    bot: MockedBot, game: GameService, dispatcher: Dispatcher
+) -> AsyncIterator[TestClient[Any, Any]]:
+    app = build_web_app(bot, game, announce=dispatcher["announce"], default_locale="en")
     async with TestClient(TestServer(app)) as test_client:
         yield test_client
 

@@ -4,11 +4,13 @@ played through the real dispatcher; deals from the page go through the same serv
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Any
 
 from aiogram.methods import GetChatMember, SendPhoto
 from aiohttp.test_utils import TestClient
 
+from bot.storage.sqlite import SqliteRepo
 from bot.web.auth import start_param
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, texts
 from tests.bot.mocked_bot import MockedBot
@@ -260,3 +262,31 @@ async def test_an_ended_game_stays_readable_and_takes_no_deal(
         headers={"Authorization": auth(ANNA)},
     )
     assert response.status == 409 and (await response.json())["error"] == "ended"
+
+
+async def test_a_deal_from_the_page_and_its_chat_reply_commit_together_or_not_at_all(
+    chat: ChatDriver, client: Client, bot: MockedBot, game: Any, monkeypatch: Any
+) -> None:
+    """The page's deal and the sheet it owes the chat are one unit of work: when the reply
+    cannot be written, the deal is not recorded either (503 after the tries, the page says to
+    send again); sent again, it is recorded once and the chat gets its sheet."""
+    start = await play(chat, DEALS[:1])
+    original = SqliteRepo.owe
+
+    async def locked(repo: SqliteRepo, rows: Any) -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    body = {"start": start, "line": "Boris 7♥ -1 vist:Anna pass:Clara", "nonce": "n-1"}
+    before = len(bot.requests)
+    monkeypatch.setattr(SqliteRepo, "owe", locked)
+    response = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
+    assert response.status == 503 and (await response.json())["error"] == "busy"
+    assert len((await game.snapshot(chat.chat_id)).state.records) == 1
+    assert bot.requests[before:] == []
+    monkeypatch.setattr(SqliteRepo, "owe", original)
+    response = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
+    assert response.status == 200 and (await response.json())["number"] == 2
+    assert any(isinstance(r, SendPhoto) for r in bot.requests[before:])
+    again = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
+    assert again.status == 409  # the same submission: recorded once
+    assert len((await game.snapshot(chat.chat_id)).state.records) == 2

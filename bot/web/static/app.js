@@ -1,6 +1,9 @@
 // The Mini App's page: the live sheet, the why of every number, the settlement, the
 // history, and a phone-first deal form. Plain script, no build step, nothing from elsewhere: it
 // works when telegram-web-app.js cannot be loaded (initData then comes from the URL fragment).
+// Inside Telegram it uses Telegram's own controls: the MainButton records the deal, the
+// BackButton closes a deal's panel, a recorded deal is felt (HapticFeedback), and a theme
+// changed while the page is open is followed (themeChanged).
 "use strict";
 
 (function () {
@@ -51,6 +54,8 @@
   const lang = code.split("-")[0] === "ru" ? "ru" : "en";
   document.documentElement.lang = lang;
 
+  // The theme's colours as the --tg-theme-* variables the stylesheet reads, and its scheme
+  // (light or dark: Telegram's colorScheme, else from the background's brightness).
   function applyTheme() {
     const tg = telegram();
     let theme = tg && tg.themeParams ? tg.themeParams : null;
@@ -66,6 +71,16 @@
     for (const [key, value] of Object.entries(theme)) {
       if (typeof value === "string") root.setProperty("--tg-theme-" + key.replace(/_/g, "-"), value);
     }
+    let scheme = tg && (tg.colorScheme === "dark" || tg.colorScheme === "light") ? tg.colorScheme : "";
+    if (!scheme && typeof theme.bg_color === "string") scheme = isDark(theme.bg_color) ? "dark" : "light";
+    if (scheme) document.documentElement.dataset.scheme = scheme;
+  }
+
+  function isDark(colour) {
+    const hex = colour.replace("#", "");
+    if (!/^[0-9a-f]{6}$/i.test(hex)) return false;
+    const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b < 128;
   }
 
   // -- words and numbers ---------------------------------------------------------------------
@@ -83,6 +98,10 @@
     for (const node of document.querySelectorAll("[data-t]")) {
       const key = node.getAttribute("data-t");
       if (texts[key]) node.textContent = texts[key];
+    }
+    for (const node of document.querySelectorAll("[data-t-label]")) {
+      const key = node.getAttribute("data-t-label");
+      if (texts[key]) node.setAttribute("aria-label", texts[key]);
     }
     document.title = t("miniapp-title");
   }
@@ -158,7 +177,7 @@
   }
 
   function showMeta() {
-    const parts = [t("miniapp-game", { game: sheet.game })];
+    const parts = [t("miniapp-game", { game: sheet.number || sheet.game })];
     const deals = sheet.deals.filter((d) => d.number > 0).length;
     parts.push(t("miniapp-deals", { count: deals }));
     if (sheet.finished) parts.push(t("miniapp-finished"));
@@ -237,9 +256,21 @@
     const panel = document.getElementById("deal-panel");
     panel.dataset.deal = String(deal.number);
     panel.hidden = false;
+    const tg = telegram();
+    if (tg) call(tg.BackButton, "show");
+    updateMainButton();
+  }
+
+  function closeDeal() {
+    document.getElementById("deal-panel").hidden = true;
+    for (const node of document.querySelectorAll("#sheet text.picked")) node.classList.remove("picked");
+    const tg = telegram();
+    if (tg) call(tg.BackButton, "hide");
+    updateMainButton();
   }
 
   function onSheetTap(event) {
+    if (dragged) return; // the end of a drag or a pinch, not a tap
     const target = event.target.closest("[data-record]");
     for (const node of document.querySelectorAll("#sheet text.picked")) node.classList.remove("picked");
     if (!target) return;
@@ -248,6 +279,148 @@
       node.classList.add("picked");
     }
     showDeal(Number(record));
+  }
+
+  // -- the sheet: zoomed with + and − or two fingers, moved by dragging -----------------------
+  const ZOOMS = [1, 1.5, 2, 3, 4, 6];
+  const MAX_ZOOM = ZOOMS[ZOOMS.length - 1];
+  let zoom = 1;
+  let dragged = false;
+
+  function sheetBox() {
+    return document.getElementById("sheet");
+  }
+
+  // The zoom `value` (1: the whole sheet across the page), keeping the sheet's point under
+  // (x, y) — page coordinates, the box's middle by default — where it was.
+  function setZoom(value, x, y) {
+    const box = sheetBox();
+    const before = zoom;
+    zoom = Math.min(MAX_ZOOM, Math.max(1, value));
+    const rect = box.getBoundingClientRect();
+    const px = (x === undefined ? rect.width / 2 : x - rect.left) + box.scrollLeft;
+    const py = (y === undefined ? rect.height / 2 : y - rect.top) + box.scrollTop;
+    box.style.setProperty("--zoom", String(zoom));
+    box.classList.toggle("zoomed", zoom > 1);
+    box.scrollLeft = (px * zoom) / before - (px - box.scrollLeft);
+    box.scrollTop = (py * zoom) / before - (py - box.scrollTop);
+    box.dataset.zoom = String(Math.round(zoom * 100) / 100);
+    document.getElementById("zoom-out").disabled = zoom <= 1;
+    document.getElementById("zoom-in").disabled = zoom >= MAX_ZOOM;
+    document.getElementById("zoom-fit").disabled = zoom <= 1;
+  }
+
+  function stepZoom(direction) {
+    const next = direction > 0 ? ZOOMS.find((z) => z > zoom + 0.01) : [...ZOOMS].reverse().find((z) => z < zoom - 0.01);
+    setZoom(next === undefined ? zoom : next);
+  }
+
+  // Two fingers pinch (zoom about their middle); one finger or the mouse drags the zoomed sheet.
+  const pointers = new Map();
+  let pinch = null;
+  let drag = null;
+
+  function onPointerDown(event) {
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom };
+      drag = null;
+    } else if (pointers.size === 1 && event.pointerType === "mouse" && zoom > 1) {
+      const box = sheetBox();
+      drag = { x: event.clientX, y: event.clientY, left: box.scrollLeft, top: box.scrollTop };
+    }
+  }
+
+  function onPointerMove(event) {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pinch && pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      const distance = Math.hypot(a.x - b.x, a.y - b.y);
+      setZoom((pinch.zoom * distance) / pinch.distance, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      dragged = true;
+      event.preventDefault();
+    } else if (drag) {
+      const dx = event.clientX - drag.x;
+      const dy = event.clientY - drag.y;
+      if (Math.abs(dx) + Math.abs(dy) > 4) dragged = true;
+      const box = sheetBox();
+      box.scrollLeft = drag.left - dx;
+      box.scrollTop = drag.top - dy;
+    }
+  }
+
+  function onPointerUp(event) {
+    pointers.delete(event.pointerId);
+    if (pointers.size < 2) pinch = null;
+    if (!pointers.size) drag = null;
+  }
+
+  function onWheel(event) {
+    if (!event.ctrlKey) return; // a trackpad's pinch; a plain wheel scrolls
+    event.preventDefault();
+    setZoom(zoom * Math.exp(-event.deltaY / 200), event.clientX, event.clientY);
+  }
+
+  let svgText = "";
+  function showSheet(svg) {
+    svgText = svg;
+    sheetBox().innerHTML = svg;
+  }
+
+  // -- Telegram's own controls ---------------------------------------------------------------
+  function call(object, method, ...args) {
+    if (object && typeof object[method] === "function") return object[method](...args);
+    return undefined;
+  }
+
+  function haptic(kind) {
+    const tg = telegram();
+    if (tg) call(tg.HapticFeedback, "notificationOccurred", kind);
+  }
+
+  function usesMainButton() {
+    const tg = telegram();
+    return Boolean(tg && tg.MainButton && typeof tg.MainButton.setText === "function");
+  }
+
+  // The MainButton records the line the form built: shown while there is one to record and no
+  // deal's panel is open.
+  function updateMainButton() {
+    if (!usesMainButton()) return;
+    const button = telegram().MainButton;
+    const panelOpen = !document.getElementById("deal-panel").hidden;
+    const formShown = sheet && !document.getElementById("form-section").hidden;
+    const line = document.getElementById("line").value.trim();
+    if (panelOpen || !formShown || !line) {
+      call(button, "hide");
+      return;
+    }
+    call(button, "setText", t("miniapp-main-send"));
+    call(button, "enable");
+    call(button, "show");
+  }
+
+  let wired = false;
+  function setupTelegram() {
+    const tg = telegram();
+    if (!tg || wired) return;
+    wired = true;
+    applyTheme();
+    call(tg, "ready");
+    call(tg, "expand");
+    call(tg, "onEvent", "themeChanged", () => {
+      applyTheme();
+      if (svgText) showSheet(svgText);
+    });
+    call(tg.BackButton, "onClick", closeDeal);
+    if (usesMainButton()) {
+      document.body.classList.add("telegram-buttons");
+      call(tg.MainButton, "onClick", () => record());
+      updateMainButton();
+    }
   }
 
   // -- the deal form: big buttons that build a notation line ---------------------------------
@@ -366,6 +539,7 @@
     steps.replaceChildren(...parts);
     const line = buildLine();
     if (line) document.getElementById("line").value = line;
+    updateMainButton();
   }
 
   function resetForm() {
@@ -386,19 +560,31 @@
     return pending.nonce;
   }
 
-  async function onSubmit(event) {
+  function onSubmit(event) {
     event.preventDefault();
+    record();
+  }
+
+  let recording = false;
+  async function record() {
+    if (recording) return;
     const line = document.getElementById("line").value.trim();
     const message = document.getElementById("form-message");
     const send = document.getElementById("send");
+    const tg = telegram();
+    const main = usesMainButton() ? tg.MainButton : null;
     message.className = "form-message";
     if (!line) {
       message.textContent = t("miniapp-error-bad-request");
       message.classList.add("error");
+      haptic("error");
       return;
     }
+    recording = true;
     send.disabled = true;
     send.textContent = t("miniapp-sending");
+    call(main, "showProgress", false);
+    call(main, "disable");
     try {
       const body = await api("/api/deal", {
         method: "POST",
@@ -408,14 +594,19 @@
       pending = null;
       message.textContent = t("miniapp-recorded", { number: body.number });
       message.classList.add("ok");
+      haptic("success");
       resetForm();
       await refresh();
     } catch (error) {
       message.textContent = error.message;
       message.classList.add("error");
+      haptic("error");
     } finally {
+      recording = false;
       send.disabled = false;
       send.textContent = t("miniapp-send");
+      call(main, "hideProgress");
+      updateMainButton();
     }
   }
 
@@ -429,13 +620,14 @@
     sheet = body;
     showMeta();
     showBalances();
-    document.getElementById("sheet").innerHTML = svg;
+    showSheet(svg);
     showTransfers();
     showHistory(history.lines);
     document.getElementById("form-section").hidden = sheet.finished;
     document.getElementById("main").hidden = false;
     document.body.dataset.deals = String(sheet.deals.length);
     status("");
+    updateMainButton();
   }
 
   async function loadTexts() {
@@ -455,15 +647,22 @@
       status(t("miniapp-open-in-telegram"), true);
       return;
     }
-    document.getElementById("sheet").addEventListener("click", onSheetTap);
-    document.getElementById("deal-close").addEventListener("click", () => {
-      document.getElementById("deal-panel").hidden = true;
-    });
+    const box = sheetBox();
+    box.addEventListener("click", onSheetTap);
+    box.addEventListener("pointerdown", onPointerDown);
+    box.addEventListener("pointermove", onPointerMove);
+    for (const type of ["pointerup", "pointercancel", "pointerleave"]) {
+      box.addEventListener(type, onPointerUp);
+    }
+    box.addEventListener("wheel", onWheel, { passive: false });
+    document.getElementById("zoom-in").addEventListener("click", () => stepZoom(1));
+    document.getElementById("zoom-out").addEventListener("click", () => stepZoom(-1));
+    document.getElementById("zoom-fit").addEventListener("click", () => setZoom(1));
+    setZoom(1);
+    document.getElementById("deal-close").addEventListener("click", closeDeal);
     document.getElementById("deal-form").addEventListener("submit", onSubmit);
-    document.getElementById("zoom").addEventListener("click", (event) => {
-      const zoomed = document.getElementById("sheet").classList.toggle("zoomed");
-      event.currentTarget.setAttribute("aria-pressed", String(zoomed));
-    });
+    document.getElementById("line").addEventListener("input", updateMainButton);
+    setupTelegram();
     try {
       await refresh();
       buildForm();
@@ -477,14 +676,9 @@
   }
 
   // telegram-web-app.js loads async and may never load: the page starts without waiting for it
-  // (Telegram puts the same initData in the URL fragment) and takes its theme once it is there.
-  window.addEventListener("load", () => {
-    const tg = telegram();
-    if (!tg) return;
-    applyTheme();
-    tg.ready();
-    tg.expand();
-  });
+  // (Telegram puts the same initData in the URL fragment) and takes Telegram's controls and
+  // theme once it is there.
+  window.addEventListener("load", setupTelegram);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", main);
   else main();
 })();

@@ -1,0 +1,116 @@
+"""`python -m bot backup FILE`: a consistent copy of the bot's SQLite database while it runs.
+
+A plain `cp` of a running database loses what is still in its write-ahead log (`-wal`), which is
+where the latest deals are until a checkpoint, and may catch a page half written. SQLite's online
+backup copies every page, the log's included, as of one moment, in one read transaction that
+never stops the bot's writes. The copy goes to a temporary file beside FILE, is turned into a
+single self-contained file (journal mode DELETE), checked (`PRAGMA quick_check`), synced, and only
+then renamed to FILE. Restoring is putting that file back as DATABASE_PATH, the bot stopped.
+
+On PostgreSQL the backup is PostgreSQL's own `pg_dump`: the command is printed, nothing copied.
+
+Exit status: 0 copied and checked; 2 nothing copied (no database file, FILE's folder missing,
+PostgreSQL).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Final
+
+from bot.settings import Settings, storage_settings
+
+EXIT_REFUSED: Final = 2
+
+
+class Refused(Exception):
+    """Nothing was copied; the message is the one line to show."""
+
+
+def backup_sqlite(source: Path, target: Path) -> str:
+    """Copy the database `source` to `target` (replaced if it exists); the summary line."""
+    if not source.is_file():
+        raise Refused(f"there is no database file {source}")
+    if not target.parent.is_dir():
+        raise Refused(f"{target}: its folder {target.parent} does not exist")
+    if target.exists() and target.resolve() == source.resolve():
+        raise Refused(f"{target} is the database itself: name another file")
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    try:
+        counts = _copy(source, partial)
+        _sync(partial)
+        os.replace(partial, target)
+        _sync(target.parent)
+    except sqlite3.Error as error:
+        raise Refused(f"{source} could not be copied: {error}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    games, events, schema = counts
+    return f"{games} games, {events} events, schema version {schema}; quick_check ok"
+
+
+def _copy(source: Path, target: Path) -> tuple[int, int, int]:
+    """The online backup in one step (one read transaction: one moment of the database), then
+    the copy made self-contained and checked; its games, events and schema version."""
+    with (
+        contextlib.closing(sqlite3.connect(source, timeout=30.0)) as src,
+        contextlib.closing(sqlite3.connect(target, isolation_level=None)) as dst,
+    ):
+        src.backup(dst)
+        dst.execute("PRAGMA journal_mode = DELETE")
+        found = [str(row[0]) for row in dst.execute("PRAGMA quick_check")]
+        if found != ["ok"]:
+            raise sqlite3.DatabaseError(f"the copy fails quick_check: {found[0]}")
+        games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        events = dst.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        schema = dst.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        return int(games), int(events), int(schema.fetchone()[0])
+
+
+def _sync(path: Path) -> None:
+    """The file (or folder: the rename in it) on the disk before it counts as done."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
+    """What to run instead on PostgreSQL: pg_dump with the connection the bot's settings name,
+    its password taken from the environment, never printed."""
+    file = str(target)
+    if settings.pghost is not None and settings.database_setting().startswith("PGHOST="):
+        dump = f"pg_dump --format=custom --file={file}"
+        note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
+    else:
+        dump = f'pg_dump --format=custom --file={file} --dbname="$DATABASE_URL"'
+        note = "with DATABASE_URL set in the shell as the bot has it"
+    return [
+        f"# The bot's database is PostgreSQL ({settings.database_setting()}): back it up with",
+        f"# PostgreSQL's own pg_dump ({note}); it runs while the bot does:",
+        dump,
+        "# Restore into an empty database (the bot stopped):",
+        f"#   pg_restore --no-owner --dbname=... {file}",
+    ]
+
+
+def main(target: Path) -> int:
+    settings = storage_settings()
+    if settings.database_url is not None:
+        print("\n".join(pg_dump_lines(settings, target)))
+        print("backup: nothing copied: the database is PostgreSQL (see above)", file=sys.stderr)
+        return EXIT_REFUSED
+    source = settings.database_path
+    try:
+        summary = backup_sqlite(source, target)
+    except Refused as error:
+        print(f"backup: nothing copied: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    print(f"backup: DATABASE_PATH={source} copied to {target}: {summary}")
+    return 0

@@ -1,0 +1,204 @@
+"""What every unit of work shares (`Core`: the store, the clock, the chats' locks, the kept states and
+sheets, the votes being watched), who sent a command (`Caller`), and the game's derived views every
+command reads: the records in force, the rules now, the settlement."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from fractions import Fraction
+from functools import lru_cache
+from typing import Final
+
+from bot.core.cache import Games
+from bot.core.newgame import name_from_profile
+from bot.core.state import GameState, Player, RecordItem, clone, fold
+from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
+from scoring.deal import Record
+from scoring.notation import Table, parse_record
+from scoring.rules import Rules
+from scoring.seating import active_seats
+from scoring.settle import Settlement, settle
+from scoring.sheet import Sheet
+
+Clock = Callable[[], datetime]
+SHEET_CACHE: Final = 256
+RECENT_STATES: Final = 1024  # (state, sheet) pairs kept, by game and seq
+LIVE: Final = -1  # `UnitOfWork.command(game=LIVE)`: the chat's live game
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who sent a command, from where, in which Telegram update."""
+
+    chat_id: int
+    user_id: int | None
+    first_name: str | None = None
+    username: str | None = None
+    update_id: int | None = None
+    chat_type: str = "supergroup"
+    chat_title: str | None = None
+    message_id: int | None = None  # the update's message: a repeated update_id is told apart
+
+    @property
+    def private(self) -> bool:
+        return self.chat_type == "private"
+
+    def as_player(self, taken: set[str] | None = None) -> Player:
+        name = name_from_profile(self.first_name, self.username, taken or set())
+        return Player(name, self.user_id, self.username)
+
+    @property
+    def shown(self) -> str:
+        return self.first_name or (f"@{self.username}" if self.username else str(self.user_id))
+
+
+@lru_cache(maxsize=8192)
+def parse_stored(line: str, table: Table) -> Record:
+    """A record from its stored canonical line (the lines are few and repeat on every replay)."""
+    return parse_record(line, table)
+
+
+def deal_example(names: Sequence[str], dealer: int) -> str:
+    """One correct deal line for this table when `dealer` deals (with 4 players he sits out)."""
+    a, b, c = (names[s] for s in active_seats(len(names), dealer))
+    return f"/deal {c} 7♠ -1 vist:{a} pass:{b}"
+
+
+def table(state: GameState, dealer: int | None = None, sender: int | None = None) -> Table:
+    return Table(state.names, state.usernames, dealer, sender)
+
+
+_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
+
+
+def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
+    """The engine's records of `items` (by default the records in force); each stored line is read
+    once per table (a dict lookup for the rest of the game)."""
+    tab = table(state)
+    known = _PARSED.get(tab)
+    if known is None:
+        known = _PARSED[tab] = {}
+        while len(_PARSED) > SHEET_CACHE:
+            _PARSED.popitem(last=False)
+    lines = [item.line for item in (state.records if items is None else items)]
+    records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
+    for i in [i for i, record in enumerate(records) if record is None]:
+        records[i] = known[lines[i]] = parse_stored(lines[i], tab)
+    return records  # type: ignore[return-value]  # (no None is left)
+
+
+def rules_now(state: GameState) -> Rules:
+    """The rules in force now (conventions.md §1.4): time windows, the end rule, penalties."""
+    rules = state.rules_now()
+    assert rules is not None
+    return rules
+
+
+_SETTLED: OrderedDict[int, tuple[Sheet, Fraction | None, Settlement]] = OrderedDict()
+
+
+def settlement(state: GameState, sheet: Sheet) -> Settlement:
+    """Settled under the rules in force at the sheet's end (mid-game changes included); kept by
+    the sheet itself, so that the sender drawing a command's sheet does not settle it again."""
+    kept = _SETTLED.get(id(sheet))
+    if kept is not None and kept[0] is sheet and kept[1] == state.stake:
+        return kept[2]
+    settled = settle(sheet.rules, sheet.totals, state.stake)
+    _SETTLED[id(sheet)] = (sheet, state.stake, settled)
+    while len(_SETTLED) > SHEET_CACHE:
+        _SETTLED.popitem(last=False)
+    return settled
+
+
+def index_of(state: GameState, seq: int) -> int | None:
+    """The index among the records in force of the record with this seq."""
+    return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
+
+
+Notify = Callable[[], Awaitable[None]]
+
+
+class Core:
+    """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
+    and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
+    than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
+
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+        self.store = store
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
+        self.watch: dict[int, tuple[int, datetime]] = {}
+        self.notify: Notify | None = None  # told when owed rows were committed (the sender)
+        self.games = Games()  # each live game's state and replay, kept
+
+    def lock(self, chat_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    async def told(self) -> None:
+        if self.notify is not None:
+            await self.notify()
+
+    async def fold(self, repo: Repo, row: GameRow) -> GameState:
+        return self.tracked(await self.games.state(repo, row))
+
+    def tracked(self, state: GameState) -> GameState:
+        self.track(state)
+        return state
+
+    def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
+        state = fold(row.game_id, events)
+        state.chat_id = row.chat_id
+        state.number = row.chat_number
+        self.track(state)
+        return state
+
+    def track(self, state: GameState) -> None:
+        """Remember when this game's earliest open vote times out (never later than known)."""
+        due = [v.deadline for v in state.open_votes() if v.referred is None]
+        if not due or state.status is GameStatus.ENDED:
+            return
+        known = self.watch.get(state.game_id)
+        earliest = min(due) if known is None else min(known[1], *due)
+        self.watch[state.game_id] = (state.chat_id, earliest)
+
+    # -- the sheet ---------------------------------------------------------------------------
+    def cached(self, state: GameState) -> Sheet | None:
+        """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
+        found = self.recent(state.game_id, state.last_seq)
+        return None if found is None else found[1]
+
+    def sheet(self, state: GameState) -> Sheet:
+        """The replay of the records in force (cached per game until its log grows); for a log
+        read outside a command (a command's own sheets are cached once it has committed)."""
+        sheet = self.cached(state)
+        if sheet is None:
+            sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
+            self.remember(state, sheet)
+        return sheet
+
+    def remember(self, state: GameState, sheet: Sheet) -> None:
+        """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
+        records: cheap): the next command's read and the sender drawing an owed sheet at this
+        seq then need no replay and no fold of the whole log."""
+        key = (state.game_id, state.last_seq)
+        self._recent[key] = (clone(state), sheet)
+        self._recent.move_to_end(key)
+        while len(self._recent) > RECENT_STATES:
+            self._recent.popitem(last=False)
+
+    def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
+        """The game's state and sheet as its log stood at event `seq`, if still kept (the
+        `RECENT_STATES` least recently used go)."""
+        found = self._recent.get((game_id, seq))
+        if found is not None:
+            self._recent.move_to_end((game_id, seq))
+        return found

@@ -1,0 +1,85 @@
+"""The heartbeats of the bot's long-running loops, for `GET /healthz`.
+
+Each loop calls `beat(name)` once a turn: the poller (`POLLER`) before each `getUpdates`, the
+webhook (`WEBHOOK`) on each request Telegram sends, the sender (`SENDER`) each time it looks at the
+outbox, the vote clock (`VOTE_CLOCK`) each tick. The entry point `watch`es the loops it starts, with
+how old a last beat may be before the loop counts as stuck or dead; `/healthz` reports every watched
+loop's age and names the stale ones. A database that answers says nothing of a poller that died,
+and these do. A loop nobody watches (a test that builds the web app alone) is not reported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+POLLER: Final = "poller"
+WEBHOOK: Final = "webhook"
+SENDER: Final = "sender"
+VOTE_CLOCK: Final = "vote_clock"
+
+# Seconds a loop may stay without a beat. The poller's turn is one long poll (POLLING_TIMEOUT, at
+# most 50 s, plus its 10 s of request margin) and the batch it fetched; the sender looks at the
+# outbox every 0.5 s but waits for a round of sends (a request times out after 20 s); the vote
+# clock ticks every second. Telegram sends a webhook nothing while the chats are quiet, so its age
+# is reported and never stale: the listener answering `/healthz` is its own sign of life.
+STALE_AFTER: Final[dict[str, float | None]] = {
+    POLLER: 90.0,
+    WEBHOOK: None,
+    SENDER: 60.0,
+    VOTE_CLOCK: 60.0,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Age:
+    """A watched loop's last beat: seconds ago (since it was watched, if it has not beaten yet)."""
+
+    name: str
+    seconds: float
+    beaten: bool
+    stale: bool
+
+
+class Heartbeats:
+    """The last beat of each loop, on a monotonic clock."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last: dict[str, float] = {}
+        self._watched: dict[str, tuple[float, float | None]] = {}  # name → (since, stale after)
+
+    def beat(self, name: str) -> None:
+        self._last[name] = self._clock()
+
+    def watch(self, name: str, stale_after: float | None = None) -> None:
+        """Report `name` from now on; stale once `stale_after` seconds pass without a beat (the
+        loop's own limit of `STALE_AFTER` when not given)."""
+        limit = stale_after if stale_after is not None else STALE_AFTER.get(name)
+        self._watched[name] = (self._clock(), limit)
+
+    def forget(self, name: str) -> None:
+        """No longer report `name` (its loop was stopped on purpose)."""
+        self._watched.pop(name, None)
+        self._last.pop(name, None)
+
+    def ages(self) -> list[Age]:
+        """Every watched loop, in the order they were watched."""
+        now = self._clock()
+        found: list[Age] = []
+        for name, (since, limit) in self._watched.items():
+            last = self._last.get(name)
+            beaten = last is not None and last >= since
+            seconds = now - (last if last is not None and beaten else since)
+            found.append(Age(name, seconds, beaten, limit is not None and seconds > limit))
+        return found
+
+
+HEARTS: Final = Heartbeats()
+
+
+def beat(name: str) -> None:
+    """One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`)."""
+    HEARTS.beat(name)

@@ -1,0 +1,90 @@
+"""A game's rows: its index row (`GameRow`, `GameStatus`) and the rows of its append-only log
+(`EventRow`); and which update is the same update again (`same_update`)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any, Final
+
+log = logging.getLogger(__name__)
+
+# Telegram keeps an unconfirmed update for 24 hours; a processed update older than twice that can
+# never come back, so its row may go (in batches of PRUNE_BATCH, to keep each transaction short).
+REDELIVERY_HORIZON: Final = timedelta(hours=48)
+PRUNE_BATCH: Final = 500
+
+
+def same_update(
+    update_id: int,
+    kept: tuple[int | None, int | None],
+    chat_id: int | None,
+    message_id: int | None,
+) -> bool:
+    """Whether a processed update's row (its chat and message) is this update again. A row or a
+    caller that does not know them (an old row, a button without a message) counts as the same; an
+    update_id that comes back with another chat or message is a new update (a new Bot API server,
+    an old database): it is logged and handled."""
+    kept_chat, kept_message = kept
+    if kept_chat is None or chat_id is None:
+        return True
+    if (kept_chat, kept_message) == (chat_id, message_id):
+        return True
+    log.warning(
+        "update_id %s came back for chat %s message %s (kept: chat %s message %s): a new update,"
+        " handled",
+        update_id,
+        chat_id,
+        message_id,
+        kept_chat,
+        kept_message,
+    )
+    return False
+
+
+class GameStatus(StrEnum):
+    """An index over the log (the log says the same): which game of a chat is live."""
+
+    FORMING = "forming"  # created, players joining
+    PLAYING = "playing"  # started: deals may be recorded
+    ENDED = "ended"  # finished or cancelled; read-only
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    game_id: int
+    chat_id: int
+    status: GameStatus
+    created_by: int | None
+    created_at: datetime
+    number: int | None = None  # the game's number in its chat (1 for a group's first game)
+
+    @property
+    def chat_number(self) -> int:
+        """The number its chat knows it by ("Game #1"); a row from before the per-chat number
+        has its global id."""
+        return self.number or self.game_id
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """What a chat chose: its language and time zone (None: not chosen), and its title."""
+
+    locale: str | None = None
+    title: str | None = None
+    time_zone: str | None = None  # an IANA name such as Europe/Moscow
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    """One line of a game's append-only log; `seq` numbers a game's events 1, 2, …"""
+
+    game_id: int
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    author: int | None  # Telegram user id; None for the bot itself
+    at: datetime
+    schema_version: int

@@ -1,0 +1,80 @@
+"""Sheet pictures waiting in one chat go out as one: the newest.
+
+When deals come faster than a group may be sent messages (20 a minute), their sheets queue up in
+the outbox. Each picture would show the game a deal later than the one before, so only the newest
+is worth sending; what the skipped ones said, their captions, still reaches the chat: joined into
+the newest picture's caption when they fit Telegram's 1,024 characters, else as one text message
+just before the picture. That text is kept to one message (a run whose captions would need two
+stops short, and the rest goes in the next round): a send that fails is sent again whole, and a
+text of two messages would repeat its first after the second failed. A row of another kind (a
+text, a vote, a document) ends the run, so the chat's order is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final
+
+from bot.domain import Owed, OwedKind, OwedRow
+from bot.texts.views import MESSAGE_LIMIT, plain_text
+
+SHEETS: Final = frozenset({OwedKind.SHEET, OwedKind.REDRAW})
+BEHIND: Final = 50  # rows looked at behind the claimed one; a longer run goes on in the next round
+JOIN: Final = "\n\n"
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """A run of waiting sheets as it goes out: the claimed row owes `first` instead, the rows
+    `done` are marked sent (what they owed is in `first`), and when the skipped captions are
+    too long for one caption, `first` is that text and `last` (a row id, what it owes) the
+    picture that follows it."""
+
+    first: Owed
+    done: tuple[int, ...]
+    last: tuple[int, Owed] | None = None
+
+
+def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
+    """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
+    if first.owed.kind not in SHEETS:
+        return [first]
+    run = [first]
+    for row in behind:
+        if row.owed.kind not in SHEETS or row.owed.game_id != first.owed.game_id:
+            break
+        run.append(row)
+    return run
+
+
+def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
+    """How a run of two or more sheets goes out (None: a run of one goes as it is).
+
+    The newest row's picture (its game at its seq) is sent; it is a new photo if any row of the
+    run asked for one, and a redraw in place only when every row did."""
+    if len(run) < 2:
+        return None
+    joined = JOIN.join(row.owed.text for row in run if row.owed.text)
+    if len(plain_text(joined)) <= caption_limit:
+        return Merge(replace(_picture(run), text=joined), tuple(row.id for row in run[1:]))
+    skipped = _captions(run[:-1])
+    while len(run) > 2 and len(skipped) > MESSAGE_LIMIT:  # one message, or a retry repeats
+        run = run[:-1]
+        skipped = _captions(run[:-1])
+    if not skipped:  # only the newest has a caption, too long by itself: the sender splits it
+        return Merge(_picture(run), tuple(row.id for row in run[1:]))
+    first = run[0].owed
+    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang)
+    return Merge(text, tuple(row.id for row in run[1:-1]), (run[-1].id, _picture(run)))
+
+
+def _captions(rows: Sequence[OwedRow]) -> str:
+    return JOIN.join(row.owed.text for row in rows if row.owed.text)
+
+
+def _picture(run: Sequence[OwedRow]) -> Owed:
+    """The newest row's sheet: a new photo if any row of the run asked for one."""
+    kinds = {row.owed.kind for row in run}
+    kind = OwedKind.SHEET if OwedKind.SHEET in kinds else OwedKind.REDRAW
+    return replace(run[-1].owed, kind=kind)

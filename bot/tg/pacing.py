@@ -1,0 +1,152 @@
+"""Telegram's limits on what a bot sends, kept before each call rather than learnt from 429s.
+
+Telegram allows a bot about 30 messages a second in all, 20 a minute in one group, and about one
+a second in a private chat (short bursts tolerated); past that it answers 429 with `retry_after`.
+Each limit is a token bucket: `burst` calls may go at once, then the bucket refills at a steady
+rate. For a limit of `count` calls in any `window` seconds the refill is `(count - burst) /
+window`, so no window, wherever it starts, holds more than `count` calls (docs/decisions.md
+"Pacing"). A call that finds no token reserves the next one and waits for it: calls go in the
+order they asked.
+
+The buckets live in the process; with several instances each paces its own sends, and what one
+instance learns from a 429 reaches the others through the outbox row's due time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from bot.settings import Settings
+
+KEPT_BUCKETS: Final = 4096  # chat buckets kept before the idle (full) ones are forgotten
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """`burst` calls at once, then `rate` a second."""
+
+    burst: float
+    rate: float
+
+    @classmethod
+    def window(cls, count: float, seconds: float, burst: float) -> Limit:
+        """At most `count` calls in any `seconds`, `burst` of them at once."""
+        return cls(burst, (count - burst) / seconds)
+
+
+@dataclass(slots=True)
+class TokenBucket:
+    """One limit's bucket on the sender's clock (seconds). `at` is when `tokens` was counted; a
+    pause moves it into the future, and nothing refills before then."""
+
+    limit: Limit
+    tokens: float
+    at: float
+
+    @classmethod
+    def full(cls, limit: Limit, now: float) -> TokenBucket:
+        return cls(limit, limit.burst, now)
+
+    def _fill(self, now: float) -> None:
+        if now > self.at:
+            refilled = self.tokens + (now - self.at) * self.limit.rate
+            self.tokens = min(self.limit.burst, refilled)
+            self.at = now
+
+    def delay(self, now: float, need: float = 1) -> float:
+        """Seconds until `need` tokens are there (0: now); nothing is taken."""
+        self._fill(now)
+        frozen = max(0.0, self.at - now)
+        if self.tokens >= need:
+            return frozen
+        return frozen + (need - self.tokens) / self.limit.rate
+
+    def take(self, now: float) -> float:
+        """Reserve a token; the seconds to wait before the call may go (0: at once)."""
+        wait = self.delay(now)
+        self.tokens -= 1
+        return wait
+
+    def pause(self, now: float, seconds: float) -> None:
+        """Telegram said "retry after `seconds`": nothing goes before, and the bucket is empty
+        then."""
+        self._fill(now)
+        self.tokens = min(self.tokens, 0.0)
+        self.at = max(self.at, now + seconds)
+
+    def idle(self, now: float) -> bool:
+        """Full again: as good as a new bucket."""
+        self._fill(now)
+        return self.tokens >= self.limit.burst
+
+
+@dataclass(slots=True)
+class Pacing:
+    """The bot's bucket and one per chat (a group's limit for negative chat ids, a private
+    chat's for the others). `Pacing.unlimited()` paces nothing."""
+
+    group: Limit | None
+    private: Limit | None
+    bot: Limit | None
+    _chats: dict[int, TokenBucket] = field(default_factory=dict)
+    _bot: TokenBucket | None = None
+
+    @classmethod
+    def unlimited(cls) -> Pacing:
+        return cls(None, None, None)
+
+    @classmethod
+    def of(cls, settings: Settings) -> Pacing:
+        """Telegram's limits as the settings (PACE_*) size them."""
+        return cls(
+            group=Limit.window(settings.pace_group_per_minute, 60.0, settings.pace_group_burst),
+            private=Limit(settings.pace_private_burst, settings.pace_private_per_second),
+            bot=Limit.window(settings.pace_bot_per_second, 1.0, settings.pace_bot_burst),
+        )
+
+    @property
+    def kept(self) -> int:
+        """Chat buckets kept now."""
+        return len(self._chats)
+
+    def _chat(self, chat_id: int, now: float) -> TokenBucket | None:
+        limit = self.group if chat_id < 0 else self.private
+        if limit is None:
+            return None
+        bucket = self._chats.get(chat_id)
+        if bucket is None:
+            if len(self._chats) >= KEPT_BUCKETS:
+                self._chats = {k: b for k, b in self._chats.items() if not b.idle(now)}
+            bucket = self._chats[chat_id] = TokenBucket.full(limit, now)
+        return bucket
+
+    def _bot_bucket(self, now: float) -> TokenBucket | None:
+        if self._bot is None and self.bot is not None:
+            self._bot = TokenBucket.full(self.bot, now)
+        return self._bot
+
+    def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
+        """Seconds until the chat may take `calls` calls (0: now; more calls than a burst wait
+        for a full bucket, the rest for their turn); nothing is taken."""
+        bucket = self._chat(chat_id, now)
+        if bucket is None:
+            return 0.0
+        return bucket.delay(now, min(calls, bucket.limit.burst))
+
+    def take_chat(self, chat_id: int, now: float) -> float:
+        """Reserve one call to the chat; seconds to wait before it may go."""
+        bucket = self._chat(chat_id, now)
+        return bucket.take(now) if bucket is not None else 0.0
+
+    def take_bot(self, now: float) -> float:
+        """Reserve one call of the bot's (after the chat's token: a call reserves the bot's
+        token only when it is about to go); seconds to wait before it may go."""
+        bucket = self._bot_bucket(now)
+        return bucket.take(now) if bucket is not None else 0.0
+
+    def pause(self, chat_id: int, now: float, seconds: float) -> None:
+        """A 429 for the chat: its bucket waits `seconds`."""
+        bucket = self._chat(chat_id, now)
+        if bucket is not None:
+            bucket.pause(now, seconds)

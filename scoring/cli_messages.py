@@ -1,0 +1,72 @@
+"""The command line's messages (spec/cli.md "Errors"): one English line for a rules error, from
+its code, span and params with the texts of `locales/*.toml` `[cli]` — read only when something
+is to be reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Final
+
+from locales import catalog
+from scoring.errors import ScoringError
+
+CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
+
+
+# Messages by error code (`{span}` is the input at fault, other fields are the error's params),
+# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures;
+# read from the catalogue the first time one is needed.
+@cache
+def messages() -> Mapping[str, str]:
+    return catalog.table(CLI_LANG, "cli.messages")
+
+
+@cache
+def problems() -> Mapping[str, Mapping[str, str]]:
+    return {
+        code: catalog.table(CLI_LANG, f"cli.problems.{code}")
+        for code in catalog.keys(CLI_LANG, "cli.problems")
+    }
+
+
+@cache
+def expected() -> Mapping[str, str]:
+    return catalog.table(CLI_LANG, "cli.expected")
+
+
+@cache
+def failures() -> Mapping[str, str]:
+    return catalog.table(CLI_LANG, "cli.failures")
+
+
+class _Params(dict[str, str]):
+    """Message fields: an error's params, the span, the paper sheet's `fields` when a message
+    names them, and '?' for anything missing."""
+
+    def __missing__(self, key: str) -> str:
+        if key == "fields":
+            from scoring.paper import FIELDS
+
+            return ", ".join(FIELDS)
+        return "?"
+
+
+def message(error: ScoringError) -> str:
+    """One English line for an error: its message by code (or `code: span`), then its example."""
+    template = messages().get(error.code)
+    if template is None:
+        return f"{error.code}: {error.span}"
+    fields = _Params(error.params)
+    fields["span"] = error.span
+    problem = problems().get(error.code, {}).get(error.params.get("problem", ""), "?")
+    fields["problem_text"] = problem.format_map(fields)
+    wanted = error.params.get("expected", "")
+    fields["expected_text"] = expected().get(wanted, wanted or "?").format_map(fields)
+    text = template.format_map(fields)
+    if not error.span:
+        text = text.replace(": ''", "")
+    if error.example and len(error.example) <= 60 and "\n" not in error.example:
+        text += f" (example: {error.example})"
+    return " ".join(text.split())  # one line, whatever the input held
