@@ -7,6 +7,7 @@ from handlers import (
     chat,
     deal,
     deal_steps,
+    debts,
     endgame,
     errors,
     help,
@@ -25,6 +26,7 @@ ROUTERS: tuple[Router, ...] = (
     view.router,
     endgame.router,
     votes.router,  # /dispute, /arbiter and every vote's buttons
+    debts.router,  # /debts, /paid, /remind and the "✅ paid" buttons
     settings.router,
     calc.router,  # /calc: a paper sheet settled; keeps nothing
     help.router,

@@ -7,15 +7,18 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    DebtLog,
     EventRow,
     GameRow,
     GameStatus,
+    Reminder,
     same_update,
 )
 
 __all__ = [
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "DebtLog",
     "EventRow",
     "Fault",
     "GameRow",
@@ -23,6 +26,7 @@ __all__ = [
     "Owed",
     "OwedKind",
     "OwedRow",
+    "Reminder",
     "Repo",
     "Store",
     "StoreBroken",

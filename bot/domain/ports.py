@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.domain.owed import Owed, OwedRow
-from bot.domain.rows import PRUNE_BATCH, EventRow, GameRow, GameStatus
+from bot.domain.rows import PRUNE_BATCH, DebtLog, EventRow, GameRow, GameStatus, Reminder
 
 
 class StoreBroken(Exception):
@@ -126,6 +126,32 @@ class Repo(Protocol):
         """aiogram FSM data of one key, {} when none."""
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
+    # -- settling up (bot.core.ledger) ---------------------------------------------------------
+    async def debt_events(self, chat_id: int) -> DebtLog:
+        """The `debt_opened`/`debt_marked` events of the chat's games, game by game (a
+        projection of the log: the fold of each game's whole log gives the same debts)."""
+
+    async def account_debt_events(self, user_id: int) -> DebtLog:
+        """The same for every game, in any chat, in which the account sat."""
+
+    async def start_account(self, user_id: int, at: datetime, lang: str) -> None:
+        """The account started the bot in private: the bot may write to it there, in `lang`."""
+
+    async def accounts(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """Of these accounts, those that started the bot in private, with their language."""
+
+    async def reminder(self, chat_id: int) -> Reminder | None: ...
+
+    async def set_reminder(self, chat_id: int, every: int | None) -> None:
+        """Remind the chat of its open debts every `every` seconds (None: never again)."""
+
+    async def reminders(self) -> list[Reminder]:
+        """Every chat's reminder."""
+
+    async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
+        """Mark the chat reminded at `at` if its reminder still reads `last_at` (two instances
+        never both remind); whether it did."""
+
     # -- the outbox (docs/architecture.md "Delivery") -----------------------------------------
     async def owe(self, rows: list[Owed]) -> None:
         """Write owed messages (in the transaction of the command that owes them)."""

@@ -13,6 +13,7 @@ from bot.domain.rows import (
     EventRow,
     GameRow,
     GameStatus,
+    Reminder,
     same_update,
 )
 
@@ -28,6 +29,7 @@ __all__ = [
     "Owed",
     "OwedKind",
     "OwedRow",
+    "Reminder",
     "Repo",
     "Store",
     "StoreBroken",

@@ -119,4 +119,20 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
     );
     """,
+    # settling up: accounts that started the bot in private (the bot may write to them there),
+    # each chat's reminder of open debts, and the debt events found without reading whole logs.
+    """
+    CREATE TABLE IF NOT EXISTS accounts (
+        user_id bigint PRIMARY KEY,
+        started_at timestamptz NOT NULL,
+        lang text NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS reminders (
+        chat_id bigint PRIMARY KEY,
+        every_seconds integer NOT NULL CHECK (every_seconds > 0),
+        last_at timestamptz
+    );
+    CREATE INDEX IF NOT EXISTS events_of_debts ON events (game_id, seq)
+        WHERE kind IN ('debt_opened', 'debt_marked');
+    """,
 )

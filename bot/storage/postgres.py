@@ -29,6 +29,7 @@ from bot.storage.base import (
 )
 from bot.storage.faults import postgres_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
+from bot.storage.pg_ledger import PostgresLedger
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.pg_outbox import PostgresOutbox, rowcount
 
@@ -44,7 +45,7 @@ def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-class PostgresRepo(PostgresOutbox):
+class PostgresRepo(PostgresLedger, PostgresOutbox):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:

@@ -28,6 +28,7 @@ from bot.storage.base import (
 )
 from bot.storage.faults import sqlite_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
+from bot.storage.sqlite_ledger import SqliteLedger
 from bot.storage.sqlite_outbox import SqliteOutbox
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
@@ -50,7 +51,7 @@ def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
     return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5])
 
 
-class SqliteRepo(SqliteOutbox):
+class SqliteRepo(SqliteLedger, SqliteOutbox):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
