@@ -220,6 +220,12 @@ class PostgresRepo(PostgresLedger, PostgresOutbox):
             new_chat_id,
             old_chat_id,
         )
+        await self._conn.execute(  # its reminder of debts goes with it
+            "UPDATE reminders SET chat_id = $1 WHERE chat_id = $2"
+            " AND NOT EXISTS (SELECT 1 FROM reminders WHERE chat_id = $1)",
+            new_chat_id,
+            old_chat_id,
+        )
         return rowcount(status)
 
     async def sheet_message(self, game_id: int) -> int | None:

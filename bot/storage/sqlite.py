@@ -236,6 +236,11 @@ class SqliteRepo(SqliteLedger, SqliteOutbox):
             new_chat_id,
             old_chat_id,
         )
+        await self._write(  # its reminder of debts goes with it
+            "UPDATE OR IGNORE reminders SET chat_id = ? WHERE chat_id = ?",
+            new_chat_id,
+            old_chat_id,
+        )
         return moved
 
     async def sheet_message(self, game_id: int) -> int | None:
