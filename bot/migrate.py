@@ -51,7 +51,7 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
     ("members", ("game_id", "user_id"), frozenset()),
     ("chats", ("chat_id", "locale", "title"), frozenset()),
     ("processed_updates", ("update_id", "at"), frozenset({"at"})),
-    ("accounts", ("user_id", "started_at", "lang"), frozenset({"started_at"})),
+    ("accounts", ("user_id", "started_at", "lang", "username"), frozenset({"started_at"})),
     ("reminders", ("chat_id", "every_seconds", "last_at"), frozenset({"last_at"})),
 )
 

@@ -152,13 +152,7 @@ async def start_account(uow: UnitOfWork, caller: Caller, lang: str) -> None:
     if caller.user_id is None or not caller.private:
         return
     repo = await uow.holding(caller.chat_id)
-    await repo.start_account(caller.user_id, uow.now(), lang)
-
-
-async def accounts(uow: UnitOfWork, user_ids: list[int]) -> dict[int, str]:
-    """Of these accounts, those the bot may write to in private, with their languages."""
-    async with uow.reading() as repo:
-        return await repo.accounts(user_ids)
+    await repo.start_account(caller.user_id, uow.now(), lang, caller.username)
 
 
 # -- reminders --------------------------------------------------------------------------------

@@ -198,9 +198,6 @@ class GameService:
     async def start_account(self, uow: UnitOfWork, caller: Caller, lang: str) -> None:
         await settling.start_account(uow, caller, lang)
 
-    async def accounts(self, uow: UnitOfWork, user_ids: list[int]) -> dict[int, str]:
-        return await settling.accounts(uow, user_ids)
-
     async def set_reminder(
         self, uow: UnitOfWork, caller: Caller, every: int | None
     ) -> Reminder | None:

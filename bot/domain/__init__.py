@@ -7,6 +7,7 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    Account,
     DebtLog,
     EventRow,
     GameRow,
@@ -18,6 +19,7 @@ from bot.domain.rows import (
 __all__ = [
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "Account",
     "DebtLog",
     "EventRow",
     "Fault",

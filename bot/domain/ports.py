@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.domain.owed import Owed, OwedRow
-from bot.domain.rows import PRUNE_BATCH, DebtLog, EventRow, GameRow, GameStatus, Reminder
+from bot.domain.rows import PRUNE_BATCH, Account, DebtLog, EventRow, GameRow, GameStatus, Reminder
 
 
 class StoreBroken(Exception):
@@ -134,11 +134,16 @@ class Repo(Protocol):
     async def account_debt_events(self, user_id: int) -> DebtLog:
         """The same for every game, in any chat, in which the account sat."""
 
-    async def start_account(self, user_id: int, at: datetime, lang: str) -> None:
+    async def start_account(
+        self, user_id: int, at: datetime, lang: str, username: str | None
+    ) -> None:
         """The account started the bot in private: the bot may write to it there, in `lang`."""
 
-    async def accounts(self, user_ids: Sequence[int]) -> dict[int, str]:
-        """Of these accounts, those that started the bot in private, with their language."""
+    async def accounts(
+        self, user_ids: Sequence[int], usernames: Sequence[str] = ()
+    ) -> list[Account]:
+        """Of these accounts (by id, or by @username, any case), those that started the bot in
+        private."""
 
     async def reminder(self, chat_id: int) -> Reminder | None: ...
 

@@ -91,5 +91,15 @@ class Reminder:
     last_at: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account that started the bot in private: the bot may write to it there, in `lang`;
+    `username` as it was then (a seat given as @username finds it by that)."""
+
+    user_id: int
+    lang: str
+    username: str | None = None
+
+
 DebtLog = list[tuple[GameRow, list[EventRow]]]
 """The debt events of several games, game by game (`Repo.debt_events`)."""

@@ -117,8 +117,10 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE TABLE IF NOT EXISTS accounts (
         user_id INTEGER PRIMARY KEY,
         started_at TEXT NOT NULL,
-        lang TEXT NOT NULL
+        lang TEXT NOT NULL,
+        username TEXT
     );
+    CREATE INDEX IF NOT EXISTS accounts_by_username ON accounts (lower(username));
     CREATE TABLE IF NOT EXISTS reminders (
         chat_id INTEGER PRIMARY KEY,
         every_seconds INTEGER NOT NULL CHECK (every_seconds > 0),

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import asyncpg
 
-from bot.storage.base import EventRow, GameRow, GameStatus, Reminder
+from bot.storage.base import Account, EventRow, GameRow, GameStatus, Reminder
 from bot.storage.pg_outbox import rowcount
 
 _DEBT_LOG = (
@@ -49,23 +49,32 @@ class PostgresLedger:
         )
         return _debt_log(await self._conn.fetch(sql, user_id))
 
-    async def start_account(self, user_id: int, at: datetime, lang: str) -> None:
+    async def start_account(
+        self, user_id: int, at: datetime, lang: str, username: str | None
+    ) -> None:
         await self._conn.execute(
-            "INSERT INTO accounts (user_id, started_at, lang) VALUES ($1, $2, $3)"
-            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
+            "INSERT INTO accounts (user_id, started_at, lang, username) VALUES ($1, $2, $3, $4)"
+            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
+            " username = excluded.username",
             user_id,
             at,
             lang,
+            username,
         )
 
-    async def accounts(self, user_ids: Sequence[int]) -> dict[int, str]:
-        if not user_ids:
-            return {}
+    async def accounts(
+        self, user_ids: Sequence[int], usernames: Sequence[str] = ()
+    ) -> list[Account]:
+        if not user_ids and not usernames:
+            return []
         rows = await self._conn.fetch(
-            "SELECT user_id, lang FROM accounts WHERE user_id = ANY($1::bigint[])",
+            "SELECT user_id, lang, username FROM accounts"
+            " WHERE user_id = ANY($1::bigint[]) OR lower(username) = ANY($2::text[])"
+            " ORDER BY user_id",
             list(user_ids),
+            [name.lower() for name in usernames],
         )
-        return {int(row[0]): str(row[1]) for row in rows}
+        return [Account(int(row[0]), str(row[1]), row[2]) for row in rows]
 
     async def reminder(self, chat_id: int) -> Reminder | None:
         row = await self._conn.fetchrow(

@@ -125,8 +125,10 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE TABLE IF NOT EXISTS accounts (
         user_id bigint PRIMARY KEY,
         started_at timestamptz NOT NULL,
-        lang text NOT NULL
+        lang text NOT NULL,
+        username text
     );
+    CREATE INDEX IF NOT EXISTS accounts_by_username ON accounts (lower(username));
     CREATE TABLE IF NOT EXISTS reminders (
         chat_id bigint PRIMARY KEY,
         every_seconds integer NOT NULL CHECK (every_seconds > 0),

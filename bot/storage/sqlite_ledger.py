@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.storage.base import EventRow, GameRow, GameStatus, Reminder
+from bot.storage.base import Account, EventRow, GameRow, GameStatus, Reminder
 from bot.storage.sqlite_trips import SqliteTrips
 
 _DEBT_LOG = (
@@ -50,23 +50,33 @@ class SqliteLedger(SqliteTrips):
         where = "g.game_id IN (SELECT game_id FROM members WHERE user_id = ?)"
         return _debt_log(await self._all(_DEBT_LOG.format(where=where), user_id))
 
-    async def start_account(self, user_id: int, at: datetime, lang: str) -> None:
+    async def start_account(
+        self, user_id: int, at: datetime, lang: str, username: str | None
+    ) -> None:
         await self._write(
-            "INSERT INTO accounts (user_id, started_at, lang) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang",
+            "INSERT INTO accounts (user_id, started_at, lang, username) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
+            " username = excluded.username",
             user_id,
             _iso(at),
             lang,
+            username,
         )
 
-    async def accounts(self, user_ids: Sequence[int]) -> dict[int, str]:
-        if not user_ids:
-            return {}
-        marks = ", ".join("?" * len(user_ids))
+    async def accounts(
+        self, user_ids: Sequence[int], usernames: Sequence[str] = ()
+    ) -> list[Account]:
+        if not user_ids and not usernames:
+            return []
+        ids = ", ".join("?" * len(user_ids)) or "NULL"
+        names = ", ".join("?" * len(usernames)) or "NULL"
         rows = await self._all(
-            f"SELECT user_id, lang FROM accounts WHERE user_id IN ({marks})", *user_ids
+            "SELECT user_id, lang, username FROM accounts"
+            f" WHERE user_id IN ({ids}) OR lower(username) IN ({names}) ORDER BY user_id",
+            *user_ids,
+            *(name.lower() for name in usernames),
         )
-        return {int(user_id): str(lang) for user_id, lang in rows}
+        return [Account(int(user_id), str(lang), username) for user_id, lang, username in rows]
 
     async def reminder(self, chat_id: int) -> Reminder | None:
         row = await self._one(

@@ -105,19 +105,19 @@ def account_debts_text(
 
 
 def private_ended_text(
-    t: Translator, debts: Sequence[Debt], user_id: int, chat: str | None
+    t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
 ) -> Safe:
-    """The one private message of a player at a game's end: whom he owes (the buttons follow),
-    and who owes him, one line per debt."""
+    """The one private message of a player at a game's end: whom he owes (`owing`, whose buttons
+    follow), and who owes him, one line per debt."""
     game = debts[0].number
     lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
     for debt in debts:
         amount = debt_amount(t, debt)
-        if debt.debtor.user_id == user_id:
+        if debt in owing:
             lines.append(t("debt-private-owe", creditor=debt.creditor.name, amount=amount))
         else:
             lines.append(t("debt-private-owed", debtor=debt.debtor.name, amount=amount))
-    if any(debt.debtor.user_id == user_id for debt in debts):
+    if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
 

@@ -9,12 +9,10 @@ and the sender gives the row up (`bot.tg.posting`), never tries it again.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 
-from bot.core import GameService, UnitOfWork
-from bot.core.ledger import Debt
+from bot.core import GameService, Player, UnitOfWork
 from bot.core.results import Ended
-from bot.domain import Owed, OwedKind
+from bot.domain import Account, Owed, OwedKind
 from bot.texts.debts import private_ended_text, reminder_text
 from bot.texts.i18n import translator
 from bot.texts.views import chunks
@@ -27,26 +25,32 @@ async def private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
     """One private message per player of the ended game who has started the bot (in his
     language): his debts with their buttons, then the debts owed to him."""
     debts = ended.debts
-    by_user: dict[int, list[Debt]] = defaultdict(list)
-    for debt in debts:
-        for player in (debt.debtor, debt.creditor):
-            if player.user_id is not None:
-                by_user[player.user_id].append(debt)
-    if not by_user:
+    players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
+    ids = sorted({p.user_id for p in players if p.user_id is not None})
+    names = sorted({p.username for p in players if p.user_id is None and p.username})
+    if not ids and not names:
         return []
     async with uow.reading() as repo:
-        started = await repo.accounts(sorted(by_user))
+        started = await repo.accounts(ids, names)
         title = await repo.chat_title(ended.state.chat_id) if started else None
     rows: list[Owed] = []
-    for user_id, lang in sorted(started.items()):
-        t = translator(lang)
-        mine = by_user[user_id]
-        owing = [debt for debt in mine if debt.debtor.user_id == user_id]
+    for account in started:
+        mine = [d for d in debts if _is(d.debtor, account) or _is(d.creditor, account)]
+        if not mine:
+            continue
+        t = translator(account.lang)
+        owing = [debt for debt in mine if _is(debt.debtor, account)]
         markup = debts_keyboard(t, owing)
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-        text = private_ended_text(t, mine, user_id, title)
-        rows.append(Owed(user_id, OwedKind.TEXT, text, t.lang, keyboard))
+        text = private_ended_text(t, mine, owing, title)
+        rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
     return rows
+
+
+def _is(player: Player, account: Account) -> bool:
+    """The seat is this account's: by its id, or (a seat given as @username that never acted)
+    by the username it started the bot with."""
+    return player.is_user(account.user_id, account.username)
 
 
 async def remind_debts(game: GameService, default_locale: str) -> int:

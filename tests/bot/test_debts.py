@@ -205,3 +205,25 @@ async def test_a_reminder_lists_old_debts_once_a_period(
 async def test_a_bad_reminder_period_is_refused_with_an_example(chat: ChatDriver) -> None:
     answer = await chat.say(ANNA, "/remind soon")
     assert "soon" in answer and "/remind 3d" in answer
+
+
+async def test_a_seat_given_by_username_is_written_to_once_its_account_started_the_bot(
+    chat: ChatDriver,
+) -> None:
+    """Boris never acted in the group (his seat is still `@boris_p`), but started the bot in
+    private: the end of the game (by its end rule) finds him by his username."""
+    private = ChatDriver(chat.dispatcher, chat.bot, chat_id=BORIS.id, chat_type="private")
+    await private.send(BORIS, "/start")
+    await chat.send(ANNA, "/newgame sochi pool 2 stake 1 me @boris_p @clara_p")
+    for line in (
+        "Anna 6♠ = vist:Boris pass:Clara",
+        "Boris 7♠ = pass:Anna pass:Clara",
+        "Clara 6♠ -1 vist:Anna pass:Boris",
+        "Clara 6♠ = pass:Anna pass:Boris",
+    ):
+        await chat.send(ANNA, f"/deal {line}")
+    ended = await chat.send(ANNA, "/endgame")
+    assert "end rule is met" in texts(ended) and debt_buttons(ended)
+    to_boris = [r for r in ended if isinstance(r, SendMessage) and r.chat_id == BORIS.id]
+    assert len(to_boris) == 1 and "Game #1" in to_boris[0].text
+    assert not [r for r in ended if isinstance(r, SendMessage) and r.chat_id == CLARA.id]

@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.domain import Reminder
+from bot.core import GameService
+from bot.domain import Account, Reminder
 from bot.storage.base import GameStatus, Store
+from bot.tg.settling import remind_debts
+from tests.storage.conftest import Backend
 
 AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEBTOR = {"name": "Anna", "user_id": 1, "username": "anna"}
@@ -57,12 +60,17 @@ async def test_debt_events_are_read_game_by_game_without_the_rest_of_the_log(
 
 async def test_an_account_that_started_the_bot_is_known_with_its_language(store: Store) -> None:
     async with store.transaction() as repo:
-        await repo.start_account(1, AT, "ru")
-        await repo.start_account(2, AT, "en")
-        await repo.start_account(1, AT, "en")  # a second /start: its language now
+        await repo.start_account(1, AT, "ru", "anna")
+        await repo.start_account(2, AT, "en", None)
+        await repo.start_account(1, AT, "en", "Anna_P")  # a second /start: as it is now
     async with store.reading() as repo:
-        assert await repo.accounts([1, 2, 3]) == {1: "en", 2: "en"}
-        assert await repo.accounts([]) == {}
+        assert await repo.accounts([1, 2, 3]) == [Account(1, "en", "Anna_P"), Account(2, "en")]
+        assert await repo.accounts([], ["anna_p"]) == [Account(1, "en", "Anna_P")]
+        assert await repo.accounts([2], ["ANNA_P", "nobody"]) == [
+            Account(1, "en", "Anna_P"),
+            Account(2, "en"),
+        ]
+        assert await repo.accounts([]) == []
 
 
 async def test_a_reminder_is_set_changed_marked_once_and_removed(store: Store) -> None:
@@ -107,3 +115,25 @@ async def test_a_chat_that_moves_takes_its_reminder_along(store: Store) -> None:
         await repo.move_chat(-10, -100010)
     async with store.reading() as repo:
         assert await repo.reminders() == [Reminder(-100010, 60)]
+
+
+async def test_two_instances_reminding_at_once_remind_the_chat_once(backend: Backend) -> None:
+    """Two bots on one database (as if both held the vote clock) run the reminders together:
+    the chat's debts are listed once, and not again before the period is over."""
+    first, second = await backend.open(), await backend.open()
+    try:
+        async with first.transaction() as repo:
+            game = await repo.create_game(-10, 1, AT)
+            await repo.set_status(game.game_id, GameStatus.ENDED)
+            await repo.append(game.game_id, "debt_opened", opened("2.50"), None, AT)
+            await repo.set_reminder(-10, 3600)
+        now = AT + timedelta(hours=2)
+        services = [GameService(store, lambda: now) for store in (first, second)]
+        told = await asyncio.gather(*(remind_debts(service, "en") for service in services))
+        assert sorted(told) == [0, 1]
+        assert sum(await asyncio.gather(*(remind_debts(s, "en") for s in services))) == 0
+        async with first.reading() as repo:
+            assert await repo.owed_count() == 1
+    finally:
+        await first.close()
+        await second.close()
