@@ -24,6 +24,7 @@ from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
 from bot.web.auth import Membership
+from bot.web.debts_api import add_debt_routes
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ def build_web_app(
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
     add_routes(app)
+    add_debt_routes(app)
     return app
 
 

@@ -224,6 +224,59 @@
     list.replaceChildren(...lines.map((line) => el("li", { text: line })));
   }
 
+  // -- the debts of the chat: the same ✅ paid buttons as in Telegram ---------------------------
+  function showDebts(body) {
+    const list = document.getElementById("debts");
+    list.replaceChildren();
+    if (!body.debts.length) list.append(el("li", { text: t("miniapp-debts-none") }));
+    for (const debt of body.debts) {
+      const label = t("miniapp-debt-line", {
+        debtor: debt.debtor,
+        creditor: debt.creditor,
+        amount: debt.amount,
+        game: debt.number,
+      });
+      const text = el("span", { text: label });
+      if (debt.paid) {
+        text.append(el("span", { class: "waiting", text: t("miniapp-debt-waiting", debt) }));
+      }
+      const row = el("li", { "data-game": String(debt.game), "data-debt": String(debt.debt) }, [text]);
+      if (debt.role === "creditor" || (debt.role === "debtor" && !debt.paid)) {
+        const button = el("button", { type: "button", class: "paid", text: t("miniapp-debt-paid") });
+        button.addEventListener("click", () => pressDebt(debt, button));
+        row.append(button);
+      }
+      list.append(row);
+    }
+    const net = document.getElementById("debts-net");
+    net.replaceChildren(
+      ...body.net.map((p) => el("li", { text: p.debtor + " → " + p.creditor + ": " + p.amount })),
+    );
+    document.getElementById("debts-net-title").hidden = !body.net.length;
+  }
+
+  async function pressDebt(debt, button) {
+    const message = document.getElementById("debts-message");
+    message.className = "form-message";
+    button.disabled = true;
+    try {
+      const body = await api("/api/debt", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ start, game: debt.game, debt: debt.debt }),
+      });
+      message.textContent = body.message;
+      message.classList.add("ok");
+      haptic("success");
+      showDebts(await api(q("/api/debts")));
+    } catch (error) {
+      message.textContent = error.message;
+      message.classList.add("error");
+      haptic("error");
+      button.disabled = false;
+    }
+  }
+
   // -- tap a number: the deal that wrote it --------------------------------------------------
   function entryText(entry) {
     const amount = entry.column === "whists" ? number(entry.amount) : number(entry.amount, true);
@@ -612,10 +665,11 @@
 
   // -- loading -------------------------------------------------------------------------------
   async function refresh() {
-    const [body, svg, history] = await Promise.all([
+    const [body, svg, history, debts] = await Promise.all([
       api(q("/api/sheet")),
       api(q("/api/sheet.svg")),
       api(q("/api/history")),
+      api(q("/api/debts")),
     ]);
     sheet = body;
     showMeta();
@@ -623,6 +677,7 @@
     showSheet(svg);
     showTransfers();
     showHistory(history.lines);
+    showDebts(debts);
     document.getElementById("form-section").hidden = sheet.finished;
     document.getElementById("main").hidden = false;
     document.body.dataset.deals = String(sheet.deals.length);
