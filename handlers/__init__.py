@@ -3,6 +3,7 @@
 from aiogram import Router
 
 from handlers import (
+    archive,
     calc,
     chat,
     deal,
@@ -13,6 +14,8 @@ from handlers import (
     help,
     newgame,
     settings,
+    stats,
+    timezone,
     view,
     votes,
 )
@@ -24,10 +27,13 @@ ROUTERS: tuple[Router, ...] = (
     deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
     deal.router,
     view.router,
+    archive.router,  # /games, /game N and their buttons
+    stats.router,  # /stats, /top, /me
     endgame.router,
     votes.router,  # /dispute, /arbiter and every vote's buttons
     debts.router,  # /debts, /paid, /remind and the "✅ paid" buttons
     settings.router,
+    timezone.router,
     calc.router,  # /calc: a paper sheet settled; keeps nothing
     help.router,
     errors.router,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from aiogram import F, Router
-from aiogram.filters import Command, CommandStart, MagicData
+from aiogram import Router
+from aiogram.filters import Command, CommandStart
 from aiogram.types import Message
 
 from bot.core import Caller, GameService, UnitOfWork
@@ -18,7 +18,6 @@ router = Router(name=__name__)
 
 @router.message(Command("help"))
 @router.message(CommandStart())
-@router.message(Command("games"), MagicData(F.event.chat.type == "private"))
 async def help_cmd(
     message: Message, caller: Caller, t: Translator, game: GameService, uow: UnitOfWork
 ) -> None:

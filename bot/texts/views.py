@@ -151,11 +151,17 @@ COMMANDS: Final = (
     "arbiter",
     "export",
     "endgame",
+    "games",
+    "game",
+    "stats",
+    "top",
+    "me",
     "debts",
     "paid",
     "remind",
     "calc",
     "lang",
+    "tz",
     "help",
 )
 

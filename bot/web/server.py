@@ -23,6 +23,7 @@ from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
+from bot.web.archive_api import add_archive_routes
 from bot.web.auth import Membership
 from bot.web.debts_api import add_debt_routes
 
@@ -94,6 +95,7 @@ def build_web_app(
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
     add_routes(app)
+    add_archive_routes(app)
     add_debt_routes(app)
     return app
 
