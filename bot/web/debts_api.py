@@ -1,4 +1,4 @@
-"""The Mini App's "Debts" section: the open debts of the game's chat, with the same "✅ paid"
+"""The Mini App's "Debts" tab: the open debts of the game's chat, with the same "✅ paid"
 buttons as the chat's messages (the press goes through the same command and its checks).
 
 - `GET /api/debts?start=<param>`: `{"debts": [{game, debt, number, debtor, creditor, amount,

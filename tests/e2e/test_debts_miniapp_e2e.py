@@ -44,7 +44,11 @@ async def test_the_debts_section_marks_a_debt_as_the_chats_button_does(
     await clara.wait(is_end, since=since)
 
     page = await open_page(browser, app_url(port, BORIS))
+    await page.wait_for_selector("#balances li[data-player]")
+    assert await page.locator("#debts-tab").is_hidden()
+    await page.locator('.tabs [data-tab="debts"]').click()
     await page.wait_for_selector("#debts li[data-debt]")
+    assert await page.locator("#main").is_hidden()
     rows = page.locator("#debts li[data-debt]")
     assert await rows.count() == 2
     assert await page.locator("#debts button.paid").count() == 2  # he owes both
@@ -57,11 +61,12 @@ async def test_the_debts_section_marks_a_debt_as_the_chats_button_does(
     await anna.wait(contains("Boris has paid Anna"), since=since)
     await page.wait_for_selector("#debts .waiting")
     assert await page.locator("#debts button.paid").count() == 1  # his press is counted
-    await page.locator("#debts-section").scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(SHOTS / "miniapp-debts.png"))
 
     page = await open_page(browser, app_url(port, ANNA))
+    await page.wait_for_selector("#balances li[data-player]")
+    await page.locator('.tabs [data-tab="debts"]').click()
     await page.wait_for_selector("#debts li[data-debt]")
     assert await page.locator("#debts button.paid").count() == 1  # only what is owed to her
     await page.locator("#debts button.paid").click()

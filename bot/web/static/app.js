@@ -224,7 +224,7 @@
     list.replaceChildren(...lines.map((line) => el("li", { text: line })));
   }
 
-  // -- the debts of the chat: the same ✅ paid buttons as in Telegram ---------------------------
+  // -- the Debts tab: the chat's open debts, the same ✅ paid buttons as in Telegram ------------
   function showDebts(body) {
     const list = document.getElementById("debts");
     list.replaceChildren();
@@ -255,6 +255,10 @@
     document.getElementById("debts-net-title").hidden = !body.net.length;
   }
 
+  async function loadDebts() {
+    showDebts(await api(q("/api/debts")));
+  }
+
   async function pressDebt(debt, button) {
     const message = document.getElementById("debts-message");
     message.className = "form-message";
@@ -268,7 +272,7 @@
       message.textContent = body.message;
       message.classList.add("ok");
       haptic("success");
-      showDebts(await api(q("/api/debts")));
+      await loadDebts();
     } catch (error) {
       message.textContent = error.message;
       message.classList.add("error");
@@ -666,11 +670,10 @@
 
   // -- loading -------------------------------------------------------------------------------
   async function refresh() {
-    const [body, svg, history, debts] = await Promise.all([
+    const [body, svg, history] = await Promise.all([
       api(q("/api/sheet")),
       api(q("/api/sheet.svg")),
       api(q("/api/history")),
-      api(q("/api/debts")),
     ]);
     sheet = body;
     showMeta();
@@ -678,7 +681,6 @@
     showSheet(svg);
     showTransfers();
     showHistory(history.lines);
-    showDebts(debts);
     document.getElementById("form-section").hidden = sheet.finished;
     document.getElementById("main").hidden = false;
     document.body.dataset.deals = String(sheet.deals.length);
@@ -731,8 +733,8 @@
     }, REFRESH_MS);
   }
 
-  // What the Archive and Stats tabs (tabs.js) share with the sheet's page.
-  window.PulkaPage = { api, t, number, el, start, lang, updateMainButton, haptic };
+  // What the Archive, Stats and Debts tabs (tabs.js) share with the sheet's page.
+  window.PulkaPage = { api, t, number, el, start, lang, updateMainButton, haptic, loadDebts };
 
   // telegram-web-app.js loads async and may never load: the page starts without waiting for it
   // (Telegram puts the same initData in the URL fragment) and takes Telegram's controls and
