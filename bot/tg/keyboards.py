@@ -42,12 +42,16 @@ class DebtCb(CallbackData, prefix="db"):
     debt: int
 
 
+DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 a keyboard)
+
+
 def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
-    """One "✅ paid" button per debt, one a row (None when there is none)."""
+    """One "✅ paid" button per debt, one a row, the first DEBT_BUTTONS of them (None when there
+    is none): a long list in /debts still goes out, the rest pressed from a game's end."""
     if not debts:
         return None
     builder = InlineKeyboardBuilder()
-    for debt in debts:
+    for debt in debts[:DEBT_BUTTONS]:
         data = DebtCb(game=debt.game_id, debt=debt.seq)
         builder.button(text=debt_texts.button_text(t, debt), callback_data=data)
     builder.adjust(1)

@@ -5,15 +5,19 @@ in a group and in private, the private messages at a game's end, and the reminde
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.core import GameService
-from bot.core.events import Kind
+from bot.core.events import Kind, Player
+from bot.core.ledger import Debt
 from bot.storage import SqliteStore
-from bot.tg.keyboards import DebtCb, JoinCb
+from bot.texts.i18n import translator
+from bot.tg.keyboards import DEBT_BUTTONS, DebtCb, JoinCb, debts_keyboard
 from bot.tg.settling import remind_debts
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, TgUser, texts
 from tests.bot.test_game_flow import vote_button
@@ -227,3 +231,11 @@ async def test_a_seat_given_by_username_is_written_to_once_its_account_started_t
     to_boris = [r for r in ended if isinstance(r, SendMessage) and r.chat_id == BORIS.id]
     assert len(to_boris) == 1 and "Game #1" in to_boris[0].text
     assert not [r for r in ended if isinstance(r, SendMessage) and r.chat_id == CLARA.id]
+
+
+def test_a_long_list_of_debts_gets_at_most_thirty_buttons() -> None:
+    anna, boris = Player("Anna", 1), Player("Boris", 2)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    many = [Debt(n, 9, -1, n, anna, boris, Decimal("1.00"), True, at) for n in range(1, 120)]
+    markup = debts_keyboard(translator("en"), many)
+    assert markup is not None and len(markup.inline_keyboard) == DEBT_BUTTONS == 30
