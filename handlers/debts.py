@@ -66,6 +66,11 @@ async def remind_cmd(
     reply: Reply,
     uow: UnitOfWork,
 ) -> None:
+    """`/remind 3d` or `/remind off`; `/remind` alone says how it is set."""
+    if not (command.args or "").strip():
+        now = await game.reminder(caller.chat_id)
+        await reply.text(reminder_set_text(t, now.every if now is not None else None))
+        return
     every = parse_period(command.args or "")
     await game.set_reminder(uow, caller, every)
     await reply.text(reminder_set_text(t, every))

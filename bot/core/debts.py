@@ -176,6 +176,11 @@ async def set_reminder(uow: UnitOfWork, caller: Caller, every: int | None) -> Re
     return None if every is None else Reminder(caller.chat_id, every)
 
 
+async def reminder_of(core: Core, chat_id: int) -> Reminder | None:
+    async with core.store.reading() as repo:
+        return await repo.reminder(chat_id)
+
+
 def due(reminder: Reminder, now: datetime) -> bool:
     last = reminder.last_at
     return last is None or now >= last + timedelta(seconds=reminder.every)

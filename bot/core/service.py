@@ -203,6 +203,10 @@ class GameService:
     ) -> Reminder | None:
         return await settling.set_reminder(uow, caller, every)
 
+    async def reminder(self, chat_id: int) -> Reminder | None:
+        """The chat's reminder of open debts, as committed (None: off)."""
+        return await settling.reminder_of(self.core, chat_id)
+
     async def due_reminders(self) -> list[Reminder]:
         return await settling.due_reminders(self.core)
 

@@ -192,7 +192,9 @@ async def test_a_reminder_lists_old_debts_once_a_period(
     chat: ChatDriver, game: GameService, clock: FakeClock
 ) -> None:
     await play(chat, 1, FIRST)
+    assert "Reminders of debts are off" in await chat.say(ANNA, "/remind")
     assert "Reminders on" in await chat.say(ANNA, "/remind 1d")
+    assert "older than 1 d" in await chat.say(BORIS, "/remind")
     assert await remind_debts(game, "en") == 0  # the debts are younger than a day
     clock.advance(86400)
     before = len(chat.bot.requests)
