@@ -65,8 +65,12 @@ async def remind_debts(game: GameService, default_locale: str) -> int:
             every, debts = await game.remind(uow, chat_id)
             if not debts:
                 return 0
-            for part in chunks(reminder_text(t, debts, every).split("\n")):
-                uow.owe(Owed(chat_id, OwedKind.TEXT, part, t.lang))
+            parts = chunks(reminder_text(t, debts, every).split("\n"))
+            markup = debts_keyboard(t, debts)  # the debts' buttons under the last part
+            keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+            for index, part in enumerate(parts):
+                last = index == len(parts) - 1
+                uow.owe(Owed(chat_id, OwedKind.TEXT, part, t.lang, keyboard if last else None))
             return 1
 
         try:

@@ -200,6 +200,7 @@ async def test_a_reminder_lists_old_debts_once_a_period(
     before = len(chat.bot.requests)
     assert await remind_debts(game, "en") == 1
     assert "Debts still open" in texts(chat.bot.requests[before:])
+    assert debt_buttons(chat.bot.requests[before:])  # pressed from the reminder too
     assert await remind_debts(game, "en") == 0  # once per period
     clock.advance(86400)
     assert await remind_debts(game, "en") == 1
