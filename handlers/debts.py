@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from aiogram import Router
+from aiogram import F, Router
+from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import Caller, GameService, UnitOfWork
 from bot.core.debts import parse_period
@@ -74,6 +75,15 @@ async def remind_cmd(
     every = parse_period(command.args or "")
     await game.set_reminder(uow, caller, every)
     await reply.text(reminder_set_text(t, every))
+
+
+@router.my_chat_member(F.chat.type == "private")
+async def private_chat_changed(
+    event: ChatMemberUpdated, caller: Caller, game: GameService, uow: UnitOfWork
+) -> None:
+    """The user blocked the bot in private: a game's end writes to him there no more."""
+    if event.new_chat_member.status == ChatMemberStatus.KICKED:
+        await game.forget_account(uow, caller)
 
 
 @router.callback_query(DebtCb.filter())

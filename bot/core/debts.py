@@ -155,6 +155,15 @@ async def start_account(uow: UnitOfWork, caller: Caller, lang: str) -> None:
     await repo.start_account(caller.user_id, uow.now(), lang, caller.username)
 
 
+async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
+    """The account blocked the bot in private: it is not written to there any more (until it
+    starts the bot again)."""
+    if caller.user_id is None or not caller.private:
+        return
+    repo = await uow.holding(caller.chat_id)
+    await repo.forget_account(caller.user_id)
+
+
 # -- reminders --------------------------------------------------------------------------------
 def parse_period(text: str) -> int | None:
     """`3d`, `12h`, `30m`, `1w` in seconds; None for `off`; GameError for anything else."""

@@ -198,6 +198,9 @@ class GameService:
     async def start_account(self, uow: UnitOfWork, caller: Caller, lang: str) -> None:
         await settling.start_account(uow, caller, lang)
 
+    async def forget_account(self, uow: UnitOfWork, caller: Caller) -> None:
+        await settling.forget_account(uow, caller)
+
     async def set_reminder(
         self, uow: UnitOfWork, caller: Caller, every: int | None
     ) -> Reminder | None:

@@ -176,6 +176,9 @@ class Repo(Protocol):
         """Of these accounts (by id, or by @username, any case), those that started the bot in
         private."""
 
+    async def forget_account(self, user_id: int) -> None:
+        """The account blocked the bot: nothing is written to it in private any more."""
+
     async def reminder(self, chat_id: int) -> Reminder | None: ...
 
     async def set_reminder(self, chat_id: int, every: int | None) -> None:

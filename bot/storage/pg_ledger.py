@@ -76,6 +76,9 @@ class PostgresLedger:
         )
         return [Account(int(row[0]), str(row[1]), row[2]) for row in rows]
 
+    async def forget_account(self, user_id: int) -> None:
+        await self._conn.execute("DELETE FROM accounts WHERE user_id = $1", user_id)
+
     async def reminder(self, chat_id: int) -> Reminder | None:
         row = await self._conn.fetchrow(
             "SELECT chat_id, every_seconds, last_at FROM reminders WHERE chat_id = $1", chat_id

@@ -78,6 +78,9 @@ class SqliteLedger(SqliteTrips):
         )
         return [Account(int(user_id), str(lang), username) for user_id, lang, username in rows]
 
+    async def forget_account(self, user_id: int) -> None:
+        await self._write("DELETE FROM accounts WHERE user_id = ?", user_id)
+
     async def reminder(self, chat_id: int) -> Reminder | None:
         row = await self._one(
             "SELECT chat_id, every_seconds, last_at FROM reminders WHERE chat_id = ?", chat_id

@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from aiogram.methods import AnswerCallbackQuery, SendMessage, TelegramMethod
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, Update
 
 from bot.core import GameService
 from bot.core.events import Kind, Player
@@ -242,3 +242,29 @@ def test_a_long_list_of_debts_gets_at_most_thirty_buttons() -> None:
     many = [Debt(n, 9, -1, n, anna, boris, Decimal("1.00"), True, at) for n in range(1, 120)]
     markup = debts_keyboard(translator("en"), many)
     assert markup is not None and len(markup.inline_keyboard) == DEBT_BUTTONS == 30
+
+
+async def test_a_user_who_blocks_the_bot_is_not_written_to_at_the_games_end(
+    chat: ChatDriver,
+) -> None:
+    for user in (ANNA, BORIS):
+        private = ChatDriver(chat.dispatcher, chat.bot, chat_id=user.id, chat_type="private")
+        await private.send(user, "/start")
+    bot_user = {"id": 42, "is_bot": True, "first_name": "Pulka"}
+    blocked = Update.model_validate(
+        {
+            "update_id": 990001,
+            "my_chat_member": {
+                "chat": {"id": BORIS.id, "type": "private", "first_name": "Boris"},
+                "from": BORIS.raw(),
+                "date": 1767290400,
+                "old_chat_member": {"status": "member", "user": bot_user},
+                "new_chat_member": {"status": "kicked", "user": bot_user, "until_date": 0},
+            },
+        },
+        context={"bot": chat.bot},
+    )
+    await chat.feed(blocked)
+    ended = await play(chat, 1, FIRST)
+    privately = {r.chat_id for r in ended if isinstance(r, SendMessage) and r.chat_id > 0}
+    assert privately == {ANNA.id}

@@ -71,6 +71,10 @@ async def test_an_account_that_started_the_bot_is_known_with_its_language(store:
             Account(2, "en"),
         ]
         assert await repo.accounts([]) == []
+    async with store.transaction() as repo:
+        await repo.forget_account(2)  # blocked the bot
+    async with store.reading() as repo:
+        assert await repo.accounts([1, 2]) == [Account(1, "en", "Anna_P")]
 
 
 async def test_a_reminder_is_set_changed_marked_once_and_removed(store: Store) -> None:
