@@ -3,12 +3,13 @@ private one), `/debts` in a group and in private, the marks, `/paid`, and the re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
-from bot.core.events import DebtSide, Player
+from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
 from bot.core.ledger import Amount, Debt
+from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
 
@@ -120,6 +121,24 @@ def private_ended_text(
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
+
+
+def debt_history_line(
+    t: Translator, row: EventRow, event: DebtOpened | DebtMarked, debts: Mapping[int, Debt]
+) -> Safe:
+    """/history's line of a debt event: opened by the game's end, marked paid, received."""
+    debt = debts[row.seq if isinstance(event, DebtOpened) else event.debt]
+    if isinstance(event, DebtOpened):
+        key = "history-debt-opened"
+    else:
+        key = f"history-debt-{event.side.value}"
+    return t(
+        key,
+        debtor=debt.debtor.name,
+        creditor=debt.creditor.name,
+        amount=debt_amount(t, debt),
+        time=row.at.strftime("%H:%M"),
+    )
 
 
 def marked_text(t: Translator, marked: Marked) -> Safe:

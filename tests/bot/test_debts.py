@@ -105,6 +105,9 @@ async def test_the_debtors_press_says_paid_and_the_creditors_closes_the_debt(
     assert "already settled" in toast(await chat.press(debtor, data))
     log = await kinds(store, 1)
     assert log.count(Kind.DEBT_MARKED) == 2  # the refused presses wrote nothing
+    history = await chat.say(ANNA, "/history")  # the game's history tells it too
+    assert f"{debtor.first_name} owes {creditor.first_name}" in history
+    assert f"{debtor.first_name} has paid" in history and "received" in history
 
 
 async def test_the_creditors_press_alone_closes_the_debt(chat: ChatDriver) -> None:
