@@ -71,5 +71,5 @@ async def test_the_debts_section_marks_a_debt_as_the_chats_button_does(
     assert await page.locator("#debts button.paid").count() == 1  # only what is owed to her
     await page.locator("#debts button.paid").click()
     await page.wait_for_selector("#debts-message.ok")
-    assert await page.locator("#debts li[data-debt]").count() == 1
+    await page.wait_for_function("document.querySelectorAll('#debts li[data-debt]').length === 1")
     await anna.wait(contains("settled"), since=since)

@@ -269,10 +269,10 @@
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ start, game: debt.game, debt: debt.debt }),
       });
+      await loadDebts(); // the list as it is now, then the word that the press counted
       message.textContent = body.message;
       message.classList.add("ok");
       haptic("success");
-      await loadDebts();
     } catch (error) {
       message.textContent = error.message;
       message.classList.add("error");
