@@ -39,6 +39,7 @@ from bot.tg.pacing import Pacing
 from bot.tg.polling import poll
 from bot.tg.reply import ChatAnnouncer, close_expired_votes
 from bot.tg.sender import Sender
+from bot.tg.settling import remind_debts
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 
 
 VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
+REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts every 5 ticks
 
 
 def _detached(router: Router) -> Router:
@@ -155,8 +157,9 @@ async def vote_clock(
     game: GameService, default_locale: str, tick: float, lease: Lease | None = None
 ) -> None:
     """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
-    time is over and redraw their messages. A failure is logged; the clock goes on. With a `lease`
-    (several instances) only its holder does it, reading the log for votes other instances opened."""
+    time is over and redraw their messages, and every `REMIND_TICKS` list the open debts of the
+    chats whose reminder is due. A failure is logged; the clock goes on. With a `lease` (several
+    instances) only its holder does it, reading the log for votes other instances opened."""
     ticks = 0
     while True:
         await asyncio.sleep(tick)
@@ -166,6 +169,8 @@ async def vote_clock(
                 continue
             ticks += 1
             await close_expired_votes(game, default_locale)
+            if ticks % REMIND_TICKS == 0:  # the reminders of debts run where the clock does
+                await remind_debts(game, default_locale)
         except Exception:
             log.exception("closing timed-out votes failed; trying again")
 

@@ -3,11 +3,11 @@
 Without `--to`, the target is the bot's own PostgreSQL: DATABASE_URL, or PGHOST, PGUSER, PGPASSWORD
 and PGDATABASE (docker compose passes these), from the environment and `.env`.
 
-Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat and processed
-update, with their ids, in one transaction on the target. Before committing it checks that each table
-holds as many rows as the source, that every game's events read back equal, and that every started
-game replays (the service's fold, then `scoring.replay`) to the same sheet on both sides; anything
-else rolls back and leaves the target as it was. A target that already holds rows is refused.
+Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat, processed
+update, account that started the bot and reminder, with their ids, in one transaction on the
+target. Before committing it checks that each table holds as many rows as the source, that every
+game's events read back equal, and that every started game replays (the service's fold, then
+`scoring.replay`) to the same sheet on both sides; anything else rolls back and leaves the target as it was. A target that already holds rows is refused.
 
 Exit status: 0 copied and verified; 1 the verification failed (nothing written); 2 refused (bad
 arguments, no source file, unreachable or non-empty target). Stop the bot before migrating.
@@ -51,6 +51,8 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
     ("members", ("game_id", "user_id"), frozenset()),
     ("chats", ("chat_id", "locale", "title", "time_zone"), frozenset()),
     ("processed_updates", ("update_id", "at"), frozenset({"at"})),
+    ("accounts", ("user_id", "started_at", "lang", "username"), frozenset({"started_at"})),
+    ("reminders", ("chat_id", "every_seconds", "last_at"), frozenset({"last_at"})),
 )
 
 

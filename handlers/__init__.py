@@ -8,6 +8,7 @@ from handlers import (
     chat,
     deal,
     deal_steps,
+    debts,
     endgame,
     errors,
     help,
@@ -30,6 +31,7 @@ ROUTERS: tuple[Router, ...] = (
     stats.router,  # /stats, /top, /me
     endgame.router,
     votes.router,  # /dispute, /arbiter and every vote's buttons
+    debts.router,  # /debts, /paid, /remind and the "✅ paid" buttons
     settings.router,
     timezone.router,
     calc.router,  # /calc: a paper sheet settled; keeps nothing

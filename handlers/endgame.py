@@ -9,8 +9,6 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameService, UnitOfWork
 from bot.core.results import Ended
-from bot.texts.i18n import Translator
-from bot.texts.views import chunks, ended_text
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
@@ -20,14 +18,12 @@ router = Router(name=__name__)
 async def endgame_cmd(
     message: Message,
     caller: Caller,
-    t: Translator,
     game: GameService,
     reply: Reply,
     uow: UnitOfWork,
 ) -> None:
     result = await game.end_game(uow, caller)
     if isinstance(result, Ended):
-        for part in chunks(ended_text(t, result).split("\n")):
-            await reply.text(part)
+        await reply.ended(result)
         return
     await reply.vote(result)

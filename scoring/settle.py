@@ -125,6 +125,21 @@ def greedy_transfers(balances: Sequence[Amount]) -> list[tuple[int, int, Amount]
         payments.append((debtor, creditor, amount))
 
 
+def settle_balances(balances: Sequence[Amount]) -> tuple[tuple[int, int, Amount], ...]:
+    """Who pays whom to settle balances that sum to zero (debts summed over several games): the
+    greedy payments of "Who pays whom", at most N − 1, checked to rebuild every balance exactly."""
+    if sum(balances) != 0:
+        raise InvariantError(f"balances sum to {sum(balances)}, not 0")
+    payments = tuple(greedy_transfers(balances))
+    rebuilt = [balance - balance for balance in balances]
+    for debtor, creditor, amount in payments:
+        rebuilt[debtor] -= amount
+        rebuilt[creditor] += amount
+    if rebuilt != list(balances) or len(payments) > max(len(balances) - 1, 0):
+        raise InvariantError(f"payments rebuild {rebuilt}, not the balances {list(balances)}")
+    return payments
+
+
 def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settlement:
     """Balances and payments if the game ended with these totals (settlement.md "Method")."""
     size = len(totals.pool)

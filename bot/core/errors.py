@@ -130,6 +130,13 @@ class GameErrorCode(StrEnum):
     BAD_RULE_CHANGE = "bad-rule-change"  # /rule without `name=value`
     RULE_SAME = "rule-same"  # /rule setting an option to the value in force
     UNDO_TAKES_NOTHING = "undo-takes-nothing"  # text after /undo: it takes no argument
+    # settling up
+    DEBT_CLOSED = "debt-closed"  # a "paid" press on a debt already received
+    DEBT_PAID_ALREADY = "debt-paid-already"  # the debtor's second "I paid"
+    DEBT_NOT_YOURS = "debt-not-yours"  # a press by neither the debtor nor the creditor
+    DEBT_NAME_MISSING = "debt-name-missing"  # /paid without whom
+    DEBT_NONE_FROM = "debt-none-from"  # /paid naming someone who owes the caller nothing here
+    BAD_PERIOD = "bad-period"  # /remind with neither a period nor off
 
 
 GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(code.value for code in GameErrorCode)

@@ -72,6 +72,15 @@ class Kind(StrEnum):
     in the chat (notation.md "Players"): the player as he is from then on (user id; the account's
     first name unless the seat was named or the name is taken)."""
 
+    # -- settling up: what the game's end left owed, and the marks that pay it off -------------
+    DEBT_OPENED = "debt_opened"
+    """{debtor: player, creditor: player, debtor_seat, creditor_seat, amount, money: bool} — one
+    transfer of the settlement at the game's end (its seq is the debt's id); `amount` is money
+    ("12.50") when the game had a stake, else whists ("p/q")."""
+    DEBT_MARKED = "debt_marked"
+    """{debt: seq, side: "paid" | "received"} — the debtor says he paid, or the creditor says he
+    received it (which closes the debt)."""
+
 
 RECORD_KINDS: Final = frozenset({Kind.DEAL, Kind.LAST_ROUND, Kind.PENALTY})
 VOTE_KINDS: Final = frozenset(
@@ -112,6 +121,13 @@ class ReferReason(StrEnum):
 
     TIE = "tie"
     TIMEOUT = "timeout"
+
+
+class DebtSide(StrEnum):
+    """Who marked a debt: the debtor ("I paid") or the creditor ("received", which closes it)."""
+
+    PAID = "paid"
+    RECEIVED = "received"
 
 
 class CloseReason(StrEnum):
@@ -362,6 +378,26 @@ class SeatLinked(Event):
     player: Player
 
 
+@dataclass(frozen=True, slots=True)
+class DebtOpened(Event):
+    KIND = Kind.DEBT_OPENED
+    debtor: Player
+    creditor: Player
+    debtor_seat: int
+    creditor_seat: int
+    amount: str  # money ("12.50") when `money`, else whists as a fraction ("45/2")
+    money: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DebtMarked(Event):
+    KIND = Kind.DEBT_MARKED
+    debt: int
+    side: DebtSide
+
+
+DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
+
 _CLASSES: Final[dict[Kind, type[Event]]] = {
     cls.KIND: cls
     for cls in (
@@ -386,15 +422,17 @@ _CLASSES: Final[dict[Kind, type[Event]]] = {
         VotePosted,
         ArbiterNamed,
         SeatLinked,
+        DebtOpened,
+        DebtMarked,
     )
 }
-_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold}
+_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": DebtSide}
 _REASONS: Final[dict[Kind, type[StrEnum]]] = {
     Kind.GAME_ENDED: EndReason,
     Kind.VOTE_REFERRED: ReferReason,
     Kind.VOTE_CLOSED: CloseReason,
 }
-_PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper"})
+_PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper", "debtor", "creditor"})
 
 
 def _json(value: object) -> object:
@@ -457,7 +495,7 @@ def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_V
             values[f.name] = _ENUMS[f.name](raw)
         elif f.name in ("overrides", "rules"):
             values[f.name] = {str(k): str(v) for k, v in raw.items()}
-        elif f.name in ("yes", "passed", "pencil", "warning"):
+        elif f.name in ("yes", "passed", "pencil", "warning", "money"):
             values[f.name] = bool(raw)
         else:
             values[f.name] = raw

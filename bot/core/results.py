@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.core.events import CloseReason, EndReason, ReferReason
+from bot.core.ledger import Debt
 from bot.core.state import GameState, Player, RecordItem, Vote
 from scoring.deal import Adjust
 from scoring.settle import Settlement
@@ -92,6 +93,7 @@ class Ended:
     reason: EndReason
     sheet: Sheet | None
     settlement: Settlement | None
+    debts: tuple[Debt, ...] = ()  # the debts its end opened (one per transfer)
 
 
 @dataclass(frozen=True, slots=True)

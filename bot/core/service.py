@@ -17,10 +17,12 @@ from datetime import datetime
 from typing import TypeVar
 
 from bot.core import attempts, audit, corrections, lobby, records, votes
+from bot.core import debts as settling
 from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
 from bot.core.changes import corrections_count
 from bot.core.corrections import DISPUTE_EXAMPLE
 from bot.core.errors import GameError
+from bot.core.ledger import Debt
 from bot.core.newgame import NewGame
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, split_late
 from bot.core.results import (
@@ -49,7 +51,7 @@ from bot.core.uow import (
     utc_now,
 )
 from bot.core.uow import settlement as settle_sheet
-from bot.domain import Fault, Store
+from bot.domain import Fault, Reminder, Store
 from scoring.deal import Record
 from scoring.protocol import format_protocol
 from scoring.replay import replay
@@ -177,6 +179,42 @@ class GameService:
         self, uow: UnitOfWork, caller: Caller, ref: str
     ) -> GameState | VoteState:
         return await corrections.name_arbiter(uow, caller, ref)
+
+    # -- settling up (bot.core.debts) -------------------------------------------------------
+    async def mark_debt(
+        self, uow: UnitOfWork, caller: Caller, game_id: int, seq: int
+    ) -> settling.Marked:
+        return await settling.mark(uow, caller, game_id, seq)
+
+    async def paid(self, uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
+        return await settling.paid_all(uow, caller, ref)
+
+    async def debts(self, caller: Caller) -> settling.DebtsView:
+        """/debts: the chat's open debts and their net, or in private the account's everywhere."""
+        if caller.private:
+            return await settling.account_debts(self.core, caller)
+        return await settling.chat_debts(self.core, caller.chat_id)
+
+    async def start_account(self, uow: UnitOfWork, caller: Caller, lang: str) -> None:
+        await settling.start_account(uow, caller, lang)
+
+    async def forget_account(self, uow: UnitOfWork, caller: Caller) -> None:
+        await settling.forget_account(uow, caller)
+
+    async def set_reminder(
+        self, uow: UnitOfWork, caller: Caller, every: int | None
+    ) -> Reminder | None:
+        return await settling.set_reminder(uow, caller, every)
+
+    async def reminder(self, chat_id: int) -> Reminder | None:
+        """The chat's reminder of open debts, as committed (None: off)."""
+        return await settling.reminder_of(self.core, chat_id)
+
+    async def due_reminders(self) -> list[Reminder]:
+        return await settling.due_reminders(self.core)
+
+    async def remind(self, uow: UnitOfWork, chat_id: int) -> tuple[int, list[Debt]]:
+        return await settling.remind(uow, chat_id)
 
     # -- the vote clock (bot.tg.reply.close_expired_votes) -----------------------------------
     async def watch_open_votes(self) -> int:

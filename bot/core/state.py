@@ -19,6 +19,8 @@ from bot.core.events import (
     DealEdited,
     Dealt,
     DealUndone,
+    DebtMarked,
+    DebtOpened,
     EndReason,
     Event,
     GameCreated,
@@ -399,6 +401,8 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.arbiter = event.arbiter
         case SeatLinked():
             _link(state, event)
+        case DebtOpened() | DebtMarked():
+            pass  # settling up is read from the log by `bot.core.ledger`
         case _:
             assert isinstance(event, Proposed), event
             state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)

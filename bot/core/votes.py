@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.core import changes
+from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.events import (
     RECORD_VOTE_KINDS,
@@ -101,7 +102,9 @@ async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()
-    return Ended(state, reason, sheet, settlement(state, sheet))
+    settled = settlement(state, sheet)
+    debts = await open_game_debts(unit, settled)  # what the end leaves owed, as events
+    return Ended(state, reason, sheet, settled, debts)
 
 
 async def vote(

@@ -7,17 +7,22 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    Account,
     ChatSettings,
+    DebtLog,
     EventRow,
     GameRow,
     GameStatus,
+    Reminder,
     same_update,
 )
 
 __all__ = [
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "Account",
     "ChatSettings",
+    "DebtLog",
     "EventRow",
     "Fault",
     "GameRow",
@@ -25,6 +30,7 @@ __all__ = [
     "Owed",
     "OwedKind",
     "OwedRow",
+    "Reminder",
     "Repo",
     "Store",
     "StoreBroken",

@@ -13,7 +13,16 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.domain.owed import Owed, OwedRow
-from bot.domain.rows import PRUNE_BATCH, ChatSettings, EventRow, GameRow, GameStatus
+from bot.domain.rows import (
+    PRUNE_BATCH,
+    Account,
+    ChatSettings,
+    DebtLog,
+    EventRow,
+    GameRow,
+    GameStatus,
+    Reminder,
+)
 
 
 class StoreBroken(Exception):
@@ -148,6 +157,40 @@ class Repo(Protocol):
         """aiogram FSM data of one key, {} when none."""
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
+    # -- settling up (bot.core.ledger) ---------------------------------------------------------
+    async def debt_events(self, chat_id: int) -> DebtLog:
+        """The `debt_opened`/`debt_marked` events of the chat's games, game by game (a
+        projection of the log: the fold of each game's whole log gives the same debts)."""
+
+    async def account_debt_events(self, user_id: int) -> DebtLog:
+        """The same for every game, in any chat, in which the account sat."""
+
+    async def start_account(
+        self, user_id: int, at: datetime, lang: str, username: str | None
+    ) -> None:
+        """The account started the bot in private: the bot may write to it there, in `lang`."""
+
+    async def accounts(
+        self, user_ids: Sequence[int], usernames: Sequence[str] = ()
+    ) -> list[Account]:
+        """Of these accounts (by id, or by @username, any case), those that started the bot in
+        private."""
+
+    async def forget_account(self, user_id: int) -> None:
+        """The account blocked the bot: nothing is written to it in private any more."""
+
+    async def reminder(self, chat_id: int) -> Reminder | None: ...
+
+    async def set_reminder(self, chat_id: int, every: int | None) -> None:
+        """Remind the chat of its open debts every `every` seconds (None: never again)."""
+
+    async def reminders(self) -> list[Reminder]:
+        """Every chat's reminder."""
+
+    async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
+        """Mark the chat reminded at `at` if its reminder still reads `last_at` (two instances
+        never both remind); whether it did."""
+
     # -- the outbox (docs/architecture.md "Delivery") -----------------------------------------
     async def owe(self, rows: list[Owed]) -> None:
         """Write owed messages (in the transaction of the command that owes them)."""

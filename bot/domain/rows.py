@@ -88,3 +88,27 @@ class EventRow:
     author: int | None  # Telegram user id; None for the bot itself
     at: datetime
     schema_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reminder:
+    """A chat's reminder of open debts: every `every` seconds, the debts older than that are
+    listed in the chat; `last_at` is when it last listed them (None: not yet)."""
+
+    chat_id: int
+    every: int
+    last_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """An account that started the bot in private: the bot may write to it there, in `lang`;
+    `username` as it was then (a seat given as @username finds it by that)."""
+
+    user_id: int
+    lang: str
+    username: str | None = None
+
+
+DebtLog = list[tuple[GameRow, list[EventRow]]]
+"""The debt events of several games, game by game (`Repo.debt_events`)."""

@@ -10,10 +10,12 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    Account,
     ChatSettings,
     EventRow,
     GameRow,
     GameStatus,
+    Reminder,
     same_update,
 )
 
@@ -22,6 +24,7 @@ __all__ = [
     "OWED_CONTENT",
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "Account",
     "ChatSettings",
     "EventRow",
     "Fault",
@@ -30,6 +33,7 @@ __all__ = [
     "Owed",
     "OwedKind",
     "OwedRow",
+    "Reminder",
     "Repo",
     "Store",
     "StoreBroken",

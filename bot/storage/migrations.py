@@ -153,4 +153,22 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     DROP TABLE outbox_before_photos;
     CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
+    # settling up: accounts that started the bot in private (the bot may write to them there),
+    # each chat's reminder of open debts, and the debt events found without reading whole logs.
+    """
+    CREATE TABLE IF NOT EXISTS accounts (
+        user_id INTEGER PRIMARY KEY,
+        started_at TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        username TEXT
+    );
+    CREATE INDEX IF NOT EXISTS accounts_by_username ON accounts (lower(username));
+    CREATE TABLE IF NOT EXISTS reminders (
+        chat_id INTEGER PRIMARY KEY,
+        every_seconds INTEGER NOT NULL CHECK (every_seconds > 0),
+        last_at TEXT
+    );
+    CREATE INDEX IF NOT EXISTS events_of_debts ON events (game_id, seq)
+        WHERE kind IN ('debt_opened', 'debt_marked');
+    """,
 )

@@ -132,4 +132,22 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
     ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check
         CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document', 'photo'));
     """,
+    # settling up: accounts that started the bot in private (the bot may write to them there),
+    # each chat's reminder of open debts, and the debt events found without reading whole logs.
+    """
+    CREATE TABLE IF NOT EXISTS accounts (
+        user_id bigint PRIMARY KEY,
+        started_at timestamptz NOT NULL,
+        lang text NOT NULL,
+        username text
+    );
+    CREATE INDEX IF NOT EXISTS accounts_by_username ON accounts (lower(username));
+    CREATE TABLE IF NOT EXISTS reminders (
+        chat_id bigint PRIMARY KEY,
+        every_seconds integer NOT NULL CHECK (every_seconds > 0),
+        last_at timestamptz
+    );
+    CREATE INDEX IF NOT EXISTS events_of_debts ON events (game_id, seq)
+        WHERE kind IN ('debt_opened', 'debt_marked');
+    """,
 )

@@ -9,6 +9,8 @@ from bot.core.events import (
     CorrectionProposed,
     DealEdited,
     Dealt,
+    DebtMarked,
+    DebtOpened,
     EndProposed,
     Event,
     GameEnded,
@@ -23,8 +25,10 @@ from bot.core.events import (
     VoteClosed,
     VoteReferred,
 )
+from bot.core.ledger import debts_of
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow
+from bot.texts.debts import debt_history_line
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.views import arbiter_name, number_label, rules_brief
 from scoring.sheet import Sheet
@@ -40,7 +44,11 @@ def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[
         numbers = {
             seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
         }
+    debts = debts_of(state.game_id, state.chat_id, state.number, state.log)
     for row, event in zip(state.log, state.events, strict=True):
+        if isinstance(event, DebtOpened | DebtMarked):
+            lines.append(debt_history_line(t, row, event, debts))
+            continue
         lines += _history_event(t, state, row, event, numbers)
     if not state.items:
         lines.append(t("history-empty"))

@@ -7,13 +7,16 @@ and a deal step against the FSM state of the steps and the log.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.core.ledger import Debt
 from bot.texts import deal_steps as steps
+from bot.texts import debts as debt_texts
 from bot.texts.deal_steps import DealStep, Draft, Seating
 from bot.texts.i18n import Translator
 
@@ -30,6 +33,29 @@ class VoteCb(CallbackData, prefix="v"):
     game: int
     vote: int
     yes: bool
+
+
+class DebtCb(CallbackData, prefix="db"):
+    """ "✅ paid" under a debt; `debt` is the seq of its `debt_opened` event in game `game`."""
+
+    game: int
+    debt: int
+
+
+DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 a keyboard)
+
+
+def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
+    """One "✅ paid" button per debt, one a row, the first DEBT_BUTTONS of them (None when there
+    is none): a long list in /debts still goes out, the rest pressed from a game's end."""
+    if not debts:
+        return None
+    builder = InlineKeyboardBuilder()
+    for debt in debts[:DEBT_BUTTONS]:
+        data = DebtCb(game=debt.game_id, debt=debt.seq)
+        builder.button(text=debt_texts.button_text(t, debt), callback_data=data)
+    builder.adjust(1)
+    return builder.as_markup()
 
 
 def join_keyboard(t: Translator, game_id: int) -> InlineKeyboardMarkup:

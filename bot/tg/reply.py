@@ -25,8 +25,9 @@ from typing import Final, Protocol
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import GameService, GameState, UnitOfWork
-from bot.core.results import Recorded, VoteState
+from bot.core.results import Ended, Recorded, VoteState
 from bot.domain import Owed, OwedKind
+from bot.texts.debts import ended_hint
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.views import (
     applied_text,
@@ -36,7 +37,8 @@ from bot.texts.views import (
     recorded_text,
     vote_text,
 )
-from bot.tg.keyboards import vote_keyboard
+from bot.tg.keyboards import debts_keyboard, vote_keyboard
+from bot.tg.settling import private_messages
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -220,7 +222,18 @@ class Reply:
             caption = applied_text(t, state, applied)
             await self.sheet_of(state, applied.sheet, applied.settlement, caption)
         if result.ended is not None:
-            await self.text(ended_text(t, result.ended))
+            await self.ended(result.ended)
+
+    async def ended(self, ended: Ended) -> None:
+        """A game's end: one message in the chat, with a "✅ paid" button under it for each debt
+        the end opened, and one private message to each of its players who started the bot."""
+        t = self.t
+        lines: list[str] = [ended_text(self.t, ended)]
+        hint = ended_hint(t, ended.debts)
+        if hint is not None:
+            lines += ["", hint]
+        await self.text("\n".join(lines), debts_keyboard(t, ended.debts))
+        await self.owe(*await private_messages(self.uow, ended))
 
     async def photo(
         self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None

@@ -25,6 +25,7 @@ from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
 from bot.web.archive_api import add_archive_routes
 from bot.web.auth import Membership
+from bot.web.debts_api import add_debt_routes
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ def build_web_app(
     app.router.add_get("/healthz", healthz)
     add_routes(app)
     add_archive_routes(app)
+    add_debt_routes(app)
     return app
 
 

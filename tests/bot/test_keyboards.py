@@ -8,13 +8,14 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.texts.deal_steps import DealStep
 from bot.tg import keyboards
-from bot.tg.keyboards import Act, DealCb, JoinCb, VoteCb
+from bot.tg.keyboards import Act, DealCb, DebtCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
 LARGEST: tuple[CallbackData, ...] = (
     JoinCb(game=BIG),
     VoteCb(game=BIG, vote=BIG, yes=False),
+    DebtCb(game=BIG, debt=BIG),
     *(
         DealCb(game=BIG, ver=10**9, act=act, step=step, v=999, by=BIG)
         for act in Act

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from scoring.errors import InvariantError
 from scoring.rules import Rules, rules_for
 from scoring.settle import (
     Settlement,
@@ -19,6 +20,7 @@ from scoring.settle import (
     pair_results,
     round_money,
     settle,
+    settle_balances,
 )
 from scoring.sheet import Totals
 
@@ -298,3 +300,22 @@ def test_totals_of_different_sizes_are_refused() -> None:
     broken = Totals(E3.pool, E3.mountain[:2], E3.whists)
     with pytest.raises(ValueError, match="same players"):
         settle(SOCHI_10, broken)
+
+
+def test_settling_the_e1_balances_pays_as_the_settlement_of_e1_does() -> None:
+    """settlement.md "Who pays whom" on summed balances (debts over several games): the
+    balances of E1 settle with the same payments as the game itself."""
+    settlement = settle(rules_for("sochi", 3), E1)
+    payments = settle_balances(settlement.balances)
+    assert payments == tuple((t.debtor, t.creditor, t.whists) for t in settlement.transfers)
+    assert payments == ((C, A, 475), (B, A, 83))
+
+
+def test_settling_money_balances_keeps_every_cent() -> None:
+    money = (Decimal("3.87"), Decimal("-4.93"), Decimal("1.06"))
+    assert settle_balances(money) == ((1, 0, Decimal("3.87")), (1, 2, Decimal("1.06")))
+
+
+def test_balances_that_do_not_sum_to_zero_cannot_be_settled() -> None:
+    with pytest.raises(InvariantError):
+        settle_balances((Fraction(1), Fraction(-2)))

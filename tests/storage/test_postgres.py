@@ -67,12 +67,15 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "leases",  # issue 14: the vote clock's lease
         "fsm",  # issue 14: the /deal steps of every instance
         "game_summaries",  # issue 24: each ended game's projection, a cache of its log
+        "accounts",  # who started the bot in private (settling up)
+        "reminders",  # each chat's reminder of open debts
     }
     assert {
         "games_one_live_per_chat",
         "games_by_chat",
         "members_by_user",
         "outbox_owed",
+        "events_of_debts",
     } <= indexes
     assert triggers == {"events_are_never_changed", "events_are_never_truncated"}
     assert versions == list(range(1, len(PG_MIGRATIONS) + 1))

@@ -224,6 +224,63 @@
     list.replaceChildren(...lines.map((line) => el("li", { text: line })));
   }
 
+  // -- the Debts tab: the chat's open debts, the same ✅ paid buttons as in Telegram ------------
+  function showDebts(body) {
+    const list = document.getElementById("debts");
+    list.replaceChildren();
+    if (!body.debts.length) list.append(el("li", { text: t("miniapp-debts-none") }));
+    for (const debt of body.debts) {
+      const label = t("miniapp-debt-line", {
+        debtor: debt.debtor,
+        creditor: debt.creditor,
+        amount: debt.amount,
+        game: debt.number,
+      });
+      const text = el("span", { text: label });
+      if (debt.paid) {
+        text.append(el("span", { class: "waiting", text: t("miniapp-debt-waiting", debt) }));
+      }
+      const row = el("li", { "data-game": String(debt.game), "data-debt": String(debt.debt) }, [text]);
+      if (debt.role === "creditor" || (debt.role === "debtor" && !debt.paid)) {
+        const button = el("button", { type: "button", class: "paid", text: t("miniapp-debt-paid") });
+        button.addEventListener("click", () => pressDebt(debt, button));
+        row.append(button);
+      }
+      list.append(row);
+    }
+    const net = document.getElementById("debts-net");
+    net.replaceChildren(
+      ...body.net.map((p) => el("li", { text: p.debtor + " → " + p.creditor + ": " + p.amount })),
+    );
+    document.getElementById("debts-net-title").hidden = !body.net.length;
+  }
+
+  async function loadDebts() {
+    showDebts(await api(q("/api/debts")));
+  }
+
+  async function pressDebt(debt, button) {
+    const message = document.getElementById("debts-message");
+    message.className = "form-message";
+    button.disabled = true;
+    try {
+      const body = await api("/api/debt", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ start, game: debt.game, debt: debt.debt }),
+      });
+      await loadDebts(); // the list as it is now, then the word that the press counted
+      message.textContent = body.message;
+      message.classList.add("ok");
+      haptic("success");
+    } catch (error) {
+      message.textContent = error.message;
+      message.classList.add("error");
+      haptic("error");
+      button.disabled = false;
+    }
+  }
+
   // -- tap a number: the deal that wrote it --------------------------------------------------
   function entryText(entry) {
     const amount = entry.column === "whists" ? number(entry.amount) : number(entry.amount, true);
@@ -676,8 +733,8 @@
     }, REFRESH_MS);
   }
 
-  // What the Archive and Stats tabs (tabs.js) share with the sheet's page.
-  window.PulkaPage = { api, t, number, el, start, lang, updateMainButton, haptic };
+  // What the Archive, Stats and Debts tabs (tabs.js) share with the sheet's page.
+  window.PulkaPage = { api, t, number, el, start, lang, updateMainButton, haptic, loadDebts };
 
   // telegram-web-app.js loads async and may never load: the page starts without waiting for it
   // (Telegram puts the same initData in the URL fragment) and takes Telegram's controls and

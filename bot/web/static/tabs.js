@@ -1,6 +1,6 @@
-// The Mini App's other tabs: the chat's archive (/games, a page at a time) and its statistics
-// (/stats and /top, by period), read from /api/games and /api/stats — the same functions as the
-// chat's commands. The sheet's page (app.js) lends its helpers through window.PulkaPage.
+// The Mini App's other tabs: the chat's archive (/games, a page at a time), its statistics
+// (/stats and /top, by period) and its open debts, read from /api/games, /api/stats and
+// /api/debts — the same functions as the chat's commands. The sheet's page (app.js) lends its helpers through window.PulkaPage.
 "use strict";
 
 (function () {
@@ -118,9 +118,11 @@
     }
     document.getElementById("archive-tab").hidden = tab !== "archive";
     document.getElementById("stats-tab").hidden = tab !== "stats";
+    document.getElementById("debts-tab").hidden = tab !== "debts";
     page.updateMainButton();
     if (tab === "archive") loadArchive().catch((error) => fail("archive", error));
     if (tab === "stats") loadStats().catch((error) => fail("standings", error));
+    if (tab === "debts") page.loadDebts().catch((error) => fail("debts", error));
   }
 
   function wire() {

@@ -1,0 +1,217 @@
+"""Settling up as commands: the debts a game's end opens, the "paid" / "received" marks (a
+button, or `/paid` for everything one debtor owes the caller), the lists of `/debts`, and the
+chats' reminders. Every change is an event in the log of the game the debt came from.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Final
+
+from bot.core.errors import GameError
+from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
+from bot.core.ledger import Debt, Payment, all_debts, debts_of, net, open_debts
+from bot.core.uow import Caller, Command, Core, UnitOfWork
+from bot.domain import Reminder, Repo
+from scoring.settle import Settlement
+
+PAID_EXAMPLE: Final = "/paid @anna"
+REMIND_EXAMPLE: Final = "/remind 3d"
+_PERIOD = re.compile(r"(\d{1,4})\s*([mhdw])", re.IGNORECASE)
+_UNIT_SECONDS: Final = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+LONGEST_PERIOD: Final = 52 * 7 * 86400  # a year
+
+
+async def open_game_debts(unit: Command, settled: Settlement) -> tuple[Debt, ...]:
+    """At the game's end: each transfer of its settlement becomes an open debt (money when the
+    game had a stake, else whists); a transfer of nothing (0.00 on a pair) owes nothing."""
+    state = unit.state
+    money = state.stake is not None
+    for transfer in settled.transfers:
+        amount = transfer.money if money else transfer.whists
+        if amount is None or amount <= 0:
+            continue
+        debtor, creditor = state.players[transfer.debtor], state.players[transfer.creditor]
+        event = DebtOpened(
+            debtor, creditor, transfer.debtor, transfer.creditor, str(amount), money
+        )
+        await unit.append(event, None)
+    return tuple(debts_of(state.game_id, state.chat_id, state.number, state.log).values())
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """A debt after a press: `side` says whose mark it was (RECEIVED closes it)."""
+
+    debt: Debt
+    side: DebtSide
+
+
+def _is(player: Player, caller: Caller) -> bool:
+    return player.is_user(caller.user_id, caller.username)
+
+
+async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marked:
+    """A "✅ paid" press on debt `seq` of game `game_id` (in the game's chat, or in the private
+    chat the bot wrote the debtor in): the debtor's says he paid, the creditor's closes it; the
+    button's data is checked against the game's log."""
+    async with uow.reading() as repo:
+        row = await repo.game(game_id)
+    if row is None or (not caller.private and row.chat_id != caller.chat_id):
+        raise GameError("stale-button", "", {}, "/debts")
+    async with uow.command(replace(caller, chat_id=row.chat_id), game=game_id) as unit:
+        state = unit.state
+        debt = debts_of(game_id, row.chat_id, state.number, state.log).get(seq)
+        if debt is None:
+            raise GameError("stale-button", "", {}, "/debts")
+        if debt.received:
+            raise GameError("debt-closed", "", {}, "/debts")
+        if _is(debt.creditor, caller):
+            side = DebtSide.RECEIVED
+        elif _is(debt.debtor, caller):
+            if debt.paid:
+                raise GameError("debt-paid-already", "", {"creditor": debt.creditor.name}, "")
+            side = DebtSide.PAID
+        else:
+            params = {"debtor": debt.debtor.name, "creditor": debt.creditor.name}
+            raise GameError("debt-not-yours", "", params, "/debts")
+        await unit.append(DebtMarked(seq, side), caller.user_id)
+    closed = side is DebtSide.RECEIVED
+    return Marked(replace(debt, paid=debt.paid or not closed, received=closed), side)
+
+
+def _named(player: Player, ref: str) -> bool:
+    """Whether `/paid` names this player: @username, a username without @, or his name."""
+    wanted = ref.removeprefix("@").casefold()
+    username = (player.username or "").casefold()
+    return wanted in (username, player.name.casefold()) and bool(wanted)
+
+
+async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
+    """`/paid @user` (or a name) by a creditor: every open debt of that player to him in this
+    chat, marked received, each in its own game's log."""
+    if caller.private:
+        raise GameError("group-only", "/paid", {}, PAID_EXAMPLE)
+    ref = ref.strip()
+    if not ref:
+        raise GameError("debt-name-missing", "/paid", {}, PAID_EXAMPLE)
+    async with uow.reading() as repo:
+        debts = open_debts(all_debts(await repo.debt_events(caller.chat_id)))
+    mine = [d for d in debts if _is(d.creditor, caller)]
+    named = [d for d in mine if _named(d.debtor, ref)]
+    if not named:
+        raise GameError("debt-none-from", ref, {"name": ref}, PAID_EXAMPLE)
+    by_game: dict[int, list[Debt]] = defaultdict(list)
+    for debt in named:
+        by_game[debt.game_id].append(debt)
+    closed: list[Debt] = []
+    for game_id, wanted in by_game.items():
+        async with uow.command(caller, game=game_id) as unit:
+            state = unit.state
+            now = debts_of(game_id, state.chat_id, state.number, state.log)
+            for debt in wanted:
+                if now[debt.seq].open:  # a press may have closed it meanwhile
+                    await unit.append(DebtMarked(debt.seq, DebtSide.RECEIVED), caller.user_id)
+                    closed.append(replace(now[debt.seq], received=True))
+    return closed
+
+
+@dataclass(frozen=True, slots=True)
+class DebtsView:
+    """What `/debts` shows: the open debts, the net payments, and the chats' titles."""
+
+    debts: list[Debt]
+    net: list[Payment]
+    titles: dict[int, str | None]
+
+
+async def chat_debts(core: Core, chat_id: int) -> DebtsView:
+    async with core.store.reading() as repo:
+        debts = open_debts(all_debts(await repo.debt_events(chat_id)))
+        title = await repo.chat_title(chat_id)
+    return DebtsView(debts, net(debts), {chat_id: title})
+
+
+async def account_debts(core: Core, caller: Caller) -> DebtsView:
+    """The account's open debts, owed and owing, in every chat (a private /debts)."""
+    async with core.store.reading() as repo:
+        debts = [
+            debt
+            for debt in open_debts(all_debts(await repo.account_debt_events(caller.user_id or 0)))
+            if _is(debt.debtor, caller) or _is(debt.creditor, caller)
+        ]
+        titles = {chat: await repo.chat_title(chat) for chat in {d.chat_id for d in debts}}
+    return DebtsView(debts, [], titles)
+
+
+async def start_account(uow: UnitOfWork, caller: Caller, lang: str) -> None:
+    """A private /start: the bot may write to this account in private from now on."""
+    if caller.user_id is None or not caller.private:
+        return
+    repo = await uow.holding(caller.chat_id)
+    await repo.start_account(caller.user_id, uow.now(), lang, caller.username)
+
+
+async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
+    """The account blocked the bot in private: it is not written to there any more (until it
+    starts the bot again)."""
+    if caller.user_id is None or not caller.private:
+        return
+    repo = await uow.holding(caller.chat_id)
+    await repo.forget_account(caller.user_id)
+
+
+# -- reminders --------------------------------------------------------------------------------
+def parse_period(text: str) -> int | None:
+    """`3d`, `12h`, `30m`, `1w` in seconds; None for `off`; GameError for anything else."""
+    words = text.strip().lower()
+    if words in ("off", "stop", "выкл", "нет"):
+        return None
+    found = _PERIOD.fullmatch(words)
+    seconds = int(found[1]) * _UNIT_SECONDS[found[2].lower()] if found else 0
+    if not 0 < seconds <= LONGEST_PERIOD:
+        raise GameError("bad-period", text.strip() or "/remind", {}, REMIND_EXAMPLE)
+    return seconds
+
+
+async def set_reminder(uow: UnitOfWork, caller: Caller, every: int | None) -> Reminder | None:
+    if caller.private:
+        raise GameError("group-only", "/remind", {}, REMIND_EXAMPLE)
+    repo = await uow.holding(caller.chat_id)
+    await repo.set_reminder(caller.chat_id, every)
+    return None if every is None else Reminder(caller.chat_id, every)
+
+
+async def reminder_of(core: Core, chat_id: int) -> Reminder | None:
+    async with core.store.reading() as repo:
+        return await repo.reminder(chat_id)
+
+
+def due(reminder: Reminder, now: datetime) -> bool:
+    last = reminder.last_at
+    return last is None or now >= last + timedelta(seconds=reminder.every)
+
+
+async def due_reminders(core: Core) -> list[Reminder]:
+    now = core.clock()
+    async with core.store.reading() as repo:
+        return [r for r in await repo.reminders() if due(r, now)]
+
+
+async def remind(uow: UnitOfWork, chat_id: int) -> tuple[int, list[Debt]]:
+    """The chat's reminder period and its open debts older than that, if it is due, marked
+    reminded in the unit (read again under the chat's lock, and marked only if nobody marked it
+    meanwhile: two instances never remind twice); (0, []) if nothing is to be said."""
+    repo: Repo = await uow.holding(chat_id)
+    reminder = await repo.reminder(chat_id)
+    now = uow.now()
+    if reminder is None or not due(reminder, now):
+        return 0, []
+    before = now - timedelta(seconds=reminder.every)
+    old = [d for d in open_debts(all_debts(await repo.debt_events(chat_id))) if d.at <= before]
+    if not old or not await repo.reminded(chat_id, now, reminder.last_at):
+        return 0, []
+    return reminder.every, old

@@ -1,0 +1,149 @@
+"""Settling up, read from the log: the debts a game's end opened (`debt_opened`, one per transfer
+of its settlement) and the marks that pay them off (`debt_marked`). Nothing is stored but events:
+a debt is open until its creditor marks it received.
+
+`debts_of` folds the debt events of one game or of many (the store's projection query hands them
+over game by game, `Repo.debt_events`); a test holds that equal to the fold of every game's whole
+log. `net` sums the open debts of a chat per person and lets the rules settle the sums
+(`scoring.settle.settle_balances`): at most N − 1 payments that rebuild every open balance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+
+from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player, decode
+from bot.domain import EventRow, GameRow
+from scoring.settle import settle_balances
+
+Amount = Fraction | Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class Debt:
+    """One open (or closed) debt: `seq` is its `debt_opened` event in game `game_id`."""
+
+    game_id: int
+    seq: int
+    chat_id: int
+    number: int  # the game's number in its chat
+    debtor: Player
+    creditor: Player
+    amount: Amount  # money when `money`, else whists
+    money: bool
+    at: datetime  # when the game's end opened it
+    paid: bool = False  # the debtor said he paid
+    received: bool = False  # the creditor said he received it: closed
+
+    @property
+    def open(self) -> bool:
+        return not self.received
+
+
+def person(player: Player) -> tuple[str, str]:
+    """Who a player is across games: his account, else his @username, else his name."""
+    if player.user_id is not None:
+        return ("id", str(player.user_id))
+    if player.username:
+        return ("@", player.username.lower())
+    return ("name", player.name.casefold())
+
+
+def amount_of(event: DebtOpened) -> Amount:
+    return Decimal(event.amount) if event.money else Fraction(event.amount)
+
+
+def amount_text(amount: Amount) -> str:
+    """The payload's form of an amount: money as written ("12.50"), whists as "p/q"."""
+    return str(amount)
+
+
+def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) -> dict[int, Debt]:
+    """The debts of one game (`number` in chat `chat_id`) from its events (any others are
+    skipped), by seq."""
+    debts: dict[int, Debt] = {}
+    for row in rows:
+        if row.kind not in DEBT_KINDS:
+            continue
+        event = decode(row.kind, row.payload, row.schema_version)
+        if isinstance(event, DebtOpened):
+            debts[row.seq] = Debt(
+                game_id,
+                row.seq,
+                chat_id,
+                number,
+                event.debtor,
+                event.creditor,
+                amount_of(event),
+                event.money,
+                row.at,
+            )
+        elif isinstance(event, DebtMarked) and event.debt in debts:
+            debt = debts[event.debt]
+            if event.side is DebtSide.RECEIVED:
+                debts[event.debt] = replace(debt, received=True)
+            else:
+                debts[event.debt] = replace(debt, paid=True)
+    return debts
+
+
+def all_debts(games: Iterable[tuple[GameRow, Sequence[EventRow]]]) -> list[Debt]:
+    """The debts of several games, oldest game first, each game's in the order it opened them."""
+    found: list[Debt] = []
+    for game, rows in sorted(games, key=lambda pair: pair[0].game_id):
+        found += debts_of(game.game_id, game.chat_id, game.chat_number, rows).values()
+    return found
+
+
+def open_debts(debts: Iterable[Debt]) -> list[Debt]:
+    return [debt for debt in debts if debt.open]
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One payment of the netted list: `debtor` pays `creditor` `amount` (money or whists)."""
+
+    debtor: Player
+    creditor: Player
+    amount: Amount
+    money: bool
+
+
+def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
+    """Each person's balance over these debts of one kind (money or whists), exactly, in the
+    order the people first appear; positive: he is owed."""
+    people: dict[tuple[str, str], int] = {}
+    players: list[Player] = []
+    sums: list[Fraction] = []
+    for debt in debts:
+        if debt.money is not money:
+            continue
+        for player, sign in ((debt.debtor, -1), (debt.creditor, 1)):
+            key = person(player)
+            if key not in people:
+                people[key] = len(players)
+                players.append(player)
+                sums.append(Fraction(0))
+            sums[people[key]] += sign * Fraction(debt.amount)
+    return players, sums
+
+
+def net(debts: Sequence[Debt]) -> list[Payment]:
+    """The open debts netted: per kind of amount (money, then whists), the payments the rules
+    settle the summed balances with (`scoring.settle.settle_balances`)."""
+    payments: list[Payment] = []
+    for money in (True, False):
+        players, sums = balances(open_debts(debts), money)
+        for debtor, creditor, amount in settle_balances(sums) if players else ():
+            shown: Amount = _cents(amount) if money else amount
+            payments.append(Payment(players[debtor], players[creditor], shown, money))
+    return payments
+
+
+def _cents(amount: Fraction) -> Decimal:
+    """A sum of money amounts, exact in cents, as money."""
+    return (Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal("0.01"))

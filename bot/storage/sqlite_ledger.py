@@ -1,0 +1,120 @@
+"""Settling up on SQLite: the debt events of a chat's or an account's games (a projection of the
+log, through the partial index `events_of_debts`), the accounts that started the bot in private,
+and the chats' reminders. The methods never commit."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.storage.base import Account, EventRow, GameRow, GameStatus, Reminder
+from bot.storage.sqlite_trips import SqliteTrips
+
+_DEBT_LOG = (
+    "SELECT g.game_id, g.chat_id, g.status, g.created_by, g.created_at, g.number,"
+    " e.seq, e.kind, e.payload, e.author, e.at, e.schema_version"
+    " FROM games g JOIN events e ON e.game_id = g.game_id"
+    " WHERE e.kind IN ('debt_opened', 'debt_marked') AND {where}"
+    " ORDER BY g.game_id, e.seq"
+)
+
+
+def _iso(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _debt_log(rows: list[tuple[Any, ...]]) -> list[tuple[GameRow, list[EventRow]]]:
+    games: dict[int, tuple[GameRow, list[EventRow]]] = {}
+    for game_id, chat_id, status, by, created, number, seq, kind, payload, author, at, v in rows:
+        if game_id not in games:
+            row = GameRow(
+                game_id, chat_id, GameStatus(status), by, datetime.fromisoformat(created), number
+            )
+            games[game_id] = (row, [])
+        event = EventRow(
+            game_id, seq, kind, json.loads(payload), author, datetime.fromisoformat(at), v
+        )
+        games[game_id][1].append(event)
+    return list(games.values())
+
+
+class SqliteLedger(SqliteTrips):
+    """The settling-up methods of `SqliteRepo`."""
+
+    async def debt_events(self, chat_id: int) -> list[tuple[GameRow, list[EventRow]]]:
+        return _debt_log(await self._all(_DEBT_LOG.format(where="g.chat_id = ?"), chat_id))
+
+    async def account_debt_events(self, user_id: int) -> list[tuple[GameRow, list[EventRow]]]:
+        where = "g.game_id IN (SELECT game_id FROM members WHERE user_id = ?)"
+        return _debt_log(await self._all(_DEBT_LOG.format(where=where), user_id))
+
+    async def start_account(
+        self, user_id: int, at: datetime, lang: str, username: str | None
+    ) -> None:
+        await self._write(
+            "INSERT INTO accounts (user_id, started_at, lang, username) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
+            " username = excluded.username",
+            user_id,
+            _iso(at),
+            lang,
+            username,
+        )
+
+    async def accounts(
+        self, user_ids: Sequence[int], usernames: Sequence[str] = ()
+    ) -> list[Account]:
+        if not user_ids and not usernames:
+            return []
+        ids = ", ".join("?" * len(user_ids)) or "NULL"
+        names = ", ".join("?" * len(usernames)) or "NULL"
+        rows = await self._all(
+            "SELECT user_id, lang, username FROM accounts"
+            f" WHERE user_id IN ({ids}) OR lower(username) IN ({names}) ORDER BY user_id",
+            *user_ids,
+            *(name.lower() for name in usernames),
+        )
+        return [Account(int(user_id), str(lang), username) for user_id, lang, username in rows]
+
+    async def forget_account(self, user_id: int) -> None:
+        await self._write("DELETE FROM accounts WHERE user_id = ?", user_id)
+
+    async def reminder(self, chat_id: int) -> Reminder | None:
+        row = await self._one(
+            "SELECT chat_id, every_seconds, last_at FROM reminders WHERE chat_id = ?", chat_id
+        )
+        return _reminder(row) if row is not None else None
+
+    async def set_reminder(self, chat_id: int, every: int | None) -> None:
+        if every is None:
+            await self._write("DELETE FROM reminders WHERE chat_id = ?", chat_id)
+            return
+        await self._write(
+            "INSERT INTO reminders (chat_id, every_seconds) VALUES (?, ?)"
+            " ON CONFLICT (chat_id) DO UPDATE SET every_seconds = excluded.every_seconds,"
+            " last_at = NULL",
+            chat_id,
+            every,
+        )
+
+    async def reminders(self) -> list[Reminder]:
+        rows = await self._all(
+            "SELECT chat_id, every_seconds, last_at FROM reminders ORDER BY chat_id"
+        )
+        return [_reminder(row) for row in rows]
+
+    async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
+        changed = await self._count(
+            "UPDATE reminders SET last_at = ? WHERE chat_id = ? AND last_at IS ?",
+            _iso(at),
+            chat_id,
+            _iso(last_at) if last_at is not None else None,
+        )
+        return changed == 1
+
+
+def _reminder(row: tuple[Any, ...]) -> Reminder:
+    last = datetime.fromisoformat(row[2]) if row[2] is not None else None
+    return Reminder(int(row[0]), int(row[1]), last)

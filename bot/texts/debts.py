@@ -1,0 +1,182 @@
+"""Settling up in words: the debts a game's end leaves (the group's message and each player's
+private one), `/debts` in a group and in private, the marks, `/paid`, and the reminders."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+
+from bot.core.debts import DebtsView, Marked
+from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
+from bot.core.ledger import Amount, Debt
+from bot.domain import EventRow
+from bot.texts.i18n import Safe, Translator
+from bot.texts.views import join_lines
+
+_UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
+
+
+def amount_text(t: Translator, amount: Amount) -> str:
+    """Money (a `Decimal`) with two decimals, else whists: `12.50`, `22.5 whists`."""
+    if isinstance(amount, Decimal):
+        return t.money(amount)
+    return t.count(amount, "whist")
+
+
+def debt_amount(t: Translator, debt: Debt) -> str:
+    return amount_text(t, debt.amount)
+
+
+def period_text(t: Translator, seconds: int) -> str:
+    """A reminder's period in its largest whole unit: `3 d`, `12 h`."""
+    for unit, size in _UNITS:
+        if seconds % size == 0:
+            return t(f"period-{unit}", n=seconds // size)
+    return t("period-m", n=seconds // 60)
+
+
+def button_text(t: Translator, debt: Debt) -> str:
+    """The "✅ paid" button of one debt (its debtor, creditor and amount, so a message with several
+    says which is which)."""
+    return t(
+        "debt-button",
+        debtor=debt.debtor.name,
+        creditor=debt.creditor.name,
+        amount=debt_amount(t, debt),
+    )
+
+
+def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
+    """The line under the end of a game that opened debts: how the buttons work."""
+    return t("debts-ended-hint") if debts else None
+
+
+def _line(t: Translator, debt: Debt) -> Safe:
+    paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
+    return t(
+        "debt-line",
+        debtor=debt.debtor.name,
+        creditor=debt.creditor.name,
+        amount=debt_amount(t, debt),
+        game=debt.number,
+        paid=paid,
+    )
+
+
+def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
+    """/debts in a group: every open debt, then the net payments that settle them all."""
+    if not view.debts:
+        return t("debts-none")
+    lines: list[str] = [t("debts-title")]
+    lines += [_line(t, debt) for debt in view.debts]
+    if view.net:
+        lines += ["", t("debts-net-title")]
+        for payment in view.net:
+            amount = amount_text(t, payment.amount)
+            lines.append(
+                t(
+                    "debts-net-line",
+                    debtor=payment.debtor.name,
+                    creditor=payment.creditor.name,
+                    amount=amount,
+                )
+            )
+    return join_lines(lines)
+
+
+def _is(player: Player, user_id: int | None, username: str | None) -> bool:
+    return player.is_user(user_id, username)
+
+
+def account_debts_text(
+    t: Translator, view: DebtsView, user_id: int | None, username: str | None
+) -> Safe:
+    """/debts in private: what the account owes and is owed, chat by chat."""
+    if not view.debts:
+        return t("debts-private-none")
+    lines: list[str] = [t("debts-private-title")]
+    for debt in view.debts:
+        chat = view.titles.get(debt.chat_id) or t("debts-some-chat")
+        params = {"amount": debt_amount(t, debt), "game": debt.number, "chat": chat}
+        if _is(debt.debtor, user_id, username):
+            lines.append(t("debts-you-owe", creditor=debt.creditor.name, **params))
+        else:
+            lines.append(t("debts-owed-to-you", debtor=debt.debtor.name, **params))
+    return join_lines(lines)
+
+
+def private_ended_text(
+    t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
+) -> Safe:
+    """The one private message of a player at a game's end: whom he owes (`owing`, whose buttons
+    follow), and who owes him, one line per debt."""
+    game = debts[0].number
+    lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
+    for debt in debts:
+        amount = debt_amount(t, debt)
+        if debt in owing:
+            lines.append(t("debt-private-owe", creditor=debt.creditor.name, amount=amount))
+        else:
+            lines.append(t("debt-private-owed", debtor=debt.debtor.name, amount=amount))
+    if owing:
+        lines += ["", t("debt-private-press")]
+    return join_lines(lines)
+
+
+def debt_history_line(
+    t: Translator, row: EventRow, event: DebtOpened | DebtMarked, debts: Mapping[int, Debt]
+) -> Safe:
+    """/history's line of a debt event: opened by the game's end, marked paid, received."""
+    debt = debts[row.seq if isinstance(event, DebtOpened) else event.debt]
+    if isinstance(event, DebtOpened):
+        key = "history-debt-opened"
+    else:
+        key = f"history-debt-{event.side.value}"
+    return t(
+        key,
+        debtor=debt.debtor.name,
+        creditor=debt.creditor.name,
+        amount=debt_amount(t, debt),
+        time=row.at.strftime("%H:%M"),
+    )
+
+
+def marked_text(t: Translator, marked: Marked) -> Safe:
+    """What the game's chat is told of a mark."""
+    debt = marked.debt
+    key = "debt-marked-received" if marked.side is DebtSide.RECEIVED else "debt-marked-paid"
+    return t(
+        key,
+        debtor=debt.debtor.name,
+        creditor=debt.creditor.name,
+        amount=debt_amount(t, debt),
+        game=debt.number,
+    )
+
+
+def marked_toast(t: Translator, marked: Marked) -> str:
+    if marked.side is DebtSide.RECEIVED:
+        return t("debt-toast-received")
+    return t("debt-toast-paid", creditor=marked.debt.creditor.name)
+
+
+def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
+    """`/paid`: the debts it closed."""
+    first = closed[0]
+    lines: list[str] = [t("paid-title", debtor=first.debtor.name, creditor=first.creditor.name)]
+    for debt in closed:
+        lines.append(t("paid-line", amount=debt_amount(t, debt), game=debt.number))
+    return join_lines(lines)
+
+
+def reminder_set_text(t: Translator, every: int | None) -> Safe:
+    if every is None:
+        return t("remind-off")
+    return t("remind-on", period=period_text(t, every))
+
+
+def reminder_text(t: Translator, debts: Sequence[Debt], every: int) -> Safe:
+    lines: list[str] = [t("remind-title", period=period_text(t, every))]
+    lines += [_line(t, debt) for debt in debts]
+    lines += ["", t("remind-how")]
+    return join_lines(lines)
