@@ -17,8 +17,10 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import SqliteStore
+from bot.texts.help import Topic
 from bot.texts.i18n import translator
 from bot.tg.calc_steps import CalcAct, CalcCb, CalcStep
+from bot.tg.keyboards import HelpCb
 from tests.bot.factories import ANNA, BORIS, START, ChatDriver, TgUser, texts
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_bad_input import count_events, started_game
@@ -275,5 +277,7 @@ def test_calc_buttons_fit_telegrams_64_bytes() -> None:
     assert len(data.pack().encode()) <= 64
 
 
-async def test_help_lists_calc(chat: ChatDriver) -> None:
-    assert "/calc" in await chat.say(ANNA, "/help")
+async def test_help_shows_calc_under_settlement(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/help")
+    topic = await chat.press(ANNA, HelpCb(topic=Topic.SETTLEMENT), last_id(chat))
+    assert "/calc" in texts(topic)

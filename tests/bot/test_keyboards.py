@@ -8,7 +8,8 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.texts.deal_steps import DealStep
 from bot.tg import keyboards
-from bot.tg.keyboards import Act, DealCb, JoinCb, VoteCb
+from bot.texts.help import Topic
+from bot.tg.keyboards import Act, DealCb, HelpCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
@@ -20,6 +21,7 @@ LARGEST: tuple[CallbackData, ...] = (
         for act in Act
         for step in DealStep
     ),
+    *(HelpCb(topic=topic) for topic in Topic),
 )
 
 
@@ -38,7 +40,7 @@ def test_every_callback_data_of_the_keyboards_is_measured() -> None:
 
 
 def test_callback_prefixes_are_distinct() -> None:
-    prefixes = [JoinCb.__prefix__, VoteCb.__prefix__, DealCb.__prefix__]
+    prefixes = [JoinCb.__prefix__, VoteCb.__prefix__, DealCb.__prefix__, HelpCb.__prefix__]
     assert len(set(prefixes)) == len(prefixes)
 
 
