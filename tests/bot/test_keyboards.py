@@ -7,8 +7,8 @@ import inspect
 from aiogram.filters.callback_data import CallbackData
 
 from bot.texts.deal_steps import DealStep
-from bot.tg import keyboards
 from bot.texts.help import Topic
+from bot.tg import keyboards
 from bot.tg.keyboards import Act, DealCb, HelpCb, JoinCb, VoteCb
 
 BIG = 2**62
