@@ -29,7 +29,8 @@ SEATS: Final = ("A", "B", "C")
 EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
 # A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
 _BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
-_SEAT: Final = re.compile(r"[abcавс]", re.IGNORECASE)
+# A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
+_SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +76,14 @@ def seated(text: str) -> str:
     words = text.split()
     if not words:
         return text
-    start = 0
-    if _SEAT.fullmatch(words[0]) and len(words) > 1:
-        start = 1
+    declarer = _SEAT_LETTERS.get(norm(words[0])) if len(words) > 1 else None
+    start = 1 if declarer is not None else 0
     first = norm(words[start])
     if not (first[:1].isdigit() or first in MISERE):
         return text  # raspasy, or a line of another shape: read as typed
-    taken = {norm(w.partition(":")[2])[:1].upper() for w in words if ":" in w}
-    free = [seat for seat in SEATS[1:] if seat not in taken]
+    taken = {_SEAT_LETTERS.get(norm(w.partition(":")[2])[:1]) for w in words if ":" in w}
+    taken.add(declarer or "A")
+    free = [seat for seat in SEATS if seat not in taken]
     filled: list[str] = [] if start else ["A"]
     for word in words:
         bare = _BARE_ROLE.fullmatch(word)

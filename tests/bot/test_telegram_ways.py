@@ -233,3 +233,12 @@ async def test_bot_alone_offers_the_senders_running_games_to_share(
     assert answer.is_personal
     [none] = articles(await inline(chat, DMITRY, ""))  # no game of his
     assert none.title == "You have no running games"
+
+
+def test_polling_and_the_webhook_ask_telegram_for_inline_queries_and_chat_member_changes(
+    chat: ChatDriver,
+) -> None:
+    """Both take `allowed_updates` from the routers (bot/tg/polling.py, bot/tg/webhook.py):
+    without these two kinds Telegram would never send the inline queries or the joins."""
+    used = set(chat.dispatcher.resolve_used_update_types())
+    assert {"message", "callback_query", "inline_query", "my_chat_member"} <= used
