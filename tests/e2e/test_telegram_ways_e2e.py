@@ -106,6 +106,8 @@ async def test_an_inline_deal_is_answered_with_its_price_under_every_convention(
     assert sochi in texts_of(answer)[0]
     assert any("гора +4" in t or "mountain +4" in t for t in texts_of(answer)[1:2])
     assert answer["button"]["start_parameter"] == "inline"
+    content = answer["results"][0]["input_message_content"]
+    assert content["parse_mode"] == "HTML"  # the bold heading is bold, not "<b>"
     shared_bot.assert_alive()
 
 

@@ -61,7 +61,9 @@ def test_a_convention_that_forbids_the_deal_says_so_and_the_others_price_it() ->
     assert by["sochi"].refused is None and by["sochi"].balances[0] == -40
 
 
-@pytest.mark.parametrize("text", ["", "7♠ -1 vist pass jump", "option pool_target=30", "last-round"])
+@pytest.mark.parametrize(
+    "text", ["", "7♠ -1 vist pass jump", "option pool_target=30", "last-round"]
+)
 def test_what_is_not_one_deal_is_refused_with_an_example(text: str) -> None:
     with pytest.raises(NotationError) as caught:
         price_deal(text)
