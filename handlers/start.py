@@ -1,7 +1,7 @@
 """/start and the greetings.
 
 In a private chat `/start` greets with an "➕ Add to a group" button and lists the user's open
-games; `/start game_<chat>_<n>` (a shared score's button) shows that game's score, but only to one
+games; `/start game_<chat>_<n>` (a shared score's button) shows that game's sheet and score, but only to one
 of its players: a private chat cannot tell who is in the group, and a game's numbers are its
 players' business outside it; `/start inline` (the inline results' button) says how the inline
 mode works. When the bot is added to a group it greets in three lines with a "how to start"
@@ -13,16 +13,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from aiogram import Bot, F, Router
-from aiogram.filters import JOIN_TRANSITION, ChatMemberUpdatedFilter, CommandObject, CommandStart
+from aiogram.filters import (
+    JOIN_TRANSITION,
+    ChatMemberUpdatedFilter,
+    CommandObject,
+    CommandStart,
+    MagicData,
+)
 from aiogram.types import ChatMemberUpdated, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.core import Caller, GameService, UnitOfWork
 from bot.domain import GameStatus
 from bot.texts.i18n import LANGUAGES, Translator, translator
-from bot.texts.views import chunks, open_games_text, opened_text, score_text
+from bot.texts.views import chunks, open_games_text, opened_text, score_text, sheet_caption
 from bot.tg import direct
 from bot.tg.deeplinks import GROUP_PAYLOAD, read_game_payload
 from bot.tg.keyboards import greeting_keyboard, private_start_keyboard
+from bot.tg.reply import render_png
 from handlers.help import bot_username
 
 router = Router(name=__name__)
@@ -30,7 +37,7 @@ router = Router(name=__name__)
 LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 
 
-@router.message(CommandStart(), F.chat.type == "private")
+@router.message(CommandStart(), MagicData(F.event.chat.type == "private"))
 async def start_private(
     message: Message,
     command: CommandObject,
@@ -54,7 +61,12 @@ async def start_private(
             await direct.answer(message, opened_text(t, state, False))
             return
         sheet = game.sheet(state)
-        text = score_text(t, state, sheet, game.settlement(state, sheet))
+        settlement = game.settlement(state, sheet)
+        png = await render_png(sheet, t.lang, settlement, game, state)
+        if png is not None:  # the sheet as the group sees it, then its score
+            caption = sheet_caption(t, state, sheet)
+            await direct.answer_photo(message, png, f"sheet-{state.number}.png", caption)
+        text = score_text(t, state, sheet, settlement)
         button = live_sheet(t, state.game_id, True) if live_sheet is not None else None
         markup = InlineKeyboardMarkup(inline_keyboard=[[button]]) if button else None
         parts = chunks(text.split("\n"))
@@ -80,7 +92,9 @@ async def start_group(message: Message, command: CommandObject, t: Translator) -
     await direct.answer(message, t("group-greeting"), reply_markup=greeting_keyboard(t))
 
 
-@router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION), F.chat.type != "private")
+@router.my_chat_member(
+    ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
+)
 async def added(
     event: ChatMemberUpdated, t: Translator, game: GameService, uow: UnitOfWork, bot: Bot
 ) -> None:

@@ -15,7 +15,16 @@ from aiogram.types import InlineKeyboardMarkup, InlineQueryResultArticle, Update
 from bot.storage import SqliteStore
 from bot.texts.help import Topic
 from bot.tg.keyboards import HelpCb
-from tests.bot.factories import ANNA, BORIS, DMITRY, GROUP_ID, START, ChatDriver, TgUser
+from tests.bot.factories import (
+    ANNA,
+    BORIS,
+    DMITRY,
+    GROUP_ID,
+    START,
+    ChatDriver,
+    TgUser,
+    texts,
+)
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_game_flow import count_events, open_game
 
@@ -125,7 +134,9 @@ async def test_a_game_deep_link_shows_the_game_to_its_player_only(
     await chat.send(ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
     before = await count_events(store)
     link = f"/start game_{GROUP_ID}_1"
-    shown = await private(chat, BORIS).say(BORIS, link)
+    sent = await private(chat, BORIS).send(BORIS, link)
+    assert [type(r).__name__ for r in sent] == ["SendPhoto", "SendMessage"]  # sheet, then score
+    shown = texts(sent)
     assert "Game #1</b>, 1 deals" in shown and "Anna: +" in shown
     refused = await private(chat, DMITRY).say(DMITRY, link)  # not a player of it
     assert "only to its players" in refused and "Anna" not in refused

@@ -130,8 +130,10 @@ async def test_bot_alone_offers_the_senders_games_whose_link_opens_them_for_play
     link = f"https://t.me/{BOT}?start=game_{GAME_GROUP.id}_1"
     assert button["url"] == link
     clara = Member(shared_bot, private_chat(CLARA), CLARA)
-    shown = await clara.say(f"/start game_{GAME_GROUP.id}_1", contains("Game #1"))
-    assert "Anna: +" in shown.text
+    since = server.cursor(private_chat(CLARA))
+    shown = await clara.say(f"/start game_{GAME_GROUP.id}_1", contains("Game #1", "Anna: +"))
+    assert shown.reply_markup is None  # no Mini App configured: no live sheet button
+    assert server.sent[CLARA.id][since].is_photo  # the sheet first, as the group sees it
     russian = await server.wait_for_inline_answer(server.inline_query(BORIS, ""))
     assert [r["title"] for r in russian["results"]] == [f"Пулька #1 · {GAME_GROUP.title}"]
     dmitry = Member(shared_bot, private_chat(DMITRY), DMITRY)
