@@ -81,6 +81,14 @@ def topic_label(t: Translator, topic: Topic) -> str:
 
 
 def menu_commands(t: Translator, private: bool) -> list[tuple[str, str]]:
-    """(command, description) of a menu, in the menu's order."""
+    """(command, description) of a menu, in the menu's order; a private chat's description
+    where a command means something else there (`command-private-games`: your games, not the
+    chat's)."""
     names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
-    return [(name, t.template(f"command-{name}")) for name in names if t.has(f"command-{name}")]
+    menu: list[tuple[str, str]] = []
+    for name in names:
+        if not t.has(f"command-{name}"):
+            continue
+        key = f"command-private-{name}" if private and t.has(f"command-private-{name}") else ""
+        menu.append((name, t.template(key or f"command-{name}")))
+    return menu

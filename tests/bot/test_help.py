@@ -196,3 +196,5 @@ async def test_the_menus_are_set_per_scope_and_language() -> None:
         assert "deal" not in menus[private, lang]
     russian = next(c for c in calls if c.language_code == "ru" and type(c.scope).__name__ == group)
     assert russian.commands[0].description.startswith("открыть пульку")
+    alone = next(c for c in calls if c.language_code == "en" and type(c.scope).__name__ == private)
+    assert alone.commands[1].description == "every game you sat in"  # not the chat's games
