@@ -1,10 +1,10 @@
 """What one deal costs under each convention, at a fresh table of three (the inline mode).
 
-A deal is typed as in `/deal` but without names (notation.md): `7♠ -1 vist pass`,
-`8бк = вист/1 вист/0`, `мизер 1`. The declarer is seat A; each defender given by its role alone
-(`vist`, `пас`, `пол`, with or without `/TRICKS`) takes the next free seat of B and C. A line that
-names its players by seat letters (`A 7♠ -1 vist:B pass:C`, `рас A/2 B/3 C/5`) is read as it
-stands. Each convention's cost is what settlement.md's method gives for the sheet this one deal
+A deal is typed as in `/deal`, names optional (notation.md): `7♠ -1 vist pass`,
+`8бк вист/1 вист/0`, `мизер 1`, `Анна 7п -1 вист:Борис пас:Клара`. The declarer is seat A (or the
+seat its letter names); a defender at the seat its letter names, any other — by its role alone or
+by a name — at the next free seat of B and C. A raspasy line names its seats (`рас A/2 B/3 C/5`).
+Each convention's cost is what settlement.md's method gives for the sheet this one deal
 writes: every player's balance in whists (zero-sum), beside the entries the deal wrote.
 """
 
@@ -30,6 +30,7 @@ EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
 # A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
 _BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
 # A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
+_REF: Final = re.compile(r"(?P<ref>[^/=]*)(?:[/=](?P<tricks>.*))?", re.DOTALL)
 _SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
 
 
@@ -71,24 +72,52 @@ def price_deal(text: str, lang: str = "en") -> PricedDeal:
 
 
 def seated(text: str) -> str:
-    """The line with its seats filled in: the declarer A before a bare contract or misère, and
-    each defender given by its role alone at the next free seat."""
+    """The line at a table of seats A, B, C: the declarer A (or the seat its letter names; a
+    name stands for A), each defender at the seat its letter names, the others — given by their
+    role alone or by a name — at the free seats in order. Raspasy and other lines stay as typed."""
     words = text.split()
     if not words:
         return text
-    declarer = _SEAT_LETTERS.get(norm(words[0])) if len(words) > 1 else None
-    start = 1 if declarer is not None else 0
-    first = norm(words[start])
-    if not (first[:1].isdigit() or first in MISERE):
-        return text  # raspasy, or a line of another shape: read as typed
-    taken = {_SEAT_LETTERS.get(norm(w.partition(":")[2])[:1]) for w in words if ":" in w}
-    taken.add(declarer or "A")
+    declarer = "A"
+    start = 0
+    if len(words) > 1 and not _opens_deal(words[0]) and _opens_deal(words[1]):
+        declarer = _SEAT_LETTERS.get(norm(words[0]), "A")
+        start = 1
+    if not _opens_deal(words[start]):
+        return text
+    defenders = [_defender(word) for word in words[start + 1 :]]
+    taken = {declarer, *(seat for d in defenders if d is not None and (seat := d[1]))}
     free = [seat for seat in SEATS if seat not in taken]
-    filled: list[str] = [] if start else ["A"]
-    for word in words:
-        bare = _BARE_ROLE.fullmatch(word)
-        if bare is not None and norm(bare["role"]) in ROLES and free:
-            tricks = f"/{bare['tricks']}" if bare["tricks"] else ""
-            word = f"{bare['role']}:{free.pop(0)}{tricks}"
+    filled = [declarer, words[start]]
+    for word, defender in zip(words[start + 1 :], defenders, strict=True):
+        if defender is not None:
+            role, seat, tricks = defender
+            if not seat and free:
+                seat = free.pop(0)
+            word = f"{role}:{seat}{tricks}" if seat else word
         filled.append(word)
     return " ".join(filled)
+
+
+def _opens_deal(word: str) -> bool:
+    """A contract's level (`7♠`, `8бк`, `10`) or a misère."""
+    key = norm(word)
+    return key[:1].isdigit() or key in MISERE
+
+
+def _defender(word: str) -> tuple[str, str, str] | None:
+    """(role word, seat letter or "" when it is to be given, "/tricks" or "") of a defender
+    written `vist`, `vist/2`, `vist:B`, `вист:Борис/2`; None for any other word."""
+    role, colon, rest = word.partition(":")
+    if not colon:
+        bare = _BARE_ROLE.fullmatch(word)
+        if bare is None or norm(bare["role"]) not in ROLES:
+            return None
+        return bare["role"], "", f"/{bare['tricks']}" if bare["tricks"] else ""
+    if norm(role) not in ROLES or not rest:
+        return None
+    match = _REF.fullmatch(rest)
+    assert match is not None  # the pattern takes any text
+    ref, tricks = match["ref"], match["tricks"]
+    seat = _SEAT_LETTERS.get(norm(ref), "") if len(ref) == 1 else ""
+    return role, seat, f"/{tricks}" if tricks is not None else ""

@@ -25,7 +25,10 @@ from scoring.sheet import Game
         ("мизер 1", "A мизер 1"),
         ("6♥ pass vist:C", "A 6♥ pass:B vist:C"),
         ("B 7♠ = vist pass", "B 7♠ = vist:A pass:C"),
-        ("в 7♠ = vist pass", "в 7♠ = vist:A pass:C"),  # Cyrillic в is seat B
+        ("в 7♠ = vist pass", "B 7♠ = vist:A pass:C"),  # Cyrillic в is seat B
+        ("Анна 7п -1 вист:Борис пас:Клара", "A 7п -1 вист:B пас:C"),  # names: seats in order
+        ("8бк вист/1 вист=0", "A 8бк вист:B/1 вист:C/0"),
+        ("C 6п = вист:A/2 вист:B/2", "C 6п = вист:A/2 вист:B/2"),
         ("рас A/2 B/3 C/5", "рас A/2 B/3 C/5"),  # raspasy names its seats itself
     ],
 )
