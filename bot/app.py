@@ -18,7 +18,12 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
-from aiogram.types import BotCommand, InlineKeyboardButton
+from aiogram.types import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    InlineKeyboardButton,
+)
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, GameService, utc_now
@@ -30,8 +35,8 @@ from bot.settings import Settings
 from bot.startup import open_when_ready
 from bot.storage.factory import StoreUnavailable
 from bot.storage.upkeep import pruning
+from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, Translator, translator
-from bot.texts.views import COMMANDS
 from bot.tg import runtime
 from bot.tg.fsm import fsm_isolation, fsm_storage
 from bot.tg.middlewares import UpdateContext
@@ -105,17 +110,23 @@ def build_bot(settings: Settings) -> Bot:
     )
 
 
-def menu(lang: str) -> list[BotCommand]:
+def menu(lang: str, private: bool = False) -> list[BotCommand]:
+    """The commands menu of groups (the game's commands) or of private chats (`bot.texts.help`)."""
     t = translator(lang)
-    return [BotCommand(command=name, description=t(f"command-{name}")) for name in COMMANDS]
+    return [BotCommand(command=c, description=d) for c, d in menu_commands(t, private)]
 
 
 async def set_commands(bot: Bot, default_locale: str) -> None:
-    """The commands menu in Russian and English, and the default language's for everyone else."""
+    """The commands menus, one for groups and one for private chats, each in Russian and
+    English and, for every other language, in the default one."""
     try:
-        for lang in LANGUAGES:
-            await bot.set_my_commands(menu(lang), language_code=lang)
-        await bot.set_my_commands(menu(default_locale))
+        for private, scope in (
+            (False, BotCommandScopeAllGroupChats()),
+            (True, BotCommandScopeAllPrivateChats()),
+        ):
+            for lang in LANGUAGES:
+                await bot.set_my_commands(menu(lang, private), scope=scope, language_code=lang)
+            await bot.set_my_commands(menu(default_locale, private), scope=scope)
     except TelegramAPIError as error:
         log.warning("the commands menu was not set: %s", error)
 

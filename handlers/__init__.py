@@ -12,8 +12,10 @@ from handlers import (
     endgame,
     errors,
     help,
+    inline,
     newgame,
     settings,
+    start,
     stats,
     timezone,
     view,
@@ -35,7 +37,9 @@ ROUTERS: tuple[Router, ...] = (
     settings.router,
     timezone.router,
     calc.router,  # /calc: a paper sheet settled; keeps nothing
-    help.router,
+    start.router,  # /start (deep links) and the greeting when added to a group
+    help.router,  # /help and its topic buttons
+    inline.router,  # @bot in any chat: a deal's price, the sender's games to share
     errors.router,
 )
 

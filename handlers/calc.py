@@ -48,6 +48,7 @@ from scoring.calc import (
     parse_calc,
     parse_player_line,
     read_names,
+    split_words,
 )
 from scoring.paper import PaperSheet
 from scoring.rules import PRESETS
@@ -164,17 +165,20 @@ async def go_back(
     MagicData(~F.event.text.startswith("/")),
 )
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
-    """The opener's names or one player's numbers. In a group only a reply to the prompt counts
-    (other talk of the opener is left alone)."""
+    """The opener's names or one player's numbers. In a group only a reply to the prompt counts:
+    what reads as an answer but is not a reply gets a one-line hint, other talk of the opener is
+    left alone."""
     data = await state.get_data()
     replied = message.reply_to_message
-    if not caller.private and (replied is None or replied.message_id != data.get("prompt")):
-        return
     text = message.text or ""
+    if not caller.private and (replied is None or replied.message_id != data.get("prompt")):
+        if reads_as_answer(text, data, await state.get_state() == CalcForm.names.state):
+            await direct.answer(message, t("calc-reply-hint"))
+        return
     if await state.get_state() == CalcForm.names.state:
         count = int(data["players"])
         try:
-            names = read_names(text.split())
+            names = read_names(split_words(text))
         except CalcError:
             names = ()
         if len(names) != count:
@@ -204,6 +208,24 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     sheet = build_sheet(header, players)
     await answer_settled(message, t, sheet)
     await direct.answer(message, calc_message_text(t, sheet))
+
+
+def reads_as_answer(text: str, data: dict[str, Any], naming: bool) -> bool:
+    """Whether a message the opener wrote beside the prompt is an answer to it: as many names as
+    the step asks for, or a player's numbers."""
+    if naming:
+        try:
+            return len(read_names(split_words(text))) == int(data["players"])
+        except CalcError:
+            return False
+    names = tuple(data.get("names", ()))
+    if not names:
+        return False
+    try:
+        parse_player_line(text, names, name=names[min(len(data.get("lines", ())), len(names) - 1)])
+    except CalcError:
+        return False
+    return True
 
 
 async def show(

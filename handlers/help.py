@@ -1,40 +1,40 @@
-"""/help and /start: every command with an example; in private chat also the user's open games."""
+"""/help: a short screen with topic buttons; a button shows its topic in the same message, and
+◀ goes back. It records nothing: the screens are answered and edited directly."""
 
 from __future__ import annotations
 
-from functools import partial
+from aiogram import Bot, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
 
-from aiogram import Router
-from aiogram.filters import Command, CommandStart
-from aiogram.types import Message
-
-from bot.core import Caller, GameService, UnitOfWork
-from bot.texts.i18n import Safe, Translator
-from bot.texts.views import chunks, help_lines, open_games_text
+from bot.texts.help import Topic, topic_text
+from bot.texts.i18n import Translator
 from bot.tg import direct
+from bot.tg.keyboards import HelpCb, help_keyboard
 
 router = Router(name=__name__)
 
 
+async def bot_username(bot: Bot) -> str:
+    """The bot's @username (aiogram keeps getMe's answer after the first call)."""
+    return (await bot.me()).username or ""
+
+
 @router.message(Command("help"))
-@router.message(CommandStart())
-async def help_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, uow: UnitOfWork
-) -> None:
-    """The commands; in private also the user's open games. A private /start lets the bot
-    write to the account there (a game's end tells him what he owes): the answer follows the
-    commit of that."""
-    lines = help_lines(t)
-    if caller.private and caller.user_id is not None:
-        lines += ["", open_games_text(t, await game.open_games(caller.user_id))]
-    parts = chunks(lines)
-    if caller.private and (message.text or "").startswith("/start"):
-        await game.start_account(uow, caller, t.lang)
-        uow.after_commit(partial(_answer, message, parts))
-        return
-    await _answer(message, parts)
+async def help_cmd(message: Message, t: Translator, bot: Bot) -> None:
+    text = topic_text(t, Topic.HOME, await bot_username(bot))
+    await direct.answer(message, text, reply_markup=help_keyboard(t, Topic.HOME))
 
 
-async def _answer(message: Message, parts: list[Safe]) -> None:
-    for part in parts:
-        await direct.answer(message, part)
+@router.callback_query(HelpCb.filter())
+async def help_topic(query: CallbackQuery, callback_data: HelpCb, t: Translator, bot: Bot) -> None:
+    """A topic in place of the screen pressed (a message too old to edit: the topic anew)."""
+    topic = callback_data.topic
+    text = topic_text(t, topic, await bot_username(bot))
+    message = query.message
+    if isinstance(message, Message):
+        if message.text != text:  # pressed twice: Telegram refuses an edit that changes nothing
+            await direct.edit(message, text, help_keyboard(t, topic))
+    elif message is not None:
+        await direct.send(bot, message.chat.id, text, help_keyboard(t, topic))
+    await direct.toast(query)

@@ -13,6 +13,12 @@ conventions.md §2.1, in any order. Then one line per player (3 or 4) in seat or
 `висты`, `ставка` too). Amounts are `36`, `36.5`, `36,5` or `73/2`. A missing `pool` is closed at the
 target, a missing mountain 0, a missing whists pair 0.
 
+It reads a sheet as people read it aloud: a comma, a semicolon or a colon between words is only a
+separator (`гора 42, висты: Боря 170, Вова 60`; a comma between digits stays a decimal comma), a
+whists pair may say on whom (`висты на Борю 30`, `whists on Boris 30`, `… и на Вову 20`), and a
+Russian name may be declined (`Борю`, `Бориса`, `Вове` are Боря, Борис, Вова) when that names one
+player only.
+
 It reads into the `PaperSheet` the CLI's JSON gives, so `scoring.settle.settle` settles it the same way.
 A sheet that is merely impossible for its convention is settled (paper is what it is); an obviously
 broken one is refused with a `CalcError`: a negative pool or whists, a player whisting on himself, an
@@ -83,6 +89,14 @@ _TARGET: Final = re.compile(r"\d{1,4}")
 _NAME: Final = re.compile(r"@?[^\W\d_][\w.\-']{0,31}")
 _COMMAND: Final = re.compile(r"/calc(?:@\w+)?(?=\s|$)", re.IGNORECASE)
 _SPAN: Final = 60  # longest quoted input in an error
+# A separator between words: `;`, `:`, or a comma not between two digits (`36,5` is a number).
+_SEPARATOR: Final = re.compile(r"[;:]|,(?!\d)|(?<!\d),")
+_DASHES: Final = frozenset({"-", "–", "—"})
+# Words before a whists pair's name that say nothing more: «висты на Борю 30 и на Вову 20».
+_LINKING: Final = frozenset({"на", "и", "on", "and"})
+_A_ENDINGS: Final = frozenset({"у", "ю", "ы", "и", "е", "ой", "ей", "ою", "ею"})
+_SOFT_ENDINGS: Final = frozenset({"я", "ю", "е", "ем", "ём", "и"})
+_HARD_ENDINGS: Final = frozenset({"а", "у", "е", "ом", "ым"})
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 4
 
@@ -274,7 +288,10 @@ def parse_player_line(
             continue
         if column != WHISTS:
             raise _error("calc-unknown-word", word, {}, example, line, text)
-        target = next((n for n in names if n.casefold() == word.rstrip(":").casefold()), None)
+        if word.casefold() in _LINKING:
+            k += 1
+            continue
+        target = find_name(word, names)
         if target is None:
             params = {"players": ", ".join(names)}
             raise _error("calc-unknown-name", word, params, example, line, text)
@@ -414,9 +431,39 @@ def _amount(word: str, line: int, text: str, example: str) -> Fraction:
 
 
 def _words(text: str) -> list[str]:
-    """The words of a line; a comma or semicolon between words is only a separator."""
-    words = [w.strip(",;") for w in text.split()]
-    return [w for w in words if w]
+    """The words of a line; a comma, semicolon or colon between words is only a separator (a comma
+    between two digits is a decimal comma), and a dash standing alone is left out."""
+    words = _SEPARATOR.sub(" ", text).split()
+    return [w for w in words if w not in _DASHES]
+
+
+def split_words(text: str) -> list[str]:
+    """The words of an answer as `/calc` reads them (the names step reads its names so)."""
+    return _words(text)
+
+
+def find_name(word: str, names: Sequence[str]) -> str | None:
+    """The player `word` names: exactly (case-insensitive), else the one name it is a Russian
+    case form of (`Борю` → Боря, `Бориса` → Борис, `Игоря` → Игорь); None when none or several."""
+    key = word.casefold()
+    exact = [n for n in names if n.casefold() == key]
+    if exact:
+        return exact[0]
+    declined = [n for n in names if _is_case_form(key, n.casefold())]
+    return declined[0] if len(declined) == 1 else None
+
+
+def _is_case_form(word: str, name: str) -> bool:
+    """Whether `word` is `name` with one of the Russian case endings of a first name."""
+    if not _CYRILLIC.search(name) or len(name) < 3:
+        return False
+    if name[-1] in "ая":  # Боря, Анна: Борю, Бори, Боре, Борей, Аннe, Анну, Анной
+        stem, endings = name[:-1], _A_ENDINGS
+    elif name[-1] in "йь":  # Андрей, Игорь: Андрея, Игорю, Игорем
+        stem, endings = name[:-1], _SOFT_ENDINGS
+    else:  # Борис, Олег: Бориса, Борису, Борисом, Борисе
+        stem, endings = name, _HARD_ENDINGS
+    return word.startswith(stem) and word[len(stem) :] in endings
 
 
 def _first_word(text: str) -> str:

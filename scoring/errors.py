@@ -122,6 +122,8 @@ ERROR_CODES: frozenset[str] = frozenset(
         "bad-players",
         "bad-json",
         "bad-sheet",
+        # the inline mode: a deal priced under every convention (scoring.pricing)
+        "not-a-deal",  # a rule change, a mark or an adjustment where one deal was asked for
         # /calc, a paper sheet typed as a message (scoring.calc.CALC_ERROR_CODES)
         "calc-unknown-word",
         "calc-bad-number",

@@ -133,47 +133,6 @@ def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
     )
 
 
-# Every command, in the order /help explains them and the commands menu lists them.
-COMMANDS: Final = (
-    "newgame",
-    "join",
-    "leave",
-    "deal",
-    "undo",
-    "edit",
-    "score",
-    "sheet",
-    "history",
-    "rules",
-    "rule",
-    "lastround",
-    "dispute",
-    "arbiter",
-    "export",
-    "endgame",
-    "games",
-    "game",
-    "stats",
-    "top",
-    "me",
-    "debts",
-    "paid",
-    "remind",
-    "calc",
-    "lang",
-    "tz",
-    "help",
-)
-
-
-def help_lines(t: Translator) -> list[str]:
-    lines: list[str] = [t("help-title")]
-    for key in COMMANDS:
-        lines += ["", t(f"help-{key}")]
-    lines += ["", t("help-notation")]
-    return lines
-
-
 def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
     if not games:
         return t("private-no-games")

@@ -1,5 +1,5 @@
 """The one way to answer Telegram directly, for what records nothing: /help, /start, /calc, the
-deal steps' messages, a refusal's toast, a toast after a commit, and — when the database takes no
+inline mode's answers, the greeting in a group the bot was added to, the deal steps' messages, a refusal's toast, a toast after a commit, and — when the database takes no
 writes, so the outbox cannot be — a look's answer and the notice that nothing could be saved.
 
 Every call goes through `call`: a 429 waits its `retry_after` (up to `LONGEST_WAIT`), a 5xx or a
@@ -36,6 +36,9 @@ from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
     InlineKeyboardMarkup,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
     Message,
 )
 
@@ -118,8 +121,24 @@ async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = 
     await call(query.answer(text, show_alert=alert))
 
 
-async def send(bot: Bot, chat_id: int, text: str) -> Message | None:
-    return await call(SendMessage(chat_id=chat_id, text=text), bot)
+async def send(
+    bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Message | None:
+    return await call(SendMessage(chat_id=chat_id, text=text, reply_markup=markup), bot)
+
+
+async def answer_inline(
+    query: InlineQuery,
+    results: Sequence[InlineQueryResultArticle],
+    *,
+    personal: bool,
+    cache_time: int,
+    button: InlineQueryResultsButton | None = None,
+) -> None:
+    """The inline query's results (`personal`: cached for this user only)."""
+    await call(
+        query.answer(list(results), cache_time=cache_time, is_personal=personal, button=button)
+    )
 
 
 async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:

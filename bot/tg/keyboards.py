@@ -18,7 +18,9 @@ from bot.core.ledger import Debt
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
 from bot.texts.deal_steps import DealStep, Draft, Seating
+from bot.texts.help import TOPICS, Topic, topic_label
 from bot.texts.i18n import Translator
+from bot.tg import deeplinks
 
 
 class JoinCb(CallbackData, prefix="j"):
@@ -139,4 +141,55 @@ def deal_keyboard(
         last += 1
     button(t.template("steps-cancel"), Act.CANCEL)
     builder.adjust(*sizes, last)
+    return builder.as_markup()
+
+
+def game_link_keyboard(
+    t: Translator, username: str, chat_id: int, number: int
+) -> InlineKeyboardMarkup | None:
+    """Under a shared score: open the game in the private chat (its players see it there)."""
+    if not username:
+        return None
+    builder = InlineKeyboardBuilder()
+    url = deeplinks.start_url(username, deeplinks.game_payload(chat_id, number))
+    builder.button(text=t.template("button-open-game"), url=url)
+    return builder.as_markup()
+
+
+class HelpCb(CallbackData, prefix="hp"):
+    """A /help topic button: the screen to show in the same message."""
+
+    topic: Topic
+
+
+def help_keyboard(t: Translator, topic: Topic) -> InlineKeyboardMarkup:
+    """The short screen's topic buttons, two a row; a topic's screen has ◀ back."""
+    builder = InlineKeyboardBuilder()
+    if topic is not Topic.HOME:
+        builder.button(text=t.template("help-button-back"), callback_data=HelpCb(topic=Topic.HOME))
+        return builder.as_markup()
+    for shown in TOPICS:
+        builder.button(text=topic_label(t, shown), callback_data=HelpCb(topic=shown))
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+def greeting_keyboard(t: Translator) -> InlineKeyboardMarkup:
+    """Under the greeting in a group the bot was added to: how to start (the recording topic)."""
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text=t.template("button-how-to-start"), callback_data=HelpCb(topic=Topic.RECORDING)
+    )
+    return builder.as_markup()
+
+
+def private_start_keyboard(t: Translator, username: str) -> InlineKeyboardMarkup:
+    """Under the private /start: add the bot to a group, and how to play (/help)."""
+    builder = InlineKeyboardBuilder()
+    if username:
+        builder.button(
+            text=t.template("button-add-to-group"), url=deeplinks.add_to_group_url(username)
+        )
+    builder.button(text=t.template("button-how-to-play"), callback_data=HelpCb(topic=Topic.HOME))
+    builder.adjust(1)
     return builder.as_markup()

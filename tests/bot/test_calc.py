@@ -17,8 +17,10 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import SqliteStore
+from bot.texts.help import Topic
 from bot.texts.i18n import translator
 from bot.tg.calc_steps import CalcAct, CalcCb, CalcStep
+from bot.tg.keyboards import HelpCb
 from tests.bot.factories import ANNA, BORIS, START, ChatDriver, TgUser, texts
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_bad_input import count_events, started_game
@@ -201,7 +203,8 @@ async def test_only_the_opener_answers_the_steps(chat: ChatDriver) -> None:
     await steps.press(ANNA, CalcStep.PLAYERS, "3")
     await steps.press(ANNA, CalcStep.POOL, "20")
     assert await steps.reply(BORIS, "Boris Anna Clara") == []  # another's reply is not taken
-    assert await chat.send(ANNA, "Anna Boris Clara") == []  # in a group, only a reply counts
+    hint = await chat.send(ANNA, "Anna Boris Clara")  # in a group, only a reply counts
+    assert "reply to my question" in texts(hint) and len(hint) == 1
     asked = await steps.reply(ANNA, "Anna Boris Clara")
     assert "Anna</b> (1 of 3)" in texts(asked)
 
@@ -241,10 +244,40 @@ async def test_wrong_names_or_numbers_in_the_steps_are_asked_again(chat: ChatDri
     assert "(2 of 3)" in texts(await room.send(ANNA, "whists Boris 3"))
 
 
+async def test_a_group_answer_that_is_no_reply_gets_a_one_line_hint_and_talk_is_left_alone(
+    chat: ChatDriver,
+) -> None:
+    await chat.send(ANNA, "/lang ru")
+    steps = Steps(chat)
+    await steps.start(ANNA)
+    await steps.press(ANNA, CalcStep.CONVENTION, "sochi")
+    await steps.press(ANNA, CalcStep.PLAYERS, "3")
+    await steps.press(ANNA, CalcStep.POOL, "10")
+    hint = texts(await chat.send(ANNA, "Оля, Боря, Вова"))
+    assert hint.count("\n") == 0 and "ответьте на мой вопрос" in hint
+    assert await chat.send(ANNA, "сейчас посчитаем") == []  # talk is not an answer
+    asked = texts(await steps.reply(ANNA, "Оля, Боря, Вова"))
+    assert "Оля</b> (1 из 3)" in asked
+    hint = texts(await chat.send(ANNA, "гора 42, висты: Боря 170, Вова 60"))
+    assert "ответьте на мой вопрос" in hint
+    await steps.reply(ANNA, "гора 42, висты: Боря 170, Вова 60")
+    await steps.reply(ANNA, "гора 96; висты на Олю 64 и на Вову 178")
+    answer = texts(await steps.reply(ANNA, "гора 132, висты: на Олю 88, на Борю 95"))
+    plain = await chat.say(
+        ANNA,
+        "/calc сочи\nОля гора 42 висты Боря 170 Вова 60\nБоря гора 96 висты Оля 64 Вова 178\n"
+        "Вова гора 132 висты Оля 88 Боря 95",
+    )
+    balances = answer.split("\n\n")[1]
+    assert "Оля:" in balances and balances in plain  # read aloud, settled as written plainly
+
+
 def test_calc_buttons_fit_telegrams_64_bytes() -> None:
     data = CalcCb(owner=9_999_999_999, step=CalcStep.CONVENTION, act=CalcAct.PICK, v="leningrad")
     assert len(data.pack().encode()) <= 64
 
 
-async def test_help_lists_calc(chat: ChatDriver) -> None:
-    assert "/calc" in await chat.say(ANNA, "/help")
+async def test_help_shows_calc_under_settlement(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/help")
+    topic = await chat.press(ANNA, HelpCb(topic=Topic.SETTLEMENT), last_id(chat))
+    assert "/calc" in texts(topic)

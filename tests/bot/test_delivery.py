@@ -19,6 +19,7 @@ from bot.core import Caller, GameService, UnitOfWork
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
+from bot.texts.i18n import translator
 from bot.tg.keyboards import JoinCb
 from bot.tg.polling import poll
 from bot.tg.reply import close_expired_votes
@@ -323,7 +324,9 @@ async def polled(
 
 
 def helped(bot: MockedBot) -> int:
-    return sum("/undo" in r.text for r in bot.requests if isinstance(r, SendMessage))
+    """How many times /help's screen was sent."""
+    screen = translator("en")("helpscreen-home").split("\n")[0]
+    return sum(screen in r.text for r in bot.requests if isinstance(r, SendMessage))
 
 
 async def test_polling_confirms_no_update_whose_database_failed_and_handles_it_again_until_saved(

@@ -23,7 +23,9 @@ from bot.app import build_dispatcher
 from bot.core import GameService, Kind
 from bot.settings import Settings
 from bot.storage import SqliteStore
-from bot.tg.keyboards import VoteCb
+from bot.texts.help import Topic, menu_commands
+from bot.texts.i18n import translator
+from bot.tg.keyboards import HelpCb, VoteCb
 from bot.tg.reply import close_expired_votes, render_png
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
@@ -429,8 +431,13 @@ async def test_a_pool_value_corrected_away_is_still_marked(
 
 
 async def test_help_and_menu_name_the_new_commands(chat: ChatDriver) -> None:
-    answer = await chat.say(EVA, "/help")
+    await chat.send(EVA, "/help")
+    home = chat.bot.session.message_ids[chat.chat_id]
+    answer = texts(await chat.press(EVA, HelpCb(topic=Topic.CORRECTIONS), home))
+    answer += texts(await chat.press(EVA, HelpCb(topic=Topic.SETTLEMENT), home))
     assert "/dispute" in answer and "/arbiter" in answer and "/export" in answer
+    names = [command for command, _ in menu_commands(translator("en"), private=False)]
+    assert {"dispute", "arbiter", "export"} <= set(names)
 
 
 async def test_an_early_end_that_times_out_goes_to_the_arbiter(

@@ -7,8 +7,9 @@ import inspect
 from aiogram.filters.callback_data import CallbackData
 
 from bot.texts.deal_steps import DealStep
+from bot.texts.help import Topic
 from bot.tg import keyboards
-from bot.tg.keyboards import Act, DealCb, DebtCb, JoinCb, VoteCb
+from bot.tg.keyboards import Act, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
@@ -21,6 +22,7 @@ LARGEST: tuple[CallbackData, ...] = (
         for act in Act
         for step in DealStep
     ),
+    *(HelpCb(topic=topic) for topic in Topic),
 )
 
 
@@ -39,7 +41,13 @@ def test_every_callback_data_of_the_keyboards_is_measured() -> None:
 
 
 def test_callback_prefixes_are_distinct() -> None:
-    prefixes = [JoinCb.__prefix__, VoteCb.__prefix__, DealCb.__prefix__]
+    prefixes = [
+        JoinCb.__prefix__,
+        VoteCb.__prefix__,
+        DealCb.__prefix__,
+        HelpCb.__prefix__,
+        DebtCb.__prefix__,
+    ]
     assert len(set(prefixes)) == len(prefixes)
 
 

@@ -42,11 +42,14 @@ BOT_USER: dict[str, Any] = {
     "username": "pulka_test_bot",
     "can_join_groups": True,
     "can_read_all_group_messages": False,
-    "supports_inline_queries": False,
+    "supports_inline_queries": True,
 }
 
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
+INLINE_RESULTS_LIMIT = 50
+INLINE_ID_LIMIT = 64
+START_PARAMETER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 CALLBACK_DATA_LIMIT = 64
 PHOTO_SIDES_LIMIT = 10_000
 PHOTO_SIZE_LIMIT = 10 * 1024 * 1024
@@ -415,6 +418,8 @@ _STRING_FIELDS = frozenset(
         "message_effect_id",
         "emoji",
         "query",
+        "inline_query_id",
+        "next_offset",
     ]
 )
 _COMMAND = re.compile(r"/[A-Za-z0-9_]{1,32}(@[A-Za-z0-9_]{3,32})?")
@@ -496,6 +501,7 @@ class FakeTelegram:
         self.sent: defaultdict[int, list[Sent]] = defaultdict(list)
         self.commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.callback_answers: dict[str, dict[str, Any]] = {}
+        self.inline_answers: dict[str, dict[str, Any]] = {}
         self.poll_count = 0
         self.dropped_updates: list[dict[str, Any]] = []
         self.deliveries: Counter[int] = Counter()  # how many times each update reached the bot
@@ -516,6 +522,7 @@ class FakeTelegram:
         self._undelivered: set[int] = set()  # queued, not yet handed to the bot
         self._allowed_updates: frozenset[str] = _DEFAULT_UPDATE_TYPES
         self._open_queries: set[str] = set()
+        self._open_inline: set[str] = set()
         self._next_query = 7_000_001
         self._poll_generation = 0
         self._changed = asyncio.Event()
@@ -631,6 +638,55 @@ class FakeTelegram:
         )
         return query_id
 
+    def inline_query(self, user: User, query: str, chat_type: str = "supergroup") -> str:
+        """Queue an inline query (`@bot query` typed by `user` in a chat of `chat_type`);
+        returns its id, for `wait_for_inline_answer`."""
+        query_id = str(self._next_query)
+        self._next_query += 1
+        self._open_inline.add(query_id)
+        self._users[user.id] = user
+        inline: dict[str, Any] = {
+            "id": query_id,
+            "from": user.api(),
+            "query": query,
+            "offset": "",
+            "chat_type": chat_type,
+        }
+        self._queue({"inline_query": inline})
+        return query_id
+
+    def add_bot(self, chat: Chat, by: User, status: str = "member") -> None:
+        """`by` adds the bot to `chat` (as a member or an administrator): Telegram's
+        `my_chat_member` update, the bot's status going from left to `status`."""
+        self.add_chat(chat)
+        self._users[by.id] = by
+        bot = {k: self.bot_user[k] for k in ("id", "is_bot", "first_name", "username")}
+        new: dict[str, Any] = {"status": status, "user": bot}
+        if status == "administrator":
+            new |= {
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": False,
+                "can_restrict_members": False,
+                "can_promote_members": False,
+                "can_change_info": False,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+                "can_send_welcome_messages": False,
+            }
+        update = {
+            "chat": chat.api(),
+            "from": by.api(),
+            "date": int(time.time()),
+            "old_chat_member": {"status": "left", "user": bot},
+            "new_chat_member": new,
+        }
+        self._queue({"my_chat_member": update})
+
     def migrate(self, old: Chat, new: Chat, user: User | None = None) -> None:
         """The group `old` becomes the supergroup `new`, as when Telegram upgrades a group.
 
@@ -712,6 +768,14 @@ class FakeTelegram:
             if not await self._wait_change(deadline):
                 raise AssertionError(f"callback query {query_id} not answered in {timeout:.0f} s")
         return self.callback_answers[query_id]
+
+    async def wait_for_inline_answer(self, query_id: str, timeout: float = 15.0) -> dict[str, Any]:
+        """The bot's answerInlineQuery for the inline query `query_id`."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while query_id not in self.inline_answers:
+            if not await self._wait_change(deadline):
+                raise AssertionError(f"inline query {query_id} not answered in {timeout:.0f} s")
+        return self.inline_answers[query_id]
 
     async def wait_polling(self, after: int, timeout: float = 15.0) -> None:
         """Wait until the bot has called getUpdates more than `after` times in all."""
@@ -1226,6 +1290,38 @@ class FakeTelegram:
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         self._open_queries.discard(query_id)
         self.callback_answers[query_id] = params
+        return True
+
+    def _m_answerinlinequery(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
+        """Checked as Telegram checks it: an open query, at most 50 results with distinct ids of
+        at most 64 bytes, each article with a title and a message text that parses, buttons as
+        in a message, and a start parameter of the allowed letters."""
+        query_id = str(params.get("inline_query_id"))
+        if query_id not in self._open_inline:
+            raise ApiError(
+                400,
+                "Bad Request: query is too old and response timeout expired or query ID is invalid",
+            )
+        results = params.get("results")
+        if not isinstance(results, list) or len(results) > INLINE_RESULTS_LIMIT:
+            raise ApiError(400, "Bad Request: RESULTS_TOO_MUCH")
+        ids = [str(r.get("id", "")) for r in results]
+        if len(set(ids)) != len(ids) or any(
+            not 1 <= len(i.encode()) <= INLINE_ID_LIMIT for i in ids
+        ):
+            raise ApiError(400, "Bad Request: RESULT_ID_INVALID")
+        for result in results:
+            if result.get("type") != "article" or not result.get("title"):
+                raise ApiError(400, "Bad Request: RESULT_TITLE_EMPTY")
+            content = result.get("input_message_content") or {}
+            self._text(content, "message_text", TEXT_LIMIT, required=True)
+            self._markup(result)
+        button = params.get("button")
+        parameter = button.get("start_parameter") if isinstance(button, dict) else None
+        if parameter is not None and not START_PARAMETER.fullmatch(str(parameter)):
+            raise ApiError(400, "Bad Request: START_PARAM_INVALID")
+        self._open_inline.discard(query_id)
+        self.inline_answers[query_id] = params
         return True
 
     def _m_setwebhook(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:

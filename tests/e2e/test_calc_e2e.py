@@ -116,3 +116,60 @@ async def test_ten_malformed_sheets_are_answered_with_the_fault_and_an_example(
     nothing = await anna.say("/score", contains("no game"))
     assert "/newgame" in nothing.text
     shared_bot.assert_alive()
+
+
+ALOUD_GROUP = Chat(-1001500000164, "supergroup", "Пулька на бумаге")
+EN_ALOUD_GROUP = Chat(-1001500000165, "supergroup", "Paper, read aloud")
+
+
+async def test_a_sheet_read_aloud_is_settled_in_russian_and_a_stray_answer_gets_a_hint(
+    shared_bot: BotProcess,
+) -> None:
+    """«гора 42, висты: Боря 170, Вова 60», «висты на Олю 64» — settled as settlement.md E1
+    written plainly; in the steps, an answer that is not a reply gets one line on how to reply."""
+    shared_bot.server.add_chat(ALOUD_GROUP)
+    anna = Member(shared_bot, ALOUD_GROUP, ANNA)
+    await anna.say("/lang ru", contains("по-русски"))
+    plain = await anna.say(
+        "/calc сочи\nОля гора 42 висты Боря 170 Вова 60\nБоря гора 96 висты Оля 64 Вова 178\n"
+        "Вова гора 132 висты Оля 88 Боря 95",
+        contains("Бумажный лист"),
+    )
+    aloud = await anna.say(
+        "/calc сочи,\nОля: гора 42, висты: Боря 170, Вова 60\n"
+        "Боря: гора 96; висты на Олю 64 и на Вову 178\nВова — гора 132, висты: на Олю 88, на Борю 95",
+        contains("Бумажный лист"),
+    )
+    assert aloud.text == plain.text
+    steps = await anna.say("/calc", contains("Какая конвенция"))
+    await anna.press(steps, "Сочи", contains("Сколько игроков"))
+    await anna.press(steps, "3", contains("Пуля до"))
+    await anna.press(steps, "20", contains("Ответьте на это сообщение"))
+    hint = await anna.say("Оля, Боря, Вова", contains("ответьте на мой вопрос"))
+    assert "\n" not in hint.text
+    prompt = await anna.say("Оля, Боря, Вова", contains("(1 из 3)"), reply_to=steps.message_id)
+    for numbers, asked in (
+        ("гора 42, висты: Боря 170, Вова 60", "(2 из 3)"),
+        ("гора 96; висты на Олю 64 и на Вову 178", "(3 из 3)"),
+    ):
+        prompt = await anna.say(numbers, contains(asked), reply_to=prompt.message_id)
+    answer = await anna.say(
+        "гора 132, висты: на Олю 88, на Борю 95",
+        contains("Бумажный лист"),
+        reply_to=prompt.message_id,
+    )
+    assert answer.text == plain.text
+    assert events_in(shared_bot) == 0
+
+
+async def test_a_sheet_read_aloud_in_english(shared_bot: BotProcess) -> None:
+    shared_bot.server.add_chat(EN_ALOUD_GROUP)
+    clara = Member(shared_bot, EN_ALOUD_GROUP, CLARA)
+    aloud = await clara.say(
+        "/calc sochi, pool: 10, stake: 0.1\n"
+        "Anna: pool 10, mountain 14, whists: on Boris 30, and on Clara 16\n"
+        "Boris: pool 10; mountain 20; whists: Anna 10, Clara 24\n"
+        "Clara — pool 6, mountain 4, whists on Anna 40 and on Boris 8",
+        contains("balances"),
+    )
+    assert_e3(aloud.text)

@@ -32,7 +32,9 @@ from aiogram.types import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQueryResultArticle,
     InputMediaPhoto,
+    InputTextMessageContent,
     Message,
     ReplyParameters,
 )
@@ -477,6 +479,49 @@ async def test_a_press_queues_a_callback_query_that_the_bot_answers_once(
         await api.answer_callback_query(query_id)
     with pytest.raises(LookupError):
         server.press(GROUP, BORIS, shown.message_id, "no-such-button")
+
+
+def article(id_: str, text: str, title: str = "T") -> InlineQueryResultArticle:
+    return InlineQueryResultArticle(
+        id=id_,
+        title=title,
+        input_message_content=InputTextMessageContent(message_text=text, parse_mode="HTML"),
+    )
+
+
+async def test_an_inline_query_is_answered_once_and_checked_as_telegram_checks_it(
+    server: FakeTelegram, api: Bot
+) -> None:
+    query_id = server.inline_query(BORIS, "7♠ -1 vist pass")
+    (update,) = await api.get_updates(timeout=0)
+    inline = update.inline_query
+    assert inline is not None and inline.id == query_id and inline.query == "7♠ -1 vist pass"
+    assert inline.from_user.id == BORIS.id
+    for results, refusal in (
+        ([article("a", "x"), article("a", "y")], "RESULT_ID_INVALID"),
+        ([article("a" * 65, "x")], "RESULT_ID_INVALID"),
+        ([article("a", "<b>x")], "can't parse entities"),
+        ([article(str(n), "x") for n in range(51)], "RESULTS_TOO_MUCH"),
+    ):
+        with pytest.raises(TelegramBadRequest, match=refusal):
+            await api.answer_inline_query(query_id, results)
+    assert await api.answer_inline_query(query_id, [article("a", "<b>7♠</b>")], cache_time=5)
+    answer = await server.wait_for_inline_answer(query_id, timeout=1)
+    assert answer["results"][0]["input_message_content"]["message_text"] == "<b>7♠</b>"
+    with pytest.raises(TelegramBadRequest, match="query ID is invalid"):
+        await api.answer_inline_query(query_id, [article("b", "x")])
+
+
+async def test_adding_the_bot_to_a_group_queues_its_chat_member_update(
+    server: FakeTelegram, api: Bot
+) -> None:
+    server.add_bot(GROUP, ANNA, "administrator")
+    (update,) = await api.get_updates(timeout=0)
+    joined = update.my_chat_member
+    assert joined is not None and joined.chat.id == GROUP.id and joined.from_user.id == ANNA.id
+    assert joined.old_chat_member.status == "left"
+    assert joined.new_chat_member.status == "administrator"
+    assert joined.new_chat_member.user.id == BOT_USER["id"]
 
 
 async def test_a_migrated_group_sends_both_service_messages_and_refuses_calls(

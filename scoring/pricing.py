@@ -1,0 +1,123 @@
+"""What one deal costs under each convention, at a fresh table of three (the inline mode).
+
+A deal is typed as in `/deal`, names optional (notation.md): `7♠ -1 vist pass`,
+`8бк вист/1 вист/0`, `мизер 1`, `Анна 7п -1 вист:Борис пас:Клара`. The declarer is seat A (or the
+seat its letter names); a defender at the seat its letter names, any other — by its role alone or
+by a name — at the next free seat of B and C. A raspasy line names its seats (`рас A/2 B/3 C/5`).
+Each convention's cost is what settlement.md's method gives for the sheet this one deal
+writes: every player's balance in whists (zero-sum), beside the entries the deal wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from scoring.deal import Contract, Misere, Raspasy, Record
+from scoring.entries import Entry
+from scoring.errors import IllegalDeal, InvalidDeal
+from scoring.notation import Table, parse_record
+from scoring.notation_words import MISERE, ROLES, norm
+from scoring.replay import replay
+from scoring.rules import PRESETS, rules_for
+from scoring.settle import settle
+from scoring.sheet import Game
+
+SEATS: Final = ("A", "B", "C")
+EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
+# A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
+_BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
+# A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
+_REF: Final = re.compile(r"(?P<ref>[^/=]*)(?:[/=](?P<tricks>.*))?", re.DOTALL)
+_SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """One convention's price of the deal; `refused` the code of a convention that does not
+    allow it (`three-down-not-allowed`), its entries and balances then empty."""
+
+    convention: str
+    entries: tuple[Entry, ...] = ()
+    balances: tuple[Fraction, ...] = ()
+    refused: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PricedDeal:
+    record: Contract | Misere | Raspasy
+    prices: tuple[Price, ...]
+
+
+def price_deal(text: str, lang: str = "en") -> PricedDeal:
+    """The deal typed in `text` priced under every preset; raises NotationError for a line that
+    is not one deal (a rule change, a mark or an adjustment is not a deal either)."""
+    line = seated(text)
+    record: Record = parse_record(line, Table(SEATS))
+    if not isinstance(record, Contract | Misere | Raspasy):
+        raise InvalidDeal("not-a-deal", text.strip(), {}, EXAMPLE.get(lang, EXAMPLE["en"]))
+    prices: list[Price] = []
+    for convention in PRESETS:
+        rules = rules_for(convention, len(SEATS))
+        try:
+            sheet = replay(Game(rules, SEATS), [record])
+        except IllegalDeal as error:
+            prices.append(Price(convention, refused=error.code))
+            continue
+        balances = settle(rules, sheet.totals).balances
+        prices.append(Price(convention, sheet.records[0].entries, balances))
+    return PricedDeal(record, tuple(prices))
+
+
+def seated(text: str) -> str:
+    """The line at a table of seats A, B, C: the declarer A (or the seat its letter names; a
+    name stands for A), each defender at the seat its letter names, the others — given by their
+    role alone or by a name — at the free seats in order. Raspasy and other lines stay as typed."""
+    words = text.split()
+    if not words:
+        return text
+    declarer = "A"
+    start = 0
+    if len(words) > 1 and not _opens_deal(words[0]) and _opens_deal(words[1]):
+        declarer = _SEAT_LETTERS.get(norm(words[0]), "A")
+        start = 1
+    if not _opens_deal(words[start]):
+        return text
+    defenders = [_defender(word) for word in words[start + 1 :]]
+    taken = {declarer, *(seat for d in defenders if d is not None and (seat := d[1]))}
+    free = [seat for seat in SEATS if seat not in taken]
+    filled = [declarer, words[start]]
+    for word, defender in zip(words[start + 1 :], defenders, strict=True):
+        if defender is not None:
+            role, seat, tricks = defender
+            if not seat and free:
+                seat = free.pop(0)
+            word = f"{role}:{seat}{tricks}" if seat else word
+        filled.append(word)
+    return " ".join(filled)
+
+
+def _opens_deal(word: str) -> bool:
+    """A contract's level (`7♠`, `8бк`, `10`) or a misère."""
+    key = norm(word)
+    return key[:1].isdigit() or key in MISERE
+
+
+def _defender(word: str) -> tuple[str, str, str] | None:
+    """(role word, seat letter or "" when it is to be given, "/tricks" or "") of a defender
+    written `vist`, `vist/2`, `vist:B`, `вист:Борис/2`; None for any other word."""
+    role, colon, rest = word.partition(":")
+    if not colon:
+        bare = _BARE_ROLE.fullmatch(word)
+        if bare is None or norm(bare["role"]) not in ROLES:
+            return None
+        return bare["role"], "", f"/{bare['tricks']}" if bare["tricks"] else ""
+    if norm(role) not in ROLES or not rest:
+        return None
+    match = _REF.fullmatch(rest)
+    assert match is not None  # the pattern takes any text
+    ref, tricks = match["ref"], match["tricks"]
+    seat = _SEAT_LETTERS.get(norm(ref), "") if len(ref) == 1 else ""
+    return role, seat, f"/{tricks}" if tricks is not None else ""
