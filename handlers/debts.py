@@ -7,7 +7,7 @@ from functools import partial
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.filters import Command, CommandObject
+from aiogram.filters import Command, CommandObject, MagicData
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import Caller, GameService, UnitOfWork
@@ -77,7 +77,7 @@ async def remind_cmd(
     await reply.text(reminder_set_text(t, every))
 
 
-@router.my_chat_member(F.chat.type == "private")
+@router.my_chat_member(MagicData(F.event.chat.type == "private"))
 async def private_chat_changed(
     event: ChatMemberUpdated, caller: Caller, game: GameService, uow: UnitOfWork
 ) -> None:
