@@ -139,6 +139,9 @@ class GameService:
     ) -> Joined:
         return await lobby.join(uow, caller, name, game_id)
 
+    async def claim(self, uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
+        return await lobby.claim(uow, caller, game_id, seat)
+
     async def leave(self, uow: UnitOfWork, caller: Caller, name: str | None = None) -> Left:
         return await lobby.leave(uow, caller, name)
 

@@ -8,12 +8,13 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.texts.deal_steps import DealStep
 from bot.tg import keyboards
-from bot.tg.keyboards import Act, DealCb, JoinCb, VoteCb
+from bot.tg.keyboards import Act, ClaimCb, DealCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
 LARGEST: tuple[CallbackData, ...] = (
     JoinCb(game=BIG),
+    ClaimCb(game=BIG, seat=3),
     VoteCb(game=BIG, vote=BIG, yes=False),
     *(
         DealCb(game=BIG, ver=10**9, act=act, step=step, v=999, by=BIG)
