@@ -23,11 +23,12 @@ from bot.core.events import (
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
 from bot.core.uow import deal_example
 from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.options import option_label, option_lines, option_said, option_value
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record, parse_rule_change
-from scoring.rules import OPTION_NAMES, Rules, format_option, rules_for
+from scoring.rules import rules_for
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet, Totals
 from scoring.voting import majority
@@ -81,7 +82,7 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
         parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
     options = {k: v for k, v in state.overrides.items() if k != "pool_target"}
     if options:
-        parts.append(", ".join(f"{k}={v}" for k, v in options.items()))
+        parts.append(", ".join(option_said(t, k, v) for k, v in options.items()))
     return Safe(" · ".join(quote(p) for p in parts))
 
 
@@ -112,7 +113,8 @@ def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -
     lines: list[str] = [t("game-started", dealer=dealer)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
-    lines.append(t("deal-hint", example=deal_example(state.names, state.first_dealer)))
+    example = example_in(t.lang, deal_example(state.names, state.first_dealer))
+    lines.append(t("deal-hint", example=example))
     return join_lines(lines)
 
 
@@ -408,7 +410,14 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     elif isinstance(event, RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(t("vote-rule-change", option=option, old=event.old, value=value))
+        lines.append(
+            t(
+                "vote-rule-change",
+                option=option_label(t, option),
+                old=option_value(t, event.old),
+                value=option_value(t, value),
+            )
+        )
     lines.append("")
     for voter in result.voters:
         ballot = vote.ballot(voter)
@@ -430,9 +439,13 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
 
 
 def arbiter_name(player: Player | None) -> str:
+    """The arbiter by his name once his account has acted (or the opener named him), by his
+    @username until then: nothing else is known of him."""
     if player is None:
         return "?"
-    return f"@{player.username}" if player.username else player.name
+    if player.username and player.user_id is None and player.name == player.username:
+        return f"@{player.username}"
+    return player.name
 
 
 def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
@@ -506,23 +519,9 @@ def rules_text(t: Translator, state: GameState) -> Safe:
         lines.append(t("rules-not-frozen"))
     elif mid_game:
         lines.append(t("rules-changed-mid-game"))
-    lines += option_lines(t, rules, set(state.overrides), mid_game)
+    preset = rules_for(state.convention, state.seats, {})
+    lines += option_lines(t, rules, preset, mid_game)
     return join_lines(lines)
-
-
-def option_lines(
-    t: Translator, rules: Rules, changed: set[str], mid_game: set[str] | None = None
-) -> list[str]:
-    """One line per option; ✎ differs from the preset, 🔄 was changed mid-game by a vote."""
-    lines = []
-    for name in OPTION_NAMES:
-        value = format_option(getattr(rules, name))
-        label = t.template(f"options.{name}")
-        mark = " ✎" if name in changed else ""
-        if mid_game and name in mid_game:
-            mark += " 🔄"
-        lines.append(f"<code>{quote(name)}={quote(value)}</code>{mark} — {quote(label)}")
-    return lines
 
 
 def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
@@ -544,13 +543,14 @@ def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def error_text(t: Translator, error: ScoringError) -> Safe:
-    """`error-<code>` with the input at fault and one correct example, each quoted piece capped."""
+def error_text(t: Translator, error: ScoringError, *, with_example: bool = True) -> Safe:
+    """`error-<code>` with the input at fault and one correct example (not under a pressed
+    button: `with_example=False`), each quoted piece capped."""
     params = {k: capped(v) for k, v in error.params.items() if k != "record"}
     lines: list[str] = [t(f"error-{error.code}", **params)]
     if error.span:
         lines.append(t("error-span", span=capped(error.span)))
-    if error.example:
+    if error.example and with_example:
         lines.append(t("error-example", example=capped(example_in(t.lang, error.example))))
     return join_lines(lines)
 
