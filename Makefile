@@ -65,7 +65,7 @@ sheets: $(STAMP)
 	$(BIN)/python bench/sheets.py docs/img
 
 screenshots: $(STAMP)
-	PREFBOT_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/e2e/test_miniapp_e2e.py
+	PREFBOT_SCREENSHOTS=docs/img $(BIN)/python -m pytest -q tests/e2e/test_miniapp_e2e.py tests/e2e/test_miniapp_tabs_e2e.py
 
 clean:
 	rm -rf $(VENV) $(LOCK_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -153,8 +153,14 @@ COMMANDS: Final = (
     "arbiter",
     "export",
     "endgame",
+    "games",
+    "game",
+    "stats",
+    "top",
+    "me",
     "calc",
     "lang",
+    "tz",
     "help",
 )
 
