@@ -3,6 +3,8 @@ typed events the fold decoded (`GameState.events`). Pure, no aiogram."""
 
 from __future__ import annotations
 
+from datetime import UTC, tzinfo
+
 from bot.core.events import (
     ArbiterNamed,
     ArbiterProposed,
@@ -26,13 +28,17 @@ from bot.core.events import (
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.times import chat_time
 from bot.texts.views import arbiter_name, number_label, rules_brief
 from scoring.sheet import Sheet
 
 
-def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
+def history_lines(
+    t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo = UTC
+) -> list[str]:
     """Every event of the game in order (corrections.md "Audit"): records with their numbers as
-    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
+    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end;
+    each at its time in the chat's `zone` (the start with its date)."""
     lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
@@ -41,20 +47,25 @@ def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[
             seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
         }
     for row, event in zip(state.log, state.events, strict=True):
-        lines += _history_event(t, state, row, event, numbers)
+        lines += _history_event(t, state, row, event, numbers, zone)
     if not state.items:
         lines.append(t("history-empty"))
     return lines
 
 
 def _history_event(
-    t: Translator, state: GameState, row: EventRow, event: Event, numbers: dict[int, str]
+    t: Translator,
+    state: GameState,
+    row: EventRow,
+    event: Event,
+    numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
-    time = row.at.strftime("%H:%M")
+    time = chat_time(row.at, zone, t.lang, date=False)
     who = state.player_name(row.author) or "?"
     match event:
         case Dealt() | RuleChanged() | LastRoundMarked() | Penalized():
-            return _history_record(t, state, row, event, numbers)
+            return _history_record(t, state, row, event, numbers, zone)
         case DealEdited():
             number = numbers.get(event.target, "?")
             old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
@@ -74,7 +85,7 @@ def _history_event(
             | ArbiterProposed()
             | RuleChangeProposed()
         ):
-            return _history_proposal(t, state, row, event, numbers)
+            return _history_proposal(t, state, row, event, numbers, zone)
         case VoteReferred():
             return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
         case VoteClosed():
@@ -92,7 +103,8 @@ def _history_event(
         case ArbiterNamed():
             return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
         case GameStarted():
-            return [t("history-started", time=time, rules=rules_brief(t, state))]
+            started = chat_time(row.at, zone, t.lang)
+            return [t("history-started", time=started, rules=rules_brief(t, state))]
         case GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
         case SeatLinked():
@@ -107,8 +119,9 @@ def _history_record(
     row: EventRow,
     event: Dealt | RuleChanged | LastRoundMarked | Penalized,
     numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
-    time = row.at.strftime("%H:%M")
+    time = chat_time(row.at, zone, t.lang, date=False)
     who = state.player_name(row.author) or "?"
     item = state.item(row.seq)
     line = item.line if isinstance(event, RuleChanged) else state.canonical(item.line, t.lang)
@@ -126,7 +139,12 @@ def _history_record(
 
 
 def _history_proposal(
-    t: Translator, state: GameState, row: EventRow, event: Proposed, numbers: dict[int, str]
+    t: Translator,
+    state: GameState,
+    row: EventRow,
+    event: Proposed,
+    numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
     vote = state.votes[row.seq]
     target = 0
@@ -144,7 +162,7 @@ def _history_proposal(
             f"history-{event.KIND.value}",
             vote=row.seq,
             who=state.player_name(row.author) or "?",
-            time=row.at.strftime("%H:%M"),
+            time=chat_time(row.at, zone, t.lang, date=False),
             number=numbers.get(target, "?"),
             old=old,
             line=line,

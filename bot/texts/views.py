@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Collection, Iterable, Sequence
+from datetime import UTC, tzinfo
 from typing import Final
 
 from bot.core import GameState, Player
@@ -24,6 +25,7 @@ from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone,
 from bot.core.uow import deal_example
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.options import option_label, option_lines, option_said, option_value
+from bot.texts.times import chat_time
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
@@ -384,7 +386,7 @@ def ended_text(t: Translator, ended: Ended) -> Safe:
     return join_lines(lines)
 
 
-def vote_text(t: Translator, result: VoteState) -> Safe:
+def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     """The vote message: what is proposed (a record before and after, with its entries and the
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
     vote, state = result.vote, result.state
@@ -433,7 +435,8 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     if result.passed is None and vote.referred is not None:
         lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
     elif result.passed is None:
-        lines.append(t("vote-open", deadline=vote.deadline.strftime("%H:%M UTC")))
+        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
+        lines.append(t("vote-open", deadline=deadline))
     elif result.reason == "arbiter":
         decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
         lines.append(t(decided, arbiter=arbiter))
