@@ -28,8 +28,11 @@ from bot.core.events import (
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.options import option_said, option_value
 from bot.texts.times import chat_time
 from bot.texts.views import arbiter_name, number_label, rules_brief
+from scoring.errors import ScoringError
+from scoring.notation import parse_rule_change
 from scoring.sheet import Sheet
 
 
@@ -132,10 +135,19 @@ def _history_record(
         return [t("history-penalty", line=line, vote=event.vote, time=time)]
     if isinstance(event, RuleChanged):
         vote = "?" if event.vote is None else event.vote
-        return [t("history-rule-changed", line=item.line, vote=vote, time=time)]
+        return [t("history-rule-changed", line=rule_said(t, item.line), vote=vote, time=time)]
     if isinstance(event, Dealt) and event.vote is not None:
         return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
     return [t("history-line", number=number, line=line, time=time, author=who)]
+
+
+def rule_said(t: Translator, line: str) -> str:
+    """An `option name=value` line in the chat's words; a line that does not read, as it is."""
+    try:
+        change = parse_rule_change(line)
+    except ScoringError:
+        return line
+    return option_said(t, change.option, change.value) if change is not None else line
 
 
 def _history_proposal(
@@ -156,6 +168,8 @@ def _history_proposal(
     old = event.old if isinstance(event, CorrectionProposed | RuleChangeProposed) else ""
     if isinstance(event, CorrectionProposed | LateDealProposed):
         line, old = state.canonical(line, t.lang), state.canonical(old, t.lang) if old else ""
+    if isinstance(event, RuleChangeProposed):
+        line, old = rule_said(t, line), option_value(t, old)
     arbiter = arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None)
     out: list[str] = [
         t(

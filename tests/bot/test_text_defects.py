@@ -151,3 +151,17 @@ async def test_the_english_deal_hint_keeps_english_notation(chat: ChatDriver) ->
     assert CLARA.username is not None and BORIS.username is not None
     opened = "\n".join(r.text for r in chat.bot.requests if hasattr(r, "text") and r.text)
     assert "vist:" in opened and "pass:" in opened
+
+
+async def test_a_russian_rule_vote_and_its_history_say_the_option_in_words(
+    chat: ChatDriver,
+) -> None:
+    await chat.send(ANNA, "/lang ru")
+    await open_game(chat)
+    await chat.send(ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
+    vote = await chat.say(ANNA, "/rule whist_split=gentleman")
+    assert "вист при ремизе: жлобский → <b>джентльменский</b>" in vote
+    assert "whist_split" not in vote and "greedy" not in vote
+    history = await chat.say(DMITRY, "/history")
+    assert "<b>вист при ремизе: джентльменский</b> (было жлобский)" in history
+    assert "whist_split" not in history
