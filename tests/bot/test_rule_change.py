@@ -74,7 +74,9 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
     assert snap.sheet.totals.whists[0][2] == (5 * 2 + 2) + 7  # greedy, then the gentleman's half
     assert snap.sheet.totals.whists[1][2] == 2 + 7
     history = await chat.say(DMITRY, "/history")
-    assert "Anna proposes a rule change: <b>one-whist split: gentleman's</b> (was greedy)" in history
+    assert (
+        "Anna proposes a rule change: <b>one-whist split: gentleman's</b> (was greedy)" in history
+    )
     assert "✅ Anna, ✅ Boris, ✅ Clara" in history
     assert "Rule changed by vote" in history and "<b>#2</b>" in history
     rules = await chat.say(DMITRY, "/rules")
