@@ -128,7 +128,7 @@ class UpdateContext(BaseMiddleware):
         try:
             return await self.game.run(attempt, caller)
         except Unsaved as unsaved:
-            t = said[0] if said else translator(self.default_locale)
+            t = said[0] if said else translator(self._language(None, language))
             if not unsaved.records and unsaved.owed:  # a look: its answer goes directly
                 await direct.deliver(data["bot"], self.game, unsaved.owed)
                 return None

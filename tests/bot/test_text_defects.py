@@ -165,3 +165,13 @@ async def test_a_russian_rule_vote_and_its_history_say_the_option_in_words(
     history = await chat.say(DMITRY, "/history")
     assert "<b>вист при ремизе: джентльменский</b> (было жлобский)" in history
     assert "whist_split" not in history
+
+
+async def test_a_russian_dispute_error_shows_a_russian_example(chat: ChatDriver) -> None:
+    await chat.send(ANNA, "/lang ru")
+    await open_game(chat)
+    await chat.send(ANNA, "/deal Anna 6♠ = vist:Boris pass:Clara")
+    refused = await chat.say(ANNA, "/dispute")
+    example = re.search(r"Например: <code>(/dispute [^<]+)</code>", refused)
+    assert example is not None, refused
+    assert "вист:" in example.group(1) and "vist:" not in example.group(1)
