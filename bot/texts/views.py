@@ -23,6 +23,7 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
 from bot.core.uow import deal_example
+from bot.texts.examples import example_in
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.options import option_label, option_lines, option_said, option_value
 from bot.texts.times import chat_time
@@ -567,24 +568,3 @@ def error_text(t: Translator, error: ScoringError, *, with_example: bool = True)
 def edited_by_message_text(t: Translator, result: Edited) -> Safe:
     """An edited /deal message that corrected its record: said so, then as /edit answers."""
     return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
-
-
-_RU_WORDS: Final = {"vist": "вист", "pass": "пас", "half": "пол"}
-_LINE_COMMANDS: Final = ("/deal", "/dispute", "/edit")  # the commands that take a deal line
-_NO_TRUMP: Final = re.compile(r"^(\d+)(?:NT|nt)$")
-_RU_TOKENS: Final = {"misere": "мизер", "three_down": "без трёх", "open": "светлую"}
-
-
-def example_in(lang: str, example: str) -> str:
-    """An example deal line with the chat's role words (Russian: `вист:`, `пас:`, `мизер`), so a
-    Russian chat never reads English notation words; names and numbers stay."""
-    if lang != "ru" or not example.startswith(_LINE_COMMANDS):
-        return example
-    words = []
-    for word in example.split(" "):
-        role, colon, rest = word.partition(":")
-        if colon and role in _RU_WORDS:
-            word = f"{_RU_WORDS[role]}:{rest}"
-        word = _NO_TRUMP.sub(r"\1бк", word)
-        words.append(_RU_TOKENS.get(word, word))
-    return " ".join(words)
