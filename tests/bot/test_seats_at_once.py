@@ -150,3 +150,26 @@ def test_a_line_with_named_seats_round_trips() -> None:
     record = parse_record("@misha_k 6п = вист:@grig77 пас:Таня", table)
     printed = format_record(record, names, lang="ru")
     assert parse_record(printed, table) == record
+
+
+def test_name_equals_me_seats_the_sender_under_the_name_he_gives() -> None:
+    spec = parse_newgame("sochi Саша=я Гриша=@grig77 Таня", Player("Alexander", 1, "sasha_k"))
+    assert spec.players[0] == Player("Саша", 1, "sasha_k")
+
+
+async def test_one_username_for_two_seats_is_refused(chat: ChatDriver, game: GameService) -> None:
+    refused = await chat.say(ANNA, "/newgame sochi Миша=@misha_k Гриша=@misha_k Таня")
+    assert "already a player" in refused and "@misha_k" in refused
+    refused = await chat.say(ANNA, "/newgame sochi Миша=@mi Таня Гриша")
+    assert "@mi" in refused
+
+
+async def test_an_opener_named_seat_keeps_its_name_when_its_account_presses(
+    chat: ChatDriver, game: GameService
+) -> None:
+    answer = await chat.send(ANNA, "/newgame sochi me Гришка=@grig77 Таня")
+    button = claim_buttons(answer)["✋ This is me: @grig77"]
+    pressed = await chat.press(GRISHA, button, opening_id(chat))
+    assert toast(pressed) == "Гришка, this seat is yours."
+    state = (await game.snapshot(chat.chat_id)).state
+    assert state.players[1] == Player("Гришка", GRISHA.id, "grig77")
