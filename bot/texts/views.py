@@ -31,7 +31,7 @@ from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record, parse_rule_change
-from scoring.rules import rules_for
+from scoring.rules import format_option, rules_for
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet, Totals
 from scoring.voting import majority
@@ -83,9 +83,16 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
     parts: list[str] = [t("rules-brief", convention=convention, pool=_pool(state))]
     if state.stake is not None:
         parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
-    options = {k: v for k, v in state.overrides.items() if k != "pool_target"}
-    if options:
-        parts.append(", ".join(option_said(t, k, v) for k, v in options.items()))
+    frozen = state.rules or rules_for(state.convention, state.seats, state.overrides)
+    preset = rules_for(state.convention, state.seats, {})
+    options = [
+        (name, format_option(getattr(frozen, name)))
+        for name in state.overrides
+        if name != "pool_target" and hasattr(frozen, name)
+    ]
+    changed = [(k, v) for k, v in options if v != format_option(getattr(preset, k))]
+    if changed:
+        parts.append(", ".join(option_said(t, k, v) for k, v in changed))
     return Safe(" · ".join(quote(p) for p in parts))
 
 

@@ -175,3 +175,13 @@ async def test_a_russian_dispute_error_shows_a_russian_example(chat: ChatDriver)
     example = re.search(r"Например: <code>(/dispute [^<]+)</code>", refused)
     assert example is not None, refused
     assert "вист:" in example.group(1) and "vist:" not in example.group(1)
+
+
+async def test_the_opened_game_names_only_options_that_differ_from_the_preset(
+    chat: ChatDriver,
+) -> None:
+    opened = await chat.say(
+        ANNA, "/newgame sochi whist_split=greedy misere_price=20 me Boris Clara"
+    )
+    assert "mountain per trick of a failed misère: 20" in opened
+    assert "greedy" not in opened  # Sochi's own split: no change to tell
