@@ -107,4 +107,4 @@ async def game_button(
     if callback_data.act is GameAct.HISTORY:
         await owe_history(reply, t, snap)
     else:
-        await owe_export(reply, t, archive.exported(snap.state, game.clock()))
+        await owe_export(reply, t, archive.exported(snap.state, game.clock(), reply.zone))

@@ -95,8 +95,12 @@ async def refused(
     t: Translator | None = None,
     reply: Reply | None = None,
 ) -> None:
-    assert isinstance(event.exception, ScoringError)
-    await answer(event, bot, game, error_text(t or translator("en"), event.exception), reply)
+    error = event.exception
+    assert isinstance(error, ScoringError)
+    # A pressed button's toast says why nothing happened: a command to type has no place there.
+    typed = event.update.callback_query is None
+    text = error_text(t or translator("en"), error, with_example=typed)
+    await answer(event, bot, game, text, reply)
 
 
 @router.error()

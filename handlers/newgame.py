@@ -15,7 +15,7 @@ from bot.core.newgame import name_from_profile
 from bot.texts.i18n import Translator, translator
 from bot.texts.views import joined_text, left_text, opened_text, started_text
 from bot.tg import direct
-from bot.tg.keyboards import JoinCb, join_keyboard
+from bot.tg.keyboards import ClaimCb, JoinCb, opening_keyboard
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
@@ -66,8 +66,9 @@ async def newgame_cmd(
     language = locale_of(user.language_code if user else None)
     opened = await game.new_game(uow, caller, spec, language)
     t = translator(opened.locale or t.lang)  # a new group takes the opener's
-    markup = None if opened.started else join_keyboard(t, opened.state.game_id)
-    await reply.text(opened_text(t, opened.state, opened.started), markup)
+    state = opened.state
+    markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
+    await reply.text(opened_text(t, state, opened.started), markup)
 
 
 @router.message(Command("join"))
@@ -99,10 +100,31 @@ async def join_button(
     uow.after_commit(partial(direct.toast, query, t("joined-toast", name=joined.player.name)))
     state = joined.state
     if isinstance(query.message, Message):
-        markup = None if joined.started else join_keyboard(t, state.game_id)
+        markup = opening_keyboard(t, state.game_id, state.players, not joined.started)
         await reply.edit(query.message.message_id, opened_text(t, state, False), markup)
     if joined.started:
         await reply.text(started_text(t, state, with_seats=True))
+
+
+@router.callback_query(ClaimCb.filter())
+async def claim_button(
+    query: CallbackQuery,
+    callback_data: ClaimCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    """ "✋ This is me": the seat is the presser's from now on, under his first name unless the
+    opener named it; the opening message loses the button (checked against the log, not the data)."""
+    claimed = await game.claim(uow, caller, callback_data.game, callback_data.seat)
+    uow.after_commit(partial(direct.toast, query, t("claimed-toast", name=claimed.player.name)))
+    state = claimed.state
+    if isinstance(query.message, Message):
+        forming = not claimed.started
+        markup = opening_keyboard(t, state.game_id, state.players, forming)
+        await reply.edit(query.message.message_id, opened_text(t, state, claimed.started), markup)
 
 
 @router.message(Command("leave"))

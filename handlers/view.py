@@ -121,6 +121,6 @@ async def export_cmd(
     args = command.args or ""
     if args.strip():
         snap = await _look(game, uow, caller, command.command, args)
-        await owe_export(reply, t, archive.exported(snap.state, game.clock()))
+        await owe_export(reply, t, archive.exported(snap.state, game.clock(), reply.zone))
         return
-    await owe_export(reply, t, await game.export(caller.chat_id, uow))
+    await owe_export(reply, t, await game.export(caller.chat_id, uow, reply.zone))

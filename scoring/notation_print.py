@@ -116,6 +116,13 @@ def _extras_text(extras: Extras, inner: tuple[str, ...], words: dict[str, str]) 
     return parts
 
 
+def _suit_text(suit: Suit | None, lang: str) -> str:
+    """A contract's suit as printed; no-trump is `бк` in Russian (notation.md: `nt`/`бк`)."""
+    if suit is None:
+        return ""
+    return "бк" if lang == "ru" and suit is Suit.NO_TRUMP else suit.value
+
+
 def _note_text(note: str) -> str:
     escaped = note.replace("\\", "\\\\").replace('"', '\\"')
     return f'note:"{escaped}"'
@@ -133,7 +140,7 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
         roles = _ROLE_WORDS[lang]
         parts = [
             bare[record.declarer],
-            f"{record.level}{record.suit.value if record.suit else ''}",
+            f"{record.level}{_suit_text(record.suit, lang)}",
             _result_text(record.result),
         ]
         for d in record.defenders:

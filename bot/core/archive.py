@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
 from fractions import Fraction
 from typing import Final
@@ -188,11 +188,13 @@ async def game_snapshot(game: GameService, chat_id: int, number: int) -> Snapsho
     return Snapshot(state, sheet, game.settlement(state, sheet))
 
 
-def exported(state: GameState, now: datetime) -> Exported:
-    """The protocol file of a game (its records in force) and its JSON event log."""
+def exported(state: GameState, now: datetime, zone: tzinfo = UTC) -> Exported:
+    """The protocol file of a game (its records in force; its comments' times in the chat's
+    `zone`) and its JSON event log (times in UTC, for machines)."""
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
     in_force = records_of(state)
-    protocol = format_protocol(state.game(), in_force, protocol_comments(state, in_force))
+    comments = protocol_comments(state, in_force, zone)
+    protocol = format_protocol(state.game(), in_force, comments)
     return Exported(state, protocol, event_log_json(state, now))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from typing import Any
 
@@ -59,9 +59,12 @@ def ballots_text(state: GameState, vote: Vote) -> str:
     return ", ".join(parts) or "no ballots"
 
 
-def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, list[str]]:
+def protocol_comments(
+    state: GameState, records: Sequence[Record], zone: tzinfo = UTC
+) -> dict[int, list[str]]:
     """Comment lines per record index (written after that record) telling the game's history
-    beside its records: pencil edits and undos, votes with their ballots, penalties, the arbiter.
+    beside its records: pencil edits and undos, votes with their ballots, penalties, the arbiter;
+    times in the chat's `zone`, named (`MSK`).
     An event belongs after the newest record in force written before it (a correction: after
     the record it corrects)."""
     in_force = state.records
@@ -90,7 +93,7 @@ def protocol_comments(state: GameState, records: Sequence[Record]) -> dict[int, 
     for row, event in zip(state.log, state.events, strict=True):
         seq = row.seq
         who = state.player_name(row.author) or "the bot"
-        when = row.at.strftime("%Y-%m-%d %H:%M UTC")
+        when = row.at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
         match event:
             case RuleChanged(vote=int(vote)) if seq in index:
                 add(index[seq], f"rule changed mid-game by vote {vote}")

@@ -199,12 +199,12 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
     must agree (a vote). The arbiter is not a player and does not vote."""
     async with uow.command(caller) as unit:
         state = unit.state
-        arbiter = parse_arbiter(ref, caller.as_player())
+        arbiter = parse_arbiter(ref, caller.as_player(), "/arbiter @eva_arbiter")
         if any(arbiter.name.casefold() == n.casefold() for n in state.names) or any(
             p.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(p.user_id, p.username)
             for p in state.voters()
         ):
-            raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva")
+            raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva_arbiter")
         current = state.arbiter
         if current is not None and current.payload() == arbiter.payload():
             raise GameError("arbiter-same", ref.strip(), {}, "/history")

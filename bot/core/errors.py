@@ -79,6 +79,8 @@ class GameErrorCode(StrEnum):
     NOT_JOINED = "not-joined"
     SCOREKEEPER_ONLY = "scorekeeper-only"  # adding or removing a named player
     STALE_BUTTON = "stale-button"  # a button of another game, or of a game that moved on
+    SEAT_CLAIMED = "seat-claimed"  # "this is me" on a seat another account holds
+    SEAT_NOT_YOURS = "seat-not-yours"  # "this is me" by an account the seat's @username is not
     GAME_NOT_STARTED = "game-not-started"
     GAME_ENDED = "game-ended"
     ADJUST_BY_VOTE = "adjust-by-vote"  # `adjust` lines are for votes and the arbiter

@@ -70,7 +70,7 @@ class Kind(StrEnum):
     SEAT_LINKED = "seat_linked"
     """{seat, player} — an `@username` seat linked to its Telegram account the first time it acted
     in the chat (notation.md "Players"): the player as he is from then on (user id; the account's
-    first name unless the seat was named or the name is taken)."""
+    first name unless the seat was named or the name is taken); seat -1 is the arbiter's."""
 
     # -- settling up: what the game's end left owed, and the marks that pay it off -------------
     DEBT_OPENED = "debt_opened"
@@ -369,6 +369,9 @@ class ArbiterNamed(Event):
     OMIT = frozenset({"vote"})
     arbiter: Player | None
     vote: int | None = None
+
+
+ARBITER_SEAT: Final = -1  # `SeatLinked.seat` of the arbiter (not a player): linked like a seat
 
 
 @dataclass(frozen=True, slots=True)

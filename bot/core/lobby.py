@@ -182,6 +182,24 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
         await unit.repo.set_chat_locale(caller.chat_id, locale)
 
 
+async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
+    """ "✋ This is me" under an opened game: the pressing account takes the `@username` seat that
+    names it (the link every first act makes, asked for at once). Only the account with that
+    username may: a seat is a promise to a person, and a look-alike pressing first would take it
+    (docs/decisions.md). Pressed again by its holder, it just says the seat is his."""
+    async with uow.command(caller, game=game_id) as unit:
+        state = unit.state
+        if state.status is GameStatus.ENDED or not 0 <= seat < len(state.players):
+            raise GameError("stale-button", "", {}, "/score")
+        player = state.players[seat]
+        if caller.user_id is not None and player.user_id == caller.user_id:
+            return Joined(state, player, state.status is GameStatus.PLAYING)
+        handle = f"@{player.username}" if player.username else player.name
+        if player.user_id is not None:
+            raise GameError("seat-claimed", "", {"name": player.name, "handle": handle}, "")
+        raise GameError("seat-not-yours", "", {"name": player.name, "handle": handle}, "")
+
+
 def needs_link(state: GameState, caller: Caller) -> bool:
     first = name_from_profile(caller.first_name, caller.username, set())
     live = state.status is not GameStatus.ENDED

@@ -1,8 +1,9 @@
 """Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
 [name=value…] [players…]`.
 
-Players are `@username`s, `me`/`я`, people picked from a text mention, or plain names (a table where one
-phone keeps the score). With 3 or 4 players given the game starts at once, seats in the order given;
+Players are `@username`s, `Name=@username` (a seat named at once and linked to that account when it
+acts), `me`/`я`, people picked from a text mention, or plain names (a table where one phone keeps the
+score). With 3 or 4 players given the game starts at once, seats in the order given;
 otherwise the named ones take the first seats and the rest join. `players=4` (or four names) makes a
 4-player game; every other `name=value` is an option of conventions.md §2.1, checked by `rules_for`.
 """
@@ -20,7 +21,11 @@ from scoring.errors import OptionError
 from scoring.rules import canonical_convention, rules_for
 from scoring.seating import reserved_name
 
-EXAMPLE: Final = "/newgame sochi pool 20 stake 0.1 @anna @boris Clara"
+EXAMPLE: Final = "/newgame sochi pool 20 stake 0.1 Anna=@anna_k @boris_p Clara"
+ARBITER_EXAMPLE: Final = "/newgame sochi arbiter=@eva_arbiter"
+# Telegram usernames: a letter first, then letters, digits and underscores; 5–32 characters, and
+# 4 for the short ones sold on Fragment.
+_HANDLE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
 _POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:", "pool:"})
 _STAKE_WORDS: Final = frozenset({"stake", "ставка", "stake:", "ставка:"})
 _PLAYERS_OPTION: Final = frozenset({"players", "игроков", "игроки"})
@@ -136,6 +141,8 @@ def parse_newgame(
                 spec.dealer = value
             elif key_low in _ARBITER_OPTION:
                 spec.arbiter = parse_arbiter(value, me)
+            elif value.startswith("@") or value.casefold() in _ME:
+                spec.players.append(_named_player(key, value, me))
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key in ("pool", "pool_target"):
@@ -161,6 +168,7 @@ def parse_newgame(
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
     _check_unique(spec.players)
+    _check_unique_handles(spec.players)
     if spec.arbiter is not None:
         _check_arbiter(spec.arbiter, spec.players)
     try:
@@ -189,21 +197,35 @@ def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
     if tok.casefold() in _ME:
         return me
     if tok.startswith("@"):
-        handle = tok[1:]
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", handle):
-            raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
+        handle = _handle(tok)
         return Player(handle, None, handle)
     return Player(check_name(tok))
 
 
-def parse_arbiter(ref: str, me: Player) -> Player:
+def _handle(tok: str) -> str:
+    handle = tok.removeprefix("@")
+    if not _HANDLE.fullmatch(handle):
+        raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
+    return handle
+
+
+def _named_player(name: str, ref: str, me: Player) -> Player:
+    """`Миша=@misha_k`: a seat shown as Миша and held by the account @misha_k (linked when it
+    acts); `Саша=me`: the sender's seat under the name he gives it."""
+    check_name(name)
+    if ref.casefold() in _ME:
+        return Player(name, me.user_id, me.username)
+    return Player(name, None, _handle(ref))
+
+
+def parse_arbiter(ref: str, me: Player, example: str = ARBITER_EXAMPLE) -> Player:
     """`@username` or `me`/`я`: a chat member who is to be the game's arbiter (corrections.md)."""
     ref = ref.strip()
     if ref.casefold() in _ME:
         return me
     handle = ref.removeprefix("@")
-    if not ref.startswith("@") or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{3,31}", handle):
-        raise GameError("bad-arbiter", ref, {}, "/newgame sochi arbiter=@eva")
+    if not ref.startswith("@") or not _HANDLE.fullmatch(handle):
+        raise GameError("bad-arbiter", ref, {}, example)
     return Player(handle, None, handle)
 
 
@@ -214,6 +236,15 @@ def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
         )
         if same_user or player.name.casefold() == arbiter.name.casefold():
             raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
+
+
+def _check_unique_handles(players: list[Player]) -> None:
+    seen: set[str] = set()
+    for player in players:
+        key = (player.username or "").casefold()
+        if key and key in seen:
+            raise GameError("same-name", f"@{player.username}", {}, EXAMPLE)
+        seen.add(key)
 
 
 def _check_unique(players: list[Player]) -> None:

@@ -18,6 +18,7 @@ class ChatSettings:
     """A chat's own settings, read with each update (so every instance sees a change at once)."""
 
     locale: str | None = None  # chosen by /lang (or taken from a new group's opener)
+    time_zone: str | None = None  # chosen by /tz (an IANA name); None: the language's
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import TypeVar
 
 from bot.core import attempts, audit, corrections, lobby, records, votes
@@ -140,6 +140,9 @@ class GameService:
         self, uow: UnitOfWork, caller: Caller, name: str | None = None, game_id: int | None = None
     ) -> Joined:
         return await lobby.join(uow, caller, name, game_id)
+
+    async def claim(self, uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
+        return await lobby.claim(uow, caller, game_id, seat)
 
     async def leave(self, uow: UnitOfWork, caller: Caller, name: str | None = None) -> Left:
         return await lobby.leave(uow, caller, name)
@@ -289,14 +292,18 @@ class GameService:
             return Snapshot(state, None, None)
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
-    async def export(self, chat_id: int, uow: UnitOfWork | None = None) -> Exported:
-        """The protocol file of the chat's game (live, else its last) and its JSON event log."""
+    async def export(
+        self, chat_id: int, uow: UnitOfWork | None = None, zone: tzinfo = UTC
+    ) -> Exported:
+        """The protocol file of the chat's game (live, else its last; times in the chat's `zone`)
+        and its JSON event log."""
         state = (await self.snapshot(chat_id, uow)).state
         if state.rules is None:
             missing = str(state.seats - len(state.players))
             raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
         in_force = self.records(state)
-        protocol = format_protocol(state.game(), in_force, protocol_comments(state, in_force))
+        comments = protocol_comments(state, in_force, zone)
+        protocol = format_protocol(state.game(), in_force, comments)
         return Exported(state, protocol, event_log_json(state, self.clock()))
 
     async def open_games(self, user_id: int) -> list[tuple[GameState, str | None]]:
@@ -321,7 +328,8 @@ class GameService:
             seen = caller.update_id is not None and await repo.update_seen(
                 caller.update_id, caller.chat_id, caller.message_id
             )
-            return Arrival(seen, ChatSettings(await repo.chat_locale(caller.chat_id)))
+            chat = await repo.chat_settings(caller.chat_id)
+            return Arrival(seen, ChatSettings(chat.locale, chat.time_zone))
 
     async def set_locale(self, uow: UnitOfWork, caller: Caller, locale: str) -> None:
         await lobby.set_language(uow, caller, locale)

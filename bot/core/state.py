@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from bot.core.events import (
+    ARBITER_SEAT,
     RECORD_VOTE_KINDS,
     ArbiterNamed,
     CloseReason,
@@ -242,7 +243,17 @@ class GameState:
             if name == player.username and first_name.casefold() not in taken:
                 name = first_name
             return SeatLinked(seat, Player(name, user_id, player.username))
-        return None
+        arbiter = self.arbiter
+        if arbiter is None or arbiter.user_id is not None or not arbiter.is_user(None, username):
+            return None
+        if any(p.user_id == user_id for p in self.players):
+            return None
+        name = arbiter.name
+        if name == arbiter.username and first_name.casefold() not in {
+            n.casefold() for n in self.names
+        }:
+            name = first_name
+        return SeatLinked(ARBITER_SEAT, Player(name, user_id, arbiter.username))
 
     def canonical(self, line: str, lang: str = "en") -> str:
         """A stored record line as it reads now: written before a seat was renamed by its link,
@@ -418,7 +429,11 @@ def _own(state: GameState, seq: int) -> RecordItem:
 
 def _link(state: GameState, event: SeatLinked) -> None:
     """The seat's account is known from now on; a new name is written into every record line
-    and proposed line read so far (the stored rows keep the lines as they were written)."""
+    and proposed line read so far (the stored rows keep the lines as they were written). The
+    arbiter's "seat" names him from now on; no line holds his name."""
+    if event.seat == ARBITER_SEAT:
+        state.arbiter = event.player
+        return
     old = state.names
     state.players[event.seat] = event.player
     if state.names == old:

@@ -43,7 +43,7 @@ from bot.core.base import (
     utc_now,
 )
 from bot.core.errors import AlreadyHandled, GameError
-from bot.core.events import SCHEMA_VERSION, VOTE_KINDS, Event, encode
+from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, apply
 from bot.domain import EventRow, GameRow, GameStatus, Owed, Repo
@@ -357,7 +357,8 @@ class Command:
         event = self.state.link_event(caller.user_id, caller.username, first)
         if event is not None and caller.user_id is not None:
             await self.append(event, caller.user_id)
-            await self.write(partial(_add_member, self.state.game_id, caller.user_id))
+            if event.seat != ARBITER_SEAT:  # the arbiter is no player: the game is not his
+                await self.write(partial(_add_member, self.state.game_id, caller.user_id))
 
     def adopt(self, state: GameState) -> None:
         """A game this command created or read (nothing to fold yet)."""

@@ -4,6 +4,7 @@ private one), `/debts` in a group and in private, the marks, `/paid`, and the re
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC, tzinfo
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
@@ -11,6 +12,7 @@ from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
 from bot.core.ledger import Amount, Debt
 from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator
+from bot.texts.times import chat_time
 from bot.texts.views import join_lines
 
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
@@ -124,7 +126,11 @@ def private_ended_text(
 
 
 def debt_history_line(
-    t: Translator, row: EventRow, event: DebtOpened | DebtMarked, debts: Mapping[int, Debt]
+    t: Translator,
+    row: EventRow,
+    event: DebtOpened | DebtMarked,
+    debts: Mapping[int, Debt],
+    zone: tzinfo = UTC,
 ) -> Safe:
     """/history's line of a debt event: opened by the game's end, marked paid, received."""
     debt = debts[row.seq if isinstance(event, DebtOpened) else event.debt]
@@ -137,7 +143,7 @@ def debt_history_line(
         debtor=debt.debtor.name,
         creditor=debt.creditor.name,
         amount=debt_amount(t, debt),
-        time=row.at.strftime("%H:%M"),
+        time=chat_time(row.at, zone, t.lang, date=False),
     )
 
 

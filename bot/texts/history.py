@@ -3,6 +3,8 @@ typed events the fold decoded (`GameState.events`). Pure, no aiogram."""
 
 from __future__ import annotations
 
+from datetime import UTC, tzinfo
+
 from bot.core.events import (
     ArbiterNamed,
     ArbiterProposed,
@@ -30,13 +32,20 @@ from bot.core.state import GameState, Vote
 from bot.domain import EventRow
 from bot.texts.debts import debt_history_line
 from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.options import option_said, option_value
+from bot.texts.times import chat_time
 from bot.texts.views import arbiter_name, number_label, rules_brief
+from scoring.errors import ScoringError
+from scoring.notation import parse_rule_change
 from scoring.sheet import Sheet
 
 
-def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[str]:
+def history_lines(
+    t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo = UTC
+) -> list[str]:
     """Every event of the game in order (corrections.md "Audit"): records with their numbers as
-    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end."""
+    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end;
+    each at its time in the chat's `zone` (the start with its date)."""
     lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
@@ -47,22 +56,27 @@ def history_lines(t: Translator, state: GameState, sheet: Sheet | None) -> list[
     debts = debts_of(state.game_id, state.chat_id, state.number, state.log)
     for row, event in zip(state.log, state.events, strict=True):
         if isinstance(event, DebtOpened | DebtMarked):
-            lines.append(debt_history_line(t, row, event, debts))
+            lines.append(debt_history_line(t, row, event, debts, zone))
             continue
-        lines += _history_event(t, state, row, event, numbers)
+        lines += _history_event(t, state, row, event, numbers, zone)
     if not state.items:
         lines.append(t("history-empty"))
     return lines
 
 
 def _history_event(
-    t: Translator, state: GameState, row: EventRow, event: Event, numbers: dict[int, str]
+    t: Translator,
+    state: GameState,
+    row: EventRow,
+    event: Event,
+    numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
-    time = row.at.strftime("%H:%M")
+    time = chat_time(row.at, zone, t.lang, date=False)
     who = state.player_name(row.author) or "?"
     match event:
         case Dealt() | RuleChanged() | LastRoundMarked() | Penalized():
-            return _history_record(t, state, row, event, numbers)
+            return _history_record(t, state, row, event, numbers, zone)
         case DealEdited():
             number = numbers.get(event.target, "?")
             old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
@@ -82,7 +96,7 @@ def _history_event(
             | ArbiterProposed()
             | RuleChangeProposed()
         ):
-            return _history_proposal(t, state, row, event, numbers)
+            return _history_proposal(t, state, row, event, numbers, zone)
         case VoteReferred():
             return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
         case VoteClosed():
@@ -100,7 +114,8 @@ def _history_event(
         case ArbiterNamed():
             return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
         case GameStarted():
-            return [t("history-started", time=time, rules=rules_brief(t, state))]
+            started = chat_time(row.at, zone, t.lang)
+            return [t("history-started", time=started, rules=rules_brief(t, state))]
         case GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
         case SeatLinked():
@@ -115,8 +130,9 @@ def _history_record(
     row: EventRow,
     event: Dealt | RuleChanged | LastRoundMarked | Penalized,
     numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
-    time = row.at.strftime("%H:%M")
+    time = chat_time(row.at, zone, t.lang, date=False)
     who = state.player_name(row.author) or "?"
     item = state.item(row.seq)
     line = item.line if isinstance(event, RuleChanged) else state.canonical(item.line, t.lang)
@@ -127,14 +143,28 @@ def _history_record(
         return [t("history-penalty", line=line, vote=event.vote, time=time)]
     if isinstance(event, RuleChanged):
         vote = "?" if event.vote is None else event.vote
-        return [t("history-rule-changed", line=item.line, vote=vote, time=time)]
+        return [t("history-rule-changed", line=rule_said(t, item.line), vote=vote, time=time)]
     if isinstance(event, Dealt) and event.vote is not None:
         return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
     return [t("history-line", number=number, line=line, time=time, author=who)]
 
 
+def rule_said(t: Translator, line: str) -> str:
+    """An `option name=value` line in the chat's words; a line that does not read, as it is."""
+    try:
+        change = parse_rule_change(line)
+    except ScoringError:
+        return line
+    return option_said(t, change.option, change.value) if change is not None else line
+
+
 def _history_proposal(
-    t: Translator, state: GameState, row: EventRow, event: Proposed, numbers: dict[int, str]
+    t: Translator,
+    state: GameState,
+    row: EventRow,
+    event: Proposed,
+    numbers: dict[int, str],
+    zone: tzinfo,
 ) -> list[str]:
     vote = state.votes[row.seq]
     target = 0
@@ -146,13 +176,15 @@ def _history_proposal(
     old = event.old if isinstance(event, CorrectionProposed | RuleChangeProposed) else ""
     if isinstance(event, CorrectionProposed | LateDealProposed):
         line, old = state.canonical(line, t.lang), state.canonical(old, t.lang) if old else ""
+    if isinstance(event, RuleChangeProposed):
+        line, old = rule_said(t, line), option_value(t, old)
     arbiter = arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None)
     out: list[str] = [
         t(
             f"history-{event.KIND.value}",
             vote=row.seq,
             who=state.player_name(row.author) or "?",
-            time=row.at.strftime("%H:%M"),
+            time=chat_time(row.at, zone, t.lang, date=False),
             number=numbers.get(target, "?"),
             old=old,
             line=line,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Collection, Iterable, Sequence
+from datetime import UTC, tzinfo
 from typing import Final
 
 from bot.core import GameState, Player
@@ -22,12 +23,15 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
 from bot.core.uow import deal_example
+from bot.texts.examples import example_in
 from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.options import option_label, option_lines, option_said, option_value
+from bot.texts.times import chat_time
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry, Reason
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record, parse_rule_change
-from scoring.rules import OPTION_NAMES, Rules, format_option, rules_for
+from scoring.rules import format_option, rules_for
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet, Totals
 from scoring.voting import majority
@@ -79,9 +83,16 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
     parts: list[str] = [t("rules-brief", convention=convention, pool=_pool(state))]
     if state.stake is not None:
         parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
-    options = {k: v for k, v in state.overrides.items() if k != "pool_target"}
-    if options:
-        parts.append(", ".join(f"{k}={v}" for k, v in options.items()))
+    frozen = state.rules or rules_for(state.convention, state.seats, state.overrides)
+    preset = rules_for(state.convention, state.seats, {})
+    options = [
+        (name, format_option(getattr(frozen, name)))
+        for name in state.overrides
+        if name != "pool_target" and hasattr(frozen, name)
+    ]
+    changed = [(k, v) for k, v in options if v != format_option(getattr(preset, k))]
+    if changed:
+        parts.append(", ".join(option_said(t, k, v) for k, v in changed))
     return Safe(" · ".join(quote(p) for p in parts))
 
 
@@ -112,7 +123,8 @@ def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -
     lines: list[str] = [t("game-started", dealer=dealer)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
-    lines.append(t("deal-hint", example=deal_example(state.names, state.first_dealer)))
+    example = example_in(t.lang, deal_example(state.names, state.first_dealer))
+    lines.append(t("deal-hint", example=example))
     return join_lines(lines)
 
 
@@ -344,7 +356,7 @@ def ended_text(t: Translator, ended: Ended) -> Safe:
     return join_lines(lines)
 
 
-def vote_text(t: Translator, result: VoteState) -> Safe:
+def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     """The vote message: what is proposed (a record before and after, with its entries and the
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
     vote, state = result.vote, result.state
@@ -376,7 +388,14 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     elif isinstance(event, RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(t("vote-rule-change", option=option, old=event.old, value=value))
+        lines.append(
+            t(
+                "vote-rule-change",
+                option=option_label(t, option),
+                old=option_value(t, event.old),
+                value=option_value(t, value),
+            )
+        )
     lines.append("")
     for voter in result.voters:
         ballot = vote.ballot(voter)
@@ -386,7 +405,8 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
     if result.passed is None and vote.referred is not None:
         lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
     elif result.passed is None:
-        lines.append(t("vote-open", deadline=vote.deadline.strftime("%H:%M UTC")))
+        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
+        lines.append(t("vote-open", deadline=deadline))
     elif result.reason == "arbiter":
         decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
         lines.append(t(decided, arbiter=arbiter))
@@ -398,9 +418,13 @@ def vote_text(t: Translator, result: VoteState) -> Safe:
 
 
 def arbiter_name(player: Player | None) -> str:
+    """The arbiter by his name once his account has acted (or the opener named him), by his
+    @username until then: nothing else is known of him."""
     if player is None:
         return "?"
-    return f"@{player.username}" if player.username else player.name
+    if player.username and player.user_id is None and player.name == player.username:
+        return f"@{player.username}"
+    return player.name
 
 
 def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
@@ -474,23 +498,9 @@ def rules_text(t: Translator, state: GameState) -> Safe:
         lines.append(t("rules-not-frozen"))
     elif mid_game:
         lines.append(t("rules-changed-mid-game"))
-    lines += option_lines(t, rules, set(state.overrides), mid_game)
+    preset = rules_for(state.convention, state.seats, {})
+    lines += option_lines(t, rules, preset, mid_game)
     return join_lines(lines)
-
-
-def option_lines(
-    t: Translator, rules: Rules, changed: set[str], mid_game: set[str] | None = None
-) -> list[str]:
-    """One line per option; ✎ differs from the preset, 🔄 was changed mid-game by a vote."""
-    lines = []
-    for name in OPTION_NAMES:
-        value = format_option(getattr(rules, name))
-        label = t.template(f"options.{name}")
-        mark = " ✎" if name in changed else ""
-        if mid_game and name in mid_game:
-            mark += " 🔄"
-        lines.append(f"<code>{quote(name)}={quote(value)}</code>{mark} — {quote(label)}")
-    return lines
 
 
 def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
@@ -512,13 +522,14 @@ def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def error_text(t: Translator, error: ScoringError) -> Safe:
-    """`error-<code>` with the input at fault and one correct example, each quoted piece capped."""
+def error_text(t: Translator, error: ScoringError, *, with_example: bool = True) -> Safe:
+    """`error-<code>` with the input at fault and one correct example (not under a pressed
+    button: `with_example=False`), each quoted piece capped."""
     params = {k: capped(v) for k, v in error.params.items() if k != "record"}
     lines: list[str] = [t(f"error-{error.code}", **params)]
     if error.span:
         lines.append(t("error-span", span=capped(error.span)))
-    if error.example:
+    if error.example and with_example:
         lines.append(t("error-example", example=capped(example_in(t.lang, error.example))))
     return join_lines(lines)
 
@@ -526,21 +537,3 @@ def error_text(t: Translator, error: ScoringError) -> Safe:
 def edited_by_message_text(t: Translator, result: Edited) -> Safe:
     """An edited /deal message that corrected its record: said so, then as /edit answers."""
     return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
-
-
-_RU_WORDS: Final = {"vist": "вист", "pass": "пас", "half": "пол"}
-_RU_TOKENS: Final = {"misere": "мизер", "three_down": "без трёх", "open": "светлую"}
-
-
-def example_in(lang: str, example: str) -> str:
-    """An example deal line with the chat's role words (Russian: `вист:`, `пас:`, `мизер`), so a
-    Russian chat never reads English notation words; names and numbers stay."""
-    if lang != "ru" or not example.startswith("/deal"):
-        return example
-    words = []
-    for word in example.split(" "):
-        role, colon, rest = word.partition(":")
-        if colon and role in _RU_WORDS:
-            word = f"{_RU_WORDS[role]}:{rest}"
-        words.append(_RU_TOKENS.get(word, word))
-    return " ".join(words)

@@ -82,7 +82,7 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
 
 
 async def owe_history(reply: Reply, t: Translator, snap: Snapshot) -> None:
-    for part in chunks(history_lines(t, snap.state, snap.sheet)):
+    for part in chunks(history_lines(t, snap.state, snap.sheet, reply.zone)):
         await reply.text(part)
 
 

@@ -14,6 +14,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.core import Player
 from bot.core.ledger import Debt
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
@@ -27,6 +28,13 @@ class JoinCb(CallbackData, prefix="j"):
     """The Join button under an opened game."""
 
     game: int
+
+
+class ClaimCb(CallbackData, prefix="me"):
+    """ "✋ This is me" under an opened game: the `@username` seat `seat` taken by the presser."""
+
+    game: int
+    seat: int
 
 
 class VoteCb(CallbackData, prefix="v"):
@@ -60,9 +68,23 @@ def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup
     return builder.as_markup()
 
 
-def join_keyboard(t: Translator, game_id: int) -> InlineKeyboardMarkup:
+def opening_keyboard(
+    t: Translator, game_id: int, players: Sequence[Player], open_seats: bool
+) -> InlineKeyboardMarkup | None:
+    """Under an opened game: Join while seats are free, and "✋ This is me" for every `@username`
+    seat no account holds yet; None when nothing is left to press."""
     builder = InlineKeyboardBuilder()
-    builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
+    if open_seats:
+        builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
+    for seat, player in enumerate(players):
+        if player.username and player.user_id is None:
+            builder.button(
+                text=t("button-claim", handle=f"@{player.username}"),
+                callback_data=ClaimCb(game=game_id, seat=seat),
+            )
+    if not list(builder.buttons):
+        return None
+    builder.adjust(1)
     return builder.as_markup()
 
 

@@ -2,7 +2,8 @@
 language to answer.
 
 `UpdateContext` runs as an outer middleware on the update observer, so what it puts into `data`
-(`uow`, the update's `bot.core.UnitOfWork`; `caller`; `t`; and `reply`, its `bot.tg.reply.Reply`)
+(`uow`, the update's `bot.core.UnitOfWork`; `caller`; `t`; `zone`, the chat's time zone; and
+`reply`, its `bot.tg.reply.Reply`)
 reaches the handlers and the `errors` router alike. Each attempt at an update is one unit of work
 (`GameService.run`): the update is read with its chat's settings (`GameService.arrival`: an update
 handled before is dropped — Telegram delivers again what it did not see confirmed — and the
@@ -31,7 +32,9 @@ from aiogram.dispatcher.middlewares.user_context import EventContext
 from aiogram.types import Message, TelegramObject, Update, User
 
 from bot.core import Caller, GameService, GaveUp, Redeliver, UnitOfWork, Unsaved
-from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.core.lobby import locale_of
+from bot.core.zones import chat_zone
+from bot.texts.i18n import Translator, translator
 from bot.tg import direct
 from bot.tg.reply import Reply
 
@@ -108,13 +111,13 @@ class UpdateContext(BaseMiddleware):
             if arrival.seen:
                 log.info("update %s was handled before; skipped", event.update_id)
                 return None
-            t = translator(self._language(caller, arrival.chat.locale, language))
+            t = translator(self._language(arrival.chat.locale, language))
             said[:] = [t]
+            zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             sent = event.message
-            reply = Reply(
-                uow, t, caller.chat_id, sent.message_id if sent else None, data.get("live_sheet")
-            )
-            data.update(uow=uow, caller=caller, t=t, reply=reply)
+            message_id = sent.message_id if sent else None
+            reply = Reply(uow, t, caller.chat_id, message_id, data.get("live_sheet"), zone)
+            data.update(uow=uow, caller=caller, t=t, reply=reply, zone=zone)
             if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
                 refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
                 log.info("update %s: %s, nothing recorded", event.update_id, refusal)
@@ -125,7 +128,7 @@ class UpdateContext(BaseMiddleware):
         try:
             return await self.game.run(attempt, caller)
         except Unsaved as unsaved:
-            t = said[0] if said else translator(self.default_locale)
+            t = said[0] if said else translator(self._language(None, language))
             if not unsaved.records and unsaved.owed:  # a look: its answer goes directly
                 await direct.deliver(data["bot"], self.game, unsaved.owed)
                 return None
@@ -145,11 +148,12 @@ class UpdateContext(BaseMiddleware):
         while len(self._told) > TOLD_KEPT:
             self._told.popitem(last=False)
 
-    def _language(self, caller: Caller, chosen: str | None, language_code: str | None) -> str:
+    def _language(self, chosen: str | None, language_code: str | None) -> str:
+        """The chat's language; in a chat that chose none (a private chat, a group before its
+        first game), the sender's own (ru* → ru, any other → en); the server's default only for a
+        sender whose Telegram gives none."""
         if chosen:
             return chosen
-        if caller.private and language_code:
-            code = language_code.split("-")[0].lower()
-            if code in LANGUAGES:
-                return code
+        if language_code:
+            return locale_of(language_code)
         return self.default_locale

@@ -20,12 +20,14 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, tzinfo
 from typing import Final, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import GameService, GameState, UnitOfWork
 from bot.core.results import Ended, Recorded, VoteState
+from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind
 from bot.texts.debts import ended_hint
 from bot.texts.i18n import Safe, Translator, translator
@@ -124,6 +126,7 @@ class Reply:
     chat_id: int
     message_id: int | None = None
     live: LiveButton | None = None  # the Mini App's "live sheet" button, when set up
+    zone: tzinfo = UTC  # the chat's time zone, in which every time it is shown is written
 
     def _live(self, state: GameState) -> str | None:
         """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
@@ -208,7 +211,7 @@ class Reply:
             Owed(
                 self.chat_id,
                 OwedKind.VOTE,
-                vote_text(t, result),
+                vote_text(t, result, self.zone),
                 t.lang,
                 keyboard,
                 game_id=state.game_id,
@@ -275,9 +278,10 @@ async def close_expired_votes(game: GameService, default_locale: str) -> int:
 
         async def work(uow: UnitOfWork, chat_id: int = chat_id, game_id: int = game_id) -> int:
             t = translator(await game.locale(chat_id) or default_locale)  # before any write
+            zone = await zone_of_chat(game.store, chat_id, t.lang)
             results = await game.expire(uow, chat_id, game_id)
             for result in results:
-                await Reply(uow, t, chat_id).vote(result)
+                await Reply(uow, t, chat_id, zone=zone).vote(result)
             return len(results)
 
         try:

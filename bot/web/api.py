@@ -38,6 +38,7 @@ from bot.core import AlreadyHandled, Caller, GameService, GameState, Redeliver, 
 from bot.core.announce import Announce
 from bot.core.results import Recorded
 from bot.core.state import fold
+from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus
 from bot.sheet import Correction, drawing_lock, layout_sheet
 from bot.texts.history import history_lines
@@ -293,7 +294,8 @@ async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
 async def get_history(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet = ctx.game.sheet(seen.state) if seen.state.rules is not None else None
-    lines = [plain_text(line) for line in history_lines(seen.t, seen.state, sheet)]
+    zone = await zone_of_chat(ctx.game.store, seen.state.chat_id, seen.chat_t.lang)
+    lines = [plain_text(line) for line in history_lines(seen.t, seen.state, sheet, zone)]
     return web.json_response({"lines": lines})
 
 

@@ -390,7 +390,7 @@ async def test_the_steps_speak_the_chats_language(chat: ChatDriver, game: GameSe
     steps = await open_steps(chat)
     assert "Раздача #1" in steps.text and "Что играли?" in steps.text
     await steps.presses(ANNA, "Игра", "Clara", "7 БК", "Вист", "Пас", "=")
-    assert "<code>Clara 7NT = вист:Anna пас:Boris</code>" in steps.text
+    assert "<code>Clara 7бк = вист:Anna пас:Boris</code>" in steps.text
     await steps.press(ANNA, "✅ Записать")
     assert await lines(game, chat.chat_id) == ["Clara 7NT = vist:Anna pass:Boris"]
 

@@ -9,12 +9,13 @@ from aiogram.filters.callback_data import CallbackData
 from bot.texts.deal_steps import DealStep
 from bot.texts.help import Topic
 from bot.tg import keyboards
-from bot.tg.keyboards import Act, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
+from bot.tg.keyboards import Act, ClaimCb, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.
 LARGEST: tuple[CallbackData, ...] = (
     JoinCb(game=BIG),
+    ClaimCb(game=BIG, seat=3),
     VoteCb(game=BIG, vote=BIG, yes=False),
     DebtCb(game=BIG, debt=BIG),
     *(
@@ -47,6 +48,7 @@ def test_callback_prefixes_are_distinct() -> None:
         DealCb.__prefix__,
         HelpCb.__prefix__,
         DebtCb.__prefix__,
+        ClaimCb.__prefix__,
     ]
     assert len(set(prefixes)) == len(prefixes)
 

@@ -60,7 +60,7 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
     opened = await chat.send(ANNA, "/rule whist_split=gentleman")
     text = vote_message(opened).text
     assert "Change a rule of game #1?" in text and "Every player must agree" in text
-    assert "<code>whist_split</code>: greedy → <b>gentleman</b>" in text
+    assert "one-whist split: greedy → <b>gentleman's</b>" in text
     yes, _ = buttons(opened)
     events = await count_events(store)
     assert "Agreed" not in edited(await chat.press(BORIS, yes))  # 2 of 3 is not enough
@@ -74,12 +74,17 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
     assert snap.sheet.totals.whists[0][2] == (5 * 2 + 2) + 7  # greedy, then the gentleman's half
     assert snap.sheet.totals.whists[1][2] == 2 + 7
     history = await chat.say(DMITRY, "/history")
-    assert "Anna proposes a rule change: <code>option whist_split=gentleman</code>" in history
+    assert (
+        "Anna proposes a rule change: <b>one-whist split: gentleman's</b> (was greedy)" in history
+    )
     assert "✅ Anna, ✅ Boris, ✅ Clara" in history
     assert "Rule changed by vote" in history and "<b>#2</b>" in history
     rules = await chat.say(DMITRY, "/rules")
-    assert "<code>whist_split=gentleman</code> 🔄" in rules and "changed during the game" in rules
-    assert "<code>whist_split=gentleman</code> 🔄" in await chat.say(DMITRY, "/rule")
+    assert "<code>whist_split=gentleman</code>" in rules and "changed during the game" in rules
+    assert "one-whist split: gentleman's ✎ 🔄" in rules
+    assert "gentleman's ✎ 🔄 · <code>whist_split=gentleman</code>" in await chat.say(
+        DMITRY, "/rule"
+    )
     protocol = await assert_export_replays(chat, game)
     lines = [line for line in protocol.splitlines() if not line.startswith("#")]
     assert lines == [FAILED, "option whist_split=gentleman", FAILED]
@@ -141,7 +146,7 @@ async def test_a_timed_out_rule_change_goes_to_the_arbiter_and_the_new_window_ho
     await close_expired_votes(game, "en")
     assert "Time is up: the arbiter" in edited(chat.bot.requests[before:])
     yes, _ = buttons(opened)
-    assert "The arbiter @eva_arbiter accepted it" in edited(await chat.press(EVA_ARBITER, yes))
+    assert "The arbiter Eva accepted it" in edited(await chat.press(EVA_ARBITER, yes))
     await chat.send(ANNA, f"/deal {FAILED}")
     clock.advance(200)
     await chat.send(BORIS, f"/dispute 1 {FAILED_FIXED}")

@@ -76,6 +76,7 @@ async def test_step_by_step_only_the_opener_answers(shared_bot: BotProcess) -> N
     shared_bot.server.add_chat(STEPS_GROUP)
     anna = Member(shared_bot, STEPS_GROUP, ANNA)
     boris = Member(shared_bot, STEPS_GROUP, BORIS)
+    await anna.say("/lang en", contains("English"))  # else Anna's own, Russian
     steps = await anna.say("/calc", contains("Which convention"))
     toast = await boris.press(steps, "Sochi")
     assert "Only Anna answers" in str(toast.get("text"))
@@ -109,6 +110,7 @@ async def test_ten_malformed_sheets_are_answered_with_the_fault_and_an_example(
 ) -> None:
     shared_bot.server.add_chat(BAD_GROUP)
     anna = Member(shared_bot, BAD_GROUP, ANNA)
+    await anna.say("/lang en", contains("English"))  # else Anna's own, Russian
     for text, span in MALFORMED:
         answer = await anna.say(text, contains("For example"))
         assert f"At fault: {span}" in answer.text, f"{text!r}:\n{answer.text}"

@@ -580,7 +580,7 @@ CANONICAL: list[tuple[Record, str, str]] = [
     (
         game(A, 8, Suit.NO_TRUMP, 1, vist(B, 1), vist(C, 0)),
         "Anna 8NT +1 vist:Boris/1 vist:Clara/0",
-        "Anna 8NT +1 вист:Boris/1 вист:Clara/0",
+        "Anna 8бк +1 вист:Boris/1 вист:Clara/0",
     ),
     (
         game(C, 7, Suit.DIAMONDS, 0, pas(A), half(B)),

@@ -157,6 +157,18 @@ async def test_history_shows_records_and_votes(chat: ChatDriver, client: Client)
     assert "<" not in history  # plain text, no Telegram HTML
 
 
+async def test_the_pages_history_shows_times_in_the_chats_zone(
+    chat: ChatDriver, client: Client
+) -> None:
+    """The clock says 18:00 UTC: a chat in Moscow time reads 21:00 (and the start's date)."""
+    await chat.send(ANNA, "/tz Europe/Moscow")
+    start = await play(chat, DEALS[:1])
+    status, body = await get(client, f"/api/history?start={start}", auth(ANNA))
+    assert status == 200
+    history = "\n".join(body["lines"])
+    assert "2026-01-01 21:00" in history and "18:00" not in history
+
+
 async def test_a_deal_from_the_page_is_recorded_and_shown_in_the_chat(
     chat: ChatDriver, client: Client, bot: MockedBot
 ) -> None:
