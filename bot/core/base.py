@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from bot.core.cache import Games
+from bot.core.cache import KEPT_RECORDS, Games, Kept
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, Player, RecordItem, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
@@ -26,7 +26,7 @@ from scoring.sheet import Sheet
 
 Clock = Callable[[], datetime]
 SHEET_CACHE: Final = 256
-RECENT_STATES: Final = 1024  # (state, sheet) pairs kept, by game and seq
+RECENT_SEQS: Final = 2  # (state, sheet) pairs kept per game: its latest seqs
 LIVE: Final = -1  # `UnitOfWork.command(game=LIVE)`: the chat's live game
 
 
@@ -126,6 +126,11 @@ def index_of(state: GameState, seq: int) -> int | None:
 Notify = Callable[[], Awaitable[None]]
 
 
+def _weight(pairs: list[tuple[GameState, Sheet]]) -> int:
+    """What a game's recent sheets weigh, in records (their states share the kept one's)."""
+    return sum(len(sheet.records) for _, sheet in pairs) + 1
+
+
 class Core:
     """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
     and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
@@ -135,7 +140,7 @@ class Core:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
-        self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
+        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
         self.games = Games()  # each live game's state and replay, kept
@@ -189,16 +194,20 @@ class Core:
         """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
         records: cheap): the next command's read and the sender drawing an owed sheet at this
         seq then need no replay and no fold of the whole log."""
-        key = (state.game_id, state.last_seq)
-        self._recent[key] = (clone(state), sheet)
-        self._recent.move_to_end(key)
-        while len(self._recent) > RECENT_STATES:
-            self._recent.popitem(last=False)
+        kept = [
+            pair
+            for pair in self._recent.get(state.game_id) or []
+            if pair[0].last_seq != state.last_seq
+        ]
+        kept.append((clone(state), sheet))
+        kept.sort(key=lambda pair: pair[0].last_seq)
+        self._recent.put(state.game_id, kept[-RECENT_SEQS:])
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if still kept (the
-        `RECENT_STATES` least recently used go)."""
-        found = self._recent.get((game_id, seq))
-        if found is not None:
-            self._recent.move_to_end((game_id, seq))
-        return found
+        """The game's state and sheet as its log stood at event `seq`, if kept: a game keeps its
+        `RECENT_SEQS` latest (what the sender draws, and the next command reads), and the games
+        least recently used go first once their weight passes the budget."""
+        for state, sheet in self._recent.get(game_id) or []:
+            if state.last_seq == seq:
+                return state, sheet
+        return None

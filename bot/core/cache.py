@@ -14,9 +14,9 @@ that chat's lock, and a read outside a command only ever moves a game's kept sta
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import Final, Generic, TypeVar
 
 from bot.core.state import GameState, apply, clone, fold
 from bot.domain import EventRow, GameRow, Repo
@@ -24,8 +24,12 @@ from scoring.deal import Record
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet
 
-GAMES: Final = 256  # live games kept (least recently used first out)
+# What the kept games may weigh together, in records held (a record of the log costs about 2 KB
+# in a kept state and its replay, docs/benchmarks.md): the least recently used go first. Sized by
+# memory, not by a count of games: a hundred 2,000-deal games weigh what 4,000 short ones do.
+KEPT_RECORDS: Final = 100_000
 CHECKPOINT: Final = 64  # a replay is kept every this many records
+MARKS: Final = 2  # the last few of those checkpoints (each is a copy of the game's replay)
 RECENT: Final = 2  # and at the last few points the kept replay was advanced from
 V = TypeVar("V")
 
@@ -65,13 +69,59 @@ def common_prefix(a: Sequence[Record], b: Sequence[Record]) -> int:
     return lo
 
 
+class Kept(Generic[V]):
+    """Values by game, least recently used first out once their weights pass `budget`."""
+
+    def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
+        self.budget = budget
+        self.weigh = weigh
+        self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
+        self.weight = 0
+
+    def get(self, key: int) -> V | None:
+        """The value kept for `key`, now the most recent."""
+        found = self._values.get(key)
+        if found is None:
+            return None
+        self._values.move_to_end(key)
+        return found[0]
+
+    def put(self, key: int, value: V) -> None:
+        """Keep `value` (weighed now: put it again once it has grown) as the most recent."""
+        self.pop(key)
+        weight = self.weigh(value)
+        self._values[key] = (value, weight)
+        self.weight += weight
+        while self.weight > self.budget and len(self._values) > 1:
+            _, (_, gone) = self._values.popitem(last=False)
+            self.weight -= gone
+
+    def pop(self, key: int) -> V | None:
+        found = self._values.pop(key, None)
+        if found is None:
+            return None
+        self.weight -= found[1]
+        return found[0]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def _state_weight(state: GameState) -> int:
+    return len(state.log) + 1
+
+
+def _line_weight(line: _Line) -> int:
+    return line.tip.count * (1 + len(line.marks)) + 1
+
+
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self, size: int = GAMES) -> None:
-        self.size = size
-        self._states: OrderedDict[int, GameState] = OrderedDict()
-        self._lines: OrderedDict[int, _Line] = OrderedDict()
+    def __init__(self, budget: int = KEPT_RECORDS) -> None:
+        self.budget = budget
+        self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
+        self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
@@ -103,16 +153,16 @@ class Games:
                 for ev in tail:
                     apply(kept, ev)
             except Exception:
-                self._states.pop(game_id, None)
+                self._states.pop(game_id)
                 raise
         kept.chat_id = row.chat_id
         kept.number = row.chat_number
-        self._keep(self._states, game_id, kept)
+        self._states.put(game_id, kept)
         return clone(kept)
 
     def forget(self, game_id: int) -> None:
-        self._states.pop(game_id, None)
-        self._lines.pop(game_id, None)
+        self._states.pop(game_id)
+        self._lines.pop(game_id)
 
     # -- the replay --------------------------------------------------------------------------
     def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
@@ -120,7 +170,7 @@ class Games:
         line = self._lines.get(game_id)
         if line is None or line.game != game:
             line = _Line(game, Replay(game))
-        self._keep(self._lines, game_id, line)
+        self._lines.put(game_id, line)
         shared = common_prefix(line.records, records)
         if shared == len(line.records) == len(records):
             return line.tip.sheet()
@@ -136,6 +186,7 @@ class Games:
             self._advance(line, records)
         finally:
             line.records = list(records[: line.tip.count])
+            self._lines.put(game_id, line)  # weighed again, as it stands now
         return line.tip.sheet()
 
     def _advance(self, line: _Line, records: Sequence[Record]) -> None:
@@ -146,6 +197,12 @@ class Games:
             tip.advance(records[tip.count : stop])
             if stop % CHECKPOINT == 0 and stop not in line.marks:
                 line.marks[stop] = tip.fork()
+                # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or a
+                # correction further back than the kept ones replays from the start
+                checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
+                for old in checkpoints[:-MARKS]:
+                    if old not in line.recent:
+                        del line.marks[old]
 
     @staticmethod
     def _mark_recent(line: _Line) -> None:
@@ -160,9 +217,3 @@ class Games:
             old = line.recent.pop(0)
             if old % CHECKPOINT:
                 line.marks.pop(old, None)
-
-    def _keep(self, kept: OrderedDict[int, V], key: int, value: V) -> None:
-        kept[key] = value
-        kept.move_to_end(key)
-        while len(kept) > self.size:
-            kept.popitem(last=False)
