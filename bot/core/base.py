@@ -5,6 +5,7 @@ command reads: the records in force, the rules now, the settlement."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -13,8 +14,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from bot.core.cache import KEPT_RECORDS, Games, Kept
+from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
 from bot.core.newgame import name_from_profile
+from bot.core.snapshots import VERSION, Saved, due, dump
 from bot.core.state import GameState, Player, RecordItem, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
@@ -24,6 +26,7 @@ from scoring.seating import active_seats
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 SHEET_CACHE: Final = 256
 RECENT_SEQS: Final = 2  # (state, sheet) pairs kept per game: its latest seqs
@@ -76,18 +79,11 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
     return Table(state.names, state.usernames, dealer, sender)
 
 
-_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
-
-
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
     """The engine's records of `items` (by default the records in force); each stored line is read
     once per table (a dict lookup for the rest of the game)."""
     tab = table(state)
-    known = _PARSED.get(tab)
-    if known is None:
-        known = _PARSED[tab] = {}
-        while len(_PARSED) > SHEET_CACHE:
-            _PARSED.popitem(last=False)
+    known = parsed(tab)
     lines = [item.line for item in (state.records if items is None else items)]
     records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
     for i in [i for i, record in enumerate(records) if record is None]:
@@ -136,9 +132,13 @@ class Core:
     and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
     than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
 
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, store: Store, clock: Clock = utc_now, snapshot_every: int | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.snapshot_every = snapshot_every  # events between snapshots (None: by its length)
+        self._unsaved: dict[int, tuple[int, bytes]] = {}  # game → (seq, bytes), to write
         self._locks: dict[int, asyncio.Lock] = {}
         self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
         self.watch: dict[int, tuple[int, datetime]] = {}
@@ -202,6 +202,40 @@ class Core:
         kept.append((clone(state), sheet))
         kept.sort(key=lambda pair: pair[0].last_seq)
         self._recent.put(state.game_id, kept[-RECENT_SEQS:])
+        self._snapshot(state, sheet)
+
+    def _snapshot(self, state: GameState, sheet: Sheet) -> None:
+        """Take the game's snapshot now when one is due (`bot.core.snapshots.due`) and the kept
+        replay is the replay of this state's records; `save` writes it."""
+        game_id, seq = state.game_id, state.last_seq
+        if state.rules is None or not due(
+            seq, self.games.saved.get(game_id, 0), self.snapshot_every
+        ):
+            return
+        line = self.games.line(game_id)
+        if line is None or line[0].count != len(sheet.records):
+            return
+        records = records_of(state)
+        if line[1] != records:
+            return
+        self.games.saved[game_id] = seq
+        self._unsaved[game_id] = (seq, dump(Saved(state, line[0], records)))
+
+    async def save(self) -> None:
+        """Write the snapshots taken, in a transaction of their own that writes nothing else:
+        best effort, for a snapshot is a cache (a failure is logged; they are taken again)."""
+        unsaved, self._unsaved = self._unsaved, {}
+        if not unsaved:
+            return
+        try:
+            async with self.store.transaction() as repo:
+                for game_id, (seq, data) in unsaved.items():
+                    await repo.put_snapshot(game_id, seq, VERSION, data, self.clock())
+        except Exception as error:
+            log.warning("%d snapshot(s) not written (%s); the log is whole", len(unsaved), error)
+            for game_id, (seq, _) in unsaved.items():
+                if self.games.saved.get(game_id) == seq:
+                    del self.games.saved[game_id]
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         """The game's state and sheet as its log stood at event `seq`, if kept: a game keeps its

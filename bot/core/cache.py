@@ -18,9 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
+from bot.core.snapshots import Saved, load
 from bot.core.state import GameState, apply, clone, fold
 from bot.domain import EventRow, GameRow, Repo
 from scoring.deal import Record
+from scoring.notation import Table
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet
 
@@ -31,16 +33,31 @@ KEPT_RECORDS: Final = 100_000
 CHECKPOINT: Final = 64  # a replay is kept every this many records
 MARKS: Final = 2  # the last few of those checkpoints (each is a copy of the game's replay)
 RECENT: Final = 2  # and at the last few points the kept replay was advanced from
+TABLES: Final = 256  # tables whose lines read are kept (`parsed`)
 V = TypeVar("V")
+
+_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
+
+
+def parsed(tab: Table) -> dict[str, Record]:
+    """The records read so far at this table, by their stored line (a long game's lines are
+    read once: the rest of the game they are a dict lookup)."""
+    known = _PARSED.get(tab)
+    if known is None:
+        known = _PARSED[tab] = {}
+        while len(_PARSED) > TABLES:
+            _PARSED.popitem(last=False)
+    return known
 
 
 @dataclass(frozen=True, slots=True)
 class Log:
-    """Events read for a game: those after the kept state's seq then (`kept`), or the whole log
-    (`kept` None)."""
+    """Events read for a game: those after the kept state's seq then (`kept`), those after its
+    snapshot (`saved`), or else the whole log."""
 
     kept: GameState | None
     rows: list[EventRow]
+    saved: Saved | None = None
 
 
 @dataclass(slots=True)
@@ -123,6 +140,8 @@ class Games:
         self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
         self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
+        self.resumed = 0  # games resumed from a snapshot and the log's tail
+        self.saved: dict[int, int] = {}  # game → the seq of its newest snapshot known here
         self.replayed = 0  # records replayed (likewise)
 
     # -- the folded state --------------------------------------------------------------------
@@ -133,15 +152,22 @@ class Games:
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read, under the store's lock: the events the kept state has not seen (after
         its seq), or the whole log when nothing is kept. `take` folds them with the store free."""
-        kept = self._states.get(row.game_id)
-        if kept is None:
-            return Log(None, await repo.events(row.game_id))
-        return Log(kept, await repo.events(row.game_id, after=kept.last_seq))
+        game_id = row.game_id
+        kept = self._states.get(game_id)
+        if kept is not None:
+            return Log(kept, await repo.events(game_id, after=kept.last_seq))
+        stored = await repo.snapshot(game_id)
+        saved = load(game_id, *stored) if stored is not None else None
+        if saved is None:
+            return Log(None, await repo.events(game_id))
+        return Log(None, await repo.events(game_id, after=saved.seq), saved)
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
         kept = log.kept  # (held since the read: still itself if it was dropped from the cache)
+        if kept is None and log.saved is not None:
+            kept = self._resume(log.saved)
         if kept is None:
             kept = fold(game_id, log.rows)
             self.folds += 1
@@ -159,6 +185,26 @@ class Games:
         kept.number = row.chat_number
         self._states.put(game_id, kept)
         return clone(kept)
+
+    def _resume(self, saved: Saved) -> GameState:
+        """A snapshot taken in: its state to advance by the tail, its replay kept as the game's,
+        and its lines known as read (none is parsed again)."""
+        state = saved.state
+        self.resumed += 1
+        self.saved[state.game_id] = max(saved.seq, self.saved.get(state.game_id, 0))
+        if saved.replay is not None and self._lines.get(state.game_id) is None:
+            replay = saved.replay
+            self._lines.put(state.game_id, _Line(replay.game, replay, list(saved.records)))
+            known = parsed(Table(state.names, state.usernames))
+            for item, record in zip(state.records, saved.records, strict=True):
+                known.setdefault(item.line, record)
+        return state
+
+    def line(self, game_id: int) -> tuple[Replay, list[Record]] | None:
+        """The game's kept replay and the records it took, as they stand now (a snapshot reads
+        them at once: the replay moves on with the game's next records)."""
+        line = self._lines.get(game_id)
+        return None if line is None else (line.tip, line.records)
 
     def forget(self, game_id: int) -> None:
         self._states.pop(game_id)

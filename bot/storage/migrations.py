@@ -111,4 +111,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
     );
     """,
+    # 7: snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
+    # never the truth, ignored when of another engine version; the events stay the game.
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games (game_id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        version TEXT NOT NULL,
+        data BLOB NOT NULL,
+        at TEXT NOT NULL
+    );
+    """,
 )

@@ -119,4 +119,15 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
     );
     """,
+    # 7: snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
+    # never the truth, ignored when of another engine version; the events stay the game.
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game_id bigint PRIMARY KEY REFERENCES games (game_id),
+        seq integer NOT NULL CHECK (seq >= 1),
+        version text NOT NULL,
+        data bytea NOT NULL,
+        at timestamptz NOT NULL
+    );
+    """,
 )
