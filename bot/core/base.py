@@ -138,7 +138,7 @@ class Core:
         self.store = store
         self.clock = clock
         self.snapshot_every = snapshot_every  # events between snapshots (None: by its length)
-        self._unsaved: dict[int, tuple[int, bytes]] = {}  # game → (seq, bytes), to write
+        self._unsaved: dict[int, Saved] = {}  # game → its snapshot taken, to write
         self._locks: dict[int, asyncio.Lock] = {}
         self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
         self.watch: dict[int, tuple[int, datetime]] = {}
@@ -219,7 +219,9 @@ class Core:
         if line[1] != records:
             return
         self.games.saved[game_id] = seq
-        self._unsaved[game_id] = (seq, dump(Saved(state, line[0], records)))
+        # copies of their own (a few list copies), so that `save` serializes them off the event
+        # loop while the game's next command moves the kept replay on
+        self._unsaved[game_id] = Saved(clone(state), line[0].fork(), list(records))
 
     async def save(self) -> None:
         """Write the snapshots taken, in a transaction of their own that writes nothing else:
@@ -228,13 +230,16 @@ class Core:
         if not unsaved:
             return
         try:
+            rows = [(saved, await asyncio.to_thread(dump, saved)) for saved in unsaved.values()]
             async with self.store.transaction() as repo:
-                for game_id, (seq, data) in unsaved.items():
-                    await repo.put_snapshot(game_id, seq, VERSION, data, self.clock())
+                for saved, data in rows:
+                    await repo.put_snapshot(
+                        saved.state.game_id, saved.seq, VERSION, data, self.clock()
+                    )
         except Exception as error:
             log.warning("%d snapshot(s) not written (%s); the log is whole", len(unsaved), error)
-            for game_id, (seq, _) in unsaved.items():
-                if self.games.saved.get(game_id) == seq:
+            for game_id, saved in unsaved.items():
+                if self.games.saved.get(game_id) == saved.seq:
                     del self.games.saved[game_id]
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
