@@ -129,9 +129,13 @@ async def long_game(deals: int, folder: Path) -> None:
         await painter.close()
 
 
-async def many_chats(chats: int, setup: int, rounds: int, folder: Path) -> None:
+async def many_chats(
+    chats: int, setup: int, rounds: int, folder: Path, budget: int | None = None
+) -> None:
     picture(False)
-    async with Bot(folder / f"chats{chats}.sqlite3") as bot:
+    async with Bot(folder / f"chats{chats}-{budget}.sqlite3") as bot:
+        if budget is not None:  # caches too small for the chats: every game found again
+            bot.dp["game"].core.games = cache.Games(budget)
         tables = [await open_table(bot.dp, bot.mocked, -100_000 - c) for c in range(chats)]
         for n in range(setup):
             for table in tables:
@@ -143,8 +147,9 @@ async def many_chats(chats: int, setup: int, rounds: int, folder: Path) -> None:
                 times.append(await bot.deal(table, setup + r))
         cpu = (time.process_time() - cpu) * 1000 / len(times)
         games = bot.dp["game"].core.games
+        kept = "" if budget is None else f" (caches of {budget} records)"
         print(
-            f"   {chats:>5} chats: CPU {cpu:.2f} ms a deal, p50 {statistics.median(times):.1f} ms,"
+            f"   {chats:>5} chats{kept}: CPU {cpu:.2f} ms a deal, p50 {statistics.median(times):.1f} ms,"
             f" p99 {pct(times, 0.99):.1f} ms; full folds {games.folds}, resumed"
             f" {games.resumed}; RSS {rss_mb():.0f} MB"
         )
@@ -196,6 +201,7 @@ async def main() -> None:
     parser.add_argument("--setup", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--cold", type=int, default=2000)
+    parser.add_argument("--budget", type=int, default=None, help="records the caches hold")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
@@ -204,7 +210,7 @@ async def main() -> None:
         if args.chats:
             print(f"2. chats each at #{args.setup}, {args.rounds} rounds of a deal per chat")
             for chats in args.chats:
-                await many_chats(chats, args.setup, args.rounds, folder)
+                await many_chats(chats, args.setup, args.rounds, folder, args.budget)
         if args.cold:
             await cold(args.cold, folder)
 
