@@ -49,7 +49,7 @@ TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
         frozenset({"at"}),
     ),
     ("members", ("game_id", "user_id"), frozenset()),
-    ("chats", ("chat_id", "locale", "title"), frozenset()),
+    ("chats", ("chat_id", "locale", "title", "time_zone"), frozenset()),
     ("processed_updates", ("update_id", "at"), frozenset({"at"})),
 )
 

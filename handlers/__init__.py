@@ -3,6 +3,7 @@
 from aiogram import Router
 
 from handlers import (
+    archive,
     calc,
     chat,
     deal,
@@ -12,6 +13,8 @@ from handlers import (
     help,
     newgame,
     settings,
+    stats,
+    timezone,
     view,
     votes,
 )
@@ -23,9 +26,12 @@ ROUTERS: tuple[Router, ...] = (
     deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
     deal.router,
     view.router,
+    archive.router,  # /games, /game N and their buttons
+    stats.router,  # /stats, /top, /me
     endgame.router,
     votes.router,  # /dispute, /arbiter and every vote's buttons
     settings.router,
+    timezone.router,
     calc.router,  # /calc: a paper sheet settled; keeps nothing
     help.router,
     errors.router,

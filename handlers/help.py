@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from aiogram import F, Router
-from aiogram.filters import Command, CommandStart, MagicData
+from aiogram import Router
+from aiogram.filters import Command, CommandStart
 from aiogram.types import Message
 
 from bot.core import Caller, GameService
@@ -16,7 +16,6 @@ router = Router(name=__name__)
 
 @router.message(Command("help"))
 @router.message(CommandStart())
-@router.message(Command("games"), MagicData(F.event.chat.type == "private"))
 async def help_cmd(message: Message, caller: Caller, t: Translator, game: GameService) -> None:
     lines = help_lines(t)
     if caller.private and caller.user_id is not None:

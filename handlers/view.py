@@ -1,4 +1,6 @@
-"""/score, /sheet, /history, /rules, /export: anyone in the chat may look."""
+"""/score, /sheet, /history, /rules, /export: anyone in the chat may look; `/sheet N`,
+`/history N` and `/export N` look at any game of the chat by its number, and `/sheet full` (or
+`/sheet N full`) sends every total of the sheet as a document."""
 
 from __future__ import annotations
 
@@ -6,13 +8,33 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService, UnitOfWork
-from bot.texts.history import history_lines
+from bot.core import Caller, GameService, UnitOfWork, archive
+from bot.core.results import Snapshot
+from bot.texts.archive import look_caption
 from bot.texts.i18n import Translator
-from bot.texts.views import chunks, opened_text, rules_text, score_text, sheet_caption
+from bot.texts.views import chunks, opened_text, rules_text, score_text
+from bot.tg.archive import owe_export, owe_history
 from bot.tg.reply import Reply, render_png
 
 router = Router(name=__name__)
+FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
+
+
+def _split_full(args: str) -> tuple[str, bool]:
+    """The arguments without the word `full` (anywhere), and whether it was there."""
+    words = args.split()
+    kept = [w for w in words if w.casefold() not in FULL_WORDS]
+    return " ".join(kept), len(kept) != len(words)
+
+
+async def _look(
+    game: GameService, uow: UnitOfWork, caller: Caller, command: str, args: str
+) -> Snapshot:
+    """The game a look names: `N` after the command, else the chat's live (or last) game."""
+    if not args.strip():
+        return await game.look(uow, caller)
+    number = archive.parse_number(args, f"/{command}")
+    return await archive.game_snapshot(game, caller.chat_id, number)
 
 
 @router.message(Command("score"))
@@ -35,19 +57,20 @@ async def score_cmd(
 @router.message(Command("sheet"))
 async def sheet_cmd(
     message: Message,
+    command: CommandObject,
     caller: Caller,
     t: Translator,
     game: GameService,
     reply: Reply,
-    command: CommandObject,
     uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(uow, caller)
+    args, full = _split_full(command.args or "")
+    snap = await _look(game, uow, caller, command.command, args)
     if snap.sheet is None or snap.settlement is None:
         await reply.text(opened_text(t, snap.state, False))
         return
-    caption = sheet_caption(t, snap.state, snap.sheet)
-    if (command.args or "").strip().lower() == "full":  # every total, as a document
+    caption = look_caption(t, snap.state, snap.sheet)
+    if full:  # every total, as a document
         png = await render_png(snap.sheet, t.lang, snap.settlement, game, snap.state, full=True)
         if png is not None:
             await reply.document(png, f"sheet-{snap.state.number}.png", caption)
@@ -58,15 +81,16 @@ async def sheet_cmd(
 @router.message(Command("history"))
 async def history_cmd(
     message: Message,
+    command: CommandObject,
     caller: Caller,
     t: Translator,
     game: GameService,
     reply: Reply,
     uow: UnitOfWork,
 ) -> None:
-    snap = await game.look(uow, caller)
-    for part in chunks(history_lines(t, snap.state, snap.sheet)):
-        await reply.text(part)
+    await owe_history(
+        reply, t, await _look(game, uow, caller, command.command, command.args or "")
+    )
 
 
 @router.message(Command("rules"))
@@ -86,6 +110,7 @@ async def rules_cmd(
 @router.message(Command("export"))
 async def export_cmd(
     message: Message,
+    command: CommandObject,
     caller: Caller,
     t: Translator,
     game: GameService,
@@ -93,9 +118,9 @@ async def export_cmd(
     uow: UnitOfWork,
 ) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
-    exported = await game.export(caller.chat_id, uow)
-    game_id = exported.state.game_id
-    protocol, events = exported.protocol.encode(), exported.events.encode()
-    number = exported.state.number
-    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
-    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))
+    args = command.args or ""
+    if args.strip():
+        snap = await _look(game, uow, caller, command.command, args)
+        await owe_export(reply, t, archive.exported(snap.state, game.clock()))
+        return
+    await owe_export(reply, t, await game.export(caller.chat_id, uow))

@@ -97,6 +97,12 @@ class GameErrorCode(StrEnum):
     VOTE_CLOSED = "vote-closed"
     NOT_A_VOTER = "not-a-voter"
     BAD_LOCALE = "bad-locale"
+    BAD_ZONE = "bad-zone"  # /tz with a name that is no IANA time zone
+    ZONE_PLAYERS_ONLY = "zone-players-only"  # /tz by someone outside the game being played
+    BAD_GAME_NUMBER = "bad-game-number"  # /game, /history N… with something that is no number
+    NO_SUCH_GAME = "no-such-game"  # /game N: the chat has no game N
+    UNKNOWN_STATS_PLAYER = "unknown-stats-player"  # /stats Name: nobody of that name played here
+    BAD_STATS_FILTER = "bad-stats-filter"  # /top with a word that is no period nor convention
     LANG_PLAYERS_ONLY = "lang-players-only"  # /lang by someone outside the game being played
     NAMED_SEAT = "named-seat"  # a Telegram user seated by name: the scorekeeper records for him
     ENDGAME_PLAYERS_ONLY = "endgame-players-only"  # /endgame by someone outside the game

@@ -7,6 +7,7 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    ChatSettings,
     EventRow,
     GameRow,
     GameStatus,
@@ -16,6 +17,7 @@ from bot.domain.rows import (
 __all__ = [
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "ChatSettings",
     "EventRow",
     "Fault",
     "GameRow",

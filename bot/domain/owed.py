@@ -15,6 +15,7 @@ class OwedKind(StrEnum):
     REDRAW = "redraw"  # the same, redrawn in place of the live sheet when it is near `reply_to`
     VOTE = "vote"  # edit vote `seq`'s message `target`, or post it anew and remember it
     DOCUMENT = "document"  # send `body` as the file `filename` with `text` as caption
+    PHOTO = "photo"  # send `body` (a PNG drawn by the command: /top) with `text` as caption
 
 
 @dataclass(frozen=True, slots=True)

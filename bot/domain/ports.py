@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from bot.domain.owed import Owed, OwedRow
-from bot.domain.rows import PRUNE_BATCH, EventRow, GameRow, GameStatus
+from bot.domain.rows import PRUNE_BATCH, ChatSettings, EventRow, GameRow, GameStatus
 
 
 class StoreBroken(Exception):
@@ -112,6 +112,28 @@ class Repo(Protocol):
     async def sheet_message(self, game_id: int) -> int | None: ...
 
     async def set_sheet_message(self, game_id: int, message_id: int | None) -> None: ...
+
+    # -- the archive: every game of a chat, a chat's settings, summaries of ended games ---------
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        """The chat's language, title and time zone (all None for a chat never seen)."""
+
+    async def set_chat_time_zone(self, chat_id: int, time_zone: str) -> None: ...
+
+    async def chat_games(self, chat_id: int) -> list[GameRow]:
+        """Every game of the chat, live or ended, newest first."""
+
+    async def chat_game(self, chat_id: int, number: int) -> GameRow | None:
+        """The chat's game with this number (`GameRow.chat_number`)."""
+
+    async def account_games(self, user_id: int) -> list[GameRow]:
+        """Every game, live or ended, in which the account plays or keeps the score (its
+        `members` rows), newest first."""
+
+    async def summaries(self, game_ids: list[int]) -> dict[int, tuple[str, dict[str, Any]]]:
+        """The stored summaries of these games: game id → (the engine that made it, payload)."""
+
+    async def save_summaries(self, rows: list[tuple[int, str, dict[str, Any]]]) -> None:
+        """Keep (game id, engine, payload) summaries, replacing any older one of a game."""
 
     async def count_events(self) -> int:
         """Every event of every game (for tests and health checks)."""

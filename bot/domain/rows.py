@@ -69,6 +69,15 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """What a chat chose: its language and time zone (None: not chosen), and its title."""
+
+    locale: str | None = None
+    title: str | None = None
+    time_zone: str | None = None  # an IANA name such as Europe/Moscow
+
+
+@dataclass(frozen=True, slots=True)
 class EventRow:
     """One line of a game's append-only log; `seq` numbers a game's events 1, 2, …"""
 

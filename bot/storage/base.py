@@ -10,6 +10,7 @@ from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
     REDELIVERY_HORIZON,
+    ChatSettings,
     EventRow,
     GameRow,
     GameStatus,
@@ -21,6 +22,7 @@ __all__ = [
     "OWED_CONTENT",
     "PRUNE_BATCH",
     "REDELIVERY_HORIZON",
+    "ChatSettings",
     "EventRow",
     "Fault",
     "GameRow",

@@ -111,6 +111,48 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
     );
     """,
+    # the chat's time zone (NULL: the one of its language); a summary of each ended game, a cache
+    # of its log made by one engine (`bot.core.summaries`); the outbox owes photos too (/top), so
+    # it is rebuilt with the wider CHECK, its ids and their sequence kept.
+    """
+    ALTER TABLE chats ADD COLUMN time_zone TEXT;
+    CREATE TABLE IF NOT EXISTS game_summaries (
+        game_id INTEGER PRIMARY KEY REFERENCES games (game_id),
+        engine TEXT NOT NULL,
+        summary TEXT NOT NULL CHECK (json_valid(summary))
+    ) WITHOUT ROWID;
+    ALTER TABLE outbox RENAME TO outbox_before_photos;
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        kind TEXT NOT NULL
+            CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document', 'photo')),
+        text TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        markup TEXT,
+        game_id INTEGER,
+        seq INTEGER,
+        target INTEGER,
+        reply_to INTEGER,
+        body BLOB,
+        filename TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claimed_until REAL,
+        sent_at REAL,
+        message_id INTEGER,
+        error TEXT
+    );
+    INSERT INTO outbox SELECT * FROM outbox_before_photos;
+    INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', 0
+        WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox');
+    UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE(
+        (SELECT seq FROM sqlite_sequence WHERE name = 'outbox_before_photos'), 0))
+        WHERE name = 'outbox';
+    DROP TABLE outbox_before_photos;
+    CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
+    """,
     # 7: snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
     # never the truth, ignored when of another engine version; the events stay the game.
     """

@@ -119,6 +119,19 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         SELECT COUNT(*) FROM games AS g WHERE g.chat_id = games.chat_id AND g.game_id <= games.game_id
     );
     """,
+    # the chat's time zone (NULL: the one of its language); a summary of each ended game, a cache
+    # of its log made by one engine (`bot.core.summaries`); the outbox owes photos too (/top).
+    """
+    ALTER TABLE chats ADD COLUMN IF NOT EXISTS time_zone text;
+    CREATE TABLE IF NOT EXISTS game_summaries (
+        game_id bigint PRIMARY KEY REFERENCES games (game_id),
+        engine text NOT NULL,
+        summary json NOT NULL
+    );
+    ALTER TABLE outbox DROP CONSTRAINT IF EXISTS outbox_kind_check;
+    ALTER TABLE outbox ADD CONSTRAINT outbox_kind_check
+        CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document', 'photo'));
+    """,
     # 7: snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
     # never the truth, ignored when of another engine version; the events stay the game.
     """

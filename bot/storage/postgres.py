@@ -29,6 +29,7 @@ from bot.storage.base import (
 )
 from bot.storage.faults import postgres_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
+from bot.storage.pg_archive import PostgresArchive
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.pg_outbox import PostgresOutbox, rowcount
 
@@ -44,7 +45,7 @@ def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-class PostgresRepo(PostgresOutbox):
+class PostgresRepo(PostgresArchive, PostgresOutbox):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
@@ -213,9 +214,10 @@ class PostgresRepo(PostgresOutbox):
             "UPDATE games SET chat_id = $1 WHERE chat_id = $2", new_chat_id, old_chat_id
         )
         await self._conn.execute(
-            "INSERT INTO chats (chat_id, locale, title)"
-            " SELECT $1, locale, title FROM chats WHERE chat_id = $2"
-            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
+            "INSERT INTO chats (chat_id, locale, title, time_zone)"
+            " SELECT $1, locale, title, time_zone FROM chats WHERE chat_id = $2"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale),"
+            " time_zone = COALESCE(chats.time_zone, excluded.time_zone)",
             new_chat_id,
             old_chat_id,
         )

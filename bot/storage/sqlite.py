@@ -28,6 +28,7 @@ from bot.storage.base import (
 )
 from bot.storage.faults import sqlite_fault
 from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
+from bot.storage.sqlite_archive import SqliteArchive
 from bot.storage.sqlite_outbox import SqliteOutbox
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
@@ -50,7 +51,7 @@ def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
     return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5])
 
 
-class SqliteRepo(SqliteOutbox):
+class SqliteRepo(SqliteArchive, SqliteOutbox):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -250,9 +251,10 @@ class SqliteRepo(SqliteOutbox):
             "UPDATE games SET chat_id = ? WHERE chat_id = ?", new_chat_id, old_chat_id
         )
         await self._write(
-            "INSERT INTO chats (chat_id, locale, title)"
-            " SELECT ?, locale, title FROM chats WHERE chat_id = ?"
-            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale)",
+            "INSERT INTO chats (chat_id, locale, title, time_zone)"
+            " SELECT ?, locale, title, time_zone FROM chats WHERE chat_id = ?"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale),"
+            " time_zone = COALESCE(chats.time_zone, excluded.time_zone)",
             new_chat_id,
             old_chat_id,
         )

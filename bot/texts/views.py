@@ -151,8 +151,14 @@ COMMANDS: Final = (
     "arbiter",
     "export",
     "endgame",
+    "games",
+    "game",
+    "stats",
+    "top",
+    "me",
     "calc",
     "lang",
+    "tz",
     "help",
 )
 

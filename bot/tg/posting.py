@@ -98,6 +98,18 @@ class Poster:
                 owed.chat_id, document, caption=owed.text, request_timeout=REQUEST_TIMEOUT
             )
             return sent.message_id, None
+        if owed.kind is OwedKind.PHOTO:  # a picture the command drew (the standings)
+            assert owed.body is not None
+            picture = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
+            await self._paced(owed)
+            sent = await self.bot.send_photo(
+                owed.chat_id,
+                picture,
+                caption=owed.text,
+                reply_markup=_markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+            return sent.message_id, None
         return await self._sheet(row)
 
     async def _paced(self, owed: Owed) -> None:

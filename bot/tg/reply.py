@@ -222,6 +222,29 @@ class Reply:
         if result.ended is not None:
             await self.text(ended_text(t, result.ended))
 
+    async def photo(
+        self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """A picture the command drew (the standings), with `caption`; a caption longer than
+        Telegram takes goes first as text, the picture then keeps only its first line."""
+        rows: list[Owed] = []
+        if len(plain_text(caption)) > CAPTION_LIMIT:
+            rows += self._texts(caption)
+            caption = Safe(caption.split("\n", 1)[0])
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+        rows.append(
+            Owed(
+                self.chat_id,
+                OwedKind.PHOTO,
+                caption,
+                self.t.lang,
+                keyboard,
+                body=png,
+                filename=filename,
+            )
+        )
+        await self.owe(*rows)
+
     async def document(self, data: bytes, filename: str, caption: str) -> None:
         await self.owe(
             Owed(

@@ -23,6 +23,7 @@ from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
 from bot.web.api import CONTEXT, WebContext, add_routes
+from bot.web.archive_api import add_archive_routes
 from bot.web.auth import Membership
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,7 @@ def build_web_app(
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
     add_routes(app)
+    add_archive_routes(app)
     return app
 
 

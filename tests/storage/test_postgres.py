@@ -66,6 +66,7 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "schema_migrations",
         "leases",  # issue 14: the vote clock's lease
         "fsm",  # issue 14: the /deal steps of every instance
+        "game_summaries",  # issue 24: each ended game's projection, a cache of its log
         "snapshots",  # a cache of each game's fold and replay, beside the log
     }
     assert {

@@ -392,7 +392,8 @@
     if (!usesMainButton()) return;
     const button = telegram().MainButton;
     const panelOpen = !document.getElementById("deal-panel").hidden;
-    const formShown = sheet && !document.getElementById("form-section").hidden;
+    const onSheet = (document.body.dataset.tab || "sheet") === "sheet";
+    const formShown = onSheet && sheet && !document.getElementById("form-section").hidden;
     const line = document.getElementById("line").value.trim();
     if (panelOpen || !formShown || !line) {
       call(button, "hide");
@@ -674,6 +675,9 @@
       if (document.visibilityState === "visible") refresh().catch(() => {});
     }, REFRESH_MS);
   }
+
+  // What the Archive and Stats tabs (tabs.js) share with the sheet's page.
+  window.PulkaPage = { api, t, number, el, start, lang, updateMainButton, haptic };
 
   // telegram-web-app.js loads async and may never load: the page starts without waiting for it
   // (Telegram puts the same initData in the URL fragment) and takes Telegram's controls and

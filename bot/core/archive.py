@@ -1,0 +1,198 @@
+"""The archive: every game a chat ever kept, and every game an account sat in, a page at a time;
+any game of a chat by its number, for /game N, /sheet N, /history N and /export N.
+
+Reading only: nothing here records anything. An ended game is listed from its summary
+(`bot.core.summaries`), a live one from its fold.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
+from decimal import Decimal
+from fractions import Fraction
+from typing import Final
+
+from bot.core.audit import event_log_json, protocol_comments
+from bot.core.errors import GameError
+from bot.core.events import EndReason, Player
+from bot.core.results import Exported, Snapshot
+from bot.core.service import GameService
+from bot.core.state import GameState, fold
+from bot.core.summaries import Summary, summaries
+from bot.core.uow import records_of
+from bot.core.zones import chat_zone
+from bot.domain import GameRow, GameStatus, Repo
+from scoring.protocol import format_protocol
+from scoring.replay import replay
+
+PAGE_SIZE: Final = 10
+GAMES_EXAMPLE: Final = "/game 1"
+_NUMBER: Final = re.compile(r"[#№]?(\d{1,9})")
+
+
+def parse_number(text: str, command: str) -> int:
+    """A game's number as typed after a command (`2`, `#2`, `№2`); `bad-game-number` otherwise."""
+    match = _NUMBER.fullmatch(text.strip())
+    if match is None or int(match.group(1)) == 0:
+        raise GameError("bad-game-number", f"{command} {text.strip()}", {}, GAMES_EXAMPLE)
+    return int(match.group(1))
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game in a list: `balances` and `money` (seat order) once it ended after a deal."""
+
+    game_id: int
+    chat_id: int
+    number: int
+    created_at: datetime
+    convention: str
+    names: tuple[str, ...]
+    status: GameStatus
+    reason: EndReason | None = None
+    deals: int | None = None
+    balances: tuple[Fraction, ...] | None = None
+    money: tuple[Decimal, ...] | None = None
+    chat_title: str | None = None  # in an account's list, which chat
+
+
+@dataclass(frozen=True, slots=True)
+class GamesPage:
+    """A page of a list, newest first (`page` counts from 0), and the zone its dates are in."""
+
+    lines: tuple[GameLine, ...]
+    page: int
+    pages: int
+    total: int
+    zone: tzinfo
+
+
+def _ended_line(summary: Summary) -> GameLine:
+    plays = summary.plays
+    money = None
+    if plays is not None and all(p.money is not None for p in plays):
+        money = tuple(p.money for p in plays if p.money is not None)
+    return GameLine(
+        summary.game_id,
+        summary.chat_id,
+        summary.number,
+        summary.created_at,
+        summary.convention,
+        tuple(p.name for p in summary.players),
+        GameStatus.ENDED,
+        summary.reason,
+        summary.deals,
+        None if plays is None else tuple(p.balance for p in plays),
+        money,
+    )
+
+
+def _live_line(state: GameState, row: GameRow) -> GameLine:
+    return GameLine(
+        row.game_id,
+        row.chat_id,
+        row.chat_number,
+        row.created_at,
+        state.convention,
+        state.names,
+        row.status,
+    )
+
+
+def page_bounds(total: int, page: int) -> tuple[int, int]:
+    """The page asked for, kept within the list, and how many pages there are."""
+    pages = max(1, -(-total // PAGE_SIZE))
+    return min(max(page, 0), pages - 1), pages
+
+
+async def _lines(
+    game: GameService, repo: Repo, rows: list[GameRow], ended: dict[int, Summary]
+) -> list[tuple[GameLine, tuple[Player, ...]]]:
+    """Each game's line, and who sits in it."""
+    lines = []
+    for row in rows:
+        if row.status is GameStatus.ENDED:
+            summary = ended[row.game_id]
+            lines.append((_ended_line(summary), summary.players))
+        else:
+            state = await game.core.fold(repo, row)
+            lines.append((_live_line(state, row), tuple(state.players)))
+    return lines
+
+
+async def chat_games(game: GameService, chat_id: int, page: int, lang: str) -> GamesPage:
+    """A page of the chat's games, newest first."""
+    async with game.store.reading() as repo:
+        settings = await repo.chat_settings(chat_id)
+        rows = await repo.chat_games(chat_id)
+    page, pages = page_bounds(len(rows), page)
+    shown = rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    ended = {s.game_id: s for s in await summaries(game.store, shown)}
+    async with game.store.reading() as repo:
+        lines = [line for line, _ in await _lines(game, repo, shown, ended)]
+    zone = chat_zone(settings.time_zone, settings.locale or lang)
+    return GamesPage(tuple(lines), page, pages, len(rows), zone)
+
+
+async def account_games(
+    game: GameService, user_id: int, chat_id: int, page: int, lang: str
+) -> GamesPage:
+    """A page of the games the account sits in (a scorekeeper's alone are not his), in every
+    chat, newest first; dates in the zone of `chat_id` (the private chat asking)."""
+    async with game.store.reading() as repo:
+        settings = await repo.chat_settings(chat_id)
+        rows = await repo.account_games(user_id)
+    ended = {s.game_id: s for s in await summaries(game.store, rows)}
+    async with game.store.reading() as repo:
+        lines = [
+            line
+            for line, players in await _lines(game, repo, rows, ended)
+            if any(p.user_id == user_id for p in players)
+        ]
+        titles = {c: (await repo.chat_settings(c)).title for c in {x.chat_id for x in lines}}
+    page, pages = page_bounds(len(lines), page)
+    shown = [
+        replace(line, chat_title=titles.get(line.chat_id))
+        for line in lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    ]
+    zone = chat_zone(settings.time_zone, settings.locale or lang)
+    return GamesPage(tuple(shown), page, pages, len(lines), zone)
+
+
+# -- one game by its number --------------------------------------------------------------------
+async def game_state(game: GameService, chat_id: int, number: int) -> GameState:
+    """The chat's game `number` as its log stands (`no-such-game` when the chat has none)."""
+    async with game.store.reading() as repo:
+        row = await repo.chat_game(chat_id, number)
+        if row is None:
+            raise GameError("no-such-game", f"#{number}", {"number": str(number)}, "/games")
+        if row.status is not GameStatus.ENDED:
+            return await game.core.fold(repo, row)
+        events = await repo.events(row.game_id)
+    state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
+    state.chat_id, state.number = row.chat_id, row.chat_number
+    return state
+
+
+async def game_snapshot(game: GameService, chat_id: int, number: int) -> Snapshot:
+    """Game `number` of the chat with its sheet and settlement (None before its start)."""
+    state = await game_state(game, chat_id, number)
+    if state.rules is None:
+        return Snapshot(state, None, None)
+    if state.status is GameStatus.ENDED:
+        sheet = replay(state.game(), records_of(state))
+    else:
+        sheet = game.sheet(state)
+    return Snapshot(state, sheet, game.settlement(state, sheet))
+
+
+def exported(state: GameState, now: datetime) -> Exported:
+    """The protocol file of a game (its records in force) and its JSON event log."""
+    if state.rules is None:
+        missing = str(state.seats - len(state.players))
+        raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
+    in_force = records_of(state)
+    protocol = format_protocol(state.game(), in_force, protocol_comments(state, in_force))
+    return Exported(state, protocol, event_log_json(state, now))

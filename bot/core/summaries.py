@@ -1,0 +1,247 @@
+"""What an ended game comes to, for the archive and the statistics: a projection of its log.
+
+An ended game's log never grows again, so its summary — players, convention, times, the records
+in force replayed and settled, each seat's `scoring.stats.Play` — is computed once, the first time
+someone asks for it, in a transaction of its own, and kept in `game_summaries` beside the version
+that made it (`VERSION`: the rules engine's fingerprint, `scoring.stats.ENGINE`, and this format):
+a summary of another version is made again. Nothing on the
+path of a deal touches it. Whatever is kept equals `summarise` of the log (a property test holds
+it so after random games, undos and corrections).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Final
+from weakref import WeakKeyDictionary
+
+from bot.core.events import EndReason, Kind, Player
+from bot.core.state import GameState, fold
+from bot.core.uow import parse_stored, table
+from bot.domain import EventRow, GameRow, GameStatus, Store
+from scoring.replay import replay
+from scoring.settle import settle
+from scoring.stats import ENGINE, Play, plays
+
+log = logging.getLogger(__name__)
+
+BATCH: Final = 50  # ended games read, summarised and kept per round when many are missing
+KEPT: Final = 20_000  # summaries kept decoded in memory (some 2 KB each), least recently used out
+# Raise it when what `summary_json` writes changes; kept summaries are made by `VERSION`.
+FORMAT: Final = 1
+VERSION: Final = f"{ENGINE}.{FORMAT}"
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One ended game. `plays` is None for a game that was never played (cancelled before its
+    start, or ended before its first deal): it is listed, but counts in no statistics."""
+
+    game_id: int
+    chat_id: int
+    number: int
+    created_at: datetime
+    ended_at: datetime | None
+    convention: str
+    reason: EndReason | None
+    deals: int
+    players: tuple[Player, ...]
+    plays: tuple[Play, ...] | None
+    stake: Fraction | None = None
+
+    @property
+    def played(self) -> bool:
+        return self.plays is not None
+
+    @property
+    def when(self) -> datetime:
+        """When it counts: its end (its creation for a log without one)."""
+        return self.ended_at or self.created_at
+
+
+def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
+    """The game's summary from its whole log (pure: safe in a worker thread)."""
+    state = fold(row.game_id, list(events))
+    ended = next((e.at for e in reversed(events) if e.kind == Kind.GAME_ENDED.value), None)
+    played: tuple[Play, ...] | None = None
+    deals = 0
+    if state.rules is not None:
+        sheet = replay(state.game(), _records(state))
+        deals = sheet.deals
+        if deals:
+            played = plays(sheet, settle(sheet.rules, sheet.totals, state.stake))
+    return Summary(
+        row.game_id,
+        row.chat_id,
+        row.chat_number,
+        row.created_at,
+        ended,
+        state.convention,
+        state.ended_reason,
+        deals,
+        tuple(state.players),
+        played,
+        state.stake,
+    )
+
+
+def _records(state: GameState) -> list[Any]:
+    """The records in force, read through the shared line cache (thread-safe: an `lru_cache`)."""
+    tab = table(state)
+    return [parse_stored(item.line, tab) for item in state.records]
+
+
+# -- kept as JSON ------------------------------------------------------------------------------
+# A play is one array (a thousand games are read back for one /stats, so no keys to parse):
+# balance numerator and denominator, money (text or null), deals, the five levels declared,
+# the five made, misères and clean ones, whists numerator and denominator, raspasy, their tricks.
+def _play_json(play: Play) -> list[Any]:
+    money = None if play.money is None else str(play.money)
+    return [
+        play.balance.numerator,
+        play.balance.denominator,
+        money,
+        play.deals,
+        *play.declared,
+        *play.made,
+        play.miseres,
+        play.miseres_made,
+        play.whists.numerator,
+        play.whists.denominator,
+        play.raspasy,
+        play.raspasy_tricks,
+    ]
+
+
+Shared = dict[object, Any]  # players and counts read back once, shared: fewer objects to collect
+ZERO: Final = Fraction(0)
+
+
+def _one(shared: Shared, value: Any) -> Any:
+    return shared.setdefault(value, value)
+
+
+def _play(data: list[Any], shared: Shared) -> Play:
+    return Play(
+        Fraction(data[0], data[1]),
+        None if data[2] is None else Decimal(data[2]),
+        data[3],
+        _one(shared, tuple(data[4:9])),
+        _one(shared, tuple(data[9:14])),
+        data[14],
+        data[15],
+        Fraction(data[16], data[17]) if data[16] else ZERO,
+        data[18],
+        data[19],
+    )
+
+
+def summary_json(summary: Summary) -> dict[str, Any]:
+    """What is kept of a summary (its game's id, chat and number live in `games`)."""
+    stake = summary.stake
+    return {
+        "created": summary.created_at.isoformat(),
+        "ended": None if summary.ended_at is None else summary.ended_at.isoformat(),
+        "convention": summary.convention,
+        "reason": None if summary.reason is None else summary.reason.value,
+        "deals": summary.deals,
+        "stake": None if stake is None else [stake.numerator, stake.denominator],
+        "players": [[p.name, p.user_id, p.username] for p in summary.players],
+        "plays": None if summary.plays is None else [_play_json(p) for p in summary.plays],
+    }
+
+
+def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None) -> Summary:
+    """A kept summary read back (`ValueError` and the like for one this code did not write);
+    `shared` holds the players and values read before, to be shared."""
+    shared = {} if shared is None else shared
+    ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
+    players = tuple(_one(shared, Player(*player)) for player in data["players"])
+    return Summary(
+        row.game_id,
+        row.chat_id,
+        row.chat_number,
+        datetime.fromisoformat(data["created"]),
+        None if ended is None else datetime.fromisoformat(ended),
+        data["convention"],
+        None if reason is None else EndReason(reason),
+        data["deals"],
+        _one(shared, players),
+        None if plays_ is None else tuple(_play(p, shared) for p in plays_),
+        None if stake is None else Fraction(stake[0], stake[1]),
+    )
+
+
+def _read(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary | None:
+    """A kept summary, or None when it cannot be read (then it is made again)."""
+    try:
+        return summary_of(row, data, shared)
+    except (KeyError, IndexError, TypeError, ValueError):
+        log.warning("game %s: its kept summary does not read; made again", row.game_id)
+        return None
+
+
+# -- read, or made and kept --------------------------------------------------------------------
+_Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games are read anew
+# Per store (a database): what its summaries decoded to. An ended game's summary never changes,
+# nor does the engine of a running process, so this holds what the database holds.
+_memos: WeakKeyDictionary[Store, OrderedDict[_Key, Summary]] = WeakKeyDictionary()
+
+
+def _key(row: GameRow) -> _Key:
+    return (row.game_id, row.chat_id, row.chat_number)
+
+
+def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
+    key = (summary.game_id, summary.chat_id, summary.number)
+    decoded[key] = summary
+    decoded.move_to_end(key)
+    while len(decoded) > KEPT:
+        decoded.popitem(last=False)
+
+
+async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
+    """The summaries of the ended games among `rows`, in their order: those decoded before, then
+    the kept ones read, then the missing (or another engine's) made from their logs in a worker
+    thread and kept, `BATCH` games per round, each round in a transaction of its own."""
+    ended = [row for row in rows if row.status is GameStatus.ENDED]
+    decoded = _memos.setdefault(store, OrderedDict())
+    found: dict[int, Summary] = {}
+    for row in ended:
+        known = decoded.get(_key(row))
+        if known is not None:
+            found[row.game_id] = known
+    unread = [row for row in ended if row.game_id not in found]
+    if unread:
+        async with store.reading() as repo:
+            kept = await repo.summaries([row.game_id for row in unread])
+        shared: Shared = {}
+        for row in unread:
+            version, data = kept.get(row.game_id, ("", {}))
+            summary = _read(row, data, shared) if version == VERSION else None
+            if summary is not None:
+                found[row.game_id] = summary
+                _keep(decoded, summary)
+    missing = [row for row in ended if row.game_id not in found]
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start : start + BATCH]
+        async with store.reading() as repo:
+            logs = [await repo.events(row.game_id) for row in batch]
+        made = await asyncio.to_thread(_summarise_all, batch, logs)
+        async with store.transaction() as repo:
+            await repo.save_summaries([(s.game_id, VERSION, summary_json(s)) for s in made])
+        for summary in made:
+            found[summary.game_id] = summary
+            _keep(decoded, summary)
+    return [found[row.game_id] for row in ended]
+
+
+def _summarise_all(rows: Sequence[GameRow], logs: Sequence[list[EventRow]]) -> list[Summary]:
+    return [summarise(row, log) for row, log in zip(rows, logs, strict=True)]

@@ -1,0 +1,89 @@
+"""The chat's time zone: the one it chose with `/tz`, else the one of its language (a Russian chat
+lives in Moscow time, any other in UTC). Read with the chat's other settings
+(`Repo.chat_settings`) whenever a time is shown, so every instance shows what was chosen last.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import UTC, tzinfo
+from functools import cache
+from typing import Final
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from bot.core.errors import GameError
+from bot.core.uow import Caller, UnitOfWork
+from bot.domain import GameStatus, Store
+
+log = logging.getLogger(__name__)
+
+TZ_EXAMPLE: Final = "/tz Europe/Moscow"
+DEFAULT_ZONES: Final[Mapping[str, str]] = {"ru": "Europe/Moscow"}
+UTC_NAME: Final = "UTC"
+NAME_LIMIT: Final = 64  # the longest IANA name is 32 characters
+
+
+def _zone(name: str) -> tzinfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def default_zone(lang: str | None) -> tzinfo:
+    """The zone of a chat that chose none, from its language (UTC itself on a machine without
+    zone data: the system's tzdata, which zoneinfo reads)."""
+    found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
+    if found is None:
+        log.warning("no time zone data on this machine: times are shown in UTC")
+        return UTC
+    return found
+
+
+def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
+    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's. A stored
+    name this machine's zone data no longer knows falls back to the language's."""
+    found = _zone(chosen) if chosen else None
+    return found if found is not None else default_zone(lang)
+
+
+@cache
+def _known() -> Mapping[str, str]:
+    """Every IANA name this machine knows, by its case-folded spelling."""
+    return {name.casefold(): name for name in available_timezones()}
+
+
+def parse_zone(text: str) -> ZoneInfo:
+    """An IANA zone name as typed (any case: `europe/moscow`); `bad-zone` quoting it otherwise."""
+    typed = text.strip()
+    name = _known().get(typed.casefold()) if 0 < len(typed) <= NAME_LIMIT else None
+    if name is None:
+        raise GameError("bad-zone", typed or "/tz", {}, TZ_EXAMPLE)
+    return ZoneInfo(name)
+
+
+async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
+    """/tz: the chat's time zone; while a game is on, only its players (and its scorekeeper) may
+    change it, as with /lang; with no game anyone may."""
+    async with uow.command(caller, game=None, direct=True) as unit:
+        row = await unit.repo.live_game(caller.chat_id)
+        if row is not None and row.status is not GameStatus.ENDED:
+            state = unit.fold(row, await unit.repo.events(row.game_id))
+            await unit.link(caller)
+            if state.seat_of(caller.user_id, caller.username) is None and not (
+                state.is_scorekeeper(caller.user_id)
+            ):
+                players = ", ".join(state.names)
+                raise GameError(
+                    "zone-players-only", f"/tz {zone.key}", {"players": players}, "/score"
+                )
+        await unit.repo.set_chat_time_zone(caller.chat_id, zone.key)
+
+
+async def zone_of_chat(store: Store, chat_id: int, lang: str) -> tzinfo:
+    """The chat's zone as its settings stand now (`lang`: the update's, for a chat that chose no
+    language either)."""
+    async with store.reading() as repo:
+        settings = await repo.chat_settings(chat_id)
+    return chat_zone(settings.time_zone, settings.locale or lang)

@@ -1,0 +1,148 @@
+"""The standings as a picture (/top): one row per player, best total first — his place, name and
+total, a bar of the total from a zero line (green above it, red below), and under it his games,
+average and rating. The sheet's fonts and colours (`bot.sheet.model`), sized to be read on a phone
+(720 px wide: the names stay above 15 px at a 390 px screen).
+
+`render_standings_png(rows, lang, title, subtitle)` is pure and synchronous: call it through
+`asyncio.to_thread`. It draws with faces of its own under its own lock, so it never waits for the
+sheet's painter nor holds it up, and encodes the PNG as the sheet is (`raster.encode_png`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Final
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.sheet.model import (
+    BACKGROUND,
+    BOLD,
+    INK,
+    MINUS,
+    MUTED,
+    PLUS,
+    REGULAR,
+    STRIP_FILL,
+    THIN,
+)
+from bot.sheet.raster import encode_png
+from locales import catalog, numbers
+
+WIDTH: Final = 720
+PAD: Final = 28
+TOP: Final = 128  # the title and subtitle above the first row
+ROW: Final = 104
+NAME_X: Final = 84
+MOST_ROWS: Final = 20  # more players are told as "… and N more"
+TITLE_SIZE, SUBTITLE_SIZE, NAME_SIZE, DETAIL_SIZE = 38, 24, 30, 23
+BAR_HEIGHT: Final = 14
+_lock = threading.Lock()  # the faces below are shared by the threads that draw
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player as the standings show him."""
+
+    place: int
+    name: str
+    total: Fraction  # whists
+    games: int
+    average: Fraction
+    rating: int
+
+
+@cache
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(
+        str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC
+    )
+
+
+def _fit(text: str, size: int, bold: bool, width: float) -> str:
+    """`text`, cut with "…" until it fits `width` px."""
+    face = _font(size, bold)
+    if face.getlength(text) <= width:
+        return text
+    while text and face.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def _axis(rows: Sequence[StandingRow], left: float, right: float) -> tuple[float, float]:
+    """Where the zero line stands between `left` and `right`, and px per whist."""
+    high = max((max(r.total, Fraction(0)) for r in rows), default=Fraction(0))
+    low = max((max(-r.total, Fraction(0)) for r in rows), default=Fraction(0))
+    span = high + low
+    if span == 0:
+        return left, 0.0
+    scale = (right - left) / float(span)
+    return left + float(low) * scale, scale
+
+
+def _detail(row: StandingRow, lang: str, words: dict[str, str]) -> str:
+    games = str(row.games)
+    return words["detail"].format(
+        games=f"{games} {catalog.plural(lang, 'game', games)}",
+        average=numbers.decimal(row.average, lang, signed=True),
+        rating=row.rating,
+    )
+
+
+def render_standings_png(
+    rows: Sequence[StandingRow], lang: str = "ru", title: str = "", subtitle: str = ""
+) -> bytes:
+    """The standings as PNG bytes, 720 px wide and as tall as its rows."""
+    words = dict(catalog.table(lang, "standings"))
+    shown = list(rows[:MOST_ROWS])
+    more = len(rows) - len(shown)
+    height = TOP + ROW * max(len(shown), 1) + (48 if more else 0) + PAD
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    with _lock:
+        draw = ImageDraw.Draw(image)
+        draw.text((PAD, 24), title, fill=INK, font=_font(TITLE_SIZE, True))
+        draw.text((PAD, 78), subtitle, fill=MUTED, font=_font(SUBTITLE_SIZE))
+        if not shown:
+            draw.text((PAD, TOP + 30), words["empty"], fill=MUTED, font=_font(NAME_SIZE))
+        zero, scale = _axis(shown, NAME_X, WIDTH - PAD)
+        for index, row in enumerate(shown):
+            _row(draw, TOP + index * ROW, index, row, lang, words, zero, scale)
+        if more:
+            text = f"… +{more}"
+            draw.text((NAME_X, TOP + ROW * len(shown) + 8), text, fill=MUTED, font=_font(26))
+    return encode_png(image)
+
+
+def _row(
+    draw: ImageDraw.ImageDraw,
+    top: float,
+    index: int,
+    row: StandingRow,
+    lang: str,
+    words: dict[str, str],
+    zero: float,
+    scale: float,
+) -> None:
+    if index % 2:
+        draw.rectangle((0, top, WIDTH, top + ROW - 1), fill=STRIP_FILL)
+    draw.text((PAD, top + 14), str(row.place), fill=MUTED, font=_font(NAME_SIZE, True))
+    total = numbers.decimal(row.total, lang, signed=True)
+    ink = PLUS if row.total > 0 else MINUS if row.total < 0 else INK
+    face = _font(NAME_SIZE, True)
+    right = WIDTH - PAD
+    draw.text((right, top + 14), total, fill=ink, font=face, anchor="ra")
+    room = right - face.getlength(total) - 20 - NAME_X
+    draw.text((NAME_X, top + 14), _fit(row.name, NAME_SIZE, True, room), fill=INK, font=face)
+    bar_top = top + 56
+    if scale:
+        draw.line((zero, bar_top - 4, zero, bar_top + BAR_HEIGHT + 4), fill=THIN, width=2)
+    if scale and row.total:
+        end = zero + float(row.total) * scale
+        left, right_end = sorted((zero, end))
+        draw.rectangle((left, bar_top, right_end, bar_top + BAR_HEIGHT), fill=ink)
+    detail = _detail(row, lang, words)
+    draw.text((NAME_X, top + 74), detail, fill=MUTED, font=_font(DETAIL_SIZE))

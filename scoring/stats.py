@@ -1,0 +1,235 @@
+"""Statistics of finished games: what each player did in one game, and the tallies over many
+(docs/rules.md "Statistics").
+
+`plays(sheet, settlement)` reads one game's sheet (the records in force, so a corrected deal counts
+as corrected) and its settlement: per seat the balance, the contracts declared and made by level,
+the misères, the whists written in deals and the raspasy tricks. A `Tally` adds plays up over
+games. Nothing here is stored: the application keeps a summary of each ended game only as a cache
+of `plays`, keyed by `ENGINE` so that any change of the engine rebuilds it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Final, TypeVar
+
+from scoring.deal import Column, Contract, Misere, Raspasy
+from scoring.seating import active_seats
+from scoring.settle import Settlement
+from scoring.sheet import Sheet
+
+LEVELS: Final = (6, 7, 8, 9, 10)
+# Raise it when what a play holds changes; the engine's own changes are caught by `ENGINE`.
+STATS_VERSION: Final = 1
+Key = TypeVar("Key", bound=Hashable)
+
+
+def _engine_fingerprint() -> str:
+    """The statistics' version and a digest of every module of the rules engine: a stored summary
+    made by another engine (a fix in the scoring, a new option) no longer matches and is rebuilt."""
+    digest = hashlib.sha256(str(STATS_VERSION).encode())
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return f"{STATS_VERSION}-{digest.hexdigest()[:16]}"
+
+
+ENGINE: Final = _engine_fingerprint()
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One player's numbers in one game. `declared`/`made` count contracts per level 6–10 (a
+    contract nobody whisted counts as made; «three down» as not made); `whists` are what the deals
+    wrote into his whists columns; `deals` and `raspasy` count the deals he played (at a table of
+    four the dealer sits a deal out)."""
+
+    balance: Fraction  # whists, from the settlement
+    money: Decimal | None  # with a stake
+    deals: int = 0
+    declared: tuple[int, ...] = (0, 0, 0, 0, 0)
+    made: tuple[int, ...] = (0, 0, 0, 0, 0)
+    miseres: int = 0
+    miseres_made: int = 0
+    whists: Fraction = Fraction(0)
+    raspasy: int = 0
+    raspasy_tricks: int = 0
+
+
+@dataclass(slots=True)
+class _Counting:
+    deals: int = 0
+    declared: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
+    made: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
+    miseres: int = 0
+    miseres_made: int = 0
+    whists: Fraction = Fraction(0)
+    raspasy: int = 0
+    raspasy_tricks: int = 0
+
+
+def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
+    """Each seat's play in this game, in seat order."""
+    size = sheet.game.size
+    counts = [_Counting() for _ in range(size)]
+    for scored in sheet.records:
+        record = scored.record
+        if not scored.number or scored.dealer is None:  # an adjustment, a mark, a rule change
+            continue
+        for seat in active_seats(size, scored.dealer):
+            counts[seat].deals += 1
+        for entry in scored.entries:
+            if entry.column is Column.WHISTS:
+                counts[entry.player].whists += entry.amount
+        if isinstance(record, Contract):
+            level = LEVELS.index(record.level)
+            counts[record.declarer].declared[level] += 1
+            if record.result >= 0 and not record.three_down:
+                counts[record.declarer].made[level] += 1
+        elif isinstance(record, Misere):
+            counts[record.declarer].miseres += 1
+            counts[record.declarer].miseres_made += record.tricks == 0
+        elif isinstance(record, Raspasy):
+            for seat, tricks in record.tricks:
+                counts[seat].raspasy += 1
+                counts[seat].raspasy_tricks += tricks
+    money = settlement.money
+    return tuple(
+        Play(
+            settlement.balances[seat],
+            money[seat] if money is not None else None,
+            c.deals,
+            tuple(c.declared),
+            tuple(c.made),
+            c.miseres,
+            c.miseres_made,
+            c.whists,
+            c.raspasy,
+            c.raspasy_tricks,
+        )
+        for seat, c in enumerate(counts)
+    )
+
+
+def above(a: Fraction, b: Fraction) -> bool:
+    """`a > b`, exactly, at a fraction of the cost of comparing Fractions (a thousand games'
+    statistics compare some twenty thousand balances): the quotients are correctly rounded, so
+    rounding keeps their order, and only quotients that round alike are compared exactly."""
+    x, y = a.numerator / a.denominator, b.numerator / b.denominator
+    return x > y if x != y else a > b
+
+
+def same(a: Fraction, b: Fraction) -> bool:
+    """`a == b` (Fractions are kept in lowest terms)."""
+    return a.numerator == b.numerator and a.denominator == b.denominator
+
+
+def winners(balances: Sequence[Fraction]) -> frozenset[int]:
+    """The seats with the best balance at the table (a shared best wins for each)."""
+    best = balances[0]
+    for balance in balances[1:]:
+        if above(balance, best):
+            best = balance
+    return frozenset(seat for seat, balance in enumerate(balances) if same(balance, best))
+
+
+def _ratio(part: Fraction | int, whole: int) -> Fraction | None:
+    return Fraction(part) / whole if whole else None
+
+
+def _add(sums: dict[int, int], value: Fraction) -> None:
+    """Add to a sum kept as numerators per denominator: integer additions only (a thousand
+    games' balances have a handful of denominators); the Fraction is made once, when read."""
+    sums[value.denominator] = sums.get(value.denominator, 0) + value.numerator
+
+
+def _sum(sums: dict[int, int]) -> Fraction:
+    return sum((Fraction(n, d) for d, n in sums.items()), Fraction(0))
+
+
+@dataclass(slots=True)
+class Tally:
+    """One player's plays added up over games. `best`/`worst` keep the balance and the caller's
+    key of that game (its id): the first game that reached it."""
+
+    games: int = 0
+    wins: int = 0
+    money: Decimal | None = None  # the sum over the games that had a stake
+    best: tuple[Fraction, int] | None = None
+    worst: tuple[Fraction, int] | None = None
+    deals: int = 0
+    declared: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
+    made: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
+    miseres: int = 0
+    miseres_made: int = 0
+    raspasy: int = 0
+    raspasy_tricks: int = 0
+    totals: dict[int, int] = field(default_factory=dict, repr=False)  # balances: `total`
+    written: dict[int, int] = field(default_factory=dict, repr=False)  # whists: `whists`
+
+    def add(self, play: Play, won: bool, game: int) -> None:
+        balance = play.balance
+        self.games += 1
+        self.wins += won
+        _add(self.totals, balance)
+        if play.money is not None:
+            self.money = (self.money or Decimal(0)) + play.money
+        if self.best is None or above(balance, self.best[0]):
+            self.best = (balance, game)
+        if self.worst is None or above(self.worst[0], balance):
+            self.worst = (balance, game)
+        self.deals += play.deals
+        if any(play.declared):  # most games a player declares a contract or two, or none
+            for level, count in enumerate(play.declared):
+                self.declared[level] += count
+            for level, count in enumerate(play.made):
+                self.made[level] += count
+        self.miseres += play.miseres
+        self.miseres_made += play.miseres_made
+        if play.whists:
+            _add(self.written, play.whists)
+        self.raspasy += play.raspasy
+        self.raspasy_tricks += play.raspasy_tricks
+
+    @property
+    def total(self) -> Fraction:
+        return _sum(self.totals)
+
+    @property
+    def whists(self) -> Fraction:
+        return _sum(self.written)
+
+    @property
+    def average(self) -> Fraction:
+        return self.total / self.games if self.games else Fraction(0)
+
+    @property
+    def whists_per_deal(self) -> Fraction | None:
+        return _ratio(self.whists, self.deals)
+
+    @property
+    def tricks_per_raspasy(self) -> Fraction | None:
+        return _ratio(self.raspasy_tricks, self.raspasy)
+
+    @property
+    def contracts(self) -> int:
+        return sum(self.declared)
+
+    @property
+    def contracts_made(self) -> int:
+        return sum(self.made)
+
+
+def tally_games(games: Sequence[tuple[int, Sequence[tuple[Key, Play]]]]) -> dict[Key, Tally]:
+    """Each player's tally over `games`: (game key, (player key, play) per seat)."""
+    tallies: dict[Key, Tally] = {}
+    for game, seats in games:
+        won = winners([play.balance for _, play in seats])
+        for seat, (player, play) in enumerate(seats):
+            tallies.setdefault(player, Tally()).add(play, seat in won, game)
+    return tallies
