@@ -141,17 +141,19 @@ async def many_chats(
             for table in tables:
                 await bot.deal(table, n)
         times: list[float] = []
+        games = bot.dp["game"].core.games
+        folds, resumed = games.folds, games.resumed
         cpu = time.process_time()
         for r in range(rounds):
             for table in tables:
                 times.append(await bot.deal(table, setup + r))
         cpu = (time.process_time() - cpu) * 1000 / len(times)
-        games = bot.dp["game"].core.games
+        folds, resumed = games.folds - folds, games.resumed - resumed
         kept = "" if budget is None else f" (caches of {budget} records)"
         print(
             f"   {chats:>5} chats{kept}: CPU {cpu:.2f} ms a deal, p50 {statistics.median(times):.1f} ms,"
-            f" p99 {pct(times, 0.99):.1f} ms; full folds {games.folds}, resumed"
-            f" {games.resumed}; RSS {rss_mb():.0f} MB"
+            f" p99 {pct(times, 0.99):.1f} ms; in these deals {folds} games folded whole, {resumed}"
+            f" from their snapshots; RSS {rss_mb():.0f} MB"
         )
 
 
