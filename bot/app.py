@@ -203,7 +203,8 @@ async def start_vote_clock(
 
 
 def start_painter(settings: Settings) -> Painter | None:
-    """The processes that draw the sheet pictures (PICTURE_PROCESSES); None: they are
+    """The processes that draw the sheet pictures (PICTURE_PROCESSES, keeping pictures within
+    PICTURE_MEMORY_MB together); None: they are
     drawn in worker threads (PICTURE_PROCESSES=0, or no Pillow)."""
     if settings.picture_processes < 1:
         return None
@@ -211,7 +212,8 @@ def start_painter(settings: Settings) -> Painter | None:
         from bot.sheet import painter
     except ImportError:
         return None
-    return painter.Painter(settings.picture_processes)
+    memory = settings.picture_memory_mb << 20
+    return painter.Painter(settings.picture_processes, memory=memory)
 
 
 async def run(settings: Settings) -> None:

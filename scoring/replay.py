@@ -73,6 +73,7 @@ class _State:
     last_round_announced: bool = False
     last_round_played: int | None = None  # deals of the last round played so far, once it began
     finished: bool = False
+    helped: bool = False  # a help entry was written
     applied: list[Entry] = field(default_factory=list)
 
     @property
@@ -93,6 +94,8 @@ class _State:
         else:
             assert entry.target is not None
             self.whists[entry.player][entry.target] += amount
+        if entry.reason is Reason.HELP:
+            self.helped = True
         self.applied.append(entry)
 
     def is_pool_open(self, seat: int) -> bool:
@@ -447,6 +450,7 @@ class Replay:
             finished=state.finished,
             last_round_announced=state.last_round_announced,
             rules_now=state.rules if state.rules != game.rules else None,
+            helped=state.helped,
         )
 
 

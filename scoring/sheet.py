@@ -72,6 +72,9 @@ class Sheet:
     rules_now: Rules | None = (
         None  # the rules after mid-game changes (RuleChange); None: unchanged
     )
+    # Whether some pool or mountain points were given by another player (a help entry): the replay
+    # knows it as it goes; None (a sheet made otherwise) is read from the records.
+    helped: bool | None = None
 
     @property
     def rules(self) -> Rules:

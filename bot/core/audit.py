@@ -10,11 +10,11 @@ in plain English (a file, like the JSON log, is not in the chat's language).
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
-from typing import Any
+from typing import Any, Final
 
 from bot.core.events import (
     ArbiterNamed,
@@ -184,19 +184,31 @@ def event_log_json(state: GameState, exported_at: datetime) -> str:
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
-def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
+Known = OrderedDict[tuple[int, int, int], CorrectedValues]
+"""Corrected values worked out, by (game, `GameState.revised`, corrections passed)."""
+CORRECTED_KEPT: Final = 256
+
+
+def corrected_values(
+    state: GameState, sheet: Sheet, known: Known | None = None
+) -> CorrectedValues:
     """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
-    first written there, the correction's number) — corrections.md "Audit"."""
+    first written there, the correction's number) — corrections.md "Audit".
+
+    What it says depends on the corrections and on the records up to each: it is worked out again
+    only when a correction passes or a record already written changes (`GameState.revised`), not
+    for every picture of a long game."""
     out: CorrectedValues = {}
-    if state.rules is None:
+    if state.rules is None or not state.corrections:
         return out
+    key = (state.game_id, state.revised, len(state.corrections))
+    kept = None if known is None else known.get(key)
+    if kept is not None and known is not None:
+        known.move_to_end(key)
+        return dict(kept)
     records = records_of(state)
     tab = table(state)
-    number = 0
-    for event in state.events:
-        if not isinstance(event, DealEdited) or event.vote is None:
-            continue
-        number += 1
+    for number, event in enumerate(state.corrections, start=1):
         index = index_of(state, event.target)
         if index is None:
             continue
@@ -211,4 +223,8 @@ def corrected_values(state: GameState, sheet: Sheet) -> CorrectedValues:
             # a band the record no longer writes in keeps its wrong value too (grey, numbered)
             if written and (not right or written[-1] != right[-1]):
                 out[(band, index)] = (written[-1], number)
+    if known is not None:
+        known[key] = dict(out)
+        while len(known) > CORRECTED_KEPT:
+            known.popitem(last=False)
     return out

@@ -5,6 +5,7 @@ command reads: the records in force, the rules now, the settlement."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -13,8 +14,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from bot.core.cache import Games
+from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
 from bot.core.newgame import name_from_profile
+from bot.core.snapshots import VERSION, Saved, due, dump
 from bot.core.state import GameState, Player, RecordItem, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
@@ -24,9 +26,10 @@ from scoring.seating import active_seats
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 SHEET_CACHE: Final = 256
-RECENT_STATES: Final = 1024  # (state, sheet) pairs kept, by game and seq
+RECENT_SEQS: Final = 2  # (state, sheet) pairs kept per game: its latest seqs
 LIVE: Final = -1  # `UnitOfWork.command(game=LIVE)`: the chat's live game
 
 
@@ -76,18 +79,11 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
     return Table(state.names, state.usernames, dealer, sender)
 
 
-_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
-
-
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
     """The engine's records of `items` (by default the records in force); each stored line is read
     once per table (a dict lookup for the rest of the game)."""
     tab = table(state)
-    known = _PARSED.get(tab)
-    if known is None:
-        known = _PARSED[tab] = {}
-        while len(_PARSED) > SHEET_CACHE:
-            _PARSED.popitem(last=False)
+    known = parsed(tab)
     lines = [item.line for item in (state.records if items is None else items)]
     records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
     for i in [i for i, record in enumerate(records) if record is None]:
@@ -126,16 +122,25 @@ def index_of(state: GameState, seq: int) -> int | None:
 Notify = Callable[[], Awaitable[None]]
 
 
+def _weight(pairs: list[tuple[GameState, Sheet]]) -> int:
+    """What a game's recent sheets weigh, in records (their states share the kept one's)."""
+    return sum(len(sheet.records) for _, sheet in pairs) + 1
+
+
 class Core:
     """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
     and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
     than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
 
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, store: Store, clock: Clock = utc_now, snapshot_every: int | None = None
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.snapshot_every = snapshot_every  # events between snapshots (None: by its length)
+        self._unsaved: dict[int, Saved] = {}  # game → its snapshot taken, to write
         self._locks: dict[int, asyncio.Lock] = {}
-        self._recent: OrderedDict[tuple[int, int], tuple[GameState, Sheet]] = OrderedDict()
+        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
         self.watch: dict[int, tuple[int, datetime]] = {}
         self.notify: Notify | None = None  # told when owed rows were committed (the sender)
         self.games = Games()  # each live game's state and replay, kept
@@ -189,16 +194,59 @@ class Core:
         """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
         records: cheap): the next command's read and the sender drawing an owed sheet at this
         seq then need no replay and no fold of the whole log."""
-        key = (state.game_id, state.last_seq)
-        self._recent[key] = (clone(state), sheet)
-        self._recent.move_to_end(key)
-        while len(self._recent) > RECENT_STATES:
-            self._recent.popitem(last=False)
+        kept = [
+            pair
+            for pair in self._recent.get(state.game_id) or []
+            if pair[0].last_seq != state.last_seq
+        ]
+        kept.append((clone(state), sheet))
+        kept.sort(key=lambda pair: pair[0].last_seq)
+        self._recent.put(state.game_id, kept[-RECENT_SEQS:])
+        self._snapshot(state, sheet)
+
+    def _snapshot(self, state: GameState, sheet: Sheet) -> None:
+        """Take the game's snapshot now when one is due (`bot.core.snapshots.due`) and the kept
+        replay is the replay of this state's records; `save` writes it."""
+        game_id, seq = state.game_id, state.last_seq
+        if state.rules is None or not due(
+            seq, self.games.saved.get(game_id, 0), self.snapshot_every
+        ):
+            return
+        line = self.games.line(game_id)
+        if line is None or line[0].count != len(sheet.records):
+            return
+        records = records_of(state)
+        if line[1] != records:
+            return
+        self.games.saved[game_id] = seq
+        # copies of their own (a few list copies), so that `save` serializes them off the event
+        # loop while the game's next command moves the kept replay on
+        self._unsaved[game_id] = Saved(clone(state), line[0].fork(), list(records))
+
+    async def save(self) -> None:
+        """Write the snapshots taken, in a transaction of their own that writes nothing else:
+        best effort, for a snapshot is a cache (a failure is logged; they are taken again)."""
+        unsaved, self._unsaved = self._unsaved, {}
+        if not unsaved:
+            return
+        try:
+            rows = [(saved, await asyncio.to_thread(dump, saved)) for saved in unsaved.values()]
+            async with self.store.transaction() as repo:
+                for saved, data in rows:
+                    await repo.put_snapshot(
+                        saved.state.game_id, saved.seq, VERSION, data, self.clock()
+                    )
+        except Exception as error:
+            log.warning("%d snapshot(s) not written (%s); the log is whole", len(unsaved), error)
+            for game_id, saved in unsaved.items():
+                if self.games.saved.get(game_id) == saved.seq:
+                    del self.games.saved[game_id]
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if still kept (the
-        `RECENT_STATES` least recently used go)."""
-        found = self._recent.get((game_id, seq))
-        if found is not None:
-            self._recent.move_to_end((game_id, seq))
-        return found
+        """The game's state and sheet as its log stood at event `seq`, if kept: a game keeps its
+        `RECENT_SEQS` latest (what the sender draws, and the next command reads), and the games
+        least recently used go first once their weight passes the budget."""
+        for state, sheet in self._recent.get(game_id) or []:
+            if state.last_seq == seq:
+                return state, sheet
+        return None

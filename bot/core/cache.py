@@ -14,29 +14,50 @@ that chat's lock, and a read outside a command only ever moves a game's kept sta
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final, TypeVar
+from typing import Final, Generic, TypeVar
 
+from bot.core.snapshots import Saved, load
 from bot.core.state import GameState, apply, clone, fold
 from bot.domain import EventRow, GameRow, Repo
 from scoring.deal import Record
+from scoring.notation import Table
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet
 
-GAMES: Final = 256  # live games kept (least recently used first out)
+# What the kept games may weigh together, in records held (a record of the log costs about 2 KB
+# in a kept state and its replay, docs/benchmarks.md): the least recently used go first. Sized by
+# memory, not by a count of games: a hundred 2,000-deal games weigh what 4,000 short ones do.
+KEPT_RECORDS: Final = 100_000
 CHECKPOINT: Final = 64  # a replay is kept every this many records
+MARKS: Final = 2  # the last few of those checkpoints (each is a copy of the game's replay)
 RECENT: Final = 2  # and at the last few points the kept replay was advanced from
+TABLES: Final = 256  # tables whose lines read are kept (`parsed`)
 V = TypeVar("V")
+
+_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
+
+
+def parsed(tab: Table) -> dict[str, Record]:
+    """The records read so far at this table, by their stored line (a long game's lines are
+    read once: the rest of the game they are a dict lookup)."""
+    known = _PARSED.get(tab)
+    if known is None:
+        known = _PARSED[tab] = {}
+        while len(_PARSED) > TABLES:
+            _PARSED.popitem(last=False)
+    return known
 
 
 @dataclass(frozen=True, slots=True)
 class Log:
-    """Events read for a game: those after the kept state's seq then (`kept`), or the whole log
-    (`kept` None)."""
+    """Events read for a game: those after the kept state's seq then (`kept`), those after its
+    snapshot (`saved`), or else the whole log."""
 
     kept: GameState | None
     rows: list[EventRow]
+    saved: Saved | None = None
 
 
 @dataclass(slots=True)
@@ -65,14 +86,62 @@ def common_prefix(a: Sequence[Record], b: Sequence[Record]) -> int:
     return lo
 
 
+class Kept(Generic[V]):
+    """Values by game, least recently used first out once their weights pass `budget`."""
+
+    def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
+        self.budget = budget
+        self.weigh = weigh
+        self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
+        self.weight = 0
+
+    def get(self, key: int) -> V | None:
+        """The value kept for `key`, now the most recent."""
+        found = self._values.get(key)
+        if found is None:
+            return None
+        self._values.move_to_end(key)
+        return found[0]
+
+    def put(self, key: int, value: V) -> None:
+        """Keep `value` (weighed now: put it again once it has grown) as the most recent."""
+        self.pop(key)
+        weight = self.weigh(value)
+        self._values[key] = (value, weight)
+        self.weight += weight
+        while self.weight > self.budget and len(self._values) > 1:
+            _, (_, gone) = self._values.popitem(last=False)
+            self.weight -= gone
+
+    def pop(self, key: int) -> V | None:
+        found = self._values.pop(key, None)
+        if found is None:
+            return None
+        self.weight -= found[1]
+        return found[0]
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def _state_weight(state: GameState) -> int:
+    return len(state.log) + 1
+
+
+def _line_weight(line: _Line) -> int:
+    return line.tip.count * (1 + len(line.marks)) + 1
+
+
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self, size: int = GAMES) -> None:
-        self.size = size
-        self._states: OrderedDict[int, GameState] = OrderedDict()
-        self._lines: OrderedDict[int, _Line] = OrderedDict()
+    def __init__(self, budget: int = KEPT_RECORDS) -> None:
+        self.budget = budget
+        self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
+        self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
+        self.resumed = 0  # games resumed from a snapshot and the log's tail
+        self.saved: dict[int, int] = {}  # game → the seq of its newest snapshot known here
         self.replayed = 0  # records replayed (likewise)
 
     # -- the folded state --------------------------------------------------------------------
@@ -83,15 +152,22 @@ class Games:
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read, under the store's lock: the events the kept state has not seen (after
         its seq), or the whole log when nothing is kept. `take` folds them with the store free."""
-        kept = self._states.get(row.game_id)
-        if kept is None:
-            return Log(None, await repo.events(row.game_id))
-        return Log(kept, await repo.events(row.game_id, after=kept.last_seq))
+        game_id = row.game_id
+        kept = self._states.get(game_id)
+        if kept is not None:
+            return Log(kept, await repo.events(game_id, after=kept.last_seq))
+        stored = await repo.snapshot(game_id)
+        saved = load(game_id, *stored) if stored is not None else None
+        if saved is None:
+            return Log(None, await repo.events(game_id))
+        return Log(None, await repo.events(game_id, after=saved.seq), saved)
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
         kept = log.kept  # (held since the read: still itself if it was dropped from the cache)
+        if kept is None and log.saved is not None:
+            kept = self._resume(log.saved)
         if kept is None:
             kept = fold(game_id, log.rows)
             self.folds += 1
@@ -103,16 +179,36 @@ class Games:
                 for ev in tail:
                     apply(kept, ev)
             except Exception:
-                self._states.pop(game_id, None)
+                self._states.pop(game_id)
                 raise
         kept.chat_id = row.chat_id
         kept.number = row.chat_number
-        self._keep(self._states, game_id, kept)
+        self._states.put(game_id, kept)
         return clone(kept)
 
+    def _resume(self, saved: Saved) -> GameState:
+        """A snapshot taken in: its state to advance by the tail, its replay kept as the game's,
+        and its lines known as read (none is parsed again)."""
+        state = saved.state
+        self.resumed += 1
+        self.saved[state.game_id] = max(saved.seq, self.saved.get(state.game_id, 0))
+        if saved.replay is not None and self._lines.get(state.game_id) is None:
+            replay = saved.replay
+            self._lines.put(state.game_id, _Line(replay.game, replay, list(saved.records)))
+            known = parsed(Table(state.names, state.usernames))
+            for item, record in zip(state.records, saved.records, strict=True):
+                known.setdefault(item.line, record)
+        return state
+
+    def line(self, game_id: int) -> tuple[Replay, list[Record]] | None:
+        """The game's kept replay and the records it took, as they stand now (a snapshot reads
+        them at once: the replay moves on with the game's next records)."""
+        line = self._lines.get(game_id)
+        return None if line is None else (line.tip, line.records)
+
     def forget(self, game_id: int) -> None:
-        self._states.pop(game_id, None)
-        self._lines.pop(game_id, None)
+        self._states.pop(game_id)
+        self._lines.pop(game_id)
 
     # -- the replay --------------------------------------------------------------------------
     def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
@@ -120,7 +216,7 @@ class Games:
         line = self._lines.get(game_id)
         if line is None or line.game != game:
             line = _Line(game, Replay(game))
-        self._keep(self._lines, game_id, line)
+        self._lines.put(game_id, line)
         shared = common_prefix(line.records, records)
         if shared == len(line.records) == len(records):
             return line.tip.sheet()
@@ -136,6 +232,7 @@ class Games:
             self._advance(line, records)
         finally:
             line.records = list(records[: line.tip.count])
+            self._lines.put(game_id, line)  # weighed again, as it stands now
         return line.tip.sheet()
 
     def _advance(self, line: _Line, records: Sequence[Record]) -> None:
@@ -146,6 +243,12 @@ class Games:
             tip.advance(records[tip.count : stop])
             if stop % CHECKPOINT == 0 and stop not in line.marks:
                 line.marks[stop] = tip.fork()
+                # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or a
+                # correction further back than the kept ones replays from the start
+                checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
+                for old in checkpoints[:-MARKS]:
+                    if old not in line.recent:
+                        del line.marks[old]
 
     @staticmethod
     def _mark_recent(line: _Line) -> None:
@@ -160,9 +263,3 @@ class Games:
             old = line.recent.pop(0)
             if old % CHECKPOINT:
                 line.marks.pop(old, None)
-
-    def _keep(self, kept: OrderedDict[int, V], key: int, value: V) -> None:
-        kept[key] = value
-        kept.move_to_end(key)
-        while len(kept) > self.size:
-            kept.popitem(last=False)

@@ -97,7 +97,8 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
-        before = unit.sheet()
+        records = records_of(state)  # once: the sheet before, then the replay with the new one
+        before = unit.sheet(records)
         if before.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         new = parse_record(text, table(state, before.next_dealer, seat))
@@ -106,7 +107,7 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
             raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
         if isinstance(new, LastRound):
             check_last_round(before)
-        sheet = unit.replay([*records_of(state), new], before.next_dealer)
+        sheet = unit.replay([*records, new], before.next_dealer)
         line = format_record(new, state.names)
         event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)

@@ -12,6 +12,7 @@ Reads without a unit see the store as committed.
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import TypeVar
@@ -79,8 +80,11 @@ T = TypeVar("T")
 class GameService:
     """One instance per bot; `store` is the repository, `clock` gives aware UTC datetimes."""
 
-    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
-        self.core = Core(store, clock)
+    def __init__(
+        self, store: Store, clock: Clock = utc_now, snapshot_every: int | None = None
+    ) -> None:
+        self.core = Core(store, clock, snapshot_every)
+        self._corrected: audit.Known = OrderedDict()  # corrected values worked out, by game
         self.store = store
         self.clock = clock
 
@@ -122,7 +126,7 @@ class GameService:
         return corrections_count(state, writer)
 
     def corrected_values(self, state: GameState, sheet: Sheet) -> CorrectedValues:
-        return audit.corrected_values(state, sheet)
+        return audit.corrected_values(state, sheet, self._corrected)
 
     # -- commands ----------------------------------------------------------------------------
     async def was_handled(
@@ -270,9 +274,14 @@ class GameService:
             row = await repo.game(game_id)
             if row is None:
                 return None
-            events = [event for event in await repo.events(game_id) if event.seq <= seq]
-        state = fold(game_id, events)
-        state.chat_id = row.chat_id
+            state = await self.core.fold(repo, row)  # kept, or from its snapshot and the tail
+            if state.last_seq != seq:  # the log has moved on since: the state then, folded
+                events = [event for event in await repo.events(game_id) if event.seq <= seq]
+                state = fold(game_id, events)
+                state.chat_id = row.chat_id
+        if state.last_seq == seq and state.rules is not None:
+            sheet = self.sheet(state)
+            return Snapshot(state, sheet, self.settlement(state, sheet))
         if state.rules is None:
             return Snapshot(state, None, None)
         sheet = self.core.cached(state) or replay(state.game(), records_of(state))

@@ -142,6 +142,11 @@ class GameState:
     log: list[EventRow] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
     earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
+    # The corrections a vote passed (their events, in log order), and the seq of the last event
+    # that changed a record already written (an undo, an edit, a late deal, a renaming link):
+    # what the corrected values on the picture depend on, known without reading the log again.
+    corrections: list[DealEdited] = field(default_factory=list)
+    revised: int = 0
 
     # -- derived ----------------------------------------------------------------------------
     @property
@@ -299,6 +304,7 @@ def clone(state: GameState) -> GameState:
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
         log=list(state.log),
         events=list(state.events),
+        corrections=list(state.corrections),
     )
 
 
@@ -381,15 +387,19 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             else:
                 index = next(i for i, it in enumerate(state.items) if it.seq == before)
                 state.items.insert(index, item)
+                state.revised = row.seq
         case DealUndone():
             _own(state, event.target).undone = True
+            state.revised = row.seq
         case DealEdited():
             item = _own(state, event.target)
             item.old_lines.append(item.line)
             item.line = event.line
             item.edited_at = row.at
+            state.revised = row.seq
             if event.vote is not None:
                 item.votes.append(event.vote)
+                state.corrections.append(event)
         case VoteCast():
             if row.author is not None:
                 vote = state.votes[event.vote]
@@ -439,6 +449,7 @@ def _link(state: GameState, event: SeatLinked) -> None:
     if state.names == old:
         return
     state.earlier_names.append(old)
+    state.revised = state.last_seq
     for index, item in enumerate(state.items):
         if item.change is None:
             item = state.items[index] = _copy_item(item)

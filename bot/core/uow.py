@@ -298,6 +298,7 @@ class UnitOfWork:
                 await hook()
             except Exception as error:
                 log.warning("after the commit: %s failed (%s)", _name(hook), error)
+        await self.core.save()  # the snapshots taken: best effort, beside the log
 
     async def _write(self, repo: Repo) -> None:
         for write in self._writes:
@@ -404,12 +405,14 @@ class Command:
         if kind in VOTE_KINDS:
             self.core.track(state)
 
-    def sheet(self) -> Sheet:
-        """The replay of the records in force now (cached once the unit commits)."""
+    def sheet(self, records: list[Record] | None = None) -> Sheet:
+        """The replay of the records in force now (cached once the unit commits); `records`:
+        those records, when the caller has them already (`records_of(state)`)."""
         state = self.state
         sheet = self.core.cached(state)
         if sheet is None:
-            sheet = self.core.games.sheet(state.game_id, state.game(), records_of(state))
+            records = records_of(state) if records is None else records
+            sheet = self.core.games.sheet(state.game_id, state.game(), records)
             self.remember(sheet)
         return sheet
 

@@ -91,6 +91,15 @@ class Repo(Protocol):
     async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
         """The game's events with `seq > after`, in order."""
 
+    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
+        """The game's stored snapshot (`bot.core.snapshots`): its seq, engine version, bytes."""
+
+    async def put_snapshot(
+        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
+    ) -> None:
+        """Keep the game's snapshot at `seq`, unless one kept of this version is newer (a
+        snapshot is a cache beside the log: writing it never touches the events)."""
+
     async def add_member(self, game_id: int, user_id: int) -> None: ...
 
     async def remove_member(self, game_id: int, user_id: int) -> None: ...

@@ -144,6 +144,19 @@ def fresh(image: Image.Image) -> _Picture:
     return _Picture(image, {})
 
 
+def weight(picture: _Picture) -> int:
+    """The bytes a kept picture holds: its pixels and its strips compressed, twice (RGB and
+    paletted), and about as much again for the runs it knows where they are."""
+    image = picture.image
+    pixels = image.width * image.height * len(image.getbands())
+    packed = sum(map(len, picture.rgb.packed)) + sum(map(len, picture.paletted.packed))
+    return pixels + packed + 256 * len(picture.placed)
+
+
+def _pixels(layout: Layout) -> int:
+    return layout.width * layout.height * 3
+
+
 def changed_rows(tile: Tile, old: tuple[RunKey, ...], new: tuple[RunKey, ...]) -> list[range]:
     """The rows of a redrawn tile whose pixels may differ: those under the runs drawn there only
     before or only now, or the whole tile if the runs drawn both times are in another order (a
@@ -185,19 +198,50 @@ class Canvas:
     """The pictures kept, by background. Not thread-safe: draw under `bot.sheet.drawing_lock`."""
 
     def __init__(
-        self, kept: int = KEPT, idle: float = IDLE, clock: Callable[[], float] = time.monotonic
+        self,
+        kept: int = KEPT,
+        idle: float = IDLE,
+        clock: Callable[[], float] = time.monotonic,
+        budget: int | None = None,
     ) -> None:
         self.kept = kept
         self.idle = idle  # a game not drawn for this long gives its memory back
         self.clock = clock
+        self.budget = budget  # bytes the pictures may hold together (None: `kept` alone)
         self._pictures: OrderedDict[tuple[object, int, int, tuple[Shape, ...]], _Picture] = (
             OrderedDict()
         )
+        self._weights: dict[tuple[object, int, int, tuple[Shape, ...]], int] = {}
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
 
     def __len__(self) -> int:
         """How many pictures are kept now."""
         return len(self._pictures)
+
+    @property
+    def held(self) -> int:
+        """The bytes the kept pictures hold (pixels and compressed strips)."""
+        return sum(self._weights.values())
+
+    def expire(self) -> int:
+        """Drop the pictures not drawn on for `idle` seconds (a timer calls it, so that a game
+        gone quiet gives its memory back without another picture being drawn); how many went."""
+        now, gone = self.clock(), 0
+        while self._pictures and now - next(iter(self._pictures.values())).used > self.idle:
+            self._drop()
+            gone += 1
+        return gone
+
+    def _drop(self) -> None:
+        """The least recently drawn picture goes."""
+        key, _ = self._pictures.popitem(last=False)
+        self._weights.pop(key, None)
+
+    def _full(self, extra: int = 0) -> bool:
+        """Whether the pictures kept (and `extra` more bytes) are past the count or the budget."""
+        if len(self._pictures) + (extra > 0) > self.kept:
+            return True
+        return self.budget is not None and self.held + extra > self.budget
 
     @staticmethod
     def _place(run: TextRun, width: int, height: int, mask: Masks) -> Placed:
@@ -224,23 +268,25 @@ class Canvas:
         are two set differences, and only the tiles under them are looked at again."""
         key = (game, layout.width, layout.height, layout.shapes)
         picture = self._pictures.get(key)
-        if picture is None and len(self._pictures) >= self.kept:
+        if picture is None and self._pictures and self._full(_pixels(layout)):
             # More games than pictures kept: draw over the least recent one on the same background
             # (its tiles say what it shows, so this is as exact, only less of it is kept).
             alike = next((k for k in self._pictures if k[1:] == key[1:]), None)
             if alike is not None:
                 picture = self._pictures.pop(alike)
+                self._weights.pop(alike, None)
         if picture is None:
             picture = _Picture(background.copy(), {})
             picture.dirty = None
         self._paint(picture, layout, background, mask)
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
+        self._weights[key] = weight(picture)
         picture.used = now = self.clock()
-        while len(self._pictures) > self.kept or (
-            now - next(iter(self._pictures.values())).used > self.idle
+        while len(self._pictures) > 1 and (
+            self._full() or now - next(iter(self._pictures.values())).used > self.idle
         ):
-            self._pictures.popitem(last=False)  # never this one: it is the last, used now
+            self._drop()  # never this one: it is the last, used now
         return picture.image, picture
 
     def _paint(

@@ -50,6 +50,13 @@ def extends(old: Sequence[tuple[int, Fraction]], new: Sequence[tuple[int, Fracti
     return 0 < len(old) < len(new) and new[len(old) - 1] is old[-1]
 
 
+def helped(sheet: Sheet) -> bool:
+    """Whether the sheet has a help entry: the replay says so, a sheet made otherwise is read."""
+    if sheet.helped is not None:
+        return sheet.helped
+    return any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
+
+
 def drawn(sheet: Sheet, settlement: Settlement | None = None) -> Drawn:
     """What the picture of `sheet` reads; without `settlement` the balances are computed with
     `scoring.settle.settle`."""
@@ -66,5 +73,5 @@ def drawn(sheet: Sheet, settlement: Settlement | None = None) -> Drawn:
         next_dealer=sheet.next_dealer,
         last_round_announced=sheet.last_round_announced,
         last_deal=last,
-        helped=any(e.reason is Reason.HELP for r in sheet.records for e in r.entries),
+        helped=helped(sheet),
     )

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import logging
 import os
 import pickle
+import select
 import struct
 import sys
 from collections import OrderedDict, deque
@@ -49,11 +51,13 @@ HEAD: Final = struct.Struct(">I")
 STALE: Final = "stale"
 GAMES_SENT: Final = 1024  # games whose last history a parent remembers, per child
 GAMES_KEPT: Final = 4 * GAMES_SENT  # a child remembers more, so that the parent forgets first
-# Pictures a child keeps (3.9 MB each, ~500 MB in all): a game drawn over a picture of its own
-# redraws what its deal changed, one drawn over another game's redraws most of the picture. A
-# hundred chats playing at once need a hundred (docs/benchmarks.md); the bot's own `Canvas`
-# keeps 24.
-KEPT: Final = 128
+# Pictures a child keeps at most: a game drawn over a picture of its own redraws what its deal
+# changed, one drawn over another game's redraws most of the picture. What they may hold is the
+# memory budget (`PICTURE_MEMORY_MB`, shared by the children; a picture holds ~4.5 MB), so that a
+# thousand chats cost what the budget says, not six times the bot; the bot's own `Canvas` keeps 24.
+KEPT: Final = 1024
+MEMORY: Final = 256 << 20  # bytes, the default budget of all the children together
+TICK: Final = 30.0  # seconds a child waits for a job before it drops the pictures gone idle
 
 Totals = tuple[tuple[int, Fraction], ...]
 Changes = dict[Band, tuple[int, Totals]]
@@ -142,20 +146,45 @@ def draw(job: Job) -> tuple[bool, bytes | str]:
 
 
 def _read(stream: BinaryIO) -> bytes | None:
-    head = stream.read(HEAD.size)
-    if len(head) < HEAD.size:
+    head = _exactly(stream, HEAD.size)
+    if head is None:
         return None
     (size,) = HEAD.unpack(head)
-    body = stream.read(size)
-    return body if len(body) == size else None
+    return _exactly(stream, size)
 
 
-def serve(requests: BinaryIO, answers: BinaryIO) -> None:
-    """The child's loop: jobs in, answers out, in order, until the parent closes the pipe."""
-    while (body := _read(requests)) is not None:
+def _exactly(stream: BinaryIO, size: int) -> bytes | None:
+    """`size` bytes, or None at the end (an unbuffered read may give fewer at a time)."""
+    parts, left = [], size
+    while left:
+        part = stream.read(left)
+        if not part:
+            return None
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def serve(requests: BinaryIO, answers: BinaryIO, tick: float | None = None) -> None:
+    """The child's loop: jobs in, answers out, in order, until the parent closes the pipe. With
+    `tick`, a child left `tick` seconds without a job drops the pictures gone idle (so that a quiet
+    game's picture goes on time, not when the next one is drawn); `requests` is then read unbuffered,
+    so that waiting on its descriptor tells truly whether a job is there."""
+    while True:
+        while tick is not None and not _ready(requests, tick):
+            bot.sheet.canvas.expire()
+        body = _read(requests)
+        if body is None:
+            return
         answer = pickle.dumps(draw(pickle.loads(body)), pickle.HIGHEST_PROTOCOL)
         answers.write(HEAD.pack(len(answer)) + answer)
         answers.flush()
+
+
+def _ready(stream: BinaryIO, timeout: float) -> bool:
+    """Whether `stream` has something to read (or has ended) within `timeout` seconds."""
+    readable, _, _ = select.select([stream], [], [], timeout)
+    return bool(readable)
 
 
 PIPE: Final = 1 << 20  # bytes: a pipe that holds a few pictures (Linux gives 64 KB)
@@ -177,10 +206,14 @@ def main() -> None:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     _widen(answers.fileno())
     logging.basicConfig(level=logging.WARNING, format="painter %(levelname)s %(message)s")
-    if len(sys.argv) > 1:  # how many pictures to keep (`Painter(kept=…)`)
-        bot.sheet.canvas = Canvas(kept=int(sys.argv[1]))
+    if len(sys.argv) > 2:  # how many pictures to keep at most, in how many bytes (`Painter`)
+        bot.sheet.canvas = Canvas(kept=int(sys.argv[1]), budget=int(sys.argv[2]))
+    requests = sys.stdin.buffer.raw if isinstance(sys.stdin.buffer, io.BufferedReader) else None
     with contextlib.suppress(KeyboardInterrupt, BrokenPipeError):
-        serve(sys.stdin.buffer, answers)
+        if requests is None:
+            serve(sys.stdin.buffer, answers)
+        else:
+            serve(requests, answers, TICK)
 
 
 # The parent's side.
@@ -212,11 +245,12 @@ class Painter:
     """Draws sheet pictures in `processes` children; `png` is what `render_sheet_png` returns
     for the same sheet, pixel for pixel. `close()` ends the children."""
 
-    def __init__(self, processes: int = 1, kept: int = KEPT) -> None:
+    def __init__(self, processes: int = 1, kept: int = KEPT, memory: int = MEMORY) -> None:
         if processes < 1 or kept < 1:
             raise ValueError("a painter needs a process at least, keeping a picture at least")
         self._children = [_Child() for _ in range(processes)]
         self.kept = kept
+        self.budget = max(1, memory // processes)  # bytes of pictures each child may keep
         self._tokens = itertools.count(1)
         self.started = 0  # children started, restarts included
 
@@ -284,6 +318,7 @@ class Painter:
                     "-m",
                     "bot.sheet.painter",
                     str(self.kept),
+                    str(self.budget),
                     stdin=asyncio.subprocess.PIPE,
                     stdout=asyncio.subprocess.PIPE,
                     limit=PIPE,  # the reader's buffer, so that it takes a picture without a pause

@@ -171,4 +171,15 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     CREATE INDEX IF NOT EXISTS events_of_debts ON events (game_id, seq)
         WHERE kind IN ('debt_opened', 'debt_marked');
     """,
+    # snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
+    # never the truth, ignored when of another engine version; the events stay the game.
+    """
+    CREATE TABLE IF NOT EXISTS snapshots (
+        game_id INTEGER PRIMARY KEY REFERENCES games (game_id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        version TEXT NOT NULL,
+        data BLOB NOT NULL,
+        at TEXT NOT NULL
+    );
+    """,
 )

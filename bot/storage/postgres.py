@@ -230,6 +230,27 @@ class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox):
         )
         return rowcount(status)
 
+    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
+        row = await self._conn.fetchrow(
+            "SELECT seq, version, data FROM snapshots WHERE game_id = $1", game_id
+        )
+        return (int(row["seq"]), str(row["version"]), bytes(row["data"])) if row else None
+
+    async def put_snapshot(
+        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
+    ) -> None:
+        await self._conn.execute(
+            "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES ($1, $2, $3, $4, $5)"
+            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
+            " version = excluded.version, data = excluded.data, at = excluded.at"
+            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version",
+            game_id,
+            seq,
+            version,
+            data,
+            at,
+        )
+
     async def sheet_message(self, game_id: int) -> int | None:
         value = await self._conn.fetchval(
             "SELECT sheet_message_id FROM games WHERE game_id = $1", game_id

@@ -183,6 +183,27 @@ class SqliteRepo(SqliteArchive, SqliteLedger, SqliteOutbox):
             for seq, kind, payload, author, at, version in rows
         ]
 
+    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
+        row = await self._one(
+            "SELECT seq, version, data FROM snapshots WHERE game_id = ?", game_id
+        )
+        return (int(row[0]), str(row[1]), bytes(row[2])) if row else None
+
+    async def put_snapshot(
+        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
+    ) -> None:
+        await self._write(
+            "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
+            " version = excluded.version, data = excluded.data, at = excluded.at"
+            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version",
+            game_id,
+            seq,
+            version,
+            data,
+            _time(at),
+        )
+
     async def add_member(self, game_id: int, user_id: int) -> None:
         await self._write(
             "INSERT OR IGNORE INTO members (game_id, user_id) VALUES (?, ?)", game_id, user_id

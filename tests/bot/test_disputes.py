@@ -21,6 +21,7 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
 from bot.core import GameService, Kind
+from bot.core.results import Snapshot
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.texts.help import Topic, menu_commands
@@ -409,6 +410,34 @@ async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: Game
     plain = await render_png(snap.sheet, "en", snap.settlement)
     assert marked is not None and plain is not None and marked != plain
     assert balances(await chat.say(DMITRY, "/score"))["Anna"].startswith("−")
+
+
+async def test_the_corrected_values_stay_as_a_fresh_reading_gives_them_as_the_game_goes_on(
+    chat: ChatDriver, game: GameService
+) -> None:
+    """The corrected values are worked out once per correction (not on every picture): later
+    deals, an undo and a second correction still give what a reading of the whole game gives."""
+    from bot.core import audit
+
+    def fresh(snap: Snapshot) -> object:
+        assert snap.sheet is not None
+        return audit.corrected_values(snap.state, snap.sheet)  # nothing known: worked out
+
+    await open_game(chat)
+    await chat.send(ANNA, f"/deal {DEAL_1}")
+    opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
+    await chat.press(CLARA, buttons(opened)[0])
+    lines = ("Boris 6♠ = vist:Clara pass:Anna", "Clara 6♣ = vist:Anna pass:Boris")
+    for n, line in enumerate(lines * 2):
+        await chat.send((BORIS, CLARA)[n % 2], f"/deal {line}")
+        snap = await game.snapshot(chat.chat_id)
+        assert snap.sheet is not None
+        kept = game.corrected_values(snap.state, snap.sheet)
+        assert kept and kept == fresh(snap)
+    await chat.send(CLARA, "/undo")
+    snap = await game.snapshot(chat.chat_id)
+    assert snap.sheet is not None
+    assert game.corrected_values(snap.state, snap.sheet) == fresh(snap)
 
 
 async def test_a_pool_value_corrected_away_is_still_marked(

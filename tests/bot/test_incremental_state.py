@@ -1,6 +1,8 @@
-"""Issue 12: what the core keeps of a live game (its folded state, its replay) always equals a full
-fold of the log and a full replay — on random games with deals, undos, edits, corrections, late deals,
-rule changes, refused commands and restarts (a new service over the same database)."""
+"""What the core keeps of a live game (its folded state, its replay) and what it resumes from (a
+snapshot in the database and the log's tail) always equal a full fold of the log and a full replay —
+on random games with deals, undos, edits, corrections, late deals, rule changes, refused commands
+and restarts (a new service over the same database), snapshots written every 1, 2, 5 events or
+by the game's length."""
 
 from __future__ import annotations
 
@@ -63,8 +65,9 @@ async def full(store: SqliteStore, game_id: int) -> tuple[GameState, Sheet | Non
 async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
     clock = FakeClock()
     store = await SqliteStore.open(path)
+    every = data.draw(st.sampled_from((None, 1, 2, 5)), label="snapshot every")
     try:
-        service = GameService(store, clock)
+        service = GameService(store, clock, every)
         anna = PLAYERS[0]
         await Committing(service).new_game(anna, parse_newgame("sochi pool 10", anna.as_player()))
         for player in PLAYERS:
@@ -82,13 +85,14 @@ async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
                 await act(service, data, clock, action, who, game, sheet, state)
             except ScoringError:
                 refused += 1  # refused commands change nothing, and must leave nothing kept wrong
-            if action == "restart":
-                service = GameService(store, clock)
+            if action == "restart":  # resumed from its snapshot, if one was written, and the tail
+                service = GameService(store, clock, every)
             snap = await service.snapshot(CHAT)
             expected_state, expected_sheet = await full(store, state.game_id)
             assert snap.state == expected_state
             assert snap.sheet == expected_sheet
-            assert service.core.games.folds == 1  # the log was read whole once, then its tail
+            games = service.core.games
+            assert games.folds + games.resumed == 1  # the log whole or a snapshot, then the tail
         return steps, refused
     finally:
         await store.close()

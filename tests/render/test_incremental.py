@@ -180,6 +180,33 @@ def test_a_game_not_drawn_for_a_while_gives_its_picture_back() -> None:
     assert len(canvas) == 2
 
 
+def test_the_pictures_kept_stay_within_their_memory_budget_and_draw_exactly() -> None:
+    game = Game(rules_for("sochi", 3, {"pool_target": "200"}), NAMES[:3], 0)
+    sheet = Replay(game).advance(random_records(3, 10, seed=1))
+    bot.sheet.canvas = probe = Canvas()
+    render_sheet_png(sheet, "en", game="probe")
+    one = probe.held  # what one picture holds
+    bot.sheet.canvas = canvas = Canvas(budget=int(2.5 * one))
+    stocks = [random_records(3, 12, seed=s) for s in range(5)]
+    for game_id, stock in enumerate(stocks):
+        sheet = Replay(game).advance(stock[:10])
+        kept = render_sheet_png(sheet, "en", game=game_id)
+        assert picture(kept) == picture(render_full_png(sheet, "en"))
+        assert canvas.held <= 2.5 * one * 1.1  # (a picture's strips grow a little when encoded)
+    assert len(canvas) == 2
+
+
+def test_a_quiet_game_gives_its_picture_back_on_the_timer_with_no_picture_drawn() -> None:
+    now = [0.0]
+    bot.sheet.canvas = canvas = Canvas(idle=60, clock=lambda: now[0])
+    game = Game(rules_for("sochi", 3, {"pool_target": "200"}), NAMES[:3], 0)
+    render_sheet_png(Replay(game).advance(random_records(3, 12, seed=1)[:10]), "en", game="a")
+    now[0] = 59
+    assert (canvas.expire(), len(canvas)) == (0, 1)
+    now[0] = 61
+    assert (canvas.expire(), len(canvas), canvas.held) == (1, 0, 0)
+
+
 def grown_and_whole(sheet: Sheet, lang: str = "en") -> tuple[Layout, Layout]:
     return layout_sheet(sheet, lang), layout_sheet(sheet, lang, keep=False)
 

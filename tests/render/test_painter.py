@@ -5,8 +5,10 @@ after an undo, a restart or a stale base, two games on one child or on two."""
 from __future__ import annotations
 
 import asyncio
+import pickle
 import sys
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -177,3 +179,42 @@ async def test_a_child_answers_through_a_pipe_that_holds_a_whole_picture(painter
     assert stdout is not None
     pipe = stdout._transport.get_extra_info("pipe")  # type: ignore[attr-defined]
     assert fcntl.fcntl(pipe.fileno(), fcntl.F_GETPIPE_SZ) >= PIPE > 2 * len(png)
+
+
+def test_a_child_waiting_for_jobs_drops_the_pictures_gone_idle_on_its_timer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The child's loop (`serve`) with a short tick: a picture drawn, then no job for longer than
+    the idle time, and the picture is gone before the next job comes."""
+    import os
+    import threading
+    import time
+
+    import bot.sheet
+    from bot.sheet import painter as painting
+    from bot.sheet.canvas import Canvas
+
+    monkeypatch.setattr(bot.sheet, "canvas", Canvas(idle=0.2))
+    replay, stock = played(3, seed=4)
+    shown = drawn(replay.advance(stock[:8]))
+    history = painting.changes({}, shown.history)
+    job = painting.Job("quiet", None, 1, history, replace(shown, history={}), "en", None)
+    jobs_r, jobs_w = os.pipe()
+    answers_r, answers_w = os.pipe()
+    body = pickle.dumps(job)
+    os.write(jobs_w, painting.HEAD.pack(len(body)) + body)
+    requests = os.fdopen(jobs_r, "rb", buffering=0)
+    answers = os.fdopen(answers_w, "wb")
+    child = threading.Thread(target=painting.serve, args=(requests, answers, 0.05), daemon=True)
+    child.start()
+    reply = os.fdopen(answers_r, "rb")
+    (size,) = painting.HEAD.unpack(reply.read(painting.HEAD.size))
+    assert pickle.loads(reply.read(size))[0] is True
+    assert len(bot.sheet.canvas) == 1
+    time.sleep(0.6)  # no job: the timer runs
+    assert len(bot.sheet.canvas) == 0
+    os.close(jobs_w)  # the parent closes the pipe: the loop ends
+    child.join(5)
+    assert not child.is_alive()
+    for stream in (requests, answers, reply):
+        stream.close()

@@ -76,3 +76,18 @@ def test_a_refused_record_changes_nothing(
         resumed = Replay(game)
         resumed.advance(records[:cut])
     assert resumed.sheet() == full(game, records[:cut])
+
+
+@settings(max_examples=80, deadline=None)
+@given(option_played_games())
+def test_the_sheet_knows_a_help_entry_as_the_records_show_it(
+    case: tuple[Game, list[Record]],
+) -> None:
+    """What the picture's legend reads (`Sheet.helped`) is kept by the replay as it goes, so
+    that no picture scans every entry of a long game; it says what the entries say."""
+    game, records = case
+    resumed = Replay(game)
+    for record in records:
+        sheet = resumed.advance([record])
+        scanned = any(e.reason.value == "help" for r in sheet.records for e in r.entries)
+        assert sheet.helped is scanned

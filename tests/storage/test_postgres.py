@@ -69,6 +69,7 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "game_summaries",  # issue 24: each ended game's projection, a cache of its log
         "accounts",  # who started the bot in private (settling up)
         "reminders",  # each chat's reminder of open debts
+        "snapshots",  # a cache of each game's fold and replay, beside the log
     }
     assert {
         "games_one_live_per_chat",

@@ -178,6 +178,24 @@ async def test_the_sheet_message_and_chat_settings_are_kept(store: Store) -> Non
         assert await repo.sheet_message(game.game_id) is None
 
 
+async def test_a_snapshot_is_kept_newest_first_and_replaced_by_another_engines(
+    store: Store,
+) -> None:
+    async with store.transaction() as repo:
+        game = await repo.create_game(-1, 1, AT)
+        assert await repo.snapshot(game.game_id) is None
+        await repo.put_snapshot(game.game_id, 10, "1.a", b"ten", AT)
+        await repo.put_snapshot(game.game_id, 7, "1.a", b"seven", AT)  # older: not kept
+    async with store.reading() as repo:
+        assert await repo.snapshot(game.game_id) == (10, "1.a", b"ten")
+    async with store.transaction() as repo:
+        await repo.put_snapshot(game.game_id, 8, "2.b", b"eight", AT)  # a new engine's
+        await repo.put_snapshot(game.game_id, 12, "2.b", b"\x00twelve", AT)
+    async with store.reading() as repo:
+        assert await repo.snapshot(game.game_id) == (12, "2.b", b"\x00twelve")
+        assert await repo.count_events() == 0  # the log is not touched
+
+
 async def test_the_chat_lock_can_be_taken_in_any_unit_of_work(store: Store) -> None:
     async with store.transaction() as repo:
         await repo.lock_chat(-1)
