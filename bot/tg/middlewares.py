@@ -84,7 +84,17 @@ def caller_of(update: Update, context: EventContext) -> Caller:
         chat_type=chat.type if chat else "private",
         chat_title=chat.title if chat else None,
         message_id=message.message_id if message is not None else None,
+        thread_id=topic_of(message),
     )
+
+
+def topic_of(message: Message | None) -> int | None:
+    """The forum topic a message is in: a table of its own. A reply thread in a plain group and
+    the General topic of a forum carry no topic (Telegram marks a topic's messages
+    `is_topic_message`)."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -112,7 +122,12 @@ class UpdateContext(BaseMiddleware):
             said[:] = [t]
             sent = event.message
             reply = Reply(
-                uow, t, caller.chat_id, sent.message_id if sent else None, data.get("live_sheet")
+                uow,
+                t,
+                caller.chat_id,
+                sent.message_id if sent else None,
+                data.get("live_sheet"),
+                caller.thread_id,
             )
             data.update(uow=uow, caller=caller, t=t, reply=reply)
             if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
@@ -133,7 +148,9 @@ class UpdateContext(BaseMiddleware):
                 raise GaveUp(str(unsaved)) from unsaved
             if event.update_id not in self._told:
                 self._remember(event.update_id)
-                await direct.send(data["bot"], caller.chat_id, t("store-unwritable"))
+                await direct.send(
+                    data["bot"], caller.chat_id, t("store-unwritable"), caller.thread_id
+                )
             raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):

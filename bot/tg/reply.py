@@ -122,6 +122,7 @@ class Reply:
     chat_id: int
     message_id: int | None = None
     live: LiveButton | None = None  # the Mini App's "live sheet" button, when set up
+    thread_id: int | None = None  # the forum topic the answer goes to (None: the chat itself)
 
     def _live(self, state: GameState) -> str | None:
         """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
@@ -135,7 +136,15 @@ class Reply:
 
     def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-        return Owed(self.chat_id, OwedKind.TEXT, text, self.t.lang, keyboard, target=target)
+        return Owed(
+            self.chat_id,
+            OwedKind.TEXT,
+            text,
+            self.t.lang,
+            keyboard,
+            target=target,
+            thread_id=self.thread_id,
+        )
 
     def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
         parts = chunks(text.split("\n"))
@@ -186,6 +195,7 @@ class Reply:
                 game_id=state.game_id,
                 seq=state.last_seq,
                 reply_to=self.message_id,
+                thread_id=self.thread_id,
             )
         )
         await self.owe(*rows)
@@ -194,7 +204,10 @@ class Reply:
         """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
         (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
         sheet after a record changed, or the end."""
-        here = replace(self, chat_id=result.chat_id or result.state.chat_id)
+        state = result.state
+        here = replace(
+            self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
+        )
         await here._vote(result, message_id)
 
     async def _vote(self, result: VoteState, message_id: int | None) -> None:
@@ -212,6 +225,7 @@ class Reply:
                 game_id=state.game_id,
                 seq=vote.seq,
                 target=target,
+                thread_id=self.thread_id,
             )
         ]
         await self.owe(*rows)
@@ -241,6 +255,7 @@ class Reply:
                 keyboard,
                 body=png,
                 filename=filename,
+                thread_id=self.thread_id,
             )
         )
         await self.owe(*rows)
@@ -248,7 +263,13 @@ class Reply:
     async def document(self, data: bytes, filename: str, caption: str) -> None:
         await self.owe(
             Owed(
-                self.chat_id, OwedKind.DOCUMENT, caption, self.t.lang, body=data, filename=filename
+                self.chat_id,
+                OwedKind.DOCUMENT,
+                caption,
+                self.t.lang,
+                body=data,
+                filename=filename,
+                thread_id=self.thread_id,
             )
         )
 
@@ -285,5 +306,6 @@ class ChatAnnouncer:
 
     async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
         t = translator(lang)
-        reply = Reply(uow, t, result.state.chat_id, live=self.live)
+        state = result.state
+        reply = Reply(uow, t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
         await reply.sheet(result, recorded_text(t, result))

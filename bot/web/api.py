@@ -336,6 +336,7 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         username=user.username,
         update_id=request_id(user.id, nonce),
         chat_type="private" if state.chat_id > 0 else "supergroup",
+        thread_id=state.thread_id or None,
     )
 
     async def work(uow: UnitOfWork) -> Recorded:

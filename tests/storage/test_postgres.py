@@ -67,14 +67,22 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "leases",  # issue 14: the vote clock's lease
         "fsm",  # issue 14: the /deal steps of every instance
         "game_summaries",  # issue 24: each ended game's projection, a cache of its log
+        "tournaments",  # issue 26: a tournament's index row, its log, its tables
+        "tournament_events",
+        "tournament_tables",
     }
     assert {
-        "games_one_live_per_chat",
+        "games_one_live_per_table",
         "games_by_chat",
         "members_by_user",
         "outbox_owed",
     } <= indexes
-    assert triggers == {"events_are_never_changed", "events_are_never_truncated"}
+    assert triggers == {
+        "events_are_never_changed",
+        "events_are_never_truncated",
+        "tournament_events_are_never_changed",
+        "tournament_events_are_never_truncated",
+    }
     assert versions == list(range(1, len(PG_MIGRATIONS) + 1))
 
 
