@@ -11,6 +11,7 @@ from bot.core import Caller, GameService, UnitOfWork
 from bot.core.results import Ended
 from bot.texts.i18n import Translator
 from bot.texts.views import chunks, ended_text
+from bot.tg import tournament_news
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
@@ -29,5 +30,6 @@ async def endgame_cmd(
     if isinstance(result, Ended):
         for part in chunks(ended_text(t, result).split("\n")):
             await reply.text(part)
+        await tournament_news.ended(uow, t.lang, result.state)
         return
     await reply.vote(result)

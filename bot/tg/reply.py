@@ -36,6 +36,7 @@ from bot.texts.views import (
     recorded_text,
     vote_text,
 )
+from bot.tg import tournament_news
 from bot.tg.keyboards import vote_keyboard
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -229,12 +230,14 @@ class Reply:
             )
         ]
         await self.owe(*rows)
+        await tournament_news.referred(self.uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
             await self.sheet_of(state, applied.sheet, applied.settlement, caption)
         if result.ended is not None:
             await self.text(ended_text(t, result.ended))
+            await tournament_news.ended(self.uow, t.lang, state)
 
     async def photo(
         self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None
