@@ -12,7 +12,7 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameError, GameService, UnitOfWork, tournaments
 from bot.core.archive import exported, game_snapshot, game_state, parse_number
-from bot.texts.i18n import Translator
+from bot.texts.i18n import Translator, translator
 from bot.texts.tournaments import (
     created_text,
     decided_text,
@@ -52,8 +52,9 @@ async def tournament_cmd(
         await reply.text(joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
-            there = Reply(uow, t, home.home_chat_id, thread_id=home.home_thread_id or None)
-            await there.text(joined_home_text(t, state, table))
+            at_home = translator(await game.locale(home.home_chat_id, uow) or t.lang)
+            there = Reply(uow, at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
+            await there.text(joined_home_text(at_home, state, table))
     elif action in ("round", "тур"):
         await reply.text(round_text(t, await tournaments.start_round(uow, caller)))
     elif action in ("close", "закрыть"):
