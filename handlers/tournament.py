@@ -12,6 +12,7 @@ from aiogram.types import Message
 
 from bot.core import Caller, GameError, GameService, UnitOfWork, tournaments
 from bot.core.archive import exported, game_snapshot, game_state, parse_number
+from bot.core.results import Snapshot
 from bot.texts.i18n import Translator, translator
 from bot.texts.tournaments import (
     created_text,
@@ -24,12 +25,21 @@ from bot.texts.tournaments import (
     tables_text,
 )
 from bot.texts.views import plain_text
-from bot.tg.archive import owe_history
+from bot.tg.archive import owe_export, owe_history
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
 
 USAGE = "/tournament new Cup sochi pool 20"
+
+
+def topic_title(message: Message) -> str | None:
+    """A forum topic's name: Telegram shows a topic's message as a reply to the topic's creation
+    (when it replies to nothing else); else the chat's title stands for the table."""
+    created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
+    if created is None or not message.chat.title:
+        return None
+    return f"{message.chat.title} · {created.name}"
 
 
 @router.message(Command("tournament", "турнир"))
@@ -48,7 +58,7 @@ async def tournament_cmd(
         made = await tournaments.create(uow, caller, rest)
         await reply.text(created_text(t, made))
     elif action in ("join", "войти"):
-        state, table = await tournaments.join(uow, caller, rest)
+        state, table = await tournaments.join(uow, caller, rest, topic_title(message))
         await reply.text(joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
@@ -98,16 +108,38 @@ async def _decide(
     await reply.text(decided_text(t, table, vote, result.passed))
 
 
-class HomeHistory(Filter):
-    """`/history TABLE N` in a tournament's home: two numbers (a table's own /history takes
-    one)."""
+class TableGame(Filter):
+    """`/history TABLE N`, `/export TABLE N`: two numbers (a table's own command takes one),
+    read in a tournament's home."""
 
     async def __call__(self, message: Message) -> bool:
         parts = (message.text or "").split()[1:]
         return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
 
 
-@router.message(Command("history", "история"), HomeHistory())
+async def _table_game(caller: Caller, game: GameService, uow: UnitOfWork, args: str) -> Snapshot:
+    number_text, game_text = args.split()
+    state = await tournaments.at_home(uow, caller, "/history")
+    table = state.table(int(number_text.lstrip("#")))
+    return await game_snapshot(game, table.chat_id, parse_number(game_text, "/history"))
+
+
+@router.message(Command("export"), TableGame())
+async def table_export_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    """Game N of table TABLE as its protocol file and event log, from the home chat."""
+    snap = await _table_game(caller, game, uow, command.args or "")
+    await owe_export(reply, t, exported(snap.state, game.clock()))
+
+
+@router.message(Command("history", "история"), TableGame())
 async def table_history_cmd(
     message: Message,
     command: CommandObject,
@@ -118,11 +150,7 @@ async def table_history_cmd(
     uow: UnitOfWork,
 ) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
-    number_text, game_text = (command.args or "").split()
-    state = await tournaments.at_home(uow, caller, "/history")
-    table = state.table(int(number_text.lstrip("#")))
-    snap = await game_snapshot(game, table.chat_id, parse_number(game_text, "/history"))
-    await owe_history(reply, t, snap)
+    await owe_history(reply, t, await _table_game(caller, game, uow, command.args or ""))
 
 
 async def _export(

@@ -183,8 +183,11 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     return state
 
 
-async def join(uow: UnitOfWork, caller: Caller, code: str) -> tuple[Tournament, Table]:
-    """/tournament join CODE: this chat (or topic) becomes a table of the tournament."""
+async def join(
+    uow: UnitOfWork, caller: Caller, code: str, title: str | None = None
+) -> tuple[Tournament, Table]:
+    """/tournament join CODE: this chat (or topic) becomes a table of the tournament, shown by
+    `title` (the forum topic's name; by default the chat's title)."""
     _group_only(caller)
     code = code.strip().upper()
     async with uow.reading() as repo:
@@ -198,7 +201,8 @@ async def join(uow: UnitOfWork, caller: Caller, code: str) -> tuple[Tournament, 
     assert state is not None
     if state.table_at(caller.chat_id, caller.topic) is not None:
         raise GameError("tournament-joined", code, {}, "/standings")
-    payload = {"chat_id": caller.chat_id, "thread_id": caller.topic, "title": caller.chat_title}
+    shown = title or caller.chat_title
+    payload = {"chat_id": caller.chat_id, "thread_id": caller.topic, "title": shown}
     await repo.append_tournament(
         row.tournament_id, TKind.TABLE_JOINED.value, payload, caller.user_id, uow.now()
     )

@@ -3,10 +3,13 @@ one tournament's frozen rules, rounds, standings summed from the tables' games, 
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from fractions import Fraction
 
-from aiogram.methods import SendMessage
+from aiogram.methods import SendDocument, SendMessage
+from aiogram.types import BufferedInputFile
 
 from bot.core import GameService
 from tests.bot.factories import ANNA, BORIS, DMITRY, ChatDriver, FakeClock, TgUser, texts
@@ -147,3 +150,34 @@ async def test_the_judge_decides_a_tables_timed_out_vote_from_the_home_chat(
     assert "arbiter" in history
     from_home = await home.say(JUDGE, "/history 1 1")
     assert "Game #1" in from_home
+    files = [r for r in await home.send(JUDGE, "/export 1 1") if isinstance(r, SendDocument)]
+    assert [f.chat_id for f in files] == [HOME_ID, HOME_ID]
+    assert "no such table" in await home.say(JUDGE, "/history 4 1")
+
+
+async def test_places_scoring_gives_three_two_one_and_the_export_holds_every_game(
+    chat: ChatDriver,
+) -> None:
+    home, table, _ = drivers(chat)
+    code = await create(home, "Cup sochi pool 2 scoring=places")
+    await table.send(BORIS, f"/tournament join {code}")
+    await home.send(ANNA, "/tournament round")
+    await play_to_the_end(table, "Anna Boris Clara", GAME_A)
+    standings = await home.say(DMITRY, "/standings")
+    assert "places 3/2/1/0" in standings
+    assert sorted(shown_points(standings).values()) == [1, 2, 3]  # balances +20.7, +10.7, −31.3
+    assert "At fault: <code>scoring=money</code>" in (
+        await home.say(ANNA, "/tournament new Other sochi scoring=money")
+    )
+    sent = [
+        r for r in await home.send(DMITRY, "/tournament export") if isinstance(r, SendDocument)
+    ]
+    assert len(sent) == 1
+    upload = sent[0].document
+    assert isinstance(upload, BufferedInputFile)
+    names = zipfile.ZipFile(io.BytesIO(upload.data)).namelist()
+    assert names == [
+        "standings.txt",
+        "round-1/table-1-game-1.pref",
+        "round-1/table-1-game-1-events.json",
+    ]
