@@ -130,6 +130,15 @@ async def _read(repo: Repo, row: TournamentRow | None) -> Tournament | None:
     return None if row is None else fold(row, await repo.tournament_events(row.tournament_id))
 
 
+async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
+    """The unit's open transaction for a tournament command: the caller's chat and `chat_ids`
+    locked in order (a tournament's writes hold its home chat), the command counted as one (a
+    database that takes no writes is then told as such, never answered as a look)."""
+    await uow.holding(caller.chat_id, *chat_ids)
+    async with uow.command(caller, game=None, direct=True) as unit:
+        return unit.repo
+
+
 def _group_only(caller: Caller) -> None:
     if caller.private:
         raise GameError("group-only", "", {}, EXAMPLE)
@@ -161,7 +170,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     """/tournament new: a tournament at home in this chat (or topic), its rules frozen."""
     _group_only(caller)
     name, spec, scoring = parse_new(args, caller.as_player())
-    repo = await uow.holding(caller.chat_id)
+    repo = await _writing(uow, caller)
     code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
     while await repo.tournament_by_code(code) is not None:
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
@@ -196,7 +205,7 @@ async def join(
         raise GameError(
             "tournament-unknown", code or "/tournament join", {}, "/tournament join K7M2QX"
         )
-    repo = await uow.holding(caller.chat_id, row.home_chat_id)
+    repo = await _writing(uow, caller, row.home_chat_id)
     state = await _read(repo, row)
     assert state is not None
     if state.table_at(caller.chat_id, caller.topic) is not None:
@@ -221,7 +230,7 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
         row = await repo.home_tournament(caller.chat_id, caller.topic)
     if row is None:
         raise GameError("tournament-none", command, {}, EXAMPLE)
-    repo = await uow.holding(caller.chat_id)
+    repo = await _writing(uow, caller)
     state = await _read(repo, row)
     assert state is not None
     if not state.is_creator(caller):
