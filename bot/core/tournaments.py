@@ -46,6 +46,7 @@ class TKind(StrEnum):
     ROUND_STARTED = "round_started"  # {round}
     ROUND_CLOSED = "round_closed"  # {round}
     GAME_ENTERED = "game_entered"  # {game_id, table, round}
+    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +124,11 @@ def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
             state.open = False
         elif kind is TKind.GAME_ENTERED:
             state.entries.append(Entry(data["game_id"], data["table"], data["round"]))
+        elif kind is TKind.TABLE_MOVED:
+            state.tables = [
+                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
+                for t in state.tables
+            ]
     return state
 
 
@@ -271,6 +277,15 @@ async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
     await _log(uow, repo, state, TKind.JUDGE_NAMED, {"judge": judge.payload()})
     state.judge = judge
     return state
+
+
+async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
+    """A group upgraded to a supergroup keeps its tournaments: a `table_moved` in each whose
+    table it was, its home rows moved (in the unit that moves its games)."""
+    repo = await uow.holding(old_chat_id, new_chat_id)
+    for tournament_id in await repo.move_tournament_chat(old_chat_id, new_chat_id):
+        data = {"from_chat": old_chat_id, "to_chat": new_chat_id}
+        await repo.append_tournament(tournament_id, TKind.TABLE_MOVED.value, data, None, uow.now())
 
 
 # -- a table's /newgame --------------------------------------------------------------------------

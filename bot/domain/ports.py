@@ -222,6 +222,10 @@ class Repo(Protocol):
         self, chat_id: int, thread_id: int, tournament_id: int
     ) -> None: ...
 
+    async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """A group upgraded to a supergroup: its tables and homes move; the tournaments whose
+        table it was."""
+
     async def append_tournament(
         self,
         tournament_id: int,

@@ -76,6 +76,19 @@ class PostgresTournaments:
             tournament_id,
         )
 
+    async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        rows = await self._conn.fetch(
+            "UPDATE tournament_tables SET chat_id = $1 WHERE chat_id = $2 RETURNING tournament_id",
+            new_chat_id,
+            old_chat_id,
+        )
+        await self._conn.execute(
+            "UPDATE tournaments SET home_chat_id = $1 WHERE home_chat_id = $2",
+            new_chat_id,
+            old_chat_id,
+        )
+        return sorted({int(row[0]) for row in rows})
+
     async def append_tournament(
         self,
         tournament_id: int,

@@ -75,6 +75,20 @@ class SqliteTournaments(SqliteTrips):
             tournament_id,
         )
 
+    async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        rows = await self._all(
+            "SELECT tournament_id FROM tournament_tables WHERE chat_id = ?", old_chat_id
+        )
+        await self._write(
+            "UPDATE tournament_tables SET chat_id = ? WHERE chat_id = ?", new_chat_id, old_chat_id
+        )
+        await self._write(
+            "UPDATE tournaments SET home_chat_id = ? WHERE home_chat_id = ?",
+            new_chat_id,
+            old_chat_id,
+        )
+        return sorted({int(row[0]) for row in rows})
+
     async def append_tournament(
         self,
         tournament_id: int,

@@ -181,3 +181,19 @@ async def test_places_scoring_gives_three_two_one_and_the_export_holds_every_gam
         "round-1/table-1-game-1.pref",
         "round-1/table-1-game-1-events.json",
     ]
+
+
+async def test_a_table_whose_group_becomes_a_supergroup_stays_in_the_tournament(
+    chat: ChatDriver,
+) -> None:
+    home, _, _ = drivers(chat)
+    table = ChatDriver(chat.dispatcher, chat.bot, -401, "group", "Old table")
+    code = await create(home)
+    await table.send(BORIS, f"/tournament join {code}")
+    await home.send(ANNA, "/tournament round")
+    await table.send(ANNA, None, migrate_to_chat_id=-100401)
+    table.chat_id, table.chat_type = -100401, "supergroup"
+    await table.send(ANNA, None, migrate_from_chat_id=-401)
+    assert "❗" not in await table.say(ANNA, "/newgame Anna Boris Clara")
+    assert "Sochi" in await table.say(DMITRY, "/rules")
+    assert "game #1" in await home.say(DMITRY, "/tournament tables")
