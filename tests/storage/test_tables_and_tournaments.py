@@ -75,3 +75,17 @@ async def test_a_tournaments_log_is_numbered_and_never_changed(
         (1, "created", {"name": "Cup"}),
         (2, "table_joined", {"x": 1}),
     ]
+
+
+async def test_moving_a_chat_moves_its_tournament_tables_and_homes(store: Store) -> None:
+    async with store.transaction() as repo:
+        home = await repo.create_tournament("HOME22", (-7, 0), 7, AT)
+        other = await repo.create_tournament("OTHR33", (-8, 0), 7, AT)
+        await repo.set_table_tournament(-7, 0, other.tournament_id)
+        moved = await repo.move_tournament_chat(-7, -1007)
+    assert moved == [other.tournament_id]
+    async with store.reading() as repo:
+        assert await repo.table_tournament(-1007, 0) == other.tournament_id
+        assert await repo.table_tournament(-7, 0) is None
+        found = await repo.home_tournament(-1007, 0)
+    assert found is not None and found.tournament_id == home.tournament_id
