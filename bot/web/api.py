@@ -130,6 +130,7 @@ async def load_state(game: GameService, game_id: int) -> GameState | None:
     state = fold(game_id, events)
     state.chat_id = row.chat_id
     state.number = row.chat_number  # the number its chat knows it by ("Game #1")
+    state.thread_id = row.thread_id  # its forum topic: the Mini App's deal is the topic's
     return state
 
 
