@@ -612,7 +612,8 @@ class FakeTelegram:
         message as the bot will see it.
 
         Commands and @mentions carry entities as real Telegram sends them; a topic's message
-        carries `message_thread_id` and `is_topic_message`, a General topic's neither.
+        carries `message_thread_id` and `is_topic_message`, and (when it replies to nothing else)
+        is a reply to the topic's `forum_topic_created` message; a General topic's carries none.
         """
         entities: list[dict[str, Any]] = []
         if command := _COMMAND.match(text):
@@ -634,6 +635,10 @@ class FakeTelegram:
             if topic not in self._topics[chat.id]:
                 raise LookupError(f"chat {chat.id} has no topic {topic}")
             content.update(message_thread_id=topic, is_topic_message=True)
+            root = self._message(chat.id, topic)
+            content["reply_to_message"] = {
+                k: v for k, v in root.items() if k != "reply_to_message"
+            }
         if reply_to is not None:
             content["reply_to_message"] = self._message(chat.id, reply_to)
         message = self._store_message(chat, user.api(), content)

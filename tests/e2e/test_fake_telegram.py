@@ -678,6 +678,9 @@ async def test_a_forum_topics_messages_carry_their_thread_as_telegrams_do(
     assert created.message_thread_id == topic and created.is_topic_message
     assert in_topic is not None and in_topic.message_thread_id == topic
     assert in_topic.is_topic_message and in_topic.chat.is_forum
+    root = in_topic.reply_to_message
+    assert root is not None and root.forum_topic_created is not None
+    assert root.forum_topic_created.name == "Table 1"
     assert general is not None and general.message_thread_id is None
     assert not general.is_topic_message
     sent = await api.send_message(FORUM.id, "in the topic", message_thread_id=topic)

@@ -200,6 +200,7 @@ async def test_a_tournament_of_three_tables_over_two_rounds_with_a_remote_judge(
 
     tables = await say(watcher, "/tournament tables", contains("the tables"))
     assert all(f"{n}. " in tables.text for n in (1, 2, 3))
+    assert "3. Club · Стол 3 — game #" in tables.text  # a topic's table by the topic's name
     shown = await say(watcher, "/standings", contains("standings after 6 games"))
     since = server.cursor(HOME)
     watcher.send("/tournament export")
