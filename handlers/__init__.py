@@ -18,6 +18,7 @@ from handlers import (
     start,
     stats,
     timezone,
+    tournament,
     view,
     votes,
 )
@@ -26,6 +27,7 @@ from handlers import (
 ROUTERS: tuple[Router, ...] = (
     chat.router,
     newgame.router,
+    tournament.router,  # /tournament, /standings, and /history TABLE N at a tournament's home
     deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
     deal.router,
     view.router,

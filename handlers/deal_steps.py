@@ -76,7 +76,7 @@ async def deal_steps_cmd(
     bot: Bot,
 ) -> None:
     """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
-    snap = await game.snapshot(caller.chat_id)
+    snap = await game.snapshot(caller.chat_id, topic=caller.topic)
     live, sheet = snap.state, snap.sheet
     if live.status is GameStatus.ENDED:
         raise GameError("no-game", "", {}, "/newgame sochi")
@@ -128,7 +128,7 @@ async def _checked(
         await _toast(query, t("steps-stale-toast"), alert=True)
         return None
     try:
-        snap = await game.snapshot(caller.chat_id)
+        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
     except GameError:
         snap = None
     verdict = await book.check(message, data, caller, snap, game.clock())

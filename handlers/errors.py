@@ -55,7 +55,8 @@ async def answer(
             return
         except Exception as error:  # the database takes nothing now: say it directly
             log.info("the answer to update %s goes directly (%s)", update.update_id, error)
-    await direct.send(bot, message.chat.id, text)
+    topic = message.message_thread_id if message.is_topic_message else None
+    await direct.send(bot, message.chat.id, text, thread_id=topic)
 
 
 @router.callback_query()

@@ -9,7 +9,7 @@ from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameService, Player, UnitOfWork, parse_newgame
+from bot.core import Caller, GameService, Player, UnitOfWork, parse_newgame, tournaments
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.texts.i18n import Translator, translator
@@ -64,7 +64,10 @@ async def newgame_cmd(
     spec = parse_newgame(args, caller.as_player(), mentions)
     user = message.from_user
     language = locale_of(user.language_code if user else None)
+    admitted = await tournaments.admit(uow, caller, spec, args)
     opened = await game.new_game(uow, caller, spec, language)
+    if admitted is not None:  # a tournament's table: the game counts in its round
+        await tournaments.enter(uow, admitted, opened.state.game_id)
     t = translator(opened.locale or t.lang)  # a new group takes the opener's
     state = opened.state
     markup = opening_keyboard(t, state.game_id, state.players, not opened.started)

@@ -123,4 +123,4 @@ async def export_cmd(
         snap = await _look(game, uow, caller, command.command, args)
         await owe_export(reply, t, archive.exported(snap.state, game.clock(), reply.zone))
         return
-    await owe_export(reply, t, await game.export(caller.chat_id, uow, reply.zone))
+    await owe_export(reply, t, await game.export(caller.chat_id, uow, reply.zone, caller.topic))

@@ -47,7 +47,7 @@ async def arbiter_cmd(
 ) -> None:
     ref = (command.args or "").strip()
     if not ref:
-        snap = await game.snapshot(caller.chat_id)
+        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
         await reply.text(arbiter_text(t, snap.state))
         return
     result = await game.name_arbiter(uow, caller, ref)
@@ -71,7 +71,7 @@ async def rule_cmd(
     alone shows the rules in force, as /rules does."""
     text = (command.args or "").strip()
     if not text:
-        snap = await game.snapshot(caller.chat_id)
+        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
         for part in chunks(rules_text(t, snap.state).split("\n")):
             await reply.text(part)
         return

@@ -172,7 +172,7 @@ async def game_state(game: GameService, chat_id: int, number: int) -> GameState:
             return await game.core.fold(repo, row)
         events = await repo.events(row.game_id)
     state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
-    state.chat_id, state.number = row.chat_id, row.chat_number
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     return state
 
 

@@ -49,6 +49,12 @@ class Caller:
     chat_type: str = "supergroup"
     chat_title: str | None = None
     message_id: int | None = None  # the update's message: a repeated update_id is told apart
+    thread_id: int | None = None  # the forum topic it came from: a table of its own
+
+    @property
+    def topic(self) -> int:
+        """The table's topic within the chat (0: the chat itself, or a forum's General topic)."""
+        return self.thread_id or 0
 
     @property
     def private(self) -> bool:
@@ -163,6 +169,7 @@ class Core:
         state = fold(row.game_id, events)
         state.chat_id = row.chat_id
         state.number = row.chat_number
+        state.thread_id = row.thread_id
         self.track(state)
         return state
 

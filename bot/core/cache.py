@@ -183,6 +183,7 @@ class Games:
                 raise
         kept.chat_id = row.chat_id
         kept.number = row.chat_number
+        kept.thread_id = row.thread_id
         self._states.put(game_id, kept)
         return clone(kept)
 

@@ -139,6 +139,20 @@ class GameErrorCode(StrEnum):
     DEBT_NAME_MISSING = "debt-name-missing"  # /paid without whom
     DEBT_NONE_FROM = "debt-none-from"  # /paid naming someone who owes the caller nothing here
     BAD_PERIOD = "bad-period"  # /remind with neither a period nor off
+    # tournaments (bot/core/tournaments.py)
+    TOURNAMENT_USAGE = "tournament-usage"  # /tournament new without a name and a convention
+    TOURNAMENT_SCORING = "tournament-scoring"  # scoring=… other than whists or places
+    TOURNAMENT_UNKNOWN = "tournament-unknown"  # /tournament join with a code nobody made
+    TOURNAMENT_JOINED = "tournament-joined"  # the table already plays in it
+    TOURNAMENT_NONE = "tournament-none"  # no tournament at home or played here
+    TOURNAMENT_CREATOR_ONLY = "tournament-creator-only"  # rounds and the judge: its creator's
+    TOURNAMENT_ROUND_OPEN = "tournament-round-open"  # a round is already open
+    TOURNAMENT_NO_ROUND = "tournament-no-round"  # no round open (closing one, a table's game)
+    TOURNAMENT_RULES = "tournament-rules"  # a table's /newgame under other rules
+    TOURNAMENT_PLAYED = "tournament-played"  # the table has played its game of this round
+    TOURNAMENT_NO_TABLE = "tournament-no-table"  # a table number the tournament has not
+    TOURNAMENT_JUDGE_ONLY = "tournament-judge-only"  # deciding a table's vote from home
+    TOURNAMENT_NO_VOTE = "tournament-no-vote"  # no vote of that table waits for the judge
 
 
 GAME_ERROR_CODES: Final[frozenset[str]] = frozenset(code.value for code in GameErrorCode)

@@ -46,14 +46,14 @@ async def new_game(
         raise GameError("group-only", "", {}, "/newgame sochi")
     async with uow.command(caller, game=None, direct=True) as unit:
         repo = unit.repo
-        if await repo.live_game(caller.chat_id) is not None:
+        if await repo.live_game(caller.chat_id, caller.topic) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
         if language is not None and await _new_chat(repo, caller.chat_id):
             await repo.set_chat_locale(caller.chat_id, language)
         if caller.chat_title:
             await repo.set_chat_title(caller.chat_id, caller.chat_title)
-        row = await repo.create_game(caller.chat_id, caller.user_id, unit.now())
-        unit.adopt(GameState(row.game_id, row.chat_id, row.chat_number))
+        row = await repo.create_game(caller.chat_id, caller.user_id, unit.now(), caller.topic)
+        unit.adopt(GameState(row.game_id, row.chat_id, row.chat_number, row.thread_id))
         if spec.dealer is not None:
             check_dealer_ref(spec)
         stake = stake_text(spec.stake) if spec.stake is not None else None
@@ -110,7 +110,7 @@ async def join(
     """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
     the game a Join button was made for."""
     async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id)
+        row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if game_id is not None and (row is None or row.game_id != game_id):
             raise GameError("stale-button", "", {}, "/join")
         if row is None:
@@ -168,7 +168,7 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
     """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
     may change it, with no game anyone may."""
     async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id)
+        row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if row is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)

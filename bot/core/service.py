@@ -246,12 +246,14 @@ class GameService:
         await self.run(work)
 
     # -- looking -----------------------------------------------------------------------------
-    async def snapshot(self, chat_id: int, uow: UnitOfWork | None = None) -> Snapshot:
-        """The chat's live game, or else its last one (ended games stay readable); with `uow`,
-        as that unit sees it (its own writes included)."""
+    async def snapshot(
+        self, chat_id: int, uow: UnitOfWork | None = None, topic: int = 0
+    ) -> Snapshot:
+        """The table's live game, or else its last one (ended games stay readable); with `uow`,
+        as that unit sees it (its own writes included). `topic`: the forum topic (0: the chat)."""
         own = uow is not None and uow.sees_own_writes
         async with self.store.reading() if uow is None else uow.reading() as repo:
-            row = await repo.live_game(chat_id) or await repo.last_game(chat_id)
+            row = await repo.live_game(chat_id, topic) or await repo.last_game(chat_id, topic)
             if row is None:
                 raise GameError("no-game", "", {}, "/newgame sochi")
             if own:  # not the log as committed: folded apart, kept nowhere
@@ -279,6 +281,7 @@ class GameService:
                 events = [event for event in await repo.events(game_id) if event.seq <= seq]
                 state = fold(game_id, events)
                 state.chat_id = row.chat_id
+                state.thread_id = row.thread_id
         if state.last_seq == seq and state.rules is not None:
             sheet = self.sheet(state)
             return Snapshot(state, sheet, self.settlement(state, sheet))
@@ -291,7 +294,7 @@ class GameService:
         """`snapshot` for a look by `caller` (/score, /sheet, /history, /rules): his first act
         in the chat links his `@username` seat (notation.md "Players") — a command of `uow`,
         whose game the look then shows (nothing is committed before the unit is)."""
-        snap = await self.snapshot(caller.chat_id, uow)
+        snap = await self.snapshot(caller.chat_id, uow, caller.topic)
         if not lobby.needs_link(snap.state, caller):
             return snap
         async with uow.command(caller) as unit:  # links the seat, records nothing else
@@ -302,11 +305,15 @@ class GameService:
         return Snapshot(state, sheet, self.settlement(state, sheet))
 
     async def export(
-        self, chat_id: int, uow: UnitOfWork | None = None, zone: tzinfo = UTC
+        self,
+        chat_id: int,
+        uow: UnitOfWork | None = None,
+        zone: tzinfo = UTC,
+        topic: int = 0,
     ) -> Exported:
-        """The protocol file of the chat's game (live, else its last; times in the chat's `zone`)
+        """The protocol file of the table's game (live, else its last; times in the chat's `zone`)
         and its JSON event log."""
-        state = (await self.snapshot(chat_id, uow)).state
+        state = (await self.snapshot(chat_id, uow, topic)).state
         if state.rules is None:
             missing = str(state.seats - len(state.players))
             raise GameError("game-not-started", "/export", {"missing": missing}, "/join")

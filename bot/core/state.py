@@ -122,6 +122,7 @@ class GameState:
     game_id: int
     chat_id: int = 0  # set by the service when it reads the game
     number: int = 0  # the game's number in its chat (games.number), set with chat_id
+    thread_id: int = 0  # its forum topic (0: none), set with chat_id
     status: GameStatus = GameStatus.FORMING
     convention: str = "sochi"
     seats: int = 3

@@ -143,7 +143,7 @@ class UnitOfWork:
         act (`Command.link`). A command that raises leaves nothing in the unit."""
 
         async def find(repo: Repo) -> GameRow | None:
-            return await _row(repo, caller.chat_id, game)
+            return await _row(repo, caller.chat_id, game, caller.topic)
 
         unit = await self._begin(caller.chat_id, find, direct)
         if unit.has_state:
@@ -434,11 +434,11 @@ class Command:
             raise
 
 
-async def _row(repo: Repo, chat_id: int, game: int | None) -> GameRow | None:
+async def _row(repo: Repo, chat_id: int, game: int | None, topic: int = 0) -> GameRow | None:
     if game is None:
         return None
     if game == LIVE:
-        row = await repo.live_game(chat_id)
+        row = await repo.live_game(chat_id, topic)
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
         return row

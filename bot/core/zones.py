@@ -67,7 +67,7 @@ async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
     """/tz: the chat's time zone; while a game is on, only its players (and its scorekeeper) may
     change it, as with /lang; with no game anyone may."""
     async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id)
+        row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if row is not None and row.status is not GameStatus.ENDED:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)

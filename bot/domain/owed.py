@@ -33,6 +33,7 @@ class Owed:
     reply_to: int | None = None  # the command's message
     body: bytes | None = None  # a document's content
     filename: str | None = None
+    thread_id: int | None = None  # the forum topic it goes to (None: the chat itself)
 
 
 @dataclass(frozen=True, slots=True)

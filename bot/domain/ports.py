@@ -23,6 +23,7 @@ from bot.domain.rows import (
     GameStatus,
     Reminder,
 )
+from bot.domain.tournaments import TournamentRow
 
 
 class StoreBroken(Exception):
@@ -63,15 +64,20 @@ class Repo(Protocol):
         chat or message goes first. The same update marked twice is refused (an integrity error):
         two processes never both handle it."""
 
-    async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow: ...
+    async def create_game(
+        self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
+    ) -> GameRow:
+        """A new game of the table (the chat, or its forum topic `thread_id`), numbered in the
+        chat."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
 
-    async def live_game(self, chat_id: int) -> GameRow | None:
-        """The chat's game that has not ended, if any (at most one)."""
+    async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        """The table's game that has not ended, if any (at most one per chat and forum topic;
+        0: the chat itself, or a forum's General topic)."""
 
-    async def last_game(self, chat_id: int) -> GameRow | None:
-        """The chat's newest game, live or ended."""
+    async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
+        """The chat's newest game, live or ended (with `thread_id`: of that forum topic)."""
 
     async def live_games(self) -> list[GameRow]:
         """Every game that has not ended, oldest first (start-up: open votes to watch)."""
@@ -248,6 +254,41 @@ class Repo(Protocol):
 
     async def prune_sent(self, before: float) -> int:
         """Forget rows sent before `before`; how many."""
+
+    # -- tournaments (a table: a chat and its forum topic, 0 for none) ---------------------------
+    async def create_tournament(
+        self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
+    ) -> TournamentRow: ...
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None: ...
+
+    async def tournament_by_code(self, code: str) -> TournamentRow | None: ...
+
+    async def home_tournament(self, chat_id: int, thread_id: int) -> TournamentRow | None:
+        """The newest tournament created at this table."""
+
+    async def table_tournament(self, chat_id: int, thread_id: int) -> int | None:
+        """The tournament the table plays in, if any."""
+
+    async def set_table_tournament(
+        self, chat_id: int, thread_id: int, tournament_id: int
+    ) -> None: ...
+
+    async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
+        """A group upgraded to a supergroup: its tables and homes move; the tournaments whose
+        table it was."""
+
+    async def append_tournament(
+        self,
+        tournament_id: int,
+        kind: str,
+        payload: dict[str, Any],
+        author: int | None,
+        at: datetime,
+    ) -> EventRow:
+        """Append to the tournament's log (seq is its next)."""
+
+    async def tournament_events(self, tournament_id: int) -> list[EventRow]: ...
 
 
 class Store(Protocol):

@@ -60,6 +60,12 @@ class GameRow:
     created_by: int | None
     created_at: datetime
     number: int | None = None  # the game's number in its chat (1 for a group's first game)
+    thread_id: int = 0  # its forum topic (a table of its own); 0: the General topic, any group
+
+    @property
+    def thread(self) -> int | None:
+        """The topic to send its messages to (None: the chat itself)."""
+        return self.thread_id or None
 
     @property
     def chat_number(self) -> int:

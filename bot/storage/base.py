@@ -42,7 +42,9 @@ __all__ = [
     "same_update",
 ]
 
-OWED_COLUMNS = "chat_id, kind, text, lang, markup, game_id, seq, target, reply_to, body, filename"
+OWED_COLUMNS = (
+    "chat_id, kind, text, lang, markup, game_id, seq, target, reply_to, body, filename, thread_id"
+)
 # What a row owes, its chat aside: the columns `Repo.owed_replace` rewrites, in `owed_values` order.
 OWED_CONTENT = tuple(OWED_COLUMNS.split(", ")[1:])
 
@@ -51,7 +53,7 @@ def owed_values(owed: Owed) -> tuple[Any, ...]:
     """The values of `OWED_COLUMNS`, in order."""
     o = owed
     head = (o.chat_id, o.kind.value, o.text, o.lang, o.markup, o.game_id, o.seq)
-    return (*head, o.target, o.reply_to, o.body, o.filename)
+    return (*head, o.target, o.reply_to, o.body, o.filename, o.thread_id)
 
 
 def owed_row(row: Any) -> OwedRow:
@@ -69,5 +71,6 @@ def owed_row(row: Any) -> OwedRow:
         row[10],
         bytes(body) if body is not None else None,
         row[12],
+        row[13],
     )
     return OwedRow(row[0], owed, row[1])

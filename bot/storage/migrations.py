@@ -182,4 +182,41 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         at TEXT NOT NULL
     );
     """,
+    # a forum topic is a table of its own (one live game per chat and topic; 0: the chat
+    # itself or the General topic), and what is owed there goes to the topic; tournaments: an
+    # index row each and an append-only log, and which tournament a table plays in.
+    """
+    ALTER TABLE games ADD COLUMN thread_id INTEGER NOT NULL DEFAULT 0;
+    DROP INDEX IF EXISTS games_one_live_per_chat;
+    CREATE UNIQUE INDEX games_one_live_per_table ON games (chat_id, thread_id)
+        WHERE status != 'ended';
+    ALTER TABLE outbox ADD COLUMN thread_id INTEGER;
+    CREATE TABLE IF NOT EXISTS tournaments (
+        tournament_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        code TEXT NOT NULL UNIQUE,
+        home_chat_id INTEGER NOT NULL,
+        home_thread_id INTEGER NOT NULL DEFAULT 0,
+        created_by INTEGER,
+        created_at TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS tournament_events (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+        seq INTEGER NOT NULL CHECK (seq >= 1),
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL CHECK (json_valid(payload)),
+        author INTEGER,
+        at TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, seq)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER tournament_events_are_never_changed BEFORE UPDATE ON tournament_events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER tournament_events_are_never_deleted BEFORE DELETE ON tournament_events
+    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TABLE IF NOT EXISTS tournament_tables (
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER NOT NULL DEFAULT 0,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (tournament_id),
+        PRIMARY KEY (chat_id, thread_id)
+    ) WITHOUT ROWID;
+    """,
 )

@@ -10,11 +10,11 @@ import asyncpg
 
 from bot.storage.base import ChatSettings, GameRow, GameStatus
 
-GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number"
+GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number, thread_id"
 
 
 def game_row(row: asyncpg.Record) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4], row[5])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4], row[5], row[6])
 
 
 class PostgresArchive:

@@ -25,7 +25,7 @@ class PostgresOutbox:
     async def owe(self, rows: list[Owed]) -> None:
         await self._conn.executemany(
             f"INSERT INTO outbox ({OWED_COLUMNS})"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             [owed_values(owed) for owed in rows],
         )
 

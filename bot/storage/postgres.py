@@ -33,20 +33,21 @@ from bot.storage.pg_archive import PostgresArchive
 from bot.storage.pg_ledger import PostgresLedger
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.pg_outbox import PostgresOutbox, rowcount
+from bot.storage.pg_tournaments import PostgresTournaments
 
-_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number"
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number, thread_id"
 POOL_SIZE = 10
 
 
 def _game(row: asyncpg.Record) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4], row[5])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], row[4], row[5], row[6])
 
 
 def _payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
-class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox):
+class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox, PostgresTournaments):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
@@ -88,19 +89,23 @@ class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox):
             message_id,
         )
 
-    async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
+    async def create_game(
+        self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
+    ) -> GameRow:
         row = await self._conn.fetchrow(
-            "INSERT INTO games (chat_id, status, created_by, created_at, number)"
+            "INSERT INTO games (chat_id, status, created_by, created_at, number, thread_id)"
             " VALUES ($1, $2, $3, $4,"
-            " (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = $1))"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = $1), $5)"
             " RETURNING game_id, number",
             chat_id,
             GameStatus.FORMING.value,
             created_by,
             at,
+            thread_id,
         )
         assert row is not None
-        return GameRow(int(row[0]), chat_id, GameStatus.FORMING, created_by, at, int(row[1]))
+        forming = GameStatus.FORMING
+        return GameRow(int(row[0]), chat_id, forming, created_by, at, int(row[1]), thread_id)
 
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._conn.fetchrow(
@@ -108,16 +113,22 @@ class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox):
         )
         return _game(row) if row else None
 
-    async def live_game(self, chat_id: int) -> GameRow | None:
+    async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
         row = await self._conn.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = $1 AND status <> 'ended'", chat_id
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE chat_id = $1 AND thread_id = $2 AND status <> 'ended'",
+            chat_id,
+            thread_id,
         )
         return _game(row) if row else None
 
-    async def last_game(self, chat_id: int) -> GameRow | None:
+    async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
+        topic = "" if thread_id is None else " AND thread_id = $2"
         row = await self._conn.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = $1 ORDER BY game_id DESC LIMIT 1",
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = $1{topic}"
+            " ORDER BY game_id DESC LIMIT 1",
             chat_id,
+            *(() if thread_id is None else (thread_id,)),
         )
         return _game(row) if row else None
 

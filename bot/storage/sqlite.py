@@ -31,9 +31,10 @@ from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
 from bot.storage.sqlite_archive import SqliteArchive
 from bot.storage.sqlite_ledger import SqliteLedger
 from bot.storage.sqlite_outbox import SqliteOutbox
+from bot.storage.sqlite_tournaments import SqliteTournaments
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
-_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number"
+_GAME_COLUMNS = "game_id, chat_id, status, created_by, created_at, number, thread_id"
 
 
 def _time(at: datetime) -> str:
@@ -49,10 +50,10 @@ def _select_one(conn: sqlite3.Connection) -> None:
 
 
 def _game(row: aiosqlite.Row | tuple[Any, ...]) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], _parse_time(row[4]), row[5], row[6])
 
 
-class SqliteRepo(SqliteArchive, SqliteLedger, SqliteOutbox):
+class SqliteRepo(SqliteArchive, SqliteLedger, SqliteOutbox, SqliteTournaments):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -103,36 +104,46 @@ class SqliteRepo(SqliteArchive, SqliteLedger, SqliteOutbox):
             message_id,
         )
 
-    async def create_game(self, chat_id: int, created_by: int | None, at: datetime) -> GameRow:
+    async def create_game(
+        self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
+    ) -> GameRow:
         number = await self._one(
             "SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = ?", chat_id
         )
         assert number is not None
         game_id = await self._rowid(
-            "INSERT INTO games (chat_id, status, created_by, created_at, number)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO games (chat_id, status, created_by, created_at, number, thread_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             chat_id,
             GameStatus.FORMING.value,
             created_by,
             _time(at),
             number[0],
+            thread_id,
         )
-        return GameRow(game_id, chat_id, GameStatus.FORMING, created_by, at, int(number[0]))
+        forming = GameStatus.FORMING
+        return GameRow(game_id, chat_id, forming, created_by, at, int(number[0]), thread_id)
 
     async def game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE game_id = ?", game_id)
         return _game(row) if row else None
 
-    async def live_game(self, chat_id: int) -> GameRow | None:
+    async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = ? AND status != 'ended'", chat_id
+            f"SELECT {_GAME_COLUMNS} FROM games"
+            " WHERE chat_id = ? AND thread_id = ? AND status != 'ended'",
+            chat_id,
+            thread_id,
         )
         return _game(row) if row else None
 
-    async def last_game(self, chat_id: int) -> GameRow | None:
+    async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
+        topic = "" if thread_id is None else " AND thread_id = ?"
         row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = ? ORDER BY game_id DESC LIMIT 1",
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE chat_id = ?{topic}"
+            " ORDER BY game_id DESC LIMIT 1",
             chat_id,
+            *(() if thread_id is None else (thread_id,)),
         )
         return _game(row) if row else None
 

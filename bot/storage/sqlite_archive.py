@@ -10,13 +10,19 @@ from typing import Any, Final
 from bot.storage.base import ChatSettings, GameRow, GameStatus
 from bot.storage.sqlite_trips import SqliteTrips
 
-GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number"
+GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number, thread_id"
 _IN_BATCH: Final = 500  # ids per `IN (…)`: far below SQLite's limit of bound variables
 
 
 def game_row(row: tuple[Any, ...]) -> GameRow:
     return GameRow(
-        row[0], row[1], GameStatus(row[2]), row[3], datetime.fromisoformat(row[4]), row[5]
+        row[0],
+        row[1],
+        GameStatus(row[2]),
+        row[3],
+        datetime.fromisoformat(row[4]),
+        row[5],
+        row[6],
     )
 
 

@@ -15,7 +15,7 @@ class SqliteOutbox(SqliteTrips):
     # -- the outbox ----------------------------------------------------------------------------
     async def owe(self, rows: list[Owed]) -> None:
         await self._write_many(
-            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [owed_values(owed) for owed in rows],
         )
 

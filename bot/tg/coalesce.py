@@ -65,7 +65,7 @@ def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
     if not skipped:  # only the newest has a caption, too long by itself: the sender splits it
         return Merge(_picture(run), tuple(row.id for row in run[1:]))
     first = run[0].owed
-    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang)
+    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang, thread_id=first.thread_id)
     return Merge(text, tuple(row.id for row in run[1:-1]), (run[-1].id, _picture(run)))
 
 

@@ -122,9 +122,18 @@ async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = 
 
 
 async def send(
-    bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    thread_id: int | None = None,
 ) -> Message | None:
-    return await call(SendMessage(chat_id=chat_id, text=text, reply_markup=markup), bot)
+    """`text` into the chat (`thread_id`: into that forum topic)."""
+    message = SendMessage(
+        chat_id=chat_id, message_thread_id=thread_id, text=text, reply_markup=markup
+    )
+    return await call(message, bot)
 
 
 async def answer_inline(
@@ -148,15 +157,25 @@ async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:
         markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
         if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
             document = BufferedInputFile(owed.body, owed.filename or "file")
-            await call(
-                SendDocument(chat_id=owed.chat_id, document=document, caption=owed.text), bot
+            method = SendDocument(
+                chat_id=owed.chat_id,
+                message_thread_id=owed.thread_id,
+                document=document,
+                caption=owed.text,
             )
+            await call(method, bot)
         elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
             await _sheet(bot, game, owed, markup)
         elif owed.target is not None:
             await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
         else:
-            await call(SendMessage(chat_id=owed.chat_id, text=owed.text, reply_markup=markup), bot)
+            message = SendMessage(
+                chat_id=owed.chat_id,
+                message_thread_id=owed.thread_id,
+                text=owed.text,
+                reply_markup=markup,
+            )
+            await call(message, bot)
 
 
 async def _sheet(
@@ -166,17 +185,21 @@ async def _sheet(
     if owed.game_id is not None and owed.seq is not None:
         snap = await game.sheet_at(owed.game_id, owed.seq)
     if snap is None or snap.sheet is None or snap.settlement is None:
-        await send(bot, owed.chat_id, owed.text)
+        await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
         return
     png = await render_png(snap.sheet, owed.lang, snap.settlement, game, snap.state)
     if png is not None:
         photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
         method = SendPhoto(
-            chat_id=owed.chat_id, photo=photo, caption=owed.text, reply_markup=markup
+            chat_id=owed.chat_id,
+            message_thread_id=owed.thread_id,
+            photo=photo,
+            caption=owed.text,
+            reply_markup=markup,
         )
         await call(method, bot)
         return
     t = translator(owed.lang)
     text = Safe(f"{owed.text}\n\n{sheet_text(t, snap.state, snap.sheet, snap.settlement)}")
     for part in chunks(text.split("\n")):
-        await send(bot, owed.chat_id, part)
+        await send(bot, owed.chat_id, part, thread_id=owed.thread_id)

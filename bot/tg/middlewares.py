@@ -87,7 +87,17 @@ def caller_of(update: Update, context: EventContext) -> Caller:
         chat_type=chat.type if chat else "private",
         chat_title=chat.title if chat else None,
         message_id=message.message_id if message is not None else None,
+        thread_id=topic_of(message),
     )
+
+
+def topic_of(message: Message | None) -> int | None:
+    """The forum topic a message is in: a table of its own. A reply thread in a plain group and
+    the General topic of a forum carry no topic (Telegram marks a topic's messages
+    `is_topic_message`)."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -115,8 +125,15 @@ class UpdateContext(BaseMiddleware):
             said[:] = [t]
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             sent = event.message
-            message_id = sent.message_id if sent else None
-            reply = Reply(uow, t, caller.chat_id, message_id, data.get("live_sheet"), zone)
+            reply = Reply(
+                uow,
+                t,
+                caller.chat_id,
+                sent.message_id if sent else None,
+                data.get("live_sheet"),
+                zone,
+                caller.thread_id,
+            )
             data.update(uow=uow, caller=caller, t=t, reply=reply, zone=zone)
             if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
                 refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
@@ -136,7 +153,9 @@ class UpdateContext(BaseMiddleware):
                 raise GaveUp(str(unsaved)) from unsaved
             if event.update_id not in self._told:
                 self._remember(event.update_id)
-                await direct.send(data["bot"], caller.chat_id, t("store-unwritable"))
+                await direct.send(
+                    data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
+                )
             raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):

@@ -95,7 +95,11 @@ class Poster:
             document = BufferedInputFile(owed.body, filename=owed.filename)
             await self._paced(owed)
             sent = await self.bot.send_document(
-                owed.chat_id, document, caption=owed.text, request_timeout=REQUEST_TIMEOUT
+                owed.chat_id,
+                document,
+                message_thread_id=owed.thread_id,
+                caption=owed.text,
+                request_timeout=REQUEST_TIMEOUT,
             )
             return sent.message_id, None
         if owed.kind is OwedKind.PHOTO:  # a picture the command drew (the standings)
@@ -105,6 +109,7 @@ class Poster:
             sent = await self.bot.send_photo(
                 owed.chat_id,
                 picture,
+                message_thread_id=owed.thread_id,
                 caption=owed.text,
                 reply_markup=_markup(owed),
                 request_timeout=REQUEST_TIMEOUT,
@@ -190,6 +195,7 @@ class Poster:
             sent = await self.bot.send_photo(
                 owed.chat_id,
                 photo,
+                message_thread_id=owed.thread_id,
                 caption=caption,
                 reply_markup=_markup(owed),
                 request_timeout=REQUEST_TIMEOUT,
@@ -243,7 +249,11 @@ class Poster:
             keyboard = _markup(owed) if markup and index == len(parts) - 1 else None
             await self._paced(owed)
             sent = await self.bot.send_message(
-                owed.chat_id, part, reply_markup=keyboard, request_timeout=REQUEST_TIMEOUT
+                owed.chat_id,
+                part,
+                message_thread_id=owed.thread_id,
+                reply_markup=keyboard,
+                request_timeout=REQUEST_TIMEOUT,
             )
             message_id = sent.message_id
         return message_id

@@ -39,6 +39,7 @@ from bot.texts.views import (
     recorded_text,
     vote_text,
 )
+from bot.tg import tournament_news
 from bot.tg.keyboards import debts_keyboard, vote_keyboard
 from bot.tg.settling import private_messages
 from scoring.settle import Settlement
@@ -127,6 +128,7 @@ class Reply:
     message_id: int | None = None
     live: LiveButton | None = None  # the Mini App's "live sheet" button, when set up
     zone: tzinfo = UTC  # the chat's time zone, in which every time it is shown is written
+    thread_id: int | None = None  # the forum topic the answer goes to (None: the chat itself)
 
     def _live(self, state: GameState) -> str | None:
         """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
@@ -140,7 +142,15 @@ class Reply:
 
     def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-        return Owed(self.chat_id, OwedKind.TEXT, text, self.t.lang, keyboard, target=target)
+        return Owed(
+            self.chat_id,
+            OwedKind.TEXT,
+            text,
+            self.t.lang,
+            keyboard,
+            target=target,
+            thread_id=self.thread_id,
+        )
 
     def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
         parts = chunks(text.split("\n"))
@@ -191,6 +201,7 @@ class Reply:
                 game_id=state.game_id,
                 seq=state.last_seq,
                 reply_to=self.message_id,
+                thread_id=self.thread_id,
             )
         )
         await self.owe(*rows)
@@ -199,7 +210,10 @@ class Reply:
         """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
         (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
         sheet after a record changed, or the end."""
-        here = replace(self, chat_id=result.chat_id or result.state.chat_id)
+        state = result.state
+        here = replace(
+            self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
+        )
         await here._vote(result, message_id)
 
     async def _vote(self, result: VoteState, message_id: int | None) -> None:
@@ -217,9 +231,11 @@ class Reply:
                 game_id=state.game_id,
                 seq=vote.seq,
                 target=target,
+                thread_id=self.thread_id,
             )
         ]
         await self.owe(*rows)
+        await tournament_news.referred(self.uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
@@ -229,7 +245,8 @@ class Reply:
 
     async def ended(self, ended: Ended) -> None:
         """A game's end: one message in the chat, with a "✅ paid" button under it for each debt
-        the end opened, and one private message to each of its players who started the bot."""
+        the end opened, one private message to each of its players who started the bot, and the
+        standings of its tournament at the tournament's home."""
         t = self.t
         lines: list[str] = [ended_text(self.t, ended)]
         hint = ended_hint(t, ended.debts)
@@ -237,6 +254,7 @@ class Reply:
             lines += ["", hint]
         await self.text("\n".join(lines), debts_keyboard(t, ended.debts))
         await self.owe(*await private_messages(self.uow, ended))
+        await tournament_news.ended(self.uow, t.lang, ended.state)
 
     async def photo(
         self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None
@@ -257,6 +275,7 @@ class Reply:
                 keyboard,
                 body=png,
                 filename=filename,
+                thread_id=self.thread_id,
             )
         )
         await self.owe(*rows)
@@ -264,7 +283,13 @@ class Reply:
     async def document(self, data: bytes, filename: str, caption: str) -> None:
         await self.owe(
             Owed(
-                self.chat_id, OwedKind.DOCUMENT, caption, self.t.lang, body=data, filename=filename
+                self.chat_id,
+                OwedKind.DOCUMENT,
+                caption,
+                self.t.lang,
+                body=data,
+                filename=filename,
+                thread_id=self.thread_id,
             )
         )
 
@@ -302,5 +327,6 @@ class ChatAnnouncer:
 
     async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
         t = translator(lang)
-        reply = Reply(uow, t, result.state.chat_id, live=self.live)
+        state = result.state
+        reply = Reply(uow, t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
         await reply.sheet(result, recorded_text(t, result))

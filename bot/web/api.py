@@ -131,6 +131,7 @@ async def load_state(game: GameService, game_id: int) -> GameState | None:
     state = fold(game_id, events)
     state.chat_id = row.chat_id
     state.number = row.chat_number  # the number its chat knows it by ("Game #1")
+    state.thread_id = row.thread_id  # its forum topic: the Mini App's deal is the topic's
     return state
 
 
@@ -338,6 +339,7 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
         username=user.username,
         update_id=request_id(user.id, nonce),
         chat_type="private" if state.chat_id > 0 else "supergroup",
+        thread_id=state.thread_id or None,
     )
 
     async def work(uow: UnitOfWork) -> Recorded:

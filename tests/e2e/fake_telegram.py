@@ -82,19 +82,23 @@ class User:
 
 @dataclass(frozen=True)
 class Chat:
-    """A chat: `private` (id = the user's id), `group` or `supergroup` (negative ids)."""
+    """A chat: `private` (id = the user's id), `group` or `supergroup` (negative ids); a
+    supergroup `is_forum` has topics (`FakeTelegram.open_topic`)."""
 
     id: int
     type: str
     title: str | None = None
     username: str | None = None
     first_name: str | None = None
+    is_forum: bool = False
 
     def api(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "type": self.type}
         for key in ("title", "username", "first_name"):
             if (value := getattr(self, key)) is not None:
                 out[key] = value
+        if self.is_forum:
+            out["is_forum"] = True
         return out
 
 
@@ -111,6 +115,7 @@ DMITRY = User(1004, "Dmitry", "dmitry_watch", language_code="ru")
 GROUP = Chat(-1001500000001, "supergroup", "Pulka on Fridays")
 OTHER_GROUP = Chat(-1001500000002, "supergroup", "Another table")
 OLD_GROUP = Chat(-400000001, "group", "Pulka (before the upgrade)")
+FORUM = Chat(-1001500000003, "supergroup", "Pulka club", is_forum=True)
 
 
 class ApiError(Exception):
@@ -275,6 +280,11 @@ class Sent:
     @property
     def is_edit(self) -> bool:
         return self.method.startswith("editMessage")
+
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the message is in (None: the chat itself, or a forum's General)."""
+        return self.message.get("message_thread_id")
 
     @property
     def reply_markup(self) -> dict[str, Any] | None:
@@ -513,6 +523,7 @@ class FakeTelegram:
         self._users: dict[int, User] = {}
         self._migrated: dict[int, int] = {}
         self._kicked: set[int] = set()
+        self._topics: defaultdict[int, set[int]] = defaultdict(set)  # forum → its topics
         self._messages: defaultdict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
         self._raw: dict[tuple[int, int], str] = {}
         self._next_message_id: defaultdict[int, int] = defaultdict(lambda: 101)
@@ -580,12 +591,36 @@ class FakeTelegram:
         """The bot is removed from the chat: every call for it answers 403 from now on."""
         self._kicked.add(_chat_id(chat))
 
-    def user_message(
-        self, chat: Chat, user: User, text: str, *, reply_to: int | None = None
-    ) -> dict[str, Any]:
-        """Queue a text message from `user` in `chat`; returns the message as the bot will see it.
+    def open_topic(self, chat: Chat, name: str, user: User | None = None) -> int:
+        """A topic created in the forum `chat` (by `user`, Anna by default): its
+        `message_thread_id` is the id of the `forum_topic_created` service message, queued as an
+        update as Telegram sends it."""
+        assert chat.is_forum, f"chat {chat.id} is not a forum"
+        user = user or ANNA
+        created = {"forum_topic_created": {"name": name, "icon_color": 7322096}}
+        message = self._store_message(chat, user.api(), created)
+        thread = int(message["message_id"])
+        message.update(message_thread_id=thread, is_topic_message=True)
+        self._topics[chat.id].add(thread)
+        self._users[user.id] = user
+        self._queue({"message": _snapshot(message)})
+        return thread
 
-        Commands and @mentions carry entities as real Telegram sends them.
+    def user_message(
+        self,
+        chat: Chat,
+        user: User,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        topic: int | None = None,
+    ) -> dict[str, Any]:
+        """Queue a text message from `user` in `chat` (in its forum topic `topic`); returns the
+        message as the bot will see it.
+
+        Commands and @mentions carry entities as real Telegram sends them; a topic's message
+        carries `message_thread_id` and `is_topic_message`, and (when it replies to nothing else)
+        is a reply to the topic's `forum_topic_created` message; a General topic's carries none.
         """
         entities: list[dict[str, Any]] = []
         if command := _COMMAND.match(text):
@@ -603,6 +638,14 @@ class FakeTelegram:
         content: dict[str, Any] = {"text": text}
         if entities:
             content["entities"] = entities
+        if topic is not None:
+            if topic not in self._topics[chat.id]:
+                raise LookupError(f"chat {chat.id} has no topic {topic}")
+            content.update(message_thread_id=topic, is_topic_message=True)
+            root = self._message(chat.id, topic)
+            content["reply_to_message"] = {
+                k: v for k, v in root.items() if k != "reply_to_message"
+            }
         if reply_to is not None:
             content["reply_to_message"] = self._message(chat.id, reply_to)
         message = self._store_message(chat, user.api(), content)
@@ -1050,6 +1093,19 @@ class FakeTelegram:
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
         return markup
 
+    def _thread(self, chat: Chat, params: dict[str, Any]) -> dict[str, Any]:
+        """Where a message the bot sends lands: in the forum topic `message_thread_id` names (a
+        topic that does not exist is refused, as Telegram does), else in the chat (General)."""
+        raw = params.get("message_thread_id")
+        if raw is None or raw == "":
+            return {}
+        thread = int(raw)
+        if not chat.is_forum:
+            return {}  # Telegram ignores it outside forums (a reply thread of a plain group)
+        if thread not in self._topics[chat.id]:
+            raise ApiError(400, "Bad Request: message thread not found")
+        return {"message_thread_id": thread, "is_topic_message": True}
+
     def _reply(self, chat: Chat, params: dict[str, Any]) -> dict[str, Any]:
         reply = params.get("reply_parameters")
         if isinstance(reply, dict):
@@ -1176,7 +1232,11 @@ class FakeTelegram:
     def _m_sendmessage(self, params: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
         chat = self._chat_for(params)
         raw, plain = self._text(params, "text", TEXT_LIMIT, required=True)
-        content: dict[str, Any] = {"text": plain, **self._reply(chat, params)}
+        content: dict[str, Any] = {
+            "text": plain,
+            **self._thread(chat, params),
+            **self._reply(chat, params),
+        }
         if markup := self._markup(params):
             content["reply_markup"] = markup
         message = self._store_message(chat, self.bot_user, content)
@@ -1188,7 +1248,11 @@ class FakeTelegram:
         chat = self._chat_for(params)
         raw, plain = self._text(params, "caption", CAPTION_LIMIT, required=False)
         photo = self._photo(params.get("photo"), files, "photo")
-        content: dict[str, Any] = {"photo": photo, **self._reply(chat, params)}
+        content: dict[str, Any] = {
+            "photo": photo,
+            **self._thread(chat, params),
+            **self._reply(chat, params),
+        }
         if plain:
             content["caption"] = plain
         if markup := self._markup(params):
@@ -1213,7 +1277,11 @@ class FakeTelegram:
             "file_name": stored.file_name or "file",
             "file_size": len(stored.data),
         }
-        content: dict[str, Any] = {"document": document, **self._reply(chat, params)}
+        content: dict[str, Any] = {
+            "document": document,
+            **self._thread(chat, params),
+            **self._reply(chat, params),
+        }
         if plain:
             content["caption"] = plain
         if markup := self._markup(params):

@@ -214,17 +214,20 @@ def contains(*fragments: str) -> Callable[[Sent], bool]:
 
 
 class Member:
-    """One user in one chat, typing commands and pressing buttons."""
+    """One user in one chat (in its forum topic `topic`), typing commands and pressing buttons."""
 
-    def __init__(self, bot: BotProcess, chat: Chat, user: User) -> None:
+    def __init__(self, bot: BotProcess, chat: Chat, user: User, topic: int | None = None) -> None:
         self.server = bot.server
         self.bot = bot
         self.chat = chat
         self.user = user
+        self.topic = topic
 
     def send(self, text: str, *, reply_to: int | None = None) -> dict[str, Any]:
         """Queue the message without waiting for an answer."""
-        return self.server.user_message(self.chat, self.user, text, reply_to=reply_to)
+        return self.server.user_message(
+            self.chat, self.user, text, reply_to=reply_to, topic=self.topic
+        )
 
     async def say(
         self,

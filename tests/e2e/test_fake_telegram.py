@@ -47,6 +47,7 @@ from tests.e2e.fake_telegram import (
     BOT_TOKEN,
     BOT_USER,
     DMITRY,
+    FORUM,
     GROUP,
     OLD_GROUP,
     FakeTelegram,
@@ -708,3 +709,28 @@ async def test_a_photo_refused_on_demand_answers_400_with_telegram_s_description
         await api.send_photo(GROUP.id, BufferedInputFile(png(), "a.png"))
     sent = await api.send_photo(GROUP.id, BufferedInputFile(png(), "b.png"))  # the next one goes
     assert sent.photo
+
+
+async def test_a_forum_topics_messages_carry_their_thread_as_telegrams_do(
+    server: FakeTelegram, api: Bot
+) -> None:
+    topic = server.open_topic(FORUM, "Table 1")
+    server.user_message(FORUM, ANNA, "/score", topic=topic)
+    server.user_message(FORUM, BORIS, "/score")  # the General topic: no thread at all
+    updates = await api.get_updates(timeout=0)
+    created, in_topic, general = (u.message for u in updates)
+    assert created is not None and created.forum_topic_created is not None
+    assert created.message_thread_id == topic and created.is_topic_message
+    assert in_topic is not None and in_topic.message_thread_id == topic
+    assert in_topic.is_topic_message and in_topic.chat.is_forum
+    root = in_topic.reply_to_message
+    assert root is not None and root.forum_topic_created is not None
+    assert root.forum_topic_created.name == "Table 1"
+    assert general is not None and general.message_thread_id is None
+    assert not general.is_topic_message
+    sent = await api.send_message(FORUM.id, "in the topic", message_thread_id=topic)
+    assert sent.message_thread_id == topic and sent.is_topic_message
+    await api.send_message(FORUM.id, "in General")
+    assert [s.thread_id for s in server.sent[FORUM.id]] == [topic, None]
+    with pytest.raises(TelegramBadRequest, match="thread not found"):
+        await api.send_message(FORUM.id, "nowhere", message_thread_id=topic + 1000)

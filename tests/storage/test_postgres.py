@@ -70,15 +70,23 @@ async def test_an_empty_database_gets_every_table_index_and_trigger(pg: Postgres
         "accounts",  # who started the bot in private (settling up)
         "reminders",  # each chat's reminder of open debts
         "snapshots",  # a cache of each game's fold and replay, beside the log
+        "tournaments",  # a tournament's index row, its log, its tables
+        "tournament_events",
+        "tournament_tables",
     }
     assert {
-        "games_one_live_per_chat",
+        "games_one_live_per_table",
         "games_by_chat",
         "members_by_user",
         "outbox_owed",
         "events_of_debts",
     } <= indexes
-    assert triggers == {"events_are_never_changed", "events_are_never_truncated"}
+    assert triggers == {
+        "events_are_never_changed",
+        "events_are_never_truncated",
+        "tournament_events_are_never_changed",
+        "tournament_events_are_never_truncated",
+    }
     assert versions == list(range(1, len(PG_MIGRATIONS) + 1))
 
 

@@ -302,3 +302,21 @@ async def test_a_deal_from_the_page_and_its_chat_reply_commit_together_or_not_at
     again = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
     assert again.status == 409  # the same submission: recorded once
     assert len((await game.snapshot(chat.chat_id)).state.records) == 2
+
+
+async def test_a_deal_from_the_page_of_a_topics_game_is_answered_in_that_topic(
+    chat: ChatDriver, client: Client, bot: MockedBot
+) -> None:
+    from tests.bot.test_forum_topics import TopicDriver
+
+    topic = TopicDriver(chat.dispatcher, chat.bot, chat.chat_id, title="Club", topic=31)
+    start = await play(topic, DEALS[:1])
+    before = len(bot.requests)
+    response = await client.post(
+        "/api/deal",
+        json={"start": start, "line": "Boris 7♥ -1 vist:Anna pass:Clara"},
+        headers={"Authorization": auth(BORIS)},
+    )
+    assert response.status == 200
+    photos = [r for r in bot.requests[before:] if isinstance(r, SendPhoto)]
+    assert [p.message_thread_id for p in photos] == [31]

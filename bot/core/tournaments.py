@@ -1,0 +1,513 @@
+"""Tournaments: several tables under one set of frozen rules, in rounds, ranked across tables, with
+a judge who is every table's arbiter (docs/rules.md "Tournaments").
+
+A tournament is an index row (its code, its home chat) and an append-only log of its own:
+`created` (name, convention, options, scoring: frozen), `table_joined`, `judge_named`,
+`round_started`, `round_closed`, `game_entered` (a table's game, in the round it was opened in).
+Its state is a fold of that log; its standings are the entered games that ended, each read from
+its own log (`bot.core.summaries`), scored by `scoring.tournament`. A table is a chat, or a forum
+topic (`Caller.topic`). Writes to a tournament hold its home chat's lock (and the table's, in
+order), so its log is written by one command at a time on every instance.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Hashable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any, Final
+
+from bot.core.errors import GameError
+from bot.core.events import EndReason, Player
+from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
+from bot.core.summaries import Summary, summaries
+from bot.core.uow import Caller, UnitOfWork
+from bot.domain import EventRow, GameRow, GameStatus, Repo
+from bot.domain.tournaments import TournamentRow
+from scoring.errors import OptionError
+from scoring.rules import canonical_convention
+from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
+
+EXAMPLE: Final = "/tournament new Cup sochi pool 20"
+CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
+CODE_LENGTH: Final = 6
+NAME_LIMIT: Final = 40
+_SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
+
+
+class TKind(StrEnum):
+    """The kinds of a tournament's log."""
+
+    CREATED = "created"  # {name, convention, overrides, scoring, creator}
+    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
+    JUDGE_NAMED = "judge_named"  # {judge: player}
+    ROUND_STARTED = "round_started"  # {round}
+    ROUND_CLOSED = "round_closed"  # {round}
+    GAME_ENTERED = "game_entered"  # {game_id, table, round}
+    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int  # 1, 2, … in the order the tables joined
+    chat_id: int
+    thread_id: int
+    title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    game_id: int
+    table: int
+    round: int
+
+
+@dataclass(slots=True)
+class Tournament:
+    row: TournamentRow
+    name: str = ""
+    convention: str = "sochi"
+    overrides: dict[str, str] = field(default_factory=dict)
+    scoring: Scoring = Scoring.WHISTS
+    creator: Player | None = None
+    judge: Player | None = None
+    tables: list[Table] = field(default_factory=list)
+    round: int = 0  # the last round started
+    open: bool = False  # whether that round is still open
+    entries: list[Entry] = field(default_factory=list)
+
+    @property
+    def code(self) -> str:
+        return self.row.code
+
+    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
+        return next(
+            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
+        )
+
+    def table(self, number: int) -> Table:
+        if not 1 <= number <= len(self.tables):
+            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
+        return self.tables[number - 1]
+
+    def at_home(self, caller: Caller) -> bool:
+        return (caller.chat_id, caller.topic) == (self.row.home_chat_id, self.row.home_thread_id)
+
+    def is_creator(self, caller: Caller) -> bool:
+        return self.creator is not None and self.creator.is_user(caller.user_id, caller.username)
+
+    def is_judge(self, caller: Caller) -> bool:
+        return self.judge is not None and self.judge.is_user(caller.user_id, caller.username)
+
+
+def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+    """The tournament as its log stands."""
+    state = Tournament(row)
+    for event in events:
+        data = event.payload
+        kind = TKind(event.kind)
+        if kind is TKind.CREATED:
+            state.name, state.convention = data["name"], data["convention"]
+            state.overrides = dict(data["overrides"])
+            state.scoring = Scoring(data["scoring"])
+            state.creator = Player.of(data["creator"])
+        elif kind is TKind.TABLE_JOINED:
+            number = len(state.tables) + 1
+            state.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
+        elif kind is TKind.JUDGE_NAMED:
+            state.judge = Player.of(data["judge"])
+        elif kind is TKind.ROUND_STARTED:
+            state.round, state.open = data["round"], True
+        elif kind is TKind.ROUND_CLOSED:
+            state.open = False
+        elif kind is TKind.GAME_ENTERED:
+            state.entries.append(Entry(data["game_id"], data["table"], data["round"]))
+        elif kind is TKind.TABLE_MOVED:
+            state.tables = [
+                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
+                for t in state.tables
+            ]
+    return state
+
+
+async def _read(repo: Repo, row: TournamentRow | None) -> Tournament | None:
+    return None if row is None else fold(row, await repo.tournament_events(row.tournament_id))
+
+
+async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
+    """The unit's open transaction for a tournament command: the caller's chat and `chat_ids`
+    locked in order (a tournament's writes hold its home chat), the command counted as one (a
+    database that takes no writes is then told as such, never answered as a look)."""
+    await uow.holding(caller.chat_id, *chat_ids)
+    async with uow.command(caller, game=None, direct=True) as unit:
+        return unit.repo
+
+
+def _group_only(caller: Caller) -> None:
+    if caller.private:
+        raise GameError("group-only", "", {}, EXAMPLE)
+
+
+# -- the commands ------------------------------------------------------------------------------
+def parse_new(args: str, me: Player) -> tuple[str, NewGame, Scoring]:
+    """`NAME convention [options] [scoring=places]`: the name, the rules, how games score."""
+    tokens = args.split()
+    if len(tokens) < 2:
+        raise GameError("tournament-usage", args.strip() or "/tournament new", {}, EXAMPLE)
+    name, rest = tokens[0], []
+    scoring = Scoring.WHISTS
+    for token in tokens[1:]:
+        key, sep, value = token.partition("=")
+        if sep and key.casefold() in _SCORING_OPTION:
+            found = SCORINGS.get(value.casefold())
+            if found is None:
+                raise GameError("tournament-scoring", token, {}, f"{EXAMPLE} scoring=places")
+            scoring = found
+        else:
+            rest.append(token)
+    if len(name) > NAME_LIMIT:
+        raise GameError("tournament-usage", name, {}, EXAMPLE)
+    return name, parse_newgame(" ".join(rest), me), scoring
+
+
+async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
+    """/tournament new: a tournament at home in this chat (or topic), its rules frozen."""
+    _group_only(caller)
+    name, spec, scoring = parse_new(args, caller.as_player())
+    repo = await _writing(uow, caller)
+    code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+    while await repo.tournament_by_code(code) is not None:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+    row = await repo.create_tournament(
+        code, (caller.chat_id, caller.topic), caller.user_id, uow.now()
+    )
+    payload = {
+        "name": name,
+        "convention": spec.convention,
+        "overrides": dict(spec.overrides),
+        "scoring": scoring.value,
+        "creator": caller.as_player().payload(),
+    }
+    await repo.append_tournament(
+        row.tournament_id, TKind.CREATED.value, payload, caller.user_id, uow.now()
+    )
+    state = await _read(repo, row)
+    assert state is not None
+    return state
+
+
+async def join(
+    uow: UnitOfWork, caller: Caller, code: str, title: str | None = None
+) -> tuple[Tournament, Table]:
+    """/tournament join CODE: this chat (or topic) becomes a table of the tournament, shown by
+    `title` (the forum topic's name; by default the chat's title)."""
+    _group_only(caller)
+    code = code.strip().upper()
+    async with uow.reading() as repo:
+        row = await repo.tournament_by_code(code) if code else None
+    if row is None:
+        raise GameError(
+            "tournament-unknown", code or "/tournament join", {}, "/tournament join K7M2QX"
+        )
+    repo = await _writing(uow, caller, row.home_chat_id)
+    state = await _read(repo, row)
+    assert state is not None
+    if state.table_at(caller.chat_id, caller.topic) is not None:
+        raise GameError("tournament-joined", code, {}, "/standings")
+    shown = title or caller.chat_title
+    payload = {"chat_id": caller.chat_id, "thread_id": caller.topic, "title": shown}
+    await repo.append_tournament(
+        row.tournament_id, TKind.TABLE_JOINED.value, payload, caller.user_id, uow.now()
+    )
+    await repo.set_table_tournament(caller.chat_id, caller.topic, row.tournament_id)
+    state = await _read(repo, row)
+    assert state is not None
+    table = state.table_at(caller.chat_id, caller.topic)
+    assert table is not None
+    return state, table
+
+
+async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
+    """The tournament at home here, for a command of its creator's."""
+    _group_only(caller)
+    async with uow.reading() as repo:
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+    if row is None:
+        raise GameError("tournament-none", command, {}, EXAMPLE)
+    repo = await _writing(uow, caller)
+    state = await _read(repo, row)
+    assert state is not None
+    if not state.is_creator(caller):
+        raise GameError("tournament-creator-only", command, {}, "/standings")
+    return repo, state
+
+
+async def _log(uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any) -> None:
+    caller = uow.caller
+    author = caller.user_id if caller is not None else None
+    await repo.append_tournament(state.row.tournament_id, kind.value, data, author, uow.now())
+
+
+async def start_round(uow: UnitOfWork, caller: Caller) -> Tournament:
+    """/tournament round: the next round starts (each table plays one game in it)."""
+    repo, state = await _managed(uow, caller, "/tournament round")
+    if state.open:
+        raise GameError("tournament-round-open", str(state.round), {}, "/tournament close")
+    await _log(uow, repo, state, TKind.ROUND_STARTED, {"round": state.round + 1})
+    state.round, state.open = state.round + 1, True
+    return state
+
+
+async def close_round(uow: UnitOfWork, caller: Caller) -> Tournament:
+    """/tournament close: the round ends (games already opened in it still count in it)."""
+    repo, state = await _managed(uow, caller, "/tournament close")
+    if not state.open:
+        raise GameError("tournament-no-round", "/tournament close", {}, "/tournament round")
+    await _log(uow, repo, state, TKind.ROUND_CLOSED, {"round": state.round})
+    state.open = False
+    return state
+
+
+async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
+    """/tournament judge @user: the arbiter of every table's games opened from now on."""
+    repo, state = await _managed(uow, caller, "/tournament judge")
+    judge = parse_arbiter(ref, caller.as_player())
+    await _log(uow, repo, state, TKind.JUDGE_NAMED, {"judge": judge.payload()})
+    state.judge = judge
+    return state
+
+
+async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
+    """A group upgraded to a supergroup keeps its tournaments: a `table_moved` in each whose
+    table it was, its home rows moved (in the unit that moves its games)."""
+    repo = await uow.holding(old_chat_id, new_chat_id)
+    for tournament_id in await repo.move_tournament_chat(old_chat_id, new_chat_id):
+        data = {"from_chat": old_chat_id, "to_chat": new_chat_id}
+        await repo.append_tournament(tournament_id, TKind.TABLE_MOVED.value, data, None, uow.now())
+
+
+# -- a table's /newgame --------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """A table's game admitted into the tournament: entered once the game exists."""
+
+    tournament: Tournament
+    table: Table
+
+
+def rules_typed(args: str, spec: NewGame) -> bool:
+    """Whether /newgame's arguments name a convention or an option (else a tournament's table
+    takes the tournament's rules: `/newgame`, `/newgame Anna Boris Clara`)."""
+    if spec.overrides:
+        return True
+    first = args.split()[0] if args.split() else ""
+    try:
+        canonical_convention(first)
+    except OptionError:
+        return False
+    return True
+
+
+async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
+    """Check a table's /newgame against its tournament (None: the table plays in none): a round
+    must be open, the table must not have played in it, and the rules must be the tournament's
+    (a /newgame that names no convention and no option takes them). The judge becomes the
+    game's arbiter."""
+    async with uow.reading() as repo:
+        tournament_id = await repo.table_tournament(caller.chat_id, caller.topic)
+        row = await repo.tournament(tournament_id) if tournament_id is not None else None
+    if row is None:
+        return None
+    repo = await uow.holding(caller.chat_id, row.home_chat_id)
+    state = await _read(repo, row)
+    assert state is not None
+    table = state.table_at(caller.chat_id, caller.topic)
+    assert table is not None
+    if not state.open:
+        raise GameError("tournament-no-round", "/newgame", {"name": state.name}, "/standings")
+    if not rules_typed(args, spec):
+        spec.convention, spec.overrides = state.convention, dict(state.overrides)
+    if spec.convention != state.convention or spec.overrides != state.overrides:
+        expected = " ".join([state.convention, *(f"{k}={v}" for k, v in state.overrides.items())])
+        params = {"name": state.name, "rules": expected}
+        raise GameError("tournament-rules", "/newgame", params, "/newgame")
+    this_round = [e for e in state.entries if (e.table, e.round) == (table.number, state.round)]
+    for entry in this_round:
+        if not await _cancelled(repo, entry.game_id):
+            params = {"round": str(state.round)}
+            raise GameError("tournament-played", "/newgame", params, "/standings")
+    if state.judge is not None:
+        spec.arbiter = state.judge
+    return Admission(state, table)
+
+
+async def _cancelled(repo: Repo, game_id: int) -> bool:
+    events = await repo.events(game_id)
+    last = events[-1] if events else None
+    return (
+        last is not None
+        and last.kind == "game_ended"
+        and last.payload.get("reason") == (EndReason.CANCELLED.value)
+    )
+
+
+async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
+    """The admitted table's new game enters the tournament's current round."""
+    state, table = admission.tournament, admission.table
+    repo = await uow.holding(table.chat_id, state.row.home_chat_id)
+    data = {"game_id": game_id, "table": table.number, "round": state.round}
+    await _log(uow, repo, state, TKind.GAME_ENTERED, data)
+
+
+# -- looking -------------------------------------------------------------------------------------
+async def find(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament:
+    """The tournament at home here, else the one this table plays in."""
+    async with uow.reading() as repo:
+        row = await repo.home_tournament(chat_id, topic)
+        if row is None:
+            tournament_id = await repo.table_tournament(chat_id, topic)
+            row = await repo.tournament(tournament_id) if tournament_id is not None else None
+        state = await _read(repo, row)
+    if state is None:
+        raise GameError("tournament-none", "/standings", {}, EXAMPLE)
+    return state
+
+
+async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | None:
+    """The tournament a table plays in, if any."""
+    async with uow.reading() as repo:
+        tournament_id = await repo.table_tournament(chat_id, topic)
+        row = await repo.tournament(tournament_id) if tournament_id is not None else None
+        return await _read(repo, row)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    tournament: Tournament
+    lines: tuple[Line, ...]
+    names: dict[Hashable, str]  # a player's key → his name as his last game shows it
+    played: int  # games counted
+    playing: int  # games entered and not ended yet
+
+
+def player_key(player: Player) -> Hashable:
+    """Who a player is across tables: his account, else his @username, else his name."""
+    if player.user_id is not None:
+        return ("user", player.user_id)
+    if player.username:
+        return ("username", player.username.casefold())
+    return ("name", player.name.casefold())
+
+
+async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
+    """The standings: every entered game that ended (not cancelled), scored and summed."""
+    rows: list[GameRow] = []
+    async with uow.reading() as repo:
+        for entry in state.entries:
+            row = await repo.game(entry.game_id)
+            if row is not None:
+                rows.append(row)
+    rounds = {e.game_id: e.round for e in state.entries}
+    ended = await summaries(uow.core.store, rows)
+    results: list[tuple[int, dict[Hashable, Fraction]]] = []
+    names: dict[Hashable, str] = {}
+    for summary in ended:
+        points = _points(state.scoring, summary)
+        if points is None:
+            continue
+        for player in summary.players:
+            names[player_key(player)] = player.name
+        results.append((rounds[summary.game_id], points))
+    playing = sum(1 for row in rows if row.status is not GameStatus.ENDED)
+    lines = tuple(standings(max(state.round, 1), results))
+    return Standings(state, lines, names, len(results), playing)
+
+
+def _points(scoring: Scoring, summary: Summary) -> dict[Hashable, Fraction] | None:
+    if summary.plays is None or summary.reason is EndReason.CANCELLED:
+        return None
+    balances = [play.balance for play in summary.plays]
+    points = game_points(scoring, balances)
+    return {player_key(p): v for p, v in zip(summary.players, points, strict=True)}
+
+
+def delegated(caller: Caller, table: Table) -> Caller:
+    """The judge acting at a table from the home chat: his command runs on the table's game."""
+    return replace(
+        caller,
+        chat_id=table.chat_id,
+        thread_id=table.thread_id or None,
+        chat_type="supergroup",
+        chat_title=table.title,
+    )
+
+
+async def by_id(uow: UnitOfWork, row: TournamentRow) -> Tournament:
+    async with uow.reading() as repo:
+        state = await _read(repo, row)
+    assert state is not None
+    return state
+
+
+async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
+    """The tournament at home here (the judge's and the creator's commands)."""
+    async with uow.reading() as repo:
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+        state = await _read(repo, row)
+    if state is None:
+        raise GameError("tournament-none", command, {}, EXAMPLE)
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class TableGame:
+    """A table's live (or last) game: its number in its chat, status, and the votes waiting
+    for the judge."""
+
+    number: int
+    status: GameStatus
+    waiting: tuple[int, ...]
+
+
+async def table_games(uow: UnitOfWork, state: Tournament) -> dict[int, TableGame]:
+    """Each table's live game, else its last (by table number)."""
+    found: dict[int, TableGame] = {}
+    async with uow.reading() as repo:
+        for table in state.tables:
+            row = await repo.live_game(table.chat_id, table.thread_id)
+            row = row or await repo.last_game(table.chat_id, table.thread_id)
+            if row is None:
+                continue
+            waiting: tuple[int, ...] = ()
+            if row.status is not GameStatus.ENDED:
+                game = await uow.core.fold(repo, row)
+                waiting = tuple(v.seq for v in game.open_votes() if v.referred is not None)
+            found[table.number] = TableGame(row.chat_number, row.status, waiting)
+    return found
+
+
+async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:
+    """The judge's table `number` (from the home chat) and its live game's id."""
+    state = await at_home(uow, caller, "/tournament decide")
+    if not state.is_judge(caller):
+        raise GameError("tournament-judge-only", "/tournament decide", {}, "/tournament tables")
+    table = state.table(number)
+    async with uow.reading() as repo:
+        row = await repo.live_game(table.chat_id, table.thread_id)
+    if row is None:
+        raise GameError("tournament-no-vote", str(number), {}, "/tournament tables")
+    return table, row.game_id
+
+
+def parse_decision(args: str) -> tuple[int, int, bool]:
+    """`TABLE VOTE yes|no` (да/нет, +/-)."""
+    parts = args.split()
+    example = "/tournament decide 2 14 yes"
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].lstrip("#").isdigit():
+        raise GameError("tournament-usage", args.strip() or "/tournament decide", {}, example)
+    verdict = parts[2].casefold()
+    if verdict not in {"yes", "no", "да", "нет", "+", "-"}:
+        raise GameError("tournament-usage", parts[2], {}, example)
+    return int(parts[0]), int(parts[1].lstrip("#")), verdict in {"yes", "да", "+"}

@@ -1,0 +1,17 @@
+"""A tournament's rows: its index row (`TournamentRow`: its code and home chat) beside its
+append-only log (`EventRow`s numbered per tournament, read by `bot.core.tournaments`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    tournament_id: int
+    code: str  # what a table types to join it
+    home_chat_id: int  # where it was created: its standings are posted there
+    home_thread_id: int  # the home's forum topic (0: the chat itself)
+    created_by: int | None
+    created_at: datetime

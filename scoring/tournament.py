@@ -1,0 +1,88 @@
+"""A tournament's standings: what each table's game gives each of its players, summed over the
+rounds (docs/rules.md "Tournaments").
+
+Two ways to score a game, chosen when the tournament is created and frozen with its rules:
+`WHISTS` (the default) — a player's tournament points for a game are his balance in whists, so a
+tournament is one long pulka spread over tables and rounds; `PLACES` — 3, 2, 1, 0 points by
+place at the table (first by balance gets 3), tied players share the points of the places they
+tie for (two tied first at a table of three: (3 + 2) / 2 = 2½ each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import Final
+
+
+class Scoring(StrEnum):
+    """How a game's result enters the tournament."""
+
+    WHISTS = "whists"  # the game's balance in whists
+    PLACES = "places"  # 3/2/1/0 by place at the table, ties shared
+
+
+SCORINGS: Final = {
+    "whists": Scoring.WHISTS,
+    "висты": Scoring.WHISTS,
+    "places": Scoring.PLACES,
+    "места": Scoring.PLACES,
+}
+PLACE_POINTS: Final = (3, 2, 1, 0)  # first, second, third, fourth at the table
+
+
+def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
+    """The points of each seat by its place at the table (`PLACE_POINTS`), tied seats sharing
+    the points of the places they take together."""
+    order = sorted(range(len(balances)), key=lambda seat: -balances[seat])
+    points = [Fraction(0)] * len(balances)
+    place = 0
+    while place < len(order):
+        tied = [s for s in order[place:] if balances[s] == balances[order[place]]]
+        shared = Fraction(sum(PLACE_POINTS[place : place + len(tied)]), len(tied))
+        for seat in tied:
+            points[seat] = shared
+        place += len(tied)
+    return points
+
+
+def game_points(scoring: Scoring, balances: Sequence[Fraction]) -> list[Fraction]:
+    """What a finished game gives each of its seats in the tournament."""
+    if scoring is Scoring.PLACES:
+        return place_points(balances)
+    return list(balances)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One player's standing: his points per round played (None: not played) and in all."""
+
+    player: Hashable
+    games: int
+    total: Fraction
+    rounds: tuple[Fraction | None, ...]
+
+
+def standings(
+    rounds: int, results: Sequence[tuple[int, Mapping[Hashable, Fraction]]]
+) -> list[Line]:
+    """The ranked standings of `rounds` rounds from each game's points (`(round, {player:
+    points})`, rounds counted from 1): the most points first, then the fewer games, then the
+    order players first appeared."""
+    totals: dict[Hashable, list[Fraction | None]] = {}
+    games: dict[Hashable, int] = {}
+    for number, points in results:
+        for player, value in points.items():
+            row = totals.setdefault(player, [None] * rounds)
+            row[number - 1] = (row[number - 1] or Fraction(0)) + value
+            games[player] = games.get(player, 0) + 1
+    lines = [
+        Line(
+            player, games[player], sum((v for v in row if v is not None), Fraction(0)), tuple(row)
+        )
+        for player, row in totals.items()
+    ]
+    first = {line.player: index for index, line in enumerate(lines)}
+    return sorted(lines, key=lambda line: (-line.total, line.games, first[line.player]))
