@@ -25,7 +25,7 @@ from bot.texts.tournaments import (
     tables_text,
 )
 from bot.texts.views import plain_text
-from bot.tg.archive import owe_export, owe_history
+from bot.tg.archive import owe_export, owe_history, tournament_png
 from bot.tg.reply import Reply
 
 router = Router(name=__name__)
@@ -93,7 +93,13 @@ async def standings_cmd(
 
 async def _standings(caller: Caller, t: Translator, reply: Reply, uow: UnitOfWork) -> None:
     state = await tournaments.find(uow, caller.chat_id, caller.topic)
-    await reply.text(standings_text(t, await tournaments.standings_of(uow, state)))
+    standings = await tournaments.standings_of(uow, state)
+    text = standings_text(t, standings)
+    png = await tournament_png(t, standings)
+    if png is None:
+        await reply.text(text)
+    else:
+        await reply.photo(png, f"standings-{state.row.tournament_id}.png", text)
 
 
 async def _decide(

@@ -1,4 +1,4 @@
-"""The standings as a picture (/top): one row per player, best total first — his place, name and
+"""The standings as a picture (/top, and a tournament's /standings without the rating): one row per player, best total first — his place, name and
 total, a bar of the total from a zero line (green above it, red below), and under it his games,
 average and rating. The sheet's fonts and colours (`bot.sheet.model`), sized to be read on a phone
 (720 px wide: the names stay above 15 px at a 390 px screen).
@@ -53,7 +53,7 @@ class StandingRow:
     total: Fraction  # whists
     games: int
     average: Fraction
-    rating: int
+    rating: int | None = None  # a tournament's standings have none
 
 
 @cache
@@ -86,7 +86,7 @@ def _axis(rows: Sequence[StandingRow], left: float, right: float) -> tuple[float
 
 def _detail(row: StandingRow, lang: str, words: dict[str, str]) -> str:
     games = str(row.games)
-    return words["detail"].format(
+    return words["detail" if row.rating is not None else "detail-unrated"].format(
         games=f"{games} {catalog.plural(lang, 'game', games)}",
         average=numbers.decimal(row.average, lang, signed=True),
         rating=row.rating,

@@ -1,7 +1,7 @@
 """The archive's buttons and replies: ◀ ▶ under a list of games, History and Export under an
 opened game (typed callback data, checked against the database by the handlers: a page is kept
 within the list, a game number is looked up in the pressing chat only), what a game's history and
-export owe, and the /top picture drawn in a worker thread.
+export owe, and the standings pictures (/top, a tournament's /standings) drawn in a worker thread.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from enum import StrEnum
+from fractions import Fraction
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup
@@ -17,6 +18,7 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from bot.core.archive import GamesPage
 from bot.core.results import Exported, Snapshot
 from bot.core.stats import ChatStats
+from bot.core.tournaments import Standings
 from bot.texts.history import history_lines
 from bot.texts.i18n import Translator
 from bot.texts.stats import filter_text
@@ -94,6 +96,35 @@ async def owe_export(reply: Reply, t: Translator, exported: Exported) -> None:
     await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))
 
 
+async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:
+    """Standings drawn in a worker thread; None without Pillow or when it fails."""
+    if render_standings_png is None or not rows:
+        return None
+    try:
+        return await asyncio.to_thread(render_standings_png, rows, lang, title, subtitle)
+    except Exception:
+        log.exception("the standings could not be drawn; sending them as text")
+        return None
+
+
+async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
+    """A tournament's standings as a picture: place (a shared total shares it), name, points,
+    games and the average a game; the rounds stay in the text beside it."""
+    if render_standings_png is None:
+        return None
+    rows: list[StandingRow] = []
+    previous: Fraction | None = None
+    place = 0
+    for index, line in enumerate(standings.lines, start=1):
+        if line.total != previous:
+            place, previous = index, line.total
+        average = line.total / line.games if line.games else Fraction(0)
+        name = standings.names.get(line.player, "?")
+        rows.append(StandingRow(place, name, line.total, line.games, average))
+    subtitle = t.count(standings.played, "game")
+    return await _drawn(rows, t.lang, standings.tournament.name, subtitle)
+
+
 async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:
     """The /top picture, drawn in a worker thread; None without Pillow or when it fails."""
     if render_standings_png is None or not stats.players:
@@ -111,8 +142,4 @@ async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:
     ]
     title = t.template("top-picture-title")
     subtitle = f"{plain_text(filter_text(t, stats.filter))} · {t.count(len(stats.games), 'game')}"
-    try:
-        return await asyncio.to_thread(render_standings_png, rows, t.lang, title, subtitle)
-    except Exception:
-        log.exception("the standings could not be drawn; sending them as text")
-        return None
+    return await _drawn(rows, t.lang, title, subtitle)

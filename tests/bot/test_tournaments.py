@@ -8,7 +8,7 @@ import re
 import zipfile
 from fractions import Fraction
 
-from aiogram.methods import SendDocument, SendMessage
+from aiogram.methods import SendDocument, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile
 
 from bot.core import GameService
@@ -110,8 +110,11 @@ async def test_standings_are_the_sums_of_the_tables_balances_and_are_posted_home
         assert snap.settlement is not None
         for name, balance in zip(snap.state.names, snap.settlement.balances, strict=True):
             exact[name] = exact.get(name, Fraction(0)) + balance
+    asked = len(chat.bot.requests)
     standings = await home.say(DMITRY, "/standings")
     assert "after 2 games" in standings and len(shown_points(standings)) == 6
+    pictures = [r for r in chat.bot.requests[asked:] if isinstance(r, SendPhoto)]
+    assert len(pictures) == 1 and pictures[0].chat_id == HOME_ID  # the standings drawn too
     for name, balance in exact.items():
         assert abs(shown_points(standings)[name] - balance) <= Fraction(1, 20), (name, standings)
     assert texts(await topic.send(DMITRY, "/standings")) == standings
