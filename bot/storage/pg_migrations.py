@@ -159,6 +159,7 @@ PG_MIGRATIONS: Final[tuple[str, ...]] = (
         version text NOT NULL,
         data bytea NOT NULL,
         at timestamptz NOT NULL
+    );
     """,
     # a forum topic is a table of its own (one live game per chat and topic; 0: the chat
     # itself or the General topic), and what is owed there goes to the topic; tournaments: an
