@@ -86,3 +86,13 @@ def standings(
     ]
     first = {line.player: index for index, line in enumerate(lines)}
     return sorted(lines, key=lambda line: (-line.total, line.games, first[line.player]))
+
+
+def shown_places(lines: Sequence[Line]) -> list[int]:
+    """The place shown beside each line of ranked standings: its rank, shared by a run of equal
+    totals (1, 2, 2, 4)."""
+    places: list[int] = []
+    for index, line in enumerate(lines, start=1):
+        tied = bool(places) and line.total == lines[index - 2].total
+        places.append(places[-1] if tied else index)
+    return places

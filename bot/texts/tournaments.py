@@ -8,7 +8,7 @@ from fractions import Fraction
 from bot.core.tournaments import Standings, Table, TableGame, Tournament
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
-from scoring.tournament import Scoring
+from scoring.tournament import Scoring, shown_places
 
 
 def rules_shown(tournament: Tournament) -> str:
@@ -82,11 +82,7 @@ def standings_text(t: Translator, standings: Standings) -> Safe:
     ]
     if not standings.lines:
         lines.append(t("standings-empty"))
-    place = 0
-    previous: Fraction | None = None
-    for index, line in enumerate(standings.lines, start=1):
-        if line.total != previous:
-            place, previous = index, line.total
+    for place, line in zip(shown_places(standings.lines), standings.lines, strict=True):
         rounds = " · ".join(
             t("standings-round", round=n, points=_points(t, tournament.scoring, value))
             for n, value in enumerate(line.rounds, start=1)

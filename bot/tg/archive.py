@@ -24,6 +24,7 @@ from bot.texts.i18n import Translator
 from bot.texts.stats import filter_text
 from bot.texts.views import chunks, plain_text
 from bot.tg.reply import Reply
+from scoring.tournament import shown_places
 
 try:
     from bot.sheet.standings import StandingRow, render_standings_png
@@ -113,11 +114,7 @@ async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
     if render_standings_png is None:
         return None
     rows: list[StandingRow] = []
-    previous: Fraction | None = None
-    place = 0
-    for index, line in enumerate(standings.lines, start=1):
-        if line.total != previous:
-            place, previous = index, line.total
+    for place, line in zip(shown_places(standings.lines), standings.lines, strict=True):
         average = line.total / line.games if line.games else Fraction(0)
         name = standings.names.get(line.player, "?")
         rows.append(StandingRow(place, name, line.total, line.games, average))

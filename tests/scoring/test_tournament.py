@@ -9,7 +9,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.tournament import Scoring, game_points, place_points, standings
+from scoring.tournament import Line, Scoring, game_points, place_points, shown_places, standings
 
 
 def test_places_give_three_two_one_zero_at_a_table_of_four() -> None:
@@ -60,3 +60,9 @@ def test_place_points_always_share_out_the_same_total(balances: list[int]) -> No
     assert sum(points) == sum((3, 2, 1, 0)[: len(balances)])
     order = sorted(range(len(balances)), key=lambda s: balances[s])
     assert all(points[a] <= points[b] for a, b in pairwise(order))
+
+
+def test_a_shared_total_shares_its_place_and_the_next_place_skips_it() -> None:
+    lines = [Line(name, 1, F(total), (F(total),)) for name, total in
+             (("a", 5), ("b", 3), ("c", 3), ("d", -8))]  # fmt: skip
+    assert shown_places(lines) == [1, 2, 2, 4]
