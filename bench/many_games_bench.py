@@ -11,7 +11,8 @@ active, and a cold game's first deal (docs/benchmarks.md, "Many groups").
 3. A game played to `--cold` deals, then a restart (a new store, dispatcher and caches over the
    same database): the first deal's command-to-reply with the picture (in a worker thread, with
    nothing of the game kept: the canvas and the band layouts emptied) and as text, resumed from
-   its snapshot and, for comparison, with its snapshot deleted (the whole log folded and replayed).
+   its snapshot and, for comparison, with its snapshot deleted (the whole log folded and replayed);
+   and the first deal after the warm-up a start does (`bot.tg.warmup`), with its time.
 
     .venv/bin/python bench/many_games_bench.py [--long 5000] [--chats 200 300 1000] [--setup 10]
         [--rounds 2] [--cold 2000]
@@ -38,11 +39,12 @@ from bench.bot_bench import DEALS, KEEPER, pct, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.core import base, cache  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet import layout  # noqa: E402
+from bot.sheet import layout, measure  # noqa: E402
 from bot.sheet.canvas import Canvas  # noqa: E402
 from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.tg import reply as posting  # noqa: E402
+from bot.tg.warmup import warm_up  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 
@@ -83,9 +85,9 @@ class Bot:
         self.path, self.painter = path, painter
 
     async def __aenter__(self) -> Bot:
-        settings = Settings(bot_token="42:TEST", database_path=self.path)
+        self.settings = Settings(bot_token="42:TEST", database_path=self.path)
         self.store = await SqliteStore.open(self.path)
-        self.dp = build_dispatcher(settings, self.store, FakeClock())
+        self.dp = build_dispatcher(self.settings, self.store, FakeClock())
         self.mocked = MockedBot()
         deliver_through(self.dp, self.mocked, self.painter)
         return self
@@ -161,6 +163,7 @@ def forget_pictures() -> None:
     """What a restarted process has of a game's picture: nothing."""
     bot.sheet.canvas = Canvas()
     layout._BANDS.clear()
+    measure.text_width.cache_clear()
     cache._PARSED.clear()
     base._SETTLED.clear()
 
@@ -176,6 +179,20 @@ async def cold(deals: int, folder: Path) -> None:
         for n in range(1, deals + 1):
             await bot.deal(chat, n)
     print(f"3. the first deal after a restart, game at #{deals} (ms, command to reply)")
+    async with Bot(path) as bot:  # a start as `bot.app.run` makes it: the games in play warmed
+        forget_pictures()
+        picture(True)
+        start = time.perf_counter()
+        service = bot.dp["game"]
+        warmed = await warm_up(service, None, bot.settings.default_locale, 40, service.clock())
+        spent_warming = (time.perf_counter() - start) * 1000
+        spent = await bot.deal(open_table_driver(bot), deals + 1)
+        warm = await bot.deal(open_table_driver(bot), deals + 2)
+        picture(False)
+        print(
+            f"   picture, after the start's warm-up ({warmed.games} game, {spent_warming:.0f} ms):"
+            f" the first deal {spent:.0f} ms, the next deal {warm:.0f} ms"
+        )
     for snapshot in (True, False):
         for with_picture in (True, False):
             async with Bot(path) as bot:

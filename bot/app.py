@@ -45,6 +45,7 @@ from bot.tg.polling import poll
 from bot.tg.reply import ChatAnnouncer, close_expired_votes
 from bot.tg.sender import Sender
 from bot.tg.settling import remind_debts
+from bot.tg.warmup import Warmed, warm_up
 from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
@@ -224,6 +225,7 @@ async def run(settings: Settings) -> None:
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
+    warming: asyncio.Task[Warmed] | None = None
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
@@ -239,6 +241,10 @@ async def run(settings: Settings) -> None:
         for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
             HEARTS.watch(loop_name)
         sending = asyncio.create_task(sender.run(), name="sender")
+        warming = asyncio.create_task(
+            warm_up(game, painter, settings.default_locale, settings.warm_games, utc_now()),
+            name="warm-up",
+        )
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz, the webhook
             app = build_web_app(
@@ -281,7 +287,7 @@ async def run(settings: Settings) -> None:
             await prune
         if web is not None:
             await web.cleanup()
-        for task in (clock, sending):
+        for task in (clock, sending, warming):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

@@ -117,6 +117,10 @@ class Settings(BaseSettings):
     # Megabytes the painter processes may keep pictures in, all of them together (a kept picture,
     # some 4.5 MB, lets a game's next one redraw only what its deal changed).
     picture_memory_mb: int = Field(default=256, ge=16, le=65536)
+    # Games in play (a last event within the painters' idle time) read into the caches and drawn
+    # once right after a start, the latest first, so that their players' next deal is not the
+    # one that reads the game back and draws it from nothing (bot/tg/warmup.py); 0: none.
+    warm_games: int = Field(default=40, ge=0, le=10000)
     # What the bot sends is paced to Telegram's limits by token buckets (bot/tg/pacing.py): at most
     # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
     # PACE_PRIVATE_PER_SECOND in a private chat after a burst of PACE_PRIVATE_BURST; at most

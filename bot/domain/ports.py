@@ -82,6 +82,10 @@ class Repo(Protocol):
     async def live_games(self) -> list[GameRow]:
         """Every game that has not ended, oldest first (start-up: open votes to watch)."""
 
+    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
+        """The games not ended whose last event is at `since` or later, the latest first, at most
+        `limit` (start-up: the games in play, to warm)."""
+
     async def set_status(self, game_id: int, status: GameStatus) -> None: ...
 
     async def append(

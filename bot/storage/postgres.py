@@ -138,6 +138,17 @@ class PostgresRepo(PostgresArchive, PostgresLedger, PostgresOutbox, PostgresTour
         )
         return [_game(row) for row in rows]
 
+    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
+        rows = await self._conn.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM (SELECT g.*, (SELECT at FROM events AS e"
+            " WHERE e.game_id = g.game_id ORDER BY e.seq DESC LIMIT 1) AS last_at"
+            " FROM games AS g WHERE g.status <> 'ended') AS live"
+            " WHERE last_at >= $1 ORDER BY last_at DESC, game_id DESC LIMIT $2",
+            since,
+            limit,
+        )
+        return [_game(row) for row in rows]
+
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         await self._conn.execute(
             "UPDATE games SET status = $1 WHERE game_id = $2", status.value, game_id

@@ -153,6 +153,17 @@ class SqliteRepo(SqliteArchive, SqliteLedger, SqliteOutbox, SqliteTournaments):
         )
         return [_game(row) for row in rows]
 
+    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM (SELECT *, (SELECT at FROM events AS e"
+            " WHERE e.game_id = g.game_id ORDER BY e.seq DESC LIMIT 1) AS last_at"
+            " FROM games AS g WHERE g.status != 'ended')"
+            " WHERE last_at >= ? ORDER BY last_at DESC, game_id DESC LIMIT ?",
+            _time(since),
+            limit,
+        )
+        return [_game(row) for row in rows]
+
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         await self._write("UPDATE games SET status = ? WHERE game_id = ?", status.value, game_id)
 

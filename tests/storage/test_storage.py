@@ -4,7 +4,7 @@ game per chat, units of work. The same test functions run on each (`backend`/`st
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -143,6 +143,25 @@ async def test_live_games_lists_every_game_not_ended_oldest_first(store: Store) 
     async with store.reading() as repo:
         live = await repo.live_games()
     assert [row.game_id for row in live] == [first.game_id, third.game_id]
+
+
+async def test_recent_games_are_the_live_games_played_since_a_time_latest_first(
+    store: Store,
+) -> None:
+    at = datetime(2026, 11, 29, 12, tzinfo=UTC)
+    async with store.transaction() as repo:
+        games = [await repo.create_game(-chat, 1, at) for chat in range(1, 5)]
+        for row, minutes in zip(games, (1, 50, 40, 30), strict=True):
+            await repo.append(row.game_id, "note", {}, 1, at)
+            await repo.append(row.game_id, "note", {}, 1, at + timedelta(minutes=minutes))
+        await repo.set_status(games[2].game_id, GameStatus.ENDED)
+        await repo.create_game(-5, 1, at)  # no event yet
+    since = at + timedelta(minutes=10)
+    async with store.reading() as repo:
+        recent = await repo.recent_games(since, 10)
+        latest = await repo.recent_games(since, 1)
+    assert [row.chat_id for row in recent] == [-2, -4]
+    assert [row.chat_id for row in latest] == [-2]
 
 
 async def test_members_list_a_users_live_games_newest_first(store: Store) -> None:
