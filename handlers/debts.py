@@ -12,6 +12,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import Caller, GameService, UnitOfWork
 from bot.core.debts import parse_period
+from bot.core.events import DebtSide
 from bot.texts.debts import (
     account_debts_text,
     chat_debts_text,
@@ -100,6 +101,8 @@ async def debt_button(
     chat is told, and the presser gets a toast once it is saved."""
     marked = await game.mark_debt(uow, caller, callback_data.game, callback_data.debt)
     uow.after_commit(partial(direct.toast, query, marked_toast(t, marked)))
+    if marked.side is DebtSide.RECEIVED:  # closed: its button has nothing more to do
+        uow.after_commit(partial(direct.drop_button, query))
     here = marked.debt.chat_id
     chat_t = t if here == caller.chat_id else translator(await game.locale(here, uow) or t.lang)
     await Reply(uow, chat_t, here).text(marked_text(chat_t, marked))

@@ -46,6 +46,7 @@ from bot.core import GameService
 from bot.domain import Owed, OwedKind
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import chunks, sheet_text
+from bot.tg.keyboards import without_button
 from bot.tg.reply import render_png
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,15 @@ async def edit_in(
         chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
     )
     return await call(method, bot)
+
+
+async def drop_button(query: CallbackQuery) -> None:
+    """The pressed button taken off its message (what it did is done for good: a closed debt)."""
+    message = query.message
+    if not isinstance(message, Message) or message.reply_markup is None or not query.data:
+        return  # too old for Telegram to show, or no buttons
+    markup = without_button(message.reply_markup, query.data)
+    await call(message.edit_reply_markup(reply_markup=markup))
 
 
 async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = False) -> None:

@@ -68,6 +68,17 @@ def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup
     return builder.as_markup()
 
 
+def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMarkup | None:
+    """`markup` without the buttons whose callback data is `data` (a debt closed by its press),
+    rows left empty dropped; None when no button is left."""
+    rows = [
+        kept
+        for row in markup.inline_keyboard
+        if (kept := [button for button in row if button.callback_data != data])
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
 def opening_keyboard(
     t: Translator, game_id: int, players: Sequence[Player], open_seats: bool
 ) -> InlineKeyboardMarkup | None:

@@ -21,6 +21,7 @@ from aiogram.enums import ParseMode
 from aiogram.methods import (
     AnswerCallbackQuery,
     EditMessageMedia,
+    EditMessageReplyMarkup,
     EditMessageText,
     GetMe,
     SendDocument,
@@ -106,6 +107,10 @@ class MockedSession(BaseSession):
                 ]
             return message
         if isinstance(method, EditMessageText) and method.chat_id is not None:
+            assert method.message_id is not None
+            self.keep_markup(int(method.chat_id), method.message_id, method.reply_markup)
+            return True
+        if isinstance(method, EditMessageReplyMarkup) and method.chat_id is not None:
             assert method.message_id is not None
             self.keep_markup(int(method.chat_id), method.message_id, method.reply_markup)
             return True

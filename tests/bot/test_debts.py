@@ -120,6 +120,23 @@ async def test_the_creditors_press_alone_closes_the_debt(chat: ChatDriver) -> No
     assert listed.count("(game #1)") == len(buttons) - 1
 
 
+async def test_the_closing_press_takes_its_button_off_the_message_and_leaves_the_others(
+    chat: ChatDriver,
+) -> None:
+    ended = await play(chat, 1, FIRST)
+    buttons = debt_buttons(ended)
+    shown = [key for key, markup in chat.bot.session.markups.items() if "db:" in str(markup)]
+    assert len(shown) == 1
+    text, data = buttons[0]
+    debtor, creditor = parties(text)
+    await chat.press(debtor, data, message_id=shown[0][1])  # "I paid": the creditor still must
+    assert data.pack() in str(chat.bot.session.markups[shown[0]])
+    await chat.press(creditor, data, message_id=shown[0][1])
+    left = chat.bot.session.markups.get(shown[0], {})
+    assert data.pack() not in str(left)
+    assert str(left).count("db:") == len(buttons) - 1
+
+
 async def test_a_forged_debt_button_is_refused_and_writes_nothing(
     chat: ChatDriver, store: SqliteStore
 ) -> None:
