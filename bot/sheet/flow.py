@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -216,14 +216,43 @@ def _rows(area: Area, size: int) -> _Rows:
     return _Rows(area, size)
 
 
+def item_width(item: Item, size: int) -> int:
+    """The item's width at this size; −1 marks a forced new row."""
+    if item.newline:
+        return -1
+    width = 0
+    for seg in item.segs:
+        width += text_width(seg.text, _seg_size(size, seg.rel, seg.most), seg.bold)
+    return width
+
+
 def widths_at(items: Sequence[Item], size: int) -> list[int]:
     """Each item's width at this size; −1 marks a forced new row."""
-    return [
-        -1
-        if item.newline
-        else sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-        for item in items
-    ]
+    return [item_width(item, size) for item in items]
+
+
+class Widths:
+    """The widths of `items` at one size, each measured when first read: a flow stops at the
+    first item that does not fit, so a band of 1,500 totals that shows a hundred measures little
+    more than those."""
+
+    __slots__ = ("_known", "items", "size")
+
+    def __init__(self, items: Sequence[Item], size: int) -> None:
+        self.items = items
+        self.size = size
+        self._known: list[int | None] = [None] * len(items)
+
+    def __getitem__(self, index: int) -> int:
+        known = self._known[index]
+        if known is None:
+            known = self._known[index] = item_width(self.items[index], self.size)
+        return known
+
+    def run(self, start: int = 0, stop: int | None = None) -> Iterator[int]:
+        """The widths of items `start` to `stop` (by default the last), as a flow reads them."""
+        for index in range(start, len(self.items) if stop is None else stop):
+            yield self[index]
 
 
 @dataclass(slots=True)
@@ -240,7 +269,7 @@ class Arranged:
 
 def arrange(
     items: Sequence[Item],
-    widths: Sequence[int],
+    widths: Iterable[int],
     area: Area,
     size: int,
     begin: int = 0,
@@ -248,7 +277,8 @@ def arrange(
     starts: list[tuple[int, int, int]] | None = None,
     cursors: list[tuple[int, int, bool]] | None = None,
 ) -> Arranged:
-    """Place items row by row from item `begin` on (`widths`: theirs, from `begin` on), the pen
+    """Place items row by row from item `begin` on (`widths`: theirs, from `begin` on, read one
+    by one up to the first that does not fit), the pen
     at `cursor` (by default the first row's start); `starts` and `cursors` are those of the items
     before `begin` (extended here)."""
     rows = _rows(area, size)
@@ -263,8 +293,7 @@ def arrange(
     row = rows.get(index)
     assert row is not None
     y, _, end = row
-    for i in range(begin, len(items)):
-        width = widths[i - begin]
+    for i, width in zip(range(begin, len(items)), widths, strict=True):
         if width < 0:
             if not at_row_start:
                 index += 1
@@ -325,6 +354,22 @@ def emit(
             )
             x += w
     return runs
+
+
+def enough_need(area: Area, largest: int, smallest: int) -> int:
+    """The least `need` for which `size_bound` gives `smallest`: once the widths summed so far
+    reach it, the rest of a flow's items cannot change the bound (widths are never negative in
+    a band's totals), so they need not be measured at `largest`."""
+    low, high = 0, 1
+    while size_bound(high, area, largest, smallest) > smallest:
+        low, high = high, high * 2
+    while high - low > 1:  # size_bound(low) > smallest >= size_bound(high)
+        middle = (low + high) // 2
+        if size_bound(middle, area, largest, smallest) > smallest:
+            low = middle
+        else:
+            high = middle
+    return high
 
 
 def size_bound(need: int, area: Area, largest: int, smallest: int) -> int:

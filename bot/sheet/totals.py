@@ -19,12 +19,23 @@ caller lays the column out whole.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, chain
 
-from bot.sheet.flow import Area, Arranged, Item, Seg, arrange, emit, size_bound, widths_at
+from bot.sheet.flow import (
+    Area,
+    Arranged,
+    Item,
+    Seg,
+    Widths,
+    arrange,
+    emit,
+    enough_need,
+    size_bound,
+    widths_at,
+)
 from bot.sheet.model import RunKind, Style, TextRun
 from scoring.sheet import Band
 
@@ -41,7 +52,8 @@ class Laid:
     items: list[Item]  # every total, oldest first
     head: list[Item]  # the first of `heads`, shown before the totals
     heads: list[list[Item]]  # the caption's words, then shorter ones for a last resort
-    largest: list[int]  # each item's width at the ladder's largest size, head first
+    need: int  # the head's and all but the latest total's widths at the largest size, summed
+    # (or as many of them as `_summed` reads: enough that the bound is the ladder's last size)
     bound: int
     size: int
     cut: int  # the oldest totals folded behind "…" (0: none)
@@ -86,16 +98,18 @@ def lay(
     sizes = style.totals
     lead = list(heads[0]) if heads else []
     every = [*lead, *items]
-    largest = widths_at(every, sizes[0])
-    bound = size_bound(sum(largest), area, sizes[0], sizes[-1])
-    nothing = Arranged([], [], None)
-    laid = Laid(
-        values, items, lead, list(heads), largest, bound, sizes[-1], 0, {}, nothing, [], [0]
+    largest, enough = Widths(every, sizes[0]), enough_need(area, sizes[0], sizes[-1])
+    last = max(0, len(every) - 1)
+    need = _summed(largest.run(0, last), enough)
+    bound = size_bound(
+        _summed(chain((need,), largest.run(last)), enough), area, sizes[0], sizes[-1]
     )
-    widths: list[int] = []
+    nothing = Arranged([], [], None)
+    laid = Laid(values, items, lead, list(heads), need, bound, sizes[-1], 0, {}, nothing, [], [0])
+    widths = Widths(every, sizes[-1])
     for size in _ladder(sizes, bound):
-        widths = widths_at(every, size)
-        done = arrange(every, widths, area, size)
+        widths = Widths(every, size)
+        done = arrange(every, widths.run(), area, size)
         if done.failed is None:
             return _laid(laid, size, 0, every, done)
         laid.fails[size] = done
@@ -109,19 +123,30 @@ def lay(
     return _cut(band, laid, widths, area, style)
 
 
+def _summed(widths: Iterable[int], enough: int) -> int:
+    """The widths summed, read only until the sum reaches `enough` (`flow.enough_need`): the size
+    bound is then the ladder's last size however many follow."""
+    total = 0
+    for width in widths:
+        total += width
+        if total >= enough:
+            break
+    return total
+
+
 def _ladder(sizes: tuple[int, ...], bound: int) -> tuple[int, ...]:
     """The sizes worth trying, largest first."""
     return tuple(size for size in sizes if size <= bound)
 
 
-def _cut(band: Band, laid: Laid, smallest: list[int], area: Area, style: Style) -> Laid:
+def _cut(band: Band, laid: Laid, smallest: Widths, area: Area, style: Style) -> Laid:
     """The column at the ladder's smallest size with the fewest oldest totals folded that lets
     the rest fit (`smallest`: head's and items' widths at that size). Fitting only gets easier as
     more are folded, so the search halves. A shorter head (the caption cut with "…") is taken
     when it lets fewer totals fold. When not even the latest fits after a head and "…", the last
     resorts: the latest after a head alone, after "…" alone, alone; else nothing."""
     step, size = style.fold, style.totals[-1]
-    items = laid.items
+    items, lead = laid.items, len(laid.head)
     dots = [_ellipsis(band, style)]
     dot = widths_at(dots, size)
     best: tuple[int, int, list[Item], Arranged] | None = None  # cut, head, shown, arranged
@@ -129,7 +154,7 @@ def _cut(band: Band, laid: Laid, smallest: list[int], area: Area, style: Style) 
         if best is not None and best[0] == 0:
             break
         h = len(head)
-        widths = smallest if index == 0 else widths_at([*head, *items], size)
+        heading = list(smallest.run(0, h)) if index == 0 else widths_at(head, size)
         # The first head was tried whole at this size already (`lay`); a shorter one may fit so.
         cuts = [*([0] if index else []), *range(step, len(items) - 1, step), len(items) - 1]
         lo, hi = 0, len(cuts) - 1
@@ -140,9 +165,8 @@ def _cut(band: Band, laid: Laid, smallest: list[int], area: Area, style: Style) 
                 hi = mid - 1  # no better than the head before: look for fewer folded only
                 continue
             shown = _shown(band, style, head, items, cut)
-            done = arrange(
-                shown, widths[:h] + (dot if cut else []) + widths[h + cut :], area, size
-            )
+            widths = chain(heading, dot if cut else (), smallest.run(lead + cut))
+            done = arrange(shown, widths, area, size)
             if done.failed is None:
                 best, hi = (cut, index, shown, done), mid - 1
             else:
@@ -178,8 +202,9 @@ def grow(
     h = len(head)
     every = [*head, *items]
     ladder = style.totals
-    largest = laid.largest[: h + kept] + widths_at(items[kept:], ladder[0])
-    bound = size_bound(sum(largest), area, ladder[0], ladder[-1])
+    largest, enough = Widths(items, ladder[0]), enough_need(area, ladder[0], ladder[-1])
+    need = _summed(chain((laid.need,), largest.run(kept, len(items) - 1)), enough)
+    bound = size_bound(_summed((need, largest[-1]), enough), area, ladder[0], ladder[-1])
     sizes = _ladder(ladder, bound)  # the ladder's sizes up to the bound: fewer as it grows
     if len(sizes) > len(_ladder(ladder, laid.bound)) or (not laid.cut and laid.size not in sizes):
         return None
@@ -204,7 +229,7 @@ def grow(
     for item in shown[first:]:
         offsets.append(offsets[-1] + len(item.segs))
     return Laid(
-        values, items, head, laid.heads, largest, bound, size, cut, fails, done, runs, offsets
+        values, items, head, laid.heads, need, bound, size, cut, fails, done, runs, offsets
     )
 
 
