@@ -1,8 +1,9 @@
 """The picture of a long game drawn from nothing, as after a restart: no kept picture, no kept
-band layouts. Prints the milliseconds of a cold picture of a 2,000-deal game (`render_sheet_png`),
-with the text measures forgotten (as a fresh process has them) and with them kept, and how the
-second splits between the layout, the drawing and the PNG encoding. Figures only, no timed
-assertions (docs/benchmarks.md, "Many groups").
+band layouts. Prints the CPU milliseconds (the process's own time: the machine is shared) of a
+cold picture of a 2,000-deal game (`render_sheet_png`), with the text measures forgotten (as a
+fresh process has them) and with them kept, and how the second splits between the layout, the
+drawing and the PNG encoding. Figures only, no timed assertions (docs/benchmarks.md, "Many
+groups").
 
     .venv/bin/python bench/cold_picture_bench.py [deals] [repeats]
 """
@@ -40,21 +41,21 @@ def forget_measures() -> None:
 
 
 def timed(work: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     work()
-    return (time.perf_counter() - start) * 1000
+    return (time.process_time() - start) * 1000
 
 
 def phases(picture: Drawn) -> tuple[float, float, float]:
     """A cold picture's layout, drawing and encoding, in ms (`render_sheet_png`'s steps)."""
     forget_pictures()
-    start = time.perf_counter()
+    start = time.process_time()
     layout = L.layout_sheet(picture, "ru", game="g")
-    laid = time.perf_counter()
+    laid = time.process_time()
     image, kept = S.canvas.draw(layout, background(layout), mask, "g")
-    drawn_at = time.perf_counter()
+    drawn_at = time.process_time()
     S.canvas.encode(image, kept, LIMIT, is_busy(layout))
-    done = time.perf_counter()
+    done = time.process_time()
     return (laid - start) * 1000, (drawn_at - laid) * 1000, (done - drawn_at) * 1000
 
 
@@ -74,7 +75,7 @@ def main() -> None:
         forgotten.append(cold())
         kept.append(cold())
         split.append(phases(picture))
-    print(f"cold picture of a {deals}-deal game, {repeats} runs: median (min) ms")
+    print(f"cold picture of a {deals}-deal game, {repeats} runs: median (min) CPU ms")
     print(f"  measures forgotten: {statistics.median(forgotten):6.1f} ({min(forgotten):.1f})")
     print(f"  measures kept:      {statistics.median(kept):6.1f} ({min(kept):.1f})")
     for name, figures in zip(("layout", "draw", "encode"), zip(*split, strict=True), strict=True):

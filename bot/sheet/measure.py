@@ -14,7 +14,6 @@ names, words) is measured whole by FreeType.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Final
 
@@ -40,9 +39,10 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 @lru_cache(maxsize=1 << 16)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """The advance of `text` in whole px, widened to its ink if a glyph reaches past the advance."""
-    glyphs = numeral_glyphs(size, bold) if size in SUMMED_SIZES else None
-    if glyphs is not None and NUMERALS.issuperset(text):
-        return summed_width(text, glyphs)
+    if size in SUMMED_SIZES and NUMERALS.issuperset(text):
+        width = summed_width(text, numeral_glyphs(size, bold))
+        if width is not None:
+            return width
     return freetype_width(text, size, bold)
 
 
@@ -52,30 +52,45 @@ def freetype_width(text: str, size: int, bold: bool = False) -> int:
     return math.ceil(max(f.getlength(text), f.getbbox(text, anchor="la")[2]))
 
 
-def summed_width(text: str, glyphs: Mapping[str, tuple[int, int]]) -> int:
+def summed_width(text: str, glyphs: Glyphs) -> int | None:
     """The width of a run of unkerned glyphs: their advances summed, or further where a glyph's
-    ink reaches past the pen (a fraction slash, a raised 4 overhang their advance)."""
+    ink reaches past the pen (a fraction slash, a raised 4 overhang their advance); None when a
+    glyph's advance is not whole px (glyph positions would then round, so the run is measured
+    whole)."""
     pen = right = 0
     for char in text:
-        advance, ink = glyphs[char]
-        right = max(right, pen + ink)
+        glyph = glyphs[char]
+        if glyph is None:
+            return None
+        advance, ink = glyph
+        if pen + ink > right:
+            right = pen + ink
         pen += advance
-    return max(pen, right)
+    return pen if pen > right else right
+
+
+class Glyphs(dict[str, tuple[int, int] | None]):
+    """Glyphs of one font at one size: each character's advance and the right edge of its ink
+    from the pen, in whole px (None: an advance not whole px), asked of FreeType when first
+    read (a picture uses a dozen of `NUMERALS` at a size)."""
+
+    def __init__(self, size: int, bold: bool) -> None:
+        super().__init__()
+        self.font = font(size, bold)
+
+    def __missing__(self, char: str) -> tuple[int, int] | None:
+        advance = self.font.getlength(char)
+        glyph = None
+        if advance == int(advance):
+            glyph = (int(advance), math.ceil(self.font.getbbox(char, anchor="la")[2]))
+        self[char] = glyph
+        return glyph
 
 
 @cache
-def numeral_glyphs(size: int, bold: bool = False) -> Mapping[str, tuple[int, int]] | None:
-    """Each of `NUMERALS`' advance and the right edge of its ink from the pen, in whole px; None
-    when an advance is not whole px (glyph positions would then round run by run, so runs are
-    measured whole)."""
-    f = font(size, bold)
-    glyphs: dict[str, tuple[int, int]] = {}
-    for char in NUMERALS:
-        advance = f.getlength(char)
-        if advance != int(advance):
-            return None
-        glyphs[char] = (int(advance), math.ceil(f.getbbox(char, anchor="la")[2]))
-    return glyphs
+def numeral_glyphs(size: int, bold: bool = False) -> Glyphs:
+    """The glyphs of `NUMERALS` at this size, read as runs are measured."""
+    return Glyphs(size, bold)
 
 
 @cache
