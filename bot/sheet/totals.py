@@ -19,10 +19,11 @@ caller lays the column out whole.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import accumulate, chain
+from typing import overload
 
 from bot.sheet.flow import (
     Area,
@@ -49,7 +50,7 @@ class Laid:
     resumes from."""
 
     values: Values
-    items: list[Item]  # every total, oldest first
+    items: Sequence[Item]  # every total, oldest first
     head: list[Item]  # the first of `heads`, shown before the totals
     heads: list[list[Item]]  # the caption's words, then shorter ones for a last resort
     need: int  # the head's and all but the latest total's widths at the largest size, summed
@@ -70,12 +71,48 @@ def _ellipsis(band: Band, style: Style) -> Item:
     return Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))
 
 
-def _shown(band: Band, style: Style, head: list[Item], items: list[Item], cut: int) -> list[Item]:
-    return [*head, _ellipsis(band, style), *items[cut:]] if cut else [*head, *items]
+class Shown(Sequence[Item]):
+    """`[*head, *items[skip:]]` read in place rather than copied: a crowded band's flow reads its
+    items one by one up to the first that does not fit, so the totals it never reaches are never
+    made (`bands.Totals`)."""
+
+    __slots__ = ("head", "items", "skip")
+
+    def __init__(self, head: Sequence[Item], items: Sequence[Item], skip: int = 0) -> None:
+        self.head, self.items, self.skip = head, items, skip
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.items) - self.skip
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        return self._item(index + len(self) if index < 0 else index)
+
+    def __iter__(self) -> Iterator[Item]:
+        return (self._item(i) for i in range(len(self)))
+
+    def _item(self, index: int) -> Item:
+        h = len(self.head)
+        if index < h:
+            return self.head[index]
+        if index >= len(self):
+            raise IndexError(index)
+        return self.items[self.skip + index - h]
+
+
+def _shown(
+    band: Band, style: Style, head: Sequence[Item], items: Sequence[Item], cut: int
+) -> Shown:
+    return Shown([*head, _ellipsis(band, style)], items, cut) if cut else Shown(head, items)
 
 
 def _laid(
-    laid: Laid, size: int, cut: int, shown: list[Item], done: Arranged, exact: bool = True
+    laid: Laid, size: int, cut: int, shown: Sequence[Item], done: Arranged, exact: bool = True
 ) -> Laid:
     """`laid` (its values, items, head, bounds and failed sizes) at `size`, `shown` arranged."""
     runs = emit(shown, done.starts, size)
@@ -88,7 +125,7 @@ def _laid(
 def lay(
     band: Band,
     values: Values,
-    items: list[Item],
+    items: Sequence[Item],
     area: Area,
     style: Style,
     heads: Sequence[list[Item]] = (),
@@ -97,7 +134,7 @@ def lay(
     the totals), or a shorter one when nothing else lets the latest total in."""
     sizes = style.totals
     lead = list(heads[0]) if heads else []
-    every = [*lead, *items]
+    every = Shown(lead, items)
     largest, enough = Widths(every, sizes[0]), enough_need(area, sizes[0], sizes[-1])
     last = max(0, len(every) - 1)
     need = _summed(largest.run(0, last), enough)
@@ -142,48 +179,90 @@ def _ladder(sizes: tuple[int, ...], bound: int) -> tuple[int, ...]:
 def _cut(band: Band, laid: Laid, smallest: Widths, area: Area, style: Style) -> Laid:
     """The column at the ladder's smallest size with the fewest oldest totals folded that lets
     the rest fit (`smallest`: head's and items' widths at that size). Fitting only gets easier as
-    more are folded, so the search halves. A shorter head (the caption cut with "…") is taken
-    when it lets fewer totals fold. When not even the latest fits after a head and "…", the last
-    resorts: the latest after a head alone, after "…" alone, alone; else nothing."""
+    more are folded (`_fewest`). A shorter head (the caption cut with "…") is taken when it lets
+    fewer totals fold. When not even the latest fits after a head and "…", the last resorts: the
+    latest after a head alone, after "…" alone, alone; else nothing."""
     step, size = style.fold, style.totals[-1]
-    items, lead = laid.items, len(laid.head)
+    items = laid.items
     dots = [_ellipsis(band, style)]
-    dot = widths_at(dots, size)
-    best: tuple[int, int, list[Item], Arranged] | None = None  # cut, head, shown, arranged
+    best: tuple[int, int, Shown, Arranged] | None = None  # cut, head, shown, arranged
     for index, head in enumerate(laid.heads or [[]]):
         if best is not None and best[0] == 0:
             break
-        h = len(head)
-        heading = list(smallest.run(0, h)) if index == 0 else widths_at(head, size)
+        heading = list(smallest.run(0, len(head))) if index == 0 else widths_at(head, size)
+        folding = _Folding(band, style, head, heading, laid, smallest, area, size)
         # The first head was tried whole at this size already (`lay`); a shorter one may fit so.
-        cuts = [*([0] if index else []), *range(step, len(items) - 1, step), len(items) - 1]
-        lo, hi = 0, len(cuts) - 1
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            cut = cuts[mid]
-            if best is not None and cut >= best[0]:
-                hi = mid - 1  # no better than the head before: look for fewer folded only
-                continue
-            shown = _shown(band, style, head, items, cut)
-            widths = chain(heading, dot if cut else (), smallest.run(lead + cut))
-            done = arrange(shown, widths, area, size)
-            if done.failed is None:
-                best, hi = (cut, index, shown, done), mid - 1
-            else:
-                lo = mid + 1
+        cuts = [*range(step, len(items) - 1, step), len(items) - 1]
+        if index and cuts[0]:
+            cuts.insert(0, 0)
+        if best is not None:  # no better than the head before: look for fewer folded only
+            cuts = [cut for cut in cuts if cut < best[0]]
+        unfolded = bool(index and cuts) and cuts[0] == 0  # no "…": tried on its own
+        if unfolded and folding.fits(0):
+            fewest: int | None = 0
+        else:
+            fewest = _fewest(cuts[1:] if unfolded else cuts, folding.fits)
+        if fewest is not None:
+            best = (fewest, index, *folding.fitted[fewest])
     if best is not None:
         cut, index, shown, done = best
         return _laid(laid, size, cut, shown, done, exact=index == 0)
     latest = items[-1:]
-    for shown in [*([*lead, *latest] for lead in laid.heads), [*dots, *latest], latest]:
-        done = arrange(shown, widths_at(shown, size), area, size)
+    for resort in [*([*lead, *latest] for lead in laid.heads), [*dots, *latest], latest]:
+        done = arrange(resort, widths_at(resort, size), area, size)
         if done.failed is None:
-            return _laid(laid, size, len(items) - 1, shown, done, exact=False)
+            return _laid(laid, size, len(items) - 1, resort, done, exact=False)
     return replace(laid, size=size, cut=len(items), exact=False)
 
 
+@dataclass(slots=True)
+class _Folding:
+    """A column at its smallest size after one head, tried with its oldest totals folded."""
+
+    band: Band
+    style: Style
+    head: list[Item]
+    heading: list[int]  # the head's widths
+    laid: Laid
+    smallest: Widths  # the widths of `laid`'s own head and its totals
+    area: Area
+    size: int
+    fitted: dict[int, tuple[Shown, Arranged]] = field(default_factory=dict)
+
+    def fits(self, cut: int) -> bool:
+        """Whether the totals after the oldest `cut` fit (kept in `fitted` when they do)."""
+        shown = _shown(self.band, self.style, self.head, self.laid.items, cut)
+        dot = widths_at(shown.head[len(self.head) :], self.size)
+        widths = chain(self.heading, dot, self.smallest.run(len(self.laid.head) + cut))
+        done = arrange(shown, widths, self.area, self.size)
+        if done.failed is None:
+            self.fitted[cut] = (shown, done)
+        return done.failed is None
+
+
+def _fewest(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:
+    """The least of `cuts` (ascending) that `fits`, when every cut above one that fits fits too:
+    tried from the largest down in steps that double, then halving between the last two, so
+    that a crowded band's search reads only its newest totals."""
+    if not cuts or not fits(cuts[-1]):
+        return None
+    good, step = len(cuts) - 1, 1
+    bad = good - step
+    while bad >= 0 and fits(cuts[bad]):
+        good, step = bad, step * 2
+        bad = good - step
+    bad = max(bad, -1)
+    while good - bad > 1:  # cuts[good] fits, cuts[bad] does not (or is before the first)
+        middle = (good + bad) // 2
+        if fits(cuts[middle]):
+            good = middle
+        else:
+            bad = middle
+    return cuts[good]
+
+
 def grow(
-    band: Band, laid: Laid, values: Values, items: list[Item], area: Area, style: Style
+    band: Band, laid: Laid, values: Values, items: Sequence[Item], area: Area, style: Style
 ) -> Laid | None:
     """`lay(values, items, head=laid.head)` from `laid`, when `items` keep all but the last of
     `laid.items` and add at least one (the last one changes: it is no longer the latest); None
@@ -200,7 +279,7 @@ def grow(
         return None  # (a cut of all but the latest is no cut of the longer column)
     head = laid.head
     h = len(head)
-    every = [*head, *items]
+    every = Shown(head, items)
     ladder = style.totals
     largest, enough = Widths(items, ladder[0]), enough_need(area, ladder[0], ladder[-1])
     need = _summed(chain((laid.need,), largest.run(kept, len(items) - 1)), enough)
@@ -233,7 +312,9 @@ def grow(
     )
 
 
-def _resume(items: list[Item], area: Area, size: int, first: int, before: Arranged) -> Arranged:
+def _resume(
+    items: Sequence[Item], area: Area, size: int, first: int, before: Arranged
+) -> Arranged:
     """`before` (an arrangement at `size` of items that agree with these before `first`, and got
     at least that far) carried on from item `first`."""
     return arrange(
