@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.sheet as S
 from bench.sheets import random_game
-from bot.sheet import flow, measure
+from bot.sheet import flow, measure, raster
 from bot.sheet import layout as L
 from bot.sheet.canvas import Canvas
 from bot.sheet.drawn import Drawn, drawn
@@ -34,9 +34,10 @@ def forget_pictures() -> None:
 
 
 def forget_measures() -> None:
-    """The text measures and the rows of the bands forgotten, as a fresh process has them (the
-    font files stay loaded: the first picture of any game loads them)."""
-    for cached in (measure.text_width, measure.numeral_glyphs, flow._rows):
+    """The text measures, the rows of the bands and the runs' drawn masks forgotten, as a fresh
+    process has them (the font files and the drawing under the text stay: the first picture of
+    any game makes them)."""
+    for cached in (measure.text_width, measure.numeral_glyphs, flow._rows, raster.mask):
         cached.cache_clear()
 
 

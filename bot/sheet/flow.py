@@ -360,12 +360,13 @@ def enough_need(area: Area, largest: int, smallest: int) -> int:
     """The least `need` for which `size_bound` gives `smallest`: once the widths summed so far
     reach it, the rest of a flow's items cannot change the bound (widths are never negative in
     a band's totals), so they need not be measured at `largest`."""
+    room, line = area.area(), line_height(largest)
     low, high = 0, 1
-    while size_bound(high, area, largest, smallest) > smallest:
+    while _bound(high, room, line, largest, smallest) > smallest:
         low, high = high, high * 2
-    while high - low > 1:  # size_bound(low) > smallest >= size_bound(high)
+    while high - low > 1:  # the bound at low is above smallest, at high it is smallest
         middle = (low + high) // 2
-        if size_bound(middle, area, largest, smallest) > smallest:
+        if _bound(middle, room, line, largest, smallest) > smallest:
             low = middle
         else:
             high = middle
@@ -377,8 +378,13 @@ def size_bound(need: int, area: Area, largest: int, smallest: int) -> int:
     area grows with the square of the size, so sizes whose text outgrows the area are skipped."""
     if need <= 0:
         return largest
-    covered = need * line_height(largest)
-    return min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / covered))))
+    return _bound(need, area.area(), line_height(largest), largest, smallest)
+
+
+def _bound(need: int, room: float, line: int, largest: int, smallest: int) -> int:
+    """`size_bound` for a positive `need`, from the area's `room` and the `line` height at
+    `largest`."""
+    return min(largest, max(smallest, math.floor(largest * math.sqrt(room / (need * line)))))
 
 
 def flow(
