@@ -15,6 +15,12 @@ new ones: greedy rows make fitting a prefix property (the items before the first
 are placed as in any longer flow), so each size keeps its arrangement and resumes it from the
 first total that changed. When a size that fitted no longer does, `grow` says so (None) and the
 caller lays the column out whole.
+
+Laying a crowded column out whole costs what it shows, not what it holds: a flow reads its items
+one by one up to the first that does not fit (`flow.Widths`, `Shown`, `bands.Totals` make and
+measure a total only when it is read), the size bound's sum stops once the bound is the ladder's
+last size, and the fewest folded is searched from the newest totals down (`_fewest`). A band of
+1,500 totals showing 30 makes and measures a few dozen.
 """
 
 from __future__ import annotations
@@ -97,12 +103,10 @@ class Shown(Sequence[Item]):
         return (self._item(i) for i in range(len(self)))
 
     def _item(self, index: int) -> Item:
-        h = len(self.head)
-        if index < h:
-            return self.head[index]
-        if index >= len(self):
+        if not 0 <= index < len(self):
             raise IndexError(index)
-        return self.items[self.skip + index - h]
+        h = len(self.head)
+        return self.head[index] if index < h else self.items[self.skip + index - h]
 
 
 def _shown(
