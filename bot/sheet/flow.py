@@ -15,15 +15,27 @@ from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
 from scoring.sheet import Band
 
 
-def _cross_section(points: Sequence[Point], y: float) -> list[tuple[float, float]]:
-    """The intervals of x inside the polygon on the horizontal line y."""
-    xs: list[float] = []
+@lru_cache(maxsize=4096)
+def _sides(points: tuple[Point, ...]) -> tuple[tuple[float, float, float, float, float], ...]:
+    """The polygon's sides that are not horizontal, each as (ya, yb, xa, xb − xa, yb − ya): what
+    `_cross_section` reads for every line a band's rows are planned on."""
     count = len(points)
+    sides = []
     for i in range(count):
         xa, ya = points[i]
         xb, yb = points[(i + 1) % count]
-        if (ya <= y < yb) or (yb <= y < ya):
-            xs.append(xa + (y - ya) * (xb - xa) / (yb - ya))
+        if ya != yb:
+            sides.append((ya, yb, xa, xb - xa, yb - ya))
+    return tuple(sides)
+
+
+def _cross_section(points: tuple[Point, ...], y: float) -> list[tuple[float, float]]:
+    """The intervals of x inside the polygon on the horizontal line y."""
+    xs = [
+        xa + (y - ya) * dx / dy
+        for ya, yb, xa, dx, dy in _sides(points)
+        if (ya <= y < yb) or (yb <= y < ya)
+    ]
     xs.sort()
     return list(zip(xs[0::2], xs[1::2], strict=True))
 
