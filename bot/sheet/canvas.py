@@ -323,12 +323,15 @@ class Canvas:
                 over[tile].sort(key=lambda r: order[id(r)])
         dirty: set[Tile] = set()
         rows: list[range] = []
+        # A picture drawn from nothing has every strip to encode: which rows changed is moot.
+        tracked = picture.dirty is not None or picture.stale is not None
         for tile in touched:
             signature = tuple(known(run)[1] for run in over[tile])
             shown = picture.tiles.get(tile, ())
             if shown != signature:
                 dirty.add(tile)
-                rows += changed_rows(tile, shown, signature)
+                if tracked:
+                    rows += changed_rows(tile, shown, signature)
             if signature:
                 picture.tiles[tile] = signature
             else:
