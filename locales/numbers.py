@@ -89,6 +89,9 @@ def format_amount(
     value: Fraction, *, decimals: bool = False, sign: bool = False, lang: str = "en"
 ) -> str:
     """36⅔, 12½, −5; with `decimals` a value exact in two decimals is written 12.5 (12,5) instead."""
+    if value.denominator == 1:  # most totals: integers, without Fraction arithmetic (slow)
+        whole_value = value.numerator
+        return _signed(str(abs(whole_value)), whole_value < 0, whole_value > 0, sign, MINUS_SIGN)
     negative = value < 0
     magnitude = -value if negative else value
     whole, rest = divmod(magnitude, 1)

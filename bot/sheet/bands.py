@@ -4,9 +4,9 @@ the centre."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Final, overload
 
 from bot.sheet.drawn import Drawn
 from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
@@ -53,10 +53,13 @@ def total_items(
     values: Sequence[tuple[int, Fraction]],
     colour: str,
     corrections: Corrections,
-) -> list[Item]:
+) -> Sequence[Item]:
     """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
     the right value and the correction's number; a value corrected away (the record no longer
-    writes here) stays as its wrong value in grey with the number, never silently dropped."""
+    writes here) stays as its wrong value in grey with the number, never silently dropped. A band
+    no correction touches gets its items made as they are read (`Totals`)."""
+    if not any(b == band for b, _ in corrections):
+        return Totals(band, values, colour)
     written = {record for record, _ in values}
     orphans = sorted(
         (record, fix)
@@ -68,7 +71,7 @@ def total_items(
     gone = dict(orphans)
     latest = values[-1][0] if values else None
     final = len(entries) - 1
-    items = []
+    items: list[Item] = []
     for i, (record, total) in enumerate(entries):
         dot = "" if i == final else "."
         if total is None:
@@ -113,6 +116,52 @@ def value_item(
         latest=True,
     )
     return Item((shown,))
+
+
+class Totals(Sequence[Item]):
+    """A band's uncorrected totals as items (`value_item`, in record order), each made when first
+    read: a crowded band holds 1,500 totals and its picture shows the newest hundred."""
+
+    __slots__ = ("_made", "band", "colour", "values")
+
+    def __init__(
+        self,
+        band: Band,
+        values: Sequence[tuple[int, Fraction]],
+        colour: str,
+        made: Sequence[Item | None] = (),
+    ) -> None:
+        self.band, self.values, self.colour = band, values, colour
+        self._made: list[Item | None] = [*made, *[None] * (len(values) - len(made))]
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self.values)))]
+        return self._item(index + len(self.values) if index < 0 else index)
+
+    def __iter__(self) -> Iterator[Item]:
+        return (self._item(i) for i in range(len(self.values)))
+
+    def _item(self, index: int) -> Item:
+        item = self._made[index]
+        if item is None:
+            record, total = self.values[index]
+            latest = index == len(self.values) - 1
+            item = value_item(self.band, record, total, latest, latest, self.colour)
+            self._made[index] = item
+        return item
+
+    def extended(self, values: Sequence[tuple[int, Fraction]]) -> Totals:
+        """The totals of `values`, which extend these: the items made so far are kept but the
+        latest's (no longer the latest, it is drawn otherwise)."""
+        return Totals(self.band, values, self.colour, self._made[:-1])
 
 
 def _caption_items(

@@ -323,12 +323,15 @@ class Canvas:
                 over[tile].sort(key=lambda r: order[id(r)])
         dirty: set[Tile] = set()
         rows: list[range] = []
+        # A picture drawn from nothing has every strip to encode: which rows changed is moot.
+        tracked = picture.dirty is not None or picture.stale is not None
         for tile in touched:
             signature = tuple(known(run)[1] for run in over[tile])
             shown = picture.tiles.get(tile, ())
             if shown != signature:
                 dirty.add(tile)
-                rows += changed_rows(tile, shown, signature)
+                if tracked:
+                    rows += changed_rows(tile, shown, signature)
             if signature:
                 picture.tiles[tile] = signature
             else:
@@ -371,8 +374,12 @@ class Canvas:
             else picture.dirty
         )
         stream.size(count)
-        for index in changed:
-            stream.put(index, _rows(rgb, index))
+        if len(changed) == count:  # a picture drawn from nothing: its rows read at once
+            for index, rows in enumerate(_every_strip(rgb)):
+                stream.put(index, rows)
+        else:
+            for index in changed:
+                stream.put(index, _rows(rgb, index))
         picture.dirty = set()
         if sum(map(len, stream.packed)) + 80 < limit:
             return png(width, height, 2, stream.zlib())
@@ -390,7 +397,11 @@ class Canvas:
         if stale is None or len(stream.packed) != count:
             stale = set(range(count))
         stream.size(count)
-        for index in stale:
+        if len(stale) == count:  # a picture drawn from nothing: mapped at once, a third the work
+            whole = image.quantize(palette=_HOLDER, dither=Image.Dither.NONE)
+            for index, rows in enumerate(_every_strip(whole)):
+                stream.put(index, rows)
+        for index in stale if len(stale) < count else ():
             top = index * STRIP
             part = image.crop((0, top, width, min(height, top + STRIP)))
             stream.put(index, _rows(part.quantize(palette=_HOLDER, dither=Image.Dither.NONE), 0))
@@ -405,6 +416,20 @@ def _rows(image: Image.Image, index: int) -> bytes:
     raw = image.crop((0, top, width, min(height, top + STRIP))).tobytes()
     stride = len(raw) // (min(height, top + STRIP) - top)
     return b"".join(b"\0" + raw[i : i + stride] for i in range(0, len(raw), stride))
+
+
+def _every_strip(image: Image.Image) -> list[bytes]:
+    """Every strip of the picture as `_rows` gives it, the pixels read once."""
+    height = image.height
+    raw = image.tobytes()
+    stride = len(raw) // height
+    return [
+        b"".join(
+            b"\0" + raw[row * stride : (row + 1) * stride]
+            for row in range(top, min(height, top + STRIP))
+        )
+        for top in range(0, height, STRIP)
+    ]
 
 
 def _palette() -> list[int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -15,15 +15,27 @@ from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
 from scoring.sheet import Band
 
 
-def _cross_section(points: Sequence[Point], y: float) -> list[tuple[float, float]]:
-    """The intervals of x inside the polygon on the horizontal line y."""
-    xs: list[float] = []
+@lru_cache(maxsize=4096)
+def _sides(points: tuple[Point, ...]) -> tuple[tuple[float, float, float, float, float], ...]:
+    """The polygon's sides that are not horizontal, each as (ya, yb, xa, xb − xa, yb − ya): what
+    `_cross_section` reads for every line a band's rows are planned on."""
     count = len(points)
+    sides = []
     for i in range(count):
         xa, ya = points[i]
         xb, yb = points[(i + 1) % count]
-        if (ya <= y < yb) or (yb <= y < ya):
-            xs.append(xa + (y - ya) * (xb - xa) / (yb - ya))
+        if ya != yb:
+            sides.append((ya, yb, xa, xb - xa, yb - ya))
+    return tuple(sides)
+
+
+def _cross_section(points: tuple[Point, ...], y: float) -> list[tuple[float, float]]:
+    """The intervals of x inside the polygon on the horizontal line y."""
+    xs = [
+        xa + (y - ya) * dx / dy
+        for ya, yb, xa, dx, dy in _sides(points)
+        if (ya <= y < yb) or (yb <= y < ya)
+    ]
     xs.sort()
     return list(zip(xs[0::2], xs[1::2], strict=True))
 
@@ -216,14 +228,43 @@ def _rows(area: Area, size: int) -> _Rows:
     return _Rows(area, size)
 
 
+def item_width(item: Item, size: int) -> int:
+    """The item's width at this size; −1 marks a forced new row."""
+    if item.newline:
+        return -1
+    width = 0
+    for seg in item.segs:
+        width += text_width(seg.text, _seg_size(size, seg.rel, seg.most), seg.bold)
+    return width
+
+
 def widths_at(items: Sequence[Item], size: int) -> list[int]:
     """Each item's width at this size; −1 marks a forced new row."""
-    return [
-        -1
-        if item.newline
-        else sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-        for item in items
-    ]
+    return [item_width(item, size) for item in items]
+
+
+class Widths:
+    """The widths of `items` at one size, each measured when first read: a flow stops at the
+    first item that does not fit, so a band of 1,500 totals that shows a hundred measures little
+    more than those."""
+
+    __slots__ = ("_known", "items", "size")
+
+    def __init__(self, items: Sequence[Item], size: int) -> None:
+        self.items = items
+        self.size = size
+        self._known: list[int | None] = [None] * len(items)
+
+    def __getitem__(self, index: int) -> int:
+        known = self._known[index]
+        if known is None:
+            known = self._known[index] = item_width(self.items[index], self.size)
+        return known
+
+    def run(self, start: int = 0, stop: int | None = None) -> Iterator[int]:
+        """The widths of items `start` to `stop` (by default the last), as a flow reads them."""
+        for index in range(start, len(self.items) if stop is None else stop):
+            yield self[index]
 
 
 @dataclass(slots=True)
@@ -240,7 +281,7 @@ class Arranged:
 
 def arrange(
     items: Sequence[Item],
-    widths: Sequence[int],
+    widths: Iterable[int],
     area: Area,
     size: int,
     begin: int = 0,
@@ -248,7 +289,8 @@ def arrange(
     starts: list[tuple[int, int, int]] | None = None,
     cursors: list[tuple[int, int, bool]] | None = None,
 ) -> Arranged:
-    """Place items row by row from item `begin` on (`widths`: theirs, from `begin` on), the pen
+    """Place items row by row from item `begin` on (`widths`: theirs, from `begin` on, read one
+    by one up to the first that does not fit), the pen
     at `cursor` (by default the first row's start); `starts` and `cursors` are those of the items
     before `begin` (extended here)."""
     rows = _rows(area, size)
@@ -263,8 +305,7 @@ def arrange(
     row = rows.get(index)
     assert row is not None
     y, _, end = row
-    for i in range(begin, len(items)):
-        width = widths[i - begin]
+    for i, width in zip(range(begin, len(items)), widths, strict=True):
         if width < 0:
             if not at_row_start:
                 index += 1
@@ -327,13 +368,35 @@ def emit(
     return runs
 
 
+def enough_need(area: Area, largest: int, smallest: int) -> int:
+    """The least `need` for which `size_bound` gives `smallest`: once the widths summed so far
+    reach it, the rest of a flow's items cannot change the bound (widths are never negative in
+    a band's totals), so they need not be measured at `largest`."""
+    room, line = area.area(), line_height(largest)
+    low, high = 0, 1
+    while _bound(high, room, line, largest, smallest) > smallest:
+        low, high = high, high * 2
+    while high - low > 1:  # the bound at low is above smallest, at high it is smallest
+        middle = (low + high) // 2
+        if _bound(middle, room, line, largest, smallest) > smallest:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
 def size_bound(need: int, area: Area, largest: int, smallest: int) -> int:
     """The largest size worth trying for items `need` px wide in all at size `largest`: text
     area grows with the square of the size, so sizes whose text outgrows the area are skipped."""
     if need <= 0:
         return largest
-    covered = need * line_height(largest)
-    return min(largest, max(smallest, math.floor(largest * math.sqrt(area.area() / covered))))
+    return _bound(need, area.area(), line_height(largest), largest, smallest)
+
+
+def _bound(need: int, room: float, line: int, largest: int, smallest: int) -> int:
+    """`size_bound` for a positive `need`, from the area's `room` and the `line` height at
+    `largest`."""
+    return min(largest, max(smallest, math.floor(largest * math.sqrt(room / (need * line)))))
 
 
 def flow(

@@ -54,12 +54,12 @@ from fractions import Fraction
 from typing import Final
 
 from bot.sheet.bands import (
+    Totals,
     band_runs,
     caption_head,
     centre_circle,
     name_tab,
     total_items,
-    value_item,
 )
 from bot.sheet.drawn import Drawn, drawn, extends
 from bot.sheet.flow import Area, Obstacle
@@ -166,15 +166,9 @@ def kept_band_runs(
             _BANDS.move_to_end(key)
             return drawn + laid.runs
     grown = None
-    if laid is not None and not mine and extends(laid.values, values):
-        old = len(laid.values) - 1
-        tail = [value_item(band, *values[old], False, False, colour)]
-        last = len(values) - 1
-        tail += [
-            value_item(band, record, total, i == last, i == last, colour)
-            for i, (record, total) in enumerate(values[old + 1 :], old + 1)
-        ]
-        grown = grow(band, laid, values, laid.items[:old] + tail, inner, style)
+    if laid is not None and isinstance(laid.items, Totals) and extends(laid.values, values):
+        # (totals no correction touches: the items made so far stay as they were)
+        grown = grow(band, laid, values, laid.items.extended(values), inner, style)
     if grown is None:
         items = total_items(band, values, colour, corrections)
         grown = lay(band, values, items, inner, style, heads)

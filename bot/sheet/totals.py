@@ -15,16 +15,34 @@ new ones: greedy rows make fitting a prefix property (the items before the first
 are placed as in any longer flow), so each size keeps its arrangement and resumes it from the
 first total that changed. When a size that fitted no longer does, `grow` says so (None) and the
 caller lays the column out whole.
+
+Laying a crowded column out whole costs what it shows, not what it holds: a flow reads its items
+one by one up to the first that does not fit (`flow.Widths`, `Shown`, `bands.Totals` make and
+measure a total only when it is read), the size bound's sum stops once the bound is the ladder's
+last size, and the fewest folded is searched from the newest totals down (`_fewest`). A band of
+1,500 totals showing 30 makes and measures a few dozen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, chain
+from typing import overload
 
-from bot.sheet.flow import Area, Arranged, Item, Seg, arrange, emit, size_bound, widths_at
+from bot.sheet.flow import (
+    Area,
+    Arranged,
+    Item,
+    Seg,
+    Widths,
+    arrange,
+    emit,
+    enough_need,
+    size_bound,
+    widths_at,
+)
 from bot.sheet.model import RunKind, Style, TextRun
 from scoring.sheet import Band
 
@@ -38,10 +56,11 @@ class Laid:
     resumes from."""
 
     values: Values
-    items: list[Item]  # every total, oldest first
+    items: Sequence[Item]  # every total, oldest first
     head: list[Item]  # the first of `heads`, shown before the totals
     heads: list[list[Item]]  # the caption's words, then shorter ones for a last resort
-    largest: list[int]  # each item's width at the ladder's largest size, head first
+    need: int  # the head's and all but the latest total's widths at the largest size, summed
+    # (or as many of them as `_summed` reads: enough that the bound is the ladder's last size)
     bound: int
     size: int
     cut: int  # the oldest totals folded behind "…" (0: none)
@@ -58,12 +77,46 @@ def _ellipsis(band: Band, style: Style) -> Item:
     return Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))
 
 
-def _shown(band: Band, style: Style, head: list[Item], items: list[Item], cut: int) -> list[Item]:
-    return [*head, _ellipsis(band, style), *items[cut:]] if cut else [*head, *items]
+class Shown(Sequence[Item]):
+    """`[*head, *items[skip:]]` read in place rather than copied: a crowded band's flow reads its
+    items one by one up to the first that does not fit, so the totals it never reaches are never
+    made (`bands.Totals`)."""
+
+    __slots__ = ("head", "items", "skip")
+
+    def __init__(self, head: Sequence[Item], items: Sequence[Item], skip: int = 0) -> None:
+        self.head, self.items, self.skip = head, items, skip
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.items) - self.skip
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        return self._item(index + len(self) if index < 0 else index)
+
+    def __iter__(self) -> Iterator[Item]:
+        return (self._item(i) for i in range(len(self)))
+
+    def _item(self, index: int) -> Item:
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        h = len(self.head)
+        return self.head[index] if index < h else self.items[self.skip + index - h]
+
+
+def _shown(
+    band: Band, style: Style, head: Sequence[Item], items: Sequence[Item], cut: int
+) -> Shown:
+    return Shown([*head, _ellipsis(band, style)], items, cut) if cut else Shown(head, items)
 
 
 def _laid(
-    laid: Laid, size: int, cut: int, shown: list[Item], done: Arranged, exact: bool = True
+    laid: Laid, size: int, cut: int, shown: Sequence[Item], done: Arranged, exact: bool = True
 ) -> Laid:
     """`laid` (its values, items, head, bounds and failed sizes) at `size`, `shown` arranged."""
     runs = emit(shown, done.starts, size)
@@ -76,7 +129,7 @@ def _laid(
 def lay(
     band: Band,
     values: Values,
-    items: list[Item],
+    items: Sequence[Item],
     area: Area,
     style: Style,
     heads: Sequence[list[Item]] = (),
@@ -85,17 +138,19 @@ def lay(
     the totals), or a shorter one when nothing else lets the latest total in."""
     sizes = style.totals
     lead = list(heads[0]) if heads else []
-    every = [*lead, *items]
-    largest = widths_at(every, sizes[0])
-    bound = size_bound(sum(largest), area, sizes[0], sizes[-1])
-    nothing = Arranged([], [], None)
-    laid = Laid(
-        values, items, lead, list(heads), largest, bound, sizes[-1], 0, {}, nothing, [], [0]
+    every = Shown(lead, items)
+    largest, enough = Widths(every, sizes[0]), enough_need(area, sizes[0], sizes[-1])
+    last = max(0, len(every) - 1)
+    need = _summed(largest.run(0, last), enough)
+    bound = size_bound(
+        _summed(chain((need,), largest.run(last)), enough), area, sizes[0], sizes[-1]
     )
-    widths: list[int] = []
+    nothing = Arranged([], [], None)
+    laid = Laid(values, items, lead, list(heads), need, bound, sizes[-1], 0, {}, nothing, [], [0])
+    widths = Widths(every, sizes[-1])
     for size in _ladder(sizes, bound):
-        widths = widths_at(every, size)
-        done = arrange(every, widths, area, size)
+        widths = Widths(every, size)
+        done = arrange(every, widths.run(), area, size)
         if done.failed is None:
             return _laid(laid, size, 0, every, done)
         laid.fails[size] = done
@@ -109,57 +164,109 @@ def lay(
     return _cut(band, laid, widths, area, style)
 
 
+def _summed(widths: Iterable[int], enough: int) -> int:
+    """The widths summed, read only until the sum reaches `enough` (`flow.enough_need`): the size
+    bound is then the ladder's last size however many follow."""
+    total = 0
+    for width in widths:
+        total += width
+        if total >= enough:
+            break
+    return total
+
+
 def _ladder(sizes: tuple[int, ...], bound: int) -> tuple[int, ...]:
     """The sizes worth trying, largest first."""
     return tuple(size for size in sizes if size <= bound)
 
 
-def _cut(band: Band, laid: Laid, smallest: list[int], area: Area, style: Style) -> Laid:
+def _cut(band: Band, laid: Laid, smallest: Widths, area: Area, style: Style) -> Laid:
     """The column at the ladder's smallest size with the fewest oldest totals folded that lets
     the rest fit (`smallest`: head's and items' widths at that size). Fitting only gets easier as
-    more are folded, so the search halves. A shorter head (the caption cut with "…") is taken
-    when it lets fewer totals fold. When not even the latest fits after a head and "…", the last
-    resorts: the latest after a head alone, after "…" alone, alone; else nothing."""
+    more are folded (`_fewest`). A shorter head (the caption cut with "…") is taken when it lets
+    fewer totals fold. When not even the latest fits after a head and "…", the last resorts: the
+    latest after a head alone, after "…" alone, alone; else nothing."""
     step, size = style.fold, style.totals[-1]
     items = laid.items
     dots = [_ellipsis(band, style)]
-    dot = widths_at(dots, size)
-    best: tuple[int, int, list[Item], Arranged] | None = None  # cut, head, shown, arranged
+    best: tuple[int, int, Shown, Arranged] | None = None  # cut, head, shown, arranged
     for index, head in enumerate(laid.heads or [[]]):
         if best is not None and best[0] == 0:
             break
-        h = len(head)
-        widths = smallest if index == 0 else widths_at([*head, *items], size)
+        heading = list(smallest.run(0, len(head))) if index == 0 else widths_at(head, size)
+        folding = _Folding(band, style, head, heading, laid, smallest, area, size)
         # The first head was tried whole at this size already (`lay`); a shorter one may fit so.
-        cuts = [*([0] if index else []), *range(step, len(items) - 1, step), len(items) - 1]
-        lo, hi = 0, len(cuts) - 1
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            cut = cuts[mid]
-            if best is not None and cut >= best[0]:
-                hi = mid - 1  # no better than the head before: look for fewer folded only
-                continue
-            shown = _shown(band, style, head, items, cut)
-            done = arrange(
-                shown, widths[:h] + (dot if cut else []) + widths[h + cut :], area, size
-            )
-            if done.failed is None:
-                best, hi = (cut, index, shown, done), mid - 1
-            else:
-                lo = mid + 1
+        cuts = [*range(step, len(items) - 1, step), len(items) - 1]
+        if index and cuts[0]:
+            cuts.insert(0, 0)
+        if best is not None:  # no better than the head before: look for fewer folded only
+            cuts = [cut for cut in cuts if cut < best[0]]
+        unfolded = bool(index and cuts) and cuts[0] == 0  # no "…": tried on its own
+        if unfolded and folding.fits(0):
+            fewest: int | None = 0
+        else:
+            fewest = _fewest(cuts[1:] if unfolded else cuts, folding.fits)
+        if fewest is not None:
+            best = (fewest, index, *folding.fitted[fewest])
     if best is not None:
         cut, index, shown, done = best
         return _laid(laid, size, cut, shown, done, exact=index == 0)
     latest = items[-1:]
-    for shown in [*([*lead, *latest] for lead in laid.heads), [*dots, *latest], latest]:
-        done = arrange(shown, widths_at(shown, size), area, size)
+    for resort in [*([*lead, *latest] for lead in laid.heads), [*dots, *latest], latest]:
+        done = arrange(resort, widths_at(resort, size), area, size)
         if done.failed is None:
-            return _laid(laid, size, len(items) - 1, shown, done, exact=False)
+            return _laid(laid, size, len(items) - 1, resort, done, exact=False)
     return replace(laid, size=size, cut=len(items), exact=False)
 
 
+@dataclass(slots=True)
+class _Folding:
+    """A column at its smallest size after one head, tried with its oldest totals folded."""
+
+    band: Band
+    style: Style
+    head: list[Item]
+    heading: list[int]  # the head's widths
+    laid: Laid
+    smallest: Widths  # the widths of `laid`'s own head and its totals
+    area: Area
+    size: int
+    fitted: dict[int, tuple[Shown, Arranged]] = field(default_factory=dict)
+
+    def fits(self, cut: int) -> bool:
+        """Whether the totals after the oldest `cut` fit (kept in `fitted` when they do)."""
+        shown = _shown(self.band, self.style, self.head, self.laid.items, cut)
+        dot = widths_at(shown.head[len(self.head) :], self.size)
+        widths = chain(self.heading, dot, self.smallest.run(len(self.laid.head) + cut))
+        done = arrange(shown, widths, self.area, self.size)
+        if done.failed is None:
+            self.fitted[cut] = (shown, done)
+        return done.failed is None
+
+
+def _fewest(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:
+    """The least of `cuts` (ascending) that `fits`, when every cut above one that fits fits too:
+    tried from the largest down in steps that double, then halving between the last two, so
+    that a crowded band's search reads only its newest totals."""
+    if not cuts or not fits(cuts[-1]):
+        return None
+    good, step = len(cuts) - 1, 1
+    bad = good - step
+    while bad >= 0 and fits(cuts[bad]):
+        good, step = bad, step * 2
+        bad = good - step
+    bad = max(bad, -1)
+    while good - bad > 1:  # cuts[good] fits, cuts[bad] does not (or is before the first)
+        middle = (good + bad) // 2
+        if fits(cuts[middle]):
+            good = middle
+        else:
+            bad = middle
+    return cuts[good]
+
+
 def grow(
-    band: Band, laid: Laid, values: Values, items: list[Item], area: Area, style: Style
+    band: Band, laid: Laid, values: Values, items: Sequence[Item], area: Area, style: Style
 ) -> Laid | None:
     """`lay(values, items, head=laid.head)` from `laid`, when `items` keep all but the last of
     `laid.items` and add at least one (the last one changes: it is no longer the latest); None
@@ -176,10 +283,11 @@ def grow(
         return None  # (a cut of all but the latest is no cut of the longer column)
     head = laid.head
     h = len(head)
-    every = [*head, *items]
+    every = Shown(head, items)
     ladder = style.totals
-    largest = laid.largest[: h + kept] + widths_at(items[kept:], ladder[0])
-    bound = size_bound(sum(largest), area, ladder[0], ladder[-1])
+    largest, enough = Widths(items, ladder[0]), enough_need(area, ladder[0], ladder[-1])
+    need = _summed(chain((laid.need,), largest.run(kept, len(items) - 1)), enough)
+    bound = size_bound(_summed((need, largest[-1]), enough), area, ladder[0], ladder[-1])
     sizes = _ladder(ladder, bound)  # the ladder's sizes up to the bound: fewer as it grows
     if len(sizes) > len(_ladder(ladder, laid.bound)) or (not laid.cut and laid.size not in sizes):
         return None
@@ -204,11 +312,13 @@ def grow(
     for item in shown[first:]:
         offsets.append(offsets[-1] + len(item.segs))
     return Laid(
-        values, items, head, laid.heads, largest, bound, size, cut, fails, done, runs, offsets
+        values, items, head, laid.heads, need, bound, size, cut, fails, done, runs, offsets
     )
 
 
-def _resume(items: list[Item], area: Area, size: int, first: int, before: Arranged) -> Arranged:
+def _resume(
+    items: Sequence[Item], area: Area, size: int, first: int, before: Arranged
+) -> Arranged:
     """`before` (an arrangement at `size` of items that agree with these before `first`, and got
     at least that far) carried on from item `first`."""
     return arrange(
