@@ -39,7 +39,7 @@ from scoring.sheet import Game, ScoredRecord
 
 log = logging.getLogger(__name__)
 
-ENGINE: Final = 1  # bump when the fold or the replay computes something new from the same log
+ENGINE: Final = 2  # bump when the fold or the replay computes something new from the same log
 
 
 def _shape(cls: type) -> str:
