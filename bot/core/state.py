@@ -141,7 +141,6 @@ class GameState:
     started_at: datetime | None = None
     last_seq: int = 0
     log: list[EventRow] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
     earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
     # The corrections a vote passed (their events, in log order), and the seq of the last event
     # that changed a record already written (an undo, an edit, a late deal, a renaming link):
@@ -150,6 +149,11 @@ class GameState:
     revised: int = 0
 
     # -- derived ----------------------------------------------------------------------------
+    def logged(self) -> list[tuple[EventRow, Event]]:
+        """The log's rows with their typed events, decoded again: what only `/history` and the
+        export read, so that a kept game does not hold every event twice."""
+        return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
+
     @property
     def records(self) -> list[RecordItem]:
         """The records in force, in play order."""
@@ -304,7 +308,6 @@ def clone(state: GameState) -> GameState:
         items=list(state.items),
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
         log=list(state.log),
-        events=list(state.events),
         corrections=list(state.corrections),
     )
 
@@ -339,9 +342,7 @@ def apply(state: GameState, row: EventRow) -> None:
     """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
     state.log.append(row)
-    event = decode(row.kind, row.payload, row.schema_version)
-    state.events.append(event)
-    _apply(state, row, event)
+    _apply(state, row, decode(row.kind, row.payload, row.schema_version))
 
 
 def _apply(state: GameState, row: EventRow, event: Event) -> None:
