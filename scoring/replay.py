@@ -56,22 +56,6 @@ def as_fraction(total: Amount) -> Fraction:
     return known
 
 
-_ENTRIES: dict[tuple[Entry, ...], tuple[Entry, ...]] = {}
-ENTRIES_KEPT: Final = 16384  # distinct entry lists shared (a sheet's deals repeat a few hundred)
-
-
-def shared_entries(applied: list[Entry]) -> tuple[Entry, ...]:
-    """A record's entries as one tuple for each distinct list (entries are immutable, and a long
-    game's deals write the same few entries again and again: kept once, not once a deal)."""
-    entries = tuple(applied)
-    known = _ENTRIES.get(entries)
-    if known is None:
-        if len(_ENTRIES) >= ENTRIES_KEPT:
-            _ENTRIES.clear()
-        known = _ENTRIES[entries] = entries
-    return known
-
-
 def help_entry(helper: int, helped: int, column: Column, amount: Amount) -> Entry:
     """The help entry, written on the player helped and saying who helped (its `source`)."""
     return Entry(helped, column, Fraction(amount), Reason.HELP, source=helper)
@@ -504,7 +488,7 @@ def _take_record(state: _State, record: Record) -> ScoredRecord:
     if isinstance(record, Adjust):
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
-        return ScoredRecord(0, record, None, shared_entries(state.applied))
+        return ScoredRecord(0, record, None, tuple(state.applied))
     if isinstance(record, RuleChange):
         if state.finished:  # notation.md "Errors": refused like a deal after the end
             raise IllegalDeal("game-finished", "", {}, "")
@@ -523,4 +507,4 @@ def _take_record(state: _State, record: Record) -> ScoredRecord:
     state.deals += 1
     state.next_dealer = (dealer + 1) % state.size
     state.end_check(dealer)
-    return ScoredRecord(state.deals, record, dealer, shared_entries(state.applied), step, warnings)
+    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), step, warnings)

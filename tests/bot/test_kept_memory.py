@@ -1,6 +1,6 @@
 """What a kept game costs in memory: its running totals are held once (the Sheet's own pairs,
-shared by every sheet of one replay), a deal's entries are one tuple for each distinct list,
-and a settlement kept for a sheet never keeps that sheet (a whole game) alive."""
+shared by every sheet of one replay, one Fraction for each value), and a settlement kept for a
+sheet never keeps that sheet (a whole game) alive."""
 
 from __future__ import annotations
 
@@ -22,12 +22,11 @@ from tests.scoring.strategies import played_games
 
 @settings(max_examples=60, deadline=None)
 @given(played_games(), st.data())
-def test_a_replays_running_totals_and_entries_are_held_once(
+def test_a_replays_running_totals_are_held_once(
     case: tuple[Game, list[Record]], data: st.DataObject
 ) -> None:
     game, records = case
     scoring.replay._FRACTIONS.clear()  # (bounded: emptied when full, never within a short game)
-    scoring.replay._ENTRIES.clear()
     cut = data.draw(st.integers(0, len(records)))
     kept = Replay(game)
     earlier = kept.advance(records[:cut])
@@ -40,8 +39,6 @@ def test_a_replays_running_totals_and_entries_are_held_once(
         for _, total in values:
             assert type(total) is Fraction
             assert first.setdefault(total, total) is total  # one object for each value
-    by_entries = {scored.entries: scored.entries for scored in later.records}
-    assert all(scored.entries is by_entries[scored.entries] for scored in later.records)
 
 
 @settings(max_examples=20, deadline=None)
