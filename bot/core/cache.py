@@ -26,7 +26,7 @@ from scoring.notation import Table
 from scoring.replay import Replay
 from scoring.sheet import Game, Sheet
 
-# What the kept games may weigh together, in records held (a record of the log costs about 1.5 KB
+# What the kept games may weigh together, in records held (a record of the log costs about 2 KB
 # in a kept state and its replay, docs/benchmarks.md): the least recently used go first. Sized by
 # memory, not by a count of games: a hundred 2,000-deal games weigh what 4,000 short ones do.
 KEPT_RECORDS: Final = 100_000
