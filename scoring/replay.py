@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Final
 
 from scoring.deal import (
     Adjust,
@@ -40,6 +41,21 @@ MOUNTAIN_HELP_WHISTS = 10
 Amount = int | Fraction
 
 
+_FRACTIONS: dict[Amount, Fraction] = {}
+FRACTIONS_KEPT: Final = 4096  # distinct totals shared (a sheet's totals repeat: a few hundred)
+
+
+def as_fraction(total: Amount) -> Fraction:
+    """The total as a Fraction, one object for each value (Fractions are immutable: a long game's
+    running totals share a few hundred of them instead of holding one each)."""
+    known = _FRACTIONS.get(total)
+    if known is None:
+        if len(_FRACTIONS) >= FRACTIONS_KEPT:
+            _FRACTIONS.clear()
+        known = _FRACTIONS[total] = Fraction(total)
+    return known
+
+
 def help_entry(helper: int, helped: int, column: Column, amount: Amount) -> Entry:
     """The help entry, written on the player helped and saying who helped (its `source`)."""
     return Entry(helped, column, Fraction(amount), Reason.HELP, source=helper)
@@ -61,8 +77,10 @@ class _State:
     pool: list[Amount]
     mountain: list[Amount]
     whists: list[list[Amount]]
-    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet.
-    history: dict[tuple[int, Column, int | None], list[tuple[int, Amount]]] = field(
+    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet. The
+    # values are the Sheet's own (index, Fraction) pairs, shared with every Sheet made from here:
+    # a long game's running totals are its largest part, and they are kept once.
+    history: dict[tuple[int, Column, int | None], list[tuple[int, Fraction]]] = field(
         default_factory=dict
     )
     next_dealer: int = 0
@@ -250,9 +268,9 @@ class _State:
             if total == last:
                 continue
             if values is None:
-                self.history[key] = [(index, total)]
+                self.history[key] = [(index, as_fraction(total))]
             else:
-                values.append((index, total))
+                values.append((index, as_fraction(total)))
 
     def end_check(self, dealer: int) -> None:
         rules, size = self.rules, self.size
@@ -378,7 +396,9 @@ def _start(game: Game) -> _State:
     )
     if rules.start_mountain:
         for seat in range(size):
-            state.history[(seat, Column.MOUNTAIN, None)] = [(-1, rules.start_mountain)]
+            state.history[(seat, Column.MOUNTAIN, None)] = [
+                (-1, as_fraction(rules.start_mountain))
+            ]
     return state
 
 
@@ -436,9 +456,7 @@ class Replay:
         for key, values in state.history.items():
             known = bands.get(key, ())
             if len(known) != len(values):
-                bands[key] = known + tuple(
-                    (at, Fraction(total)) for at, total in values[len(known) :]
-                )
+                bands[key] = known + tuple(values[len(known) :])
         return Sheet(
             game=game,
             records=tuple(self._scored),

@@ -57,7 +57,7 @@ class ScoredRecord:
     warnings: tuple[str, ...] = ()  # codes of advice that changes no score (raspasy exit)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)  # (a settlement is kept by a weak one)
 class Sheet:
     game: Game
     records: tuple[ScoredRecord, ...]

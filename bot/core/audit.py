@@ -90,7 +90,7 @@ def protocol_comments(
     def label(seq: int) -> str:
         return f"#{numbers[seq]}" if seq in numbers else f"record {seq}"
 
-    for row, event in zip(state.log, state.events, strict=True):
+    for row, event in state.logged():
         seq = row.seq
         who = state.player_name(row.author) or "the bot"
         when = row.at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")

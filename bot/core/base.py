@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Final
 
 from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
@@ -28,7 +28,6 @@ from scoring.sheet import Sheet
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
-SHEET_CACHE: Final = 256
 RECENT_SEQS: Final = 2  # (state, sheet) pairs kept per game: its latest seqs
 LIVE: Final = -1  # `UnitOfWork.command(game=LIVE)`: the chat's live game
 
@@ -104,20 +103,26 @@ def rules_now(state: GameState) -> Rules:
     return rules
 
 
-_SETTLED: OrderedDict[int, tuple[Sheet, Fraction | None, Settlement]] = OrderedDict()
+_SETTLED: dict[int, tuple[weakref.ref[Sheet], Fraction | None, Settlement]] = {}
 
 
 def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules in force at the sheet's end (mid-game changes included); kept by
-    the sheet itself, so that the sender drawing a command's sheet does not settle it again."""
-    kept = _SETTLED.get(id(sheet))
-    if kept is not None and kept[0] is sheet and kept[1] == state.stake:
+    """Settled under the rules in force at the sheet's end (mid-game changes included); kept while
+    the sheet itself lives (a weak reference: a kept settlement never keeps a whole game's sheet
+    alive), so that the sender drawing a command's sheet does not settle it again."""
+    key = id(sheet)
+    kept = _SETTLED.get(key)
+    if kept is not None and kept[0]() is sheet and kept[1] == state.stake:
         return kept[2]
     settled = settle(sheet.rules, sheet.totals, state.stake)
-    _SETTLED[id(sheet)] = (sheet, state.stake, settled)
-    while len(_SETTLED) > SHEET_CACHE:
-        _SETTLED.popitem(last=False)
+    _SETTLED[key] = (weakref.ref(sheet, partial(_unsettle, key)), state.stake, settled)
     return settled
+
+
+def _unsettle(key: int, gone: weakref.ref[Sheet]) -> None:
+    kept = _SETTLED.get(key)
+    if kept is not None and kept[0] is gone:
+        del _SETTLED[key]
 
 
 def index_of(state: GameState, seq: int) -> int | None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import io
 import logging
 import pickle
 import zlib
@@ -39,7 +38,7 @@ from scoring.sheet import Game, ScoredRecord
 
 log = logging.getLogger(__name__)
 
-ENGINE: Final = 1  # bump when the fold or the replay computes something new from the same log
+ENGINE: Final = 2  # bump when the fold or the replay computes something new from the same log
 
 
 def _shape(cls: type) -> str:
@@ -123,11 +122,29 @@ class _Pickler(pickle.Pickler):
         return (cls, values) if plain else (_rebuilt, (cls, names, values))
 
 
+class _Deflated:
+    """A file that compresses what is written to it as it comes: the pickler hands it frames of
+    64 KB, so that a long game's snapshot never stands whole in memory uncompressed (twice, with
+    the buffer's copy): that peak, in the serializing thread, stayed in the process's heap."""
+
+    def __init__(self) -> None:
+        self._deflate = zlib.compressobj(1)
+        self.parts: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        self.parts.append(self._deflate.compress(data))
+        return len(data)
+
+    def close(self) -> bytes:
+        self.parts.append(self._deflate.flush())
+        return b"".join(self.parts)
+
+
 def dump(saved: Saved) -> bytes:
     """The snapshot's bytes (compressed: a long game's rows repeat the same few names)."""
-    buffer = io.BytesIO()
-    _Pickler(buffer, pickle.HIGHEST_PROTOCOL).dump((saved.state, saved.replay, saved.records))
-    return zlib.compress(buffer.getvalue(), 1)
+    out = _Deflated()
+    _Pickler(out, pickle.HIGHEST_PROTOCOL).dump((saved.state, saved.replay, saved.records))
+    return out.close()
 
 
 def load(game_id: int, seq: int, version: str, data: bytes) -> Saved | None:

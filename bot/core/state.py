@@ -63,12 +63,12 @@ class RecordItem:
     line: str
     author: int | None
     at: datetime
-    old_lines: list[str] = field(default_factory=list)  # lines it had before edits
+    old_lines: tuple[str, ...] = ()  # lines it had before edits (a tuple: most records have none)
     edited_at: datetime | None = None
     undone: bool = False
     seat: int | None = None  # the writer's seat, when the writer plays
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
-    votes: list[int] = field(default_factory=list)  # the votes that corrected it, in order
+    votes: tuple[int, ...] = ()  # the votes that corrected it, in order
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
 
     @property
@@ -141,7 +141,6 @@ class GameState:
     started_at: datetime | None = None
     last_seq: int = 0
     log: list[EventRow] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)  # the log's rows decoded, in the same order
     earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
     # The corrections a vote passed (their events, in log order), and the seq of the last event
     # that changed a record already written (an undo, an edit, a late deal, a renaming link):
@@ -150,6 +149,11 @@ class GameState:
     revised: int = 0
 
     # -- derived ----------------------------------------------------------------------------
+    def logged(self) -> list[tuple[EventRow, Event]]:
+        """The log's rows with their typed events, decoded again: what only `/history` and the
+        export read, so that a kept game does not hold every event twice."""
+        return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
+
     @property
     def records(self) -> list[RecordItem]:
         """The records in force, in play order."""
@@ -304,7 +308,6 @@ def clone(state: GameState) -> GameState:
         items=list(state.items),
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
         log=list(state.log),
-        events=list(state.events),
         corrections=list(state.corrections),
     )
 
@@ -316,12 +319,12 @@ def _copy_item(item: RecordItem) -> RecordItem:
         item.line,
         item.author,
         item.at,
-        list(item.old_lines) if item.old_lines else [],
+        item.old_lines,
         item.edited_at,
         item.undone,
         item.seat,
         item.vote,
-        list(item.votes) if item.votes else [],
+        item.votes,
         item.change,
     )
 
@@ -339,9 +342,7 @@ def apply(state: GameState, row: EventRow) -> None:
     """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
     state.log.append(row)
-    event = decode(row.kind, row.payload, row.schema_version)
-    state.events.append(event)
-    _apply(state, row, event)
+    _apply(state, row, decode(row.kind, row.payload, row.schema_version))
 
 
 def _apply(state: GameState, row: EventRow, event: Event) -> None:
@@ -394,12 +395,12 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.revised = row.seq
         case DealEdited():
             item = _own(state, event.target)
-            item.old_lines.append(item.line)
+            item.old_lines = (*item.old_lines, item.line)
             item.line = event.line
             item.edited_at = row.at
             state.revised = row.seq
             if event.vote is not None:
-                item.votes.append(event.vote)
+                item.votes = (*item.votes, event.vote)
                 state.corrections.append(event)
         case VoteCast():
             if row.author is not None:
@@ -455,7 +456,7 @@ def _link(state: GameState, event: SeatLinked) -> None:
         if item.change is None:
             item = state.items[index] = _copy_item(item)
             item.line = _renamed(item.line, old, state.names)
-            item.old_lines = [_renamed(line, old, state.names) for line in item.old_lines]
+            item.old_lines = tuple(_renamed(line, old, state.names) for line in item.old_lines)
     for vote in state.votes.values():
         for key in ("line", "old"):
             if isinstance(vote.payload.get(key), str) and vote.kind in RECORD_VOTE_KINDS:

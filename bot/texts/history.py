@@ -1,5 +1,5 @@
 """/history: every event of a game in order as chat lines (corrections.md "Audit"), read from the
-typed events the fold decoded (`GameState.events`). Pure, no aiogram."""
+typed events decoded again from the rows (`GameState.logged`). Pure, no aiogram."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def history_lines(
             seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
         }
     debts = debts_of(state.game_id, state.chat_id, state.number, state.log)
-    for row, event in zip(state.log, state.events, strict=True):
+    for row, event in state.logged():
         if isinstance(event, DebtOpened | DebtMarked):
             lines.append(debt_history_line(t, row, event, debts, zone))
             continue

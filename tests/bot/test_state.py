@@ -48,7 +48,7 @@ def test_undone_records_leave_the_records_in_force_and_edits_replace_the_line() 
     )
     assert [r.line for r in state.records] == ["one", "late", "four"]
     assert [r.line for r in state.items if r.undone] == ["two"]
-    assert state.item(4).old_lines == ["three"]
+    assert state.item(4).old_lines == ("three",)
 
 
 def vote_of(threshold: str, ballots: dict[int, bool]) -> Vote:
