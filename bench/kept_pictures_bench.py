@@ -57,7 +57,7 @@ def deal_times(deals: int, repeat: int) -> None:
 
 def many_games(games: int, setup: int, budget: int) -> None:
     base = rss_mb()
-    bot.sheet.canvas = canvas = Canvas(KEPT, budget or None)
+    bot.sheet.canvas = canvas = Canvas(KEPT, budget=budget or None)
     lines = []
     for game in range(games):
         line = Replay(GAME)

@@ -43,7 +43,7 @@ from bot.sheet.strips import (
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 KEPT: Final = 24  # pictures kept (their compressed strips, 150–400 KB each, and where runs lie)
 IDLE: Final = 15 * 60.0  # seconds a kept picture waits for its game's next picture, then goes
-RUN_BYTES: Final = 600  # what a run placed on a kept picture holds (measured: tracemalloc)
+RUN_BYTES: Final = 1400  # a run placed on a kept picture: its key, tiles, place in them (tracemalloc)
 PNG_BYTES: Final = 80  # a PNG's signature, chunk headers and checksums around its stream
 
 RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
