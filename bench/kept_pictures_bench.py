@@ -43,15 +43,17 @@ def deal_times(deals: int, repeat: int) -> None:
     stock = random_records(3, deals + repeat, seed=deals)
     line = Replay(GAME)
     render_sheet_png(line.advance(stock[:deals]), "en", game="one")
-    times = []
+    times, cpu = [], []
     for count in range(deals, deals + repeat):
         sheet = line.advance(stock[count : count + 1])
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         render_sheet_png(sheet, "en", game="one")
+        cpu.append((time.process_time() - start_cpu) * 1000)
         times.append((time.perf_counter() - start) * 1000)
     print(
-        f"deal #{deals}: draw+encode median {statistics.median(times):.1f} ms, "
-        f"slowest {max(times):.1f} ms; the kept picture holds {canvas.held / 1024:.0f} KB"
+        f"deal #{deals}: layout+draw+encode median {statistics.median(times):.1f} ms "
+        f"(CPU {statistics.median(cpu):.1f} ms), slowest {max(times):.1f} ms; "
+        f"the kept picture holds {canvas.held / 1024:.0f} KB"
     )
 
 
@@ -85,7 +87,7 @@ def many_games(games: int, setup: int, budget: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, nargs="*", default=[20, 200, 2000])
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--games", type=int, nargs="*", default=[100, 1000])
     parser.add_argument("--setup", type=int, default=20)
     parser.add_argument("--budget", type=int, default=MEMORY // 2 >> 20, help="MB, 0: none")
