@@ -58,22 +58,24 @@ def deal_times(deals: int, repeat: int) -> None:
 
 
 def many_games(games: int, setup: int, budget: int) -> None:
-    base = rss_mb()
     bot.sheet.canvas = canvas = Canvas(KEPT, budget=budget or None)
     lines = []
     for game in range(games):
-        line = Replay(GAME)
         stock = random_records(3, setup + 1, seed=game)
-        render_sheet_png(line.advance(stock[:setup]), "en", game=game)
-        lines.append((line, stock))
+        line = Replay(GAME)
+        lines.append((line, stock, line.advance(stock[:setup])))
+    base = rss_mb()  # the games' replays (the bot's, not a painter's) held before any picture
+    for game, (_, _, sheet) in enumerate(lines):
+        render_sheet_png(sheet, "en", game=game)
     held = canvas.held
     print(
         f"{games} games of {setup} deals, budget {budget >> 20} MB: {len(canvas)} pictures kept, "
         f"{held / 1024 / max(1, len(canvas)):.0f} KB each, {held / 2**20:.1f} MB held; "
-        f"RSS {rss_mb():.0f} MB (+{rss_mb() - base:.0f} over the process before)"
+        f"RSS {rss_mb():.0f} MB, +{rss_mb() - base:.0f} MB for the pictures and the layouts "
+        f"(the process with the replays alone: {base:.0f} MB)"
     )
     times = []
-    for game, (line, stock) in enumerate(lines):
+    for game, (line, stock, _) in enumerate(lines):
         sheet = line.advance(stock[setup : setup + 1])
         start = time.perf_counter()
         render_sheet_png(sheet, "en", game=game)

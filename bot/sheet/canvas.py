@@ -1,20 +1,21 @@
 """The picture drawn again only where it changed, pixel for pixel the full drawing.
 
 `Canvas.draw(layout)` keeps the last picture drawn over each background (the shapes: they change
-only when a pool closes or a name changes, so in practice one per game) cut into tiles; a tile is
-drawn again only when the text runs over it are not the ones drawn there last time. A pixel's colour
-is the background's with the runs covering it pasted in layout order, so a tile drawn alone from
-its runs in that order is the same as the whole picture drawn from scratch.
+only when a pool closes or a name changes, so in practice one per game) and what text runs lie
+over each of its tiles; a tile whose runs are not the ones drawn there last time marks the rows
+under the runs it gained or lost (`changed_rows`). A pixel's colour is the background's with the
+runs covering it pasted in layout order, so rows drawn alone from the background and the runs over
+them, in that order, are the rows of the whole picture drawn from scratch.
 
 A kept picture holds its pixels only compressed: its PNG strips (`bot.sheet.strips`, 150–400 KB
-against 3.9 MB of RGB), so that a memory budget keeps thousands of games, not dozens. A redrawn
-tile marks only the rows under the runs it gained or lost, so a deal inflates the ~15 strips its
-new text lies on, pastes its tiles into those rows and deflates them again; the others keep their
-bytes. `Canvas.encode(picture)` writes the PNG from the strips (RGB; or, when the picture is busy
-or its RGB stream passes the limit, the fixed 256-colour palette, whose strips are mapped again
-from the RGB rows only where they changed). A strip kept decodes to the rows it would be
-compressed from now (ISA-L may pick another valid encoding of them now and then: the pixels are the
-same, not always the bytes).
+against 3.9 MB of RGB), so that a memory budget keeps a thousand games, not dozens. A deal draws
+again the ~15–40 strips its new text lies on (`_write`: the background's rows and the runs over
+them) and deflates them; the others keep their bytes. Nothing is inflated to draw on: the runs
+kept say what every row shows. `Canvas.encode(picture)` writes the PNG from the strips (RGB; or,
+when the picture is busy or its RGB stream passes the limit, the fixed 256-colour palette, whose
+strips are mapped again from the RGB rows only where they changed). A strip kept decodes to the
+rows it would be compressed from now (ISA-L may pick another valid encoding of them now and then:
+the pixels are the same, not always the bytes).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ from bot.sheet.strips import (
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 KEPT: Final = 24  # pictures kept (their compressed strips, 150–400 KB each, and where runs lie)
 IDLE: Final = 15 * 60.0  # seconds a kept picture waits for its game's next picture, then goes
-RUN_BYTES: Final = 1400  # a run placed on a kept picture: its key, tiles, place in them (tracemalloc)
+RUN_BYTES: Final = (
+    1400  # a run placed on a kept picture: its key, tiles, place in them (tracemalloc)
+)
 PNG_BYTES: Final = 80  # a PNG's signature, chunk headers and checksums around its stream
 
 RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
@@ -51,7 +54,6 @@ Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
 # A run, its key, its mask (the one `Masks` caches, shared: not copied per picture) and its tiles.
 Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]
-Patch = tuple[tuple[int, int, int, int], Image.Image]  # a box of tiles drawn again, its pixels
 
 
 @dataclass(slots=True)
@@ -122,17 +124,6 @@ def changed_rows(tile: Tile, old: tuple[RunKey, ...], new: tuple[RunKey, ...]) -
     ):
         return [range(top, top + TILE)]
     return [range(max(top, key[2]), min(top + TILE, key[2] + key[6])) for key in before ^ after]
-
-
-def _spans(tiles: set[Tile]) -> list[tuple[int, int, int]]:
-    """The tiles as runs side by side in their rows: (row, first column, column after the last)."""
-    spans: list[tuple[int, int, int]] = []
-    for tx, ty in sorted(tiles, key=lambda tile: (tile[1], tile[0])):
-        if spans and spans[-1][0] == ty and spans[-1][2] == tx:
-            spans[-1] = (ty, spans[-1][1], tx + 1)
-        else:
-            spans.append((ty, tx, tx + 1))
-    return spans
 
 
 def _strips_of(rows: list[range], height: int) -> set[int]:
@@ -286,24 +277,14 @@ class Canvas:
             else:
                 picture.tiles.pop(tile, None)
                 del over[tile]
-        patches: list[Patch] = []
-        for ty, first, last in _spans(dirty):
-            # Side by side dirty tiles are drawn as one box: a run over several is pasted once.
-            box = (first * TILE, ty * TILE, min(width, last * TILE), min(height, (ty + 1) * TILE))
-            over_box = {id(r): r for tx in range(first, last) for r in over.get((tx, ty), ())}
-            patch = background.crop(box)
-            for run in sorted(over_box.values(), key=lambda r: order[id(r)]):
-                _, (_, x, y, _, _, colour, _), shape, _ = known(run)
-                patch.paste(colour, (x - box[0], y - box[1]), shape)
-            patches.append((box, patch))
         self.tiles_drawn += len(dirty)
         if picture.rgb.packed:
             changed = _strips_of(rows, height)
-            _write(picture, patches, sorted(changed))
+            _write(picture, sorted(changed), background, known, order)
             if picture.stale is not None:
                 picture.stale |= changed
-        else:  # nothing kept yet: every strip is the background's rows and the tiles over them
-            _write(picture, patches, list(range(strips(height))), background)
+        else:  # nothing kept yet: every strip drawn
+            _write(picture, list(range(strips(height))), background, known, order)
         for gone_id in gone:
             placed.pop(gone_id, None)
         picture.runs, picture.ids = runs, ids
@@ -321,31 +302,33 @@ class Canvas:
 
 def _write(
     picture: Picture,
-    patches: list[Patch],
     changed: list[int],
-    background: Image.Image | None = None,
+    background: Image.Image,
+    known: Callable[[TextRun], Placed],
+    order: dict[int, int],
 ) -> None:
-    """The strips `changed` of the picture (sorted) written again with the tiles drawn again
-    pasted over them: each run of neighbouring strips is inflated (or, for a picture with nothing
-    kept, taken from `background`) as one band of rows, the patches that reach into it pasted,
-    and every strip of it deflated again."""
-    width, height = picture.width, picture.height
+    """The strips `changed` of the picture (sorted) drawn again and compressed. Each run of
+    neighbouring strips is drawn as one band of rows, whole: the background's rows with every
+    text run over them pasted in layout order (clipped to the band), which are the full
+    drawing's rows; so no pixel is kept, nor inflated again, to draw on."""
+    width, height, over = picture.width, picture.height, picture.over
     stream = picture.rgb
     stream.size(strips(height))
     picture.written = {}
+    columns = -(-width // TILE)
     for first, last in _runs_of(changed):
         top, bottom = first * STRIP, min(height, last * STRIP)
-        if background is not None:
-            band = background.crop((0, top, width, bottom))
-        else:
-            raw = b"".join(
-                unfiltered(stream.rows(index), _rows_in(index, height))
-                for index in range(first, last)
-            )
-            band = Image.frombytes("RGB", (width, bottom - top), raw)
-        for box, patch in patches:
-            if box[1] < bottom and box[3] > top:
-                band.paste(patch, (box[0], box[1] - top))
+        band = background.crop((0, top, width, bottom))
+        runs = {
+            id(run): run
+            for ty in range(top // TILE, (bottom - 1) // TILE + 1)
+            for tx in range(columns)
+            for run in over.get((tx, ty), ())
+        }
+        for run in sorted(runs.values(), key=lambda r: order[id(r)]):
+            _, (_, x, y, _, _, colour, h), shape, _ = known(run)
+            if y < bottom and y + h > top:
+                band.paste(colour, (x, y - top), shape)
         data, stride = band.tobytes(), 3 * width
         for index in range(first, last):
             start = (index * STRIP - top) * stride
