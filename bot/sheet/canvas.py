@@ -44,16 +44,16 @@ from bot.sheet.strips import (
 TILE: Final = 64  # px, the tiles a picture is redrawn by
 KEPT: Final = 24  # pictures kept (their compressed strips, 150–400 KB each, and where runs lie)
 IDLE: Final = 15 * 60.0  # seconds a kept picture waits for its game's next picture, then goes
-RUN_BYTES: Final = (
-    1400  # a run placed on a kept picture: its key, tiles, place in them (tracemalloc)
-)
+# What a run placed on a kept picture holds: its key, its tiles, its place in them (tracemalloc).
+RUN_BYTES: Final = 1400
 PNG_BYTES: Final = 80  # a PNG's signature, chunk headers and checksums around its stream
 
 RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
 Tile = tuple[int, int]
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
-# A run, its key, its mask (the one `Masks` caches, shared: not copied per picture) and its tiles.
-Placed = tuple[TextRun, RunKey, Image.Image, tuple[Tile, ...]]
+# A run's key and its tiles. Not its mask: that is asked of `Masks` (a cache shared by every
+# picture) when pasted, so that no picture holds masks the cache let go.
+Placed = tuple[RunKey, tuple[Tile, ...]]
 
 
 @dataclass(slots=True)
@@ -197,7 +197,7 @@ class Canvas:
             for ty in range(max(0, y) // TILE, max(0, y1) // TILE + 1)
             for tx in range(max(0, x) // TILE, max(0, x1) // TILE + 1)
         )
-        return run, (run.text, x, y, run.size, run.bold, run.color, h), shape, tiles
+        return (run.text, x, y, run.size, run.bold, run.color, h), tiles
 
     def draw(
         self, layout: Layout, background: Image.Image, mask: Masks, game: object = None
@@ -251,23 +251,23 @@ class Canvas:
         touched: set[Tile] = set()
         for run in picture.runs if gone else ():
             if id(run) in gone:
-                touched.update(known(run)[3])
+                touched.update(known(run)[1])
         added = [run for run in runs if id(run) in new] if new else []
         for run in added:
-            touched.update(known(run)[3])
+            touched.update(known(run)[1])
         for tile in touched:
             over[tile] = [r for r in over.get(tile, ()) if id(r) not in gone]
         order = {id(run): i for i, run in enumerate(runs)} if touched else {}
         if added:
             for run in added:
-                for tile in known(run)[3]:
+                for tile in known(run)[1]:
                     over[tile].append(run)
             for tile in touched:
                 over[tile].sort(key=lambda r: order[id(r)])
         dirty: set[Tile] = set()
         rows: list[range] = []
         for tile in touched:
-            signature = tuple(known(run)[1] for run in over[tile])
+            signature = tuple(known(run)[0] for run in over[tile])
             shown = picture.tiles.get(tile, ())
             if shown != signature:
                 dirty.add(tile)
@@ -280,11 +280,11 @@ class Canvas:
         self.tiles_drawn += len(dirty)
         if picture.rgb.packed:
             changed = _strips_of(rows, height)
-            _write(picture, sorted(changed), background, known, order)
+            _write(picture, sorted(changed), background, mask, known, order)
             if picture.stale is not None:
                 picture.stale |= changed
         else:  # nothing kept yet: every strip drawn
-            _write(picture, list(range(strips(height))), background, known, order)
+            _write(picture, list(range(strips(height))), background, mask, known, order)
         for gone_id in gone:
             placed.pop(gone_id, None)
         picture.runs, picture.ids = runs, ids
@@ -304,6 +304,7 @@ def _write(
     picture: Picture,
     changed: list[int],
     background: Image.Image,
+    mask: Masks,
     known: Callable[[TextRun], Placed],
     order: dict[int, int],
 ) -> None:
@@ -326,9 +327,9 @@ def _write(
             for run in over.get((tx, ty), ())
         }
         for run in sorted(runs.values(), key=lambda r: order[id(r)]):
-            _, (_, x, y, _, _, colour, h), shape, _ = known(run)
+            (text, x, y, size, bold, colour, h), _ = known(run)
             if y < bottom and y + h > top:
-                band.paste(colour, (x, y - top), shape)
+                band.paste(colour, (x, y - top), mask(text, size, bold)[0])
         data, stride = band.tobytes(), 3 * width
         for index in range(first, last):
             start = (index * STRIP - top) * stride
