@@ -50,6 +50,7 @@ PNG_BYTES: Final = 80  # a PNG's signature, chunk headers and checksums around i
 
 RunKey = tuple[str, int, int, int, bool, str, int]  # text, x, y, size, bold, colour, height
 Tile = tuple[int, int]
+Key = tuple[object, int, int, tuple[Shape, ...]]  # a kept picture's: its game, size, background
 Masks = Callable[[str, int, bool], tuple[Image.Image, int, int]]  # a run's coverage, its offset
 # A run's key and its tiles. Not its mask: that is asked of `Masks` (a cache shared by every
 # picture) when pasted, so that no picture holds masks the cache let go.
@@ -75,6 +76,7 @@ class Picture:
     # id(run) → where each run drawn is: placed when it came, forgotten when it goes
     placed: dict[int, Placed] = field(default_factory=dict)
     used: float = 0.0  # when it was last drawn (`Canvas.clock`)
+    kept_as: Key | None = None  # its key among a `Canvas`'s pictures
 
     def pixels(self) -> Image.Image:
         """The picture's pixels, inflated (for tests and tools: the bot sends `Canvas.encode`'s
@@ -150,10 +152,8 @@ class Canvas:
         self.idle = idle  # a game not drawn for this long gives its memory back
         self.clock = clock
         self.budget = budget  # bytes the pictures may hold together (None: `kept` alone)
-        self._pictures: OrderedDict[tuple[object, int, int, tuple[Shape, ...]], Picture] = (
-            OrderedDict()
-        )
-        self._weights: dict[tuple[object, int, int, tuple[Shape, ...]], int] = {}
+        self._pictures: OrderedDict[Key, Picture] = OrderedDict()
+        self._weights: dict[Key, int] = {}
         self._held = 0  # the sum of `_weights`
         self.tiles_drawn = 0  # tiles drawn again so far (tests read it)
 
@@ -223,6 +223,7 @@ class Canvas:
         self._paint(picture, layout, background, mask)
         self._pictures[key] = picture
         self._pictures.move_to_end(key)
+        picture.kept_as = key
         self._held += weight(picture) - self._weights.get(key, 0)
         self._weights[key] = weight(picture)
         picture.used = now = self.clock()
@@ -289,15 +290,25 @@ class Canvas:
             placed.pop(gone_id, None)
         picture.runs, picture.ids = runs, ids
 
-    @staticmethod
-    def encode(picture: Picture, limit: int, busy: bool = False) -> bytes:
-        """The PNG of the picture as last drawn, from its strips: in RGB, or in the palette when
-        the picture is `busy` (`raster.is_busy`: so much text that the RGB stream would come near
-        `limit`) or its RGB stream passes `limit`."""
-        if busy or sum(map(len, picture.rgb.packed)) + PNG_BYTES >= limit:
-            return _paletted(picture)
-        picture.written = {}
-        return rgb_png(picture.width, picture.height, picture.rgb)
+    def encode(self, picture: Picture, limit: int, busy: bool = False) -> bytes:
+        """The PNG of the picture as last drawn (`_encode`), the picture weighed again: its
+        paletted strips are made here."""
+        png = _encode(picture, limit, busy)
+        key = picture.kept_as
+        if key is not None and self._pictures.get(key) is picture:
+            self._held += weight(picture) - self._weights[key]
+            self._weights[key] = weight(picture)
+        return png
+
+
+def _encode(picture: Picture, limit: int, busy: bool = False) -> bytes:
+    """The PNG of a picture from its strips: in RGB, or in the palette when the picture is `busy`
+    (`raster.is_busy`: so much text that the RGB stream would come near `limit`) or its RGB
+    stream passes `limit`."""
+    if busy or sum(map(len, picture.rgb.packed)) + PNG_BYTES >= limit:
+        return _paletted(picture)
+    picture.written = {}
+    return rgb_png(picture.width, picture.height, picture.rgb)
 
 
 def _write(
@@ -356,7 +367,7 @@ def _paletted(picture: Picture) -> bytes:
 
 
 def encode_image(image: Image.Image, limit: int, busy: bool = False) -> bytes:
-    """The PNG of a picture drawn whole (`Canvas.encode`'s, keeping nothing): RGB, or the palette
+    """The PNG of a picture drawn whole (`Canvas.encode`'s, kept nowhere): RGB, or the palette
     when `busy` or past `limit`."""
     rgb = image.convert("RGB") if image.mode != "RGB" else image
     picture = Picture(rgb.width, rgb.height)
@@ -369,4 +380,4 @@ def encode_image(image: Image.Image, limit: int, busy: bool = False) -> bytes:
         picture.rgb.size(count)
         for index, rows in picture.written.items():
             picture.rgb.put(index, rows)
-    return Canvas.encode(picture, limit, busy)
+    return _encode(picture, limit, busy)

@@ -19,6 +19,7 @@ from bot.sheet import Correction, render_full_png, render_sheet_png
 from bot.sheet.canvas import STRIP, Canvas, RunKey, changed_rows
 from bot.sheet.layout import Layout, RunKind, layout_sheet
 from bot.sheet.model import HEIGHT, PHONE, WIDTH
+from bot.sheet.raster import LIMIT, background, is_busy, mask, rasterise
 from scoring.deal import Adjust, Column, Record
 from scoring.errors import IllegalDeal
 from scoring.replay import Replay
@@ -283,3 +284,19 @@ def test_games_growing_in_several_threads_at_once_are_each_their_full_pictures()
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(play, range(4)))
     assert all(all(same) and same for same in results)
+
+
+def test_a_kept_picture_holds_its_pixels_only_as_strips_each_inflating_alone() -> None:
+    """A kept picture of a 200-deal game is its compressed strips (some 400 KB with its runs'
+    places, not 3.9 MB of RGB); each strip, inflated alone, gives the full drawing's rows."""
+    canvas = Canvas()
+    game = Game(rules_for("sochi", 3, {"pool_target": "900"}), NAMES[:3], 0)
+    line = Replay(game)
+    stock = playable(game, random_records(3, 201, seed=7))
+    for records in (stock[:200], stock[200:]):
+        layout = layout_sheet(line.advance(records), "en", game="kept")
+        kept = canvas.draw(layout, background(layout), mask, "kept")
+        canvas.encode(kept, LIMIT, is_busy(layout))
+    assert kept.pixels().tobytes() == rasterise(layout).tobytes()
+    assert 100_000 < canvas.held < 600_000
+    assert canvas.held < 0.2 * HEIGHT * WIDTH * 3
