@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     picture_processes: int = Field(default=2, ge=0, le=8)
     # Megabytes the painter processes may keep pictures in, all of them together (a kept picture,
     # some 250–450 KB of compressed strips, lets a game's next one redraw only what its deal
-    # changed: 256 MB keep some 700 games).
+    # changed: 256 MB keep some 600–800 games).
     picture_memory_mb: int = Field(default=256, ge=16, le=65536)
     # What the bot sends is paced to Telegram's limits by token buckets (bot/tg/pacing.py): at most
     # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
