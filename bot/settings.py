@@ -115,7 +115,8 @@ class Settings(BaseSettings):
     # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
     picture_processes: int = Field(default=2, ge=0, le=8)
     # Megabytes the painter processes may keep pictures in, all of them together (a kept picture,
-    # some 4.5 MB, lets a game's next one redraw only what its deal changed).
+    # some 250–450 KB of compressed strips, lets a game's next one redraw only what its deal
+    # changed: 256 MB keep some 600–800 games).
     picture_memory_mb: int = Field(default=256, ge=16, le=65536)
     # Games in play (a last event within the painters' idle time) read into the caches and drawn
     # once right after a start, the latest first, so that their players' next deal is not the

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.sheet.canvas import Canvas, fresh
+from bot.sheet.canvas import Canvas, encode_image
 from bot.sheet.drawn import Drawn
 from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
 from bot.sheet.raster import LIMIT, background, encode_png, is_busy, mask, rasterise
@@ -61,8 +61,8 @@ def render_sheet_png(
         layout = layout_sheet(
             sheet, lang, settlement=settlement, corrections=corrections, game=game
         )
-        image, picture = canvas.draw(layout, background(layout), mask, game)
-        return canvas.encode(image, picture, LIMIT, is_busy(layout))
+        picture = canvas.draw(layout, background(layout), mask, game)
+        return canvas.encode(picture, LIMIT, is_busy(layout))
 
 
 def render_full_png(
@@ -99,4 +99,4 @@ def render_document_png(
             sheet, lang, settlement=settlement, corrections=corrections, keep=False, fold=False
         )
         image = rasterise(layout)
-    return Canvas.encode(image, fresh(image), DOCUMENT_LIMIT)
+    return encode_image(image, DOCUMENT_LIMIT)

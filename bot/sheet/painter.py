@@ -53,8 +53,9 @@ GAMES_SENT: Final = 1024  # games whose last history a parent remembers, per chi
 GAMES_KEPT: Final = 4 * GAMES_SENT  # a child remembers more, so that the parent forgets first
 # Pictures a child keeps at most: a game drawn over a picture of its own redraws what its deal
 # changed, one drawn over another game's redraws most of the picture. What they may hold is the
-# memory budget (`PICTURE_MEMORY_MB`, shared by the children; a picture holds ~4.5 MB), so that a
-# thousand chats cost what the budget says, not six times the bot; the bot's own `Canvas` keeps 24.
+# memory budget (`PICTURE_MEMORY_MB`, shared by the children; a picture holds 250–450 KB, its pixels
+# only as compressed strips: `bot.sheet.canvas`), so that a thousand chats cost what the budget
+# says, not six times the bot; the bot's own `Canvas` keeps 24.
 KEPT: Final = 1024
 MEMORY: Final = 256 << 20  # bytes, the default budget of all the children together
 TICK: Final = 30.0  # seconds a child waits for a job before it drops the pictures gone idle

@@ -5,7 +5,7 @@ Text runs sit on whole pixels, so the coverage mask of a run depends only on its
 weight; masks are cached and pasted, which spares FreeType most of the work on the next picture.
 The shapes under the text are drawn at twice the size and scaled down (smooth diagonals), and cached:
 they change only when a pool closes.
-The PNG is written unfiltered, deflated by ISA-L in strips (`bot.sheet.canvas`): Pillow's adaptive
+The PNG is written unfiltered, deflated by ISA-L in strips (`bot.sheet.strips`): Pillow's adaptive
 row filters cost more time than they save bytes on a flat drawing like this one.
 """
 
@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.sheet.canvas import Canvas, fresh
+from bot.sheet.canvas import encode_image
 from bot.sheet.layout import BACKGROUND, Circle, Layout, Line, Rect, Region, Shape, font
 
 
@@ -100,4 +100,4 @@ def encode_png(image: Image.Image, busy: bool = False) -> bytes:
     """An 8-bit RGB PNG, rows unfiltered, deflated in strips (`bot.sheet.canvas`); a picture
     that would pass `LIMIT` (most sheets past some 20 deals) is written in the fixed 256-colour
     palette instead. Encoded whole here; the bot keeps the strips that did not change."""
-    return Canvas.encode(image, fresh(image), LIMIT, busy)
+    return encode_image(image, LIMIT, busy)

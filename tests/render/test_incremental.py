@@ -18,7 +18,8 @@ from bench.sheets import NAMES, random_records
 from bot.sheet import Correction, render_full_png, render_sheet_png
 from bot.sheet.canvas import STRIP, Canvas, RunKey, changed_rows
 from bot.sheet.layout import Layout, RunKind, layout_sheet
-from bot.sheet.model import HEIGHT, PHONE
+from bot.sheet.model import HEIGHT, PHONE, WIDTH
+from bot.sheet.raster import LIMIT, background, is_busy, mask, rasterise
 from scoring.deal import Adjust, Column, Record
 from scoring.errors import IllegalDeal
 from scoring.replay import Replay
@@ -98,31 +99,33 @@ def test_a_deal_recompresses_only_the_strips_its_new_text_lies_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Deals 41–60 of a game: the median deal recompresses under a quarter of the picture's
-    strips (its bands' new totals and the strip's balances; a band that folds moves more)."""
+    strips (its bands' new totals and the strip's balances; a band that folds moves more), the
+    same strips of the RGB rows the picture keeps and of the palette it is sent in."""
     bot.sheet.canvas = Canvas()
     game = Game(rules_for("sochi", 3, {"pool_target": "400"}), NAMES[:3], 0)
     stock = random_records(3, 60, seed=5)
     line = Replay(game)
     render_sheet_png(line.advance(stock[:40]))
-    compressed: list[int] = []
-    # bot.sheet's `canvas` attribute is the kept pictures, so the module is reached by its name.
-    canvas_module = importlib.import_module("bot.sheet.canvas")
-    real = canvas_module.deflate
+    compressed: list[bytes] = []
+    strips = importlib.import_module("bot.sheet.strips")
+    real = strips.deflate
 
     def counted(rows: bytes) -> bytes:
-        compressed.append(len(rows))
+        compressed.append(rows)
         return real(rows)
 
-    monkeypatch.setattr(canvas_module, "deflate", counted)
+    monkeypatch.setattr(strips, "deflate", counted)
     counts = []
     for count in range(41, 61):
         compressed.clear()
         sheet = line.advance(stock[count - 1 : count])
         png = render_sheet_png(sheet)
-        counts.append(len(compressed))
+        assert png[25] == 3  # sent in the palette: both streams are kept up to date
+        rgb = [rows for rows in compressed if len(rows) % (3 * WIDTH + 1) == 0]
+        assert len(rgb) * 2 == len(compressed)  # each strip deflated in RGB and in the palette
+        counts.append(len(rgb))
         assert picture(png) == picture(render_full_png(sheet))
-    strips = -(-HEIGHT // STRIP)
-    assert 0 < statistics.median(counts) < strips / 4, counts
+    assert 0 < statistics.median(counts) < -(-HEIGHT // STRIP) / 4, counts
 
 
 def key(text: str, y: int, height: int = 20) -> RunKey:
@@ -281,3 +284,19 @@ def test_games_growing_in_several_threads_at_once_are_each_their_full_pictures()
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(play, range(4)))
     assert all(all(same) and same for same in results)
+
+
+def test_a_kept_picture_holds_its_pixels_only_as_strips_each_inflating_alone() -> None:
+    """A kept picture of a 200-deal game is its compressed strips (some 400 KB with its runs'
+    places, not 3.9 MB of RGB); each strip, inflated alone, gives the full drawing's rows."""
+    canvas = Canvas()
+    game = Game(rules_for("sochi", 3, {"pool_target": "900"}), NAMES[:3], 0)
+    line = Replay(game)
+    stock = playable(game, random_records(3, 201, seed=7))
+    for records in (stock[:200], stock[200:]):
+        layout = layout_sheet(line.advance(records), "en", game="kept")
+        kept = canvas.draw(layout, background(layout), mask, "kept")
+        canvas.encode(kept, LIMIT, is_busy(layout))
+    assert kept.pixels().tobytes() == rasterise(layout).tobytes()
+    assert 100_000 < canvas.held < 600_000
+    assert canvas.held < 0.2 * HEIGHT * WIDTH * 3
