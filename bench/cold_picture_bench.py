@@ -53,9 +53,9 @@ def phases(picture: Drawn) -> tuple[float, float, float]:
     start = time.process_time()
     layout = L.layout_sheet(picture, "ru", game="g")
     laid = time.process_time()
-    image, kept = S.canvas.draw(layout, background(layout), mask, "g")
+    kept = S.canvas.draw(layout, background(layout), mask, "g")
     drawn_at = time.process_time()
-    S.canvas.encode(image, kept, LIMIT, is_busy(layout))
+    S.canvas.encode(kept, LIMIT, is_busy(layout))
     done = time.process_time()
     return (laid - start) * 1000, (drawn_at - laid) * 1000, (done - drawn_at) * 1000
 
