@@ -49,7 +49,7 @@ from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 
 RENDER = posting.render_sheet_png
-MARKS = (100, 2000, 5000)
+MARKS = (100, 1000, 2000, 5000)
 
 
 async def open_table(dp: Any, bot: MockedBot, chat_id: int) -> ChatDriver:

@@ -1,4 +1,4 @@
-"""The sender on a real PostgreSQL whose connections are killed every 0.1–0.3 s (a proxy that
+"""The sender on a real PostgreSQL whose connections are killed every 0.05–0.2 s (a proxy that
 drops, a server restarting): claims, marks and give-backs fail at every step, and yet every owed
 row goes out once, in its chat's order, and no chat waits for a claim's 30 s lease."""
 
@@ -23,12 +23,12 @@ ROWS = 40
 
 
 async def kill_connections(url: str, stop: asyncio.Event, killed: list[int]) -> None:
-    """Every 0.1–0.3 s, terminate every other connection to the database."""
+    """Every 0.05–0.2 s, terminate every other connection to the database."""
     rng = random.Random(23)
     killer = await asyncpg.connect(url)
     try:
         while not stop.is_set():
-            await asyncio.sleep(rng.uniform(0.1, 0.3))
+            await asyncio.sleep(rng.uniform(0.05, 0.2))
             gone = await killer.fetch(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                 " WHERE datname = current_database() AND pid <> pg_backend_pid()"
@@ -71,7 +71,8 @@ async def test_connections_killed_under_the_sender_lose_nothing_double_nothing_a
         with contextlib.suppress(asyncio.CancelledError):
             await sending
         texts = [str(getattr(r, "text", "")) for r in bot.requests]
-        assert sum(killed) > 10, f"the connections were hardly killed: {killed}"
+        rounds = [gone for gone in killed if gone]  # a quiet machine sends the rows in ~0.6 s
+        assert len(rounds) >= 3, f"the connections were hardly killed: {killed}"
         assert sorted(texts) == sorted(f"{c}-{n}" for n in range(ROWS) for c in range(CHATS))
         for chat in range(CHATS):  # each chat's rows in order, each once
             assert [t for t in texts if t.startswith(f"{chat}-")] == [
