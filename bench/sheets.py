@@ -126,6 +126,19 @@ EXAMPLES = (
 )
 
 
+def example_sheet(ex: Example) -> Sheet:
+    """The example's game, its players named in its language."""
+    names = RU_NAMES if ex.lang == "ru" else NAMES
+    return random_game(
+        ex.size,
+        ex.deals,
+        ex.seed,
+        convention=ex.convention,
+        pool_target=ex.pool_target,
+        names=names,
+    )
+
+
 def corrected_mountain(sheet: Sheet, seat: int = 0) -> Corrections:
     """A correction of the seat's last mountain value but one (first written 10 higher),
     numbered 1, and one of a later record that no longer writes in the mountain (a 44 corrected
@@ -153,16 +166,7 @@ def write_examples(directory: Path) -> list[Path]:
     ):
         paths += _write(directory, name, render_sheet_png(sheet, lang, corrections=corrections))
     for ex in EXAMPLES:
-        names = RU_NAMES if ex.lang == "ru" else NAMES
-        sheet = random_game(
-            ex.size,
-            ex.deals,
-            ex.seed,
-            convention=ex.convention,
-            pool_target=ex.pool_target,
-            names=names,
-        )
-        paths += _write(directory, ex.name, render_sheet_png(sheet, ex.lang))
+        paths += _write(directory, ex.name, render_sheet_png(example_sheet(ex), ex.lang))
         if ex.deals == 200 and ex.lang == "ru":
             path = directory / f"{ex.name.removesuffix('-ru')}-full-ru.png"
             path.write_bytes(render_document_png(sheet, ex.lang))

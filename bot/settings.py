@@ -116,8 +116,9 @@ class Settings(BaseSettings):
     picture_processes: int = Field(default=2, ge=0, le=8)
     # Megabytes the painter processes may keep pictures in, all of them together (a kept picture,
     # some 250–450 KB of compressed strips, lets a game's next one redraw only what its deal
-    # changed: 256 MB keep some 600–800 games).
-    picture_memory_mb: int = Field(default=256, ge=16, le=65536)
+    # changed: 128 MB keep some 300–400 games). It pays only if it holds every game in play: chats
+    # taking turns through a budget too small for them each find their picture gone.
+    picture_memory_mb: int = Field(default=128, ge=16, le=65536)
     # Games in play (a last event within the painters' idle time) read into the caches and drawn
     # once right after a start, the latest first, so that their players' next deal is not the
     # one that reads the game back and draws it from nothing (bot/tg/warmup.py); 0: none.

@@ -4,12 +4,12 @@ the centre."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Final, overload
+from typing import Final
 
 from bot.sheet.drawn import Drawn
-from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
+from bot.sheet.flow import Area, Item, Lazy, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
     CLOSED_MARK,
@@ -118,7 +118,7 @@ def value_item(
     return Item((shown,))
 
 
-class Totals(Sequence[Item]):
+class Totals(Lazy):
     """A band's uncorrected totals as items (`value_item`, in record order), each made when first
     read: a crowded band holds 1,500 totals and its picture shows the newest hundred."""
 
@@ -136,18 +136,6 @@ class Totals(Sequence[Item]):
 
     def __len__(self) -> int:
         return len(self.values)
-
-    @overload
-    def __getitem__(self, index: int) -> Item: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Item]: ...
-    def __getitem__(self, index: int | slice) -> Item | list[Item]:
-        if isinstance(index, slice):
-            return [self._item(i) for i in range(*index.indices(len(self.values)))]
-        return self._item(index + len(self.values) if index < 0 else index)
-
-    def __iter__(self) -> Iterator[Item]:
-        return (self._item(i) for i in range(len(self.values)))
 
     def _item(self, index: int) -> Item:
         item = self._made[index]

@@ -8,7 +8,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, overload
 
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
@@ -162,6 +162,28 @@ class Item:
 
 
 NEWLINE: Final = Item(newline=True)
+
+
+class Lazy(Sequence[Item]):
+    """Items made one at a time, as a flow reads them (`_item`, for an index in range): a crowded
+    band's flow reads up to the first item that does not fit, so the rest are never made."""
+
+    __slots__ = ()
+
+    def _item(self, index: int) -> Item:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Item]: ...
+    def __getitem__(self, index: int | slice) -> Item | list[Item]:
+        if isinstance(index, slice):
+            return [self._item(i) for i in range(*index.indices(len(self)))]
+        return self._item(index + len(self) if index < 0 else index)
+
+    def __iter__(self) -> Iterator[Item]:
+        return (self._item(i) for i in range(len(self)))
 
 
 def _seg_size(size: int, rel: float, most: int = 0) -> int:

@@ -57,7 +57,7 @@ GAMES_KEPT: Final = 4 * GAMES_SENT  # a child remembers more, so that the parent
 # only as compressed strips: `bot.sheet.canvas`), so that a thousand chats cost what the budget
 # says, not six times the bot; the bot's own `Canvas` keeps 24.
 KEPT: Final = 1024
-MEMORY: Final = 256 << 20  # bytes, the default budget of all the children together
+MEMORY: Final = 128 << 20  # bytes, the default budget of all the children together
 TICK: Final = 30.0  # seconds a child waits for a job before it drops the pictures gone idle
 
 Totals = tuple[tuple[int, Fraction], ...]

@@ -25,16 +25,16 @@ last size, and the fewest folded is searched from the newest totals down (`_fewe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import accumulate, chain
-from typing import overload
 
 from bot.sheet.flow import (
     Area,
     Arranged,
     Item,
+    Lazy,
     Seg,
     Widths,
     arrange,
@@ -77,7 +77,7 @@ def _ellipsis(band: Band, style: Style) -> Item:
     return Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))
 
 
-class Shown(Sequence[Item]):
+class Shown(Lazy):
     """`[*head, *items[skip:]]` read in place rather than copied: a crowded band's flow reads its
     items one by one up to the first that does not fit, so the totals it never reaches are never
     made (`bands.Totals`)."""
@@ -89,18 +89,6 @@ class Shown(Sequence[Item]):
 
     def __len__(self) -> int:
         return len(self.head) + len(self.items) - self.skip
-
-    @overload
-    def __getitem__(self, index: int) -> Item: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Item]: ...
-    def __getitem__(self, index: int | slice) -> Item | list[Item]:
-        if isinstance(index, slice):
-            return [self._item(i) for i in range(*index.indices(len(self)))]
-        return self._item(index + len(self) if index < 0 else index)
-
-    def __iter__(self) -> Iterator[Item]:
-        return (self._item(i) for i in range(len(self)))
 
     def _item(self, index: int) -> Item:
         if not 0 <= index < len(self):

@@ -8,7 +8,7 @@ from dataclasses import fields
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.sheets import EXAMPLES, NAMES, RU_NAMES, corrected_mountain, random_game
+from bench.sheets import EXAMPLES, NAMES, corrected_mountain, example_sheet, random_game
 from bot.sheet.layout import layout_sheet
 from bot.sheet.measure import (
     NUMERALS,
@@ -37,16 +37,7 @@ def example_sheets() -> list[tuple[Sheet, str]]:
     """The example sheets, ru and en, and two long games."""
     sheets = []
     for ex in EXAMPLES:
-        names = RU_NAMES if ex.lang == "ru" else NAMES
-        sheet = random_game(
-            ex.size,
-            ex.deals,
-            ex.seed,
-            convention=ex.convention,
-            pool_target=ex.pool_target,
-            names=names,
-        )
-        sheets.append((sheet, ex.lang))
+        sheets.append((example_sheet(ex), ex.lang))
     sheets.append((random_game(3, 2000, 7, pool_target=99999), "ru"))
     sheets.append((random_game(4, 1000, 3, pool_target=99999, names=NAMES), "en"))
     return sheets
