@@ -27,6 +27,7 @@ from tests.bot.factories import (
 )
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_game_flow import count_events, open_game
+from tests.e2e.fake_telegram import ADMIN_RIGHTS
 
 RU_ANNA = TgUser(ANNA.id, "Anna", "anna_p", "ru")
 _ids = itertools.count(900_000)
@@ -88,23 +89,7 @@ async def added(chat: ChatDriver, by: TgUser, status: str = "member") -> list[Te
                 "old_chat_member": {"status": "left", "user": BOT_USER},
                 "new_chat_member": {"status": status, "user": BOT_USER}
                 if status != "administrator"
-                else {
-                    "status": "administrator",
-                    "user": BOT_USER,
-                    "can_be_edited": False,
-                    "is_anonymous": False,
-                    "can_manage_chat": True,
-                    "can_delete_messages": True,
-                    "can_manage_video_chats": False,
-                    "can_restrict_members": False,
-                    "can_promote_members": False,
-                    "can_change_info": False,
-                    "can_invite_users": True,
-                    "can_post_stories": False,
-                    "can_edit_stories": False,
-                    "can_delete_stories": False,
-                    "can_send_welcome_messages": False,
-                },
+                else {"status": "administrator", "user": BOT_USER, **ADMIN_RIGHTS},
             }
         },
     )

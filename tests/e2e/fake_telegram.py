@@ -58,6 +58,22 @@ WEBHOOK_CONFLICT = (
     "Conflict: can't use getUpdates method while webhook is active; "
     "use deleteWebhook to delete the webhook first"
 )
+# What an administrator bot's ChatMember carries beside its status and user (Bot API ChatMemberAdministrator).
+ADMIN_RIGHTS: dict[str, bool] = {
+    "can_be_edited": False,
+    "is_anonymous": False,
+    "can_manage_chat": True,
+    "can_delete_messages": True,
+    "can_manage_video_chats": False,
+    "can_restrict_members": False,
+    "can_promote_members": False,
+    "can_change_info": False,
+    "can_invite_users": True,
+    "can_post_stories": False,
+    "can_edit_stories": False,
+    "can_delete_stories": False,
+    "can_send_welcome_messages": False,
+}
 WEBHOOK_RETRY = 0.2  # seconds before an update not answered 2xx is sent again
 WEBHOOK_CONNECTIONS = 40  # Telegram's default max_connections
 
@@ -706,21 +722,7 @@ class FakeTelegram:
         bot = {k: self.bot_user[k] for k in ("id", "is_bot", "first_name", "username")}
         new: dict[str, Any] = {"status": status, "user": bot}
         if status == "administrator":
-            new |= {
-                "can_be_edited": False,
-                "is_anonymous": False,
-                "can_manage_chat": True,
-                "can_delete_messages": True,
-                "can_manage_video_chats": False,
-                "can_restrict_members": False,
-                "can_promote_members": False,
-                "can_change_info": False,
-                "can_invite_users": True,
-                "can_post_stories": False,
-                "can_edit_stories": False,
-                "can_delete_stories": False,
-                "can_send_welcome_messages": False,
-            }
+            new |= ADMIN_RIGHTS
         update = {
             "chat": chat.api(),
             "from": by.api(),
