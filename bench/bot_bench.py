@@ -29,7 +29,7 @@ from aiogram.methods import SendMessage, SendPhoto, TelegramMethod  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
-from bot.tg import reply as posting  # noqa: E402
+from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through  # noqa: E402
 

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
-from bot.tg import reply as posting  # noqa: E402
+from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, TgUser  # noqa: E402
 from tests.bot.mocked_bot import MockedBot  # noqa: E402
 from tests.pg import PostgresServer  # noqa: E402

@@ -12,7 +12,7 @@ active, and a cold game's first deal (docs/benchmarks.md, "Many groups").
    same database): the first deal's command-to-reply with the picture (in a worker thread, with
    nothing of the game kept: the canvas and the band layouts emptied) and as text, resumed from
    its snapshot and, for comparison, with its snapshot deleted (the whole log folded and replayed);
-   and the first deal after the warm-up a start does (`bot.tg.warmup`), with its time.
+   and the first deal after the warm-up a start does (`bot.telegram.outbound.warmup`), with its time.
 
     .venv/bin/python bench/many_games_bench.py [--long 5000] [--chats 200 300 1000] [--setup 10]
         [--rounds 2] [--cold 2000]
@@ -43,8 +43,8 @@ from bot.sheet import layout, measure  # noqa: E402
 from bot.sheet.canvas import Canvas  # noqa: E402
 from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
-from bot.tg import reply as posting  # noqa: E402
-from bot.tg.warmup import warm_up  # noqa: E402
+from bot.telegram.outbound import outbox as posting  # noqa: E402
+from bot.telegram.outbound.warmup import warm_up  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 

@@ -29,7 +29,7 @@ from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
-from bot.tg import reply as posting  # noqa: E402
+from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 

@@ -38,8 +38,8 @@ from bot.core import Caller, GameService, parse_newgame  # noqa: E402
 from bot.core.stats import StatsFilter, chat_stats  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
+from bot.telegram.inbound.archive import standings_png  # noqa: E402
 from bot.texts.i18n import translator  # noqa: E402
-from bot.tg.archive import standings_png  # noqa: E402
 from scoring.seating import SEAT_LETTERS as SEATS  # noqa: E402
 from scoring.seating import active_seats  # noqa: E402
 from tests.bot.factories import ChatDriver, Committing, FakeClock, TgUser  # noqa: E402

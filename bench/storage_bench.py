@@ -34,7 +34,7 @@ from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore, Store  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
-from bot.tg import reply as posting  # noqa: E402
+from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot  # noqa: E402
 from tests.pg import PostgresServer  # noqa: E402

@@ -1,6 +1,6 @@
 """Wiring: the Bot (session, API server), the Dispatcher with the game service and the routers, the
 commands menu, the background tasks that close timed-out votes and deliver the outbox
-(`bot.tg.sender`), and long polling that loses no update (`bot.tg.polling`).
+(`bot.telegram.outbound.sender`), and long polling that loses no update (`bot.telegram.inbound.polling`).
 `build_dispatcher` is what the tests drive with a mocked Bot."""
 
 from __future__ import annotations
@@ -35,21 +35,21 @@ from bot.settings import Settings
 from bot.startup import open_when_ready
 from bot.storage.factory import StoreUnavailable
 from bot.storage.upkeep import pruning
+from bot.telegram import runtime
+from bot.telegram.inbound.context import UpdateContext
+from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
+from bot.telegram.inbound.handlers import ROUTERS
+from bot.telegram.inbound.polling import poll
+from bot.telegram.inbound.webhook import add_webhook, set_webhook, until_stopped
+from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes
+from bot.telegram.outbound.pacing import Pacing
+from bot.telegram.outbound.sender import Sender
+from bot.telegram.outbound.settling import remind_debts
+from bot.telegram.outbound.warmup import Warmed, warm_up
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, Translator, translator
-from bot.tg import runtime
-from bot.tg.fsm import fsm_isolation, fsm_storage
-from bot.tg.middlewares import UpdateContext
-from bot.tg.pacing import Pacing
-from bot.tg.polling import poll
-from bot.tg.reply import ChatAnnouncer, close_expired_votes
-from bot.tg.sender import Sender
-from bot.tg.settling import remind_debts
-from bot.tg.warmup import Warmed, warm_up
-from bot.tg.webhook import add_webhook, set_webhook, until_stopped
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
-from handlers import ROUTERS
 
 if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
     from bot.sheet.painter import Painter

@@ -121,9 +121,9 @@ class Settings(BaseSettings):
     picture_memory_mb: int = Field(default=128, ge=16, le=65536)
     # Games in play (a last event within the painters' idle time) read into the caches and drawn
     # once right after a start, the latest first, so that their players' next deal is not the
-    # one that reads the game back and draws it from nothing (bot/tg/warmup.py); 0: none.
+    # one that reads the game back and draws it from nothing (bot/telegram/warmup.py); 0: none.
     warm_games: int = Field(default=40, ge=0, le=10000)
-    # What the bot sends is paced to Telegram's limits by token buckets (bot/tg/pacing.py): at most
+    # What the bot sends is paced to Telegram's limits by token buckets (bot/telegram/pacing.py): at most
     # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
     # PACE_PRIVATE_PER_SECOND in a private chat after a burst of PACE_PRIVATE_BURST; at most
     # PACE_BOT_PER_SECOND in any second in all chats, PACE_BOT_BURST of them at once.

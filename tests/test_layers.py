@@ -39,9 +39,11 @@ LAYERS: Final[dict[str, tuple[str, ...]]] = {
     "storage": ("bot.storage",),
     "core": ("bot.core",),
     "texts": ("bot.texts",),
-    "tg": ("bot.tg",),
+    "tg": ("bot.telegram",),
+    "outbound": ("bot.telegram.outbound",),
+    "inbound": ("bot.telegram.inbound",),
     "web": ("bot.web",),
-    "handlers": ("handlers",),
+    "handlers": ("handlers", "bot.telegram.inbound.handlers"),
     "ops": ("bot.logs", "bot.startup", "bot.backup", "bot.migrate"),
     "entry": ("bot.app", "bot.__main__"),
 }
@@ -57,8 +59,16 @@ ALLOWED: Final[dict[str, frozenset[str]]] = {
     "core": frozenset({"domain", "scoring", "locales"}),
     "texts": frozenset({"core", "domain", "scoring", "locales"}),
     "tg": frozenset({"texts", "core", "domain", "sheet", "settings", "scoring", "locales"}),
+    "outbound": frozenset(
+        {"tg", "texts", "core", "domain", "sheet", "settings", "scoring", "locales"}
+    ),
+    "inbound": frozenset(
+        {"outbound", "tg", "texts", "core", "domain", "sheet", "settings", "scoring", "locales"}
+    ),
     "web": frozenset({"texts", "core", "domain", "sheet", "scoring", "locales"}),
-    "handlers": frozenset({"tg", "texts", "core", "domain", "scoring", "locales"}),
+    "handlers": frozenset(
+        {"inbound", "outbound", "tg", "texts", "core", "domain", "scoring", "locales"}
+    ),
     "ops": frozenset({"settings", "storage", "core", "domain", "redact", "scoring", "locales"}),
     "entry": frozenset(LAYERS) - {"entry"},
 }
@@ -72,6 +82,9 @@ FORBIDDEN: Final = frozenset(
         ("storage", "core"),
         ("core", "storage"),
         ("tg", "storage"),
+        ("inbound", "storage"),
+        ("outbound", "storage"),
+        ("outbound", "inbound"),
         ("core", "tg"),
         ("domain", "core"),
     }
@@ -148,7 +161,7 @@ def layer_of(name: str) -> str | None:
 
 
 def product(name: str) -> str | None:
-    """The product module `name` is or lies in, if any (`bot.tg.keyboards.JoinCb` → the module)."""
+    """The product module `name` is or lies in, if any (`bot.telegram.keyboards.JoinCb` → the module)."""
     while name:
         if name in modules():
             return name
@@ -200,9 +213,7 @@ def test_only_the_entry_point_imports_handlers() -> None:
     wrong = sorted(
         f"{importer} imports {module}"
         for importer, module, _ in edges()
-        if (module == "handlers" or module.startswith("handlers."))
-        and not (importer == "handlers" or importer.startswith("handlers."))
-        and layer_of(importer) != ENTRY
+        if layer_of(module) == "handlers" and layer_of(importer) not in ("handlers", ENTRY)
     )
     assert wrong == []
 
@@ -300,9 +311,9 @@ def test_each_layer_of_the_table_is_where_docs_architecture_draws_it() -> None:
         "bot.storage.sqlite": "storage",
         "bot.core.uow": "core",
         "bot.texts.deal_steps": "texts",
-        "bot.tg.reply": "tg",
+        "bot.telegram.outbound.outbox": "tg",
         "bot.web.api": "web",
-        "handlers.deal": "handlers",
+        "bot.telegram.inbound.handlers.deal": "handlers",
         "bot.app": "entry",
         "bot.__main__": "entry",
         "bot.migrate": "ops",
@@ -317,7 +328,7 @@ def test_each_layer_of_the_table_is_where_docs_architecture_draws_it() -> None:
 
 
 def test_the_fsm_storage_is_chosen_in_one_place() -> None:
-    """bot/tg/fsm.py alone names an aiogram FSM storage (and bot/tg/fsm_db.py, the storage in the
+    """bot/telegram/fsm.py alone names an aiogram FSM storage (and bot/telegram/fsm_db.py, the storage in the
     database that fsm.py chooses, subclasses aiogram's base)."""
     naming = {
         name
@@ -325,7 +336,7 @@ def test_the_fsm_storage_is_chosen_in_one_place() -> None:
         for target, _ in imported(name)
         if target.startswith("aiogram.fsm.storage")
     }
-    assert naming == {"bot.tg.fsm", "bot.tg.fsm_db"}
+    assert naming == {"bot.telegram.inbound.fsm", "bot.telegram.inbound.fsm_db"}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith("locales")))

@@ -223,7 +223,7 @@ class GameService:
     async def remind(self, uow: UnitOfWork, chat_id: int) -> tuple[int, list[Debt]]:
         return await settling.remind(uow, chat_id)
 
-    # -- the vote clock (bot.tg.reply.close_expired_votes) -----------------------------------
+    # -- the vote clock (bot.telegram.outbound.outbox.close_expired_votes) -----------------------------------
     async def watch_open_votes(self) -> int:
         return await votes.watch_open_votes(self.core)
 

@@ -1,7 +1,7 @@
 """The unit of work: one per Telegram update (opened by the bot's middleware and given to the
 handler as `uow`), per game of a vote clock's tick, per Mini App deal. Commands run in it
 (`uow.command(caller)`), the replies they owe are written into it (`uow.owe`, through
-`bot.tg.reply.Reply`), and whatever must wait for the commit waits in it (`uow.after_commit`: a
+`bot.telegram.outbound.outbox.Reply`), and whatever must wait for the commit waits in it (`uow.after_commit`: a
 toast saying "recorded"). `await uow.commit()` is the one step that writes: the update's mark,
 every command's events and writes, and the owed rows, in one transaction; then the kept states and
 sheets learn what was committed, the sender is woken, and the hooks run. Nothing reaches Telegram

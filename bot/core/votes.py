@@ -212,7 +212,7 @@ def vote_state(
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
 
 
-# -- votes that time out: a background task (bot.tg.reply.close_expired_votes) runs these ---------
+# -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
 async def watch_open_votes(core: Core) -> int:
     """At start-up: find every live game with an open vote (the log keeps the deadlines), so that
     a restart loses none; returns how many games are watched."""

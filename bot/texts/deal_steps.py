@@ -9,7 +9,7 @@ answer is filled in at once — and `record(seating, draft)` the finished deal, 
 (`notation`) goes through the same `GameService.record` as a typed `/deal`, so every rule and every
 refusal stays the engine's. `step_text` and `label` put a step into the chat's language.
 
-No aiogram and no I/O here: handlers/deal_steps.py keeps the drafts in the FSM (bot/tg/fsm.py) and
+No aiogram and no I/O here: bot/telegram/inbound/handlers/deal_steps.py keeps the drafts in the FSM (bot/telegram/fsm.py) and
 checks every press against them and the database.
 """
 

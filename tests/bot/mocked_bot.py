@@ -33,8 +33,8 @@ from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.core import GameService
-from bot.tg.pacing import Pacing
-from bot.tg.sender import Sender
+from bot.telegram.outbound.pacing import Pacing
+from bot.telegram.outbound.sender import Sender
 
 if TYPE_CHECKING:  # the sender's, optional with the picture
     from bot.sheet.painter import Painter

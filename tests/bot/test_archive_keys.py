@@ -9,10 +9,11 @@ from datetime import UTC
 from aiogram.filters.callback_data import CallbackData
 
 from bot.core.archive import GamesPage, page_bounds
+from bot.telegram import keyboards
+from bot.telegram.inbound import archive
+from bot.telegram.inbound.archive import GameAct, GameCb, GamesCb, pages_keyboard
+from bot.telegram.inbound.calc_steps import CalcCb
 from bot.texts.i18n import translator
-from bot.tg import archive, keyboards
-from bot.tg.archive import GameAct, GameCb, GamesCb, pages_keyboard
-from bot.tg.calc_steps import CalcCb
 
 
 def test_the_archive_s_callback_data_fits_in_64_bytes() -> None:

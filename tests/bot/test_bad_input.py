@@ -8,8 +8,8 @@ import html
 import pytest
 
 from bot.storage import SqliteStore
+from bot.telegram.keyboards import JoinCb
 from bot.texts.i18n import translator
-from bot.tg.keyboards import JoinCb
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, TgUser, sent, texts
 
 # (who, command, error code, the part at fault as the reply must quote it)

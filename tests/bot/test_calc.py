@@ -17,10 +17,10 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import SqliteStore
+from bot.telegram.inbound.calc_steps import CalcAct, CalcCb, CalcStep
+from bot.telegram.keyboards import HelpCb
 from bot.texts.help import Topic
 from bot.texts.i18n import translator
-from bot.tg.calc_steps import CalcAct, CalcCb, CalcStep
-from bot.tg.keyboards import HelpCb
 from tests.bot.factories import ANNA, BORIS, START, ChatDriver, TgUser, texts
 from tests.bot.mocked_bot import BOT_USER
 from tests.bot.test_bad_input import count_events, started_game

@@ -18,6 +18,8 @@ from bot.app import build_dispatcher
 from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
+from bot.telegram.inbound.fsm import OpenSteps, fsm_storage
+from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.texts.deal_steps import (
     KINDS,
     ROLES,
@@ -41,8 +43,6 @@ from bot.texts.deal_steps import (
     with_note,
 )
 from bot.texts.i18n import LANGUAGES, load, translator
-from bot.tg.fsm import OpenSteps, fsm_storage
-from bot.tg.keyboards import Act, DealCb, deal_keyboard
 from scoring import offers
 from scoring.deal import Role
 from scoring.notation import Table, parse_record
@@ -524,7 +524,7 @@ async def test_a_second_record_press_records_nothing_more(
 async def test_two_record_presses_at_once_record_the_deal_once(
     chat: ChatDriver, game: GameService
 ) -> None:
-    """One user's updates in a chat are handled one at a time (bot/tg/fsm.py, the isolation)."""
+    """One user's updates in a chat are handled one at a time (bot/telegram/fsm.py, the isolation)."""
     await open_game(chat)
     steps = await open_steps(chat)
     await steps.presses(ANNA, "Misère", "Clara", "0")

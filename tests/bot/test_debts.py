@@ -16,9 +16,9 @@ from bot.core import GameService
 from bot.core.events import Kind, Player
 from bot.core.ledger import Debt
 from bot.storage import SqliteStore
+from bot.telegram.keyboards import DEBT_BUTTONS, DebtCb, JoinCb, debts_keyboard
+from bot.telegram.outbound.settling import remind_debts
 from bot.texts.i18n import translator
-from bot.tg.keyboards import DEBT_BUTTONS, DebtCb, JoinCb, debts_keyboard
-from bot.tg.settling import remind_debts
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, TgUser, texts
 from tests.bot.test_game_flow import vote_button
 

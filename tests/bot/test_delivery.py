@@ -19,11 +19,11 @@ from bot.core import Caller, GameService, UnitOfWork
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
+from bot.telegram.inbound.polling import poll
+from bot.telegram.keyboards import JoinCb
+from bot.telegram.outbound.outbox import close_expired_votes
+from bot.telegram.outbound.sender import Sender
 from bot.texts.i18n import translator
-from bot.tg.keyboards import JoinCb
-from bot.tg.polling import poll
-from bot.tg.reply import close_expired_votes
-from bot.tg.sender import Sender
 from tests.bot.factories import ANNA, BORIS, CLARA, EVA, GROUP_ID, ChatDriver, FakeClock, texts
 from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through
 from tests.bot.test_disputes import DEAL_1, DEAL_1_FIXED
@@ -309,7 +309,7 @@ async def polled(
     raw = [u.model_dump(mode="json", exclude_none=True, by_alias=True) for u in updates]
     telegram = Telegram(raw, stop)
     bot.session = telegram
-    monkeypatch.setattr("bot.tg.polling.FIRST_AGAIN", 0.01)
+    monkeypatch.setattr("bot.telegram.inbound.polling.FIRST_AGAIN", 0.01)
     original, hits = SqliteRepo.owe, [0]
 
     async def owe(repo: SqliteRepo, rows: list[Owed]) -> None:

@@ -1,8 +1,8 @@
 """One way to answer: a reply that follows a recording command is owed through the outbox
-(`bot.tg.reply.Reply`), and what records nothing answers directly only through `bot.tg.direct`,
+(`bot.telegram.outbound.outbox.Reply`), and what records nothing answers directly only through `bot.telegram.outbound.direct`,
 which waits out a 429's `retry_after`. This test reads every module of the handlers, the Telegram
 glue and the web layer with `ast` and fails on a call of one of Telegram's sending methods
-anywhere else (the sender, which delivers the outbox through `bot.tg.posting`, is the other place
+anywhere else (the sender, which delivers the outbox through `bot.telegram.outbound.posting`, is the other place
 allowed)."""
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from typing import Final
 import pytest
 
 ROOT: Final = Path(__file__).resolve().parents[2]
-ALLOWED: Final = frozenset({"bot/tg/direct.py", "bot/tg/sender.py", "bot/tg/posting.py"})
+ALLOWED: Final = frozenset(
+    {"bot/telegram/direct.py", "bot/telegram/sender.py", "bot/telegram/posting.py"}
+)
 # Telegram's methods that put something in a chat (aiogram's shortcuts on messages, queries and
 # the Bot), and what edits or deletes it.
 SENDING: Final = frozenset(
@@ -61,7 +63,9 @@ def sending_calls(source: str) -> list[tuple[int, str]]:
 def test_no_handler_or_glue_module_calls_telegram_but_through_the_one_helper(path: Path) -> None:
     calls = sending_calls(path.read_text(encoding="utf-8"))
     where = path.relative_to(ROOT)
-    assert calls == [], f"{where}: {calls} — owe it (Reply) or answer through bot.tg.direct"
+    assert calls == [], (
+        f"{where}: {calls} — owe it (Reply) or answer through bot.telegram.outbound.direct"
+    )
 
 
 def test_the_walk_finds_a_direct_answer_of_every_kind() -> None:
@@ -88,6 +92,6 @@ def test_the_walk_finds_a_direct_answer_of_every_kind() -> None:
 
 
 def test_the_helper_itself_is_the_only_glue_module_that_answers_directly() -> None:
-    direct = (ROOT / "bot/tg/direct.py").read_text(encoding="utf-8")
-    assert sending_calls(direct), "bot/tg/direct.py is where the direct answers are"
+    direct = (ROOT / "bot/telegram/direct.py").read_text(encoding="utf-8")
+    assert sending_calls(direct), "bot/telegram/direct.py is where the direct answers are"
     assert "TelegramRetryAfter" in direct and "retry_after" in direct

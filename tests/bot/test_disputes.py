@@ -24,10 +24,10 @@ from bot.core import GameService, Kind
 from bot.core.results import Snapshot
 from bot.settings import Settings
 from bot.storage import SqliteStore
+from bot.telegram.keyboards import HelpCb, VoteCb
+from bot.telegram.outbound.outbox import close_expired_votes, render_png
 from bot.texts.help import Topic, menu_commands
 from bot.texts.i18n import translator
-from bot.tg.keyboards import HelpCb, VoteCb
-from bot.tg.reply import close_expired_votes, render_png
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle

@@ -9,7 +9,7 @@ from typing import Any
 from aiogram.methods import AnswerCallbackQuery, TelegramMethod
 
 from bot.storage import SqliteStore
-from bot.tg.keyboards import VoteCb
+from bot.telegram.keyboards import VoteCb
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver
 from tests.bot.test_disputes import DEAL_1, DEAL_1_FIXED, buttons
 from tests.bot.test_game_flow import count_events, open_game

@@ -11,7 +11,7 @@ from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Update
 
 from bot.core import GameService
-from bot.tg.keyboards import JoinCb
+from bot.telegram.keyboards import JoinCb
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, sent, texts
 
 FORUM_ID = -1009876543210

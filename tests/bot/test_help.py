@@ -21,9 +21,9 @@ from bot.core import Player, parse_newgame
 from bot.core.newgame import parse_arbiter
 from bot.core.records import split_late
 from bot.core.zones import parse_zone
+from bot.telegram.keyboards import HelpCb
 from bot.texts.help import GROUP_COMMANDS, PRIVATE_COMMANDS, TOPICS, Topic, topic_text
 from bot.texts.i18n import LANGUAGES, translator
-from bot.tg.keyboards import HelpCb
 from scoring.calc import parse_calc
 from scoring.notation import Table, parse_record
 from scoring.pricing import price_deal

@@ -18,7 +18,7 @@ from bot.core import Redeliver
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.storage.sqlite import SqliteRepo
-from bot.tg.keyboards import JoinCb
+from bot.telegram.keyboards import JoinCb
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, FakeClock, texts
 from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.bot.test_deal_steps import StepMessage, open_game, open_steps

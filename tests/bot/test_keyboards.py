@@ -1,4 +1,4 @@
-"""Callback data stays within Telegram's 64 bytes, for every CallbackData of bot/tg/keyboards.py."""
+"""Callback data stays within Telegram's 64 bytes, for every CallbackData of bot/telegram/keyboards.py."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import inspect
 
 from aiogram.filters.callback_data import CallbackData
 
+from bot.telegram import keyboards
+from bot.telegram.keyboards import Act, ClaimCb, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
 from bot.texts.deal_steps import DealStep
 from bot.texts.help import Topic
-from bot.tg import keyboards
-from bot.tg.keyboards import Act, ClaimCb, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
 
 BIG = 2**62
 # Telegram user ids have at most 52 significant bits; game ids, versions and values are ours.

@@ -1,4 +1,4 @@
-"""The token buckets that keep what the bot sends within Telegram's limits (bot/tg/pacing.py,
+"""The token buckets that keep what the bot sends within Telegram's limits (bot/telegram/pacing.py,
 docs/decisions.md "Pacing"): about 30 messages a second per bot, 20 a minute per group."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.settings import Settings, settings_error_lines
-from bot.tg.pacing import KEPT_BUCKETS, Limit, Pacing, TokenBucket
+from bot.telegram.outbound.pacing import KEPT_BUCKETS, Limit, Pacing, TokenBucket
 
 GROUP, OTHER_GROUP, PRIVATE = -1001, -1002, 42
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core import GameService
 from bot.storage import SqliteStore
-from bot.tg.reply import close_expired_votes
+from bot.telegram.outbound.outbox import close_expired_votes
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle

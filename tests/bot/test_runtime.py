@@ -8,7 +8,7 @@ import platform
 from aiogram.methods import SendMessage, SendPhoto
 from aiogram.methods.base import Response
 
-from bot.tg.runtime import keep_response_types, limit_malloc_arenas, method_types
+from bot.telegram.runtime import keep_response_types, limit_malloc_arenas, method_types
 
 
 def test_the_response_models_are_the_same_classes_after_a_collection() -> None:

@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.core import GameService
 from bot.core.newgame import parse_newgame
 from bot.core.state import Player
-from bot.tg.keyboards import ClaimCb
+from bot.telegram.keyboards import ClaimCb
 from scoring.notation import Table, format_record, parse_record
 from tests.bot.factories import ANNA, ChatDriver, TgUser
 

@@ -1,4 +1,4 @@
-"""The sender's side of delivery (bot/tg/sender.py, docs/architecture.md "Delivery"): paced to
+"""The sender's side of delivery (bot/telegram/sender.py, docs/architecture.md "Delivery"): paced to
 Telegram's limits, sheets that waited together sent as the newest, a reply for every deal even
 when Telegram refuses its picture, and a chat never held for a lease by the sender's own
 database trouble."""
@@ -19,10 +19,10 @@ from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
+from bot.telegram.outbound.outbox import CAPTION_LIMIT
+from bot.telegram.outbound.pacing import Pacing
+from bot.telegram.outbound.sender import Sender
 from bot.texts.views import MESSAGE_LIMIT, plain_text
-from bot.tg.pacing import Pacing
-from bot.tg.reply import CAPTION_LIMIT
-from bot.tg.sender import Sender
 from tests.bot.factories import EVA, GROUP_ID, ChatDriver, FakeClock
 from tests.bot.mocked_bot import MockedBot, MockedSession
 from tests.render.factories import picture

@@ -233,7 +233,7 @@ def test_redis_url_needs_the_redis_package_and_says_how_to_get_it(
 def test_with_the_redis_extra_redis_url_gives_aiograms_redis_storage() -> None:
     from aiogram.fsm.storage.redis import RedisEventIsolation, RedisStorage
 
-    from bot.tg.fsm import fsm_isolation, fsm_storage
+    from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
 
     settings = Settings(bot_token="42:TEST", redis_url="redis://127.0.0.1:1/0")
     assert isinstance(fsm_storage(settings), RedisStorage)  # no connection until it is used

@@ -12,8 +12,8 @@ from fractions import Fraction
 from aiogram.methods import SendPhoto
 
 from bot.core import GameService, archive
+from bot.telegram.keyboards import VoteCb
 from bot.texts.stats import rating_shown
-from bot.tg.keyboards import VoteCb
 from scoring.rating import ratings
 from tests.bot.archive_games import short_game
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, texts

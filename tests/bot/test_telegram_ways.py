@@ -13,8 +13,8 @@ from aiogram.methods import AnswerInlineQuery, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup, InlineQueryResultArticle, Update
 
 from bot.storage import SqliteStore
+from bot.telegram.keyboards import HelpCb
 from bot.texts.help import Topic
-from bot.tg.keyboards import HelpCb
 from tests.bot.factories import (
     ANNA,
     BORIS,
@@ -234,7 +234,7 @@ async def test_bot_alone_offers_the_senders_running_games_to_share(
 def test_polling_and_the_webhook_ask_telegram_for_inline_queries_and_chat_member_changes(
     chat: ChatDriver,
 ) -> None:
-    """Both take `allowed_updates` from the routers (bot/tg/polling.py, bot/tg/webhook.py):
+    """Both take `allowed_updates` from the routers (bot/telegram/polling.py, bot/telegram/webhook.py):
     without these two kinds Telegram would never send the inline queries or the joins."""
     used = set(chat.dispatcher.resolve_used_update_types())
     assert {"message", "callback_query", "inline_query", "my_chat_member"} <= used

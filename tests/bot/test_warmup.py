@@ -19,7 +19,7 @@ from bot.settings import Settings
 from bot.sheet import layout
 from bot.sheet.canvas import IDLE, Canvas
 from bot.storage import SqliteStore
-from bot.tg.warmup import RECENT, Warmed, warm_up
+from bot.telegram.outbound.warmup import RECENT, Warmed, warm_up
 from tests.bot.factories import EVA, ChatDriver, FakeClock
 from tests.bot.mocked_bot import MockedBot, deliver_through
 

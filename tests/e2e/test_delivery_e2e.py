@@ -40,7 +40,7 @@ async def open_table(bot: BotProcess, chat: Chat) -> dict[str, Member]:
 def answered(server: FakeTelegram, chat: Chat) -> Counter[int]:
     """How many times the chat was told of each deal number (its caption `#N line`): in a
     sheet photo's caption, or in the text just before one, where the captions of sheets that
-    waited together and went out as the newest are kept (bot/tg/coalesce.py)."""
+    waited together and went out as the newest are kept (bot/telegram/coalesce.py)."""
     numbers: Counter[int] = Counter()
     for sent in server.sent[chat.id]:
         if sent.method in ("sendPhoto", "sendMessage"):
@@ -141,7 +141,7 @@ async def test_every_owed_reply_arrives_once_through_429s_5xx_drops_and_an_outag
         await asyncio.sleep(0.5)
     await wait_answered(server, GROUP, 30, 70)
     injected = server.faults.injected
-    # Sheets that waited together go out as one (bot/tg/coalesce.py), so 30 deals are a few
+    # Sheets that waited together go out as one (bot/telegram/coalesce.py), so 30 deals are a few
     # sends: answers that cannot be coalesced carry on until every kind of fault has been met.
     for _ in range(40):
         if min(injected["429"], injected["5xx"], injected["drop"]) > 0:

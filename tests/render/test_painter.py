@@ -17,7 +17,7 @@ from bench.sheets import NAMES, random_records
 from bot.sheet import Correction, render_full_png
 from bot.sheet.drawn import drawn
 from bot.sheet.painter import PIPE, Painter, PainterGone, changes
-from bot.tg.reply import render_png
+from bot.telegram.outbound.outbox import render_png
 from scoring.deal import Column, Record
 from scoring.replay import Replay
 from scoring.rules import rules_for

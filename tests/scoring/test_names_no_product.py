@@ -20,7 +20,7 @@ from scoring.sheet import Sheet
 
 SOURCES = sorted(Path(scoring.__file__).parent.glob("*.py"))
 PRODUCT = ("bot", "handlers")
-# `bot.sheet`, `handlers.deal`, "bot", 'handlers.x': a product package named in code or text.
+# `bot.sheet`, `bot.telegram.inbound.handlers.deal`, "bot", 'handlers.x': a product package named in code or text.
 NAMED = re.compile(r"(?<![\w.])(?:bot|handlers)\.\w|[\"'](?:bot|handlers)\b")
 DYNAMIC = ("import_module", "__import__", "find_spec", "spec_from_file_location")
 

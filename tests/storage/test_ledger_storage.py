@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from bot.core import GameService
 from bot.domain import Account, Reminder
 from bot.storage.base import GameStatus, Store
-from bot.tg.settling import remind_debts
+from bot.telegram.outbound.settling import remind_debts
 from tests.storage.conftest import Backend
 
 AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -23,7 +23,7 @@ from bot.migrate import (
 from bot.settings import Settings
 from bot.storage import SqliteStore, Store
 from bot.storage.postgres import PostgresStore
-from bot.tg import reply as posting
+from bot.telegram.outbound import outbox as posting
 from tests.bot.factories import ANNA, BORIS, ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.pg import PostgresServer

@@ -14,7 +14,7 @@ import asyncpg
 from bot.core import GameService
 from bot.storage import Owed, OwedKind
 from bot.storage.postgres import PostgresStore
-from bot.tg.sender import LEASE, Sender
+from bot.telegram.outbound.sender import LEASE, Sender
 from tests.bot.mocked_bot import MockedBot
 from tests.pg import PostgresServer
 

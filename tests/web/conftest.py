@@ -17,7 +17,7 @@ from bot.app import build_dispatcher
 from bot.core import GameService
 from bot.settings import Settings
 from bot.storage import SqliteStore
-from bot.tg.keyboards import JoinCb
+from bot.telegram.keyboards import JoinCb
 from bot.web.auth import start_param
 from bot.web.server import build_web_app
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, FakeClock, TgUser

@@ -1,0 +1,142 @@
+"""The archive's buttons and replies: ◀ ▶ under a list of games, History and Export under an
+opened game (typed callback data, checked against the database by the handlers: a page is kept
+within the list, a game number is looked up in the pressing chat only), what a game's history and
+export owe, and the standings pictures (/top, a tournament's /standings) drawn in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from enum import StrEnum
+from fractions import Fraction
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot.core.archive import GamesPage
+from bot.core.results import Exported, Snapshot
+from bot.core.stats import ChatStats
+from bot.core.tournaments import Standings
+from bot.telegram.outbound.outbox import Reply
+from bot.texts.history import history_lines
+from bot.texts.i18n import Translator
+from bot.texts.stats import filter_text
+from bot.texts.views import chunks, plain_text
+from scoring.tournament import shown_places
+
+try:
+    from bot.sheet.standings import StandingRow, render_standings_png
+except ImportError:  # the picture is optional: /top's text stands alone
+    render_standings_png = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+
+class GamesCb(CallbackData, prefix="gl"):
+    """◀ ▶ under a list of games: the page to show (counted from 0)."""
+
+    page: int
+
+
+class GameAct(StrEnum):
+    HISTORY = "h"
+    EXPORT = "x"
+
+
+class GameCb(CallbackData, prefix="gm"):
+    """A button under an opened game: `game` is its number in the chat the button is in."""
+
+    game: int
+    act: GameAct
+
+
+def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
+    """◀ and ▶ to the neighbouring pages; none for a list of one page."""
+    if page.pages <= 1:
+        return None
+    builder = InlineKeyboardBuilder()
+    if page.page > 0:
+        builder.button(
+            text=t.template("button-page-back").format(page=page.page),
+            callback_data=GamesCb(page=page.page - 1),
+        )
+    if page.page + 1 < page.pages:
+        builder.button(
+            text=t.template("button-page-next").format(page=page.page + 2),
+            callback_data=GamesCb(page=page.page + 1),
+        )
+    return builder.as_markup()
+
+
+def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text=t.template("button-game-history"),
+        callback_data=GameCb(game=number, act=GameAct.HISTORY),
+    )
+    builder.button(
+        text=t.template("button-game-export"),
+        callback_data=GameCb(game=number, act=GameAct.EXPORT),
+    )
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+async def owe_history(reply: Reply, t: Translator, snap: Snapshot) -> None:
+    for part in chunks(history_lines(t, snap.state, snap.sheet, reply.zone)):
+        await reply.text(part)
+
+
+async def owe_export(reply: Reply, t: Translator, exported: Exported) -> None:
+    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
+    game_id, number = exported.state.game_id, exported.state.number
+    protocol, events = exported.protocol.encode(), exported.events.encode()
+    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))
+
+
+async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:
+    """Standings drawn in a worker thread; None without Pillow or when it fails."""
+    if render_standings_png is None or not rows:
+        return None
+    try:
+        return await asyncio.to_thread(render_standings_png, rows, lang, title, subtitle)
+    except Exception:
+        log.exception("the standings could not be drawn; sending them as text")
+        return None
+
+
+async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
+    """A tournament's standings as a picture: place (a shared total shares it), name, points,
+    games and the average a game; the rounds stay in the text beside it."""
+    if render_standings_png is None:
+        return None
+    rows: list[StandingRow] = []
+    for place, line in zip(shown_places(standings.lines), standings.lines, strict=True):
+        average = line.total / line.games if line.games else Fraction(0)
+        name = standings.names.get(line.player, "?")
+        rows.append(StandingRow(place, name, line.total, line.games, average))
+    subtitle = t.count(standings.played, "game")
+    return await _drawn(rows, t.lang, standings.tournament.name, subtitle)
+
+
+async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:
+    """The /top picture, drawn in a worker thread; None without Pillow or when it fails."""
+    if render_standings_png is None or not stats.players:
+        return None
+    rows = [
+        StandingRow(
+            place,
+            player.name,
+            player.tally.total,
+            player.tally.games,
+            player.tally.average,
+            round(player.rating),
+        )
+        for place, player in enumerate(stats.players, start=1)
+    ]
+    title = t.template("top-picture-title")
+    subtitle = f"{plain_text(filter_text(t, stats.filter))} · {t.count(len(stats.games), 'game')}"
+    return await _drawn(rows, t.lang, title, subtitle)

@@ -1,0 +1,178 @@
+"""Per-update state, as an aiogram middleware: the update's unit of work, who sent it, and in which
+language to answer.
+
+`UpdateContext` runs as an outer middleware on the update observer, so what it puts into `data`
+(`uow`, the update's `bot.core.UnitOfWork`; `caller`; `t`; `zone`, the chat's time zone; and
+`reply`, its `bot.telegram.outbound.outbox.Reply`)
+reaches the handlers and the `errors` router alike. Each attempt at an update is one unit of work
+(`GameService.run`): the update is read with its chat's settings (`GameService.arrival`: an update
+handled before is dropped — Telegram delivers again what it did not see confirmed — and the
+language is the chat's as it is now, whichever instance set it), the handler runs, and the unit
+commits when it returns. A transient database failure runs the handler again with a fresh unit;
+when every attempt failed the update is left to come again (`Redeliver`: polling does not confirm
+it, webhook mode answers 500) and nothing is said. When the database takes no writes, a look's
+answer is sent directly, and a command is told once that it could not be saved yet (it is recorded
+when the update comes again after the space returns); on the transport's last try (`last_try` in
+the data, given by polling) the update is given up and the chat told that nothing was recorded.
+
+At the edges it answers, and records nothing for, a forwarded command (its forwarder did not write
+it) and a command of an anonymous group admin or of a channel (`sender_chat`: everyone who writes
+so is one sender, so nobody could be told apart as a player or a scorekeeper).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from aiogram import BaseMiddleware
+from aiogram.dispatcher.middlewares.user_context import EventContext
+from aiogram.types import Message, TelegramObject, Update, User
+
+from bot.core import Caller, GameService, GaveUp, Redeliver, UnitOfWork, Unsaved
+from bot.core.lobby import locale_of
+from bot.core.zones import chat_zone
+from bot.telegram.outbound import direct
+from bot.telegram.outbound.outbox import Reply
+from bot.texts.i18n import Translator, translator
+
+log = logging.getLogger(__name__)
+
+LAST_TRY: Final = "last_try"  # data key: the transport will not deliver this update again
+TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is said once)
+
+# Telegram's old forward fields (Bot API < 7.0); `forward_origin` replaced them.
+_OLD_FORWARD_FIELDS = frozenset({"forward_from", "forward_from_chat", "forward_date"})
+
+
+def message_of(update: Update) -> Message | None:
+    """The message an update is about: sent, edited, or the one under a pressed button."""
+    if update.message is not None:
+        return update.message
+    if update.edited_message is not None:
+        return update.edited_message
+    query = update.callback_query
+    if query is not None and isinstance(query.message, Message):
+        return query.message
+    return None
+
+
+def is_command(message: Message) -> bool:
+    return (message.text or "").startswith("/")
+
+
+def forwarded(message: Message) -> bool:
+    return message.forward_origin is not None or bool(
+        _OLD_FORWARD_FIELDS & message.model_fields_set
+    )
+
+
+def anonymous(message: Message) -> bool:
+    """Sent as a group (an anonymous admin: `from` is @GroupAnonymousBot) or as a channel; not a
+    channel post Telegram itself forwards into its discussion group."""
+    return message.sender_chat is not None and not message.is_automatic_forward
+
+
+def caller_of(update: Update, context: EventContext) -> Caller:
+    chat, user = context.chat, context.user
+    message = message_of(update)
+    return Caller(
+        chat_id=chat.id if chat else (user.id if user else 0),
+        user_id=user.id if user else None,
+        first_name=user.first_name if user else None,
+        username=user.username if user else None,
+        update_id=update.update_id,
+        chat_type=chat.type if chat else "private",
+        chat_title=chat.title if chat else None,
+        message_id=message.message_id if message is not None else None,
+        thread_id=topic_of(message),
+    )
+
+
+def topic_of(message: Message | None) -> int | None:
+    """The forum topic a message is in: a table of its own. A reply thread in a plain group and
+    the General topic of a forum carry no topic (Telegram marks a topic's messages
+    `is_topic_message`)."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
+
+
+Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
+
+
+class UpdateContext(BaseMiddleware):
+    def __init__(self, game: GameService, default_locale: str) -> None:
+        self.game = game
+        self.default_locale = default_locale
+        self._told: OrderedDict[int, None] = OrderedDict()
+
+    async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
+        assert isinstance(event, Update)
+        caller = caller_of(event, data["event_context"])
+        user: User | None = data["event_context"].user
+        language = user.language_code if user else None
+        said: list[Translator] = []
+
+        async def attempt(uow: UnitOfWork) -> Any:
+            arrival = await self.game.arrival(uow, caller)
+            if arrival.seen:
+                log.info("update %s was handled before; skipped", event.update_id)
+                return None
+            t = translator(self._language(arrival.chat.locale, language))
+            said[:] = [t]
+            zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
+            sent = event.message
+            reply = Reply(
+                uow,
+                t,
+                caller.chat_id,
+                sent.message_id if sent else None,
+                data.get("live_sheet"),
+                zone,
+                caller.thread_id,
+            )
+            data.update(uow=uow, caller=caller, t=t, reply=reply, zone=zone)
+            if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
+                refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
+                log.info("update %s: %s, nothing recorded", event.update_id, refusal)
+                await reply.text(t(refusal))
+                return None
+            return await handler(event, data)
+
+        try:
+            return await self.game.run(attempt, caller)
+        except Unsaved as unsaved:
+            t = said[0] if said else translator(self._language(None, language))
+            if not unsaved.records and unsaved.owed:  # a look: its answer goes directly
+                await direct.deliver(data["bot"], self.game, unsaved.owed)
+                return None
+            if data.get(LAST_TRY):
+                raise GaveUp(str(unsaved)) from unsaved
+            if event.update_id not in self._told:
+                self._remember(event.update_id)
+                await direct.send(
+                    data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
+                )
+            raise Redeliver(str(unsaved), unwritable=True) from unsaved
+        except Redeliver as again:
+            if data.get(LAST_TRY):
+                raise GaveUp(str(again)) from again
+            raise
+
+    def _remember(self, update_id: int) -> None:
+        self._told[update_id] = None
+        while len(self._told) > TOLD_KEPT:
+            self._told.popitem(last=False)
+
+    def _language(self, chosen: str | None, language_code: str | None) -> str:
+        """The chat's language; in a chat that chose none (a private chat, a group before its
+        first game), the sender's own (ru* → ru, any other → en); the server's default only for a
+        sender whose Telegram gives none."""
+        if chosen:
+            return chosen
+        if language_code:
+            return locale_of(language_code)
+        return self.default_locale

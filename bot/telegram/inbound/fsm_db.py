@@ -1,0 +1,151 @@
+"""aiogram's FSM storage in the bot's own database: a step-by-step `/deal`
+started on one bot instance continues on any other, and survives a restart.
+
+One row per FSM key (a user in a chat: aiogram's `DefaultKeyBuilder` string) with its state and its
+JSON data, read and written through the `Store` (both backends), each call in a short unit of work
+of its own. The data are the plain JSON values `bot.telegram.inbound.fsm` keeps (the open steps and their drafts).
+
+`DatabaseEventIsolation` keeps one user's updates in a chat one at a time across instances too (the
+`/deal` that opens a step message writes its FSM row after sending it: a press handled meanwhile on
+another instance would find no steps): an in-process lock per key, then a short lease row
+(`Repo.take_lease`, named after the key) that the other instances wait for; a dead holder's lease
+expires after `ISOLATION_SECONDS`.
+
+Each of these short units is tried again (`TRIES` in all) after a transient database failure (a
+dropped connection): they run outside the update's own unit of work (the isolation around it, the
+FSM state read before it), so nothing else would try them again but Telegram's redelivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any, Final, TypeVar
+
+from aiogram.fsm.state import State
+from aiogram.fsm.storage.base import (
+    BaseEventIsolation,
+    BaseStorage,
+    DefaultKeyBuilder,
+    KeyBuilder,
+    StateType,
+    StorageKey,
+)
+
+from bot.core.lease import instance_name
+from bot.core.uow import Clock, utc_now
+from bot.domain import Fault, Repo, Store
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+TRIES: Final = 3
+PAUSE: Final = 0.05  # seconds before the second try, doubled before the third
+ISOLATION_SECONDS: Final = 10.0  # longest an update of one key may hold the others back
+ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another instance holds
+
+
+async def retried(store: Store, step: Callable[[], Awaitable[T]]) -> T:
+    """`step()`, tried again after a transient database failure."""
+    for attempt in range(TRIES):
+        try:
+            return await step()
+        except Exception as error:
+            if attempt == TRIES - 1 or store.fault(error) is not Fault.TRANSIENT:
+                raise
+            log.info("fsm: try %d of %d failed (%s); again", attempt + 1, TRIES, error)
+            await asyncio.sleep(PAUSE * 2**attempt)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _written(store: Store, write: Callable[[Repo], Awaitable[T]]) -> T:
+    async def step() -> T:
+        async with store.transaction() as repo:
+            return await write(repo)
+
+    return await retried(store, step)
+
+
+async def _read(store: Store, read: Callable[[Repo], Awaitable[T]]) -> T:
+    async def step() -> T:
+        async with store.reading() as repo:
+            return await read(repo)
+
+    return await retried(store, step)
+
+
+class DatabaseStorage(BaseStorage):
+    """`BaseStorage` over the bot's `Store` (the `fsm` table)."""
+
+    def __init__(self, store: Store, key_builder: KeyBuilder | None = None) -> None:
+        self.store = store
+        self.key_builder = key_builder or DefaultKeyBuilder(with_bot_id=True)
+
+    def _key(self, key: StorageKey) -> str:
+        return self.key_builder.build(key)
+
+    async def set_state(self, key: StorageKey, state: StateType = None) -> None:
+        value = state.state if isinstance(state, State) else state
+        name = self._key(key)
+        await _written(self.store, lambda repo: repo.set_fsm_state(name, value))
+
+    async def get_state(self, key: StorageKey) -> str | None:
+        name = self._key(key)
+        return await _read(self.store, lambda repo: repo.fsm_state(name))
+
+    async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
+        name, value = self._key(key), dict(data)
+        await _written(self.store, lambda repo: repo.set_fsm_data(name, value))
+
+    async def get_data(self, key: StorageKey) -> dict[str, Any]:
+        name = self._key(key)
+        return await _read(self.store, lambda repo: repo.fsm_data(name))
+
+    async def close(self) -> None:
+        """The store belongs to the bot, which closes it itself."""
+
+
+class DatabaseEventIsolation(BaseEventIsolation):
+    """One update of an FSM key at a time, in this process and across the instances sharing the
+    store."""
+
+    def __init__(
+        self,
+        store: Store,
+        key_builder: KeyBuilder | None = None,
+        seconds: float = ISOLATION_SECONDS,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.store = store
+        self.key_builder = key_builder or DefaultKeyBuilder(with_bot_id=True)
+        self.seconds = seconds
+        self.clock = clock
+        self.holder = instance_name()
+        self._locks: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @asynccontextmanager
+    async def lock(self, key: StorageKey) -> AsyncGenerator[None, None]:
+        name = "fsm:" + self.key_builder.build(key)
+        async with self._locks[name]:
+            while not await self._take(name):
+                await asyncio.sleep(ISOLATION_PAUSE)
+            try:
+                yield
+            finally:
+                try:
+                    await _written(self.store, lambda repo: repo.release_lease(name, self.holder))
+                except Exception as error:  # it expires after `seconds` all the same
+                    log.warning("fsm: %s not released (%s)", name, error)
+
+    async def _take(self, name: str) -> bool:
+        now = self.clock()
+        until = now + timedelta(seconds=self.seconds)
+        return await _written(
+            self.store, lambda repo: repo.take_lease(name, self.holder, now, until)
+        )
+
+    async def close(self) -> None:
+        self._locks.clear()

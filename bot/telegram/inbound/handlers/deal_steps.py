@@ -1,0 +1,280 @@
+"""`/deal` without arguments: the deal as inline-keyboard steps, recorded like a typed `/deal`.
+
+bot/texts/deal_steps.py is the step machine (it asks the engine what each step may offer);
+bot/telegram/deal_entry.py keeps the open step message in the presser's FSM state and checks every press
+against it and the database — nothing a button carries is trusted. ✅ builds the canonical line
+and calls `GameService.record`: the same path, rules and refusals as a typed `/deal`. What says
+"recorded" waits for the unit of work's commit: the step message shown as the record goes through
+the outbox with the deal, the toast and the steps' "done" mark run after the commit (a commit that
+fails and is tried again finds the steps still open; a second ✅ after it finds them done, and the
+records' fingerprint changed). The step messages themselves record nothing and are sent directly
+(`bot.telegram.outbound.direct`).
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from aiogram import Bot, Dispatcher, F, Router
+from aiogram.filters import Command, CommandObject, MagicData, StateFilter
+from aiogram.fsm.context import FSMContext
+from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
+
+from bot.core import Caller, GameError, GameService, UnitOfWork
+from bot.core.records import DEAL_EXAMPLE
+from bot.domain import GameStatus
+from bot.telegram.inbound import fsm
+from bot.telegram.inbound.deal_entry import Refused, StepsBook, fingerprint
+from bot.telegram.inbound.fsm import DealEntry, OpenSteps
+from bot.telegram.keyboards import Act, DealCb, deal_keyboard
+from bot.telegram.outbound import direct
+from bot.telegram.outbound.outbox import Reply
+from bot.texts import deal_steps as steps
+from bot.texts.deal_steps import DealStep, Seating
+from bot.texts.i18n import Safe, Translator
+from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
+from scoring.errors import IllegalDeal, ScoringError
+
+router = Router(name=__name__)
+log = logging.getLogger(__name__)
+NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
+
+
+def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
+    seating, draft, back = entry.seating, entry.draft, len(entry.drafts) > 1
+    return deal_keyboard(
+        t,
+        entry.game_id,
+        opener,
+        entry.version,
+        seating,
+        draft,
+        back=back,
+        concede=entry.concede,
+        prikup=entry.prikup,
+        odessa=entry.odessa,
+    )
+
+
+def book_of(state: FSMContext, dispatcher: Dispatcher, bot: Bot) -> StepsBook:
+    return StepsBook(state, dispatcher.fsm, bot)
+
+
+# -- opening ---------------------------------------------------------------------------------
+async def _without_args(message: Message, command: CommandObject) -> bool:
+    return not (command.args or "").strip()
+
+
+@router.message(Command("deal", "d"), _without_args)
+async def deal_steps_cmd(
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    state: FSMContext,
+    dispatcher: Dispatcher,
+    bot: Bot,
+) -> None:
+    """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
+    snap = await game.snapshot(caller.chat_id, topic=caller.topic)
+    live, sheet = snap.state, snap.sheet
+    if live.status is GameStatus.ENDED:
+        raise GameError("no-game", "", {}, "/newgame sochi")
+    if live.status is GameStatus.FORMING or sheet is None:
+        missing = str(live.seats - len(live.players))
+        raise GameError("game-not-started", "", {"missing": missing}, "/join")
+    if not live.may_record(caller.user_id, caller.username):
+        players = ", ".join(live.names)
+        raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
+    if sheet.finished:
+        raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
+    seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
+    entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
+    entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
+    entry.odessa = sheet.rules.odessa_rules
+    sent = await direct.answer(
+        message,
+        steps.step_text(t, seating, entry.draft),
+        reply_markup=keyboard(t, caller.user_id or 0, entry),
+    )
+    if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
+        return
+    entry.message_id = sent.message_id
+    await book_of(state, dispatcher, bot).open(entry)
+
+
+# -- presses ---------------------------------------------------------------------------------
+async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
+    await direct.toast(query, plain_text(text), alert=alert)
+
+
+async def _close(message: Message, text: Safe) -> None:
+    """The step message becomes `text`, without buttons."""
+    await direct.edit(message, text)
+
+
+async def _checked(
+    query: CallbackQuery,
+    data: DealCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    book: StepsBook,
+) -> tuple[Message, OpenSteps] | None:
+    """The step message and its draft when this press may act on it; otherwise the presser is
+    told why (nothing changes for anyone who may not record in the live game)."""
+    message = query.message
+    if not isinstance(message, Message):
+        await _toast(query, t("steps-stale-toast"), alert=True)
+        return None
+    try:
+        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
+    except GameError:
+        snap = None
+    verdict = await book.check(message, data, caller, snap, game.clock())
+    if isinstance(verdict, Refused):
+        await _toast(query, t(verdict.key, **verdict.params), alert=verdict.alert)
+        if verdict.close:
+            await _close(message, t("steps-stale"))
+        return None
+    return message, verdict
+
+
+@router.callback_query(DealCb.filter(F.act == Act.RECORD))
+async def record_press(
+    query: CallbackQuery,
+    callback_data: DealCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    state: FSMContext,
+    dispatcher: Dispatcher,
+    bot: Bot,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    """✅: the canonical line goes through `GameService.record`, as a typed `/deal` would."""
+    book = book_of(state, dispatcher, bot)
+    checked = await _checked(query, callback_data, caller, t, game, book)
+    if checked is None:
+        return
+    message, entry = checked
+    if steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
+        await _toast(query, t("steps-moved-on"))
+        return
+    text = steps.notation(entry.seating, entry.draft)
+    try:
+        result = await game.record(uow, caller, text)
+    except ScoringError as error:
+        await book.done(message.message_id)  # the refused draft is done with
+        await _close(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
+        raise  # the errors router answers the press with the same refusal
+    uow.after_commit(partial(book.done, message.message_id))  # a second ✅ records nothing
+    uow.after_commit(partial(_toast, query, t("steps-recorded-toast")))
+    names = result.state.names
+    number, line = number_label(t, result.scored), shown_line(t, result.scored.record, names)
+    await reply.edit(message.message_id, t("deal-recorded", number=number, line=line))
+    await reply.sheet(result, recorded_text(t, result))
+
+
+@router.callback_query(DealCb.filter())
+async def step_press(
+    query: CallbackQuery,
+    callback_data: DealCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    state: FSMContext,
+    dispatcher: Dispatcher,
+    bot: Bot,
+) -> None:
+    """A value, ↩ or ✖: the draft moves and the message shows the next step."""
+    book = book_of(state, dispatcher, bot)
+    checked = await _checked(query, callback_data, caller, t, game, book)
+    if checked is None:
+        return
+    message, entry = checked
+    if callback_data.act is Act.CANCEL:
+        await book.done(message.message_id)
+        await direct.toast(query)
+        await _close(message, t("steps-cancelled"))
+        return
+    if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
+        await direct.toast(query)
+        await state.update_data({NOTE_KEY: message.message_id})
+        ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
+        await direct.answer(message, ask, reply_markup=ForceReply(selective=True))
+        return
+    if callback_data.act is Act.BACK:
+        if len(entry.drafts) > 1:
+            entry.drafts.pop()
+    elif callback_data.act is Act.EXTRA:
+        try:
+            toggled = steps.toggle(
+                entry.seating,
+                entry.draft,
+                callback_data.v,
+                entry.concede,
+                entry.prikup,
+                entry.odessa,
+            )
+            entry.drafts.append(toggled)
+        except steps.BadPress:
+            await _toast(query, t("steps-moved-on"))
+            return
+    else:
+        try:
+            entry.drafts.append(steps.press(entry.seating, entry.draft, callback_data.v))
+        except steps.BadPress:
+            await _toast(query, t("steps-moved-on"))
+            return
+    entry.version += 1
+    await book.save(entry)
+    await direct.toast(query)
+    await direct.edit(
+        message,
+        steps.step_text(t, entry.seating, entry.draft),
+        keyboard(t, caller.user_id or 0, entry),
+    )
+
+
+async def awaiting_note(message: Message, state: FSMContext) -> bool:
+    """The sender pressed 📝 on his open steps and this is his text (not a command)."""
+    text = message.text or ""
+    return bool(text) and not text.startswith("/") and NOTE_KEY in await state.get_data()
+
+
+@router.message(StateFilter(DealEntry.steps), awaiting_note)
+async def note_reply(
+    message: Message, caller: Caller, t: Translator, game: GameService, state: FSMContext
+) -> None:
+    """The note typed after 📝: it joins the draft, and the step message shows the new line."""
+    data = await state.get_data()
+    message_id = int(data.pop(NOTE_KEY))
+    await state.set_data(data)
+    entry = fsm.open_steps(data, message_id)
+    if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
+        await direct.answer(message, t("steps-moved-on"))
+        return
+    entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
+    entry.version += 1
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
+    bot = message.bot
+    assert bot is not None
+    await direct.edit_in(
+        bot,
+        caller.chat_id,
+        message_id,
+        steps.step_text(t, entry.seating, entry.draft),
+        keyboard(t, caller.user_id or 0, entry),
+    )
+    await direct.answer(message, t("steps-note-added"))
+
+
+@router.callback_query(
+    MagicData(F.event.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
+)
+async def unreadable_press(query: CallbackQuery, t: Translator) -> None:
+    """Deal-steps data that does not unpack (forged, or from an older version of the bot)."""
+    await _toast(query, t("error-stale-button"))

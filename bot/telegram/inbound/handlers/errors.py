@@ -1,0 +1,129 @@
+"""The one `errors` router: a refused command becomes a localised message quoting the input at fault
+with a correct example; anything unexpected is logged and answered without a traceback.
+
+The update's unit of work was rolled back before this router sees the failure (nothing it held was
+said: replies wait for the commit), so what it says is true. A refusal in the chat is owed in a unit
+of work of its own (the outbox), or sent directly when the database cannot take it; a pressed
+button's refusal is its toast. A database that failed on every attempt says nothing here: the
+update is to come again (`Redeliver`, raised again for the transport), and "nothing was recorded"
+is said only when the bot gives up on it (`GaveUp`) or on a bug.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from aiogram import Bot, Router
+from aiogram.filters import ExceptionTypeFilter
+from aiogram.types import CallbackQuery, ErrorEvent
+
+from bot.core import AlreadyHandled, GameService, GaveUp, Redeliver, UnitOfWork
+from bot.telegram.outbound import direct
+from bot.telegram.outbound.outbox import Reply
+from bot.texts.i18n import Safe, Translator, translator
+from bot.texts.views import error_text, plain_text
+from scoring.errors import ScoringError
+
+router = Router(name=__name__)
+log = logging.getLogger(__name__)
+TOAST_LIMIT = 200
+
+
+async def answer(
+    event: ErrorEvent, bot: Bot, game: GameService, text: Safe, reply: Reply | None = None
+) -> None:
+    """Answer where the update came from: the pressed button's toast, or the chat (owed, else
+    directly)."""
+    update = event.update
+    if update.callback_query is not None:
+        plain = plain_text(text)
+        if len(plain) > TOAST_LIMIT:
+            plain = plain[: TOAST_LIMIT - 1] + "…"
+        await direct.toast(update.callback_query, plain, alert=True)
+        return
+    message = update.message or update.edited_message
+    if message is None:
+        return
+    if reply is not None:
+
+        async def owe(uow: UnitOfWork) -> None:
+            await replace(reply, uow=uow).text(text)
+
+        try:
+            await game.run(owe)
+            return
+        except Exception as error:  # the database takes nothing now: say it directly
+            log.info("the answer to update %s goes directly (%s)", update.update_id, error)
+    topic = message.message_thread_id if message.is_topic_message else None
+    await direct.send(bot, message.chat.id, text, thread_id=topic)
+
+
+@router.callback_query()
+async def unknown_button(query: CallbackQuery, t: Translator | None = None) -> None:
+    """A press no other router took (forged or unreadable data): a polite word, nothing else."""
+    await direct.toast(query, (t or translator("en"))("error-stale-button"))
+
+
+@router.error(ExceptionTypeFilter(AlreadyHandled))
+async def already_handled(event: ErrorEvent) -> None:
+    log.info("update %s was handled before; nothing done", event.update.update_id)
+
+
+@router.error(ExceptionTypeFilter(Redeliver))
+async def again(event: ErrorEvent) -> None:
+    """Nothing to say: the transport has the update come again."""
+    raise event.exception
+
+
+@router.error(ExceptionTypeFilter(GaveUp))
+async def gave_up(
+    event: ErrorEvent,
+    bot: Bot,
+    game: GameService,
+    t: Translator | None = None,
+    reply: Reply | None = None,
+) -> None:
+    log.warning("update %s given up: %s", event.update.update_id, event.exception)
+    await answer(event, bot, game, (t or translator("en"))("store-gave-up"), reply)
+
+
+@router.error(ExceptionTypeFilter(ScoringError))
+async def refused(
+    event: ErrorEvent,
+    bot: Bot,
+    game: GameService,
+    t: Translator | None = None,
+    reply: Reply | None = None,
+) -> None:
+    error = event.exception
+    assert isinstance(error, ScoringError)
+    # A pressed button's toast says why nothing happened: a command to type has no place there.
+    typed = event.update.callback_query is None
+    text = error_text(t or translator("en"), error, with_example=typed)
+    await answer(event, bot, game, text, reply)
+
+
+@router.error()
+async def unexpected(
+    event: ErrorEvent,
+    bot: Bot,
+    game: GameService,
+    t: Translator | None = None,
+    reply: Reply | None = None,
+    last_try: bool = False,
+) -> None:
+    """A failure outside the update's own unit of work (the FSM's state read or its isolation,
+    around the unit) that is the database's comes again like any other, unless the transport
+    gives this try as the last (`last_try`, `bot.telegram.inbound.context.LAST_TRY`); anything else is a
+    bug."""
+    if game.fault(event.exception) is not None and not last_try:
+        raise Redeliver(str(event.exception)) from event.exception
+    log.error("update %s failed", event.update.update_id, exc_info=event.exception)
+    t = t or translator("en")
+    try:
+        recorded = await game.was_handled(event.update.update_id)
+        text = t("error-internal-recorded" if recorded else "error-internal")
+        await answer(event, bot, game, text, reply)
+    except Exception:
+        log.exception("could not tell the chat about the failure")

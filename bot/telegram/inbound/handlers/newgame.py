@@ -1,0 +1,145 @@
+"""/newgame, /join, /leave and the Join button."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from aiogram import Router
+from aiogram.enums import MessageEntityType
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.core import Caller, GameService, Player, UnitOfWork, parse_newgame, tournaments
+from bot.core.lobby import locale_of
+from bot.core.newgame import name_from_profile
+from bot.telegram.keyboards import ClaimCb, JoinCb, opening_keyboard
+from bot.telegram.outbound import direct
+from bot.telegram.outbound.outbox import Reply
+from bot.texts.i18n import Translator, translator
+from bot.texts.views import joined_text, left_text, opened_text, started_text
+
+router = Router(name=__name__)
+
+
+def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
+    """The command's arguments with each text mention (a user without @username, picked from the
+    members list) replaced by a token, and the players those tokens stand for."""
+    text = message.text or ""
+    mentions = [
+        e
+        for e in message.entities or []
+        if e.type == MessageEntityType.TEXT_MENTION and e.user is not None
+    ]
+    encoded = text.encode("utf-16-le")
+    pieces: list[str] = []
+    players: dict[str, Player] = {}
+    last = 0
+    taken: set[str] = set()
+    for index, entity in enumerate(sorted(mentions, key=lambda e: e.offset)):
+        assert entity.user is not None
+        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
+        pieces.append(encoded[last:start].decode("utf-16-le"))
+        token = f"mention#{index}"
+        pieces.append(f" {token} ")
+        user = entity.user
+        name = name_from_profile(user.first_name, user.username, taken)
+        taken.add(name.casefold())
+        players[token] = Player(name, user.id, user.username)
+        last = end
+    pieces.append(encoded[last:].decode("utf-16-le"))
+    parts = "".join(pieces).split(maxsplit=1)
+    return (parts[1] if len(parts) > 1 else ""), players
+
+
+@router.message(Command("newgame", "new"))
+async def newgame_cmd(
+    message: Message,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    args, mentions = mention_tokens(message)
+    spec = parse_newgame(args, caller.as_player(), mentions)
+    user = message.from_user
+    language = locale_of(user.language_code if user else None)
+    admitted = await tournaments.admit(uow, caller, spec, args)
+    opened = await game.new_game(uow, caller, spec, language)
+    if admitted is not None:  # a tournament's table: the game counts in its round
+        await tournaments.enter(uow, admitted, opened.state.game_id)
+    t = translator(opened.locale or t.lang)  # a new group takes the opener's
+    state = opened.state
+    markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
+    await reply.text(opened_text(t, state, opened.started), markup)
+
+
+@router.message(Command("join"))
+async def join_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    name = (command.args or "").strip() or None
+    joined = await game.join(uow, caller, name)
+    await reply.text(joined_text(t, joined.state, joined.player, joined.started))
+
+
+@router.callback_query(JoinCb.filter())
+async def join_button(
+    query: CallbackQuery,
+    callback_data: JoinCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    joined = await game.join(uow, caller, game_id=callback_data.game)
+    uow.after_commit(partial(direct.toast, query, t("joined-toast", name=joined.player.name)))
+    state = joined.state
+    if isinstance(query.message, Message):
+        markup = opening_keyboard(t, state.game_id, state.players, not joined.started)
+        await reply.edit(query.message.message_id, opened_text(t, state, False), markup)
+    if joined.started:
+        await reply.text(started_text(t, state, with_seats=True))
+
+
+@router.callback_query(ClaimCb.filter())
+async def claim_button(
+    query: CallbackQuery,
+    callback_data: ClaimCb,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    """ "✋ This is me": the seat is the presser's from now on, under his first name unless the
+    opener named it; the opening message loses the button (checked against the log, not the data)."""
+    claimed = await game.claim(uow, caller, callback_data.game, callback_data.seat)
+    uow.after_commit(partial(direct.toast, query, t("claimed-toast", name=claimed.player.name)))
+    state = claimed.state
+    if isinstance(query.message, Message):
+        forming = not claimed.started
+        markup = opening_keyboard(t, state.game_id, state.players, forming)
+        await reply.edit(query.message.message_id, opened_text(t, state, claimed.started), markup)
+
+
+@router.message(Command("leave"))
+async def leave_cmd(
+    message: Message,
+    command: CommandObject,
+    caller: Caller,
+    t: Translator,
+    game: GameService,
+    reply: Reply,
+    uow: UnitOfWork,
+) -> None:
+    name = (command.args or "").strip() or None
+    left = await game.leave(uow, caller, name)
+    await reply.text(left_text(t, left.state, left.player))

@@ -1,0 +1,199 @@
+"""Long polling that loses no update: a fetched batch is handled to the end — every
+command committed with the replies it owes — before the next `getUpdates` confirms it with its
+offset. A crash in the middle leaves the batch unconfirmed, so Telegram delivers it again, and
+`processed_updates` (marked in each command's transaction) skips what was already recorded:
+at-least-once in, exactly-once effect.
+
+Inside a batch, each chat's updates are handled one after another in their order, different
+chats concurrently. An update whose database failed on every attempt (`Redeliver`) is not
+confirmed: the next `getUpdates` asks from it (after a transient failure the updates after it of
+its chat wait for it, so a chat's records keep their order; while the database takes no writes
+they are handled, so a look is answered), after a pause that grows while the failures go on, and
+the updates of the batch that were handled are not handled again. After `GIVE_UP` seconds of failing
+an update has its last try (`last_try`: the chat is told that nothing was recorded) and is
+confirmed. A stop (SIGTERM, SIGINT) ends the wait for updates at once, never a batch being handled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, Final
+
+from aiogram import Bot, Dispatcher
+from aiogram.exceptions import TelegramRetryAfter
+from aiogram.types import Update
+
+from bot.core import Redeliver
+from bot.core.health import POLLER, beat
+from bot.telegram.inbound.context import LAST_TRY
+
+log = logging.getLogger(__name__)
+
+LONGEST_PAUSE: Final = 5.0  # seconds between two tries while Telegram cannot be reached
+FIRST_AGAIN: Final = 0.5  # seconds before a batch with an update to handle again is asked again
+GIVE_UP: Final = 300.0  # seconds an update may fail before its last try
+
+
+def chat_of(update: Update) -> int:
+    """The chat an update belongs to (its user's for an inline query or the like; 0 else)."""
+    event = update.event
+    chat = getattr(event, "chat", None)
+    if chat is None:
+        message = getattr(event, "message", None)
+        chat = getattr(message, "chat", None)
+    if chat is not None:
+        return int(chat.id)
+    user = getattr(event, "from_user", None)
+    return int(user.id) if user is not None else 0
+
+
+class Pending:
+    """The updates fetched but not confirmed yet: those handled (not to be handled again when they
+    come back with one that is not) and when each of the others first failed."""
+
+    def __init__(
+        self, give_up: float = GIVE_UP, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.give_up = give_up
+        self.clock = clock
+        self.handled: set[int] = set()
+        self.failing: dict[int, float] = {}
+
+    def last_try(self, update_id: int) -> bool:
+        first = self.failing.get(update_id)
+        return first is not None and self.clock() - first >= self.give_up
+
+    def failed(self, update_id: int) -> None:
+        self.failing.setdefault(update_id, self.clock())
+
+    def done(self, update_id: int) -> None:
+        self.handled.add(update_id)
+        self.failing.pop(update_id, None)
+
+    def confirmed(self, offset: int) -> None:
+        """Everything before `offset` is confirmed: Telegram will not send it again."""
+        self.handled = {u for u in self.handled if u >= offset}
+        self.failing = {u: t for u, t in self.failing.items() if u >= offset}
+
+
+async def _feed(
+    bot: Bot, dispatcher: Dispatcher, updates: list[Update], pending: Pending, **kwargs: Any
+) -> list[Update]:
+    """One chat's updates in order; those left to come again. After a transient failure the
+    chat's later updates wait with it (its records keep their order); while the database takes
+    no writes they are handled (a look is answered, a record fails and is told so as well)."""
+    left: list[Update] = []
+    for index, update in enumerate(updates):
+        if update.update_id in pending.handled:
+            continue
+        last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
+        try:
+            await dispatcher.feed_update(bot, update, **kwargs, **last)
+        except Redeliver as again:
+            pending.failed(update.update_id)
+            if not again.unwritable:
+                return [*left, *updates[index:]]
+            left.append(update)
+            continue
+        except Exception:  # the errors router answered what it could; the batch goes on
+            log.exception("update %s failed", update.update_id)
+        pending.done(update.update_id)
+    return left
+
+
+async def handle_batch(
+    bot: Bot,
+    dispatcher: Dispatcher,
+    updates: list[Update],
+    pending: Pending | None = None,
+    **kwargs: Any,
+) -> list[Update]:
+    """Every update of the batch, serialised per chat, chats concurrently; returns when all
+    are done, with the updates left to come again."""
+    pending = pending or Pending()
+    by_chat: dict[int, list[Update]] = defaultdict(list)
+    for update in updates:
+        by_chat[chat_of(update)].append(update)
+    left = await asyncio.gather(
+        *(_feed(bot, dispatcher, part, pending, **kwargs) for part in by_chat.values())
+    )
+    return [update for part in left for update in part]
+
+
+async def poll(
+    bot: Bot,
+    dispatcher: Dispatcher,
+    stop: asyncio.Event,
+    *,
+    timeout: int = 10,
+    allowed_updates: list[str] | None = None,
+    give_up: float = GIVE_UP,
+    **kwargs: Any,
+) -> None:
+    """Fetch, handle the batch to the end, confirm it with the next offset; until `stop`."""
+    offset: int | None = None
+    pause = 1.0
+    again = FIRST_AGAIN
+    pending = Pending(give_up)
+    while not stop.is_set():
+        beat(POLLER)
+        fetch = asyncio.ensure_future(
+            bot.get_updates(
+                offset=offset,
+                timeout=timeout,
+                allowed_updates=allowed_updates,
+                request_timeout=timeout + 10,
+            )
+        )
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({fetch, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not fetch.done():  # stopped while waiting: nothing fetched is left unhandled
+            fetch.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await fetch
+            await _confirm(bot, offset)
+            return
+        try:
+            updates = fetch.result()
+        except TelegramRetryAfter as error:
+            await _sleep(stop, float(error.retry_after))
+            continue
+        except Exception as error:
+            log.warning("getUpdates failed (%s); trying again in %.0f s", error, pause)
+            await _sleep(stop, pause)
+            pause = min(pause * 2, LONGEST_PAUSE)
+            continue
+        pause = 1.0
+        if not updates:
+            continue
+        left = await handle_batch(bot, dispatcher, updates, pending, **kwargs)
+        if not left:
+            offset = updates[-1].update_id + 1
+            pending.confirmed(offset)
+            again = FIRST_AGAIN
+            continue
+        offset = min(update.update_id for update in left)
+        pending.confirmed(offset)
+        log.info("%d update(s) to handle again, from %s, in %.1f s", len(left), offset, again)
+        await _sleep(stop, again)
+        again = min(again * 2, LONGEST_PAUSE)
+
+
+async def _confirm(bot: Bot, offset: int | None) -> None:
+    """Tell Telegram the last batch was handled (else it comes again after the restart, and
+    `processed_updates` skips it); an update this fetches is not confirmed and comes again."""
+    if offset is None:
+        return
+    with contextlib.suppress(Exception):
+        await bot.get_updates(offset=offset, timeout=0, limit=1, request_timeout=5)
+
+
+async def _sleep(stop: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)

@@ -1,0 +1,228 @@
+"""Inline buttons and their typed callback data (one CallbackData per flow, short prefixes), all
+built with `InlineKeyboardBuilder`; every packed callback stays within Telegram's 64 bytes.
+
+The data a button carries is never trusted: handlers check the game and the vote against the log,
+and a deal step against the FSM state of the steps and the log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardMarkup
+from aiogram.utils.keyboard import InlineKeyboardBuilder
+
+from bot.core import Player
+from bot.core.ledger import Debt
+from bot.telegram import deeplinks
+from bot.texts import deal_steps as steps
+from bot.texts import debts as debt_texts
+from bot.texts.deal_steps import DealStep, Draft, Seating
+from bot.texts.help import TOPICS, Topic, topic_label
+from bot.texts.i18n import Translator
+
+
+class JoinCb(CallbackData, prefix="j"):
+    """The Join button under an opened game."""
+
+    game: int
+
+
+class ClaimCb(CallbackData, prefix="me"):
+    """ "✋ This is me" under an opened game: the `@username` seat `seat` taken by the presser."""
+
+    game: int
+    seat: int
+
+
+class VoteCb(CallbackData, prefix="v"):
+    """✅/❌ under a vote; `vote` is the seq of the event that opened it."""
+
+    game: int
+    vote: int
+    yes: bool
+
+
+class DebtCb(CallbackData, prefix="db"):
+    """ "✅ paid" under a debt; `debt` is the seq of its `debt_opened` event in game `game`."""
+
+    game: int
+    debt: int
+
+
+DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 a keyboard)
+
+
+def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
+    """One "✅ paid" button per debt, one a row, the first DEBT_BUTTONS of them (None when there
+    is none): a long list in /debts still goes out, the rest pressed from a game's end."""
+    if not debts:
+        return None
+    builder = InlineKeyboardBuilder()
+    for debt in debts[:DEBT_BUTTONS]:
+        data = DebtCb(game=debt.game_id, debt=debt.seq)
+        builder.button(text=debt_texts.button_text(t, debt), callback_data=data)
+    builder.adjust(1)
+    return builder.as_markup()
+
+
+def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMarkup | None:
+    """`markup` without the buttons whose callback data is `data` (a debt closed by its press),
+    rows left empty dropped; None when no button is left."""
+    rows = [
+        kept
+        for row in markup.inline_keyboard
+        if (kept := [button for button in row if button.callback_data != data])
+    ]
+    return InlineKeyboardMarkup(inline_keyboard=rows) if rows else None
+
+
+def opening_keyboard(
+    t: Translator, game_id: int, players: Sequence[Player], open_seats: bool
+) -> InlineKeyboardMarkup | None:
+    """Under an opened game: Join while seats are free, and "✋ This is me" for every `@username`
+    seat no account holds yet; None when nothing is left to press."""
+    builder = InlineKeyboardBuilder()
+    if open_seats:
+        builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
+    for seat, player in enumerate(players):
+        if player.username and player.user_id is None:
+            builder.button(
+                text=t("button-claim", handle=f"@{player.username}"),
+                callback_data=ClaimCb(game=game_id, seat=seat),
+            )
+    if not list(builder.buttons):
+        return None
+    builder.adjust(1)
+    return builder.as_markup()
+
+
+def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text=t("button-yes"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=True)
+    )
+    builder.button(
+        text=t("button-no"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=False)
+    )
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+class Act(StrEnum):
+    """What a deal-steps button does."""
+
+    PICK = "p"
+    BACK = "b"
+    CANCEL = "x"
+    RECORD = "ok"
+    EXTRA = "e"  # an extra at the confirmation (`deal_steps.Extra`): open, closed, a note
+
+
+class DealCb(CallbackData, prefix="ds"):
+    """A button of the deal steps: `ver` is the draft's version the keyboard was drawn for, `by`
+    who opened the steps (only to name him to someone else who presses; checked against the FSM)."""
+
+    game: int
+    ver: int
+    act: Act
+    step: DealStep
+    v: int = 0
+    by: int = 0
+
+
+def deal_keyboard(
+    t: Translator,
+    game_id: int,
+    opener: int,
+    version: int,
+    seating: Seating,
+    draft: Draft,
+    *,
+    back: bool,
+    concede: bool = False,
+    prikup: bool = False,
+    odessa: bool = False,
+) -> InlineKeyboardMarkup:
+    """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
+    then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
+    current = steps.step(seating, draft)
+    builder = InlineKeyboardBuilder()
+
+    def button(text: str, act: Act, value: int = 0) -> None:
+        data = DealCb(game=game_id, ver=version, act=act, step=current, v=value, by=opener)
+        builder.button(text=text, callback_data=data)
+
+    sizes: list[int] = []
+    for row in steps.rows(seating, draft):
+        for choice in row:
+            button(steps.label(t, choice), Act.PICK, choice.value)
+        sizes.append(len(row))
+    extra = steps.extras(seating, draft, concede, prikup, odessa)
+    for choice in extra:
+        button(steps.label(t, choice), Act.EXTRA, choice.value)
+    if extra:
+        sizes.append(len(extra))
+    last = 1
+    if current is DealStep.CONFIRM:
+        button(t.template("steps-record"), Act.RECORD)
+        last += 1
+    if back:
+        button(t.template("steps-back"), Act.BACK)
+        last += 1
+    button(t.template("steps-cancel"), Act.CANCEL)
+    builder.adjust(*sizes, last)
+    return builder.as_markup()
+
+
+def game_link_keyboard(
+    t: Translator, username: str, chat_id: int, number: int
+) -> InlineKeyboardMarkup | None:
+    """Under a shared score: open the game in the private chat (its players see it there)."""
+    if not username:
+        return None
+    builder = InlineKeyboardBuilder()
+    url = deeplinks.start_url(username, deeplinks.game_payload(chat_id, number))
+    builder.button(text=t.template("button-open-game"), url=url)
+    return builder.as_markup()
+
+
+class HelpCb(CallbackData, prefix="hp"):
+    """A /help topic button: the screen to show in the same message."""
+
+    topic: Topic
+
+
+def help_keyboard(t: Translator, topic: Topic) -> InlineKeyboardMarkup:
+    """The short screen's topic buttons, two a row; a topic's screen has ◀ back."""
+    builder = InlineKeyboardBuilder()
+    if topic is not Topic.HOME:
+        builder.button(text=t.template("help-button-back"), callback_data=HelpCb(topic=Topic.HOME))
+        return builder.as_markup()
+    for shown in TOPICS:
+        builder.button(text=topic_label(t, shown), callback_data=HelpCb(topic=shown))
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+def greeting_keyboard(t: Translator) -> InlineKeyboardMarkup:
+    """Under the greeting in a group the bot was added to: how to start (the recording topic)."""
+    builder = InlineKeyboardBuilder()
+    builder.button(
+        text=t.template("button-how-to-start"), callback_data=HelpCb(topic=Topic.RECORDING)
+    )
+    return builder.as_markup()
+
+
+def private_start_keyboard(t: Translator, username: str) -> InlineKeyboardMarkup:
+    """Under the private /start: add the bot to a group, and how to play (/help)."""
+    builder = InlineKeyboardBuilder()
+    if username:
+        builder.button(
+            text=t.template("button-add-to-group"), url=deeplinks.add_to_group_url(username)
+        )
+    builder.button(text=t.template("button-how-to-play"), callback_data=HelpCb(topic=Topic.HOME))
+    builder.adjust(1)
+    return builder.as_markup()

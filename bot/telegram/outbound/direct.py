@@ -1,0 +1,215 @@
+"""The one way to answer Telegram directly, for what records nothing: /help, /start, /calc, the
+inline mode's answers, the greeting in a group the bot was added to, the deal steps' messages, a refusal's toast, a toast after a commit, and — when the database takes no
+writes, so the outbox cannot be — a look's answer and the notice that nothing could be saved.
+
+Every call goes through `call`: a 429 waits its `retry_after` (up to `LONGEST_WAIT`), a 5xx or a
+dropped connection a short pause, up to `RETRIES` times; a request Telegram refuses (400, 403) is
+logged. None is returned when nothing was sent: a direct answer never fails its update (what it
+says was not recorded anyway). Replies to a recording command go through the outbox instead
+(`bot.telegram.outbound.outbox.Reply`); tests/bot/test_direct_answers.py finds any other call of Telegram's sending
+methods in the handlers and the glue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import Any, Final, TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import (
+    EditMessageText,
+    SendDocument,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
+from aiogram.types import (
+    BufferedInputFile,
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    Message,
+)
+
+from bot.core import GameService
+from bot.domain import Owed, OwedKind
+from bot.telegram.keyboards import without_button
+from bot.telegram.outbound.outbox import render_png
+from bot.texts.i18n import Safe, translator
+from bot.texts.views import chunks, sheet_text
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+RETRIES: Final = 3  # tries after the first, for a 429, a 5xx or a dropped connection
+LONGEST_WAIT: Final = 30.0  # seconds: a longer retry_after is not waited for in an update
+PAUSE: Final = 0.5  # seconds before the first try again after a 5xx or a network error
+
+
+async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
+    """`method` sent (through `bot`, or the bot an aiogram shortcut is bound to); None when it
+    was not (logged)."""
+    name = type(method).__name__
+    for attempt in range(RETRIES + 1):
+        try:
+            sent: T = await (bot(method) if bot is not None else method)
+            return sent
+        except TelegramRetryAfter as error:
+            if attempt == RETRIES or error.retry_after > LONGEST_WAIT:
+                log.warning("%s not sent: Telegram asks to wait %s s", name, error.retry_after)
+                return None
+            await asyncio.sleep(error.retry_after)
+        except (TelegramServerError, TelegramNetworkError) as error:
+            if attempt == RETRIES:
+                log.warning("%s not sent after %d tries: %s", name, RETRIES + 1, error)
+                return None
+            await asyncio.sleep(PAUSE * 2**attempt)
+        except TelegramBadRequest as error:
+            if "not modified" not in str(error):
+                log.info("%s refused: %s", name, error)
+            return None
+        except TelegramAPIError as error:
+            log.warning("%s refused: %s", name, error)
+            return None
+    return None  # pragma: no cover - the loop returns
+
+
+async def answer(message: Message, text: str, **options: Any) -> Message | None:
+    """A new message in `message`'s chat."""
+    return await call(message.answer(text, **options))
+
+
+async def answer_photo(
+    message: Message, png: bytes, filename: str, caption: str | None = None
+) -> Message | None:
+    return await call(message.answer_photo(BufferedInputFile(png, filename), caption=caption))
+
+
+async def edit(
+    message: Message, text: str, markup: InlineKeyboardMarkup | None = None
+) -> Message | bool | None:
+    """`message` (the bot's) shown anew, with `markup` (None: without buttons)."""
+    return await call(message.edit_text(text, reply_markup=markup))
+
+
+async def edit_in(
+    bot: Bot,
+    chat_id: int,
+    message_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+) -> Message | bool | None:
+    """A message of the bot's known by its chat and id, shown anew."""
+    method = EditMessageText(
+        chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
+    )
+    return await call(method, bot)
+
+
+async def drop_button(query: CallbackQuery) -> None:
+    """The pressed button taken off its message (what it did is done for good: a closed debt)."""
+    message = query.message
+    if not isinstance(message, Message) or message.reply_markup is None or not query.data:
+        return  # too old for Telegram to show, or no buttons
+    markup = without_button(message.reply_markup, query.data)
+    await call(message.edit_reply_markup(reply_markup=markup))
+
+
+async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = False) -> None:
+    """The pressed button's answer (a toast, or an alert the presser closes)."""
+    await call(query.answer(text, show_alert=alert))
+
+
+async def send(
+    bot: Bot,
+    chat_id: int,
+    text: str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    thread_id: int | None = None,
+) -> Message | None:
+    """`text` into the chat (`thread_id`: into that forum topic)."""
+    message = SendMessage(
+        chat_id=chat_id, message_thread_id=thread_id, text=text, reply_markup=markup
+    )
+    return await call(message, bot)
+
+
+async def answer_inline(
+    query: InlineQuery,
+    results: Sequence[InlineQueryResultArticle],
+    *,
+    personal: bool,
+    cache_time: int,
+    button: InlineQueryResultsButton | None = None,
+) -> None:
+    """The inline query's results (`personal`: cached for this user only)."""
+    await call(
+        query.answer(list(results), cache_time=cache_time, is_personal=personal, button=button)
+    )
+
+
+async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:
+    """What a look owed, sent now rather than through the outbox (it cannot be written): texts
+    and votes as messages, a sheet as its picture (or the text sheet), a document as a file."""
+    for owed in rows:
+        markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
+        if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
+            document = BufferedInputFile(owed.body, owed.filename or "file")
+            method = SendDocument(
+                chat_id=owed.chat_id,
+                message_thread_id=owed.thread_id,
+                document=document,
+                caption=owed.text,
+            )
+            await call(method, bot)
+        elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
+            await _sheet(bot, game, owed, markup)
+        elif owed.target is not None:
+            await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
+        else:
+            message = SendMessage(
+                chat_id=owed.chat_id,
+                message_thread_id=owed.thread_id,
+                text=owed.text,
+                reply_markup=markup,
+            )
+            await call(message, bot)
+
+
+async def _sheet(
+    bot: Bot, game: GameService, owed: Owed, markup: InlineKeyboardMarkup | None
+) -> None:
+    snap = None
+    if owed.game_id is not None and owed.seq is not None:
+        snap = await game.sheet_at(owed.game_id, owed.seq)
+    if snap is None or snap.sheet is None or snap.settlement is None:
+        await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
+        return
+    png = await render_png(snap.sheet, owed.lang, snap.settlement, game, snap.state)
+    if png is not None:
+        photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
+        method = SendPhoto(
+            chat_id=owed.chat_id,
+            message_thread_id=owed.thread_id,
+            photo=photo,
+            caption=owed.text,
+            reply_markup=markup,
+        )
+        await call(method, bot)
+        return
+    t = translator(owed.lang)
+    text = Safe(f"{owed.text}\n\n{sheet_text(t, snap.state, snap.sheet, snap.settlement)}")
+    for part in chunks(text.split("\n")):
+        await send(bot, owed.chat_id, part, thread_id=owed.thread_id)

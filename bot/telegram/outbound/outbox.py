@@ -1,0 +1,332 @@
+"""How one update is answered: `Reply`, made per unit of work by the middleware, owes texts to the
+chat, the game's sheet (sent, or redrawn in place) and a vote's message — handlers parse, call the
+service, and hand the result to their `reply`. What it owes is data (`bot.domain.Owed` rows) in its
+unit of work (`bot.core.uow.UnitOfWork.owe`), written by the unit's commit with the command that
+owes it and delivered by `bot.telegram.outbound.sender.Sender`; nothing here calls Telegram.
+
+The sheet is a picture (drawn by a painter process, `bot.sheet.painter`, or in a worker thread)
+with the reply as its caption, or the text sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
+edit redraws that photo in place when it is still near the bottom of the chat, so a correction does
+not add another picture. Values corrected by a vote are drawn the paper way (the wrong value, a
+dot, the right one).
+
+`close_expired_votes` is what the vote clock runs; `ChatAnnouncer` answers in the chat for a deal
+taken by the Mini App (the core's `Announce` port).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, tzinfo
+from typing import Final, Protocol
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.core import GameService, GameState, UnitOfWork
+from bot.core.results import Ended, Recorded, VoteState
+from bot.core.zones import zone_of_chat
+from bot.domain import Owed, OwedKind
+from bot.telegram.keyboards import debts_keyboard, vote_keyboard
+from bot.telegram.outbound import tournament_news
+from bot.telegram.outbound.settling import private_messages
+from bot.texts.debts import ended_hint
+from bot.texts.i18n import Safe, Translator, translator
+from bot.texts.views import (
+    applied_text,
+    chunks,
+    ended_text,
+    plain_text,
+    recorded_text,
+    vote_text,
+)
+from scoring.settle import Settlement
+from scoring.sheet import Sheet
+
+try:
+    from bot.sheet import Correction, render_document_png, render_sheet_png
+    from bot.sheet.drawn import drawn
+    from bot.sheet.painter import Painter, PainterGone
+except ImportError:  # the picture is optional: the text sheet stands in
+    render_sheet_png = None  # type: ignore[assignment]
+
+log = logging.getLogger(__name__)
+
+CAPTION_LIMIT: Final = 1024
+NEAR: Final = 4  # a sheet message at most this many messages up may be redrawn in place
+
+
+async def render_png(
+    sheet: Sheet,
+    lang: str,
+    settlement: Settlement,
+    game: GameService | None = None,
+    state: GameState | None = None,
+    painter: Painter | None = None,
+    full: bool = False,
+) -> bytes | None:
+    """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
+    as paper shows them. With a `painter` it is drawn in the painter's process, or
+    here in a worker thread when that process fails. `full`: the full sheet, every total, for a
+    document (`bot.sheet.render_document_png`, in a worker thread)."""
+    if render_sheet_png is None:
+        return None
+    try:
+        corrections = None
+        if game is not None and state is not None:
+            values = game.corrected_values(state, sheet)
+            corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
+        game_id = state.game_id if state is not None else None  # whose kept picture
+        if full:
+            return await asyncio.to_thread(
+                render_document_png, sheet, lang, settlement=settlement, corrections=corrections
+            )
+        if painter is not None:
+            try:
+                return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)
+            except PainterGone as error:
+                log.warning("the painter could not draw the sheet (%s); drawing it here", error)
+        return await asyncio.to_thread(
+            render_sheet_png,
+            sheet,
+            lang,
+            settlement=settlement,
+            corrections=corrections,
+            game=game_id,
+        )
+    except Exception:
+        log.exception("the sheet could not be drawn; sending it as text")
+        return None
+
+
+class Sheeted(Protocol):
+    """A command's result that carries the game and its sheet (Recorded, Undone, Edited)."""
+
+    @property
+    def state(self) -> GameState: ...
+    @property
+    def sheet(self) -> Sheet: ...
+    @property
+    def settlement(self) -> Settlement: ...
+
+
+LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
+"""(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one update: the unit of work it is owed in, its chat, its language, and the
+    command's message (`message_id`, None for a button or the vote clock), near which an undo or
+    an edit redraws the sheet."""
+
+    uow: UnitOfWork
+    t: Translator
+    chat_id: int
+    message_id: int | None = None
+    live: LiveButton | None = None  # the Mini App's "live sheet" button, when set up
+    zone: tzinfo = UTC  # the chat's time zone, in which every time it is shown is written
+    thread_id: int | None = None  # the forum topic the answer goes to (None: the chat itself)
+
+    def _live(self, state: GameState) -> str | None:
+        """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
+        button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
+        if button is None:
+            return None
+        return InlineKeyboardMarkup(inline_keyboard=[[button]]).model_dump_json(exclude_none=True)
+
+    async def owe(self, *rows: Owed) -> None:
+        self.uow.owe(*rows)
+
+    def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+        return Owed(
+            self.chat_id,
+            OwedKind.TEXT,
+            text,
+            self.t.lang,
+            keyboard,
+            target=target,
+            thread_id=self.thread_id,
+        )
+
+    def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
+        parts = chunks(text.split("\n"))
+        return [
+            self._text(part, markup if index == len(parts) - 1 else None, None)
+            for index, part in enumerate(parts)
+        ]
+
+    async def text(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        """`text` into the chat, split into messages Telegram accepts (the markup on the last)."""
+        await self.owe(*self._texts(text, markup))
+
+    async def edit(
+        self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """A message of the bot's (a button's) shown anew."""
+        await self.owe(self._text(text, markup, message_id))
+
+    async def sheet(self, result: Sheeted, caption: Safe, *, redraw: bool = False) -> None:
+        """A command's result: its sheet with `caption` (see `sheet_of`)."""
+        await self.sheet_of(result.state, result.sheet, result.settlement, caption, redraw=redraw)
+
+    async def sheet_of(
+        self,
+        state: GameState,
+        sheet: Sheet,
+        settlement: Settlement,
+        caption: Safe,
+        *,
+        redraw: bool = False,
+    ) -> None:
+        """The sheet as the log stands now, with `caption` (drawn by the sender, or sent as the
+        text sheet when no picture can be drawn); with `redraw`, the sender redraws the live
+        sheet photo instead when it is at most NEAR messages above the command, and sends the
+        caption as a text under the command so the chat still sees the answer."""
+        rows: list[Owed] = []
+        if len(plain_text(caption)) > CAPTION_LIMIT:
+            rows += self._texts(caption)
+            caption = Safe(self.t("sheet-title", game=state.number, deals=sheet.deals))
+        kind = OwedKind.REDRAW if redraw and self.message_id is not None else OwedKind.SHEET
+        rows.append(
+            Owed(
+                self.chat_id,
+                kind,
+                caption,
+                self.t.lang,
+                self._live(state),
+                game_id=state.game_id,
+                seq=state.last_seq,
+                reply_to=self.message_id,
+                thread_id=self.thread_id,
+            )
+        )
+        await self.owe(*rows)
+
+    async def vote(self, result: VoteState, *, message_id: int | None = None) -> None:
+        """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
+        (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
+        sheet after a record changed, or the end."""
+        state = result.state
+        here = replace(
+            self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
+        )
+        await here._vote(result, message_id)
+
+    async def _vote(self, result: VoteState, message_id: int | None) -> None:
+        state, vote, t = result.state, result.vote, self.t
+        markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+        target = message_id if message_id is not None else vote.message_id
+        rows = [
+            Owed(
+                self.chat_id,
+                OwedKind.VOTE,
+                vote_text(t, result, self.zone),
+                t.lang,
+                keyboard,
+                game_id=state.game_id,
+                seq=vote.seq,
+                target=target,
+                thread_id=self.thread_id,
+            )
+        ]
+        await self.owe(*rows)
+        await tournament_news.referred(self.uow, t.lang, result)  # told at the home too
+        applied = result.applied
+        if applied is not None:
+            caption = applied_text(t, state, applied)
+            await self.sheet_of(state, applied.sheet, applied.settlement, caption)
+        if result.ended is not None:
+            await self.ended(result.ended)
+
+    async def ended(self, ended: Ended) -> None:
+        """A game's end: one message in the chat, with a "✅ paid" button under it for each debt
+        the end opened, one private message to each of its players who started the bot, and the
+        standings of its tournament at the tournament's home."""
+        t = self.t
+        lines: list[str] = [ended_text(self.t, ended)]
+        hint = ended_hint(t, ended.debts)
+        if hint is not None:
+            lines += ["", hint]
+        await self.text("\n".join(lines), debts_keyboard(t, ended.debts))
+        await self.owe(*await private_messages(self.uow, ended))
+        await tournament_news.ended(self.uow, t.lang, ended.state)
+
+    async def photo(
+        self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """A picture the command drew (the standings), with `caption`; a caption longer than
+        Telegram takes goes first as text, the picture then keeps only its first line."""
+        rows: list[Owed] = []
+        if len(plain_text(caption)) > CAPTION_LIMIT:
+            rows += self._texts(caption)
+            caption = Safe(caption.split("\n", 1)[0])
+        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
+        rows.append(
+            Owed(
+                self.chat_id,
+                OwedKind.PHOTO,
+                caption,
+                self.t.lang,
+                keyboard,
+                body=png,
+                filename=filename,
+                thread_id=self.thread_id,
+            )
+        )
+        await self.owe(*rows)
+
+    async def document(self, data: bytes, filename: str, caption: str) -> None:
+        await self.owe(
+            Owed(
+                self.chat_id,
+                OwedKind.DOCUMENT,
+                caption,
+                self.t.lang,
+                body=data,
+                filename=filename,
+                thread_id=self.thread_id,
+            )
+        )
+
+
+async def close_expired_votes(game: GameService, default_locale: str) -> int:
+    """Close (or refer to the arbiter) the votes whose time is over, each game in a unit of work of
+    its own with the messages it owes; how many. Run by the vote clock, and once at start-up. A
+    game whose unit fails is logged and left watched: the next tick tries it again."""
+    closed = 0
+    for chat_id, game_id in game.due_votes():
+
+        async def work(uow: UnitOfWork, chat_id: int = chat_id, game_id: int = game_id) -> int:
+            t = translator(await game.locale(chat_id) or default_locale)  # before any write
+            zone = await zone_of_chat(game.store, chat_id, t.lang)
+            results = await game.expire(uow, chat_id, game_id)
+            for result in results:
+                await Reply(uow, t, chat_id, zone=zone).vote(result)
+            return len(results)
+
+        try:
+            closed += await game.run(work)
+        except Exception as error:
+            log.warning(
+                "votes of game %s not closed yet (%s: %s)", game_id, type(error).__name__, error
+            )
+    return closed
+
+
+@dataclass(frozen=True, slots=True)
+class ChatAnnouncer:
+    """The chat's answer to a deal taken outside Telegram (the Mini App): its sheet with the
+    record's caption, owed in the deal's own unit of work (the core's `Announce` port)."""
+
+    live: LiveButton | None = None
+
+    async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
+        t = translator(lang)
+        state = result.state
+        reply = Reply(uow, t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
+        await reply.sheet(result, recorded_text(t, result))

@@ -1,0 +1,259 @@
+"""One attempt at one owed row: the Telegram calls it takes, each paced to Telegram's limits
+(`bot.telegram.outbound.pacing`) before it goes. Telegram's errors reach the sender, which decides what comes
+next; a fault of the database met on the way (reading the sheet to draw) is a `StoreFault`.
+
+A sheet the picture cannot carry still reaches the chat: a caption over Telegram's 1,024
+characters goes first as a text and the picture gets the sheet's title; a picture Telegram
+refuses (400: its dimensions, its processing, its size) is replaced by the text sheet with the
+caption; no picture at all (no Pillow, a drawing that failed) is the text sheet too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Final, TypeVar
+
+from aiogram import Bot
+from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+
+from bot.core import GameService
+from bot.domain import Owed, OwedKind, OwedRow, Store
+from bot.telegram.outbound.outbox import CAPTION_LIMIT, NEAR, render_png
+from bot.telegram.outbound.pacing import Pacing
+from bot.texts.i18n import Safe, translator
+from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text, sheet_text
+
+if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
+    from bot.sheet.painter import Painter
+
+log = logging.getLogger(__name__)
+
+REQUEST_TIMEOUT: Final = 20  # seconds; below the sender's lease
+
+T = TypeVar("T")
+
+
+class StoreFault(Exception):
+    """The database failed under an attempt: the row is tried again soon, and the attempt is not
+    counted against it (a database that comes back is not the row's fault)."""
+
+
+def calls_needed(owed: Owed) -> int:
+    """How many calls a row takes at most in the usual case: what its chat's bucket must hold
+    before the row is tried (a redraw in place is the edit and the caption under the command)."""
+    if owed.kind is OwedKind.REDRAW:
+        return 2
+    if owed.kind is OwedKind.SHEET:
+        return 1 + (len(plain_text(owed.text)) > CAPTION_LIMIT)
+    if owed.kind is OwedKind.TEXT and owed.target is None:
+        return max(1, len(_parts(owed.text)))
+    return 1
+
+
+def _parts(text: str) -> list[Safe]:
+    return [Safe(text)] if len(text) <= MESSAGE_LIMIT else chunks(text.split("\n"))
+
+
+def _markup(owed: Owed) -> InlineKeyboardMarkup | None:
+    if owed.markup is None:
+        return None
+    return InlineKeyboardMarkup.model_validate_json(owed.markup)
+
+
+class Poster:
+    """Makes the Telegram calls of one row, each after its chat's and the bot's token."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        game: GameService,
+        store: Store,
+        pacing: Pacing,
+        clock: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]],
+        painter: Painter | None = None,
+    ) -> None:
+        self.bot = bot
+        self.game = game
+        self.store = store
+        self.pacing = pacing
+        self.clock = clock
+        self.sleep = sleep
+        self.painter = painter  # draws the pictures in processes of their own; None: in threads
+
+    async def send(self, row: OwedRow) -> tuple[int | None, int | None]:
+        """Telegram's message id, and the new live sheet message (a sheet photo sent)."""
+        owed = row.owed
+        if owed.kind is OwedKind.TEXT:
+            return await self._text(owed), None
+        if owed.kind is OwedKind.VOTE:
+            return await self._vote(owed), None
+        if owed.kind is OwedKind.DOCUMENT:
+            assert owed.body is not None and owed.filename is not None
+            document = BufferedInputFile(owed.body, filename=owed.filename)
+            await self._paced(owed)
+            sent = await self.bot.send_document(
+                owed.chat_id,
+                document,
+                message_thread_id=owed.thread_id,
+                caption=owed.text,
+                request_timeout=REQUEST_TIMEOUT,
+            )
+            return sent.message_id, None
+        if owed.kind is OwedKind.PHOTO:  # a picture the command drew (the standings)
+            assert owed.body is not None
+            picture = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
+            await self._paced(owed)
+            sent = await self.bot.send_photo(
+                owed.chat_id,
+                picture,
+                message_thread_id=owed.thread_id,
+                caption=owed.text,
+                reply_markup=_markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+            return sent.message_id, None
+        return await self._sheet(row)
+
+    async def _paced(self, owed: Owed) -> None:
+        """Wait for a token of the chat's bucket, then of the bot's."""
+        wait = self.pacing.take_chat(owed.chat_id, self.clock())
+        if wait > 0:
+            await self.sleep(wait)
+        wait = self.pacing.take_bot(self.clock())
+        if wait > 0:
+            await self.sleep(wait)
+
+    async def _read(self, reading: Awaitable[T]) -> T:
+        try:
+            return await reading
+        except Exception as error:
+            raise StoreFault(f"{type(error).__name__}: {error}") from error
+
+    async def _text(self, owed: Owed) -> int | None:
+        markup = _markup(owed)
+        if owed.target is not None:
+            await self._paced(owed)
+            try:
+                await self.bot.edit_message_text(
+                    text=owed.text,
+                    chat_id=owed.chat_id,
+                    message_id=owed.target,
+                    reply_markup=markup,
+                    request_timeout=REQUEST_TIMEOUT,
+                )
+            except TelegramBadRequest as error:
+                if "not modified" not in str(error):
+                    log.info("message %s could not be edited (%s)", owed.target, error)
+            return owed.target
+        return await self._plain(owed, owed.text)
+
+    async def _vote(self, owed: Owed) -> int | None:
+        """Edit the vote's message, or post it anew when there is none or it is gone (edits are
+        idempotent: a retried one changes nothing)."""
+        markup = _markup(owed)
+        if owed.target is not None:
+            await self._paced(owed)
+            try:
+                await self.bot.edit_message_text(
+                    text=owed.text,
+                    chat_id=owed.chat_id,
+                    message_id=owed.target,
+                    reply_markup=markup,
+                    request_timeout=REQUEST_TIMEOUT,
+                )
+                return owed.target
+            except TelegramBadRequest as error:
+                if "not modified" in str(error):
+                    return owed.target
+                log.info("vote %s: its message could not be edited (%s)", owed.seq, error)
+        return await self._plain(owed, owed.text)
+
+    async def _sheet(self, row: OwedRow) -> tuple[int | None, int | None]:
+        owed = row.owed
+        assert owed.game_id is not None and owed.seq is not None
+        snap = await self._read(self.game.sheet_at(owed.game_id, owed.seq))
+        if snap is None or snap.sheet is None or snap.settlement is None:
+            return await self._plain(owed, owed.text), None
+        state, sheet, settlement = snap.state, snap.sheet, snap.settlement
+        t = translator(owed.lang)
+        png = await render_png(sheet, owed.lang, settlement, self.game, state, self.painter)
+        if png is None:
+            text = Safe(f"{owed.text}\n\n{sheet_text(t, state, sheet, settlement)}")
+            return await self._plain(owed, text), None
+        caption = owed.text
+        if len(plain_text(caption)) > CAPTION_LIMIT:  # the caption as a text, the title under
+            await self._plain(owed, caption, markup=False)
+            caption = t("sheet-title", game=state.number, deals=sheet.deals)
+        elif owed.kind is OwedKind.REDRAW and await self._redrawn(row, png, caption):
+            return await self._plain(owed, caption), None  # the answer, under the command
+        photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
+        await self._paced(owed)
+        try:
+            sent = await self.bot.send_photo(
+                owed.chat_id,
+                photo,
+                message_thread_id=owed.thread_id,
+                caption=caption,
+                reply_markup=_markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+        except (TelegramBadRequest, TelegramEntityTooLarge) as error:
+            log.warning(
+                "chat %s: the sheet picture was refused (%s); sending the text sheet",
+                owed.chat_id,
+                error,
+            )
+            text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
+            return await self._plain(owed, text), None
+        return sent.message_id, sent.message_id
+
+    async def _redrawn(self, row: OwedRow, png: bytes, caption: str) -> bool:
+        """Redraw the live sheet photo in place when it is near the command; whether it was (then
+        what is left to send is the caption, and the row says so: a retry sends only that)."""
+        owed = row.owed
+        assert owed.game_id is not None
+        if owed.reply_to is None:
+            return False
+        live = await self._read(self.game.sheet_message(owed.game_id))
+        if live is None or not 0 < owed.reply_to - live <= NEAR:
+            return False
+        photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
+        await self._paced(owed)
+        try:
+            await self.bot.edit_message_media(
+                media=InputMediaPhoto(media=photo, caption=caption),
+                chat_id=owed.chat_id,
+                message_id=live,
+                reply_markup=_markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+        except (TelegramBadRequest, TelegramEntityTooLarge) as error:
+            log.info("the sheet could not be redrawn (%s); sending a new one", error)
+            return False
+        await self._read(self._as_text(row.id))
+        return True
+
+    async def _as_text(self, row_id: int) -> None:
+        async with self.store.transaction() as repo:
+            await repo.owed_as_text(row_id)
+
+    async def _plain(self, owed: Owed, text: str, *, markup: bool = True) -> int | None:
+        """A text in as many messages as Telegram's limit asks, the row's keyboard on the last
+        (a retry may repeat the parts already out: the rare text over 4,096 characters)."""
+        message_id = None
+        parts = _parts(text)
+        for index, part in enumerate(parts):
+            keyboard = _markup(owed) if markup and index == len(parts) - 1 else None
+            await self._paced(owed)
+            sent = await self.bot.send_message(
+                owed.chat_id,
+                part,
+                message_thread_id=owed.thread_id,
+                reply_markup=keyboard,
+                request_timeout=REQUEST_TIMEOUT,
+            )
+            message_id = sent.message_id
+        return message_id

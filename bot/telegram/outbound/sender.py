@@ -1,0 +1,391 @@
+"""The sender: delivers what the bot owes (the outbox, `bot.storage.Owed` rows) — in order per
+chat, concurrently across chats, each row claimed with a lease in one statement so that two
+senders (two processes) never send one row (docs/architecture.md "Delivery").
+
+Before a row is tried its chat must have the tokens for it (`bot.telegram.outbound.pacing`): a chat that has
+none gives the row back at once, due when they are there, and other chats go on. Sheet pictures
+waiting in one chat go out as the newest (`bot.telegram.outbound.coalesce`). A failed attempt gives the row back
+with a back-off: `retry_after` for a 429 (which also pauses the chat's bucket), growing pauses
+for a 5xx, a time-out or a dropped connection, a short one for a database fault; a request
+Telegram refuses for good (400, 403) is given up and logged. A row is marked sent with Telegram's
+message id, and in the same transaction a new sheet photo becomes the game's live sheet message.
+A send whose answer was lost (a time-out after the request went out) is sent again: at least
+once, so the chat may see it twice — never lost, and never turned into an error message.
+
+The sender never holds a claim for its lease because of its own database trouble: a mark or a
+give-back that fails is written again on the next round (the claim stays the sender's meanwhile,
+so the row is not sent twice), and claims whose answer was lost are given back once the database
+answers again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
+
+from aiogram import Bot
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+
+from bot.core import GameService
+from bot.core.health import SENDER, beat
+from bot.domain import OwedKind, OwedRow
+from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
+from bot.telegram.outbound.outbox import CAPTION_LIMIT
+from bot.telegram.outbound.pacing import Pacing
+from bot.telegram.outbound.posting import REQUEST_TIMEOUT, Poster, StoreFault, calls_needed
+
+if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
+    from bot.sheet.painter import Painter
+
+log = logging.getLogger(__name__)
+
+LEASE: Final = 30.0  # seconds a claim holds; an attempt's request time-out stays below it
+assert REQUEST_TIMEOUT < LEASE
+TICK: Final = 0.5  # seconds between two looks at the outbox when nobody wakes the sender
+# Seconds between two looks for this host's dead senders: an instance killed beside a live one
+# (several instances on one machine) must not hold its chats' replies for a whole lease.
+DEAD_CHECK: Final = 2.0
+LONGEST_PAUSE: Final = 4.0  # the back-off's cap, seconds
+STORE_PAUSE: Final = 0.5  # seconds before a row whose attempt met a database fault is tried again
+GIVE_UP_AFTER: Final = 12  # attempts that failed with an error of ours (not Telegram's)
+KEEP_SENT: Final = 86_400.0  # sent rows are forgotten after a day
+TOLD_EVERY: Final = 60.0  # seconds between two tracebacks of one kind of failure
+
+
+def pause(attempts: int) -> float:
+    """The back-off after `attempts` failures: 0.5, 1, 2, 4, 4, … seconds."""
+    return float(min(0.5 * 2**attempts, LONGEST_PAUSE))
+
+
+def claimant_name(host: str | None = None, pid: int | None = None) -> str:
+    """`host/pid/random`: a restarted process releases its dead predecessors' claims at once
+    (same host, a pid no longer alive); other hosts' claims wait for their lease."""
+    return f"{host or socket.gethostname()}/{pid or os.getpid()}/{secrets.token_hex(4)}"
+
+
+def _dead_here(claimant: str, host: str) -> bool:
+    parts = claimant.split("/")
+    if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
+        return False
+    pid = int(parts[1])
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """The row went out (or was given up: `message_id` None): mark it sent."""
+
+    message_id: int | None
+    live: int | None = None  # a new sheet photo: the game's live sheet message from now on
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """Give the row back, due at `at`; `error` is counted as a failed attempt, None is not (the
+    chat's pace, a database fault)."""
+
+    at: float
+    error: str | None = None
+
+
+Outcome = Sent | Again
+
+
+@dataclass(slots=True)
+class Unwritten:
+    """An outcome the database did not take: written again on the next round."""
+
+    row: OwedRow
+    outcome: Outcome
+    failures: int = 1
+
+
+class ClaimLost(Exception):
+    """Another sender holds the row now (this one's lease ran out)."""
+
+
+class Sender:
+    """Delivers the outbox through `bot`; `drain()` sends everything due now, `run()` keeps
+    doing it, woken by `wake()` when a command commits owed rows."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        game: GameService,
+        *,
+        lease: float = LEASE,
+        clock: Callable[[], float] = time.time,
+        name: str | None = None,
+        painter: Painter | None = None,
+        pacing: Pacing | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.bot = bot
+        self.game = game
+        self.store = game.core.store
+        self.lease = lease
+        self.clock = clock
+        self.name = name or claimant_name()
+        self.pacing = pacing or Pacing.unlimited()
+        self.poster = Poster(bot, game, self.store, self.pacing, self._now, sleep, painter)
+        self._woken = asyncio.Event()
+        self._unwritten: dict[int, Unwritten] = {}
+        self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
+        self._due = float("inf")  # the earliest time a row given back for its chat's pace is due
+        self.sent = 0
+
+    def _now(self) -> float:
+        return self.clock()
+
+    @property
+    def due(self) -> float:
+        """When the first row given back for its chat's pace is due (inf: none is)."""
+        return self._due
+
+    async def wake(self) -> None:
+        self._woken.set()
+
+    async def release_dead(self) -> int:
+        """Give back the claims of this host's senders that died (a crash, a SIGKILL)."""
+        host = self.name.split("/")[0]
+        released = 0
+        async with self.store.transaction() as repo:
+            for claimant in await repo.owed_claimants():
+                if _dead_here(claimant, host):
+                    released += await repo.release_claims(claimant)
+        if released:
+            log.info("outbox: %d row(s) a dead sender had claimed are owed again", released)
+        return released
+
+    async def run(self) -> None:
+        """The background task: deliver, then wait to be woken (or a tick, for back-offs and
+        chats whose pace lets a row go soon)."""
+        pruned_at = checked_at = 0.0
+        told: dict[type, float] = {}  # a failure's traceback is logged once a minute per kind
+        while True:
+            try:
+                if self.clock() - checked_at > DEAD_CHECK:
+                    checked_at = self.clock()
+                    await self.release_dead()
+                await self.drain()
+                if self.clock() - pruned_at > 3600:
+                    pruned_at = self.clock()
+                    async with self.store.transaction() as repo:
+                        await repo.prune_sent(pruned_at - KEEP_SENT)
+            except Exception as error:
+                kind, now = type(error), time.monotonic()
+                if now - told.get(kind, -TOLD_EVERY) >= TOLD_EVERY:
+                    told[kind] = now
+                    log.exception("outbox: delivering failed; trying again")
+                else:
+                    log.warning(
+                        "outbox: delivering failed (%s: %s); trying again", kind.__name__, error
+                    )
+            wait = min(TICK, max(0.0, self._due - self.clock()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._woken.wait(), wait)
+            self._woken.clear()
+
+    async def drain(self) -> int:
+        """Claim each chat's first due row, deliver them (chats concurrently), until nothing
+        is due; how many rows were delivered (sent, sent with another, or given up)."""
+        delivered = 0
+        while True:
+            beat(SENDER)
+            await self._write_again()
+            if self._lost_claims:
+                await self._release_lost()
+            now = self.clock()
+            if self._due <= now:
+                self._due = float("inf")
+            try:
+                async with self.store.statement() as repo:  # one statement: its own transaction
+                    rows = await repo.claim_owed(self.name, now, now + self.lease)
+            except Exception:
+                self._lost_claims = True  # its answer may be lost after it claimed rows
+                raise
+            if not rows:
+                return delivered
+            done = await asyncio.gather(*(self.deliver(row) for row in rows))
+            delivered += sum(done)
+
+    async def deliver(self, row: OwedRow) -> int:
+        """One attempt at one claimed row; how many outbox rows it settled: the row sent (or
+        given up) and the sheets behind it sent with it, or those folded into it while it stays
+        owed (0: nothing changed)."""
+        owed = row.owed
+        now = self.clock()
+        wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
+        if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
+            self._due = min(self._due, now + wait)
+            outcome: Outcome = Again(now + wait)
+            merged = 0
+        else:
+            try:
+                row, merged = await self._coalesced(row)
+            except ClaimLost:
+                log.warning("outbox row %s: the claim ran out before it was sent", row.id)
+                return 0
+            except StoreFault as error:
+                log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
+                outcome, merged = Again(self.clock() + STORE_PAUSE), 0
+            else:
+                outcome = await self._attempt(row)
+        if not await self._write(row, outcome):
+            return 0
+        return 1 + merged if isinstance(outcome, Sent) else merged
+
+    async def _attempt(self, row: OwedRow) -> Outcome:
+        owed = row.owed
+        try:
+            message_id, live = await self.poster.send(row)
+        except TelegramRetryAfter as error:
+            self.pacing.pause(owed.chat_id, self.clock(), float(error.retry_after))
+            return self._again(row, float(error.retry_after), f"429: {error.message}")
+        except TelegramServerError as error:
+            return self._again(row, pause(row.attempts), f"5xx: {error.message}")
+        except TelegramNetworkError as error:  # a time-out, a dropped connection
+            return self._again(row, pause(row.attempts), f"network: {error.message}")
+        except TelegramAPIError as error:  # refused for good: a retry gets the same answer
+            log.warning("outbox row %s to chat %s refused: %s", row.id, owed.chat_id, error)
+            return Sent(None)
+        except StoreFault as error:
+            log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
+            return Again(self.clock() + STORE_PAUSE)
+        except Exception as error:  # an answer that cannot be read, a bug of ours
+            if row.attempts + 1 >= GIVE_UP_AFTER:
+                log.exception("outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER)
+                return Sent(None)
+            return self._again(row, pause(row.attempts), f"{type(error).__name__}: {error}")
+        return Sent(message_id, live)
+
+    def _again(self, row: OwedRow, after: float, error: str) -> Again:
+        log.info("outbox row %s: %s; again in %.1f s", row.id, error, after)
+        return Again(self.clock() + after, error)
+
+    # -- coalescing (bot.telegram.outbound.coalesce) -----------------------------------------------------------
+    async def _coalesced(self, row: OwedRow) -> tuple[OwedRow, int]:
+        """The claimed row as it goes out, and how many rows behind it go out with it (sheets
+        of its game waiting right behind a claimed sheet: the newest is sent in their place)."""
+        owed = row.owed
+        if owed.kind not in SHEETS:
+            return row, 0
+        try:
+            async with self.store.reading() as repo:
+                behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
+            plan = merge(run_of(row, behind), CAPTION_LIMIT)
+            if plan is None:
+                return row, 0
+            async with self.store.transaction() as repo:
+                if not await repo.owed_replace(row.id, plan.first, self.name):
+                    raise ClaimLost
+                done = await repo.owed_done(plan.done, self.clock())
+                if plan.last is not None:
+                    await repo.owed_replace(*plan.last)
+        except ClaimLost:
+            raise
+        except Exception as error:
+            raise StoreFault(f"{type(error).__name__}: {error}") from error
+        log.info(
+            "outbox row %s: %d sheet(s) waiting in chat %s go out with it",
+            row.id,
+            done,
+            owed.chat_id,
+        )
+        return replace(row, owed=plan.first), done
+
+    # -- what an attempt leaves in the outbox ----------------------------------------------------
+    async def _write(self, row: OwedRow, outcome: Outcome) -> bool:
+        """Write the outcome; whether it was written (if not, it is tried again next round and
+        the row stays claimed by this sender meanwhile)."""
+        try:
+            await self._record(row, outcome, with_live=True)
+        except Exception as error:
+            log.warning(
+                "outbox row %s: its outcome could not be written (%s: %s); again next round",
+                row.id,
+                type(error).__name__,
+                error,
+            )
+            self._unwritten[row.id] = Unwritten(row, outcome)
+            return False
+        await self._after(row, outcome)
+        return True
+
+    async def _write_again(self) -> None:
+        """Write the outcomes the database refused before. A mark that keeps failing with the
+        live sheet is written without it: the reply counts, the live sheet message is a nicety."""
+        for row_id, unwritten in list(self._unwritten.items()):
+            try:
+                await self._record(unwritten.row, unwritten.outcome, unwritten.failures < 2)
+            except Exception:
+                unwritten.failures += 1
+                continue
+            del self._unwritten[row_id]
+            log.info("outbox row %s: its outcome is written", row_id)
+            await self._after(unwritten.row, unwritten.outcome)
+
+    async def _record(self, row: OwedRow, outcome: Outcome, with_live: bool) -> None:
+        if isinstance(outcome, Again):
+            async with self.store.statement() as repo:
+                if outcome.error is None:
+                    await repo.owed_release(row.id, self.name, outcome.at)
+                else:
+                    await repo.owed_retry(row.id, self.name, outcome.at, outcome.error)
+            return
+        owed = row.owed
+        live = outcome.live if with_live else None
+        # A new sheet photo becomes the game's live sheet in the mark's own transaction; a mark
+        # alone is one statement.
+        async with self.store.statement() if live is None else self.store.transaction() as repo:
+            if not await repo.owed_sent(row.id, self.name, outcome.message_id, self.clock()):
+                log.warning("outbox row %s: the claim ran out before it was marked sent", row.id)
+                return
+            if live is not None and owed.game_id is not None:
+                await repo.set_sheet_message(owed.game_id, live)
+
+    async def _after(self, row: OwedRow, outcome: Outcome) -> None:
+        """Once a mark is written: a vote posted anew is remembered (failing that, its next
+        redraw posts it again: nothing is lost)."""
+        if not isinstance(outcome, Sent):
+            return
+        self.sent += 1
+        owed, message_id = row.owed, outcome.message_id
+        if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
+            assert owed.game_id is not None and owed.seq is not None
+            try:
+                await self.game.vote_posted(owed.chat_id, owed.game_id, owed.seq, message_id)
+            except Exception as error:
+                log.warning(
+                    "vote %s: its new message could not be remembered (%s)", owed.seq, error
+                )
+
+    async def _release_lost(self) -> None:
+        """Give back this sender's claims nobody here is working on: a claim statement whose
+        answer was lost may have claimed rows (they would otherwise wait for their lease)."""
+        async with self.store.statement() as repo:
+            released = await repo.release_claims(self.name, keep=list(self._unwritten))
+        self._lost_claims = False
+        if released:
+            log.info("outbox: %d claim(s) whose answer was lost are owed again", released)
