@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
-from bot.core import GameService  # noqa: E402
+from bot.core import Core  # noqa: E402
 from bot.storage import SqliteStore, Store  # noqa: E402
 from bot.storage.migrations import EVENT_SCHEMA_VERSION  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
@@ -137,7 +137,7 @@ async def units_with(
 
 
 async def measure(name: str, store: Store, requests: int) -> None:
-    game = GameService(store)
+    game = Core(store)
     app = build_web_app(MockedBot(), game)
     async with TestClient(TestServer(app)) as client:
 

@@ -34,6 +34,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bot.telegram.outbound.warmup import warm_up  # noqa: E402
+
 import bot.sheet  # noqa: E402
 from bench.bot_bench import DEALS, KEEPER, pct, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
@@ -44,7 +46,6 @@ from bot.sheet.canvas import Canvas  # noqa: E402
 from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
-from bot.telegram.outbound.warmup import warm_up  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 
@@ -137,13 +138,13 @@ async def many_chats(
     picture(False)
     async with Bot(folder / f"chats{chats}-{budget}.sqlite3") as bot:
         if budget is not None:  # caches too small for the chats: every game found again
-            bot.dp["game"].core.games = cache.Games(budget)
+            bot.dp["core"].core.games = cache.Games(budget)
         tables = [await open_table(bot.dp, bot.mocked, -100_000 - c) for c in range(chats)]
         for n in range(setup):
             for table in tables:
                 await bot.deal(table, n)
         times: list[float] = []
-        games = bot.dp["game"].core.games
+        games = bot.dp["core"].core.games
         folds, resumed = games.folds, games.resumed
         cpu = time.process_time()
         for r in range(rounds):
@@ -183,7 +184,7 @@ async def cold(deals: int, folder: Path) -> None:
         forget_pictures()
         picture(True)
         start = time.perf_counter()
-        service = bot.dp["game"]
+        service = bot.dp["core"]
         warmed = await warm_up(service, None, bot.settings.default_locale, 40, service.clock())
         spent_warming = (time.perf_counter() - start) * 1000
         spent = await bot.deal(open_table_driver(bot), deals + 1)

@@ -1,6 +1,6 @@
 """/stats and /top over a chat of 1,000 finished games (issue 24; aim: each within 200 ms).
 
-1,000 games are played through the real service (`GameService` on a SQLite file: /newgame with
+1,000 games are played through the real service (`Core` on a SQLite file: /newgame with
 the seats given, 3–12 deals of Sochi to a pool of 2, /endgame, or everyone's vote when it did not
 finish) by a club of six players, three or four at a table. Then /stats and /top go through the
 real Dispatcher with a mocked Bot (the outbox delivered after each update), timed from the update
@@ -30,11 +30,13 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.core import looks
+
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bot.app import build_dispatcher  # noqa: E402
-from bot.core import Caller, GameService, parse_newgame  # noqa: E402
+from bot.core import Caller, Core, parse_newgame  # noqa: E402
 from bot.core.stats import StatsFilter, chat_stats  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
@@ -54,7 +56,7 @@ KEEPER = TgUser(3001, "Anna", "anna_club")
 OTHER = -100_424_243  # the chat whose deals are timed with an empty archive
 
 
-async def play_game(service: GameService, rng: random.Random, clock: FakeClock) -> None:
+async def play_game(service: Core, rng: random.Random, clock: FakeClock) -> None:
     """One game to its end: contracts by seat letter, each made 6♠ closing its declarer's pool of
     2, now and then a 7♥ one down; ended by /endgame (or by everyone's vote when it did not
     finish)."""
@@ -65,7 +67,7 @@ async def play_game(service: GameService, rng: random.Random, clock: FakeClock) 
         keeper, parse_newgame(f"sochi pool 2 me {names}", keeper.as_player())
     )
     for turn in range(12):
-        sheet = (await service.snapshot(CHAT)).sheet
+        sheet = (await looks.snapshot(service, CHAT)).sheet
         assert sheet is not None
         if sheet.finished:
             break
@@ -115,7 +117,7 @@ def driver(settings: Settings, store: SqliteStore) -> ChatDriver:
     return ChatDriver(dispatcher, bot, chat_id=CHAT)
 
 
-async def deal_cost(service: GameService, chat_id: int, count: int = 150) -> float:
+async def deal_cost(service: Core, chat_id: int, count: int = 150) -> float:
     """Median ms of `count` deals recorded in a long game of `chat_id`."""
     players = [Caller(chat_id, p.user_id, p.first_name, p.username) for p in CLUB[:3]]
     keeper = players[0]
@@ -138,7 +140,7 @@ async def main(games: int) -> None:
         settings = Settings(bot_token="42:TEST", database_path=path, default_locale="en")
         store = await SqliteStore.open(path)
         clock = FakeClock()
-        service = GameService(store, clock)
+        service = Core(store, clock)
         rng = random.Random(24)
         start = time.perf_counter()
         for n in range(games):
@@ -146,7 +148,7 @@ async def main(games: int) -> None:
             if (n + 1) % 200 == 0:
                 print(f"  {n + 1} games played ({time.perf_counter() - start:.0f} s)", flush=True)
         empty_store = await SqliteStore.open(Path(folder) / "empty.sqlite3")
-        empty_service = GameService(empty_store, FakeClock())
+        empty_service = Core(empty_store, FakeClock())
         beside, alone = [], []
         for round_ in range(3):  # interleaved: the machine's load falls on both alike
             beside.append(await deal_cost(service, OTHER - round_, 100))
@@ -170,12 +172,12 @@ async def main(games: int) -> None:
         computed = [
             await timed(
                 lambda: chat_stats(
-                    GameService(store, FakeClock()).store, CHAT, StatsFilter(), clock(), "en"
+                    Core(store, FakeClock()).store, CHAT, StatsFilter(), clock(), "en"
                 )
             )
             for _ in range(5)
         ]
-        service = GameService(store, FakeClock())
+        service = Core(store, FakeClock())
         stats = await chat_stats(service.store, CHAT, StatsFilter(), clock(), "en")
         drawn = [await timed(lambda: standings_png(translator("en"), stats)) for _ in range(7)]
         await store.close()

@@ -1,4 +1,4 @@
-"""Wiring: the Bot (session, API server), the Dispatcher with the game service and the routers, the
+"""Wiring: the Bot (session, API server), the Dispatcher with the core and the routers, the
 commands menu, the background tasks that close timed-out votes and deliver the outbox
 (`bot.telegram.outbound.sender`), and long polling that loses no update (`bot.telegram.inbound.polling`).
 `build_dispatcher` is what the tests drive with a mocked Bot."""
@@ -10,7 +10,7 @@ import contextlib
 import logging
 import signal
 from functools import partial
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
@@ -26,7 +26,7 @@ from aiogram.types import (
 )
 from aiohttp.web import AppRunner
 
-from bot.core import Clock, GameService, utc_now
+from bot.core import Clock, Core, utc_now, votes
 from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, beat
 from bot.core.lease import Lease, holds_clock
 from bot.domain import Store
@@ -45,14 +45,10 @@ from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
 from bot.telegram.outbound.settling import remind_debts
-from bot.telegram.outbound.warmup import Warmed, warm_up
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
-
-if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
-    from bot.sheet.painter import Painter
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +67,11 @@ def _detached(router: Router) -> Router:
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
     runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited
-    game = GameService(store, clock)
+    core = Core(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),
         events_isolation=fsm_isolation(settings, store),
-        game=game,
+        core=core,
         settings=settings,
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
@@ -84,7 +80,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         )
     dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
-    dispatcher.update.outer_middleware(UpdateContext(game, settings.default_locale))
+    dispatcher.update.outer_middleware(UpdateContext(core, settings.default_locale))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher
 
@@ -166,7 +162,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
 
 
 async def vote_clock(
-    game: GameService, default_locale: str, tick: float, lease: Lease | None = None
+    core: Core, default_locale: str, tick: float, lease: Lease | None = None
 ) -> None:
     """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
     time is over and redraw their messages, and every `REMIND_TICKS` list the open debts of the
@@ -177,44 +173,30 @@ async def vote_clock(
         await asyncio.sleep(tick)
         beat(VOTE_CLOCK)
         try:
-            if lease is not None and not await holds_clock(lease, game, ticks):
+            if lease is not None and not await holds_clock(lease, core, ticks):
                 continue
             ticks += 1
-            await close_expired_votes(game, default_locale)
+            await close_expired_votes(core, default_locale)
             if ticks % REMIND_TICKS == 0:  # the reminders of debts run where the clock does
-                await remind_debts(game, default_locale)
+                await remind_debts(core, default_locale)
         except Exception:
             log.exception("closing timed-out votes failed; trying again")
 
 
 async def start_vote_clock(
-    game: GameService,
+    core: Core,
     default_locale: str,
     tick: float = VOTE_TICK,
     lease: Lease | None = None,
 ) -> asyncio.Task[None]:
     """At start-up: find the open votes in the log, close those that timed out while the bot was
     down, then keep watching (corrections.md "A vote")."""
-    watched = await game.watch_open_votes()
+    watched = await votes.watch_open_votes(core)
     if lease is None or await lease.hold():
-        closed = await close_expired_votes(game, default_locale)
+        closed = await close_expired_votes(core, default_locale)
         log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
-    task = vote_clock(game, default_locale, tick, lease)
+    task = vote_clock(core, default_locale, tick, lease)
     return asyncio.create_task(task, name="vote-clock")
-
-
-def start_painter(settings: Settings) -> Painter | None:
-    """The processes that draw the sheet pictures (PICTURE_PROCESSES, keeping pictures within
-    PICTURE_MEMORY_MB together); None: they are
-    drawn in worker threads (PICTURE_PROCESSES=0, or no Pillow)."""
-    if settings.picture_processes < 1:
-        return None
-    try:
-        from bot.sheet import painter
-    except ImportError:
-        return None
-    memory = settings.picture_memory_mb << 20
-    return painter.Painter(settings.picture_processes, memory=memory)
 
 
 async def run(settings: Settings) -> None:
@@ -225,31 +207,24 @@ async def run(settings: Settings) -> None:
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
-    warming: asyncio.Task[Warmed] | None = None
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
-    painter: Painter | None = None
     try:
         dispatcher = build_dispatcher(settings, store)
-        game: GameService = dispatcher["game"]
-        painter = start_painter(settings)
-        sender = Sender(bot, game, painter=painter, pacing=Pacing.of(settings))
-        game.core.notify = sender.wake
+        core: Core = dispatcher["core"]
+        sender = Sender(bot, core, pacing=Pacing.of(settings))
+        core.notify = sender.wake
         await wait_for_telegram(bot)
         # /healthz: each loop started from here on is watched (bot.core.health)
         for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
             HEARTS.watch(loop_name)
         sending = asyncio.create_task(sender.run(), name="sender")
-        warming = asyncio.create_task(
-            warm_up(game, painter, settings.default_locale, settings.warm_games, utc_now()),
-            name="warm-up",
-        )
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz, the webhook
             app = build_web_app(
                 bot,
-                game,
+                core,
                 announce=dispatcher["announce"],
                 default_locale=settings.default_locale,
             )
@@ -260,7 +235,7 @@ async def run(settings: Settings) -> None:
             except OSError as error:
                 raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
-        clock = await start_vote_clock(game, settings.default_locale, lease=lease)
+        clock = await start_vote_clock(core, settings.default_locale, lease=lease)
         if settings.webhook_url is not None:
             await set_webhook(bot, dispatcher, settings)
             await until_stopped()
@@ -287,7 +262,7 @@ async def run(settings: Settings) -> None:
             await prune
         if web is not None:
             await web.cleanup()
-        for task in (clock, sending, warming):
+        for task in (clock, sending):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -295,7 +270,5 @@ async def run(settings: Settings) -> None:
         if lease is not None:
             with contextlib.suppress(Exception):
                 await lease.release()
-        if painter is not None:
-            await painter.close()
         await bot.session.close()
         await store.close()

@@ -26,12 +26,13 @@ from typing import Any, Final
 
 import asyncpg
 
-from bot.core import GameService
+from bot.core.base import records_of
 from bot.core.state import fold
 from bot.settings import storage_settings
 from bot.storage.base import EventRow, Repo
 from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url
 from bot.storage.sqlite import SqliteStore
+from scoring.replay import replay
 
 EXIT_FAILED: Final = 1
 EXIT_REFUSED: Final = 2
@@ -108,8 +109,6 @@ async def replay_check(
 ) -> int:
     """Every game's events equal on both sides, every started game's sheet equal; returns how many
     games were replayed."""
-    # Two services: each caches sheets by game id, and the ids are the same on both sides.
-    source_service, target_service = GameService(store), GameService(store)
     replayed = 0
     for game_id in games:
         theirs: list[EventRow] = await source.events(game_id)
@@ -120,7 +119,7 @@ async def replay_check(
         if now.rules is None:
             continue  # not started: nothing to replay
         try:
-            same = source_service.sheet(was) == target_service.sheet(now)
+            same = replay(was.game(), records_of(was)) == replay(now.game(), records_of(now))
         except Exception as error:
             raise VerificationFailed(f"game {game_id} does not replay: {error}") from None
         if not same:

@@ -1,9 +1,18 @@
-"""The application core: commands over a game's event log, no aiogram (see `bot.core.service.GameService`)."""
+"""The application core: commands over a game's event log, run in units of work; no aiogram."""
 
-from bot.core.errors import GAME_ERROR_CODES, AlreadyHandled, GameError, GaveUp, Redeliver, Unsaved
+from bot.core.base import Caller, Clock, Core, utc_now
+from bot.core.errors import (
+    GAME_ERROR_CODES,
+    AlreadyHandled,
+    GameError,
+    GaveUp,
+    Redeliver,
+    Transient,
+    Unsaved,
+)
 from bot.core.events import Kind
 from bot.core.newgame import NewGame, parse_newgame
-from bot.core.service import Caller, Clock, GameService, split_late, utc_now
+from bot.core.records import split_late
 from bot.core.state import GameState, Player, RecordItem, Vote
 from bot.core.uow import UnitOfWork
 from bot.core.votes import tally, tied
@@ -13,8 +22,8 @@ __all__ = [
     "AlreadyHandled",
     "Caller",
     "Clock",
+    "Core",
     "GameError",
-    "GameService",
     "GameState",
     "GaveUp",
     "Kind",
@@ -22,6 +31,7 @@ __all__ = [
     "Player",
     "RecordItem",
     "Redeliver",
+    "Transient",
     "UnitOfWork",
     "Unsaved",
     "Vote",

@@ -15,10 +15,10 @@ from fractions import Fraction
 from typing import Final
 
 from bot.core.audit import event_log_json, protocol_comments
+from bot.core.base import Core, settlement
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Player
 from bot.core.results import Exported, Snapshot
-from bot.core.service import GameService
 from bot.core.state import GameState, fold
 from bot.core.summaries import Summary, summaries
 from bot.core.uow import records_of
@@ -108,7 +108,7 @@ def page_bounds(total: int, page: int) -> tuple[int, int]:
 
 
 async def _lines(
-    game: GameService, repo: Repo, rows: list[GameRow], ended: dict[int, Summary]
+    core: Core, repo: Repo, rows: list[GameRow], ended: dict[int, Summary]
 ) -> list[tuple[GameLine, tuple[Player, ...]]]:
     """Each game's line, and who sits in it."""
     lines = []
@@ -117,38 +117,36 @@ async def _lines(
             summary = ended[row.game_id]
             lines.append((_ended_line(summary), summary.players))
         else:
-            state = await game.core.fold(repo, row)
+            state = await core.fold(repo, row)
             lines.append((_live_line(state, row), tuple(state.players)))
     return lines
 
 
-async def chat_games(game: GameService, chat_id: int, page: int, lang: str) -> GamesPage:
+async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPage:
     """A page of the chat's games, newest first."""
-    async with game.store.reading() as repo:
+    async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.chat_games(chat_id)
     page, pages = page_bounds(len(rows), page)
     shown = rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    ended = {s.game_id: s for s in await summaries(game.store, shown)}
-    async with game.store.reading() as repo:
-        lines = [line for line, _ in await _lines(game, repo, shown, ended)]
+    ended = {s.game_id: s for s in await summaries(core.store, shown)}
+    async with core.store.reading() as repo:
+        lines = [line for line, _ in await _lines(core, repo, shown, ended)]
     zone = chat_zone(settings.time_zone, settings.locale or lang)
     return GamesPage(tuple(lines), page, pages, len(rows), zone)
 
 
-async def account_games(
-    game: GameService, user_id: int, chat_id: int, page: int, lang: str
-) -> GamesPage:
+async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang: str) -> GamesPage:
     """A page of the games the account sits in (a scorekeeper's alone are not his), in every
     chat, newest first; dates in the zone of `chat_id` (the private chat asking)."""
-    async with game.store.reading() as repo:
+    async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
-    ended = {s.game_id: s for s in await summaries(game.store, rows)}
-    async with game.store.reading() as repo:
+    ended = {s.game_id: s for s in await summaries(core.store, rows)}
+    async with core.store.reading() as repo:
         lines = [
             line
-            for line, players in await _lines(game, repo, rows, ended)
+            for line, players in await _lines(core, repo, rows, ended)
             if any(p.user_id == user_id for p in players)
         ]
         titles = {c: (await repo.chat_settings(c)).title for c in {x.chat_id for x in lines}}
@@ -162,30 +160,30 @@ async def account_games(
 
 
 # -- one game by its number --------------------------------------------------------------------
-async def game_state(game: GameService, chat_id: int, number: int) -> GameState:
+async def game_state(core: Core, chat_id: int, number: int) -> GameState:
     """The chat's game `number` as its log stands (`no-such-game` when the chat has none)."""
-    async with game.store.reading() as repo:
+    async with core.store.reading() as repo:
         row = await repo.chat_game(chat_id, number)
         if row is None:
             raise GameError("no-such-game", f"#{number}", {"number": str(number)}, "/games")
         if row.status is not GameStatus.ENDED:
-            return await game.core.fold(repo, row)
+            return await core.fold(repo, row)
         events = await repo.events(row.game_id)
     state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
     state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     return state
 
 
-async def game_snapshot(game: GameService, chat_id: int, number: int) -> Snapshot:
+async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
     """Game `number` of the chat with its sheet and settlement (None before its start)."""
-    state = await game_state(game, chat_id, number)
+    state = await game_state(core, chat_id, number)
     if state.rules is None:
         return Snapshot(state, None, None)
     if state.status is GameStatus.ENDED:
         sheet = replay(state.game(), records_of(state))
     else:
-        sheet = game.sheet(state)
-    return Snapshot(state, sheet, game.settlement(state, sheet))
+        sheet = core.sheet(state)
+    return Snapshot(state, sheet, settlement(state, sheet))
 
 
 def exported(state: GameState, now: datetime, zone: tzinfo = UTC) -> Exported:

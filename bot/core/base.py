@@ -7,16 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
 from functools import lru_cache, partial
-from typing import Final
+from typing import Any, Final
 
 from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
 from bot.core.newgame import name_from_profile
-from bot.core.snapshots import VERSION, Saved, due, dump
 from bot.core.state import GameState, Player, RecordItem, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
@@ -143,13 +143,11 @@ class Core:
     and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
     than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
 
-    def __init__(
-        self, store: Store, clock: Clock = utc_now, snapshot_every: int | None = None
-    ) -> None:
+    def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
-        self.snapshot_every = snapshot_every  # events between snapshots (None: by its length)
-        self._unsaved: dict[int, Saved] = {}  # game → its snapshot taken, to write
+        # corrected values worked out, by game (`bot.core.audit.Known`)
+        self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
         self.watch: dict[int, tuple[int, datetime]] = {}
@@ -214,45 +212,6 @@ class Core:
         kept.append((clone(state), sheet))
         kept.sort(key=lambda pair: pair[0].last_seq)
         self._recent.put(state.game_id, kept[-RECENT_SEQS:])
-        self._snapshot(state, sheet)
-
-    def _snapshot(self, state: GameState, sheet: Sheet) -> None:
-        """Take the game's snapshot now when one is due (`bot.core.snapshots.due`) and the kept
-        replay is the replay of this state's records; `save` writes it."""
-        game_id, seq = state.game_id, state.last_seq
-        if state.rules is None or not due(
-            seq, self.games.saved.get(game_id, 0), self.snapshot_every
-        ):
-            return
-        line = self.games.line(game_id)
-        if line is None or line[0].count != len(sheet.records):
-            return
-        records = records_of(state)
-        if line[1] != records:
-            return
-        self.games.saved[game_id] = seq
-        # copies of their own (a few list copies), so that `save` serializes them off the event
-        # loop while the game's next command moves the kept replay on
-        self._unsaved[game_id] = Saved(clone(state), line[0].fork(), list(records))
-
-    async def save(self) -> None:
-        """Write the snapshots taken, in a transaction of their own that writes nothing else:
-        best effort, for a snapshot is a cache (a failure is logged; they are taken again)."""
-        unsaved, self._unsaved = self._unsaved, {}
-        if not unsaved:
-            return
-        try:
-            rows = [(saved, await asyncio.to_thread(dump, saved)) for saved in unsaved.values()]
-            async with self.store.transaction() as repo:
-                for saved, data in rows:
-                    await repo.put_snapshot(
-                        saved.state.game_id, saved.seq, VERSION, data, self.clock()
-                    )
-        except Exception as error:
-            log.warning("%d snapshot(s) not written (%s); the log is whole", len(unsaved), error)
-            for game_id, saved in unsaved.items():
-                if self.games.saved.get(game_id) == saved.seq:
-                    del self.games.saved[game_id]
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         """The game's state and sheet as its log stood at event `seq`, if kept: a game keeps its

@@ -18,7 +18,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
-from bot.core.snapshots import Saved, load
 from bot.core.state import GameState, apply, clone, fold
 from bot.domain import EventRow, GameRow, Repo
 from scoring.deal import Record
@@ -52,12 +51,10 @@ def parsed(tab: Table) -> dict[str, Record]:
 
 @dataclass(frozen=True, slots=True)
 class Log:
-    """Events read for a game: those after the kept state's seq then (`kept`), those after its
-    snapshot (`saved`), or else the whole log."""
+    """Events read for a game: those after the kept state's seq (`kept`), or else the whole log."""
 
     kept: GameState | None
     rows: list[EventRow]
-    saved: Saved | None = None
 
 
 @dataclass(slots=True)
@@ -140,8 +137,6 @@ class Games:
         self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
         self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
-        self.resumed = 0  # games resumed from a snapshot and the log's tail
-        self.saved: dict[int, int] = {}  # game → the seq of its newest snapshot known here
         self.replayed = 0  # records replayed (likewise)
 
     # -- the folded state --------------------------------------------------------------------
@@ -156,18 +151,12 @@ class Games:
         kept = self._states.get(game_id)
         if kept is not None:
             return Log(kept, await repo.events(game_id, after=kept.last_seq))
-        stored = await repo.snapshot(game_id)
-        saved = load(game_id, *stored) if stored is not None else None
-        if saved is None:
-            return Log(None, await repo.events(game_id))
-        return Log(None, await repo.events(game_id, after=saved.seq), saved)
+        return Log(None, await repo.events(game_id))
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
         kept = log.kept  # (held since the read: still itself if it was dropped from the cache)
-        if kept is None and log.saved is not None:
-            kept = self._resume(log.saved)
         if kept is None:
             kept = fold(game_id, log.rows)
             self.folds += 1
@@ -186,26 +175,6 @@ class Games:
         kept.thread_id = row.thread_id
         self._states.put(game_id, kept)
         return clone(kept)
-
-    def _resume(self, saved: Saved) -> GameState:
-        """A snapshot taken in: its state to advance by the tail, its replay kept as the game's,
-        and its lines known as read (none is parsed again)."""
-        state = saved.state
-        self.resumed += 1
-        self.saved[state.game_id] = max(saved.seq, self.saved.get(state.game_id, 0))
-        if saved.replay is not None and self._lines.get(state.game_id) is None:
-            replay = saved.replay
-            self._lines.put(state.game_id, _Line(replay.game, replay, list(saved.records)))
-            known = parsed(Table(state.names, state.usernames))
-            for item, record in zip(state.records, saved.records, strict=True):
-                known.setdefault(item.line, record)
-        return state
-
-    def line(self, game_id: int) -> tuple[Replay, list[Record]] | None:
-        """The game's kept replay and the records it took, as they stand now (a snapshot reads
-        them at once: the replay moves on with the game's next records)."""
-        line = self._lines.get(game_id)
-        return None if line is None else (line.tip, line.records)
 
     def forget(self, game_id: int) -> None:
         self._states.pop(game_id)

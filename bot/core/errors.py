@@ -56,6 +56,10 @@ class Unsaved(Exception):
         self.records = records
 
 
+class Transient(Exception):
+    """A transient database failure: the work is tried again (`bot.core.attempts.retrying`)."""
+
+
 class GaveUp(Exception):
     """The bot will not try this update again (the database failed for too long): the chat is
     told that nothing was recorded."""

@@ -16,7 +16,8 @@ import uuid
 from datetime import timedelta
 from typing import Final
 
-from bot.core.service import GameService
+from bot.core import votes
+from bot.core.base import Core
 from bot.core.uow import Clock, utc_now
 from bot.domain import Store
 
@@ -75,13 +76,13 @@ class Lease:
 RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open votes this often
 
 
-async def holds_clock(lease: Lease, game: GameService, ticks: int) -> bool:
+async def holds_clock(lease: Lease, core: Core, ticks: int) -> bool:
     """One tick of the vote clock among instances: whether this one holds it now. Votes opened on
     other instances are not in this one's memory (`Core.watch`), so the holder reads the log for
     them when it takes the clock over and every `RESCAN_TICKS` ticks after."""
     was = lease.held
     if not await lease.hold():
         return False
-    if not game.store.serial and (not was or ticks % RESCAN_TICKS == 0):
-        await game.watch_open_votes()
+    if not core.store.serial and (not was or ticks % RESCAN_TICKS == 0):
+        await votes.watch_open_votes(core)
     return True

@@ -1,22 +1,18 @@
-"""The unit of work: one per Telegram update (opened by the bot's middleware and given to the
-handler as `uow`), per game of a vote clock's tick, per Mini App deal. Commands run in it
-(`uow.command(caller)`), the replies they owe are written into it (`uow.owe`, through
-`bot.telegram.outbound.outbox.Reply`), and whatever must wait for the commit waits in it (`uow.after_commit`: a
-toast saying "recorded"). `await uow.commit()` is the one step that writes: the update's mark,
-every command's events and writes, and the owed rows, in one transaction; then the kept states and
-sheets learn what was committed, the sender is woken, and the hooks run. Nothing reaches Telegram
-before it. `rollback()` forgets everything (an exception rolls the open transaction back) and
-leaves the unit as new.
+"""The unit of work: one per command a handler runs (`async with UnitOfWork(core, caller) as uow`),
+per game of a vote clock's tick, per Mini App deal. Commands run in it (`uow.command(caller)`), the
+replies they owe are written into it (`uow.owe`, through `bot.telegram.outbound.outbox.Outbox`).
+`await uow.commit()` is the one step that writes: the update's mark, every command's events and
+writes, and the owed rows, in one transaction; then the kept states and sheets learn what was
+committed and the sender is woken. Nothing reaches Telegram before it. Leaving the block without a
+commit rolls everything back; a failure leaves it as `Transient` or `Unsaved` when the store says it
+was the database's (`bot.core.attempts`).
 
-How a command reads depends on the store. On SQLite (`store.serial`: one connection, one writer)
-under the chat's lock: a short read (the update checked, the game's log), the fold and the
-command's checks and replay with the store free, its writes kept; the commit is then one short
-`BEGIN IMMEDIATE`. A `direct` command (the few that create rows and replay nothing: /newgame,
-/join, /lang) writes into an open transaction, and so does any command after another in the same
-unit, or after a read that had to see the unit's own writes. On PostgreSQL (several instances share
-it) the unit opens its transaction at its first command, takes the chat's lock across processes
-(`Repo.lock_chat`) and marks the update there, so that no other instance can change what it reads
-before it commits.
+On SQLite (one connection, one writer) a command reads briefly under the chat's lock (the update
+checked, the game's log), folds and replays with the store free and keeps its writes: the commit
+is one short `BEGIN IMMEDIATE`. A `direct` command (/newgame, /join, /lang: rows, no replay) writes
+into an open transaction, as does any command after another in the same unit. On PostgreSQL the
+unit opens its transaction at its first command and takes the chat's lock across processes
+(`Repo.lock_chat`), so no other instance changes what it read before it commits.
 """
 
 from __future__ import annotations
@@ -42,11 +38,11 @@ from bot.core.base import (
     table,
     utc_now,
 )
-from bot.core.errors import AlreadyHandled, GameError
+from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, apply
-from bot.domain import EventRow, GameRow, GameStatus, Owed, Repo
+from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.sheet import Sheet
@@ -97,6 +93,23 @@ class UnitOfWork:
         self.discarded = Discarded()
         self._reset()
 
+    async def __aenter__(self) -> UnitOfWork:
+        return self
+
+    async def __aexit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        """Whatever was not committed rolls back; a database failure is told for what it is."""
+        if error is None and (self._rows or self._commands or self._writes):
+            log.warning("a unit of work ended without its commit: rolled back")
+        await self.rollback()
+        if not isinstance(error, Exception):
+            return
+        fault = self.core.store.fault(error)
+        if fault is Fault.UNWRITABLE:
+            log.warning("the database takes no writes (%s)", error)
+            raise Unsaved(self.discarded.owed, self.discarded.records) from error
+        if fault is Fault.TRANSIENT:
+            raise Transient(f"{type(error).__name__}: {error}") from error
+
     def _reset(self) -> None:
         self._stack = AsyncExitStack()  # the chats' locks, then the open transaction
         self._chats: set[int] = set()
@@ -105,7 +118,7 @@ class UnitOfWork:
         self._commands: list[Command] = []
         self._writes: list[Write] = []  # kept for the commit
         self._rows: list[Owed] = []
-        self._hooks: list[Hook] = []
+        self._then: list[Hook] = []
         self._checked = False  # the update was found not handled (a short read)
         self._marked = False  # the update's mark is in the open transaction
         self._dirty = False  # the open transaction holds writes of this unit
@@ -125,9 +138,10 @@ class UnitOfWork:
         """Replies owed: written with the commit, delivered by the sender after it."""
         self._rows.extend(rows)
 
-    def after_commit(self, hook: Hook) -> None:
-        """`hook()` once the unit has committed (never if it rolls back); its failure is logged."""
-        self._hooks.append(hook)
+    def then(self, hook: Hook) -> None:
+        """A follow-up once this unit committed: a unit of work of its own that reads what this
+        one wrote (a tournament's standings after a table's end) and owes its own answers."""
+        self._then.append(hook)
 
     def now(self) -> datetime:
         return self.core.clock()
@@ -274,7 +288,7 @@ class UnitOfWork:
     # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
         """Write it all in one transaction, or nothing (then the exception is raised and the
-        unit is to be rolled back); then tell the kept states, the sender and the hooks."""
+        unit is to be rolled back); then tell the kept states and the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
         if self._repo is not None:
@@ -284,7 +298,7 @@ class UnitOfWork:
                 await self._mark(repo)
                 await self._write(repo)
         await self._stack.aclose()  # the open transaction commits, then the chats' locks go
-        commands, rows, hooks = self._commands, self._rows, self._hooks
+        commands, rows, then = self._commands, self._rows, self._then
         self._reset()
         for unit in commands:
             unit.committed()
@@ -293,12 +307,11 @@ class UnitOfWork:
                 await self.core.told()
             except Exception:
                 log.exception("the sender could not be woken; it looks again within a tick")
-        for hook in hooks:
+        for hook in then:
             try:
                 await hook()
             except Exception as error:
-                log.warning("after the commit: %s failed (%s)", _name(hook), error)
-        await self.core.save()  # the snapshots taken: best effort, beside the log
+                log.warning("a follow-up of a committed unit failed (%s)", error)
 
     async def _write(self, repo: Repo) -> None:
         for write in self._writes:
@@ -316,11 +329,6 @@ class UnitOfWork:
             await stack.__aexit__(_RolledBack, _RolledBack(), None)
         except Exception as error:  # a dropped connection: its transaction is gone with it
             log.info("rolling back: %s", error)
-
-
-def _name(hook: Hook) -> str:
-    func = hook.func if isinstance(hook, partial) else hook
-    return getattr(func, "__qualname__", repr(func))
 
 
 class Command:

@@ -228,32 +228,28 @@ def due_votes(core: Core) -> list[tuple[int, int]]:
     return [(chat, game) for game, (chat, due) in core.watch.items() if due <= now]
 
 
-async def expire(uow: UnitOfWork, chat_id: int, game_id: int) -> list[VoteState]:
+async def expire(
+    uow: UnitOfWork, chat_id: int, game_id: int
+) -> tuple[list[VoteState], GameState | None]:
     """Close (or refer to the arbiter) the game's votes whose time is over, in the unit of work of
-    their messages. The watch is corrected from the log once the unit commits."""
-    core = uow.core
+    their messages; and the game as it then stands (None: gone or ended), for `rewatch`."""
     results: list[VoteState] = []
     async with uow.on_game(chat_id, game_id) as unit:
         if unit is None:
-            uow.after_commit(partial(_unwatch, core, game_id))
-            return results
+            return results, None
         state = unit.state
-        now = core.clock()
+        now = uow.core.clock()
         for ballot in state.open_votes():
             if ballot.referred is None and now >= ballot.deadline:
                 results.append(await expire_vote(unit, ballot))
-        uow.after_commit(partial(_rewatch, core, state))
-    return results
+    return results, state
 
 
-async def _unwatch(core: Core, game_id: int) -> None:
+def rewatch(core: Core, game_id: int, state: GameState | None) -> None:
+    """Once `expire`'s unit committed: the game's watch as its log now stands."""
     core.watch.pop(game_id, None)
-
-
-async def _rewatch(core: Core, state: GameState) -> None:
-    """The game's watch as its log now stands (its next open vote's deadline, or none)."""
-    core.watch.pop(state.game_id, None)
-    core.track(state)
+    if state is not None:
+        core.track(state)
 
 
 async def vote_posted(

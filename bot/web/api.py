@@ -7,7 +7,7 @@
 - `GET /api/sheet.svg?start=<param>`: the full sheet, every total, drawn as SVG from the layout the
   PNG is drawn from (`bot.web.svg`; `layout_sheet(..., fold=False)`), for the page to zoom.
 - `GET /api/history?start=<param>`: `/history` as plain lines (records, corrections, votes).
-- `POST /api/deal {start, line, nonce?}`: a deal through the same `GameService.record` and checks as /deal,
+- `POST /api/deal {start, line, nonce?}`: a deal through the same `records.record` and checks as /deal,
   in one unit of work with the chat's usual reply and picture (owed through the `Announce` port:
   the deal and its reply commit together, or neither); the answer is the new sheet. A refusal is
   the localised message of the error code (the page shows it), status 400 (403 for a non-player).
@@ -34,8 +34,20 @@ from urllib.parse import parse_qsl
 from aiogram import Bot
 from aiohttp import web
 
-from bot.core import AlreadyHandled, Caller, GameService, GameState, Redeliver, UnitOfWork, Unsaved
+from bot.core import (
+    AlreadyHandled,
+    Caller,
+    Core,
+    GameState,
+    Redeliver,
+    UnitOfWork,
+    Unsaved,
+    attempts,
+    looks,
+    records,
+)
 from bot.core.announce import Announce
+from bot.core.base import settlement
 from bot.core.results import Recorded
 from bot.core.state import fold
 from bot.core.zones import zone_of_chat
@@ -72,7 +84,7 @@ class WebContext:
     default language."""
 
     token: str
-    game: GameService
+    core: Core
     bot: Bot
     membership: Membership
     announce: Announce
@@ -121,9 +133,9 @@ def _refusal(t: Translator, status: int, code: str, **params: object) -> Refused
 
 
 # -- reading a game ----------------------------------------------------------------------------
-async def load_state(game: GameService, game_id: int) -> GameState | None:
+async def load_state(core: Core, game_id: int) -> GameState | None:
     """A game by its id, folded from its log (ended games too)."""
-    async with game.store.reading() as repo:
+    async with core.store.reading() as repo:
         row = await repo.game(game_id)
         if row is None:
             return None
@@ -158,23 +170,23 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         game_id = game_of(ctx.token, start)
     except AuthError as error:
         raise _refusal(t, error.status, error.code) from None
-    state = await load_state(ctx.game, game_id)
+    state = await load_state(ctx.core, game_id)
     if state is None:
         raise _refusal(t, 404, "game-gone")
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise _refusal(t, 403, "not-member")
-    chat_t = translator(await ctx.game.locale(state.chat_id) or ctx.default_locale)
+    chat_t = translator(await looks.locale(ctx.core, state.chat_id) or ctx.default_locale)
     return Visit(user, state, chat_t, t)
 
 
-def _started(visit: Visit, game: GameService) -> tuple[Sheet, Settlement]:
+def _started(visit: Visit, core: Core) -> tuple[Sheet, Settlement]:
     state = visit.state
     if state.rules is None:
         missing = state.seats - len(state.players)
         raise _refusal(visit.t, 409, "not-started", missing=missing)
-    sheet = game.sheet(state)
-    return sheet, game.settlement(state, sheet)
+    sheet = core.sheet(state)
+    return sheet, settlement(state, sheet)
 
 
 # -- the sheet as JSON -------------------------------------------------------------------------
@@ -246,10 +258,8 @@ def sheet_json(
     }
 
 
-def _svg(
-    state: GameState, sheet: Sheet, settlement: Settlement, lang: str, game: GameService
-) -> str:
-    values = game.corrected_values(state, sheet)
+def _svg(state: GameState, sheet: Sheet, settlement: Settlement, lang: str, core: Core) -> str:
+    values = looks.corrected_values(core, state, sheet)
     corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
     with drawing_lock:  # the layout's font caches are the PNG renderer's
         layout = layout_sheet(
@@ -279,23 +289,23 @@ def _answers(
 @_answers
 async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
-    sheet, settlement = _started(seen, ctx.game)
+    sheet, settlement = _started(seen, ctx.core)
     return web.json_response(sheet_json(seen.chat_t, seen.state, sheet, settlement))
 
 
 @_answers
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
-    sheet, settlement = _started(seen, ctx.game)
-    svg = await asyncio.to_thread(_svg, seen.state, sheet, settlement, seen.t.lang, ctx.game)
+    sheet, settlement = _started(seen, ctx.core)
+    svg = await asyncio.to_thread(_svg, seen.state, sheet, settlement, seen.t.lang, ctx.core)
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
 @_answers
 async def get_history(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
-    sheet = ctx.game.sheet(seen.state) if seen.state.rules is not None else None
-    zone = await zone_of_chat(ctx.game.store, seen.state.chat_id, seen.chat_t.lang)
+    sheet = ctx.core.sheet(seen.state) if seen.state.rules is not None else None
+    zone = await zone_of_chat(ctx.core.store, seen.state.chat_id, seen.chat_t.lang)
     lines = [plain_text(line) for line in history_lines(seen.t, seen.state, sheet, zone)]
     return web.json_response({"lines": lines})
 
@@ -343,12 +353,12 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
     )
 
     async def work(uow: UnitOfWork) -> Recorded:
-        recorded = await ctx.game.record(uow, caller, line)
+        recorded = await records.record(uow, caller, line)
         await ctx.announce.recorded(uow, seen.chat_t.lang, recorded)
         return recorded
 
     try:
-        result = await ctx.game.run(work, caller)
+        result = await attempts.run(ctx.core, work, caller)
     except AlreadyHandled:
         raise _refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:

@@ -132,7 +132,7 @@ async def get_games(request: web.Request) -> web.StreamResponse:
         wanted = _number(request, seen.t, "page")
     except Refused as refused:
         return web.json_response(refused.body, status=refused.status)
-    page = await archive.chat_games(ctx.game, seen.state.chat_id, wanted, seen.chat_t.lang)
+    page = await archive.chat_games(ctx.core, seen.state.chat_id, wanted, seen.chat_t.lang)
     body = {
         "page": page.page,
         "pages": page.pages,
@@ -150,8 +150,8 @@ async def get_stats(request: web.Request) -> web.StreamResponse:
         filt = _filter(request, seen.t)
     except Refused as refused:
         return web.json_response(refused.body, status=refused.status)
-    game = ctx.game
-    stats = await chat_stats(game.store, seen.state.chat_id, filt, game.clock(), seen.chat_t.lang)
+    core = ctx.core
+    stats = await chat_stats(core.store, seen.state.chat_id, filt, core.clock(), seen.chat_t.lang)
     numbers = {s.game_id: s.number for s in stats.games}
     body = {
         "period": filt.period.value,

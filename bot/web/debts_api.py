@@ -15,7 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core import Caller, GameService, Redeliver, UnitOfWork, Unsaved
+from bot.core import Caller, Core, Redeliver, UnitOfWork, Unsaved, attempts, debts
 from bot.core.debts import Marked
 from bot.core.ledger import Debt
 from bot.domain import Owed, OwedKind
@@ -35,9 +35,9 @@ def _role(debt: Debt, seen: Visit) -> str | None:
     return None
 
 
-async def debts_json(game: GameService, seen: Visit) -> dict[str, Any]:
+async def debts_json(core: Core, seen: Visit) -> dict[str, Any]:
     caller = Caller(chat_id=seen.state.chat_id, user_id=seen.user.id)
-    view = await game.debts(caller)
+    view = await debts.chat_debts(core, caller.chat_id)
     t = seen.t
     return {
         "debts": [
@@ -70,7 +70,7 @@ async def get_debts(request: web.Request) -> web.StreamResponse:
         seen = await visit(ctx, request, request.query.get("start"))
     except Refused as refused:
         return web.json_response(refused.body, status=refused.status)
-    return web.json_response(await debts_json(ctx.game, seen))
+    return web.json_response(await debts_json(ctx.core, seen))
 
 
 def _ids(body: object) -> tuple[str | None, int, int] | None:
@@ -110,13 +110,13 @@ async def post_debt(request: web.Request) -> web.StreamResponse:
     )
 
     async def work(uow: UnitOfWork) -> Marked:
-        marked = await ctx.game.mark_debt(uow, caller, game_id, seq)
+        marked = await debts.mark(uow, caller, game_id, seq)
         chat_t = seen.chat_t
         uow.owe(Owed(state.chat_id, OwedKind.TEXT, marked_text(chat_t, marked), chat_t.lang))
         return marked
 
     try:
-        marked = await ctx.game.run(work, caller)
+        marked = await attempts.run(ctx.core, work, caller)
     except ScoringError as error:
         status = 403 if error.code == "debt-not-yours" else 400
         message = plain_text(error_text(seen.t, error))

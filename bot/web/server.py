@@ -18,7 +18,7 @@ from typing import Any, Final
 from aiogram import Bot
 from aiohttp import web
 
-from bot.core import GameService
+from bot.core import Core
 from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
@@ -47,7 +47,7 @@ async def healthz(request: web.Request) -> web.StreamResponse:
         {"ok": true, "database": "ok", "ages": {"poller": 0.4, "sender": 0.2, "vote_clock": 0.9}}
         {"ok": false, "database": "ok", "ages": {…}, "stale": ["sender"]}
     """
-    store = request.app[CONTEXT].game.core.store
+    store = request.app[CONTEXT].core.store
     stale: list[str] = []
     database = "ok"
     try:
@@ -70,7 +70,7 @@ async def healthz(request: web.Request) -> web.StreamResponse:
 
 def build_web_app(
     bot: Bot,
-    game: GameService,
+    core: Core,
     *,
     announce: Announce,
     default_locale: str = "ru",
@@ -83,7 +83,7 @@ def build_web_app(
     app[HEALTH] = health
     app[CONTEXT] = WebContext(
         token=bot.token,
-        game=game,
+        core=core,
         bot=bot,
         membership=membership or Membership(bot),
         announce=announce,

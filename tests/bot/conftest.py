@@ -12,7 +12,7 @@ import pytest
 from aiogram import Dispatcher
 
 from bot.app import build_dispatcher
-from bot.core import GameService
+from bot.core import Core
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from tests.bot.factories import ChatDriver, FakeClock
@@ -46,9 +46,9 @@ def dispatcher(
 
 
 @pytest.fixture
-def game(dispatcher: Dispatcher) -> GameService:
-    service = dispatcher["game"]
-    assert isinstance(service, GameService)
+def game(dispatcher: Dispatcher) -> Core:
+    service = dispatcher["core"]
+    assert isinstance(service, Core)
     return service
 
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from aiogram import Dispatcher
 from aiogram.filters.callback_data import CallbackData
 from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Update
 
+from bot.core import attempts, corrections, debts, lobby, records, votes
 from tests.bot.mocked_bot import MockedBot
 
 START = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
@@ -162,20 +163,39 @@ def sent(requests: list[TelegramMethod[Any]]) -> list[SendMessage | SendPhoto]:
 
 
 class Committing:
-    """A `GameService` whose commands each run in a unit of work of their own, committed when the
+    """A `Core` whose commands each run in a unit of work of their own, committed when the
     command returns (as the middleware runs an update): `await Committing(game).record(caller, line)`
-    for `game.run(lambda uow: game.record(uow, caller, line), caller)`."""
+    for `attempts.run(game, lambda uow: records.record(uow, caller, line), caller)`."""
 
     def __init__(self, service: Any) -> None:
         self.service = service
 
+    COMMANDS: ClassVar[dict[str, Any]] = {
+        "new_game": lobby.new_game,
+        "join": lobby.join,
+        "claim": lobby.claim,
+        "leave": lobby.leave,
+        "set_locale": lobby.set_language,
+        "record": records.record,
+        "undo": records.undo,
+        "edit": records.edit,
+        "vote": votes.vote,
+        "end_game": votes.end_game,
+        "dispute": corrections.dispute,
+        "propose_late": corrections.propose_late,
+        "propose_rule": corrections.propose_rule,
+        "name_arbiter": corrections.name_arbiter,
+        "mark_debt": debts.mark,
+        "paid": debts.paid_all,
+    }
+
     def __getattr__(self, name: str) -> Any:
-        command = getattr(self.service, name)
+        command = self.COMMANDS[name]
 
         async def committed(caller: Any, *args: Any, **kwargs: Any) -> Any:
             async def work(uow: Any) -> Any:
                 return await command(uow, caller, *args, **kwargs)
 
-            return await self.service.run(work, caller)
+            return await attempts.run(self.service, work, caller)
 
         return committed

@@ -32,7 +32,7 @@ from aiogram.methods import (
 from aiogram.methods.base import TelegramType
 from aiogram.types import InlineKeyboardMarkup, User
 
-from bot.core import GameService
+from bot.core import Core
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
 
@@ -167,13 +167,13 @@ def deliver_through(
     """Run the outbox's sender in the test: every commit that owes replies drains the outbox
     through `bot` before the update's handling returns; pictures are drawn by `painter`, or in
     worker threads; nothing is paced unless `pacing` says so."""
-    game = dispatcher["game"]
-    assert isinstance(game, GameService)
+    game = dispatcher["core"]
+    assert isinstance(game, Core)
     sender = Sender(bot, game, name="tests/0/sender", painter=painter, pacing=pacing)
 
     async def deliver() -> None:
         await sender.drain()
 
-    game.core.notify = deliver
+    game.notify = deliver
     dispatcher["sender"] = sender
     return sender

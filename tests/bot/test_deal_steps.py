@@ -15,7 +15,7 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendPhoto, Tel
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.core import GameService
+from bot.core import Core, looks, records
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.telegram.inbound.fsm import OpenSteps, fsm_storage
@@ -187,7 +187,7 @@ def test_a_value_the_step_does_not_offer_is_refused() -> None:
 
 @pytest.mark.parametrize("seating", [THREE, FOUR], ids=["three", "four"])
 def test_every_deal_the_buttons_can_make_reads_back_as_the_same_record(seating: Seating) -> None:
-    """The canonical line is what `GameService.record` reads: it must parse to the same deal."""
+    """The canonical line is what `Core.record` reads: it must parse to the same deal."""
     table = Table(seating.names, dealer=seating.dealer)
     finished = 0
     for draft in every_draft(seating):
@@ -335,8 +335,8 @@ def edits(answer: list[TelegramMethod[Any]]) -> list[EditMessageText]:
     return [r for r in answer if isinstance(r, EditMessageText)]
 
 
-async def lines(game: GameService, chat_id: int) -> list[str]:
-    return [item.line for item in (await game.snapshot(chat_id)).state.records]
+async def lines(game: Core, chat_id: int) -> list[str]:
+    return [item.line for item in (await looks.snapshot(game, chat_id)).state.records]
 
 
 async def count_events(store: SqliteStore) -> int:
@@ -359,7 +359,7 @@ BY_BUTTONS = (
     ids=["contract", "two-whists", "half-whist", "misere", "raspasy"],
 )
 async def test_a_deal_by_buttons_is_recorded_as_the_same_typed_deal(
-    chat: ChatDriver, game: GameService, buttons: tuple[str, ...], typed: str
+    chat: ChatDriver, game: Core, buttons: tuple[str, ...], typed: str
 ) -> None:
     await open_game(chat)
     steps = await open_steps(chat)
@@ -378,13 +378,13 @@ async def test_a_deal_by_buttons_is_recorded_as_the_same_typed_deal(
     ]
     assert await lines(game, chat.chat_id) == await lines(game, OTHER_GROUP)
     assert photos[0].caption == typed_photos[0].caption
-    by_buttons = await game.snapshot(chat.chat_id)
-    by_typing = await game.snapshot(OTHER_GROUP)
+    by_buttons = await looks.snapshot(game, chat.chat_id)
+    by_typing = await looks.snapshot(game, OTHER_GROUP)
     assert by_buttons.settlement is not None and by_typing.settlement is not None
     assert by_buttons.settlement.balances == by_typing.settlement.balances
 
 
-async def test_the_steps_speak_the_chats_language(chat: ChatDriver, game: GameService) -> None:
+async def test_the_steps_speak_the_chats_language(chat: ChatDriver, game: Core) -> None:
     await open_game(chat)
     await chat.send(ANNA, "/lang ru")
     steps = await open_steps(chat)
@@ -413,7 +413,7 @@ async def test_back_returns_to_the_previous_step_and_cancel_records_nothing(
 
 
 async def test_only_the_player_who_opened_the_steps_may_press_them(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await open_game(chat)
     steps = await open_steps(chat)
@@ -484,7 +484,7 @@ async def test_a_press_that_names_someone_else_as_opener_changes_nothing(
 
 
 async def test_steps_opened_before_another_deal_are_stale_and_say_to_start_again(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await open_game(chat)
     steps = await open_steps(chat)
@@ -508,9 +508,7 @@ async def test_steps_opened_before_a_restart_are_stale(
     assert steps.markup is None and "send /deal to start again" in steps.text
 
 
-async def test_a_second_record_press_records_nothing_more(
-    chat: ChatDriver, game: GameService
-) -> None:
+async def test_a_second_record_press_records_nothing_more(chat: ChatDriver, game: Core) -> None:
     await open_game(chat)
     steps = await open_steps(chat)
     await steps.presses(ANNA, "Misère", "Clara", "0")
@@ -522,7 +520,7 @@ async def test_a_second_record_press_records_nothing_more(
 
 
 async def test_two_record_presses_at_once_record_the_deal_once(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """One user's updates in a chat are handled one at a time (bot/telegram/fsm.py, the isolation)."""
     await open_game(chat)
@@ -534,7 +532,7 @@ async def test_two_record_presses_at_once_record_the_deal_once(
 
 
 async def test_the_scorekeeper_records_by_buttons_and_the_dealer_of_four_sits_out(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await chat.send(EVA, "/newgame sochi players=4 Anna Boris Clara Dmitry")
     steps = await open_steps(chat, EVA)
@@ -561,21 +559,21 @@ async def test_steps_left_open_for_hours_are_stale(chat: ChatDriver, clock: Fake
 
 
 async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
-    chat: ChatDriver, game: GameService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    chat: ChatDriver, game: Core, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Whatever `GameService.record` refuses is shown as a typed /deal's refusal would be."""
+    """Whatever `Core.record` refuses is shown as a typed /deal's refusal would be."""
     await open_game(chat)
     steps = await open_steps(chat)
     await steps.presses(ANNA, "Contract", "Anna", "10♥", "Whist", "Pass", "−3")
     before = await count_events(store)
     sent: list[str] = []
-    record = game.record
+    record = records.record
 
     async def refused(uow: Any, caller: Any, text: str) -> Any:
         sent.append(text)
         return await record(uow, caller, "adjust Anna pool +5")  # a line the service refuses
 
-    monkeypatch.setattr(game, "record", refused)
+    monkeypatch.setattr(records, "record", refused)
     answer = await steps.press(ANNA, "✅ Record")
     assert sent == ["Anna 10♥ -3 vist:Boris pass:Clara"]
     assert "Adjustments are made only through a vote" in toast(answer)
@@ -585,7 +583,7 @@ async def test_a_deal_the_service_refuses_closes_the_steps_with_the_same_error(
 
 
 async def test_the_confirmation_adds_open_or_closed_play_and_a_note(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """Issue 13 item 4: open/closed and a note by buttons (the note typed as a reply)."""
     await open_game(chat)
@@ -623,7 +621,7 @@ def test_extras_are_offered_only_at_the_confirmation() -> None:
 
 
 async def test_the_concession_by_buttons_where_the_convention_allows_it(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await open_game(chat)  # Sochi: «без трёх» allowed
     steps = await open_steps(chat)
@@ -644,7 +642,7 @@ async def test_the_concession_by_buttons_where_the_convention_allows_it(
 
 
 async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")  # the scorekeeper records
     steps = await open_steps(chat)  # Anna deals #1 and sits out
@@ -656,7 +654,7 @@ async def test_odessa_prikup_quick_tricks_by_buttons_at_a_table_of_four(
 
 
 async def test_conventions_2_2_prikup_on_a_concession_by_buttons(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """conventions.md §2.2: "`prikup:N` on a concession is scored", so the steps offer it there."""
     await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry three_down=true")
@@ -665,13 +663,11 @@ async def test_conventions_2_2_prikup_on_a_concession_by_buttons(
     await steps.press(ANNA, "🃏 prikup 2")
     await steps.press(ANNA, "✅ Record")
     assert await lines(game, chat.chat_id) == ["Boris 6♠ = three_down prikup:2"]
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.totals.whists[0][1] == 2 * 4  # Anna on Boris
 
 
-async def test_the_common_contract_deal_takes_three_taps(
-    chat: ChatDriver, game: GameService
-) -> None:
+async def test_the_common_contract_deal_takes_three_taps(chat: ChatDriver, game: Core) -> None:
     """Issue 13 item 4: declarer → contract → "both pass" (or who whisted → the result)."""
     await open_game(chat)
     steps = await open_steps(chat)
@@ -713,7 +709,7 @@ def test_every_shortcut_lands_where_the_long_way_does() -> None:
 
 
 async def test_the_odessa_dealer_whists_by_buttons_after_two_passes(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """conventions.md §6: both active defenders passed, the dealer whists — vist:DEALER pass:X."""
     await chat.send(ANNA, "/newgame odessa me Boris Clara Dmitry")

@@ -12,7 +12,7 @@ from typing import Any
 from aiogram.methods import AnswerCallbackQuery, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup, Update
 
-from bot.core import GameService
+from bot.core import Core
 from bot.core.events import Kind, Player
 from bot.core.ledger import Debt
 from bot.storage import SqliteStore
@@ -209,7 +209,7 @@ async def test_a_debtor_marks_paid_from_his_private_message(chat: ChatDriver) ->
 
 
 async def test_a_reminder_lists_old_debts_once_a_period(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     await play(chat, 1, FIRST)
     assert "Reminders of debts are off" in await chat.say(ANNA, "/remind")

@@ -20,7 +20,8 @@ from aiogram.methods import (
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
-from bot.core import GameService, Kind
+from bot.core import Core, Kind, looks, votes
+from bot.core.changes import corrections_count
 from bot.core.results import Snapshot
 from bot.settings import Settings
 from bot.storage import SqliteStore
@@ -90,20 +91,20 @@ async def exported(chat: ChatDriver) -> tuple[str, dict[str, Any]]:
     return protocol.data.decode(), json.loads(log.data)
 
 
-async def assert_export_replays(chat: ChatDriver, game: GameService) -> str:
+async def assert_export_replays(chat: ChatDriver, game: Core) -> str:
     """The exported protocol replays offline to exactly the balances the bot holds."""
     protocol_text, _ = await exported(chat)
     protocol = parse_protocol(protocol_text)
     game_ = protocol.game()
     sheet = replay(game_, [record for _, record in protocol.records])
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.settlement is not None
     assert settle(game_.rules, sheet.totals, game_.stake).balances == snap.settlement.balances
     return protocol_text
 
 
 async def test_a_dispute_inside_the_window_passes_two_to_one(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """corrections.md 4.2.9: any player disputes the latest deal; a majority (2 of 3) passes."""
     await open_game(chat)
@@ -130,19 +131,17 @@ async def test_a_dispute_inside_the_window_passes_two_to_one(
     assert DEAL_1_FIXED in protocol and "# vote" in protocol and DEAL_1 in protocol
 
 
-async def test_a_dispute_rejected_one_to_two_changes_nothing(
-    chat: ChatDriver, game: GameService
-) -> None:
+async def test_a_dispute_rejected_one_to_two_changes_nothing(chat: ChatDriver, game: Core) -> None:
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
-    before = (await game.snapshot(chat.chat_id)).settlement
+    before = (await looks.snapshot(game, chat.chat_id)).settlement
     opened = await chat.send(BORIS, f"/dispute #1 {DEAL_1_FIXED}")
     _, no = buttons(opened)
     await chat.press(ANNA, no)
     rejected = await chat.press(CLARA, no)
     assert "❌ Rejected." in edited(rejected)
     assert not any(isinstance(r, SendPhoto) for r in rejected)
-    assert (await game.snapshot(chat.chat_id)).settlement == before
+    assert (await looks.snapshot(game, chat.chat_id)).settlement == before
     assert "rejected" in await chat.say(DMITRY, "/history")
     await assert_export_replays(chat, game)
 
@@ -180,7 +179,7 @@ async def test_a_dispute_needs_a_deal_that_exists_and_a_change(chat: ChatDriver)
     assert "still open" in await chat.say(ANNA, "/endgame")
 
 
-async def test_a_late_deal_is_vetoed_by_one_player(chat: ChatDriver, game: GameService) -> None:
+async def test_a_late_deal_is_vetoed_by_one_player(chat: ChatDriver, game: Core) -> None:
     """corrections.md 4.2.10: every partner must agree to remember a forgotten deal."""
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
@@ -191,12 +190,12 @@ async def test_a_late_deal_is_vetoed_by_one_player(chat: ChatDriver, game: GameS
     yes, no = buttons(opened)
     await chat.press(ANNA, yes)
     assert "❌ Rejected." in edited(await chat.press(BORIS, no))
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.deals == 2
 
 
 async def test_a_late_deal_every_player_agrees_to_goes_before_the_latest(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
@@ -224,7 +223,7 @@ async def test_a_late_deal_needs_a_young_latest_deal(chat: ChatDriver, clock: Fa
 
 
 async def test_a_second_correction_of_the_same_writer_draws_the_mirror_penalty(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """Кодекс 4.2.7 (corrections.md): the first corrected error is a warning; the second, which
     over-wrote whists on a partner, lets the partner write as many on the writer."""
@@ -258,7 +257,7 @@ async def test_a_second_correction_of_the_same_writer_draws_the_mirror_penalty(
 
 
 async def test_corrections_4_2_8_a_dispute_within_the_pencil_time_is_a_warning_then_a_penalty(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """corrections.md 4.2.8: "A `/dispute` by anyone is never under the pencil rule, however soon
     it follows the record: its correction is a warning or a penalty by 4.2.7." Under `russian`
@@ -281,14 +280,14 @@ async def test_corrections_4_2_8_a_dispute_within_the_pencil_time_is_a_warning_t
     caption = texts(await chat.press(BORIS, buttons(second)[0]))
     # Anna over-wrote 8 whists on Clara (p = 4 for the trick, 4 of consolation): Clara writes 8.
     assert "Record penalty on Anna" in caption and "Clara → Anna: 8 whists" in caption
-    state = (await game.snapshot(chat.chat_id)).state
-    assert game.corrections_count(state, ANNA.id) == 2
+    state = (await looks.snapshot(game, chat.chat_id)).state
+    assert corrections_count(state, ANNA.id) == 2
     protocol = await assert_export_replays(chat, game)
     assert "adjust Clara whists:Anna +8" in protocol
 
 
 async def test_a_vote_times_out_as_rejected_and_its_message_says_so(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """Votes and deadlines are events: the background task closes a timed-out vote."""
     await open_game(chat, "sochi pool 10 vote_seconds=60")
@@ -313,8 +312,8 @@ async def test_a_restart_keeps_an_open_vote_and_closes_it_when_its_time_is_over(
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
     restarted: Dispatcher = build_dispatcher(settings, store, clock)
     again = ChatDriver(restarted, chat.bot)
-    service = restarted["game"]
-    assert await service.watch_open_votes() == 1
+    service = restarted["core"]
+    assert await votes.watch_open_votes(service) == 1
     _, no = buttons(opened)
     assert "counted" in toast(await again.press(ANNA, no))  # the vote was not lost
     clock.advance(61)
@@ -323,7 +322,7 @@ async def test_a_restart_keeps_an_open_vote_and_closes_it_when_its_time_is_over(
 
 
 async def test_a_tied_vote_goes_to_the_arbiter_whose_decision_is_final(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     """corrections.md "A vote": with 4 players 2:2 is a tie; the arbiter (not a player) decides."""
     await chat.send(ANNA, "/newgame sochi pool 10 players=4 arbiter=@eva_arbiter")
@@ -351,7 +350,7 @@ async def test_a_tied_vote_goes_to_the_arbiter_whose_decision_is_final(
 
 
 async def test_a_timed_out_vote_goes_to_the_arbiter(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     await open_game(chat, "sochi pool 10 vote_seconds=60")
     assert "no arbiter" in await chat.say(DMITRY, "/arbiter")
@@ -391,15 +390,15 @@ async def test_the_export_carries_the_protocol_and_every_event(chat: ChatDriver)
     assert log["game"] == 1 and log["events"][-1]["payload"]["old"] == DEAL_1
 
 
-async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: GameService) -> None:
+async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: Core) -> None:
     """corrections.md "Audit": the picture shows a corrected value the paper way."""
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
     await chat.press(CLARA, buttons(opened)[0])
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None
-    values = game.corrected_values(snap.state, snap.sheet)
+    values = looks.corrected_values(game, snap.state, snap.sheet)
     # Boris's whists on Anna: 8 written by mistake (4 tricks), 12 after the correction (5 tricks
     # and the consolation); the sheet has 12 there, the picture «8.12¹».
     shown = {(band.player, band.column.value, band.target): v for (band, _), v in values.items()}
@@ -413,7 +412,7 @@ async def test_the_sheet_marks_the_corrected_values(chat: ChatDriver, game: Game
 
 
 async def test_the_corrected_values_stay_as_a_fresh_reading_gives_them_as_the_game_goes_on(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """The corrected values are worked out once per correction (not on every picture): later
     deals, an undo and a second correction still give what a reading of the whole game gives."""
@@ -430,28 +429,26 @@ async def test_the_corrected_values_stay_as_a_fresh_reading_gives_them_as_the_ga
     lines = ("Boris 6♠ = vist:Clara pass:Anna", "Clara 6♣ = vist:Anna pass:Boris")
     for n, line in enumerate(lines * 2):
         await chat.send((BORIS, CLARA)[n % 2], f"/deal {line}")
-        snap = await game.snapshot(chat.chat_id)
+        snap = await looks.snapshot(game, chat.chat_id)
         assert snap.sheet is not None
-        kept = game.corrected_values(snap.state, snap.sheet)
+        kept = looks.corrected_values(game, snap.state, snap.sheet)
         assert kept and kept == fresh(snap)
     await chat.send(CLARA, "/undo")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None
-    assert game.corrected_values(snap.state, snap.sheet) == fresh(snap)
+    assert looks.corrected_values(game, snap.state, snap.sheet) == fresh(snap)
 
 
-async def test_a_pool_value_corrected_away_is_still_marked(
-    chat: ChatDriver, game: GameService
-) -> None:
+async def test_a_pool_value_corrected_away_is_still_marked(chat: ChatDriver, game: Core) -> None:
     """Issue 13: 6♠ made wrote Anna's pool 2; corrected to one down it writes no pool at all (a
     mountain instead): the 2 stays on the picture, grey, numbered, never silently dropped."""
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
     opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
     await chat.press(CLARA, buttons(opened)[0])
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None
-    values = game.corrected_values(snap.state, snap.sheet)
+    values = looks.corrected_values(game, snap.state, snap.sheet)
     shown = {(band.player, band.column.value): v for (band, _), v in values.items()}
     assert shown[(0, "pool")] == (Fraction(2), 1)
     assert snap.sheet.totals.pool[0] == 0 and snap.sheet.totals.mountain[0] > 0
@@ -470,7 +467,7 @@ async def test_help_and_menu_name_the_new_commands(chat: ChatDriver) -> None:
 
 
 async def test_an_early_end_that_times_out_goes_to_the_arbiter(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """Every vote, /endgame's too: time up with an arbiter named, he decides."""
     await open_game(chat, "sochi pool 10 vote_seconds=60 arbiter=@eva_arbiter")

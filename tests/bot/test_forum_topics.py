@@ -10,7 +10,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import Update
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.telegram.keyboards import JoinCb
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, sent, texts
 
@@ -66,7 +66,7 @@ async def open_game(topic: TopicDriver, game_id: int, args: str = "sochi pool 10
 
 
 async def test_each_forum_topic_is_a_table_with_a_game_of_its_own(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     first, second = topics(chat, 7, 9)
     await open_game(first, 1)
@@ -80,8 +80,8 @@ async def test_each_forum_topic_is_a_table_with_a_game_of_its_own(
     second_score = await second.send(DMITRY, "/rules")
     assert "Sochi" in texts(first_score) and threads(first_score) == {7}
     assert "Leningrad" in texts(second_score) and threads(second_score) == {9}
-    one = await game.snapshot(FORUM_ID, topic=7)
-    two = await game.snapshot(FORUM_ID, topic=9)
+    one = await looks.snapshot(game, FORUM_ID, topic=7)
+    two = await looks.snapshot(game, FORUM_ID, topic=9)
     assert (one.state.game_id, two.state.game_id) == (1, 2)
     assert one.state.thread_id == 7 and two.state.thread_id == 9
 

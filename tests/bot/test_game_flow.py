@@ -16,7 +16,7 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.storage import SqliteStore
 from bot.telegram.keyboards import JoinCb, VoteCb
 from tests.bot.factories import (
@@ -93,7 +93,7 @@ async def test_a_game_is_opened_joined_played_undone_and_scored(
 
 
 async def test_the_score_matches_the_rules_engine_on_the_same_deals(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     from scoring.notation import Table, parse_record
     from scoring.replay import replay
@@ -108,7 +108,7 @@ async def test_the_score_matches_the_rules_engine_on_the_same_deals(
     records = [parse_record(line, Table(names)) for _, line in DEALS]
     rules = rules_for("sochi", 3, {"pool_target": "10"})
     exact = settle(rules, replay(Game(rules, names), records).totals).balances
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.settlement is not None and snap.settlement.balances == exact
     assert sum(exact) == Fraction(0)
 
@@ -303,7 +303,7 @@ async def test_lang_switches_the_chat_to_russian(chat: ChatDriver) -> None:
 
 
 async def test_an_unexpected_failure_is_logged_and_answered_without_a_traceback(
-    chat: ChatDriver, game: GameService, monkeypatch: object
+    chat: ChatDriver, game: Core, monkeypatch: object
 ) -> None:
     await open_game(chat)
 
@@ -313,7 +313,7 @@ async def test_an_unexpected_failure_is_logged_and_answered_without_a_traceback(
     import pytest
 
     patch = pytest.MonkeyPatch()
-    patch.setattr(game, "snapshot", broken)
+    patch.setattr(looks, "look", broken)
     try:
         answer = await chat.say(ANNA, "/score")
     finally:

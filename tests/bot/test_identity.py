@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.core import GameService
+from bot.core import Core, looks
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, TgUser
 
 SASHA = TgUser(1011, "Саша", "sasha_k")
@@ -12,17 +12,17 @@ LENA = TgUser(1013, "Lena", "lena_v")
 
 
 async def test_a_seat_takes_the_first_name_when_its_account_acts(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await chat.send(SASHA, "/newgame sochi me @misha_p @lena_v")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.names == ("Саша", "misha_p", "lena_v")
     await chat.send(LENA, "/deal misha_p 6♠ = vist:Саша pass:me")  # Lena acts first
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.names == ("Саша", "misha_p", "Lena")
     assert snap.state.players[2].user_id == LENA.id
     await chat.send(MISHA, "/deal Миша 7♥ -1 vist:Саша pass:Lena")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.names == ("Саша", "Миша", "Lena")
     # the deal written before the link reads with the new name
     assert snap.state.records[0].line.startswith("Миша 6♠ = ")
@@ -34,37 +34,35 @@ async def test_a_seat_takes_the_first_name_when_its_account_acts(
     assert chat.title in await private.say(MISHA, "/start")
 
 
-async def test_a_clash_keeps_the_username(chat: ChatDriver, game: GameService) -> None:
+async def test_a_clash_keeps_the_username(chat: ChatDriver, game: Core) -> None:
     other_anna = TgUser(1021, "Anna", "anna_two")
     await chat.send(ANNA, "/newgame sochi me @anna_two @boris_p")
     await chat.send(other_anna, "/deal anna_two 6♠ = vist:Anna pass:boris_p")
     await chat.send(BORIS, "/deal Boris 6♠ = vist:Anna pass:anna_two")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.names == ("Anna", "anna_two", "Boris")
     assert all(p.user_id is not None for p in snap.state.players)
     assert CLARA.id not in {p.user_id for p in snap.state.players}
 
 
 async def test_a_new_group_takes_the_openers_language_until_lang(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     sasha = TgUser(1031, "Саша", "sasha_k", "ru-RU")
     opened = await chat.say(sasha, "/newgame sochi me @misha_p @lena_v")
     assert "Пулька" in opened or "пульк" in opened
-    assert await game.locale(chat.chat_id) == "ru"
+    assert await looks.locale(game, chat.chat_id) == "ru"
     outsider = TgUser(1032, "Eve", "eve_x", "en")
     refused = await chat.say(outsider, "/lang en")
     assert "только её игроки" in refused and "/lang en" in refused
-    assert await game.locale(chat.chat_id) == "ru"
+    assert await looks.locale(game, chat.chat_id) == "ru"
     await chat.send(sasha, "/lang en")
-    assert await game.locale(chat.chat_id) == "en"
+    assert await looks.locale(game, chat.chat_id) == "en"
 
 
-async def test_an_english_opener_keeps_a_new_group_english(
-    chat: ChatDriver, game: GameService
-) -> None:
+async def test_an_english_opener_keeps_a_new_group_english(chat: ChatDriver, game: Core) -> None:
     await chat.send(TgUser(1041, "Ann", "ann_e", "en-GB"), "/newgame sochi me @misha_p @lena_v")
-    assert await game.locale(chat.chat_id) == "en"
+    assert await looks.locale(game, chat.chat_id) == "en"
 
 
 async def test_a_user_seated_by_name_is_told_the_scorekeeper_records(chat: ChatDriver) -> None:
@@ -79,11 +77,11 @@ async def test_an_outsiders_endgame_says_only_players_end_it(chat: ChatDriver) -
     assert "Only the game's players can end it" in refused and "record" not in refused
 
 
-async def test_a_first_look_links_the_seat_too(chat: ChatDriver, game: GameService) -> None:
+async def test_a_first_look_links_the_seat_too(chat: ChatDriver, game: Core) -> None:
     await chat.send(SASHA, "/newgame sochi me @misha_p @lena_v")
     score = await chat.say(LENA, "/score")
     assert "Lena" in score and "lena_v" not in score.replace("@lena_v", "")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.players[2].user_id == LENA.id
     assert "Lena" in await chat.say(LENA, "/score")  # linked once, a later look changes nothing
     assert sum(1 for _, e in snap.state.logged() if type(e).__name__ == "SeatLinked") == 1

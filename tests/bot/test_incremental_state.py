@@ -1,8 +1,7 @@
-"""What the core keeps of a live game (its folded state, its replay) and what it resumes from (a
-snapshot in the database and the log's tail) always equal a full fold of the log and a full replay —
-on random games with deals, undos, edits, corrections, late deals, rule changes, refused commands
-and restarts (a new service over the same database), snapshots written every 1, 2, 5 events or
-by the game's length."""
+"""What the core keeps of a live game (its folded state, its replay, advanced by the log's tail)
+always equals a full fold of the log and a full replay — on random games with deals, undos, edits,
+corrections, late deals, rule changes, refused commands and restarts (a new core over the same
+database)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core import Caller, GameService, parse_newgame
+from bot.core import Caller, Core, looks, parse_newgame
 from bot.core.errors import GameError
 from bot.core.state import GameState, fold
 from bot.core.uow import records_of
@@ -65,9 +64,8 @@ async def full(store: SqliteStore, game_id: int) -> tuple[GameState, Sheet | Non
 async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
     clock = FakeClock()
     store = await SqliteStore.open(path)
-    every = data.draw(st.sampled_from((None, 1, 2, 5)), label="snapshot every")
     try:
-        service = GameService(store, clock, every)
+        service = Core(store, clock)
         anna = PLAYERS[0]
         await Committing(service).new_game(anna, parse_newgame("sochi pool 10", anna.as_player()))
         for player in PLAYERS:
@@ -75,7 +73,7 @@ async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
         steps = data.draw(st.integers(5, 40), label="steps")
         refused = 0
         for _ in range(steps):
-            snap = await service.snapshot(CHAT)
+            snap = await looks.snapshot(service, CHAT)
             state, sheet = snap.state, snap.sheet
             assert sheet is not None
             game = state.game()
@@ -85,21 +83,21 @@ async def play(data: st.DataObject, path: Path) -> tuple[int, int]:
                 await act(service, data, clock, action, who, game, sheet, state)
             except ScoringError:
                 refused += 1  # refused commands change nothing, and must leave nothing kept wrong
-            if action == "restart":  # resumed from its snapshot, if one was written, and the tail
-                service = GameService(store, clock, every)
-            snap = await service.snapshot(CHAT)
+            if action == "restart":  # a fresh process: the whole log folded again
+                service = Core(store, clock)
+            snap = await looks.snapshot(service, CHAT)
             expected_state, expected_sheet = await full(store, state.game_id)
             assert snap.state == expected_state
             assert snap.sheet == expected_sheet
-            games = service.core.games
-            assert games.folds + games.resumed == 1  # the log whole or a snapshot, then the tail
+            games = service.games
+            assert games.folds == 1  # the log whole once, then only its tail
         return steps, refused
     finally:
         await store.close()
 
 
 async def act(
-    service: GameService,
+    service: Core,
     data: st.DataObject,
     clock: FakeClock,
     action: str,
@@ -171,7 +169,7 @@ async def test_a_deal_late_in_a_long_game_replays_and_reads_only_what_is_new(
 ) -> None:
     store = await SqliteStore.open(tmp_path / "long.sqlite3")
     try:
-        service = GameService(store, FakeClock())
+        service = Core(store, FakeClock())
         anna = PLAYERS[0]
         await Committing(service).new_game(anna, parse_newgame("sochi pool 500", anna.as_player()))
         for player in PLAYERS:
@@ -180,14 +178,14 @@ async def test_a_deal_late_in_a_long_game_replays_and_reads_only_what_is_new(
         lines += ("Clara 6♠ = vist:Anna pass:Boris",)
         for n in range(150):
             await Committing(service).record(PLAYERS[n % 3], lines[n % 3])
-        games = service.core.games
+        games = service.games
         folds, replayed = games.folds, games.replayed
         await Committing(service).record(anna, lines[0])
         assert (games.folds, games.replayed - replayed) == (folds, 1)
         # back to the checkpoint kept before the deal: nothing replayed
         await Committing(service).undo(anna)
         assert (games.folds, games.replayed - replayed) == (folds, 1)
-        snap = await service.snapshot(CHAT)
+        snap = await looks.snapshot(service, CHAT)
         assert snap.sheet is not None and snap.sheet.deals == 150
         assert (snap.state, snap.sheet) == await full(store, snap.state.game_id)
     finally:

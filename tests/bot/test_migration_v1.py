@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import GameService
+from bot.core import Core, looks, votes
+from bot.core.changes import corrections_count
 from bot.core.events import (
     SCHEMA_VERSION,
     Dealt,
@@ -44,8 +45,8 @@ async def old_store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 
 
 async def test_the_v1_game_folds_to_the_state_it_had(old_store: SqliteStore) -> None:
-    game = GameService(old_store)
-    snap = await game.snapshot(CHAT)
+    game = Core(old_store)
+    snap = await looks.snapshot(game, CHAT)
     state = snap.state
     assert state.status is GameStatus.ENDED and state.ended_reason == "agreed"
     assert state.names == ("Anna", "Boris", "Clara")
@@ -82,15 +83,15 @@ async def test_the_v1_game_folds_to_the_state_it_had(old_store: SqliteStore) -> 
     }
     assert state.votes[45].referred == "timeout" and state.votes[45].message_id == 777
     assert state.votes[45].decided_by == 1006
-    assert game.corrections_count(state, 1001) == 2  # the pencil-time one is free
+    assert corrections_count(state, 1001) == 2  # the pencil-time one is free
     assert not state.open_votes()
     assert snap.sheet is not None and snap.sheet.deals == 6
     assert snap.settlement is not None and snap.settlement.balances == BALANCES
 
 
 async def test_the_v1_game_replays_offline_to_the_same_balances(old_store: SqliteStore) -> None:
-    game = GameService(old_store)
-    exported = await game.export(CHAT)
+    game = Core(old_store)
+    exported = await looks.export(game, CHAT)
     protocol = parse_protocol(exported.protocol)
     played = protocol.game()
     sheet = replay(played, [record for _, record in protocol.records])
@@ -101,13 +102,13 @@ async def test_the_v1_game_replays_offline_to_the_same_balances(old_store: Sqlit
 async def test_the_cancelled_v1_game_and_the_chat_settings_read_back(
     old_store: SqliteStore,
 ) -> None:
-    game = GameService(old_store)
-    snap = await game.snapshot(OTHER)
+    game = Core(old_store)
+    snap = await looks.snapshot(game, OTHER)
     assert snap.state.status is GameStatus.ENDED and snap.state.ended_reason == "cancelled"
     assert snap.state.rules is None and snap.sheet is None
     assert snap.state.arbiter is not None and snap.state.arbiter.name == "eva_arbiter"
-    assert await game.locale(CHAT) == "en"
-    assert await game.watch_open_votes() == 0
+    assert await looks.locale(game, CHAT) == "en"
+    assert await votes.watch_open_votes(game) == 0
 
 
 def stored_events() -> list[tuple[str, dict[str, object], int]]:

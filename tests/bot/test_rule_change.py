@@ -3,7 +3,7 @@ a rule changes only by a vote every player agrees to, never as a deal."""
 
 from __future__ import annotations
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.storage import SqliteStore
 from bot.telegram.outbound.outbox import close_expired_votes
 from scoring.protocol import parse_protocol
@@ -27,7 +27,7 @@ FAILED_FIXED = "Clara 6♠ -2 vist:Anna pass:Boris"
 
 
 async def test_a_rule_change_sent_as_a_deal_is_refused_and_records_nothing(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     """conventions.md §1.4: changing a rule mid-game needs every player's consent."""
     await open_game(chat)
@@ -44,14 +44,14 @@ async def test_a_rule_change_sent_as_a_deal_is_refused_and_records_nothing(
         assert "/rule name=value" in refused, (text, refused)
         assert "/rule pool_target=30" in refused
     assert await count_events(store) == events
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and len(snap.sheet.records) == 1
     assert snap.sheet.rules.pool_target == 10
     assert "/rule" in await chat.say(CLARA, "/deal option pool_target=30")
 
 
 async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     """conventions.md §1.4: a whist split changed to gentleman holds from the next deal on; the
     deals before keep the greedy split, and the export replays to the bot's balances."""
@@ -67,7 +67,7 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
     assert "✅ Agreed." in edited(await chat.press(CLARA, yes))
     assert await count_events(store) == events + 4  # two ballots, the close, the change
     await chat.send(BORIS, f"/deal {FAILED}")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.deals == 2
     assert snap.sheet.rules.whist_split.value == "gentleman"
     assert snap.state.rules is not None and snap.state.rules.whist_split.value == "greedy"
@@ -93,21 +93,21 @@ async def test_a_rule_change_every_player_agrees_to_scores_later_deals_under_it(
 
 
 async def test_one_no_rejects_a_rule_change(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     await open_game(chat)
     opened = await chat.send(ANNA, "/rule pool_target=20")
     yes, no = buttons(opened)
     await chat.press(BORIS, yes)
     assert "❌ Rejected." in edited(await chat.press(CLARA, no))
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.rules.pool_target == 10
     assert snap.state.records == []
     assert "rejected" in await chat.say(DMITRY, "/history")
 
 
 async def test_a_press_by_someone_not_playing_changes_nothing(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     await open_game(chat)
     opened = await chat.send(ANNA, "/rule pool_target=20")
@@ -133,7 +133,7 @@ async def test_an_unknown_option_is_refused_with_the_valid_ones_listed(
 
 
 async def test_a_timed_out_rule_change_goes_to_the_arbiter_and_the_new_window_holds(
-    chat: ChatDriver, game: GameService, clock: FakeClock
+    chat: ChatDriver, game: Core, clock: FakeClock
 ) -> None:
     """corrections.md "A vote": a timed-out vote goes to the arbiter; a passed change of
     vote_seconds sets the deadline of the next vote."""
@@ -150,13 +150,13 @@ async def test_a_timed_out_rule_change_goes_to_the_arbiter_and_the_new_window_ho
     await chat.send(ANNA, f"/deal {FAILED}")
     clock.advance(200)
     await chat.send(BORIS, f"/dispute 1 {FAILED_FIXED}")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     vote = snap.state.open_votes()[0]
     assert (vote.deadline - vote.at).total_seconds() == 60
 
 
 async def test_the_settlement_and_the_export_use_the_pool_target_in_force(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """The pool changed mid-game settles the game; `python -m scoring replay` of the exported
     protocol (an `option pool_target=20` line) gives the same balances."""
@@ -166,7 +166,7 @@ async def test_the_settlement_and_the_export_use_the_pool_target_in_force(
     await chat.press(BORIS, yes)
     await chat.press(CLARA, yes)
     await chat.send(BORIS, f"/deal {FAILED}")
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.settlement is not None
     assert snap.settlement == settle(snap.sheet.rules, snap.sheet.totals)
     protocol_text, _ = await exported(chat)
@@ -184,7 +184,7 @@ SIXES = (
 
 
 async def test_notation_errors_a_rule_change_after_the_game_has_ended_is_refused(
-    chat: ChatDriver, game: GameService, store: SqliteStore
+    chat: ChatDriver, game: Core, store: SqliteStore
 ) -> None:
     """notation.md "Errors": "a deal or an `option` line after the game has ended" — `/rule` once
     the end rule is met is refused like a deal, and records nothing."""
@@ -198,7 +198,7 @@ async def test_notation_errors_a_rule_change_after_the_game_has_ended_is_refused
 
 
 async def test_a_rule_change_passed_after_the_game_has_ended_is_not_recorded(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """A rule vote opened before the last deal and passed after it: the engine refuses an `option`
     line after the end, so the change is not written and the rules stay as they were."""
@@ -210,7 +210,7 @@ async def test_a_rule_change_passed_after_the_game_has_ended_is_not_recorded(
     yes, _ = buttons(opened)
     await chat.press(BORIS, yes)
     shown = edited(await chat.press(CLARA, yes))
-    snap = await game.snapshot(chat.chat_id)
+    snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.finished
     assert snap.sheet.rules.whist_split.value == "greedy"
     assert [r.rule_change for r in snap.state.records if r.rule_change] == []

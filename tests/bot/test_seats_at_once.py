@@ -9,7 +9,7 @@ from typing import Any
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.core.newgame import parse_newgame
 from bot.core.state import Player
 from bot.telegram.keyboards import ClaimCb
@@ -59,30 +59,30 @@ def test_name_equals_username_seats_a_named_player_held_by_that_account() -> Non
 
 
 async def test_newgame_issue_example_names_and_links_in_one_go(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """issue 27, Deliver 3: `/newgame sochi Миша=@misha_k Гриша=@grig77 Таня`."""
     opened = await chat.say(MISHA, "/newgame sochi Миша=@misha_k Гриша=@grig77 Таня")
     assert "Миша (@misha_k)" in opened and "Гриша (@grig77)" in opened
     recorded = await chat.say(GRISHA, "/deal Миша 6п = вист:Гриша пас:Таня")
     assert "Нет такого игрока" not in recorded
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     assert state.names == ("Миша", "Гриша", "Таня")
     assert state.players[1].user_id == GRISHA.id  # linked by acting, the given name kept
     assert len(state.records) == 1
 
 
 async def test_a_username_seat_answers_to_its_handle_before_its_owner_speaks(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await chat.send(MISHA, "/newgame sochi @misha_k @grig77 @tanya_v")
     answer = await chat.say(MISHA, "/deal @misha_k 6п = вист:@grig77 пас:tanya_v")
     assert "Нет такого игрока" not in answer
-    assert len((await game.snapshot(chat.chat_id)).state.records) == 1
+    assert len((await looks.snapshot(game, chat.chat_id)).state.records) == 1
 
 
 async def test_this_is_me_links_the_seat_with_the_first_name_at_once(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     """The issue's example: after the press, `/deal Миша 6п = вист:Гриша пас:Таня` is read."""
     answer = await chat.send(MISHA, "/newgame sochi @misha_k @grig77 @tanya_v")
@@ -97,14 +97,14 @@ async def test_this_is_me_links_the_seat_with_the_first_name_at_once(
     await chat.press(MISHA, buttons["✋ Это я: @misha_k"], message_id)
     await chat.press(TANYA, buttons["✋ Это я: @tanya_v"], message_id)
     answer = await chat.send(MISHA, "/deal Миша 6п = вист:Гриша пас:Таня")
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     assert state.names == ("Миша", "Гриша", "Таня")
     assert len(state.records) == 1
     assert claim_buttons(answer) == {}
 
 
 async def test_this_is_me_pressed_by_another_account_changes_nothing(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     answer = await chat.send(ANNA, "/newgame sochi me @grig77 @tanya_v")
     message_id = opening_id(chat)
@@ -112,23 +112,23 @@ async def test_this_is_me_pressed_by_another_account_changes_nothing(
     refused = await chat.press(MALLORY, button, message_id)
     assert "only that account" in toast(refused) and "@grig77" in toast(refused)
     assert not [r for r in refused if isinstance(r, EditMessageText)]
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     assert state.players[1] == Player("grig77", None, "grig77")
 
 
 async def test_this_is_me_with_forged_data_is_checked_against_the_log(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await chat.send(ANNA, "/newgame sochi me @grig77 @tanya_v")
     message_id = opening_id(chat)
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     other_game = await chat.press(GRISHA, ClaimCb(game=state.game_id + 7, seat=1), message_id)
     assert "out of date" in toast(other_game)
     no_seat = await chat.press(GRISHA, ClaimCb(game=state.game_id, seat=9), message_id)
     assert "out of date" in toast(no_seat)
     anna_seat = await chat.press(GRISHA, ClaimCb(game=state.game_id, seat=0), message_id)
     assert "taken" in toast(anna_seat) and "Anna" in toast(anna_seat)
-    assert (await game.snapshot(chat.chat_id)).state.players[1].user_id is None
+    assert (await looks.snapshot(game, chat.chat_id)).state.players[1].user_id is None
 
 
 async def test_this_is_me_in_a_forming_game_keeps_the_join_button(chat: ChatDriver) -> None:
@@ -157,7 +157,7 @@ def test_name_equals_me_seats_the_sender_under_the_name_he_gives() -> None:
     assert spec.players[0] == Player("Саша", 1, "sasha_k")
 
 
-async def test_one_username_for_two_seats_is_refused(chat: ChatDriver, game: GameService) -> None:
+async def test_one_username_for_two_seats_is_refused(chat: ChatDriver, game: Core) -> None:
     refused = await chat.say(ANNA, "/newgame sochi Миша=@misha_k Гриша=@misha_k Таня")
     assert "already a player" in refused and "@misha_k" in refused
     refused = await chat.say(ANNA, "/newgame sochi Миша=@mi Таня Гриша")
@@ -165,11 +165,11 @@ async def test_one_username_for_two_seats_is_refused(chat: ChatDriver, game: Gam
 
 
 async def test_an_opener_named_seat_keeps_its_name_when_its_account_presses(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     answer = await chat.send(ANNA, "/newgame sochi me Гришка=@grig77 Таня")
     button = claim_buttons(answer)["✋ This is me: @grig77"]
     pressed = await chat.press(GRISHA, button, opening_id(chat))
     assert toast(pressed) == "Гришка, this seat is yours."
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     assert state.players[1] == Player("Гришка", GRISHA.id, "grig77")

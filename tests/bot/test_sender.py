@@ -15,7 +15,7 @@ from aiogram.methods import SendMessage, SendPhoto, TelegramMethod
 from aiogram.methods.base import TelegramType
 
 from bot.app import build_dispatcher
-from bot.core import GameService
+from bot.core import looks
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
@@ -86,7 +86,7 @@ def sender_for(
     dispatcher: Dispatcher, bot: MockedBot, wall: Wall, pacing: Pacing | None = None
 ) -> Sender:
     return Sender(
-        bot, dispatcher["game"], clock=wall, name="tests/0/s", pacing=pacing, sleep=wall.sleep
+        bot, dispatcher["core"], clock=wall, name="tests/0/s", pacing=pacing, sleep=wall.sleep
     )
 
 
@@ -451,7 +451,7 @@ async def test_a_database_fault_while_drawing_is_retried_and_never_gives_the_rep
     chat = ChatDriver(quiet, bot)
     await open_table(chat)
     await play(chat, 1)
-    monkeypatch.setattr(GameService, "sheet_at", failing(15, GameService.sheet_at))
+    monkeypatch.setattr(looks, "sheet_at", failing(15, looks.sheet_at))
     sender = sender_for(quiet, bot, wall)
     await deliver_all(sender, wall, store)
     assert len(photos(bot)) == 1

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from aiogram.methods import SendPhoto
 
-from bot.core import GameService, archive
+from bot.core import Core, archive
 from bot.telegram.keyboards import VoteCb
 from bot.texts.stats import rating_shown
 from scoring.rating import ratings
@@ -21,7 +21,7 @@ from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeCloc
 NAMED = "me Boris Clara"  # Anna's account, Boris and Clara by name (the scorekeeper records)
 
 
-async def final_balances(game: GameService, chat: ChatDriver, number: int) -> dict[str, Fraction]:
+async def final_balances(game: Core, chat: ChatDriver, number: int) -> dict[str, Fraction]:
     snap = await archive.game_snapshot(game, chat.chat_id, number)
     assert snap.settlement is not None
     return dict(zip(snap.state.names, snap.settlement.balances, strict=True))
@@ -34,7 +34,7 @@ def shown(value: Fraction) -> str:
 
 
 async def test_stats_totals_are_the_sums_of_the_final_balances_and_count_wins(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     for which in ("a", "b", "c"):
         await short_game(chat, which, seats=NAMED)
@@ -107,7 +107,7 @@ async def test_filters_keep_this_month_this_year_or_one_convention(
 
 
 async def test_top_is_a_picture_of_the_players_by_total_with_the_rating_of_the_formula(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     for which in ("a", "b", "c", "a"):
         await short_game(chat, which, seats=NAMED)
@@ -126,7 +126,7 @@ async def test_top_is_a_picture_of_the_players_by_total_with_the_rating_of_the_f
 
 
 async def test_me_in_a_private_chat_sums_the_account_over_every_chat(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await short_game(chat, "a", seats=NAMED)
     await short_game(chat, "b", seats=NAMED)

@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core import Caller, GameService, parse_newgame
+from bot.core import Caller, Core, looks, parse_newgame
 from bot.core.errors import GameError
 from bot.core.stats import Period, StatsFilter, chat_stats, in_order, standings
 from bot.core.summaries import VERSION, summaries, summarise
@@ -41,9 +41,7 @@ FILTERS = (
 )
 
 
-async def check(
-    store: SqliteStore, clock: FakeClock, filt: StatsFilter, playing: GameService
-) -> int:
+async def check(store: SqliteStore, clock: FakeClock, filt: StatsFilter, playing: Core) -> int:
     """The kept statistics against a recomputation from every log, through a new service (a new
     process, as it were: only the database keeps anything) and through the one playing (its
     decoded summaries kept in memory too); how many games ended."""
@@ -53,7 +51,7 @@ async def check(
     fresh = [summarise(row, logs[row.game_id]) for row in rows if row.status is GameStatus.ENDED]
     zone = chat_zone(None, "en")
     chosen = [s for s in in_order(fresh) if filt.keeps(s, clock(), zone)]
-    for service in (GameService(store, clock), playing):
+    for service in (Core(store, clock), playing):
         assert await summaries(service.store, rows) == fresh
         assert await summaries(service.store, rows) == fresh  # read back as kept
         kept = await chat_stats(service.store, CHAT, filt, clock(), "en")
@@ -61,8 +59,8 @@ async def check(
     return len(fresh)
 
 
-async def act(service: GameService, data: st.DataObject, clock: FakeClock, action: str) -> None:
-    snap = await service.snapshot(CHAT)
+async def act(service: Core, data: st.DataObject, clock: FakeClock, action: str) -> None:
+    snap = await looks.snapshot(service, CHAT)
     state, sheet = snap.state, snap.sheet
     assert sheet is not None
     game = state.game()
@@ -98,7 +96,7 @@ async def act(service: GameService, data: st.DataObject, clock: FakeClock, actio
                 assert refused.code in ("vote-same", "vote-closed"), refused.code
 
 
-async def end(service: GameService) -> None:
+async def end(service: Core) -> None:
     """The end rule met ends the game at once; else every player agrees to end it."""
     result = await Committing(service).end_game(PLAYERS[0])
     vote = getattr(result, "vote", None)
@@ -111,7 +109,7 @@ async def play(data: st.DataObject, path: Path) -> int:
     clock = FakeClock()
     store = await SqliteStore.open(path)
     try:
-        service = GameService(store, clock)
+        service = Core(store, clock)
         anna = PLAYERS[0]
         for _ in range(data.draw(st.integers(1, 4), label="games")):
             convention = data.draw(st.sampled_from(("sochi", "leningrad")), label="convention")
@@ -154,7 +152,7 @@ async def test_a_summary_made_by_another_engine_or_format_is_made_again(tmp_path
     store = await SqliteStore.open(tmp_path / "e.sqlite3")
     try:
         clock = FakeClock()
-        service = GameService(store, clock)
+        service = Core(store, clock)
         anna = PLAYERS[0]
         await Committing(service).new_game(anna, parse_newgame("sochi pool 2", anna.as_player()))
         for player in PLAYERS:

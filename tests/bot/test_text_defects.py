@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.core.newgame import ARBITER_EXAMPLE, parse_arbiter, parse_newgame
 from bot.core.state import Player
 from locales.catalog import LOCALES_DIR
@@ -91,14 +91,14 @@ async def test_a_vote_alert_carries_no_example_to_type(chat: ChatDriver) -> None
 
 
 async def test_the_arbiter_is_shown_by_his_name_once_he_acted(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     await open_game(chat, "sochi pool 10 players=4 arbiter=@eva_arbiter")
     await chat.send(TgUser(1004, "Dmitry", "dmitry_p"), "/join")
     assert "Arbiter: @eva_arbiter" in await chat.say(DMITRY, "/arbiter")
     await chat.send(EVA_ARBITER, "/score")  # his first act in the chat links him
     assert "Arbiter: Eva" in await chat.say(DMITRY, "/arbiter")
-    state = (await game.snapshot(chat.chat_id)).state
+    state = (await looks.snapshot(game, chat.chat_id)).state
     assert state.arbiter == Player("Eva", EVA_ARBITER.id, "eva_arbiter")
     assert state.is_arbiter(EVA_ARBITER.id, "eva_arbiter")
     assert "@eva_arbiter is linked to the account: Eva" in await chat.say(DMITRY, "/history")

@@ -11,7 +11,7 @@ from fractions import Fraction
 from aiogram.methods import SendDocument, SendMessage, SendPhoto
 from aiogram.types import BufferedInputFile
 
-from bot.core import GameService
+from bot.core import Core, looks
 from tests.bot.factories import ANNA, BORIS, DMITRY, ChatDriver, FakeClock, TgUser, texts
 from tests.bot.test_forum_topics import TopicDriver
 
@@ -88,7 +88,7 @@ async def test_only_the_creator_starts_rounds_and_names_the_judge(chat: ChatDriv
 
 
 async def test_standings_are_the_sums_of_the_tables_balances_and_are_posted_home(
-    chat: ChatDriver, game: GameService
+    chat: ChatDriver, game: Core
 ) -> None:
     home, table, topic = drivers(chat)
     code = await create(home)
@@ -104,7 +104,7 @@ async def test_standings_are_the_sums_of_the_tables_balances_and_are_posted_home
     ]
     assert posted and "Table 1" in posted[-1].text and "standings after 1 game " in posted[-1].text
     await play_to_the_end(topic, "Dima Fedor Gleb", GAME_B)
-    snaps = [await game.snapshot(TABLE_A), await game.snapshot(FORUM_ID, topic=17)]
+    snaps = [await looks.snapshot(game, TABLE_A), await looks.snapshot(game, FORUM_ID, topic=17)]
     exact: dict[str, Fraction] = {}
     for snap in snaps:
         assert snap.settlement is not None

@@ -13,7 +13,17 @@ from typing import Any
 
 import pytest
 
-from bot.core import Caller, GameService, Redeliver, UnitOfWork, Unsaved, parse_newgame
+from bot.core import (
+    Caller,
+    Core,
+    Redeliver,
+    UnitOfWork,
+    Unsaved,
+    attempts,
+    looks,
+    parse_newgame,
+    records,
+)
 from bot.core.errors import AlreadyHandled, GameError
 from bot.domain import Fault, Owed, OwedKind
 from bot.storage import SqliteStore
@@ -90,8 +100,8 @@ def updated(caller: Caller, update_id: int) -> Caller:
     return Caller(caller.chat_id, caller.user_id, caller.first_name, caller.username, update_id)
 
 
-async def started(recording: RecordingStore) -> GameService:
-    game = GameService(recording)  # type: ignore[arg-type]  # a Store by its methods
+async def started(recording: RecordingStore) -> Core:
+    game = Core(recording)  # type: ignore[arg-type]  # a Store by its methods
     commands = Committing(game)
     await commands.new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in (ANNA, BORIS, CLARA):
@@ -106,22 +116,22 @@ async def counts(recording: RecordingStore) -> tuple[int, int]:
 
 
 def recording_deal(
-    game: GameService, caller: Caller, calls: list[str]
+    game: Core, caller: Caller, calls: list[str]
 ) -> Callable[[UnitOfWork], Awaitable[None]]:
     """An update's work as the middleware runs it: its arrival read, the deal, its reply owed and
     a toast after the commit."""
 
     async def work(uow: UnitOfWork) -> None:
         calls.append("work")
-        if (await game.arrival(uow, caller)).seen:
+        if (await looks.arrival(game, caller)).seen:
             return
-        await game.record(uow, caller, LINE)
+        await records.record(uow, caller, LINE)
         uow.owe(Owed(CHAT, OwedKind.TEXT, "recorded", "en"))
 
         async def toast() -> None:
             calls.append("toast")
 
-        uow.after_commit(toast)
+        uow.then(toast)
 
     return work
 
@@ -132,13 +142,13 @@ async def test_a_deal_reads_the_log_then_writes_in_one_transaction_that_reads_no
     game = await started(recording)
     recording.units.clear()
     caller = updated(ANNA, 77)
-    await game.run(lambda uow: game.record(uow, caller, LINE), caller)
+    await attempts.run(game, lambda uow: records.record(uow, caller, LINE), caller)
     assert [kind for kind, _ in recording.units] == ["read", "write"]
     read, write = (calls for _, calls in recording.units)
-    # a game not kept yet: its snapshot looked for, then the log (the whole, or after the snapshot)
-    assert read == ["update_seen", "live_game", "snapshot", "events"]
+    # a game not kept yet: its whole log read
+    assert read == ["update_seen", "live_game", "events"]
     assert write == ["update_seen", "mark_update", "append", "add_member"]
-    snap = await game.snapshot(CHAT)
+    snap = await looks.snapshot(game, CHAT)
     assert snap.sheet is not None and snap.sheet.deals == 1
 
 
@@ -148,8 +158,8 @@ async def test_a_command_its_replies_and_the_update_s_mark_commit_in_one_transac
     game = await started(recording)
     before = await counts(recording)
     caller = updated(ANNA, 80)
-    uow = game.unit_of_work(caller)
-    await game.record(uow, caller, LINE)
+    uow = UnitOfWork(game, caller)
+    await records.record(uow, caller, LINE)
     uow.owe(Owed(CHAT, OwedKind.TEXT, "recorded", "en"))
     assert await counts(recording) == before  # nothing is written before the commit
     recording.units.clear()
@@ -158,7 +168,7 @@ async def test_a_command_its_replies_and_the_update_s_mark_commit_in_one_transac
     assert kind == "write"
     assert write == ["update_seen", "mark_update", "append", "add_member", "owe"]
     assert await counts(recording) == (before[0] + 1, before[1] + 1)
-    assert await game.was_handled(80)
+    assert await looks.was_handled(game, 80)
 
 
 async def test_a_rollback_writes_nothing_runs_no_hook_and_keeps_what_it_discarded(
@@ -167,8 +177,8 @@ async def test_a_rollback_writes_nothing_runs_no_hook_and_keeps_what_it_discarde
     game = await started(recording)
     before = await counts(recording)
     caller = updated(ANNA, 81)
-    uow = game.unit_of_work(caller)
-    await game.record(uow, caller, LINE)
+    uow = UnitOfWork(game, caller)
+    await records.record(uow, caller, LINE)
     row = Owed(CHAT, OwedKind.TEXT, "recorded", "en")
     uow.owe(row)
     told: list[str] = []
@@ -176,35 +186,35 @@ async def test_a_rollback_writes_nothing_runs_no_hook_and_keeps_what_it_discarde
     async def toast() -> None:
         told.append("toast")
 
-    uow.after_commit(toast)
+    uow.then(toast)
     await uow.rollback()
     assert uow.discarded.owed == (row,) and uow.discarded.records
     await uow.commit()  # the unit is as new: its commit writes nothing
     assert told == [] and await counts(recording) == before
-    assert not await game.was_handled(81)
-    again = game.unit_of_work(caller)  # the chat's lock was released: the same deal goes through
-    await game.record(again, caller, LINE)
+    assert not await looks.was_handled(game, 81)
+    again = UnitOfWork(game, caller)  # the chat's lock was released: the same deal goes through
+    await records.record(again, caller, LINE)
     await again.commit()
     assert (await counts(recording))[0] == before[0] + 1
 
 
-async def test_hooks_run_after_the_commit_only_and_a_failing_one_is_not_raised(
+async def test_follow_ups_run_after_the_commit_only_and_a_failing_one_is_not_raised(
     recording: RecordingStore,
 ) -> None:
     game = await started(recording)
     seen: list[int] = []
     caller = updated(ANNA, 82)
-    uow = game.unit_of_work(caller)
-    await game.record(uow, caller, LINE)
+    uow = UnitOfWork(game, caller)
+    await records.record(uow, caller, LINE)
 
-    async def looks() -> None:  # the deal is in the log when a hook runs
+    async def peek() -> None:  # the deal is in the log when a follow-up runs
         seen.append((await counts(recording))[0])
 
     async def broken() -> None:
         raise RuntimeError("Telegram refused the toast")
 
-    uow.after_commit(broken)
-    uow.after_commit(looks)
+    uow.then(broken)
+    uow.then(peek)
     events = (await counts(recording))[0]
     await uow.commit()
     assert seen == [events + 1]
@@ -218,7 +228,7 @@ async def test_a_transient_failure_at_the_commit_runs_the_work_again_in_a_fresh_
     recording.failures = [sqlite3.OperationalError("database is locked")] * 2
     calls: list[str] = []
     caller = updated(ANNA, 83)
-    await game.run(recording_deal(game, caller, calls), caller)
+    await attempts.run(game, recording_deal(game, caller, calls), caller)
     assert calls == ["work", "work", "work", "toast"]  # the toast once, after the commit
     assert await counts(recording) == (before[0] + 1, before[1] + 1)
 
@@ -233,7 +243,7 @@ async def test_a_commit_whose_answer_was_lost_is_not_written_again(
     recording.failures, recording.lost = [sqlite3.OperationalError("database is locked")], True
     calls: list[str] = []
     caller = updated(ANNA, 84)
-    await game.run(recording_deal(game, caller, calls), caller)
+    await attempts.run(game, recording_deal(game, caller, calls), caller)
     assert calls == ["work", "work"]
     assert await counts(recording) == (before[0] + 1, before[1] + 1)
 
@@ -247,9 +257,9 @@ async def test_a_transient_failure_on_every_attempt_is_left_to_come_again(
     calls: list[str] = []
     caller = updated(ANNA, 85)
     with pytest.raises(Redeliver):
-        await game.run(recording_deal(game, caller, calls), caller)
+        await attempts.run(game, recording_deal(game, caller, calls), caller)
     assert calls == ["work"] * 5
-    assert await counts(recording) == before and not await game.was_handled(85)
+    assert await counts(recording) == before and not await looks.was_handled(game, 85)
 
 
 async def test_a_database_that_takes_no_writes_is_not_tried_again_and_says_what_was_owed(
@@ -261,7 +271,7 @@ async def test_a_database_that_takes_no_writes_is_not_tried_again_and_says_what_
     calls: list[str] = []
     caller = updated(ANNA, 86)
     with pytest.raises(Unsaved) as unsaved:
-        await game.run(recording_deal(game, caller, calls), caller)
+        await attempts.run(game, recording_deal(game, caller, calls), caller)
     assert calls == ["work"] and unsaved.value.records
     assert [row.text for row in unsaved.value.owed] == ["recorded"]
     assert await counts(recording) == before
@@ -273,13 +283,13 @@ async def test_a_bug_is_raised_as_it_is_and_not_tried_again(recording: Recording
 
     async def work(uow: UnitOfWork) -> None:
         calls.append("work")
-        await game.record(uow, ANNA, LINE)
+        await records.record(uow, ANNA, LINE)
         raise KeyError("a bug after the command")
 
     with pytest.raises(KeyError):
-        await game.run(work)
+        await attempts.run(game, work)
     assert calls == ["work"]
-    assert (await game.snapshot(CHAT)).sheet.deals == 0  # type: ignore[union-attr]
+    assert (await looks.snapshot(game, CHAT)).sheet.deals == 0  # type: ignore[union-attr]
 
 
 async def test_a_refused_command_opens_no_transaction_and_writes_nothing(
@@ -290,7 +300,7 @@ async def test_a_refused_command_opens_no_transaction_and_writes_nothing(
     recording.units.clear()
     caller = updated(BORIS, 78)
     with pytest.raises(GameError) as refused:
-        await game.run(lambda uow: game.undo(uow, caller), caller)
+        await attempts.run(game, lambda uow: records.undo(uow, caller), caller)
     assert refused.value.code == "not-author"
     assert [kind for kind, _ in recording.units] == ["read"]
     async with recording.store.reading() as repo:
@@ -306,7 +316,7 @@ async def test_an_update_seen_before_is_skipped_before_any_work(
     with pytest.raises(AlreadyHandled):
         await Committing(game).record(updated(ANNA, 79), LINE)
     assert recording.units == [("read", ["update_seen"])]
-    assert (await game.snapshot(CHAT)).sheet.deals == 1  # type: ignore[union-attr]
+    assert (await looks.snapshot(game, CHAT)).sheet.deals == 1  # type: ignore[union-attr]
 
 
 async def test_a_look_sees_the_seat_its_own_command_linked_before_anything_commits(
@@ -314,12 +324,12 @@ async def test_a_look_sees_the_seat_its_own_command_linked_before_anything_commi
 ) -> None:
     """An `@username` seat is linked by the first look of its player, in the look's unit of
     work: the look shows the linked seat, and nothing is in the log until the unit commits."""
-    game = GameService(recording)  # type: ignore[arg-type]
+    game = Core(recording)  # type: ignore[arg-type]
     spec = parse_newgame("sochi pool 10 Anna @boris_p Clara", ANNA.as_player())
     await Committing(game).new_game(ANNA, spec)
     before = await counts(recording)
-    uow = game.unit_of_work(updated(BORIS, 90))
-    snap = await game.look(uow, BORIS)
+    uow = UnitOfWork(game, updated(BORIS, 90))
+    snap = await looks.look(game, uow, BORIS)
     assert snap.state.seat_of(BORIS.user_id, None) == 1
     assert await counts(recording) == before
     await uow.commit()

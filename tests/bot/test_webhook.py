@@ -80,7 +80,7 @@ async def listener(tmp_path: Path) -> AsyncIterator[Listener]:
     dispatcher = build_dispatcher(settings, store, FakeClock())
     bot = MockedBot()
     app = build_web_app(
-        bot, dispatcher["game"], announce=dispatcher["announce"], default_locale="en"
+        bot, dispatcher["core"], announce=dispatcher["announce"], default_locale="en"
     )
     assert add_webhook(app, dispatcher, bot, settings) == "/tg/hook"
     server = TestServer(app, host="127.0.0.1")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.backup import EXIT_REFUSED, backup_sqlite
-from bot.core import Caller, GameService, parse_newgame
+from bot.core import Caller, Core, looks, parse_newgame
 from bot.settings import known_keys
 from bot.storage import SqliteStore
 from tests.bot.factories import Committing, FakeClock
@@ -56,7 +56,7 @@ async def test_a_backup_taken_while_deals_are_recorded_replays_every_deal_commit
 ) -> None:
     path = tmp_path / "data" / "prefbot.sqlite3"
     store = await SqliteStore.open(path)
-    service = GameService(store, FakeClock())
+    service = Core(store, FakeClock())
     await Committing(service).new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in PLAYERS:
         await Committing(service).join(player)
@@ -91,9 +91,9 @@ async def test_a_backup_taken_while_deals_are_recorded_replays_every_deal_commit
     with sqlite3.connect(copy) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
-    original, copied = GameService(store), GameService(await SqliteStore.open(copy))
+    original, copied = Core(store), Core(await SqliteStore.open(copy))
     try:
-        snapshot = await copied.snapshot(CHAT)
+        snapshot = await looks.snapshot(copied, CHAT)
         deals = len(snapshot.state.records)
         assert before <= deals <= after
         game_id = snapshot.state.game_id
@@ -101,7 +101,7 @@ async def test_a_backup_taken_while_deals_are_recorded_replays_every_deal_commit
             ours = await repo.events(game_id)
             kept = await theirs.events(game_id)
         assert kept == ours[: len(kept)]  # the copy is the log as it stood at one moment
-        then = await original.sheet_at(game_id, kept[-1].seq)
+        then = await looks.sheet_at(original, game_id, kept[-1].seq)
         assert then is not None and snapshot.sheet == then.sheet  # and replays to its sheet
     finally:
         await copied.store.close()
@@ -111,13 +111,13 @@ async def test_a_backup_taken_while_deals_are_recorded_replays_every_deal_commit
 async def test_restoring_a_backup_gives_the_bot_the_same_games(tmp_path: Path) -> None:
     path = tmp_path / "prefbot.sqlite3"
     store = await SqliteStore.open(path)
-    service = GameService(store, FakeClock())
+    service = Core(store, FakeClock())
     await Committing(service).new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in PLAYERS:
         await Committing(service).join(player)
     for line in DEALS:
         await Committing(service).record(ANNA, line)
-    sheet = (await service.snapshot(CHAT)).sheet
+    sheet = (await looks.snapshot(service, CHAT)).sheet
     backup_sqlite(path, tmp_path / "copy.sqlite3")
     await store.close()
     for leftover in tmp_path.glob("prefbot.sqlite3*"):
@@ -125,8 +125,8 @@ async def test_restoring_a_backup_gives_the_bot_the_same_games(tmp_path: Path) -
     (tmp_path / "copy.sqlite3").rename(path)  # restore: the copy becomes DATABASE_PATH
     restored = await SqliteStore.open(path)
     try:
-        again = GameService(restored, FakeClock())
-        assert (await again.snapshot(CHAT)).sheet == sheet
+        again = Core(restored, FakeClock())
+        assert (await looks.snapshot(again, CHAT)).sheet == sheet
         await Committing(again).record(ANNA, DEALS[0])  # and the game goes on
     finally:
         await restored.close()

@@ -12,7 +12,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.core import Caller, GameService, UnitOfWork, parse_newgame
+from bot.core import Caller, Core, UnitOfWork, attempts, looks, parse_newgame, records
 from bot.domain import Fault, Owed, OwedKind, Store
 from bot.storage.postgres import PostgresRepo
 from tests.bot.factories import Committing
@@ -115,8 +115,8 @@ async def test_a_killed_postgresql_connection_is_transient(
         await store.close()
 
 
-async def started(store: Store) -> GameService:
-    game = GameService(store)
+async def started(store: Store) -> Core:
+    game = Core(store)
     commands = Committing(game)
     await commands.new_game(ANNA, parse_newgame("sochi pool 10", ANNA.as_player()))
     for player in (ANNA, BORIS, CLARA):
@@ -129,8 +129,8 @@ async def test_a_unit_commits_its_deal_its_replies_and_its_mark_together_on_both
 ) -> None:
     game = await started(store)
     caller = Caller(CHAT, ANNA.user_id, "Anna", "anna_p", update_id=5150)
-    uow = game.unit_of_work(caller)
-    await game.record(uow, caller, LINE)
+    uow = UnitOfWork(game, caller)
+    await records.record(uow, caller, LINE)
     uow.owe(Owed(CHAT, OwedKind.TEXT, "recorded", "en"))
     async with store.reading() as repo:
         before = (await repo.count_events(), await repo.owed_count())
@@ -151,23 +151,23 @@ async def test_a_second_unit_of_the_same_chat_waits_for_the_first_to_commit(
     once the first unit committed (the chat's advisory lock, held to the commit)."""
     one, two = await on_postgres.open(), await on_postgres.open()
     try:
-        first, second = await started(one), GameService(two)
-        held = first.unit_of_work(ANNA)
-        await first.record(held, ANNA, LINE)
+        first, second = await started(one), Core(two)
+        held = UnitOfWork(first, ANNA)
+        await records.record(held, ANNA, LINE)
         later: asyncio.Task[None] = asyncio.create_task(_record(second, BORIS))
         await asyncio.sleep(0.3)
         assert not later.done()  # waiting for the chat's lock
         await held.commit()
         await asyncio.wait_for(later, 10)
-        snap = await second.snapshot(CHAT)
+        snap = await looks.snapshot(second, CHAT)
         assert snap.sheet is not None and snap.sheet.deals == 2
     finally:
         await one.close()
         await two.close()
 
 
-async def _record(game: GameService, caller: Caller) -> None:
+async def _record(game: Core, caller: Caller) -> None:
     async def work(uow: UnitOfWork) -> None:
-        await game.record(uow, caller, "Boris 6♠ = vist:Clara pass:Anna")
+        await records.record(uow, caller, "Boris 6♠ = vist:Clara pass:Anna")
 
-    await game.run(work, caller)
+    await attempts.run(game, work, caller)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
-from bot.core import GameService
+from bot.core import Core
 from bot.domain import Account, Reminder
 from bot.storage.base import GameStatus, Store
 from bot.telegram.outbound.settling import remind_debts
@@ -132,7 +132,7 @@ async def test_two_instances_reminding_at_once_remind_the_chat_once(backend: Bac
             await repo.append(game.game_id, "debt_opened", opened("2.50"), None, AT)
             await repo.set_reminder(-10, 3600)
         now = AT + timedelta(hours=2)
-        services = [GameService(store, lambda: now) for store in (first, second)]
+        services = [Core(store, lambda: now) for store in (first, second)]
         told = await asyncio.gather(*(remind_debts(service, "en") for service in services))
         assert sorted(told) == [0, 1]
         assert sum(await asyncio.gather(*(remind_debts(s, "en") for s in services))) == 0

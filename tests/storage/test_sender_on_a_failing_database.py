@@ -11,7 +11,7 @@ import time
 
 import asyncpg
 
-from bot.core import GameService
+from bot.core import Core
 from bot.storage import Owed, OwedKind
 from bot.storage.postgres import PostgresStore
 from bot.telegram.outbound.sender import LEASE, Sender
@@ -53,7 +53,7 @@ async def test_connections_killed_under_the_sender_lose_nothing_double_nothing_a
                     for chat in range(CHATS)
                 ]
             )
-        sender = Sender(bot, GameService(store), name="tests/1/killed")
+        sender = Sender(bot, Core(store), name="tests/1/killed")
         stop, killed = asyncio.Event(), []
         killing = asyncio.create_task(kill_connections(url, stop, killed))
         sending = asyncio.create_task(sender.run())

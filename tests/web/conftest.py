@@ -14,7 +14,7 @@ from aiogram.methods import GetChatMember
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import build_dispatcher
-from bot.core import GameService
+from bot.core import Core
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.telegram.keyboards import JoinCb
@@ -47,9 +47,9 @@ def dispatcher(settings: Settings, store: SqliteStore, bot: MockedBot) -> Dispat
 
 
 @pytest.fixture
-def game(dispatcher: Dispatcher) -> GameService:
-    service = dispatcher["game"]
-    assert isinstance(service, GameService)
+def game(dispatcher: Dispatcher) -> Core:
+    service = dispatcher["core"]
+    assert isinstance(service, Core)
     return service
 
 
@@ -65,7 +65,7 @@ def chat(dispatcher: Dispatcher, bot: MockedBot) -> ChatDriver:
 
 @pytest.fixture
 async def client(
-    bot: MockedBot, game: GameService, dispatcher: Dispatcher
+    bot: MockedBot, game: Core, dispatcher: Dispatcher
 ) -> AsyncIterator[TestClient[Any, Any]]:
     app = build_web_app(bot, game, announce=dispatcher["announce"], default_locale="en")
     async with TestClient(TestServer(app)) as test_client:

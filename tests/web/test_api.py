@@ -10,6 +10,7 @@ from typing import Any
 from aiogram.methods import GetChatMember, SendPhoto
 from aiohttp.test_utils import TestClient
 
+from bot.core import looks
 from bot.storage.sqlite import SqliteRepo
 from bot.web.auth import start_param
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, texts
@@ -204,7 +205,7 @@ async def test_a_bad_line_from_the_page_is_refused_localised_and_changes_nothing
     assert body["error"] == "bad-level" or body["error"]
     assert "11" in body["message"] and re.search("[а-я]", body["message"])
     assert bot.requests[before:] == []
-    assert len((await game.snapshot(chat.chat_id)).state.records) == 1
+    assert len((await looks.snapshot(game, chat.chat_id)).state.records) == 1
     for bad in ({"start": start}, {"start": start, "line": ""}, "nonsense"):
         response = await client.post("/api/deal", json=bad, headers={"Authorization": auth(ANNA)})
         assert response.status == 400 and (await response.json())["error"] == "bad-request"
@@ -293,7 +294,7 @@ async def test_a_deal_from_the_page_and_its_chat_reply_commit_together_or_not_at
     monkeypatch.setattr(SqliteRepo, "owe", locked)
     response = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
     assert response.status == 503 and (await response.json())["error"] == "busy"
-    assert len((await game.snapshot(chat.chat_id)).state.records) == 1
+    assert len((await looks.snapshot(game, chat.chat_id)).state.records) == 1
     assert bot.requests[before:] == []
     monkeypatch.setattr(SqliteRepo, "owe", original)
     response = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
@@ -301,7 +302,7 @@ async def test_a_deal_from_the_page_and_its_chat_reply_commit_together_or_not_at
     assert any(isinstance(r, SendPhoto) for r in bot.requests[before:])
     again = await client.post("/api/deal", json=body, headers={"Authorization": auth(BORIS)})
     assert again.status == 409  # the same submission: recorded once
-    assert len((await game.snapshot(chat.chat_id)).state.records) == 2
+    assert len((await looks.snapshot(game, chat.chat_id)).state.records) == 2
 
 
 async def test_a_deal_from_the_page_of_a_topics_game_is_answered_in_that_topic(

@@ -12,7 +12,7 @@ import pytest
 from aiogram import Dispatcher
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core import GameService
+from bot.core import Core
 from bot.core.health import POLLER, SENDER, STALE_AFTER, VOTE_CLOCK, WEBHOOK, Heartbeats
 from bot.storage import SqliteStore
 from bot.web.server import build_web_app
@@ -42,7 +42,7 @@ def hearts(clock: Clock) -> Heartbeats:
 
 @pytest.fixture
 async def health(
-    bot: MockedBot, game: GameService, dispatcher: Dispatcher, hearts: Heartbeats
+    bot: MockedBot, game: Core, dispatcher: Dispatcher, hearts: Heartbeats
 ) -> AsyncIterator[TestClient[Any, Any]]:
     announce = dispatcher["announce"]
     app = build_web_app(bot, game, announce=announce, default_locale="en", health=hearts)
@@ -103,7 +103,7 @@ async def test_a_loop_that_never_beat_counts_from_when_it_was_watched(
 
 
 async def test_a_quiet_webhook_is_reported_and_never_stale(
-    bot: MockedBot, game: GameService, dispatcher: Dispatcher, clock: Clock
+    bot: MockedBot, game: Core, dispatcher: Dispatcher, clock: Clock
 ) -> None:
     hearts = Heartbeats(clock)
     hearts.watch(WEBHOOK)
@@ -115,11 +115,11 @@ async def test_a_quiet_webhook_is_reported_and_never_stale(
 
 
 async def test_a_database_that_does_not_answer_is_503_naming_it(
-    health: TestClient[Any, Any], game: GameService, hearts: Heartbeats
+    health: TestClient[Any, Any], game: Core, hearts: Heartbeats
 ) -> None:
     for name in (POLLER, SENDER, VOTE_CLOCK):
         hearts.beat(name)
-    await game.core.store.close()
+    await game.store.close()
     status, body = await ask(health)
     assert status == 503 and body["database"] == "down" and body["stale"] == ["database"]
 

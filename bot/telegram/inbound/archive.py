@@ -15,11 +15,12 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
+from bot.core import UnitOfWork
 from bot.core.archive import GamesPage
 from bot.core.results import Exported, Snapshot
 from bot.core.stats import ChatStats
 from bot.core.tournaments import Standings
-from bot.telegram.outbound.outbox import Reply
+from bot.telegram.outbound.outbox import Outbox
 from bot.texts.history import history_lines
 from bot.texts.i18n import Translator
 from bot.texts.stats import filter_text
@@ -84,17 +85,17 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     return builder.as_markup()
 
 
-async def owe_history(reply: Reply, t: Translator, snap: Snapshot) -> None:
-    for part in chunks(history_lines(t, snap.state, snap.sheet, reply.zone)):
-        await reply.text(part)
+async def owe_history(uow: UnitOfWork, out: Outbox, t: Translator, snap: Snapshot) -> None:
+    for part in chunks(history_lines(t, snap.state, snap.sheet, out.zone)):
+        await out.text(uow, part)
 
 
-async def owe_export(reply: Reply, t: Translator, exported: Exported) -> None:
+async def owe_export(uow: UnitOfWork, out: Outbox, t: Translator, exported: Exported) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
     game_id, number = exported.state.game_id, exported.state.number
     protocol, events = exported.protocol.encode(), exported.events.encode()
-    await reply.document(protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
-    await reply.document(events, f"game-{game_id}-events.json", t("export-events", game=number))
+    await out.document(uow, protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await out.document(uow, events, f"game-{game_id}-events.json", t("export-events", game=number))
 
 
 async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:

@@ -1,23 +1,18 @@
-"""Per-update state, as an aiogram middleware: the update's unit of work, who sent it, and in which
-language to answer.
+"""What every handler is given, as an aiogram middleware: `ctx` (`Ctx`: the core, who sent the
+update, in which language and time zone to answer, and its `Outbox`), and the retries of a
+transient database failure.
 
-`UpdateContext` runs as an outer middleware on the update observer, so what it puts into `data`
-(`uow`, the update's `bot.core.UnitOfWork`; `caller`; `t`; `zone`, the chat's time zone; and
-`reply`, its `bot.telegram.outbound.outbox.Reply`)
-reaches the handlers and the `errors` router alike. Each attempt at an update is one unit of work
-(`GameService.run`): the update is read with its chat's settings (`GameService.arrival`: an update
-handled before is dropped — Telegram delivers again what it did not see confirmed — and the
-language is the chat's as it is now, whichever instance set it), the handler runs, and the unit
-commits when it returns. A transient database failure runs the handler again with a fresh unit;
-when every attempt failed the update is left to come again (`Redeliver`: polling does not confirm
-it, webhook mode answers 500) and nothing is said. When the database takes no writes, a look's
-answer is sent directly, and a command is told once that it could not be saved yet (it is recorded
-when the update comes again after the space returns); on the transport's last try (`last_try` in
-the data, given by polling) the update is given up and the chat told that nothing was recorded.
+Each try of an update reads its chat's settings (an update handled before is dropped: Telegram
+delivers again what it did not see confirmed) and runs the handler, which opens its unit of work,
+commits it and so answers (`ctx.unit()`, `ctx.out`). A transient database failure runs the handler
+again (`bot.core.attempts.retrying`); when every try failed the update is left to come again
+(`Redeliver`: polling does not confirm it, webhook mode answers 500) and nothing is said. When the
+database takes no writes, a look's answer is sent at once and a command is told once that it could
+not be saved yet; on the transport's last try (`last_try`, given by polling) the update is given
+up and the chat told that nothing was recorded.
 
 At the edges it answers, and records nothing for, a forwarded command (its forwarder did not write
-it) and a command of an anonymous group admin or of a channel (`sender_chat`: everyone who writes
-so is one sender, so nobody could be told apart as a player or a scorekeeper).
+it) and a command of an anonymous group admin or of a channel (`sender_chat`).
 """
 
 from __future__ import annotations
@@ -25,17 +20,22 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.middlewares.user_context import EventContext
 from aiogram.types import Message, TelegramObject, Update, User
 
-from bot.core import Caller, GameService, GaveUp, Redeliver, UnitOfWork, Unsaved
+from bot.core import Caller, Core, GaveUp, Redeliver, UnitOfWork, Unsaved, attempts, looks
+from bot.core.errors import Transient
 from bot.core.lobby import locale_of
+from bot.core.results import Arrival
 from bot.core.zones import chat_zone
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
+from bot.domain import Fault
+from bot.telegram.outbound import at_once
+from bot.telegram.outbound.outbox import Outbox
 from bot.texts.i18n import Translator, translator
 
 log = logging.getLogger(__name__)
@@ -103,9 +103,26 @@ def topic_of(message: Message | None) -> int | None:
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """One update's context: `unit()` opens its unit of work; `out` owes the answers in it."""
+
+    core: Core
+    caller: Caller
+    t: Translator
+    zone: tzinfo
+    out: Outbox
+
+    def unit(self) -> UnitOfWork:
+        return UnitOfWork(self.core, self.caller)
+
+    def now(self) -> datetime:
+        return self.core.clock()
+
+
 class UpdateContext(BaseMiddleware):
-    def __init__(self, game: GameService, default_locale: str) -> None:
-        self.game = game
+    def __init__(self, core: Core, default_locale: str) -> None:
+        self.core = core
         self.default_locale = default_locale
         self._told: OrderedDict[int, None] = OrderedDict()
 
@@ -116,8 +133,8 @@ class UpdateContext(BaseMiddleware):
         language = user.language_code if user else None
         said: list[Translator] = []
 
-        async def attempt(uow: UnitOfWork) -> Any:
-            arrival = await self.game.arrival(uow, caller)
+        async def attempt() -> Any:
+            arrival = await self._arrival(caller)
             if arrival.seen:
                 log.info("update %s was handled before; skipped", event.update_id)
                 return None
@@ -125,8 +142,7 @@ class UpdateContext(BaseMiddleware):
             said[:] = [t]
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             sent = event.message
-            reply = Reply(
-                uow,
+            out = Outbox(
                 t,
                 caller.chat_id,
                 sent.message_id if sent else None,
@@ -134,32 +150,43 @@ class UpdateContext(BaseMiddleware):
                 zone,
                 caller.thread_id,
             )
-            data.update(uow=uow, caller=caller, t=t, reply=reply, zone=zone)
+            ctx = Ctx(self.core, caller, t, zone, out)
+            data.update(ctx=ctx, caller=caller, t=t, out=out, zone=zone)
             if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
                 refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
                 log.info("update %s: %s, nothing recorded", event.update_id, refusal)
-                await reply.text(t(refusal))
+                async with ctx.unit() as uow:
+                    await out.text(uow, t(refusal))
+                    await uow.commit()
                 return None
             return await handler(event, data)
 
         try:
-            return await self.game.run(attempt, caller)
+            return await attempts.retrying(attempt, f"update {event.update_id}")
         except Unsaved as unsaved:
             t = said[0] if said else translator(self._language(None, language))
-            if not unsaved.records and unsaved.owed:  # a look: its answer goes directly
-                await direct.deliver(data["bot"], self.game, unsaved.owed)
+            if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
+                await at_once.deliver(data["bot"], self.core, unsaved.owed)
                 return None
             if data.get(LAST_TRY):
                 raise GaveUp(str(unsaved)) from unsaved
             if event.update_id not in self._told:
                 self._remember(event.update_id)
-                await direct.send(
+                await at_once.send(
                     data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
                 )
             raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):
                 raise GaveUp(str(again)) from again
+            raise
+
+    async def _arrival(self, caller: Caller) -> Arrival:
+        try:
+            return await looks.arrival(self.core, caller)
+        except Exception as error:
+            if self.core.store.fault(error) is Fault.TRANSIENT:
+                raise Transient(str(error)) from error
             raise
 
     def _remember(self, update_id: int) -> None:

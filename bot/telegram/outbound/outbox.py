@@ -1,17 +1,17 @@
-"""How one update is answered: `Reply`, made per unit of work by the middleware, owes texts to the
-chat, the game's sheet (sent, or redrawn in place) and a vote's message — handlers parse, call the
-service, and hand the result to their `reply`. What it owes is data (`bot.domain.Owed` rows) in its
-unit of work (`bot.core.uow.UnitOfWork.owe`), written by the unit's commit with the command that
-owes it and delivered by `bot.telegram.outbound.sender.Sender`; nothing here calls Telegram.
+"""The one way to answer a user: `Outbox`, made per update by `bot.telegram.inbound.context`, owes
+texts to the chat, the game's sheet (sent, or redrawn in place) and a vote's message in the unit of
+work a handler commits. What it owes is data (`bot.domain.Owed` rows), written by that commit with
+the command it reports and delivered after it by `bot.telegram.outbound.sender.Sender`; nothing here
+calls Telegram.
 
-The sheet is a picture (drawn by a painter process, `bot.sheet.painter`, or in a worker thread)
-with the reply as its caption, or the text sheet when no picture can be drawn. One live sheet message per game is remembered; an undo or an
-edit redraws that photo in place when it is still near the bottom of the chat, so a correction does
-not add another picture. Values corrected by a vote are drawn the paper way (the wrong value, a
-dot, the right one).
+The one exception is `bot.telegram.outbound.at_once`: Telegram's answer to a pressed button or an
+inline query in place (a toast, the inline results, the step-by-step entry's own prompt and edits,
+whose message ids are its state), and a look's answer when the database takes no writes.
 
-`close_expired_votes` is what the vote clock runs; `ChatAnnouncer` answers in the chat for a deal
-taken by the Mini App (the core's `Announce` port).
+The sheet is a picture with the reply as its caption, or the text sheet when no picture can be
+drawn. One live sheet message per game is remembered; an undo or an edit redraws that photo in
+place when it is still near the bottom of the chat. Values corrected by a vote are drawn the paper
+way (the wrong value, a dot, the right one).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import Final, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import GameService, GameState, UnitOfWork
+from bot.core import Core, GameState, UnitOfWork, looks, votes
 from bot.core.results import Ended, Recorded, VoteState
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind
@@ -62,7 +62,7 @@ async def render_png(
     sheet: Sheet,
     lang: str,
     settlement: Settlement,
-    game: GameService | None = None,
+    core: Core | None = None,
     state: GameState | None = None,
     painter: Painter | None = None,
     full: bool = False,
@@ -75,8 +75,8 @@ async def render_png(
         return None
     try:
         corrections = None
-        if game is not None and state is not None:
-            values = game.corrected_values(state, sheet)
+        if core is not None and state is not None:
+            values = looks.corrected_values(core, state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
         game_id = state.game_id if state is not None else None  # whose kept picture
         if full:
@@ -117,12 +117,11 @@ LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 
 
 @dataclass(frozen=True, slots=True)
-class Reply:
+class Outbox:
     """The answer to one update: the unit of work it is owed in, its chat, its language, and the
     command's message (`message_id`, None for a button or the vote clock), near which an undo or
     an edit redraws the sheet."""
 
-    uow: UnitOfWork
     t: Translator
     chat_id: int
     message_id: int | None = None
@@ -136,9 +135,6 @@ class Reply:
         if button is None:
             return None
         return InlineKeyboardMarkup(inline_keyboard=[[button]]).model_dump_json(exclude_none=True)
-
-    async def owe(self, *rows: Owed) -> None:
-        self.uow.owe(*rows)
 
     def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
@@ -159,22 +155,33 @@ class Reply:
             for index, part in enumerate(parts)
         ]
 
-    async def text(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+    async def text(
+        self, uow: UnitOfWork, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
         """`text` into the chat, split into messages Telegram accepts (the markup on the last)."""
-        await self.owe(*self._texts(text, markup))
+        uow.owe(*self._texts(text, markup))
 
     async def edit(
-        self, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        uow: UnitOfWork,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         """A message of the bot's (a button's) shown anew."""
-        await self.owe(self._text(text, markup, message_id))
+        uow.owe(self._text(text, markup, message_id))
 
-    async def sheet(self, result: Sheeted, caption: Safe, *, redraw: bool = False) -> None:
+    async def sheet(
+        self, uow: UnitOfWork, result: Sheeted, caption: Safe, *, redraw: bool = False
+    ) -> None:
         """A command's result: its sheet with `caption` (see `sheet_of`)."""
-        await self.sheet_of(result.state, result.sheet, result.settlement, caption, redraw=redraw)
+        await self.sheet_of(
+            uow, result.state, result.sheet, result.settlement, caption, redraw=redraw
+        )
 
     async def sheet_of(
         self,
+        uow: UnitOfWork,
         state: GameState,
         sheet: Sheet,
         settlement: Settlement,
@@ -204,9 +211,11 @@ class Reply:
                 thread_id=self.thread_id,
             )
         )
-        await self.owe(*rows)
+        uow.owe(*rows)
 
-    async def vote(self, result: VoteState, *, message_id: int | None = None) -> None:
+    async def vote(
+        self, uow: UnitOfWork, result: VoteState, *, message_id: int | None = None
+    ) -> None:
         """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
         (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
         sheet after a record changed, or the end."""
@@ -214,9 +223,9 @@ class Reply:
         here = replace(
             self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
         )
-        await here._vote(result, message_id)
+        await here._vote(uow, result, message_id)
 
-    async def _vote(self, result: VoteState, message_id: int | None) -> None:
+    async def _vote(self, uow: UnitOfWork, result: VoteState, message_id: int | None) -> None:
         state, vote, t = result.state, result.vote, self.t
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
         keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
@@ -234,16 +243,16 @@ class Reply:
                 thread_id=self.thread_id,
             )
         ]
-        await self.owe(*rows)
-        await tournament_news.referred(self.uow, t.lang, result)  # told at the home too
+        uow.owe(*rows)
+        await tournament_news.referred(uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
-            await self.sheet_of(state, applied.sheet, applied.settlement, caption)
+            await self.sheet_of(uow, state, applied.sheet, applied.settlement, caption)
         if result.ended is not None:
-            await self.ended(result.ended)
+            await self.ended(uow, result.ended)
 
-    async def ended(self, ended: Ended) -> None:
+    async def ended(self, uow: UnitOfWork, ended: Ended) -> None:
         """A game's end: one message in the chat, with a "✅ paid" button under it for each debt
         the end opened, one private message to each of its players who started the bot, and the
         standings of its tournament at the tournament's home."""
@@ -252,12 +261,17 @@ class Reply:
         hint = ended_hint(t, ended.debts)
         if hint is not None:
             lines += ["", hint]
-        await self.text("\n".join(lines), debts_keyboard(t, ended.debts))
-        await self.owe(*await private_messages(self.uow, ended))
-        await tournament_news.ended(self.uow, t.lang, ended.state)
+        await self.text(uow, "\n".join(lines), debts_keyboard(t, ended.debts))
+        uow.owe(*await private_messages(uow, ended))
+        await tournament_news.ended(uow, t.lang, ended.state)
 
     async def photo(
-        self, png: bytes, filename: str, caption: Safe, markup: InlineKeyboardMarkup | None = None
+        self,
+        uow: UnitOfWork,
+        png: bytes,
+        filename: str,
+        caption: Safe,
+        markup: InlineKeyboardMarkup | None = None,
     ) -> None:
         """A picture the command drew (the standings), with `caption`; a caption longer than
         Telegram takes goes first as text, the picture then keeps only its first line."""
@@ -278,10 +292,10 @@ class Reply:
                 thread_id=self.thread_id,
             )
         )
-        await self.owe(*rows)
+        uow.owe(*rows)
 
-    async def document(self, data: bytes, filename: str, caption: str) -> None:
-        await self.owe(
+    async def document(self, uow: UnitOfWork, data: bytes, filename: str, caption: str) -> None:
+        uow.owe(
             Owed(
                 self.chat_id,
                 OwedKind.DOCUMENT,
@@ -294,23 +308,22 @@ class Reply:
         )
 
 
-async def close_expired_votes(game: GameService, default_locale: str) -> int:
+async def close_expired_votes(core: Core, default_locale: str) -> int:
     """Close (or refer to the arbiter) the votes whose time is over, each game in a unit of work of
     its own with the messages it owes; how many. Run by the vote clock, and once at start-up. A
     game whose unit fails is logged and left watched: the next tick tries it again."""
     closed = 0
-    for chat_id, game_id in game.due_votes():
-
-        async def work(uow: UnitOfWork, chat_id: int = chat_id, game_id: int = game_id) -> int:
-            t = translator(await game.locale(chat_id) or default_locale)  # before any write
-            zone = await zone_of_chat(game.store, chat_id, t.lang)
-            results = await game.expire(uow, chat_id, game_id)
-            for result in results:
-                await Reply(uow, t, chat_id, zone=zone).vote(result)
-            return len(results)
-
+    for chat_id, game_id in votes.due_votes(core):
         try:
-            closed += await game.run(work)
+            t = translator(await looks.locale(core, chat_id) or default_locale)
+            zone = await zone_of_chat(core.store, chat_id, t.lang)
+            async with UnitOfWork(core) as uow:
+                results, state = await votes.expire(uow, chat_id, game_id)
+                for result in results:
+                    await Outbox(t, chat_id, zone=zone).vote(uow, result)
+                await uow.commit()
+            votes.rewatch(core, game_id, state)
+            closed += len(results)
         except Exception as error:
             log.warning(
                 "votes of game %s not closed yet (%s: %s)", game_id, type(error).__name__, error
@@ -328,5 +341,5 @@ class ChatAnnouncer:
     async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
         t = translator(lang)
         state = result.state
-        reply = Reply(uow, t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
-        await reply.sheet(result, recorded_text(t, result))
+        out = Outbox(t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
+        await out.sheet(uow, result, recorded_text(t, result))

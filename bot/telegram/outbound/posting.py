@@ -18,7 +18,7 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.domain import Owed, OwedKind, OwedRow, Store
 from bot.telegram.outbound.outbox import CAPTION_LIMIT, NEAR, render_png
 from bot.telegram.outbound.pacing import Pacing
@@ -68,7 +68,7 @@ class Poster:
     def __init__(
         self,
         bot: Bot,
-        game: GameService,
+        core: Core,
         store: Store,
         pacing: Pacing,
         clock: Callable[[], float],
@@ -76,12 +76,16 @@ class Poster:
         painter: Painter | None = None,
     ) -> None:
         self.bot = bot
-        self.game = game
+        self.core = core
         self.store = store
         self.pacing = pacing
         self.clock = clock
         self.sleep = sleep
         self.painter = painter  # draws the pictures in processes of their own; None: in threads
+
+    async def _sheet_message(self, game_id: int) -> int | None:
+        async with self.store.reading() as repo:
+            return await repo.sheet_message(game_id)
 
     async def send(self, row: OwedRow) -> tuple[int | None, int | None]:
         """Telegram's message id, and the new live sheet message (a sheet photo sent)."""
@@ -174,12 +178,12 @@ class Poster:
     async def _sheet(self, row: OwedRow) -> tuple[int | None, int | None]:
         owed = row.owed
         assert owed.game_id is not None and owed.seq is not None
-        snap = await self._read(self.game.sheet_at(owed.game_id, owed.seq))
+        snap = await self._read(looks.sheet_at(self.core, owed.game_id, owed.seq))
         if snap is None or snap.sheet is None or snap.settlement is None:
             return await self._plain(owed, owed.text), None
         state, sheet, settlement = snap.state, snap.sheet, snap.settlement
         t = translator(owed.lang)
-        png = await render_png(sheet, owed.lang, settlement, self.game, state, self.painter)
+        png = await render_png(sheet, owed.lang, settlement, self.core, state, self.painter)
         if png is None:
             text = Safe(f"{owed.text}\n\n{sheet_text(t, state, sheet, settlement)}")
             return await self._plain(owed, text), None
@@ -217,7 +221,7 @@ class Poster:
         assert owed.game_id is not None
         if owed.reply_to is None:
             return False
-        live = await self._read(self.game.sheet_message(owed.game_id))
+        live = await self._read(self._sheet_message(owed.game_id))
         if live is None or not 0 < owed.reply_to - live <= NEAR:
             return False
         photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")

@@ -29,6 +29,7 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Final
 
 from aiogram import Bot
@@ -39,7 +40,7 @@ from aiogram.exceptions import (
     TelegramServerError,
 )
 
-from bot.core import GameService
+from bot.core import Core, attempts, votes
 from bot.core.health import SENDER, beat
 from bot.domain import OwedKind, OwedRow
 from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
@@ -132,7 +133,7 @@ class Sender:
     def __init__(
         self,
         bot: Bot,
-        game: GameService,
+        core: Core,
         *,
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
@@ -142,13 +143,13 @@ class Sender:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.bot = bot
-        self.game = game
-        self.store = game.core.store
+        self.core = core
+        self.store = core.store
         self.lease = lease
         self.clock = clock
         self.name = name or claimant_name()
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, game, self.store, self.pacing, self._now, sleep, painter)
+        self.poster = Poster(bot, core, self.store, self.pacing, self._now, sleep, painter)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
@@ -375,7 +376,16 @@ class Sender:
         if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
             assert owed.game_id is not None and owed.seq is not None
             try:
-                await self.game.vote_posted(owed.chat_id, owed.game_id, owed.seq, message_id)
+                await attempts.run(
+                    self.core,
+                    partial(
+                        votes.vote_posted,
+                        chat_id=owed.chat_id,
+                        game_id=owed.game_id,
+                        vote_seq=owed.seq,
+                        message_id=message_id,
+                    ),
+                )
             except Exception as error:
                 log.warning(
                     "vote %s: its new message could not be remembered (%s)", owed.seq, error

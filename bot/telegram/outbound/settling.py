@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from bot.core import GameService, Player, UnitOfWork
+from bot.core import Core, Player, UnitOfWork, looks
+from bot.core import debts as debts_core
 from bot.core.results import Ended
 from bot.domain import Account, Owed, OwedKind
 from bot.telegram.keyboards import debts_keyboard
@@ -53,28 +54,24 @@ def _is(player: Player, account: Account) -> bool:
     return player.is_user(account.user_id, account.username)
 
 
-async def remind_debts(game: GameService, default_locale: str) -> int:
+async def remind_debts(core: Core, default_locale: str) -> int:
     """List the open debts of every chat whose reminder is due, each chat in a unit of work of
     its own; how many chats were reminded. A chat whose unit fails is tried again next time."""
     reminded = 0
-    for reminder in await game.due_reminders():
+    for reminder in await debts_core.due_reminders(core):
         chat_id = reminder.chat_id
-
-        async def work(uow: UnitOfWork, chat_id: int = chat_id) -> int:
-            t = translator(await game.locale(chat_id) or default_locale)  # before any write
-            every, debts = await game.remind(uow, chat_id)
-            if not debts:
-                return 0
-            parts = chunks(reminder_text(t, debts, every).split("\n"))
-            markup = debts_keyboard(t, debts)  # the debts' buttons under the last part
-            keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-            for index, part in enumerate(parts):
-                last = index == len(parts) - 1
-                uow.owe(Owed(chat_id, OwedKind.TEXT, part, t.lang, keyboard if last else None))
-            return 1
-
         try:
-            reminded += await game.run(work)
+            t = translator(await looks.locale(core, chat_id) or default_locale)
+            async with UnitOfWork(core) as uow:
+                every, debts = await debts_core.remind(uow, chat_id)
+                parts = chunks(reminder_text(t, debts, every).split("\n")) if debts else []
+                markup = debts_keyboard(t, debts)  # the debts' buttons under the last part
+                keyboard = markup.model_dump_json(exclude_none=True) if markup else None
+                for index, part in enumerate(parts):
+                    last = index == len(parts) - 1
+                    uow.owe(Owed(chat_id, OwedKind.TEXT, part, t.lang, keyboard if last else None))
+                await uow.commit()
+            reminded += bool(debts)
         except Exception as error:
             log.warning("chat %s not reminded yet (%s: %s)", chat_id, type(error).__name__, error)
     return reminded

@@ -63,7 +63,7 @@ async def ended(uow: UnitOfWork, lang: str, state: GameState) -> None:
     entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
     if entry is None:
         return
-    uow.after_commit(partial(_post, uow.core, tournament.row, entry, lang))
+    uow.then(partial(_post, uow.core, tournament.row, entry, lang))
 
 
 async def _post(core: Core, row: TournamentRow, entry: tournaments.Entry, lang: str) -> None:

@@ -20,9 +20,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.service import Caller, GameService, parse_newgame
+from bot.service import Caller, Core, parse_newgame
 from bot.service.results import VoteState
 
+from bot.core import corrections, lobby, looks, records, votes
 from bot.storage import SqliteStore
 
 OUT = Path(__file__).with_name("v1.sqlite3")
@@ -61,80 +62,82 @@ async def main() -> None:
         OUT.unlink()
     store = await SqliteStore.open(OUT)
     clock = Clock()
-    game = GameService(store, clock)
+    game = Core(store, clock)
     anna = who("anna")
 
-    await game.new_game(anna, parse_newgame("russian pool 10 stake 0.1", anna.as_player()))
-    await game.join(who("anna"))
-    await game.join(who("dmitry"))
-    await game.leave(who("dmitry"))
-    await game.join(who("boris"))
-    await game.join(who("clara"))
-    await game.set_locale(who("anna"), "en")
+    await lobby.new_game(anna, parse_newgame("russian pool 10 stake 0.1", anna.as_player()))
+    await lobby.join(who("anna"))
+    await lobby.join(who("dmitry"))
+    await lobby.leave(who("dmitry"))
+    await lobby.join(who("boris"))
+    await lobby.join(who("clara"))
+    await lobby.set_language(who("anna"), "en")
 
     # deal 1 and a dispute: Anna's first corrected error, a warning (Кодекс 4.2.7)
-    await game.record(who("anna"), "Boris 6♠ -1 vist:Anna pass:Clara")
+    await records.record(who("anna"), "Boris 6♠ -1 vist:Anna pass:Clara")
     clock.advance(200)
-    vote = await game.dispute(who("boris"), "1", "Boris 6♠ = vist:Anna pass:Clara")
-    await game.vote(who("clara"), vote.state.game_id, vote.vote.seq, True)
+    vote = await corrections.dispute(who("boris"), "1", "Boris 6♠ = vist:Anna pass:Clara")
+    await votes.vote(who("clara"), vote.state.game_id, vote.vote.seq, True)
     # deal 2 and a second dispute: the record penalty
     clock.advance(10)
-    await game.record(who("anna"), "Clara 7♦ -1 vist:Anna pass:Boris")
+    await records.record(who("anna"), "Clara 7♦ -1 vist:Anna pass:Boris")
     clock.advance(200)
-    vote = await game.dispute(who("clara"), "2", "Clara 7♦ = vist:Anna pass:Boris")
-    await game.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
+    vote = await corrections.dispute(who("clara"), "2", "Clara 7♦ = vist:Anna pass:Boris")
+    await votes.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
     # deal 3: written, undone, written again, edited with the pencil
     clock.advance(10)
-    await game.record(who("boris"), "Anna 6♥ = vist:Boris pass:Clara")
+    await records.record(who("boris"), "Anna 6♥ = vist:Boris pass:Clara")
     clock.advance(5)
-    await game.undo(who("boris"))
-    await game.record(who("boris"), "Anna 6♥ -1 vist:Boris pass:Clara")
+    await records.undo(who("boris"))
+    await records.record(who("boris"), "Anna 6♥ -1 vist:Boris pass:Clara")
     clock.advance(5)
-    await game.edit(who("boris"), "Anna 6♥ = vist:Boris pass:Clara")
+    await records.edit(who("boris"), "Anna 6♥ = vist:Boris pass:Clara")
     # deal 4, then a forgotten deal inserted before it
     clock.advance(10)
-    await game.record(who("clara"), "Boris 7♣ = vist:Clara pass:Anna")
+    await records.record(who("clara"), "Boris 7♣ = vist:Clara pass:Anna")
     clock.advance(10)
-    vote = await game.propose_late(who("clara"), "Clara misere 0")  # the handler strips `late`
-    await game.vote(who("anna"), vote.state.game_id, vote.vote.seq, True)
-    await game.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
+    vote = await corrections.propose_late(
+        who("clara"), "Clara misere 0"
+    )  # the handler strips `late`
+    await votes.vote(who("anna"), vote.state.game_id, vote.vote.seq, True)
+    await votes.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
     # a rule change by everyone's vote
     clock.advance(10)
-    vote = await game.propose_rule(who("anna"), "whist_split=gentleman")
-    await game.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
-    await game.vote(who("clara"), vote.state.game_id, vote.vote.seq, True)
+    vote = await corrections.propose_rule(who("anna"), "whist_split=gentleman")
+    await votes.vote(who("boris"), vote.state.game_id, vote.vote.seq, True)
+    await votes.vote(who("clara"), vote.state.game_id, vote.vote.seq, True)
     # an arbiter named by vote
     clock.advance(10)
-    named = await game.name_arbiter(who("boris"), "@eva_arbiter")
+    named = await corrections.name_arbiter(who("boris"), "@eva_arbiter")
     assert isinstance(named, VoteState)
-    await game.vote(who("anna"), named.state.game_id, named.vote.seq, True)
-    await game.vote(who("clara"), named.state.game_id, named.vote.seq, True)
+    await votes.vote(who("anna"), named.state.game_id, named.vote.seq, True)
+    await votes.vote(who("clara"), named.state.game_id, named.vote.seq, True)
     # deal 5 disputed; the vote's message is posted, it times out, the arbiter accepts it
     clock.advance(10)
-    await game.record(who("anna"), "Anna 8♠ = vist:Boris pass:Clara")
+    await records.record(who("anna"), "Anna 8♠ = vist:Boris pass:Clara")
     clock.advance(30)
-    vote = await game.dispute(who("boris"), "6", "Anna 8♠ -1 vist:Boris pass:Clara")
+    vote = await corrections.dispute(who("boris"), "6", "Anna 8♠ -1 vist:Boris pass:Clara")
     await game.vote_posted(CHAT, vote.state.game_id, vote.vote.seq, 777)
-    await game.vote(who("clara"), vote.state.game_id, vote.vote.seq, False)
+    await votes.vote(who("clara"), vote.state.game_id, vote.vote.seq, False)
     clock.advance(901)
     expired = await game.expire_votes()
     assert [e.reason for e in expired] == ["timeout"], expired
-    await game.vote(who("eva"), vote.state.game_id, vote.vote.seq, True)
+    await votes.vote(who("eva"), vote.state.game_id, vote.vote.seq, True)
     # the end by agreement
     clock.advance(10)
-    end = await game.end_game(who("boris"))
+    end = await votes.end_game(who("boris"))
     assert isinstance(end, VoteState)
-    await game.vote(who("anna"), end.state.game_id, end.vote.seq, True)
-    await game.vote(who("clara"), end.state.game_id, end.vote.seq, True)
+    await votes.vote(who("anna"), end.state.game_id, end.vote.seq, True)
+    await votes.vote(who("clara"), end.state.game_id, end.vote.seq, True)
 
     # another chat: a game cancelled while forming
     keeper = who("dmitry", OTHER)
     spec = parse_newgame("sochi pool 20 arbiter=@eva_arbiter", keeper.as_player())
-    await game.new_game(keeper, spec)
-    await game.join(who("dmitry", OTHER))
-    await game.end_game(who("dmitry", OTHER))
+    await lobby.new_game(keeper, spec)
+    await lobby.join(who("dmitry", OTHER))
+    await votes.end_game(who("dmitry", OTHER))
 
-    snap = await game.snapshot(CHAT)
+    snap = await looks.snapshot(game, CHAT)
     assert snap.settlement is not None and snap.sheet is not None
     print("deals", snap.sheet.deals, "balances", snap.settlement.balances, file=sys.stderr)
     print("totals", snap.sheet.totals, file=sys.stderr)

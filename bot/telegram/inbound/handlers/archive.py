@@ -3,13 +3,11 @@ every chat), and any game of the chat opened again with its history and export. 
 
 from __future__ import annotations
 
-from functools import partial
-
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork, archive
+from bot.core import GameError, archive
 from bot.core.archive import GamesPage
 from bot.telegram.inbound.archive import (
     GameAct,
@@ -20,91 +18,77 @@ from bot.telegram.inbound.archive import (
     owe_history,
     pages_keyboard,
 )
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
+from bot.telegram.inbound.context import Ctx
+from bot.telegram.outbound import at_once
 from bot.texts.archive import games_text, look_caption
-from bot.texts.i18n import Safe, Translator
+from bot.texts.i18n import Safe
 from bot.texts.views import opened_text, score_text
 
 router = Router(name=__name__)
 
 
-async def _page(game: GameService, caller: Caller, t: Translator, page: int) -> GamesPage:
+async def _page(ctx: Ctx, page: int) -> GamesPage:
+    caller, lang = ctx.caller, ctx.t.lang
     if caller.private and caller.user_id is not None:
-        return await archive.account_games(game, caller.user_id, caller.chat_id, page, t.lang)
-    return await archive.chat_games(game, caller.chat_id, page, t.lang)
+        return await archive.account_games(ctx.core, caller.user_id, caller.chat_id, page, lang)
+    return await archive.chat_games(ctx.core, caller.chat_id, page, lang)
 
 
-def _text(t: Translator, caller: Caller, page: GamesPage) -> Safe:
-    return games_text(t, page, private=caller.private)
+def _text(ctx: Ctx, page: GamesPage) -> Safe:
+    return games_text(ctx.t, page, private=ctx.caller.private)
 
 
 @router.message(Command("games"))
-async def games_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
-) -> None:
-    page = await _page(game, caller, t, 0)
-    await reply.text(_text(t, caller, page), pages_keyboard(t, page))
+async def games_cmd(message: Message, ctx: Ctx) -> None:
+    page = await _page(ctx, 0)
+    async with ctx.unit() as uow:
+        await ctx.out.text(uow, _text(ctx, page), pages_keyboard(ctx.t, page))
+        await uow.commit()
 
 
 @router.callback_query(GamesCb.filter())
-async def games_page(
-    query: CallbackQuery,
-    callback_data: GamesCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def games_page(query: CallbackQuery, callback_data: GamesCb, ctx: Ctx) -> None:
     """◀ ▶: the page asked for, kept within the list as it stands now, shown in place (the toast
     once the page's edit is owed for good)."""
-    page = await _page(game, caller, t, callback_data.page)
-    toast = t("archive-page-toast", page=page.page + 1, pages=page.pages)
-    uow.after_commit(partial(direct.toast, query, toast))
-    if query.message is not None:
-        keyboard = pages_keyboard(t, page)
-        await reply.edit(query.message.message_id, _text(t, caller, page), keyboard)
+    t = ctx.t
+    page = await _page(ctx, callback_data.page)
+    async with ctx.unit() as uow:
+        if query.message is not None:
+            keyboard = pages_keyboard(t, page)
+            await ctx.out.edit(uow, query.message.message_id, _text(ctx, page), keyboard)
+        await uow.commit()
+    await at_once.toast(query, t("archive-page-toast", page=page.page + 1, pages=page.pages))
 
 
 @router.message(Command("game"))
-async def game_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-) -> None:
+async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of this chat: its sheet, then its score with the History and Export buttons."""
-    if caller.private:
+    t = ctx.t
+    if ctx.caller.private:
         raise GameError("group-only", "/game", {}, "/games")
     number = archive.parse_number(command.args or "", "/game")
-    snap = await archive.game_snapshot(game, caller.chat_id, number)
+    snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, number)
     keyboard = game_keyboard(t, number)
-    if snap.sheet is None or snap.settlement is None:
-        await reply.text(opened_text(t, snap.state, False), keyboard)
-        return
-    await reply.sheet_of(
-        snap.state, snap.sheet, snap.settlement, look_caption(t, snap.state, snap.sheet)
-    )
-    await reply.text(score_text(t, snap.state, snap.sheet, snap.settlement), keyboard)
+    async with ctx.unit() as uow:
+        if snap.sheet is None or snap.settlement is None:
+            await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
+        else:
+            caption = look_caption(t, snap.state, snap.sheet)
+            await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
+            text = score_text(t, snap.state, snap.sheet, snap.settlement)
+            await ctx.out.text(uow, text, keyboard)
+        await uow.commit()
 
 
 @router.callback_query(GameCb.filter())
-async def game_button(
-    query: CallbackQuery,
-    callback_data: GameCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> None:
     """History or Export of the game the button names, looked up in the pressing chat."""
-    snap = await archive.game_snapshot(game, caller.chat_id, callback_data.game)
-    uow.after_commit(partial(direct.toast, query))
-    if callback_data.act is GameAct.HISTORY:
-        await owe_history(reply, t, snap)
-    else:
-        await owe_export(reply, t, archive.exported(snap.state, game.clock(), reply.zone))
+    snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, callback_data.game)
+    async with ctx.unit() as uow:
+        if callback_data.act is GameAct.HISTORY:
+            await owe_history(uow, ctx.out, ctx.t, snap)
+        else:
+            exported = archive.exported(snap.state, ctx.now(), ctx.zone)
+            await owe_export(uow, ctx.out, ctx.t, exported)
+        await uow.commit()
+    await at_once.toast(query)

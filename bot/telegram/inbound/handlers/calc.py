@@ -31,7 +31,7 @@ from bot.telegram.inbound.calc_steps import (
     pool_choices,
     step_view,
 )
-from bot.telegram.outbound import direct
+from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import CAPTION_LIMIT, render_png
 from bot.texts.calc import (
     calc_error_text,
@@ -68,7 +68,7 @@ async def calc_cmd(
     try:
         sheet = parse_calc(message.text or "")
     except CalcError as error:
-        await direct.answer(message, calc_error_text(t, error))
+        await at_once.answer(message, calc_error_text(t, error))
         return
     await answer_settled(message, t, sheet)
 
@@ -80,11 +80,11 @@ async def answer_settled(message: Message, t: Translator, sheet: PaperSheet) -> 
     png = await render_png(as_sheet(sheet), t.lang, settlement)
     if png is not None:
         fits = len(plain_text(text)) <= CAPTION_LIMIT
-        await direct.answer_photo(message, png, "calc.png", text if fits else None)
+        await at_once.answer_photo(message, png, "calc.png", text if fits else None)
         if fits:
             return
     for part in chunks(text.split("\n")):
-        await direct.answer(message, part)
+        await at_once.answer(message, part)
 
 
 # -- step by step -------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ async def calc_press(
     if callback_data.owner != query.from_user.id:
         owner = FSMContext(state.storage, replace(state.key, user_id=callback_data.owner))
         opener = (await owner.get_data()).get("opener", "?")
-        await direct.toast(query, t("calc-not-yours", name=opener), alert=True)
+        await at_once.toast(query, t("calc-not-yours", name=opener), alert=True)
         return
     data = await state.get_data()
     message = query.message
@@ -113,18 +113,18 @@ async def calc_press(
         or current != STATES[callback_data.step].state
         or data.get("prompt") != message.message_id
     ):
-        await direct.toast(query, t("calc-stale"), alert=True)
+        await at_once.toast(query, t("calc-stale"), alert=True)
         return
     act, step = callback_data.act, callback_data.step
     if act is CalcAct.CANCEL:
         await state.clear()
-        await direct.edit(message, t("calc-cancelled"))
+        await at_once.edit(message, t("calc-cancelled"))
     elif act is CalcAct.BACK:
         await go_back(message, t, state, step, data)
     elif not await pick(message, t, state, step, callback_data.v):
-        await direct.toast(query, t("calc-stale"), alert=True)
+        await at_once.toast(query, t("calc-stale"), alert=True)
         return
-    await direct.toast(query)
+    await at_once.toast(query)
 
 
 async def pick(message: Message, t: Translator, state: FSMContext, step: CalcStep, v: str) -> bool:
@@ -173,7 +173,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     text = message.text or ""
     if not caller.private and (replied is None or replied.message_id != data.get("prompt")):
         if reads_as_answer(text, data, await state.get_state() == CalcForm.names.state):
-            await direct.answer(message, t("calc-reply-hint"))
+            await at_once.answer(message, t("calc-reply-hint"))
         return
     if await state.get_state() == CalcForm.names.state:
         count = int(data["players"])
@@ -183,7 +183,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
             names = ()
         if len(names) != count:
             example = " ".join(NAMES_EXAMPLE[:count])
-            await direct.answer(message, t("calc-names-expected", players=count, example=example))
+            await at_once.answer(message, t("calc-names-expected", players=count, example=example))
             return
         await state.update_data(names=list(names), lines=[])
         await show(message, None, t, state, CalcStep.PLAYER)
@@ -193,7 +193,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     try:
         parse_player_line(text, names, name=names[len(lines)], lang=t.lang)
     except CalcError as error:
-        await direct.answer(message, calc_error_text(t, error))
+        await at_once.answer(message, calc_error_text(t, error))
         return
     lines.append(text)
     if len(lines) < len(names):
@@ -207,7 +207,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
     ]
     sheet = build_sheet(header, players)
     await answer_settled(message, t, sheet)
-    await direct.answer(message, calc_message_text(t, sheet))
+    await at_once.answer(message, calc_message_text(t, sheet))
 
 
 def reads_as_answer(text: str, data: dict[str, Any], naming: bool) -> bool:
@@ -236,9 +236,9 @@ async def show(
     data = await state.get_data()
     text, keyboard = step_view(t, step, data)
     if edit is not None:
-        await direct.edit(edit, text, keyboard)
+        await at_once.edit(edit, text, keyboard)
         return
-    sent = await direct.answer(
+    sent = await at_once.answer(
         origin,
         text,
         reply_markup=keyboard,

@@ -6,20 +6,26 @@ from aiogram import F, Router
 from aiogram.filters import MagicData
 from aiogram.types import Message
 
-from bot.core import GameService, UnitOfWork, tournaments
+from bot.core import looks, tournaments
+from bot.telegram.inbound.context import Ctx
 
 router = Router(name=__name__)
 
 
+async def _move(ctx: Ctx, old: int, new: int) -> None:
+    async with ctx.unit() as uow:
+        await looks.migrate_chat(uow, old, new)
+        await tournaments.migrate(uow, old, new)
+        await uow.commit()
+
+
 @router.message(MagicData(F.event.migrate_to_chat_id))
-async def migrated_to(message: Message, game: GameService, uow: UnitOfWork) -> None:
+async def migrated_to(message: Message, ctx: Ctx) -> None:
     assert message.migrate_to_chat_id is not None
-    await game.migrate_chat(uow, message.chat.id, message.migrate_to_chat_id)
-    await tournaments.migrate(uow, message.chat.id, message.migrate_to_chat_id)
+    await _move(ctx, message.chat.id, message.migrate_to_chat_id)
 
 
 @router.message(MagicData(F.event.migrate_from_chat_id))
-async def migrated_from(message: Message, game: GameService, uow: UnitOfWork) -> None:
+async def migrated_from(message: Message, ctx: Ctx) -> None:
     assert message.migrate_from_chat_id is not None
-    await game.migrate_chat(uow, message.migrate_from_chat_id, message.chat.id)
-    await tournaments.migrate(uow, message.migrate_from_chat_id, message.chat.id)
+    await _move(ctx, message.migrate_from_chat_id, message.chat.id)

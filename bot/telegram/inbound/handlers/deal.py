@@ -1,6 +1,10 @@
 """/deal, /lastround, /undo, /edit: records, each answered with its line, its entries and the sheet.
-`/deal … late` proposes a forgotten deal instead (a vote, see `bot.telegram.inbound.handlers.votes`). An edited `/deal`
-message corrects the record it wrote while the pencil rule holds, or is told how to correct it."""
+`/deal … late` proposes a forgotten deal instead (a vote, see `handlers.votes`). An edited `/deal`
+message corrects the record it wrote while the pencil rule holds, or is told how to correct it.
+
+Every handler here has the same shape: open the update's unit of work, run the command, owe the
+answer, commit — the record and its answer are written together — and the sender posts the answer
+after the commit (`bot.telegram.outbound.sender`)."""
 
 from __future__ import annotations
 
@@ -8,89 +12,59 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork, split_late
-from bot.telegram.outbound.outbox import Reply
-from bot.texts.i18n import Translator
+from bot.core import GameError, corrections, records, split_late
+from bot.telegram.inbound.context import Ctx
 from bot.texts.views import edited_by_message_text, edited_text, recorded_text, undone_text
 
 router = Router(name=__name__)
 
 
 @router.message(Command("deal", "d"))
-async def deal_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def deal_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     text, late = split_late(command.args or "")
-    if late:
-        await reply.vote(await game.propose_late(uow, caller, text))
-        return
-    result = await game.record(uow, caller, text)
-    await reply.sheet(result, recorded_text(t, result))
+    async with ctx.unit() as uow:
+        if late:
+            await ctx.out.vote(uow, await corrections.propose_late(uow, ctx.caller, text))
+        else:
+            result = await records.record(uow, ctx.caller, text)
+            await ctx.out.sheet(uow, result, recorded_text(ctx.t, result))
+        await uow.commit()  # the deal and its answer, in one transaction; then it is sent
 
 
 @router.message(Command("lastround"))
-async def last_round_cmd(
-    message: Message,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    result = await game.record(uow, caller, "last-round")
-    await reply.sheet(result, recorded_text(t, result))
+async def last_round_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        result = await records.record(uow, ctx.caller, "last-round")
+        await ctx.out.sheet(uow, result, recorded_text(ctx.t, result))
+        await uow.commit()
 
 
 @router.message(Command("undo"))
-async def undo_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Undo the last record; the sheet is redrawn in place when it is near. /undo takes nothing
     after it: text there is refused (it may be a correction meant for /edit), nothing undone."""
     junk = (command.args or "").strip()
     if junk:
         raise GameError("undo-takes-nothing", junk, {}, "/undo")
-    result = await game.undo(uow, caller)
-    await reply.sheet(result, undone_text(t, result), redraw=True)
+    async with ctx.unit() as uow:
+        result = await records.undo(uow, ctx.caller)
+        await ctx.out.sheet(uow, result, undone_text(ctx.t, result), redraw=True)
+        await uow.commit()
 
 
 @router.message(Command("edit"))
-async def edit_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def edit_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Correct the last record; the sheet is redrawn in place when it is near."""
-    result = await game.edit(uow, caller, command.args or "")
-    await reply.sheet(result, edited_text(t, result), redraw=True)
+    async with ctx.unit() as uow:
+        result = await records.edit(uow, ctx.caller, command.args or "")
+        await ctx.out.sheet(uow, result, edited_text(ctx.t, result), redraw=True)
+        await uow.commit()
 
 
 @router.edited_message(Command("deal", "d"))
-async def edited_deal(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def edited_deal(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """An edited /deal: as /edit would, if it wrote the sender's last, still pencilled record."""
-    result = await game.edit_by_message(uow, caller, command.args or "", message.date)
-    await reply.sheet(result, edited_by_message_text(t, result), redraw=True)
+    async with ctx.unit() as uow:
+        result = await records.edit_by_message(uow, ctx.caller, command.args or "", message.date)
+        await ctx.out.sheet(uow, result, edited_by_message_text(ctx.t, result), redraw=True)
+        await uow.commit()

@@ -3,33 +3,32 @@
 bot/texts/deal_steps.py is the step machine (it asks the engine what each step may offer);
 bot/telegram/deal_entry.py keeps the open step message in the presser's FSM state and checks every press
 against it and the database — nothing a button carries is trusted. ✅ builds the canonical line
-and calls `GameService.record`: the same path, rules and refusals as a typed `/deal`. What says
-"recorded" waits for the unit of work's commit: the step message shown as the record goes through
-the outbox with the deal, the toast and the steps' "done" mark run after the commit (a commit that
-fails and is tried again finds the steps still open; a second ✅ after it finds them done, and the
-records' fingerprint changed). The step messages themselves record nothing and are sent directly
-(`bot.telegram.outbound.direct`).
+and calls `records.record`: the same path, rules and refusals as a typed `/deal`. What says
+"recorded" waits for the commit: the step message shown as the record goes through the outbox with
+the deal; the toast and the steps' "done" mark come after the commit (a commit that fails and is
+tried again finds the steps still open; a second ✅ after it finds them done, and the records'
+fingerprint changed). The step messages themselves record nothing and are the outbox's named
+exception (`bot.telegram.outbound.at_once`): their message ids are the steps' state.
 """
 
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork
+from bot.core import Caller, GameError, looks, records
 from bot.core.records import DEAL_EXAMPLE
 from bot.domain import GameStatus
 from bot.telegram.inbound import fsm
+from bot.telegram.inbound.context import Ctx
 from bot.telegram.inbound.deal_entry import Refused, StepsBook, fingerprint
 from bot.telegram.inbound.fsm import DealEntry, OpenSteps
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
+from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
 from bot.texts.deal_steps import DealStep, Seating
 from bot.texts.i18n import Safe, Translator
@@ -69,15 +68,14 @@ async def _without_args(message: Message, command: CommandObject) -> bool:
 @router.message(Command("deal", "d"), _without_args)
 async def deal_steps_cmd(
     message: Message,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
+    ctx: Ctx,
     state: FSMContext,
     dispatcher: Dispatcher,
     bot: Bot,
 ) -> None:
     """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
-    snap = await game.snapshot(caller.chat_id, topic=caller.topic)
+    caller, t = ctx.caller, ctx.t
+    snap = await looks.snapshot(ctx.core, caller.chat_id, topic=caller.topic)
     live, sheet = snap.state, snap.sheet
     if live.status is GameStatus.ENDED:
         raise GameError("no-game", "", {}, "/newgame sochi")
@@ -90,10 +88,10 @@ async def deal_steps_cmd(
     if sheet.finished:
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
-    entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, game.clock())
+    entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     entry.odessa = sheet.rules.odessa_rules
-    sent = await direct.answer(
+    sent = await at_once.answer(
         message,
         steps.step_text(t, seating, entry.draft),
         reply_markup=keyboard(t, caller.user_id or 0, entry),
@@ -106,33 +104,31 @@ async def deal_steps_cmd(
 
 # -- presses ---------------------------------------------------------------------------------
 async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
-    await direct.toast(query, plain_text(text), alert=alert)
+    await at_once.toast(query, plain_text(text), alert=alert)
 
 
 async def _close(message: Message, text: Safe) -> None:
     """The step message becomes `text`, without buttons."""
-    await direct.edit(message, text)
+    await at_once.edit(message, text)
 
 
 async def _checked(
     query: CallbackQuery,
     data: DealCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
+    ctx: Ctx,
     book: StepsBook,
 ) -> tuple[Message, OpenSteps] | None:
     """The step message and its draft when this press may act on it; otherwise the presser is
     told why (nothing changes for anyone who may not record in the live game)."""
-    message = query.message
+    message, caller, t = query.message, ctx.caller, ctx.t
     if not isinstance(message, Message):
         await _toast(query, t("steps-stale-toast"), alert=True)
         return None
     try:
-        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
+        snap = await looks.snapshot(ctx.core, caller.chat_id, topic=caller.topic)
     except GameError:
         snap = None
-    verdict = await book.check(message, data, caller, snap, game.clock())
+    verdict = await book.check(message, data, caller, snap, ctx.now())
     if isinstance(verdict, Refused):
         await _toast(query, t(verdict.key, **verdict.params), alert=verdict.alert)
         if verdict.close:
@@ -145,18 +141,15 @@ async def _checked(
 async def record_press(
     query: CallbackQuery,
     callback_data: DealCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
+    ctx: Ctx,
     state: FSMContext,
     dispatcher: Dispatcher,
     bot: Bot,
-    reply: Reply,
-    uow: UnitOfWork,
 ) -> None:
-    """✅: the canonical line goes through `GameService.record`, as a typed `/deal` would."""
+    """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
+    t = ctx.t
     book = book_of(state, dispatcher, bot)
-    checked = await _checked(query, callback_data, caller, t, game, book)
+    checked = await _checked(query, callback_data, ctx, book)
     if checked is None:
         return
     message, entry = checked
@@ -165,46 +158,50 @@ async def record_press(
         return
     text = steps.notation(entry.seating, entry.draft)
     try:
-        result = await game.record(uow, caller, text)
+        async with ctx.unit() as uow:
+            result = await records.record(uow, ctx.caller, text)
+            names = result.state.names
+            number = number_label(t, result.scored)
+            line = shown_line(t, result.scored.record, names)
+            await ctx.out.edit(
+                uow, message.message_id, t("deal-recorded", number=number, line=line)
+            )
+            await ctx.out.sheet(uow, result, recorded_text(t, result))
+            await uow.commit()
     except ScoringError as error:
         await book.done(message.message_id)  # the refused draft is done with
         await _close(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
         raise  # the errors router answers the press with the same refusal
-    uow.after_commit(partial(book.done, message.message_id))  # a second ✅ records nothing
-    uow.after_commit(partial(_toast, query, t("steps-recorded-toast")))
-    names = result.state.names
-    number, line = number_label(t, result.scored), shown_line(t, result.scored.record, names)
-    await reply.edit(message.message_id, t("deal-recorded", number=number, line=line))
-    await reply.sheet(result, recorded_text(t, result))
+    await book.done(message.message_id)  # committed: a second ✅ records nothing
+    await _toast(query, t("steps-recorded-toast"))
 
 
 @router.callback_query(DealCb.filter())
 async def step_press(
     query: CallbackQuery,
     callback_data: DealCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
+    ctx: Ctx,
     state: FSMContext,
     dispatcher: Dispatcher,
     bot: Bot,
 ) -> None:
     """A value, ↩ or ✖: the draft moves and the message shows the next step."""
+    caller, t = ctx.caller, ctx.t
     book = book_of(state, dispatcher, bot)
-    checked = await _checked(query, callback_data, caller, t, game, book)
+    checked = await _checked(query, callback_data, ctx, book)
     if checked is None:
         return
     message, entry = checked
     if callback_data.act is Act.CANCEL:
         await book.done(message.message_id)
-        await direct.toast(query)
+        await at_once.toast(query)
         await _close(message, t("steps-cancelled"))
         return
     if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
-        await direct.toast(query)
+        await at_once.toast(query)
         await state.update_data({NOTE_KEY: message.message_id})
         ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
-        await direct.answer(message, ask, reply_markup=ForceReply(selective=True))
+        await at_once.answer(message, ask, reply_markup=ForceReply(selective=True))
         return
     if callback_data.act is Act.BACK:
         if len(entry.drafts) > 1:
@@ -231,8 +228,8 @@ async def step_press(
             return
     entry.version += 1
     await book.save(entry)
-    await direct.toast(query)
-    await direct.edit(
+    await at_once.toast(query)
+    await at_once.edit(
         message,
         steps.step_text(t, entry.seating, entry.draft),
         keyboard(t, caller.user_id or 0, entry),
@@ -246,30 +243,28 @@ async def awaiting_note(message: Message, state: FSMContext) -> bool:
 
 
 @router.message(StateFilter(DealEntry.steps), awaiting_note)
-async def note_reply(
-    message: Message, caller: Caller, t: Translator, game: GameService, state: FSMContext
-) -> None:
+async def note_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The note typed after 📝: it joins the draft, and the step message shows the new line."""
     data = await state.get_data()
     message_id = int(data.pop(NOTE_KEY))
     await state.set_data(data)
     entry = fsm.open_steps(data, message_id)
     if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
-        await direct.answer(message, t("steps-moved-on"))
+        await at_once.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
     await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     bot = message.bot
     assert bot is not None
-    await direct.edit_in(
+    await at_once.edit_in(
         bot,
         caller.chat_id,
         message_id,
         steps.step_text(t, entry.seating, entry.draft),
         keyboard(t, caller.user_id or 0, entry),
     )
-    await direct.answer(message, t("steps-note-added"))
+    await at_once.answer(message, t("steps-note-added"))
 
 
 @router.callback_query(

@@ -3,19 +3,18 @@ end (in the group, and in the private message each debtor got)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject, MagicData
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
-from bot.core import Caller, GameService, UnitOfWork
+from bot.core import debts, looks
 from bot.core.debts import parse_period
 from bot.core.events import DebtSide
+from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import DebtCb, debts_keyboard
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
+from bot.telegram.outbound import at_once
+from bot.telegram.outbound.outbox import Outbox
 from bot.texts.debts import (
     account_debts_text,
     chat_debts_text,
@@ -24,85 +23,72 @@ from bot.texts.debts import (
     paid_text,
     reminder_set_text,
 )
-from bot.texts.i18n import Translator, translator
+from bot.texts.i18n import translator
 
 router = Router(name=__name__)
 
 
 @router.message(Command("debts"))
-async def debts_cmd(
-    message: Message, caller: Caller, t: Translator, game: GameService, reply: Reply
-) -> None:
+async def debts_cmd(message: Message, ctx: Ctx) -> None:
     """A look: the chat's open debts and their net (in private, the account's everywhere), with
     the buttons of the debts listed."""
-    view = await game.debts(caller)
+    caller, t = ctx.caller, ctx.t
     if caller.private:
+        view = await debts.account_debts(ctx.core, caller)
         text = account_debts_text(t, view, caller.user_id, caller.username)
         owing = [d for d in view.debts if d.debtor.is_user(caller.user_id, caller.username)]
-        await reply.text(text, debts_keyboard(t, owing))
-        return
-    await reply.text(chat_debts_text(t, view), debts_keyboard(t, view.debts))
+        text, markup = text, debts_keyboard(t, owing)
+    else:
+        view = await debts.chat_debts(ctx.core, caller.chat_id)
+        text, markup = chat_debts_text(t, view), debts_keyboard(t, view.debts)
+    async with ctx.unit() as uow:
+        await ctx.out.text(uow, text, markup)
+        await uow.commit()
 
 
 @router.message(Command("paid"))
-async def paid_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    closed = await game.paid(uow, caller, command.args or "")
-    await reply.text(paid_text(t, closed))
+async def paid_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        closed = await debts.paid_all(uow, ctx.caller, command.args or "")
+        await ctx.out.text(uow, paid_text(ctx.t, closed))
+        await uow.commit()
 
 
 @router.message(Command("remind"))
-async def remind_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/remind 3d` or `/remind off`; `/remind` alone says how it is set."""
-    if not (command.args or "").strip():
-        now = await game.reminder(caller.chat_id)
-        await reply.text(reminder_set_text(t, now.every if now is not None else None))
-        return
-    every = parse_period(command.args or "")
-    await game.set_reminder(uow, caller, every)
-    await reply.text(reminder_set_text(t, every))
+    async with ctx.unit() as uow:
+        if not (command.args or "").strip():
+            now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
+            every = now.every if now is not None else None
+        else:
+            every = parse_period(command.args or "")
+            await debts.set_reminder(uow, ctx.caller, every)
+        await ctx.out.text(uow, reminder_set_text(ctx.t, every))
+        await uow.commit()
 
 
 @router.my_chat_member(MagicData(F.event.chat.type == "private"))
-async def private_chat_changed(
-    event: ChatMemberUpdated, caller: Caller, game: GameService, uow: UnitOfWork
-) -> None:
+async def private_chat_changed(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """The user blocked the bot in private: a game's end writes to him there no more."""
     if event.new_chat_member.status == ChatMemberStatus.KICKED:
-        await game.forget_account(uow, caller)
+        async with ctx.unit() as uow:
+            await debts.forget_account(uow, ctx.caller)
+            await uow.commit()
 
 
 @router.callback_query(DebtCb.filter())
-async def debt_button(
-    query: CallbackQuery,
-    callback_data: DebtCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def debt_button(query: CallbackQuery, callback_data: DebtCb, ctx: Ctx) -> None:
     """A "✅ paid" press: the debtor's says he paid, the creditor's closes the debt; the game's
     chat is told, and the presser gets a toast once it is saved."""
-    marked = await game.mark_debt(uow, caller, callback_data.game, callback_data.debt)
-    uow.after_commit(partial(direct.toast, query, marked_toast(t, marked)))
+    caller, t = ctx.caller, ctx.t
+    async with ctx.unit() as uow:
+        marked = await debts.mark(uow, caller, callback_data.game, callback_data.debt)
+        here = marked.debt.chat_id
+        chat_lang = await looks.locale(ctx.core, here, uow) if here != caller.chat_id else None
+        chat_t = translator(chat_lang or t.lang) if here != caller.chat_id else t
+        await Outbox(chat_t, here).text(uow, marked_text(chat_t, marked))
+        await uow.commit()
+    await at_once.toast(query, marked_toast(t, marked))
     if marked.side is DebtSide.RECEIVED:  # closed: its button has nothing more to do
-        uow.after_commit(partial(direct.drop_button, query))
-    here = marked.debt.chat_id
-    chat_t = t if here == caller.chat_id else translator(await game.locale(here, uow) or t.lang)
-    await Reply(uow, chat_t, here).text(marked_text(chat_t, marked))
+        await at_once.drop_button(query)

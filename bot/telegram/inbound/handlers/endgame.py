@@ -7,23 +7,19 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.core import Caller, GameService, UnitOfWork
+from bot.core import votes
 from bot.core.results import Ended
-from bot.telegram.outbound.outbox import Reply
+from bot.telegram.inbound.context import Ctx
 
 router = Router(name=__name__)
 
 
 @router.message(Command("endgame", "end"))
-async def endgame_cmd(
-    message: Message,
-    caller: Caller,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    result = await game.end_game(uow, caller)
-    if isinstance(result, Ended):
-        await reply.ended(result)
-        return
-    await reply.vote(result)
+async def endgame_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        result = await votes.end_game(uow, ctx.caller)
+        if isinstance(result, Ended):
+            await ctx.out.ended(uow, result)
+        else:
+            await ctx.out.vote(uow, result)
+        await uow.commit()

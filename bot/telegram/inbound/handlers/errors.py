@@ -1,9 +1,9 @@
 """The one `errors` router: a refused command becomes a localised message quoting the input at fault
 with a correct example; anything unexpected is logged and answered without a traceback.
 
-The update's unit of work was rolled back before this router sees the failure (nothing it held was
+The handler's unit of work was rolled back before this router sees the failure (nothing it held was
 said: replies wait for the commit), so what it says is true. A refusal in the chat is owed in a unit
-of work of its own (the outbox), or sent directly when the database cannot take it; a pressed
+of work of its own (the outbox), or sent at once when the database cannot take it; a pressed
 button's refusal is its toast. A database that failed on every attempt says nothing here: the
 update is to come again (`Redeliver`, raised again for the transport), and "nothing was recorded"
 is said only when the bot gives up on it (`GaveUp`) or on a bug.
@@ -12,15 +12,14 @@ is said only when the bot gives up on it (`GaveUp`) or on a bug.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from aiogram import Bot, Router
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import CallbackQuery, ErrorEvent
 
-from bot.core import AlreadyHandled, GameService, GaveUp, Redeliver, UnitOfWork
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
+from bot.core import AlreadyHandled, Core, GaveUp, Redeliver, looks
+from bot.telegram.inbound.context import Ctx
+from bot.telegram.outbound import at_once
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.views import error_text, plain_text
 from scoring.errors import ScoringError
@@ -30,9 +29,7 @@ log = logging.getLogger(__name__)
 TOAST_LIMIT = 200
 
 
-async def answer(
-    event: ErrorEvent, bot: Bot, game: GameService, text: Safe, reply: Reply | None = None
-) -> None:
+async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None) -> None:
     """Answer where the update came from: the pressed button's toast, or the chat (owed, else
     directly)."""
     update = event.update
@@ -40,29 +37,27 @@ async def answer(
         plain = plain_text(text)
         if len(plain) > TOAST_LIMIT:
             plain = plain[: TOAST_LIMIT - 1] + "…"
-        await direct.toast(update.callback_query, plain, alert=True)
+        await at_once.toast(update.callback_query, plain, alert=True)
         return
     message = update.message or update.edited_message
     if message is None:
         return
-    if reply is not None:
-
-        async def owe(uow: UnitOfWork) -> None:
-            await replace(reply, uow=uow).text(text)
-
+    if ctx is not None:
         try:
-            await game.run(owe)
+            async with ctx.unit() as uow:
+                await ctx.out.text(uow, text)
+                await uow.commit()
             return
         except Exception as error:  # the database takes nothing now: say it directly
             log.info("the answer to update %s goes directly (%s)", update.update_id, error)
     topic = message.message_thread_id if message.is_topic_message else None
-    await direct.send(bot, message.chat.id, text, thread_id=topic)
+    await at_once.send(bot, message.chat.id, text, thread_id=topic)
 
 
 @router.callback_query()
 async def unknown_button(query: CallbackQuery, t: Translator | None = None) -> None:
     """A press no other router took (forged or unreadable data): a polite word, nothing else."""
-    await direct.toast(query, (t or translator("en"))("error-stale-button"))
+    await at_once.toast(query, (t or translator("en"))("error-stale-button"))
 
 
 @router.error(ExceptionTypeFilter(AlreadyHandled))
@@ -80,50 +75,49 @@ async def again(event: ErrorEvent) -> None:
 async def gave_up(
     event: ErrorEvent,
     bot: Bot,
-    game: GameService,
     t: Translator | None = None,
-    reply: Reply | None = None,
+    ctx: Ctx | None = None,
 ) -> None:
     log.warning("update %s given up: %s", event.update.update_id, event.exception)
-    await answer(event, bot, game, (t or translator("en"))("store-gave-up"), reply)
+    await answer(event, bot, (t or translator("en"))("store-gave-up"), ctx)
 
 
 @router.error(ExceptionTypeFilter(ScoringError))
 async def refused(
     event: ErrorEvent,
     bot: Bot,
-    game: GameService,
     t: Translator | None = None,
-    reply: Reply | None = None,
+    ctx: Ctx | None = None,
 ) -> None:
     error = event.exception
     assert isinstance(error, ScoringError)
     # A pressed button's toast says why nothing happened: a command to type has no place there.
     typed = event.update.callback_query is None
     text = error_text(t or translator("en"), error, with_example=typed)
-    await answer(event, bot, game, text, reply)
+    await answer(event, bot, text, ctx)
 
 
 @router.error()
 async def unexpected(
     event: ErrorEvent,
     bot: Bot,
-    game: GameService,
     t: Translator | None = None,
-    reply: Reply | None = None,
+    ctx: Ctx | None = None,
     last_try: bool = False,
+    core: Core | None = None,
 ) -> None:
     """A failure outside the update's own unit of work (the FSM's state read or its isolation,
     around the unit) that is the database's comes again like any other, unless the transport
     gives this try as the last (`last_try`, `bot.telegram.inbound.context.LAST_TRY`); anything else is a
     bug."""
-    if game.fault(event.exception) is not None and not last_try:
+    fault = core.store.fault(event.exception) if core is not None else None
+    if fault is not None and not last_try:
         raise Redeliver(str(event.exception)) from event.exception
     log.error("update %s failed", event.update.update_id, exc_info=event.exception)
     t = t or translator("en")
     try:
-        recorded = await game.was_handled(event.update.update_id)
+        recorded = core is not None and await looks.was_handled(core, event.update.update_id)
         text = t("error-internal-recorded" if recorded else "error-internal")
-        await answer(event, bot, game, text, reply)
+        await answer(event, bot, text, ctx)
     except Exception:
         log.exception("could not tell the chat about the failure")

@@ -1,6 +1,6 @@
 """The inline mode, in any chat: `@bot 7♠ -1 vist pass` prices that deal under every convention
 (scoring.pricing); `@bot` alone offers the sender's running games' scores to share. It records
-nothing: the results are answered directly (`bot.telegram.outbound.direct`)."""
+nothing: the results are answered directly (`bot.telegram.outbound.at_once`)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.core import GameService
+from bot.core import looks
+from bot.core.base import settlement as settle
 from bot.domain import GameStatus
+from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import game_link_keyboard
-from bot.telegram.outbound import direct
+from bot.telegram.outbound import at_once
 from bot.texts.i18n import Translator
 from bot.texts.inline import (
     all_prices_text,
@@ -54,19 +56,20 @@ def _article(id_: str, title: str, description: str, text: str) -> InlineQueryRe
 
 
 @router.inline_query()
-async def inline_query(query: InlineQuery, t: Translator, game: GameService, bot: Bot) -> None:
+async def inline_query(query: InlineQuery, ctx: Ctx, bot: Bot) -> None:
+    t = ctx.t
     text = query.query.strip()
     button = InlineQueryResultsButton(text=t.template("inline-how"), start_parameter=START_PAYLOAD)
     if not text:
-        await direct.answer_inline(
+        await at_once.answer_inline(
             query,
-            await _games(query, t, game, bot),
+            await _games(query, ctx, bot),
             personal=True,
             cache_time=GAMES_CACHE,
             button=button,
         )
         return
-    await direct.answer_inline(
+    await at_once.answer_inline(
         query, _priced(text, t), personal=False, cache_time=DEAL_CACHE, button=button
     )
 
@@ -106,17 +109,15 @@ def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
     return results
 
 
-async def _games(
-    query: InlineQuery, t: Translator, game: GameService, bot: Bot
-) -> list[InlineQueryResultArticle]:
+async def _games(query: InlineQuery, ctx: Ctx, bot: Bot) -> list[InlineQueryResultArticle]:
     """The sender's running games, each with its score as a message to share."""
-    username = (await bot.me()).username or ""
+    t, username = ctx.t, (await bot.me()).username or ""
     results: list[InlineQueryResultArticle] = []
-    for state, chat in await game.open_games(query.from_user.id):
+    for state, chat in await looks.open_games(ctx.core, query.from_user.id):
         if state.status is not GameStatus.PLAYING:
             continue
-        sheet = game.sheet(state)
-        settlement = game.settlement(state, sheet)
+        sheet = ctx.core.sheet(state)
+        settlement = settle(state, sheet)
         text = chunks(score_text(t, state, sheet, settlement).split("\n"))[0]
         article = _article(
             _id("game", t.lang, state.game_id, state.last_seq),

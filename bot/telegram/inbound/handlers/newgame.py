@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from functools import partial
+from dataclasses import replace
 
 from aiogram import Router
 from aiogram.enums import MessageEntityType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameService, Player, UnitOfWork, parse_newgame, tournaments
+from bot.core import Player, lobby, parse_newgame, tournaments
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
+from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import ClaimCb, JoinCb, opening_keyboard
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
-from bot.texts.i18n import Translator, translator
+from bot.telegram.outbound import at_once
+from bot.texts.i18n import translator
 from bot.texts.views import joined_text, left_text, opened_text, started_text
 
 router = Router(name=__name__)
@@ -52,94 +52,68 @@ def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
 
 
 @router.message(Command("newgame", "new"))
-async def newgame_cmd(
-    message: Message,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def newgame_cmd(message: Message, ctx: Ctx) -> None:
+    caller = ctx.caller
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
     user = message.from_user
     language = locale_of(user.language_code if user else None)
-    admitted = await tournaments.admit(uow, caller, spec, args)
-    opened = await game.new_game(uow, caller, spec, language)
-    if admitted is not None:  # a tournament's table: the game counts in its round
-        await tournaments.enter(uow, admitted, opened.state.game_id)
-    t = translator(opened.locale or t.lang)  # a new group takes the opener's
-    state = opened.state
-    markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
-    await reply.text(opened_text(t, state, opened.started), markup)
+    async with ctx.unit() as uow:
+        admitted = await tournaments.admit(uow, caller, spec, args)
+        opened = await lobby.new_game(uow, caller, spec, language)
+        if admitted is not None:  # a tournament's table: the game counts in its round
+            await tournaments.enter(uow, admitted, opened.state.game_id)
+        t = translator(opened.locale or ctx.t.lang)  # a new group takes the opener's
+        state = opened.state
+        markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
+        await replace(ctx.out, t=t).text(uow, opened_text(t, state, opened.started), markup)
+        await uow.commit()
 
 
 @router.message(Command("join"))
-async def join_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def join_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    joined = await game.join(uow, caller, name)
-    await reply.text(joined_text(t, joined.state, joined.player, joined.started))
+    async with ctx.unit() as uow:
+        joined = await lobby.join(uow, ctx.caller, name)
+        await ctx.out.text(uow, joined_text(ctx.t, joined.state, joined.player, joined.started))
+        await uow.commit()
 
 
 @router.callback_query(JoinCb.filter())
-async def join_button(
-    query: CallbackQuery,
-    callback_data: JoinCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    joined = await game.join(uow, caller, game_id=callback_data.game)
-    uow.after_commit(partial(direct.toast, query, t("joined-toast", name=joined.player.name)))
-    state = joined.state
-    if isinstance(query.message, Message):
-        markup = opening_keyboard(t, state.game_id, state.players, not joined.started)
-        await reply.edit(query.message.message_id, opened_text(t, state, False), markup)
-    if joined.started:
-        await reply.text(started_text(t, state, with_seats=True))
+async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> None:
+    t = ctx.t
+    async with ctx.unit() as uow:
+        joined = await lobby.join(uow, ctx.caller, game_id=callback_data.game)
+        state = joined.state
+        if isinstance(query.message, Message):
+            markup = opening_keyboard(t, state.game_id, state.players, not joined.started)
+            await ctx.out.edit(uow, query.message.message_id, opened_text(t, state, False), markup)
+        if joined.started:
+            await ctx.out.text(uow, started_text(t, state, with_seats=True))
+        await uow.commit()
+    await at_once.toast(query, t("joined-toast", name=joined.player.name))
 
 
 @router.callback_query(ClaimCb.filter())
-async def claim_button(
-    query: CallbackQuery,
-    callback_data: ClaimCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def claim_button(query: CallbackQuery, callback_data: ClaimCb, ctx: Ctx) -> None:
     """ "✋ This is me": the seat is the presser's from now on, under his first name unless the
     opener named it; the opening message loses the button (checked against the log, not the data)."""
-    claimed = await game.claim(uow, caller, callback_data.game, callback_data.seat)
-    uow.after_commit(partial(direct.toast, query, t("claimed-toast", name=claimed.player.name)))
-    state = claimed.state
-    if isinstance(query.message, Message):
-        forming = not claimed.started
-        markup = opening_keyboard(t, state.game_id, state.players, forming)
-        await reply.edit(query.message.message_id, opened_text(t, state, claimed.started), markup)
+    t = ctx.t
+    async with ctx.unit() as uow:
+        claimed = await lobby.claim(uow, ctx.caller, callback_data.game, callback_data.seat)
+        state = claimed.state
+        if isinstance(query.message, Message):
+            markup = opening_keyboard(t, state.game_id, state.players, not claimed.started)
+            text = opened_text(t, state, claimed.started)
+            await ctx.out.edit(uow, query.message.message_id, text, markup)
+        await uow.commit()
+    await at_once.toast(query, t("claimed-toast", name=claimed.player.name))
 
 
 @router.message(Command("leave"))
-async def leave_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    left = await game.leave(uow, caller, name)
-    await reply.text(left_text(t, left.state, left.player))
+    async with ctx.unit() as uow:
+        left = await lobby.leave(uow, ctx.caller, name)
+        await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
+        await uow.commit()

@@ -6,25 +6,19 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork
-from bot.telegram.outbound.outbox import Reply
-from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.core import GameError, lobby
+from bot.telegram.inbound.context import Ctx
+from bot.texts.i18n import LANGUAGES, translator
 
 router = Router(name=__name__)
 
 
 @router.message(Command("lang", "language"))
-async def lang_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     lang = (command.args or "").strip().lower()
     if lang not in LANGUAGES:
         raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
-    await game.set_locale(uow, caller, lang)
-    await reply.text(translator(lang)("lang-set"))
+    async with ctx.unit() as uow:
+        await lobby.set_language(uow, ctx.caller, lang)
+        await ctx.out.text(uow, translator(lang)("lang-set"))
+        await uow.commit()

@@ -10,12 +10,13 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject, Filter
 from aiogram.types import Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork, tournaments
+from bot.core import GameError, UnitOfWork, looks, tournaments, votes
 from bot.core.archive import exported, game_snapshot, game_state, parse_number
 from bot.core.results import Snapshot
 from bot.telegram.inbound.archive import owe_export, owe_history, tournament_png
-from bot.telegram.outbound.outbox import Reply
-from bot.texts.i18n import Translator, translator
+from bot.telegram.inbound.context import Ctx
+from bot.telegram.outbound.outbox import Outbox
+from bot.texts.i18n import translator
 from bot.texts.tournaments import (
     created_text,
     decided_text,
@@ -43,75 +44,72 @@ def topic_title(message: Message) -> str | None:
 
 
 @router.message(Command("tournament", "турнир"))
-async def tournament_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def tournament_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     action, _, rest = (command.args or "").strip().partition(" ")
     action = action.casefold()
+    async with ctx.unit() as uow:
+        await _tournament(message, ctx, uow, action, rest)
+        await uow.commit()
+
+
+async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, rest: str) -> None:
+    caller, t, out = ctx.caller, ctx.t, ctx.out
     if action in ("new", "создать"):
-        made = await tournaments.create(uow, caller, rest)
-        await reply.text(created_text(t, made))
+        await out.text(uow, created_text(t, await tournaments.create(uow, caller, rest)))
     elif action in ("join", "войти"):
         state, table = await tournaments.join(uow, caller, rest, topic_title(message))
-        await reply.text(joined_text(t, state, table))
+        await out.text(uow, joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
-            at_home = translator(await game.locale(home.home_chat_id, uow) or t.lang)
-            there = Reply(uow, at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
-            await there.text(joined_home_text(at_home, state, table))
+            lang = await looks.locale(ctx.core, home.home_chat_id, uow)
+            at_home = translator(lang or t.lang)
+            there = Outbox(at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
+            await there.text(uow, joined_home_text(at_home, state, table))
     elif action in ("round", "тур"):
-        await reply.text(round_text(t, await tournaments.start_round(uow, caller)))
+        await out.text(uow, round_text(t, await tournaments.start_round(uow, caller)))
     elif action in ("close", "закрыть"):
-        await reply.text(round_text(t, await tournaments.close_round(uow, caller)))
+        await out.text(uow, round_text(t, await tournaments.close_round(uow, caller)))
     elif action in ("judge", "судья"):
-        await reply.text(judge_text(t, await tournaments.name_judge(uow, caller, rest)))
+        await out.text(uow, judge_text(t, await tournaments.name_judge(uow, caller, rest)))
     elif action in ("tables", "столы"):
         state = await tournaments.at_home(uow, caller, "/tournament tables")
-        await reply.text(tables_text(t, state, await tournaments.table_games(uow, state)))
+        await out.text(uow, tables_text(t, state, await tournaments.table_games(uow, state)))
     elif action in ("decide", "решить"):
-        await _decide(caller, t, game, reply, uow, rest)
+        await _decide(ctx, uow, rest)
     elif action in ("export", "экспорт"):
-        await _export(caller, t, game, reply, uow)
+        await _export(ctx, uow)
     elif action in ("standings", "таблица", ""):
-        await _standings(caller, t, reply, uow)
+        await _standings(ctx, uow)
     else:
         raise GameError("tournament-usage", action, {}, USAGE)
 
 
 @router.message(Command("standings", "турнирная"))
-async def standings_cmd(
-    message: Message, caller: Caller, t: Translator, reply: Reply, uow: UnitOfWork
-) -> None:
-    await _standings(caller, t, reply, uow)
+async def standings_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        await _standings(ctx, uow)
+        await uow.commit()
 
 
-async def _standings(caller: Caller, t: Translator, reply: Reply, uow: UnitOfWork) -> None:
-    state = await tournaments.find(uow, caller.chat_id, caller.topic)
+async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
+    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
     standings = await tournaments.standings_of(uow, state)
-    text = standings_text(t, standings)
-    png = await tournament_png(t, standings)
+    text = standings_text(ctx.t, standings)
+    png = await tournament_png(ctx.t, standings)
     if png is None:
-        await reply.text(text)
+        await ctx.out.text(uow, text)
     else:
-        await reply.photo(png, f"standings-{state.row.tournament_id}.png", text)
+        await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
 
 
-async def _decide(
-    caller: Caller, t: Translator, game: GameService, reply: Reply, uow: UnitOfWork, args: str
-) -> None:
+async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
     """The judge decides a table's vote from the home chat: his decision is the table's event,
     its vote message there is shown anew, and the home is told."""
     number, vote, yes = tournaments.parse_decision(args)
-    table, game_id = await tournaments.judged_table(uow, caller, number)
-    result = await game.vote(uow, tournaments.delegated(caller, table), game_id, vote, yes)
-    await reply.vote(result)
-    await reply.text(decided_text(t, table, vote, result.passed))
+    table, game_id = await tournaments.judged_table(uow, ctx.caller, number)
+    result = await votes.vote(uow, tournaments.delegated(ctx.caller, table), game_id, vote, yes)
+    await ctx.out.vote(uow, result)
+    await ctx.out.text(uow, decided_text(ctx.t, table, vote, result.passed))
 
 
 class TableGame(Filter):
@@ -123,63 +121,51 @@ class TableGame(Filter):
         return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
 
 
-async def _table_game(caller: Caller, game: GameService, uow: UnitOfWork, args: str) -> Snapshot:
+async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
     number_text, game_text = args.split()
-    state = await tournaments.at_home(uow, caller, "/history")
+    state = await tournaments.at_home(uow, ctx.caller, "/history")
     table = state.table(int(number_text.lstrip("#")))
-    return await game_snapshot(game, table.chat_id, parse_number(game_text, "/history"))
+    return await game_snapshot(ctx.core, table.chat_id, parse_number(game_text, "/history"))
 
 
 @router.message(Command("export"), TableGame())
-async def table_export_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
-    snap = await _table_game(caller, game, uow, command.args or "")
-    await owe_export(reply, t, exported(snap.state, game.clock()))
+    async with ctx.unit() as uow:
+        snap = await _table_game(ctx, uow, command.args or "")
+        await owe_export(uow, ctx.out, ctx.t, exported(snap.state, ctx.now()))
+        await uow.commit()
 
 
 @router.message(Command("history", "история"), TableGame())
-async def table_history_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
-    await owe_history(reply, t, await _table_game(caller, game, uow, command.args or ""))
+    async with ctx.unit() as uow:
+        await owe_history(uow, ctx.out, ctx.t, await _table_game(ctx, uow, command.args or ""))
+        await uow.commit()
 
 
-async def _export(
-    caller: Caller, t: Translator, game: GameService, reply: Reply, uow: UnitOfWork
-) -> None:
+async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
     """Every entered game's protocol file and event log, and the standings, in one zip."""
-    state = await tournaments.find(uow, caller.chat_id, caller.topic)
+    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
     standings = await tournaments.standings_of(uow, state)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("standings.txt", plain_text(standings_text(t, standings)))
+        archive.writestr("standings.txt", plain_text(standings_text(ctx.t, standings)))
         for entry in state.entries:
             table = state.table(entry.table)
             async with uow.reading() as repo:
                 row = await repo.game(entry.game_id)
             if row is None:
                 continue
-            played = await game_state(game, row.chat_id, row.chat_number)
+            played = await game_state(ctx.core, row.chat_id, row.chat_number)
             if played.rules is None:
                 continue
-            done = exported(played, game.clock())
+            done = exported(played, ctx.now())
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)
     name = f"tournament-{state.code}.zip"
-    await reply.document(buffer.getvalue(), name, t("tournament-export", name=state.name))
+    await ctx.out.document(
+        uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
+    )

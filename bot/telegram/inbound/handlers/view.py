@@ -8,12 +8,12 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.core import Caller, GameService, UnitOfWork, archive
+from bot.core import UnitOfWork, archive, looks
 from bot.core.results import Snapshot
 from bot.telegram.inbound.archive import owe_export, owe_history
-from bot.telegram.outbound.outbox import Reply, render_png
+from bot.telegram.inbound.context import Ctx
+from bot.telegram.outbound.outbox import render_png
 from bot.texts.archive import look_caption
-from bot.texts.i18n import Translator
 from bot.texts.views import chunks, opened_text, rules_text, score_text
 
 router = Router(name=__name__)
@@ -27,100 +27,75 @@ def _split_full(args: str) -> tuple[str, bool]:
     return " ".join(kept), len(kept) != len(words)
 
 
-async def _look(
-    game: GameService, uow: UnitOfWork, caller: Caller, command: str, args: str
-) -> Snapshot:
+async def _look(ctx: Ctx, uow: UnitOfWork, command: str, args: str) -> Snapshot:
     """The game a look names: `N` after the command, else the chat's live (or last) game."""
     if not args.strip():
-        return await game.look(uow, caller)
+        return await looks.look(ctx.core, uow, ctx.caller)
     number = archive.parse_number(args, f"/{command}")
-    return await archive.game_snapshot(game, caller.chat_id, number)
+    return await archive.game_snapshot(ctx.core, ctx.caller.chat_id, number)
 
 
 @router.message(Command("score"))
-async def score_cmd(
-    message: Message,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    snap = await game.look(uow, caller)
-    if snap.sheet is None or snap.settlement is None:
-        await reply.text(opened_text(t, snap.state, False))
-        return
-    for part in chunks(score_text(t, snap.state, snap.sheet, snap.settlement).split("\n")):
-        await reply.text(part)
+async def score_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        snap = await looks.look(ctx.core, uow, ctx.caller)
+        if snap.sheet is None or snap.settlement is None:
+            await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
+        else:
+            text = score_text(ctx.t, snap.state, snap.sheet, snap.settlement)
+            for part in chunks(text.split("\n")):
+                await ctx.out.text(uow, part)
+        await uow.commit()
 
 
 @router.message(Command("sheet"))
-async def sheet_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    t = ctx.t
     args, full = _split_full(command.args or "")
-    snap = await _look(game, uow, caller, command.command, args)
-    if snap.sheet is None or snap.settlement is None:
-        await reply.text(opened_text(t, snap.state, False))
-        return
-    caption = look_caption(t, snap.state, snap.sheet)
-    if full:  # every total, as a document
-        png = await render_png(snap.sheet, t.lang, snap.settlement, game, snap.state, full=True)
-        if png is not None:
-            await reply.document(png, f"sheet-{snap.state.number}.png", caption)
-            return
-    await reply.sheet_of(snap.state, snap.sheet, snap.settlement, caption)
+    async with ctx.unit() as uow:
+        snap = await _look(ctx, uow, command.command, args)
+        if snap.sheet is None or snap.settlement is None:
+            await ctx.out.text(uow, opened_text(t, snap.state, False))
+        else:
+            caption = look_caption(t, snap.state, snap.sheet)
+            png = None
+            if full:  # every total, as a document
+                png = await render_png(
+                    snap.sheet, t.lang, snap.settlement, ctx.core, snap.state, full=True
+                )
+            if png is not None:
+                await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
+            else:
+                await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
+        await uow.commit()
 
 
 @router.message(Command("history"))
-async def history_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    await owe_history(
-        reply, t, await _look(game, uow, caller, command.command, command.args or "")
-    )
+async def history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        snap = await _look(ctx, uow, command.command, command.args or "")
+        await owe_history(uow, ctx.out, ctx.t, snap)
+        await uow.commit()
 
 
 @router.message(Command("rules"))
-async def rules_cmd(
-    message: Message,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    snap = await game.look(uow, caller)
-    for part in chunks(rules_text(t, snap.state).split("\n")):
-        await reply.text(part)
+async def rules_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.unit() as uow:
+        snap = await looks.look(ctx.core, uow, ctx.caller)
+        for part in chunks(rules_text(ctx.t, snap.state).split("\n")):
+            await ctx.out.text(uow, part)
+        await uow.commit()
 
 
 @router.message(Command("export"))
-async def export_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
-    args = command.args or ""
-    if args.strip():
-        snap = await _look(game, uow, caller, command.command, args)
-        await owe_export(reply, t, archive.exported(snap.state, game.clock(), reply.zone))
-        return
-    await owe_export(reply, t, await game.export(caller.chat_id, uow, reply.zone, caller.topic))
+    args, caller = command.args or "", ctx.caller
+    async with ctx.unit() as uow:
+        if args.strip():
+            snap = await _look(ctx, uow, command.command, args)
+            exported = archive.exported(snap.state, ctx.now(), ctx.zone)
+        else:
+            exported = await looks.export(ctx.core, caller.chat_id, uow, ctx.zone, caller.topic)
+        await owe_export(uow, ctx.out, ctx.t, exported)
+        await uow.commit()

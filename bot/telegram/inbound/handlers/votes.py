@@ -2,95 +2,70 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Caller, GameError, GameService, UnitOfWork
+from bot.core import GameError, corrections, looks, votes
 from bot.core.corrections import DISPUTE_EXAMPLE
 from bot.core.results import VoteState
+from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import VoteCb
-from bot.telegram.outbound import direct
-from bot.telegram.outbound.outbox import Reply
-from bot.texts.i18n import Translator
+from bot.telegram.outbound import at_once
 from bot.texts.views import arbiter_text, chunks, rules_text
 
 router = Router(name=__name__)
 
 
 @router.message(Command("dispute"))
-async def dispute_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def dispute_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     number, _, line = (command.args or "").strip().partition(" ")
     if not number:
         raise GameError("bad-deal-number", "/dispute", {}, DISPUTE_EXAMPLE)
-    await reply.vote(await game.dispute(uow, caller, number, line))
+    async with ctx.unit() as uow:
+        await ctx.out.vote(uow, await corrections.dispute(uow, ctx.caller, number, line))
+        await uow.commit()
 
 
 @router.message(Command("arbiter"))
-async def arbiter_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def arbiter_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     ref = (command.args or "").strip()
-    if not ref:
-        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
-        await reply.text(arbiter_text(t, snap.state))
-        return
-    result = await game.name_arbiter(uow, caller, ref)
-    if isinstance(result, VoteState):
-        await reply.vote(result)
-    else:
-        await reply.text(arbiter_text(t, result))
+    async with ctx.unit() as uow:
+        if not ref:
+            snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
+            await ctx.out.text(uow, arbiter_text(ctx.t, snap.state))
+        else:
+            result = await corrections.name_arbiter(uow, ctx.caller, ref)
+            if isinstance(result, VoteState):
+                await ctx.out.vote(uow, result)
+            else:
+                await ctx.out.text(uow, arbiter_text(ctx.t, result))
+        await uow.commit()
 
 
 @router.message(Command("rule"))
-async def rule_cmd(
-    message: Message,
-    command: CommandObject,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
+async def rule_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/rule name=value`: a vote every player must agree to (conventions.md §1.4); `/rule`
     alone shows the rules in force, as /rules does."""
     text = (command.args or "").strip()
-    if not text:
-        snap = await game.snapshot(caller.chat_id, topic=caller.topic)
-        for part in chunks(rules_text(t, snap.state).split("\n")):
-            await reply.text(part)
-        return
-    await reply.vote(await game.propose_rule(uow, caller, text))
+    async with ctx.unit() as uow:
+        if not text:
+            snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
+            for part in chunks(rules_text(ctx.t, snap.state).split("\n")):
+                await ctx.out.text(uow, part)
+        else:
+            await ctx.out.vote(uow, await corrections.propose_rule(uow, ctx.caller, text))
+        await uow.commit()
 
 
 @router.callback_query(VoteCb.filter())
-async def vote_button(
-    query: CallbackQuery,
-    callback_data: VoteCb,
-    caller: Caller,
-    t: Translator,
-    game: GameService,
-    reply: Reply,
-    uow: UnitOfWork,
-) -> None:
-    result = await game.vote(
-        uow, caller, callback_data.game, callback_data.vote, callback_data.yes
-    )
+async def vote_button(query: CallbackQuery, callback_data: VoteCb, ctx: Ctx) -> None:
+    t, data = ctx.t, callback_data
+    message_id = query.message.message_id if query.message is not None else None
+    async with ctx.unit() as uow:
+        result = await votes.vote(uow, ctx.caller, data.game, data.vote, data.yes)
+        await ctx.out.vote(uow, result, message_id=message_id)
+        await uow.commit()
     if result.referred:
         toast = t(f"vote-referred-{result.vote.referred}-toast")
     elif result.reason == "timeout":
@@ -99,6 +74,4 @@ async def vote_button(
         toast = t("vote-decided")
     else:
         toast = t("vote-counted")
-    uow.after_commit(partial(direct.toast, query, toast))  # said once the ballot is saved
-    message_id = query.message.message_id if query.message is not None else None
-    await reply.vote(result, message_id=message_id)
+    await at_once.toast(query, toast)  # said once the ballot is saved

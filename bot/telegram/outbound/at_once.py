@@ -1,13 +1,13 @@
-"""The one way to answer Telegram directly, for what records nothing: /help, /start, /calc, the
-inline mode's answers, the greeting in a group the bot was added to, the deal steps' messages, a refusal's toast, a toast after a commit, and — when the database takes no
-writes, so the outbox cannot be — a look's answer and the notice that nothing could be saved.
+"""The one exception to the outbox (`bot.telegram.outbound.outbox`): what Telegram wants answered in
+place, at once, and that reports no commit — a pressed button's toast, an inline query's results,
+the step-by-step entries' own prompt and edits (their message ids are their state) — and, when the
+database takes no writes so the outbox cannot be written, a look's answer and the notice that
+nothing could be saved.
 
 Every call goes through `call`: a 429 waits its `retry_after` (up to `LONGEST_WAIT`), a 5xx or a
 dropped connection a short pause, up to `RETRIES` times; a request Telegram refuses (400, 403) is
-logged. None is returned when nothing was sent: a direct answer never fails its update (what it
-says was not recorded anyway). Replies to a recording command go through the outbox instead
-(`bot.telegram.outbound.outbox.Reply`); tests/bot/test_direct_answers.py finds any other call of Telegram's sending
-methods in the handlers and the glue.
+logged. None is returned when nothing was sent. tests/bot/test_direct_answers.py finds any other
+call of Telegram's sending methods in the adapter.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from aiogram.types import (
     Message,
 )
 
-from bot.core import GameService
+from bot.core import Core, looks
 from bot.domain import Owed, OwedKind
 from bot.telegram.keyboards import without_button
 from bot.telegram.outbound.outbox import render_png
@@ -160,7 +160,7 @@ async def answer_inline(
     )
 
 
-async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:
+async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
     """What a look owed, sent now rather than through the outbox (it cannot be written): texts
     and votes as messages, a sheet as its picture (or the text sheet), a document as a file."""
     for owed in rows:
@@ -175,7 +175,7 @@ async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:
             )
             await call(method, bot)
         elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
-            await _sheet(bot, game, owed, markup)
+            await _sheet(bot, core, owed, markup)
         elif owed.target is not None:
             await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
         else:
@@ -188,16 +188,14 @@ async def deliver(bot: Bot, game: GameService, rows: Sequence[Owed]) -> None:
             await call(message, bot)
 
 
-async def _sheet(
-    bot: Bot, game: GameService, owed: Owed, markup: InlineKeyboardMarkup | None
-) -> None:
+async def _sheet(bot: Bot, core: Core, owed: Owed, markup: InlineKeyboardMarkup | None) -> None:
     snap = None
     if owed.game_id is not None and owed.seq is not None:
-        snap = await game.sheet_at(owed.game_id, owed.seq)
+        snap = await looks.sheet_at(core, owed.game_id, owed.seq)
     if snap is None or snap.sheet is None or snap.settlement is None:
         await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
         return
-    png = await render_png(snap.sheet, owed.lang, snap.settlement, game, snap.state)
+    png = await render_png(snap.sheet, owed.lang, snap.settlement, core, snap.state)
     if png is not None:
         photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
         method = SendPhoto(

@@ -1,0 +1,135 @@
+"""Reading a table's game as it stands: for a look (/score, /sheet, /history, /rules, /export), for
+the sheet the sender draws at send time, and what an update is read with. Reads without a unit of
+work see the store as committed; with one, what that unit sees (its own writes included)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, tzinfo
+
+from bot.core import audit, lobby
+from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
+from bot.core.base import Caller, Core, records_of, settlement
+from bot.core.errors import GameError
+from bot.core.results import Arrival, ChatSettings, Exported, Snapshot
+from bot.core.state import GameState, fold
+from bot.core.uow import UnitOfWork
+from scoring.protocol import format_protocol
+from scoring.replay import replay
+from scoring.sheet import Sheet
+
+log = logging.getLogger(__name__)
+
+
+def _snap(state: GameState, sheet: Sheet | None) -> Snapshot:
+    if sheet is None or state.rules is None:
+        return Snapshot(state, None, None)
+    return Snapshot(state, sheet, settlement(state, sheet))
+
+
+async def snapshot(
+    core: Core, chat_id: int, uow: UnitOfWork | None = None, topic: int = 0
+) -> Snapshot:
+    """The table's live game, or else its last one (ended games stay readable). `topic`: the
+    forum topic (0: the chat)."""
+    own = uow is not None and uow.sees_own_writes
+    async with core.store.reading() if uow is None else uow.reading() as repo:
+        row = await repo.live_game(chat_id, topic) or await repo.last_game(chat_id, topic)
+        if row is None:
+            raise GameError("no-game", "", {}, "/newgame sochi")
+        if own:  # not the log as committed: folded apart, kept nowhere
+            state = core.folded(row, await repo.events(row.game_id))
+        else:
+            state = await core.fold(repo, row)
+    if state.rules is None:
+        return _snap(state, None)
+    return _snap(state, replay(state.game(), records_of(state)) if own else core.sheet(state))
+
+
+async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
+    """The game as its log stood at event `seq`: what an owed sheet shows (None: the game is gone)."""
+    recent = core.recent(game_id, seq)
+    if recent is not None:  # as the command that owed it committed it: no fold
+        return _snap(*recent)
+    async with core.store.reading() as repo:
+        row = await repo.game(game_id)
+        if row is None:
+            return None
+        state = await core.fold(repo, row)
+        if state.last_seq != seq:  # the log has moved on since: the state then, folded
+            state = fold(game_id, [ev for ev in await repo.events(game_id) if ev.seq <= seq])
+            state.chat_id, state.thread_id = row.chat_id, row.thread_id
+    if state.rules is None:
+        return _snap(state, None)
+    if state.last_seq == seq:
+        return _snap(state, core.sheet(state))
+    return _snap(state, core.cached(state) or replay(state.game(), records_of(state)))
+
+
+async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
+    """`snapshot` for a look by `caller`: his first act in the chat links his `@username` seat
+    (notation.md "Players"), a command of `uow` whose game the look then shows."""
+    snap = await snapshot(core, caller.chat_id, uow, caller.topic)
+    if not lobby.needs_link(snap.state, caller):
+        return snap
+    async with uow.command(caller) as unit:  # links the seat, records nothing else
+        state = unit.state
+        sheet = unit.sheet() if state.rules is not None else None
+    return _snap(state, sheet)
+
+
+def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedValues:
+    return audit.corrected_values(state, sheet, core.corrected)
+
+
+async def export(
+    core: Core, chat_id: int, uow: UnitOfWork | None = None, zone: tzinfo = UTC, topic: int = 0
+) -> Exported:
+    """The protocol file of the table's game (live, else its last) and its JSON event log."""
+    state = (await snapshot(core, chat_id, uow, topic)).state
+    if state.rules is None:
+        missing = str(state.seats - len(state.players))
+        raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
+    in_force = records_of(state)
+    comments = protocol_comments(state, in_force, zone)
+    protocol = format_protocol(state.game(), in_force, comments)
+    return Exported(state, protocol, event_log_json(state, core.clock()))
+
+
+async def open_games(core: Core, user_id: int) -> list[tuple[GameState, str | None]]:
+    """The user's live games with their chats' titles (private chat)."""
+    async with core.store.reading() as repo:
+        rows = await repo.games_of_user(user_id)
+        return [(await core.fold(repo, row), await repo.chat_title(row.chat_id)) for row in rows]
+
+
+async def locale(core: Core, chat_id: int, uow: UnitOfWork | None = None) -> str | None:
+    """The chat's language, read now (a /lang taken by any instance is seen at once)."""
+    async with core.store.reading() if uow is None else uow.reading() as repo:
+        return await repo.chat_locale(chat_id)
+
+
+async def arrival(core: Core, caller: Caller) -> Arrival:
+    """What an update is read with: whether it was handled before, and its chat's settings."""
+    async with core.store.reading() as repo:
+        seen = caller.update_id is not None and await repo.update_seen(
+            caller.update_id, caller.chat_id, caller.message_id
+        )
+        chat = await repo.chat_settings(caller.chat_id)
+        return Arrival(seen, ChatSettings(chat.locale, chat.time_zone))
+
+
+async def was_handled(core: Core, update_id: int) -> bool:
+    async with core.store.reading() as repo:
+        return await repo.update_seen(update_id, None, None)
+
+
+async def migrate_chat(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> int:
+    """A group became a supergroup: its games and settings move to the new id."""
+    if old_chat_id == new_chat_id:
+        return 0
+    repo = await uow.holding(old_chat_id, new_chat_id)
+    moved = await repo.move_chat(old_chat_id, new_chat_id)
+    if moved:
+        log.info("moving %d game(s) from chat %s to %s", moved, old_chat_id, new_chat_id)
+    return moved
