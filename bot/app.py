@@ -165,9 +165,8 @@ async def vote_clock(
     core: Core, default_locale: str, tick: float, lease: Lease | None = None
 ) -> None:
     """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
-    time is over and redraw their messages, and every `REMIND_TICKS` list the open debts of the
-    chats whose reminder is due. A failure is logged; the clock goes on. With a `lease` (several
-    instances) only its holder does it, reading the log for votes other instances opened."""
+    time is over and redraw their messages, and every `REMIND_TICKS` list the open debts of
+    the chats whose reminder is due."""
     ticks = 0
     while True:
         await asyncio.sleep(tick)

@@ -92,9 +92,7 @@ def caller_of(update: Update, context: EventContext) -> Caller:
 
 
 def topic_of(message: Message | None) -> int | None:
-    """The forum topic a message is in: a table of its own. A reply thread in a plain group and
-    the General topic of a forum carry no topic (Telegram marks a topic's messages
-    `is_topic_message`)."""
+    """The forum topic a message is in: a table of its own."""
     if message is None or not message.is_topic_message:
         return None
     return message.message_thread_id

@@ -84,9 +84,7 @@ class Pending:
 async def _feed(
     bot: Bot, dispatcher: Dispatcher, updates: list[Update], pending: Pending, **kwargs: Any
 ) -> list[Update]:
-    """One chat's updates in order; those left to come again. After a transient failure the
-    chat's later updates wait with it (its records keep their order); while the database takes
-    no writes they are handled (a look is answered, a record fails and is told so as well)."""
+    """One chat's updates in order; those left to come again."""
     left: list[Update] = []
     for index, update in enumerate(updates):
         if update.update_id in pending.handled:

@@ -49,10 +49,7 @@ def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
 
 
 def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
-    """How a run of two or more sheets goes out (None: a run of one goes as it is).
-
-    The newest row's picture (its game at its seq) is sent; it is a new photo if any row of the
-    run asked for one, and a redraw in place only when every row did."""
+    """How a run of two or more sheets goes out (None: a run of one goes as it is)."""
     if len(run) < 2:
         return None
     joined = JOIN.join(row.owed.text for row in run if row.owed.text)

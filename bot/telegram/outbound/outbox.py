@@ -67,10 +67,8 @@ async def render_png(
     painter: Painter | None = None,
     full: bool = False,
 ) -> bytes | None:
-    """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn
-    as paper shows them. With a `painter` it is drawn in the painter's process, or
-    here in a worker thread when that process fails. `full`: the full sheet, every total, for a
-    document (`bot.sheet.render_document_png`, in a worker thread)."""
+    """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn as
+    paper shows them."""
     if render_sheet_png is None:
         return None
     try:
@@ -310,8 +308,7 @@ class Outbox:
 
 async def close_expired_votes(core: Core, default_locale: str) -> int:
     """Close (or refer to the arbiter) the votes whose time is over, each game in a unit of work of
-    its own with the messages it owes; how many. Run by the vote clock, and once at start-up. A
-    game whose unit fails is logged and left watched: the next tick tries it again."""
+    its own with the messages it owes; how many."""
     closed = 0
     for chat_id, game_id in votes.due_votes(core):
         try:

@@ -165,9 +165,7 @@ async def go_back(
     MagicData(~F.event.text.startswith("/")),
 )
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
-    """The opener's names or one player's numbers. In a group only a reply to the prompt counts:
-    what reads as an answer but is not a reply gets a one-line hint, other talk of the opener is
-    left alone."""
+    """The opener's names or one player's numbers."""
     data = await state.get_data()
     replied = message.reply_to_message
     text = message.text or ""
