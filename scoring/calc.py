@@ -1,30 +1,4 @@
-"""`/calc`: a paper sheet's totals typed as one chat message (settlement.md "Input for a paper sheet").
-
-```
-/calc sochi pool 10 stake 0.1
-Anna pool 10 mountain 14 whists Boris 30 Clara 16
-Boris pool 10 mountain 20 whists Anna 10 Clara 24
-Clara pool 6 mountain 4 whists Anna 40 Boris 8
-```
-The first line (after the command) holds a convention or alias (default sochi), `pool N` (the target,
-default the preset's), `stake X` (a decimal, money per whist) and `name=value` options of
-conventions.md §2.1, in any order. Then one line per player (3 or 4) in seat order: the name, then
-`pool`, `mountain` and `whists` with opponent–amount pairs, in any order (Russian `пуля`, `гора`,
-`висты`, `ставка` too). Amounts are `36`, `36.5`, `36,5` or `73/2`. A missing `pool` is closed at the
-target, a missing mountain 0, a missing whists pair 0.
-
-It reads a sheet as people read it aloud: a comma, a semicolon or a colon between words is only a
-separator (`гора 42, висты: Боря 170, Вова 60`; a comma between digits stays a decimal comma), a
-whists pair may say on whom (`висты на Борю 30`, `whists on Boris 30`, `… и на Вову 20`), and a
-Russian name may be declined (`Борю`, `Бориса`, `Вове` are Боря, Борис, Вова) when that names one
-player only.
-
-It reads into the `PaperSheet` the CLI's JSON gives, so `scoring.settle.settle` settles it the same way.
-A sheet that is merely impossible for its convention is settled (paper is what it is); an obviously
-broken one is refused with a `CalcError`: a negative pool or whists, a player whisting on himself, an
-unknown name in a whists pair, a fifth player, a name given twice. `format_calc` prints a sheet as such
-a message, and `parse_calc(format_calc(sheet)) == sheet`.
-"""
+"""`/calc`: a paper sheet's totals as one message (settlement.md "Input for a paper sheet")."""
 
 from __future__ import annotations
 
@@ -118,8 +92,7 @@ CALC_ERROR_CODES: Final = frozenset(
 
 
 class CalcError(ScoringError):
-    """A `/calc` message that cannot be settled; `line` is its 1-based line (0: the whole message),
-    `text` that line as typed."""
+    """A `/calc` message that cannot be settled, at its 1-based `line` (0: all), `text`."""
 
     def __init__(
         self,
@@ -253,8 +226,7 @@ def read_names(
 def parse_player_line(
     text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
-    """`Anna pool 10 mountain 14 whists Boris 30 Clara 16`; with `name`, the line may leave the name
-    out (the step-by-step form asks for one player's numbers)."""
+    """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
     words = _words(text)
     if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
         words = words[1:]
@@ -343,8 +315,7 @@ def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
 
 
 def as_sheet(paper: PaperSheet) -> Sheet:
-    """The paper sheet as a `Sheet` with no records, each column's total written at the start
-    (record index −1), so the picture of a game can draw it (sheet.md)."""
+    """The paper sheet as a `Sheet` with no records, each total written at index −1."""
     game = Game(paper.rules, paper.players, 0, paper.stake)
     totals = paper.totals
     history: dict[Band, tuple[tuple[int, Fraction], ...]] = {}
@@ -431,8 +402,7 @@ def _amount(word: str, line: int, text: str, example: str) -> Fraction:
 
 
 def _words(text: str) -> list[str]:
-    """The words of a line; a comma, semicolon or colon between words is only a separator (a comma
-    between two digits is a decimal comma), and a dash standing alone is left out."""
+    """The words of a line: `,` `;` `:` only separate (not a decimal comma), lone dashes go."""
     words = _SEPARATOR.sub(" ", text).split()
     return [w for w in words if w not in _DASHES]
 
@@ -443,8 +413,7 @@ def split_words(text: str) -> list[str]:
 
 
 def find_name(word: str, names: Sequence[str]) -> str | None:
-    """The player `word` names: exactly (case-insensitive), else the one name it is a Russian
-    case form of (`Борю` → Боря, `Бориса` → Борис, `Игоря` → Игорь); None when none or several."""
+    """The player `word` names, exactly or as a Russian case form (`Борю` → Боря); else None."""
     key = word.casefold()
     exact = [n for n in names if n.casefold() == key]
     if exact:

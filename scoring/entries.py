@@ -39,8 +39,7 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`player` writes `amount` into his `column`; for whists, on `target`. A help entry is
-    written on the player helped; `source` is the helper (and only help has one)."""
+    """`player` writes `amount` into his `column`; for whists, on `target`."""
 
     player: int
     column: Column

@@ -1,9 +1,4 @@
-"""Typed errors of the rules engine.
-
-A user's mistake travels as a code with arguments, never as prose: the bot and the CLI turn
-`error-<code>` into a message in the user's language that quotes `span` and shows `example`.
-A broken invariant is a bug in this program, not a user's mistake, and is an `InvariantError`.
-"""
+"""Typed errors of the rules engine."""
 
 from __future__ import annotations
 
@@ -11,11 +6,7 @@ from collections.abc import Mapping
 
 
 class ScoringError(ValueError):
-    """A user's input the rules cannot accept.
-
-    `code` names the problem (`unknown-player`), `span` is the part of the input at fault, `params`
-    fill the message, `example` is one correct input of the same kind.
-    """
+    """A user's input the rules cannot accept."""
 
     def __init__(
         self,

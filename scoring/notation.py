@@ -1,27 +1,4 @@
-"""The deal notation: read what players type, print the canonical line (spec/notation.md).
-
-`parse_record(text, table)` reads one line of the `/deal` command or of a protocol file into a
-`Record` of scoring/deal.py; `format_record(record, players)` (scoring/notation_print.py) prints
-its canonical line, which parses back to the same record. Records are normalised so that equal
-deals compare equal:
-
-- a contract always carries its result; defenders are kept clockwise from the declarer; their
-  tricks are kept only when both whist (then they and the declarer's tricks sum to 10); a deal not
-  played (pass-pass, half-whist, `three_down`) has result 0 and no tricks; a concession has no
-  defenders;
-- raspasy tricks are (player, tricks) pairs of the active players in seat order;
-- notes have their whitespace collapsed to single spaces.
-
-What a line cannot know — the convention's options, whether the game has ended — is checked by the
-replay. What it can know is checked here: syntax errors raise `InvalidDeal`, a 4-player dealer in
-play (when the table says who deals) raises `IllegalDeal`. Every error carries the part of the
-input at fault as typed (`span`: the offending word, or the player reference for player errors)
-and one correct line of the same kind (`example`) with the table's names, in the line's language.
-
-The words of a line are classified once each (scoring/notation_words.py), so the reader below
-only looks at ready answers; positions in the text are worked out only when an error needs a span
-(scoring/notation_line.py: the pieces every kind of record shares).
-"""
+"""The deal notation: read what players type, print the canonical line (spec/notation.md)."""
 
 from __future__ import annotations
 
@@ -83,8 +60,7 @@ __all__ = [
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
-    """The canonical line of a record (notation.md "Canonical form"; printed by
-    scoring/notation_print.py, loaded on first use: reading a file never needs it)."""
+    """The canonical line of a record (scoring/notation_print.py, loaded on first use)."""
     from scoring.notation_print import format_record as printed
 
     return printed(record, players, lang=lang)
@@ -380,8 +356,7 @@ class _Reader(_ContractReader):
         return Misere(declarer, tricks or 0, self.draft.freeze())
 
     def only_tricks_beside(self, opener: int) -> bool:
-        """notation.md "Word order": the one raspasy word may stand anywhere when the line can be
-        nothing else — every other word a player's tricks (`Anna/2`), a bare number or an extra."""
+        """Whether every other word is a player's tricks, a number or an extra ("Word order")."""
         for at, word in enumerate(self.words):
             if at == opener or word.extra is not None or word.number is not None:
                 continue
@@ -390,8 +365,7 @@ class _Reader(_ContractReader):
         return True
 
     def raspasy(self, opener: int) -> Raspasy:
-        """All passed: the tricks of the active players, named or in seat order; `opener` is
-        where the raspasy word stands."""
+        """All passed: the active players' tricks; `opener` is where the raspasy word stands."""
         line = self.words
         named: list[tuple[int, int, int]] = []  # (player, tricks, word index)
         bare: list[tuple[int, int]] = []  # (tricks, word index)
@@ -497,9 +471,7 @@ RULE_CHANGE_EXAMPLE: Final = "option pool_target=30"
 
 
 def parse_rule_change(text: str) -> RuleChange | None:
-    """`option NAME=VALUE` (notation.md; conventions.md §1.4), the name exactly as §2.1 spells it
-    and the value checked by `scoring.rules.parse_option` and made canonical; None when the line
-    is not of that shape. Raises OptionError for an unknown option or value."""
+    """`option NAME=VALUE` canonical, or None for another shape; raises OptionError."""
     match = _RULE_CHANGE_RE.fullmatch(text)
     if match is None:
         return None

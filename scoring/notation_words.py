@@ -1,9 +1,4 @@
-"""The words of the deal notation: its vocabulary, the tokens of a line, and player references.
-
-Read once, used many times: every distinct word of a line is classified once (`lex`, cached),
-and a table's player references are normalised once per list of players (`Table.refs`), so
-reading a line is a few dictionary look-ups a word (spec/notation.md).
-"""
+"""The words of the deal notation: its vocabulary, the tokens of a line, and player references."""
 
 from __future__ import annotations
 
@@ -342,8 +337,7 @@ def lex(raw: str) -> Word:
 
 
 def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
-    """The words of a line and, when the careful tokenizer was needed, their positions (None:
-    `positions(text)` gives them, the same words, when an error needs a span)."""
+    """The words of a line and, when the careful tokenizer ran, their positions (else None)."""
     if _CAREFUL_RE.search(text) is None:
         return list(map(lex, text.split())), None
     spans = positions(text)
@@ -351,8 +345,7 @@ def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
 
 
 def positions(text: str) -> list[tuple[int, int]]:
-    """Where each word of a line starts and ends: words split by whitespace, `,` and `;`; a
-    quoted part (`note:"a b"`) stays one word; `vist: Anna` (a space after the colon) is one."""
+    """Word spans: split by whitespace, `,` `;`; quotes and `vist: Anna` stay one word."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
@@ -449,9 +442,7 @@ def clean_note(text: str) -> str:
 def reference_index(
     players: tuple[str, ...], usernames: tuple[str | None, ...]
 ) -> dict[str, tuple[int, ...]]:
-    """Every reference a table's players can be named by (normalised) → the seats it names, in
-    the order of notation.md "Players": a seat letter; a name, exactly; an @username; `@name`;
-    a prefix of two letters or more. One seat: resolved; several: ambiguous."""
+    """Every normalised reference to the seats it names, in notation.md "Players" order."""
     size = len(players)
     tiers: list[dict[str, list[int]]] = [{} for _ in range(5)]
     for letter, seat in SEAT_LETTERS.items():
@@ -478,13 +469,7 @@ def reference_index(
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The context a line is read in.
-
-    `players` in seat order (3 or 4); `usernames` the Telegram @usernames per seat (optional);
-    `dealer` who deals this deal (with 4 players the dealer sits out, so it tells the active
-    players); `sender` the seat of the person typing, for `me`/`я` (None in files). `refs` is
-    the players' references, normalised once (`reference_index`).
-    """
+    """The context a line is read in."""
 
     players: tuple[str, ...]
     usernames: tuple[str | None, ...] = ()
@@ -516,8 +501,7 @@ class Table:
 
 
 def find(key: str, table: Table) -> tuple[str, tuple[int, ...]]:
-    """Resolve a normalised reference without raising: ("ok", (seat,)), ("ambiguous", seats),
-    ("me", ()) for `me` outside a chat, or ("unknown", ())."""
+    """A reference resolved: ("ok"|"ambiguous"|"me"|"unknown", seats), never raising."""
     seats = table.refs.get(key)
     if seats is not None:
         return ("ok" if len(seats) == 1 else "ambiguous"), seats

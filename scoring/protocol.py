@@ -1,16 +1,4 @@
-"""Protocol files: a whole game as text (spec/notation.md "Protocol file").
-
-UTF-8 text. Header lines `# key: value` before the first deal set `convention`, `players`, `pool`,
-`stake`, `dealer` (the first dealer) and `option` (`name=value`, repeatable); unknown `# key:` lines
-are comments. Then one record a line in the deal notation; blank lines and, after the first deal,
-every `#` line are comments. The dealer of each deal is tracked while reading (it moves clockwise
-after every deal, raspasy included, not after `adjust` or `last-round`; `dealer:X` sets it), so a
-4-player line is read with its active players known.
-
-Every problem is a `ProtocolError` with the 1-based `line` (0 for the whole file): a deal line's
-notation error keeps its code (`ProtocolError.at`); a header's is `bad-header` or `bad-players`
-(params `problem`), or the option's own code.
-"""
+"""Protocol files: a whole game as text (spec/notation.md "Protocol file")."""
 
 from __future__ import annotations
 
@@ -101,11 +89,7 @@ def _stake(value: str, line: int) -> Fraction:
 
 
 def stake_text(stake: Fraction) -> str:
-    """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`).
-
-    A stake with no finite decimal (an old game's `1/3`) is written to nine places, the most the
-    header reads back.
-    """
+    """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
     for places in range(_STAKE_PLACES + 1):
         scaled = stake * 10**places
         if scaled.denominator == 1:
@@ -234,11 +218,7 @@ def format_protocol(
     records: Sequence[Record],
     comments: Mapping[int, Sequence[str]] | None = None,
 ) -> str:
-    """A protocol file that `parse_protocol` reads back to this game and these records.
-
-    `comments` maps a record's index to comment lines written after it (corrections, votes);
-    each becomes a `# ` line. Raises ProtocolError (bad-players) for names a file cannot hold.
-    """
+    """A protocol file that `parse_protocol` reads back to this game and these records."""
     players = _check_names(game.players, 0)
     first = players[game.first_dealer]
     try:

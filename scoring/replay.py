@@ -1,11 +1,4 @@
-"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6).
-
-Every deal is checked against the game (IllegalDeal), scored (`scoring.score`), and its entries are
-applied one by one: a pool entry passes through the overflow rule (help, own mountain, keep), a made
-game lowers the mountain where the convention says so (Odessa, Rostov's `mountain_first`), Odessa's
-mountain stops at 0 and pays the rest as help, and the first player to close his mountain or his pool
-by his own game writes the closing bonus. Then the end rule is checked.
-"""
+"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6)."""
 
 from __future__ import annotations
 
@@ -46,8 +39,7 @@ FRACTIONS_KEPT: Final = 4096  # distinct totals shared (a sheet's totals repeat:
 
 
 def as_fraction(total: Amount) -> Fraction:
-    """The total as a Fraction, one object for each value (Fractions are immutable: a long game's
-    running totals share a few hundred of them instead of holding one each)."""
+    """The total as a Fraction shared by every equal total (a long game's totals repeat)."""
     known = _FRACTIONS.get(total)
     if known is None:
         if len(_FRACTIONS) >= FRACTIONS_KEPT:
@@ -141,8 +133,7 @@ class _State:
         return self.rules.odessa_rules
 
     def write_off(self, player: int, points: Amount, reason: Reason) -> None:
-        """Points off the player's own mountain by his own entry (Odessa: down to 0, the rest goes
-        nowhere). Closing the mountain this way counts as closing it (§2.2), whatever the reason."""
+        """Points off the own mountain (Odessa: down to 0); closing it so counts (§2.2)."""
         was_open = self.mountain[player] > 0
         off = min(points, max(0, self.mountain[player])) if self.floored else points
         if off:
@@ -151,21 +142,14 @@ class _State:
             self.check_mountain_bonus(player)
 
     def game_off_mountain_first(self, entry: Entry) -> Entry:
-        """Rostov's `made_game=mountain_first`: the game writes off the own mountain first, point
-        for point whatever `pool_to_mountain` is (§2.2)."""
+        """Rostov: a made game writes off the own mountain first, point for point (§2.2)."""
         off = min(entry.amount, max(0, self.mountain[entry.player]))
         if off:
             self.write_off(entry.player, off, Reason.GAME_OFF_MOUNTAIN)
         return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
 
     def add_pool(self, entry: Entry) -> None:
-        """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs.
-
-        §2.2: "A zero bonus that only partly fits an open pool: the part that fits goes into the
-        pool, the rest follows the overflow rule like any pool entry", in Odessa too; Odessa's zero
-        fall-backs (off the own mountain down to 0, else nowhere) are for a pool closed before the
-        bonus, and come before the overflow rule.
-        """
+        """A pool entry up to the target; the excess by Odessa's fall-backs, then `overflow`."""
         rules, player = self.rules, entry.player
         room = max(0, rules.pool_target - self.pool[player])
         if entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules and not room:
@@ -183,13 +167,11 @@ class _State:
             self.help_pools(player, excess)
 
     def off_own_mountain(self, player: int, points: Amount) -> None:
-        """Pool points off the own mountain, `× pool_to_mountain` (own_mountain, or help when every
-        pool is closed; §1.3, §2.2)."""
+        """Pool points off the own mountain, × `pool_to_mountain` (§1.3, §2.2)."""
         self.write_off(player, points * self.rules.pool_to_mountain, Reason.OVERFLOW)
 
     def help_pools(self, helper: int, points: Amount) -> None:
-        """«Помощь»: pool points past the target go to the largest open pool (ties: first clockwise
-        from the helper), the helper writing `10 × pool_to_mountain` whists a point on him."""
+        """«Помощь»: the excess to the largest open pool, 10 × `pool_to_mountain` whists each."""
         rules = self.rules
         while points > 0:
             open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
@@ -205,9 +187,7 @@ class _State:
             points -= given
 
     def lower_mountain(self, player: int, points: Amount) -> None:
-        """`made_lowers_mountain` (Odessa §6): a made game writes its value off the own mountain,
-        stopping at 0 wherever the option is set (§2.2); the rest helps the smallest open mountain,
-        10 whists a point whatever `pool_to_mountain` is, or goes nowhere («на стенку»)."""
+        """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
         off = min(points, max(0, self.mountain[player]))
         if off:
             self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
@@ -230,8 +210,7 @@ class _State:
             self.check_pool_bonus(entry.player, entry.reason)
 
     def check_pool_bonus(self, player: int, reason: Reason) -> None:
-        """§2.2: "First to close" needs a deal's positive entry that reaches the mark — not a
-        0-point entry, an `adjust` line, or a pool closed before the bonus option was set."""
+        """§2.2 "First to close": only a deal's positive entry of the player's own play."""
         rules = self.rules
         if rules.close_pool_bonus and not self.pool_bonus_paid and reason in OWN_POOL_REASONS:
             self.pool_bonus_paid = True
@@ -257,9 +236,7 @@ class _State:
         return self.whists[player][target]
 
     def note_history(self, index: int) -> None:
-        """Append the new total of every band this record touched, when it changed. A band starts
-        at the game's own start (a later `option start_mountain=…` moves no mountain), and holds
-        a value once it has one."""
+        """Append the new total of every band this record touched, when it changed."""
         start = self.game.rules.start_mountain
         for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
             values = self.history.get(key)
@@ -345,15 +322,13 @@ def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ..
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
-    """The sheet after these records; raises IllegalDeal (with `params["record"]`, the 0-based index of
-    the record at fault) for a record the game cannot take."""
+    """The sheet after these records; raises IllegalDeal with `params["record"]` at fault."""
     return Replay(game).advance(records)
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """Where a game stands after its records: what `replay`'s sheet says of the rules in force, the
-    totals, the number of deals and the end, without its records and running totals."""
+    """The rules in force, totals, deals and end after some records (no running totals)."""
 
     rules: Rules
     totals: Totals
@@ -362,9 +337,7 @@ class Standing:
 
 
 def standing(game: Game, records: Sequence[Record]) -> Standing:
-    """The standing after these records, as `replay(game, records)` has it, for a report that
-    prints only the totals (the offline `replay` without a picture): the same fold, without
-    keeping each record's entries and each band's running totals. Raises as `replay` does."""
+    """What `replay` says of the totals, without keeping entries and running totals."""
     state = _start(game)
     for index, record in enumerate(records):
         state.applied = []
@@ -403,10 +376,7 @@ def _start(game: Game) -> _State:
 
 
 class Replay:
-    """A replay that can be resumed: `advance(records)` takes the next records and gives
-    exactly the `Sheet` that `replay(game, every record so far)` gives, at the cost of the new records
-    only. A refused record leaves the replay as it was before that call; `fork()` is a cheap copy (the
-    running state's lists are copied, the scored records and the bands' tuples are shared)."""
+    """A resumable replay: `advance` gives what `replay` of all records gives; `fork` copies."""
 
     __slots__ = ("_bands", "_scored", "_state", "game")
 

@@ -1,9 +1,4 @@
-"""The options of every convention and their presets — spec/conventions.md §2.
-
-A game's rules are one frozen `Rules` value. Each field is an option of §2.1 under the same name; a preset
-is a plain literal with the source of each value beside it; other presets derive from Sochi with
-`dataclasses.replace`. Scoring branches on options, never on a preset's name.
-"""
+"""The options of every convention and their presets — spec/conventions.md §2."""
 
 from __future__ import annotations
 
@@ -143,8 +138,7 @@ class Rules:
 
     @property
     def odessa_rules(self) -> bool:
-        """Odessa's own rules (§6) — the mountain floored at 0, the raspasy zero fall-backs, the
-        dealer's whist — are on in `odessa` and nowhere else, whatever the options say (§2.2)."""
+        """Odessa's own rules (§6) hold in `odessa` only, whatever the options say (§2.2)."""
         return self.convention == "odessa"
 
     def overrides(self, players: int = 3) -> dict[str, str]:
@@ -342,9 +336,7 @@ def _bad_value(name: str, raw: str, valid: str) -> OptionError:
 
 
 def parse_option(name: str, raw: str) -> object:
-    """One `name=value` option as its typed value (conventions.md §2.1), strictly: the exact
-    lower-case name, and the value exactly as §2.1 writes it. Raises OptionError naming the option
-    and its valid values."""
+    """One `name=value` option typed, exactly as §2.1 writes it; raises OptionError."""
     if name not in OPTION_NAMES:
         raise OptionError(
             "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
@@ -382,9 +374,7 @@ def parse_option(name: str, raw: str) -> object:
 
 
 def check_rules(rules: Rules) -> Rules:
-    """The rules, if their options fit together (§2.1); raises OptionError naming both options of
-    an incoherent pair: `made_game=mountain_first` already writes a made game off the mountain, so
-    `made_lowers_mountain=true` beside it would write it off twice."""
+    """The rules, unless `made_game=mountain_first` meets `made_lowers_mountain` (twice off)."""
     if rules.made_game is MadeGame.MOUNTAIN_FIRST and rules.made_lowers_mountain:
         raise OptionError(
             "incoherent-options",
@@ -403,8 +393,7 @@ def _table_preset(convention: str, players: int) -> Rules:
 
 
 def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
-    """The frozen rules of one game: the preset, its table-size defaults, then the overrides;
-    raises OptionError for a bad name, value or combination (§2.1)."""
+    """One game's rules: the preset, its table-size defaults, then the overrides (§2.1)."""
     rules = _table_preset(convention, players)
     typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
     return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
@@ -419,10 +408,7 @@ _RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
 
 
 def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> Rules:
-    """The rules a game froze when it started, from its stored options (every option's value as
-    `format_option` wrote it, in any rules version so far). Retired options are dropped and retired
-    values mapped to what now means the same; a stored pair `check_rules` would now refuse is kept
-    as it was frozen (§1.4: rules are frozen per game)."""
+    """A game's frozen rules from stored options of any version, kept as frozen (§1.4)."""
     rules = _table_preset(convention, players)
     typed = {
         name: parse_option(name, _RETIRED_VALUES.get((name, raw), raw))

@@ -1,7 +1,4 @@
-"""The score sheet as values: the game, its records as scored, totals and running totals per band.
-
-A `Sheet` is never stored: `scoring.replay.replay(game, records)` builds it from the log every time.
-"""
+"""The score sheet as values, rebuilt from the log by `scoring.replay.replay` every time."""
 
 from __future__ import annotations
 
@@ -83,8 +80,7 @@ class Sheet:
 
     @property
     def deals(self) -> int:
-        """How many deals: they are numbered 1, 2, … in order, so the last number given (read from
-        the end: a live game asks this of every sheet)."""
+        """How many deals: the last number given, read from the end."""
         for scored in reversed(self.records):
             if scored.number:
                 return scored.number
