@@ -7,14 +7,13 @@ from typing import Final, NoReturn
 
 from scoring.deal import TRICKS, Defender, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
+from scoring.notation_table import Table, find
 from scoring.notation_words import (
     BEZ,
     NUMBER_RE,
     OPEN,
-    Table,
     Word,
     clean_note,
-    find,
     norm,
     positions,
     small_int,

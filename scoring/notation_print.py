@@ -21,6 +21,7 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
+from scoring.notation_table import Table, find
 from scoring.notation_words import (
     BEZ,
     LANGS,
@@ -28,8 +29,6 @@ from scoring.notation_words import (
     NAME_FORBIDDEN,
     RESERVED,
     SEATS,
-    Table,
-    find,
     norm,
 )
 
