@@ -150,10 +150,7 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
 
 
 def replay_output(
-    source: tuple[str, str],
-    as_json: bool,
-    sheet_png: str | None,
-    renderer: Renderer | None = None,
+    source: tuple[str, str], as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     from scoring.cli_report import Report

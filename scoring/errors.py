@@ -10,11 +10,7 @@ class ScoringError(ValueError):
     """A user's input the rules cannot accept."""
 
     def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
+        self, code: str, span: str = "", params: Mapping[str, str] | None = None, example: str = ""
     ) -> None:
         self.code = code
         self.span = span

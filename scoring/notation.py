@@ -7,32 +7,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final
 
-from scoring.deal import (
-    TRICKS,
-    Adjust,
-    Column,
-    LastRound,
-    Misere,
-    Raspasy,
-    Record,
-    RuleChange,
-)
+from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_contract import ContractReader
-from scoring.notation_line import (
-    MISERE_EXTRAS,
-    RASPASY_EXTRAS,
-    example,
-    resolve_player,
-)
+from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example, resolve_player
 from scoring.notation_table import Table
-from scoring.notation_words import (
-    COLUMNS,
-    LANGS,
-    SEATS,
-    norm,
-    words,
-)
+from scoring.notation_words import COLUMNS, LANGS, SEATS, norm, words
 from scoring.rules import OPTION_NAMES, format_option, parse_option
 
 __all__ = [

@@ -159,10 +159,7 @@ class Line:
     def dealer_in_play(self, span: str, kind: str = "contract") -> NoReturn:
         assert self.dealer is not None
         raise IllegalDeal(
-            "dealer-in-play",
-            span,
-            {"dealer": self.table.players[self.dealer]},
-            self.example(kind),
+            "dealer-in-play", span, {"dealer": self.table.players[self.dealer]}, self.example(kind)
         )
 
     # pieces

@@ -14,15 +14,8 @@ from scoring.errors import OptionError, ProtocolError
 from scoring.rules import Rules, rules_for
 from scoring.sheet import Totals
 
-FIELDS: Final = (
-    "convention",
-    "players",
-    "pool_target",
-    "pool",
-    "mountain",
-    "whists",
-    "stake",
-    "options",
+FIELDS: Final = tuple(
+    ["convention", "players", "pool_target", "pool", "mountain", "whists", "stake", "options"]
 )
 EXAMPLE: Final = (
     '{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10, '

@@ -214,9 +214,7 @@ def parse_protocol(text: str) -> Protocol:
 
 
 def format_protocol(
-    game: Game,
-    records: Sequence[Record],
-    comments: Mapping[int, Sequence[str]] | None = None,
+    game: Game, records: Sequence[Record], comments: Mapping[int, Sequence[str]] | None = None
 ) -> str:
     """A protocol file that `parse_protocol` reads back to this game and these records."""
     players = _check_names(game.players, 0)

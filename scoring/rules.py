@@ -6,93 +6,27 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Final
+from typing import Final, get_type_hints
 
 from scoring.errors import OptionError
+from scoring.options import (
+    Consolation,
+    ConsolationKind,
+    GentlemanScope,
+    MadeGame,
+    Overflow,
+    Progression,
+    RaspasyFamily,
+    RaspasyZero,
+    Responsibility,
+    WhistRequirement,
+    WhistSplit,
+)
+from scoring.options import EndRule as EndRule  # (the bot reads it here)
 
 # 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
 # `stored_rules` still reads a version-1 snapshot.
 RULES_VERSION: Final = 2
-
-
-class Responsibility(StrEnum):
-    """How much a short whister writes into his mountain per trick he (or his side) owed."""
-
-    FULL = "full"  # p × 1, «ответственный»
-    HALF = "half"  # p × ½, «полуответственный»
-    NONE = "none"
-
-
-class ConsolationKind(StrEnum):
-    """Consolation per undertrick; an integer option value means a fixed number of whists."""
-
-    PRICE = "price"  # the whist price p
-    VALUE = "value"  # the game value v
-    NONE = "none"
-
-
-class WhistSplit(StrEnum):
-    """One whister and one passer against a failed declarer (§1.1.3)."""
-
-    GREEDY = "greedy"  # «жлобский»: the whister writes the tricks, the passer only his consolation
-    GENTLEMAN = "gentleman"  # «джентльменский»: the two split everything in half
-
-
-class GentlemanScope(StrEnum):
-    REMISE = "remise"  # split only when the declarer failed
-    ALWAYS = "always"  # split on every one-whist deal
-
-
-class WhistRequirement(StrEnum):
-    """Two whisters on a six or a seven: who answers for the side's obligation."""
-
-    SIDE_FIRST = "side_first"  # each for his half, once the side is short
-    EACH = "each"  # each for his half, always
-    TOGETHER = "together"  # the side's shortfall, charged to the second whister
-
-
-class MadeGame(StrEnum):
-    POOL = "pool"
-    MOUNTAIN_FIRST = (
-        "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
-    )
-
-
-class RaspasyFamily(StrEnum):
-    MOUNTAIN = "mountain"  # tricks into the own mountain
-    WHISTS = "whists"  # Moscow: the player with the fewest tricks writes whists on the others
-
-
-class Progression(StrEnum):
-    NONE = "none"
-    ARITHMETIC = "arithmetic"  # ×1, 2, 3 …
-    GEOMETRIC = "geometric"  # ×1, 2, 4 …
-
-
-class RaspasyZero(StrEnum):
-    """The bonus of a player who took no trick on raspasy."""
-
-    POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
-    POOL_1 = "pool_1"  # pool += 1 (Moscow)
-    MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
-    NONE = "none"
-
-
-class Overflow(StrEnum):
-    """What happens to pool points past the target (§1.3)."""
-
-    HELP = "help"
-    OWN_MOUNTAIN = "own_mountain"
-    KEEP = "keep"
-
-
-class EndRule(StrEnum):
-    ALL_CLOSED = "all_closed"
-    POOL_SUM = "pool_sum"
-    TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
-
-
-Consolation = ConsolationKind | int
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,23 +207,13 @@ ALIASES: Final[Mapping[str, str]] = {
     "русский": "russian",
 }
 
+_TYPES: Final = get_type_hints(Rules)
 _ENUMS: Final[Mapping[str, type[StrEnum]]] = {
-    "responsibility": Responsibility,
-    "whist_split": WhistSplit,
-    "gentleman_scope": GentlemanScope,
-    "whist_requirement": WhistRequirement,
-    "made_game": MadeGame,
-    "raspasy": RaspasyFamily,
-    "raspasy_progression": Progression,
-    "raspasy_zero": RaspasyZero,
-    "overflow": Overflow,
-    "end_rule": EndRule,
+    name: kind
+    for name, kind in _TYPES.items()
+    if isinstance(kind, type) and issubclass(kind, StrEnum)
 }
-_BOOLS: Final = frozenset(
-    f.name
-    for f in fields(Rules)
-    if f.type == "bool"  # the annotations are strings here
-)
+_BOOLS: Final = frozenset(name for name, kind in _TYPES.items() if kind is bool)
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
 
 
@@ -403,7 +327,7 @@ def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
 _RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
-    ("raspasy_zero", "pool_then_mountain"): "pool_price",
+    ("raspasy_zero", "pool_then_mountain"): "pool_price"
 }
 
 

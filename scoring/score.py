@@ -21,17 +21,17 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
-from scoring.rules import (
+from scoring.options import (
     ConsolationKind,
     GentlemanScope,
     Progression,
     RaspasyFamily,
     RaspasyZero,
     Responsibility,
-    Rules,
     WhistRequirement,
     WhistSplit,
 )
+from scoring.rules import Rules
 
 
 def exact(amount: Fraction | int) -> Fraction:

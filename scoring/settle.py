@@ -194,9 +194,7 @@ def money_on_pairs(
 
 
 def _check_balances(
-    balances: Sequence[Fraction],
-    carried: Sequence[Fraction],
-    whists: Sequence[Sequence[Fraction]],
+    balances: Sequence[Fraction], carried: Sequence[Fraction], whists: Sequence[Sequence[Fraction]]
 ) -> None:
     if sum(balances) != 0:
         raise InvariantError(f"balances sum to {sum(balances)}, not 0")
@@ -207,9 +205,7 @@ def _check_balances(
 
 
 def _check_transfers(
-    transfers: Sequence[Transfer],
-    balances: Sequence[Fraction],
-    money: Sequence[Decimal] | None,
+    transfers: Sequence[Transfer], balances: Sequence[Fraction], money: Sequence[Decimal] | None
 ) -> None:
     rebuilt = [Fraction(0)] * len(balances)
     for t in transfers:
