@@ -14,7 +14,8 @@ from scoring.deal import Column
 from scoring.entries import Entry, Reason
 from scoring.options import EndRule, MadeGame, Overflow
 from scoring.rules import Rules
-from scoring.score import clockwise, mountain, pool, whists
+from scoring.score import mountain, pool, whists
+from scoring.seating import clockwise
 from scoring.sheet import Game, Totals
 
 # Reasons under which a player writes into his own pool by his own play: only these can make him the

@@ -32,6 +32,7 @@ from scoring.options import (
     WhistSplit,
 )
 from scoring.rules import Rules
+from scoring.seating import clockwise
 
 
 def exact(amount: Fraction | int) -> Fraction:
@@ -82,11 +83,6 @@ def raspasy_multiplier(rules: Rules, step: int) -> int:
     if rules.raspasy_progression is Progression.GEOMETRIC:
         return int(2 ** (k - 1))
     return 1
-
-
-def clockwise(start: int, size: int) -> list[int]:
-    """Seats clockwise beginning with `start`."""
-    return [(start + i) % size for i in range(size)]
 
 
 def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> dict[int, int]:
