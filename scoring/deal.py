@@ -51,9 +51,8 @@ class Extras:
     open: bool | None = None  # `open` / `closed`: recorded, no effect on scores
     prikup: int = 0  # Odessa quick tricks in the prikup, 1–3
     note: str = ""
-    late: bool = (
-        False  # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
-    )
+    # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
+    late: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,20 +29,10 @@ _ROLE_WORDS: Final = {
     "ru": {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"},
 }
 _WORDS: Final = {
-    "en": {
-        "misere": "misere",
-        "raspasy": "pass",
-        "three_down": "three_down",
-        "open": "open",
-        "closed": "closed",
-    },
-    "ru": {
-        "misere": "мизер",
-        "raspasy": "рас",
-        "three_down": "уход",
-        "open": "светлую",
-        "closed": "тёмную",
-    },
+    "en": dict(
+        misere="misere", raspasy="pass", three_down="three_down", open="open", closed="closed"
+    ),
+    "ru": dict(misere="мизер", raspasy="рас", three_down="уход", open="светлую", closed="тёмную"),
 }
 
 

@@ -43,9 +43,8 @@ class WhistRequirement(StrEnum):
 
 class MadeGame(StrEnum):
     POOL = "pool"
-    MOUNTAIN_FIRST = (
-        "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
-    )
+    # Rostov: write off the own mountain first, the rest into the pool
+    MOUNTAIN_FIRST = "mountain_first"
 
 
 class RaspasyFamily(StrEnum):

@@ -13,9 +13,7 @@ from scoring.errors import InvariantError
 from scoring.rules import Rules
 from scoring.sheet import Totals
 
-WHISTS_PER_MOUNTAIN_POINT: Final = (
-    10  # step 3: a mountain point is 10 whists shared among the others
-)
+WHISTS_PER_MOUNTAIN_POINT: Final = 10  # step 3: shared among the others
 CENTS: Final = 100  # money is rounded to 0.01
 
 Amount = TypeVar("Amount", Fraction, Decimal)

@@ -66,9 +66,8 @@ class Sheet:
     closed_pools: frozenset[int] = frozenset()
     finished: bool = False
     last_round_announced: bool = False
-    rules_now: Rules | None = (
-        None  # the rules after mid-game changes (RuleChange); None: unchanged
-    )
+    # the rules after mid-game changes (RuleChange); None: unchanged
+    rules_now: Rules | None = None
     # Whether some pool or mountain points were given by another player (a help entry): the replay
     # knows it as it goes; None (a sheet made otherwise) is read from the records.
     helped: bool | None = None
