@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Final
 
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import OptionError, ProtocolError, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
+from scoring.notation_words import NAME_FORBIDDEN
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
@@ -19,7 +20,6 @@ __all__ = ["Protocol", "format_protocol", "parse_protocol", "stake_text"]
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
 _HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
 _KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
-_NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
 # settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`).
 _STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
 _STAKE_PLACES: Final = 9
@@ -72,7 +72,7 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
         if (
             not name
             or name.startswith("@")
-            or any(c.isspace() or c in _NAME_FORBIDDEN for c in name)
+            or any(c.isspace() or c in NAME_FORBIDDEN for c in name)
         ):
             raise _bad_players(line, name, "not-a-name")
         if name.casefold() in seen:
@@ -195,15 +195,7 @@ def parse_protocol(text: str) -> Protocol:
             dealer = (this + 1) % len(protocol.players)
     if protocol is None:
         protocol = header.protocol()
-    protocol = Protocol(
-        protocol.convention,
-        protocol.players,
-        protocol.pool,
-        protocol.stake,
-        protocol.dealer,
-        protocol.options,
-        tuple(records),
-    )
+    protocol = replace(protocol, records=tuple(records))
     try:
         protocol.game()
     except ScoringError as error:  # options that do not go together: the later one's line
