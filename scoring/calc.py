@@ -1,47 +1,21 @@
-"""`/calc`: a paper sheet's totals typed as one chat message (settlement.md "Input for a paper sheet").
-
-```
-/calc sochi pool 10 stake 0.1
-Anna pool 10 mountain 14 whists Boris 30 Clara 16
-Boris pool 10 mountain 20 whists Anna 10 Clara 24
-Clara pool 6 mountain 4 whists Anna 40 Boris 8
-```
-The first line (after the command) holds a convention or alias (default sochi), `pool N` (the target,
-default the preset's), `stake X` (a decimal, money per whist) and `name=value` options of
-conventions.md §2.1, in any order. Then one line per player (3 or 4) in seat order: the name, then
-`pool`, `mountain` and `whists` with opponent–amount pairs, in any order (Russian `пуля`, `гора`,
-`висты`, `ставка` too). Amounts are `36`, `36.5`, `36,5` or `73/2`. A missing `pool` is closed at the
-target, a missing mountain 0, a missing whists pair 0.
-
-It reads a sheet as people read it aloud: a comma, a semicolon or a colon between words is only a
-separator (`гора 42, висты: Боря 170, Вова 60`; a comma between digits stays a decimal comma), a
-whists pair may say on whom (`висты на Борю 30`, `whists on Boris 30`, `… и на Вову 20`), and a
-Russian name may be declined (`Борю`, `Бориса`, `Вове` are Боря, Борис, Вова) when that names one
-player only.
-
-It reads into the `PaperSheet` the CLI's JSON gives, so `scoring.settle.settle` settles it the same way.
-A sheet that is merely impossible for its convention is settled (paper is what it is); an obviously
-broken one is refused with a `CalcError`: a negative pool or whists, a player whisting on himself, an
-unknown name in a whists pair, a fifth player, a name given twice. `format_calc` prints a sheet as such
-a message, and `parse_calc(format_calc(sheet)) == sheet`.
-"""
+"""`/calc`: a paper sheet's totals as one message (settlement.md "Input for a paper sheet")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
-from scoring.deal import Column
-from scoring.errors import OptionError, ScoringError
+from scoring.calc_format import COMMAND as COMMAND
+from scoring.calc_format import as_sheet as as_sheet
+from scoring.calc_format import format_calc as format_calc
+from scoring.errors import ERROR_CODES, OptionError, ScoringError
 from scoring.paper import PaperSheet
 from scoring.rules import canonical_convention, rules_for
-from scoring.sheet import Band, Game, Sheet, Totals
+from scoring.sheet import Totals
 
-COMMAND: Final = "/calc"
 EXAMPLE: Final = (
     "/calc sochi pool 10 stake 0.1\n"
     "Anna pool 10 mountain 14 whists Boris 30 Clara 16\n"
@@ -70,17 +44,10 @@ MOUNTAIN: Final = "mountain"
 WHISTS: Final = "whists"
 STAKE: Final = "stake"
 WORDS: Final[Mapping[str, str]] = {
-    "pool": POOL,
-    "пуля": POOL,
-    "пулька": POOL,
-    "mountain": MOUNTAIN,
-    "гора": MOUNTAIN,
-    "whists": WHISTS,
-    "whist": WHISTS,
-    "висты": WHISTS,
-    "вист": WHISTS,
-    "stake": STAKE,
-    "ставка": STAKE,
+    **dict.fromkeys(("pool", "пуля", "пулька"), POOL),
+    **dict.fromkeys(("mountain", "гора"), MOUNTAIN),
+    **dict.fromkeys(("whists", "whist", "висты", "вист"), WHISTS),
+    **dict.fromkeys(("stake", "ставка"), STAKE),
 }
 # Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
 _AMOUNT: Final = re.compile(r"-?\d{1,12}(?:[.,]\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
@@ -100,26 +67,12 @@ _HARD_ENDINGS: Final = frozenset({"а", "у", "е", "ом", "ым"})
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 4
 
-# Every code a CalcError carries besides the option codes (scoring.errors.ERROR_CODES lists them).
-CALC_ERROR_CODES: Final = frozenset(
-    {
-        "calc-unknown-word",  # a word of the first line or of a player's line is not understood
-        "calc-bad-number",  # an amount, the pool target or the stake cannot be read
-        "calc-missing-number",  # a word that needs an amount has none
-        "calc-repeated",  # the same column, option or whists pair given twice
-        "calc-player-count",  # not 3 or 4 player lines
-        "calc-bad-name",  # a player's line does not start with a name
-        "calc-same-name",  # two players with one name
-        "calc-negative",  # a negative pool or whists
-        "calc-whists-self",  # a player writes whists on himself
-        "calc-unknown-name",  # a whists pair names nobody at the table
-    }
-)
+# The codes a CalcError carries besides the option codes.
+CALC_ERROR_CODES: Final = frozenset(c for c in ERROR_CODES if c.startswith("calc-"))
 
 
 class CalcError(ScoringError):
-    """A `/calc` message that cannot be settled; `line` is its 1-based line (0: the whole message),
-    `text` that line as typed."""
+    """A `/calc` message that cannot be settled, at its 1-based `line` (0: all), `text`."""
 
     def __init__(
         self,
@@ -253,8 +206,7 @@ def read_names(
 def parse_player_line(
     text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
-    """`Anna pool 10 mountain 14 whists Boris 30 Clara 16`; with `name`, the line may leave the name
-    out (the step-by-step form asks for one player's numbers)."""
+    """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
     words = _words(text)
     if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
         words = words[1:]
@@ -342,80 +294,6 @@ def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
     return PaperSheet(rules, names, totals, header.stake)
 
 
-def as_sheet(paper: PaperSheet) -> Sheet:
-    """The paper sheet as a `Sheet` with no records, each column's total written at the start
-    (record index −1), so the picture of a game can draw it (sheet.md)."""
-    game = Game(paper.rules, paper.players, 0, paper.stake)
-    totals = paper.totals
-    history: dict[Band, tuple[tuple[int, Fraction], ...]] = {}
-    for seat in range(len(paper.players)):
-        history[Band(seat, Column.POOL)] = ((-1, totals.pool[seat]),)
-        history[Band(seat, Column.MOUNTAIN)] = ((-1, totals.mountain[seat]),)
-        for other in range(len(paper.players)):
-            if other != seat and totals.whists[seat][other]:
-                history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
-    closed = frozenset(
-        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
-    )
-    return Sheet(game, (), totals, history, closed_pools=closed)
-
-
-def format_calc(sheet: PaperSheet) -> str:
-    """The sheet as a `/calc` message that reads back to it (zero whists pairs left out)."""
-    rules, names = sheet.rules, sheet.players
-    head = [COMMAND, rules.convention, "pool", str(rules.pool_target)]
-    if sheet.stake is not None:
-        head += ["stake", format_stake(sheet.stake)]
-    head += [
-        f"{name}={value}"
-        for name, value in rules.overrides(len(names)).items()
-        if name != "pool_target"
-    ]
-    lines = [" ".join(head)]
-    for seat, name in enumerate(names):
-        words = [
-            name,
-            "pool",
-            format_amount(sheet.totals.pool[seat]),
-            "mountain",
-            format_amount(sheet.totals.mountain[seat]),
-        ]
-        pairs = [
-            f"{other} {format_amount(sheet.totals.whists[seat][k])}"
-            for k, other in enumerate(names)
-            if k != seat and sheet.totals.whists[seat][k]
-        ]
-        if pairs:
-            words += ["whists", *pairs]
-        lines.append(" ".join(words))
-    return "\n".join(lines)
-
-
-def format_amount(value: Fraction) -> str:
-    """`30`, `36.5`, or `110/3` when no short decimal is exact."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = _decimal(value)
-    return (
-        format(decimal, "f") if decimal is not None else f"{value.numerator}/{value.denominator}"
-    )
-
-
-def format_stake(value: Fraction) -> str:
-    decimal = _decimal(value)
-    if decimal is None:
-        raise ValueError(f"a stake of {value} has no short decimal form")
-    return format(decimal, "f")
-
-
-def _decimal(value: Fraction) -> Decimal | None:
-    """The value as a decimal of at most 6 places, or None."""
-    scaled = value * 10**6
-    if scaled.denominator != 1:
-        return None
-    return (Decimal(scaled.numerator) / Decimal(10**6)).normalize()
-
-
 def _is_convention(word: str) -> bool:
     try:
         canonical_convention(word)
@@ -431,8 +309,7 @@ def _amount(word: str, line: int, text: str, example: str) -> Fraction:
 
 
 def _words(text: str) -> list[str]:
-    """The words of a line; a comma, semicolon or colon between words is only a separator (a comma
-    between two digits is a decimal comma), and a dash standing alone is left out."""
+    """The words of a line: `,` `;` `:` only separate (not a decimal comma), lone dashes go."""
     words = _SEPARATOR.sub(" ", text).split()
     return [w for w in words if w not in _DASHES]
 
@@ -443,8 +320,7 @@ def split_words(text: str) -> list[str]:
 
 
 def find_name(word: str, names: Sequence[str]) -> str | None:
-    """The player `word` names: exactly (case-insensitive), else the one name it is a Russian
-    case form of (`Борю` → Боря, `Бориса` → Борис, `Игоря` → Игорь); None when none or several."""
+    """The player `word` names, exactly or as a Russian case form (`Борю` → Боря); else None."""
     key = word.casefold()
     exact = [n for n in names if n.casefold() == key]
     if exact:

@@ -1,20 +1,4 @@
-"""The offline command line — spec/cli.md.
-
-    python -m scoring replay GAME.pref [--json] [--sheet OUT.png]
-    python -m scoring settle SHEET.json [--json]
-    python -m scoring conventions
-
-An error is exit status 2 and one English line on standard error, `FILE:LINE: message` (`FILE: message`
-when the error is about the whole file), never a traceback; the messages are `scoring.cli_messages`'
-(the texts of `locales/*.toml` `[cli]`), what is printed is `scoring.cli_report`'s. `replay --sheet`
-draws with the renderer it is handed, else with the one registered under the entry-point group
-`prefbot.sheet`: the rules engine names no package above it.
-
-A command imports only what it uses, inside its own function: a `replay --json` process is this
-module, the protocol reader, the replay, the settlement and the report — no paper sheets, no line
-printer, no catalogue of texts unless something goes wrong, no entry points unless a picture is
-asked for, and argparse only for a command line out of the common (docs/benchmarks.md).
-"""
+"""The offline command line — spec/cli.md."""
 
 from __future__ import annotations
 
@@ -60,9 +44,7 @@ def _failure(path: str, line: int, error: ScoringError) -> _Failure:
 
 
 def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
-    """Run one command; returns the exit status (0, or 2 after one line on standard error).
-
-    `renderer` draws `replay --sheet`; without it the registered one is used (`find_renderer`)."""
+    """Run one command; returns the exit status (0, or 2 after one line on standard error)."""
     _configure_streams()
     words = list(sys.argv[1:] if argv is None else argv)
     args = _plain_arguments(words) or _arguments(words)
@@ -97,9 +79,7 @@ class Arguments:
 
 
 def _plain_arguments(words: Sequence[str]) -> Arguments | None:
-    """The common command lines read without argparse (whose import, with the help formatter's,
-    costs a `replay` as much as the protocol's header); None for anything else — help, a mistake,
-    an abbreviated option, `--` — which argparse reads and answers as it always does."""
+    """The common command lines without argparse (slow to import); None: argparse reads it."""
     if not words or words[0] not in ("replay", "settle", "conventions"):
         return None
     command, rest = words[0], list(words[1:])
@@ -170,10 +150,7 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
 
 
 def replay_output(
-    source: tuple[str, str],
-    as_json: bool,
-    sheet_png: str | None,
-    renderer: Renderer | None = None,
+    source: tuple[str, str], as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     from scoring.cli_report import Report
@@ -207,8 +184,7 @@ def replay_output(
 
 
 def find_renderer() -> Renderer:
-    """The sheet renderer registered under the entry-point group `prefbot.sheet` (pyproject.toml
-    registers the product's picture there); ImportError when none can be loaded."""
+    """The sheet renderer of entry-point group `prefbot.sheet`; ImportError when none loads."""
     from importlib.metadata import entry_points
 
     for point in entry_points(group=SHEET_ENTRY_POINTS):

@@ -1,7 +1,4 @@
-"""The command line's messages (spec/cli.md "Errors"): one English line for a rules error, from
-its code, span and params with the texts of `locales/*.toml` `[cli]` — read only when something
-is to be reported.
-"""
+"""The command line's messages (spec/cli.md "Errors"), from locales/*.toml `[cli]`."""
 
 from __future__ import annotations
 
@@ -42,8 +39,7 @@ def failures() -> Mapping[str, str]:
 
 
 class _Params(dict[str, str]):
-    """Message fields: an error's params, the span, the paper sheet's `fields` when a message
-    names them, and '?' for anything missing."""
+    """Message fields: the error's params, span and paper `fields`; '?' for anything missing."""
 
     def __missing__(self, key: str) -> str:
         if key == "fields":

@@ -1,6 +1,4 @@
-"""What `python -m scoring replay` and `settle` print (spec/cli.md): the totals, the balances and
-the transfers, as a readable table or as one JSON object with every number rounded to 2 decimals.
-"""
+"""What `replay` and `settle` print (spec/cli.md): a table, or JSON rounded to 2 decimals."""
 
 from __future__ import annotations
 
@@ -123,8 +121,7 @@ def json_number(value: Fraction) -> int | Decimal:
 
 
 def short_number(value: Fraction, sign: bool = False) -> str:
-    """A number for the table: whole, or with one decimal (settlement.md "Exactness and rounding"),
-    the English way with an ASCII minus (`locales.numbers.decimal`)."""
+    """Whole, or one decimal with an ASCII minus (settlement.md "Exactness and rounding")."""
     from locales import numbers
 
     return numbers.decimal(value, CLI_LANG, signed=sign, minus="-")

@@ -1,13 +1,4 @@
-"""Record penalties — Кодекс 4.2.7 (seed C), spec/corrections.md.
-
-"An error in the record may be corrected by the partners, but without penalty only the first time, as
-a warning … the penalty for an over-recording equals the over-recording" («за равное — равным»).
-Exactly the two kinds the Кодекс names are penalised, by the amount over-written, and only when the
-wrong record favoured its author: whists he over-wrote for himself on a partner — the partner writes
-that many on him; pool points he over-wrote for himself — the same number into his mountain. Nothing
-else is (an omitted mountain or omitted whists on himself are corrected, not fined). The amounts come
-from replaying the log both ways up to the record.
-"""
+"""Record penalties — Кодекс 4.2.7 (seed C), spec/corrections.md."""
 
 from __future__ import annotations
 
@@ -41,12 +32,7 @@ def favour(author: int, wrong: Totals, right: Totals) -> list[Adjust]:
 def record_penalty(
     game: Game, records: Sequence[Record], index: int, corrected: Record, author: int
 ) -> tuple[Adjust, ...]:
-    """Penalty entries for replacing `records[index]` (written by `author`) with `corrected`.
-
-    Compared right after the record: what came later may depend on it, but the over-recording is
-    what the author wrote then. Whether this correction is the author's first (a warning, no
-    penalty) is the caller's count of accepted corrections (or `correction_penalty`'s).
-    """
+    """Penalty entries for replacing `records[index]` (written by `author`) with `corrected`."""
     before = list(records[:index])
     wrong = replay(game, [*before, records[index]]).totals
     right = replay(game, [*before, corrected]).totals
@@ -73,14 +59,7 @@ def correction_penalty(
     author: int | None,
     earlier_corrections: int,
 ) -> PenaltyOutlook:
-    """The penalty a proposed correction would bring, to show before anyone votes.
-
-    `rules` are the rules in force (`record_penalties`); `earlier_corrections` counts the author's
-    corrections already accepted in this game (the first is a warning). Nothing when the author is
-    unknown or penalties are off; a `/dispute` is never under the pencil rule (corrections.md
-    4.2.8), however soon it follows the record. Which of the three it is,
-    `scoring.voting.correction_outcome` decides.
-    """
+    """The penalty a proposed correction would bring, to show before anyone votes."""
     outcome = correction_outcome(rules.record_penalties, earlier_corrections=earlier_corrections)
     if author is None or outcome is Outcome.FREE:
         return NO_PENALTY

@@ -1,8 +1,4 @@
-"""What one deal was — the record players write, before any scoring (spec/notation.md).
-
-Players are seat indexes (0 = seat A) here; names belong to the game. A deal value is normalised so
-that equal deals compare equal: `parse(format(deal)) == deal` holds for the notation.
-"""
+"""What one deal was — the record players write, before any scoring (spec/notation.md)."""
 
 from __future__ import annotations
 
@@ -55,18 +51,13 @@ class Extras:
     open: bool | None = None  # `open` / `closed`: recorded, no effect on scores
     prikup: int = 0  # Odessa quick tricks in the prikup, 1–3
     note: str = ""
-    late: bool = (
-        False  # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
-    )
+    # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
+    late: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """A game of 6–10. `result` is tricks over the level (0 made exactly, −2 down two, +1 one over).
-
-    Not played — both passed, a half-whist, or conceded (`three_down`) — means `result` is 0 and no
-    defender carries tricks; a concession has no defenders at all.
-    """
+    """A game of 6–10."""
 
     declarer: int
     level: int
@@ -142,10 +133,7 @@ class LastRound:
 
 @dataclass(frozen=True, slots=True)
 class RuleChange:
-    """A rule changed mid-game with every player's consent (conventions.md §1.4): `option name=value`.
-
-    `value` is the option's canonical text (`scoring.rules.format_option`); it holds from the next record.
-    """
+    """`option name=value` (§1.4): the canonical `value` holds from the next record."""
 
     option: str
     value: str

@@ -13,9 +13,8 @@ class Reason(StrEnum):
     """Why an entry exists; the locales name each one (`reason-<value>`)."""
 
     GAME = "game"  # a made game into the pool
-    GAME_OFF_MOUNTAIN = (
-        "game-off-mountain"  # a made game written off the mountain (Odessa, Rostov)
-    )
+    # a made game written off the mountain (Odessa, Rostov)
+    GAME_OFF_MOUNTAIN = "game-off-mountain"
     REMISE = "remise"  # the declarer's undertricks
     MISERE = "misere"  # tricks of a failed misère
     THREE_DOWN = "three-down"  # «без трёх»
@@ -39,8 +38,7 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`player` writes `amount` into his `column`; for whists, on `target`. A help entry is
-    written on the player helped; `source` is the helper (and only help has one)."""
+    """`player` writes `amount` into his `column`; for whists, on `target`."""
 
     player: int
     column: Column

@@ -1,28 +1,16 @@
-"""Typed errors of the rules engine.
-
-A user's mistake travels as a code with arguments, never as prose: the bot and the CLI turn
-`error-<code>` into a message in the user's language that quotes `span` and shows `example`.
-A broken invariant is a bug in this program, not a user's mistake, and is an `InvariantError`.
-"""
+"""Typed errors of the rules engine."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Final
 
 
 class ScoringError(ValueError):
-    """A user's input the rules cannot accept.
-
-    `code` names the problem (`unknown-player`), `span` is the part of the input at fault, `params`
-    fill the message, `example` is one correct input of the same kind.
-    """
+    """A user's input the rules cannot accept."""
 
     def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
+        self, code: str, span: str = "", params: Mapping[str, str] | None = None, example: str = ""
     ) -> None:
         self.code = code
         self.span = span
@@ -73,67 +61,29 @@ class InvariantError(AssertionError):
 
 # Every code a ScoringError may carry; the locales must name each as `error-<code>` (a test checks).
 # Add a code here when you raise a new one.
-ERROR_CODES: frozenset[str] = frozenset(
-    {
-        # options and conventions
-        "unknown-convention",
-        "unknown-option",
-        "bad-option-value",
-        "incoherent-options",  # a pair of options §2.1 refuses together (names both)
-        # notation (syntax)
-        "empty-deal",
-        "unknown-word",
-        "unknown-player",
-        "ambiguous-player",
-        "same-player-twice",
-        "declarer-defends",
-        "bad-level",
-        "bad-tricks",
-        "tricks-not-ten",
-        "result-contradicts-tricks",
-        "missing-result",
-        "missing-defenders",
-        "half-whist-on-high",
-        "half-beside-whist",
-        "two-half-whists",
-        "not-played-with-tricks",
-        "bad-misere-tricks",
-        "bad-prikup",
-        "bad-adjust",
-        "me-outside-chat",
-        "missing-level",  # no contract level on a contract line
-        "missing-declarer",  # the declarer cannot be told (misère, concession, 4 players)
-        "missing-tricks",  # two whisters and a result, but no tricks to split
-        "missing-dealer",  # `рас 2 3 5` with 4 players and no known dealer
-        "too-many-defenders",  # more than two defenders, or any with `three_down`
-        "repeated-word",  # a part of the line given twice (two results, `open closed`…)
-        "missing-colon",  # `вист Миша`: a role word and its player without the colon
-        "bad-option-line",  # `option …` that is not `option NAME=VALUE`
-        "unterminated-note",  # `note:"…` whose quote is never closed
-        # against the game
-        "dealer-in-play",
-        "player-not-active",
-        "prikup-not-allowed",
-        "three-down-not-allowed",
-        "game-finished",
-        "not-a-player",
-        # protocol and paper-sheet files
-        "bad-header",
-        "bad-players",
-        "bad-json",
-        "bad-sheet",
-        # the inline mode: a deal priced under every convention (scoring.pricing)
-        "not-a-deal",  # a rule change, a mark or an adjustment where one deal was asked for
-        # /calc, a paper sheet typed as a message (scoring.calc.CALC_ERROR_CODES)
-        "calc-unknown-word",
-        "calc-bad-number",
-        "calc-missing-number",
-        "calc-repeated",
-        "calc-player-count",
-        "calc-bad-name",
-        "calc-same-name",
-        "calc-negative",
-        "calc-whists-self",
-        "calc-unknown-name",
-    }
+ERROR_CODES: Final = frozenset(
+    " ".join(
+        (
+            # options and conventions
+            "unknown-convention unknown-option bad-option-value incoherent-options",
+            # notation (syntax)
+            "empty-deal unknown-word unknown-player ambiguous-player same-player-twice",
+            "declarer-defends bad-level bad-tricks tricks-not-ten result-contradicts-tricks",
+            "missing-result missing-defenders half-whist-on-high half-beside-whist",
+            "two-half-whists not-played-with-tricks bad-misere-tricks bad-prikup bad-adjust",
+            "me-outside-chat missing-level missing-declarer missing-tricks missing-dealer",
+            "too-many-defenders repeated-word missing-colon bad-option-line unterminated-note",
+            # against the game
+            "dealer-in-play player-not-active prikup-not-allowed three-down-not-allowed",
+            "game-finished not-a-player",
+            # protocol and paper-sheet files
+            "bad-header bad-players bad-json bad-sheet",
+            # the inline mode: a deal priced under every convention (scoring.pricing)
+            "not-a-deal",
+            # /calc, a paper sheet typed as a message (scoring.calc.CALC_ERROR_CODES)
+            "calc-unknown-word calc-bad-number calc-missing-number calc-repeated",
+            "calc-player-count calc-bad-name calc-same-name calc-negative calc-whists-self",
+            "calc-unknown-name",
+        )
+    ).split()
 )

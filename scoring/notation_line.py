@@ -1,10 +1,4 @@
-"""One line of the notation being read: its words, its errors, and the pieces every kind of record
-shares (extras, results, player references). scoring/notation.py reads each kind of record on top.
-
-Errors carry the part of the input at fault as typed (a span worked out from the words' positions
-only when an error needs it) and one correct example with the table's names, in the language of
-the line's words (notation.md "Errors").
-"""
+"""One notation line being read: its words, its errors, and the pieces all records share."""
 
 from __future__ import annotations
 
@@ -13,14 +7,13 @@ from typing import Final, NoReturn
 
 from scoring.deal import TRICKS, Defender, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
+from scoring.notation_table import Table, find
 from scoring.notation_words import (
     BEZ,
     NUMBER_RE,
     OPEN,
-    Table,
     Word,
     clean_note,
-    find,
     norm,
     positions,
     small_int,
@@ -35,18 +28,13 @@ NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая ра
 
 
 def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
-    """The seat a player reference names (notation.md "Players"), in this order: a single seat
-    letter (Latin A–D either case, Cyrillic А, Б/В, С, Д); a name, case-insensitive, exactly; an
-    @username (or `@name`); a unique case-insensitive prefix of two letters or more; `me`/`я` for
-    the sender. Raises InvalidDeal (unknown-player, ambiguous-player, me-outside-chat) whose span
-    is `span` (default: the reference itself)."""
+    """The seat a player reference names (notation.md "Players"); raises NotationError."""
     where = ref if span is None else span
     return resolve(norm(ref), table, where, lambda: example("contract", table))
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table (`scoring.notation_print.example`), printed
-    only when an error needs it: a line read without a mistake never loads the printer."""
+    """One correct line of this kind for this table (the printer loads only on an error)."""
     from scoring.notation_print import example as printed
 
     return printed(kind, table, dealer, lang)
@@ -171,10 +159,7 @@ class Line:
     def dealer_in_play(self, span: str, kind: str = "contract") -> NoReturn:
         assert self.dealer is not None
         raise IllegalDeal(
-            "dealer-in-play",
-            span,
-            {"dealer": self.table.players[self.dealer]},
-            self.example(kind),
+            "dealer-in-play", span, {"dealer": self.table.players[self.dealer]}, self.example(kind)
         )
 
     # pieces
@@ -217,8 +202,7 @@ class Line:
         return True
 
     def note(self, at: int, kind: str) -> str:
-        """The text of the `note:"…"` at word `at`, whitespace collapsed; an unclosed quote is
-        `unterminated-note` (notation.md "Errors"), with the kind's example carrying a note."""
+        """The text of the `note:"…"` at word `at`, whitespace collapsed; unclosed: an error."""
         word = self.words[at]
         if unterminated(word.after):
             example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"

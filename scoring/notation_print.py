@@ -1,9 +1,4 @@
-"""The canonical line of a record (spec/notation.md "Canonical form") and the examples of errors.
-
-`format_record(record, players)` prints the line that `scoring.notation.parse_record` reads back to
-the same record; `example(kind, table, dealer, lang)` is one correct line of a kind for a table,
-with its own players' names, for an error to show.
-"""
+"""The canonical line of a record (spec/notation.md "Canonical form") and error examples."""
 
 from __future__ import annotations
 
@@ -26,46 +21,24 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
-from scoring.notation_words import (
-    BEZ,
-    LANGS,
-    LEVEL_RE,
-    NAME_FORBIDDEN,
-    RESERVED,
-    SEATS,
-    Table,
-    find,
-    norm,
-)
+from scoring.notation_table import Table, find
+from scoring.notation_words import BEZ, LANGS, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, norm
 
 _ROLE_WORDS: Final = {
     "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},
     "ru": {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"},
 }
 _WORDS: Final = {
-    "en": {
-        "misere": "misere",
-        "raspasy": "pass",
-        "three_down": "three_down",
-        "open": "open",
-        "closed": "closed",
-    },
-    "ru": {
-        "misere": "мизер",
-        "raspasy": "рас",
-        "three_down": "уход",
-        "open": "светлую",
-        "closed": "тёмную",
-    },
+    "en": dict(
+        misere="misere", raspasy="pass", three_down="three_down", open="open", closed="closed"
+    ),
+    "ru": dict(misere="мизер", raspasy="рас", three_down="уход", open="светлую", closed="тёмную"),
 }
 
 
 @lru_cache(maxsize=64)
 def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """How each seat is printed: (as a word of its own, inside `role:NAME` or `NAME/N`).
-
-    A name is printed when it reads back as its own seat; otherwise the seat letter is.
-    """
+    """How each seat is printed: (as a word of its own, inside `role:NAME` or `NAME/N`)."""
     table = Table(players)
     bare: list[str] = []
     inner: list[str] = []
@@ -129,8 +102,7 @@ def _note_text(note: str) -> str:
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
-    """The canonical line of a record (notation.md "Canonical form"); `lang="ru"` prints Russian
-    role words, `мизер` and `рас`. It parses back to the same record."""
+    """The canonical line (`lang="ru"`: Russian words); it parses back to the same record."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}")
     bare, inner = name_tokens(tuple(players))
@@ -172,8 +144,7 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table (its own names, its active players), in
-    the line's language."""
+    """One correct line of this kind for this table, in the line's language."""
     active = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
     a, b, c = active
     extras = Extras()

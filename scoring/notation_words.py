@@ -1,15 +1,9 @@
-"""The words of the deal notation: its vocabulary, the tokens of a line, and player references.
-
-Read once, used many times: every distinct word of a line is classified once (`lex`, cached),
-and a table's player references are normalised once per list of players (`Table.refs`), so
-reading a line is a few dictionary look-ups a word (spec/notation.md).
-"""
+"""The words of the deal notation: its vocabulary, the tokens of a line, and player references."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
@@ -21,63 +15,25 @@ LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `
 # --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
 
 ROLES: Final = {
-    "vist": Role.WHIST,
-    "whist": Role.WHIST,
-    "v": Role.WHIST,
-    "w": Role.WHIST,
-    "вист": Role.WHIST,
-    "pass": Role.PASS,
-    "p": Role.PASS,
-    "пас": Role.PASS,
-    "half": Role.HALF,
-    "пол": Role.HALF,
-    "полвиста": Role.HALF,
-    "полвист": Role.HALF,
+    **dict.fromkeys(["vist", "whist", "v", "w", "вист"], Role.WHIST),
+    **dict.fromkeys(["pass", "p", "пас"], Role.PASS),
+    **dict.fromkeys(["half", "пол", "полвиста", "полвист"], Role.HALF),
 }
 _SUIT_LETTERS: Final = {
-    "s": Suit.SPADES,
-    "п": Suit.SPADES,
-    "c": Suit.CLUBS,
-    "т": Suit.CLUBS,
-    "d": Suit.DIAMONDS,
-    "б": Suit.DIAMONDS,
-    "h": Suit.HEARTS,
-    "ч": Suit.HEARTS,
+    **dict.fromkeys(["s", "п"], Suit.SPADES),
+    **dict.fromkeys(["c", "т"], Suit.CLUBS),
+    **dict.fromkeys(["d", "б"], Suit.DIAMONDS),
+    **dict.fromkeys(["h", "ч"], Suit.HEARTS),
 }
 # Suits that may also stand as a word of their own after the level (`7 пик`, `7 ♠`, `8 nt`).
 SUIT_WORDS: Final = {
-    "♠": Suit.SPADES,
-    "♤": Suit.SPADES,
-    "пик": Suit.SPADES,
-    "пики": Suit.SPADES,
-    "spades": Suit.SPADES,
-    "spade": Suit.SPADES,
-    "♣": Suit.CLUBS,
-    "♧": Suit.CLUBS,
-    "треф": Suit.CLUBS,
-    "трефы": Suit.CLUBS,
-    "clubs": Suit.CLUBS,
-    "club": Suit.CLUBS,
-    "♦": Suit.DIAMONDS,
-    "♢": Suit.DIAMONDS,
-    "бубен": Suit.DIAMONDS,
-    "бубей": Suit.DIAMONDS,
-    "бубны": Suit.DIAMONDS,
-    "буби": Suit.DIAMONDS,
-    "diamonds": Suit.DIAMONDS,
-    "diamond": Suit.DIAMONDS,
-    "♥": Suit.HEARTS,
-    "♡": Suit.HEARTS,
-    "червей": Suit.HEARTS,
-    "черви": Suit.HEARTS,
-    "червы": Suit.HEARTS,
-    "hearts": Suit.HEARTS,
-    "heart": Suit.HEARTS,
-    "nt": Suit.NO_TRUMP,
-    "бк": Suit.NO_TRUMP,
-    "б/к": Suit.NO_TRUMP,
-    "notrump": Suit.NO_TRUMP,
-    "no-trump": Suit.NO_TRUMP,
+    **dict.fromkeys(["♠", "♤", "пик", "пики", "spades", "spade"], Suit.SPADES),
+    **dict.fromkeys(["♣", "♧", "треф", "трефы", "clubs", "club"], Suit.CLUBS),
+    **dict.fromkeys(
+        ["♦", "♢", "бубен", "бубей", "бубны", "буби", "diamonds", "diamond"], Suit.DIAMONDS
+    ),
+    **dict.fromkeys(["♥", "♡", "червей", "черви", "червы", "hearts", "heart"], Suit.HEARTS),
+    **dict.fromkeys(["nt", "бк", "б/к", "notrump", "no-trump"], Suit.NO_TRUMP),
 }
 SUITS: Final = {**_SUIT_LETTERS, **SUIT_WORDS}
 LEVEL_WORDS: Final = {"тотус": 10, "totus": 10}
@@ -93,39 +49,30 @@ LATE: Final = frozenset({"late"})
 BEZ: Final = "без"
 # `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
 BEZ_WORDS: Final = {
-    "одной": 1,
-    "двух": 2,
-    "трех": 3,
-    "четырех": 4,
-    "пяти": 5,
-    "шести": 6,
-    "семи": 7,
-    "восьми": 8,
-    "девяти": 9,
-    "десяти": 10,
+    w: n
+    for n, w in enumerate(
+        [
+            "одной",
+            "двух",
+            "трех",
+            "четырех",
+            "пяти",
+            "шести",
+            "семи",
+            "восьми",
+            "девяти",
+            "десяти",
+        ],
+        1,
+    )
 }
 COLUMNS: Final = {"pool": Column.POOL, "mountain": Column.MOUNTAIN}
 COLON_KEYS: Final = frozenset({*ROLES, "dealer", "prikup", "note", "whists"})
 ME: Final = frozenset({"me", "я"})
 # Words of their own the parser reads as vocabulary, never as a player (suits count only after a level).
 VOCABULARY: Final = frozenset(
-    {
-        *ROLES,
-        *LEVEL_WORDS,
-        *MISERE,
-        *RASPASY,
-        *ADJUST,
-        *LAST_ROUND,
-        *OPTION,
-        *OPEN,
-        *CLOSED,
-        *THREE_DOWN,
-        *LATE,
-        *COLUMNS,
-        *BEZ_WORDS,
-        BEZ,
-        "=",
-    }
+    {*ROLES, *LEVEL_WORDS, *MISERE, *RASPASY, *ADJUST, *LAST_ROUND, *OPTION, *OPEN, *CLOSED}
+    | {*THREE_DOWN, *LATE, *COLUMNS, *BEZ_WORDS, BEZ, "="}
 )
 # A player whose name is one of these is printed as his seat letter where his name stands alone.
 RESERVED: Final = VOCABULARY | frozenset(SUITS)
@@ -194,36 +141,38 @@ def split_tricks(text: str) -> tuple[str, str | None]:
 class Word:
     """One word of a line as typed (`raw`), its key, and what it can be in the notation."""
 
-    __slots__ = (
-        "after",
-        "bare_role",
-        "bez_n",
-        "bez_word",
-        "extra",
-        "head",
-        "key",
-        "lead_bad_level",
-        "lead_digits",
-        "level",
-        "misere",
-        "number",
-        "opens",
-        "pair",
-        "pair_key",
-        "pair_tricks",
-        "plain",
-        "raw",
-        "ref",
-        "ref_key",
-        "result",
-        "role",
-        "signed",
-        "stuck",
-        "suit",
-        "suit_lang",
-        "suit_word",
-        "tricks",
-        "tricks_key",
+    __slots__ = tuple(
+        [
+            "after",
+            "bare_role",
+            "bez_n",
+            "bez_word",
+            "extra",
+            "head",
+            "key",
+            "lead_bad_level",
+            "lead_digits",
+            "level",
+            "misere",
+            "number",
+            "opens",
+            "pair",
+            "pair_key",
+            "pair_tricks",
+            "plain",
+            "raw",
+            "ref",
+            "ref_key",
+            "result",
+            "role",
+            "signed",
+            "stuck",
+            "suit",
+            "suit_lang",
+            "suit_word",
+            "tricks",
+            "tricks_key",
+        ]
     )
 
     def __init__(self, raw: str) -> None:
@@ -342,8 +291,7 @@ def lex(raw: str) -> Word:
 
 
 def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
-    """The words of a line and, when the careful tokenizer was needed, their positions (None:
-    `positions(text)` gives them, the same words, when an error needs a span)."""
+    """The words of a line and, when the careful tokenizer ran, their positions (else None)."""
     if _CAREFUL_RE.search(text) is None:
         return list(map(lex, text.split())), None
     spans = positions(text)
@@ -351,8 +299,7 @@ def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
 
 
 def positions(text: str) -> list[tuple[int, int]]:
-    """Where each word of a line starts and ends: words split by whitespace, `,` and `;`; a
-    quoted part (`note:"a b"`) stays one word; `vist: Anna` (a space after the colon) is one."""
+    """Word spans: split by whitespace, `,` `;`; quotes and `vist: Anna` stay one word."""
     spans: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
@@ -440,87 +387,3 @@ def unterminated(raw: str) -> bool:
 
 def clean_note(text: str) -> str:
     return " ".join(text.split())
-
-
-# --- Players --------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def reference_index(
-    players: tuple[str, ...], usernames: tuple[str | None, ...]
-) -> dict[str, tuple[int, ...]]:
-    """Every reference a table's players can be named by (normalised) → the seats it names, in
-    the order of notation.md "Players": a seat letter; a name, exactly; an @username; `@name`;
-    a prefix of two letters or more. One seat: resolved; several: ambiguous."""
-    size = len(players)
-    tiers: list[dict[str, list[int]]] = [{} for _ in range(5)]
-    for letter, seat in SEAT_LETTERS.items():
-        if seat < size:
-            tiers[0][letter] = [seat]
-    for seat, name in enumerate(players):
-        key = norm(name)
-        if key:
-            tiers[1].setdefault(key, []).append(seat)
-            tiers[3].setdefault("@" + key, []).append(seat)
-        if not key.startswith("@"):
-            for end in range(2, len(key)):
-                tiers[4].setdefault(key[:end], []).append(seat)
-    for seat, user in enumerate(usernames):
-        handle = norm(user).lstrip("@") if user else ""
-        if handle:
-            tiers[2].setdefault("@" + handle, []).append(seat)
-    index: dict[str, tuple[int, ...]] = {}
-    for tier in tiers:
-        for key, seats in tier.items():
-            index.setdefault(key, tuple(seats))
-    return index
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The context a line is read in.
-
-    `players` in seat order (3 or 4); `usernames` the Telegram @usernames per seat (optional);
-    `dealer` who deals this deal (with 4 players the dealer sits out, so it tells the active
-    players); `sender` the seat of the person typing, for `me`/`я` (None in files). `refs` is
-    the players' references, normalised once (`reference_index`).
-    """
-
-    players: tuple[str, ...]
-    usernames: tuple[str | None, ...] = ()
-    dealer: int | None = None
-    sender: int | None = None
-    refs: dict[str, tuple[int, ...]] = field(
-        init=False, repr=False, compare=False, hash=False, default_factory=dict
-    )
-
-    def __post_init__(self) -> None:
-        size = len(self.players)
-        if size not in (3, 4):
-            raise ValueError("a table has 3 or 4 players")
-        if len(self.usernames) > size:
-            raise ValueError("more usernames than players")
-        for seat in (self.dealer, self.sender):
-            if seat is not None and not 0 <= seat < size:
-                raise ValueError("a seat outside the table")
-        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
-
-    def active(self, dealer: int | None) -> tuple[int, ...] | None:
-        """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
-        size = len(self.players)
-        if size == 3:
-            return (0, 1, 2)
-        if dealer is None:
-            return None
-        return tuple(s for s in range(size) if s != dealer)
-
-
-def find(key: str, table: Table) -> tuple[str, tuple[int, ...]]:
-    """Resolve a normalised reference without raising: ("ok", (seat,)), ("ambiguous", seats),
-    ("me", ()) for `me` outside a chat, or ("unknown", ())."""
-    seats = table.refs.get(key)
-    if seats is not None:
-        return ("ok" if len(seats) == 1 else "ambiguous"), seats
-    if key in ME:
-        return ("me", ()) if table.sender is None else ("ok", (table.sender,))
-    return "unknown", ()

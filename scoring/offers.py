@@ -1,17 +1,4 @@
-"""What a deal entered step by step may say at each step: the answers the engine accepts.
-
-The bot's button flow (`/deal` without arguments) asks these functions what to offer, so a button
-never offers what `scoring.notation.parse_record` and `scoring.replay` would refuse
-(tests/scoring/test_offers.py shows both ways). The steps follow the canonical line
-(spec/notation.md "Canonical form"): kind → declarer → contract → each defender's word, clockwise
-from the declarer → tricks.
-
-Beside the steps, the confirmation offers `open`/`closed` and a `note`; right after the contract,
-the concession «без трёх» where the convention allows it (`may_concede`); Odessa's quick tricks
-in the prikup at a table of four (`prikup_tricks`). What the steps leave to a typed `/deal`:
-`dealer:X`. A 4-player Odessa dealer whists after both active defenders passed
-(`dealer_whist_partners`).
-"""
+"""What a deal entered step by step may say at each step: the answers the engine accepts."""
 
 from __future__ import annotations
 
@@ -38,10 +25,7 @@ def contracts() -> tuple[tuple[int, Suit], ...]:
 
 
 def words(level: int, said: Sequence[Role]) -> tuple[Role, ...]:
-    """The words the next defender (clockwise from the declarer) may say after `said`.
-
-    Half-whist only on a six or a seven, never beside a whist and never twice: after a half-whist
-    the other defender passes; after a whist he whists or passes."""
+    """The words the next defender (clockwise from the declarer) may say after `said`."""
     if len(said) >= 2:
         return ()
     half = level in HALF_WHIST_LEVELS
@@ -54,8 +38,7 @@ def words(level: int, said: Sequence[Role]) -> tuple[Role, ...]:
 
 
 def was_played(said: Sequence[Role]) -> bool:
-    """Cards were played: someone whisted and nobody took a half-whist (notation.md: "A deal not
-    played (pass-pass, half-whist, conceded) takes no tricks and no result other than `=`")."""
+    """Whether cards were played: someone whisted and nobody took a half-whist."""
     return Role.WHIST in said and Role.HALF not in said
 
 
@@ -90,8 +73,7 @@ def misere_tricks() -> tuple[int, ...]:
 
 
 def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
-    """The next active player's tricks on raspasy, after `placed` (seat order): any count that can
-    still make ten, and for the last player exactly the rest ("must sum to 10")."""
+    """The next active player's raspasy tricks after `placed`; the last one takes the rest."""
     if len(placed) >= active:
         return ()
     left = tricks_left(placed)
@@ -101,8 +83,7 @@ def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
 
 
 def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
-    """The concession «без трёх» (`three_down`): only where the convention allows it (the rules'
-    `three_down`), right after the contract, before any defender's word; no defenders then."""
+    """«Без трёх»: where the rules allow it, right after the contract, before any defender."""
     return allowed and not said
 
 
@@ -110,16 +91,14 @@ PRIKUP_TRICKS: Final = (1, 2, 3)  # notation.md: "`prikup:N` (Odessa quick trick
 
 
 def prikup_tricks(bonus: bool, seating: Seating) -> tuple[int, ...]:
-    """Quick tricks in the prikup a contract may add: 1–3 where the rules count them
-    (`prikup_bonus`) at a table of four (the dealer does not whist: the steps never let him)."""
+    """Prikup quick tricks 1–3 where `prikup_bonus` counts them at a table of four."""
     return PRIKUP_TRICKS if bonus and len(seating.names) == 4 else ()
 
 
 def dealer_whist_partners(
     odessa: bool, seating: Seating, declarer: int, said: Sequence[Role]
 ) -> tuple[int, ...]:
-    """conventions.md §6 "Dealer whist (4 players)": when both active defenders passed, the
-    Odessa dealer may whist — `vist:DEALER pass:X`, X one of the two passers; the seats X."""
+    """§6 dealer whist: the passers X of `vist:DEALER pass:X` when both defenders passed."""
     if not odessa or len(seating.names) != 4 or tuple(said) != (Role.PASS, Role.PASS):
         return ()
     return seating.defenders(declarer)

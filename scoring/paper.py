@@ -1,21 +1,4 @@
-"""A paper sheet typed in by hand — spec/settlement.md "Input for a paper sheet" (`/calc`, CLI `settle`).
-
-```json
-{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10,
- "pool": {"A": 10, "B": 10, "C": 6}, "mountain": {"A": 14, "B": 20, "C": 4},
- "whists": {"A": {"B": 30, "C": 16}, "B": {"A": 10, "C": 24}, "C": {"A": 40, "B": 8}},
- "stake": "0.10"}
-```
-Only `players` is required. A missing `convention` is sochi; a missing `pool_target` the preset's; a
-missing `pool` means every pool closed at the target (if given, it names every player); a player missing
-from `mountain` has 0; a pair missing from `whists` is 0. `options` maps conventions.md §2.1 option names
-to values. Amounts are JSON numbers or strings such as `"110/3"` or `"36.5"`.
-
-Every problem is a `ProtocolError`: `bad-json` (params `problem`: `syntax` with `detail` and `column` and
-the error's `line`, `constant` for NaN or Infinity, `too-deep`, `too-long`), `bad-players` (params `problem`:
-`count`, `not-a-name`, `same-name`), `bad-sheet` (params `field`, the JSON path, and `expected`), or an
-option's own code (`unknown-convention`, `unknown-option`, `bad-option-value`).
-"""
+"""A paper sheet typed in by hand (settlement.md "Input for a paper sheet")."""
 
 from __future__ import annotations
 
@@ -31,15 +14,8 @@ from scoring.errors import OptionError, ProtocolError
 from scoring.rules import Rules, rules_for
 from scoring.sheet import Totals
 
-FIELDS: Final = (
-    "convention",
-    "players",
-    "pool_target",
-    "pool",
-    "mountain",
-    "whists",
-    "stake",
-    "options",
+FIELDS: Final = tuple(
+    ["convention", "players", "pool_target", "pool", "mountain", "whists", "stake", "options"]
 )
 EXAMPLE: Final = (
     '{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10, '
@@ -82,10 +58,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 
 
 def parse_paper_sheet(text: str) -> PaperSheet:
-    """The rules, players, totals and stake of a paper sheet in JSON; raises ProtocolError.
-
-    An error about a field carries the line where that field is written (0 when it is missing).
-    """
+    """The rules, players, totals and stake of a paper sheet in JSON; raises ProtocolError."""
     try:
         return _parse(text)
     except ProtocolError as error:
@@ -108,8 +81,7 @@ def _error_path(error: ProtocolError) -> tuple[str, ...]:
 
 
 def line_of(text: str, path: Sequence[str]) -> int:
-    """The 1-based line of the deepest key of `path` written in the JSON text (keys compared as the
-    parser compares names: case-insensitive, stripped); 0 when not even the first is there."""
+    """The 1-based line of the deepest key of `path` in the JSON text; 0 when none is there."""
     decoder = json.JSONDecoder()
     pos, found = 0, 0
     try:
@@ -243,8 +215,7 @@ def _whists(value: object, players: tuple[str, ...]) -> tuple[tuple[Fraction, ..
 
 
 def _stake(value: object) -> Fraction | None:
-    """settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`),
-    a JSON number or a string."""
+    """A decimal stake ≥ 0 (`0.5`, never `1/2`), a JSON number or a string."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | Decimal | str):

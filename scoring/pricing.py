@@ -1,12 +1,4 @@
-"""What one deal costs under each convention, at a fresh table of three (the inline mode).
-
-A deal is typed as in `/deal`, names optional (notation.md): `7♠ -1 vist pass`,
-`8бк вист/1 вист/0`, `мизер 1`, `Анна 7п -1 вист:Борис пас:Клара`. The declarer is seat A (or the
-seat its letter names); a defender at the seat its letter names, any other — by its role alone or
-by a name — at the next free seat of B and C. A raspasy line names its seats (`рас A/2 B/3 C/5`).
-Each convention's cost is what settlement.md's method gives for the sheet this one deal
-writes: every player's balance in whists (zero-sum), beside the entries the deal wrote.
-"""
+"""What one deal costs under each convention, at a fresh table of three (the inline mode)."""
 
 from __future__ import annotations
 
@@ -36,8 +28,7 @@ _SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в"
 
 @dataclass(frozen=True, slots=True)
 class Price:
-    """One convention's price of the deal; `refused` the code of a convention that does not
-    allow it (`three-down-not-allowed`), its entries and balances then empty."""
+    """One convention's price of the deal; `refused`: the code of a convention refusing it."""
 
     convention: str
     entries: tuple[Entry, ...] = ()
@@ -52,8 +43,7 @@ class PricedDeal:
 
 
 def price_deal(text: str, lang: str = "en") -> PricedDeal:
-    """The deal typed in `text` priced under every preset; raises NotationError for a line that
-    is not one deal (a rule change, a mark or an adjustment is not a deal either)."""
+    """The deal in `text` priced under every preset; raises NotationError if not one deal."""
     line = seated(text)
     record: Record = parse_record(line, Table(SEATS))
     if not isinstance(record, Contract | Misere | Raspasy):
@@ -72,9 +62,7 @@ def price_deal(text: str, lang: str = "en") -> PricedDeal:
 
 
 def seated(text: str) -> str:
-    """The line at a table of seats A, B, C: the declarer A (or the seat its letter names; a
-    name stands for A), each defender at the seat its letter names, the others — given by their
-    role alone or by a name — at the free seats in order. Raspasy and other lines stay as typed."""
+    """The line at seats A, B, C: the declarer at A, named defenders at theirs, others free."""
     words = text.split()
     if not words:
         return text
@@ -106,8 +94,7 @@ def _opens_deal(word: str) -> bool:
 
 
 def _defender(word: str) -> tuple[str, str, str] | None:
-    """(role word, seat letter or "" when it is to be given, "/tricks" or "") of a defender
-    written `vist`, `vist/2`, `vist:B`, `вист:Борис/2`; None for any other word."""
+    """(role word, seat letter or "", "/tricks" or "") of a defender word; else None."""
     role, colon, rest = word.partition(":")
     if not colon:
         bare = _BARE_ROLE.fullmatch(word)

@@ -1,28 +1,17 @@
-"""Protocol files: a whole game as text (spec/notation.md "Protocol file").
-
-UTF-8 text. Header lines `# key: value` before the first deal set `convention`, `players`, `pool`,
-`stake`, `dealer` (the first dealer) and `option` (`name=value`, repeatable); unknown `# key:` lines
-are comments. Then one record a line in the deal notation; blank lines and, after the first deal,
-every `#` line are comments. The dealer of each deal is tracked while reading (it moves clockwise
-after every deal, raspasy included, not after `adjust` or `last-round`; `dealer:X` sets it), so a
-4-player line is read with its active players known.
-
-Every problem is a `ProtocolError` with the 1-based `line` (0 for the whole file): a deal line's
-notation error keeps its code (`ProtocolError.at`); a header's is `bad-header` or `bad-players`
-(params `problem`), or the option's own code.
-"""
+"""Protocol files: a whole game as text (spec/notation.md "Protocol file")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Final
 
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import OptionError, ProtocolError, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
+from scoring.notation_words import NAME_FORBIDDEN
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
@@ -31,7 +20,6 @@ __all__ = ["Protocol", "format_protocol", "parse_protocol", "stake_text"]
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
 _HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
 _KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
-_NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
 # settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`).
 _STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
 _STAKE_PLACES: Final = 9
@@ -84,7 +72,7 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
         if (
             not name
             or name.startswith("@")
-            or any(c.isspace() or c in _NAME_FORBIDDEN for c in name)
+            or any(c.isspace() or c in NAME_FORBIDDEN for c in name)
         ):
             raise _bad_players(line, name, "not-a-name")
         if name.casefold() in seen:
@@ -101,11 +89,7 @@ def _stake(value: str, line: int) -> Fraction:
 
 
 def stake_text(stake: Fraction) -> str:
-    """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`).
-
-    A stake with no finite decimal (an old game's `1/3`) is written to nine places, the most the
-    header reads back.
-    """
+    """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
     for places in range(_STAKE_PLACES + 1):
         scaled = stake * 10**places
         if scaled.denominator == 1:
@@ -211,15 +195,7 @@ def parse_protocol(text: str) -> Protocol:
             dealer = (this + 1) % len(protocol.players)
     if protocol is None:
         protocol = header.protocol()
-    protocol = Protocol(
-        protocol.convention,
-        protocol.players,
-        protocol.pool,
-        protocol.stake,
-        protocol.dealer,
-        protocol.options,
-        tuple(records),
-    )
+    protocol = replace(protocol, records=tuple(records))
     try:
         protocol.game()
     except ScoringError as error:  # options that do not go together: the later one's line
@@ -230,15 +206,9 @@ def parse_protocol(text: str) -> Protocol:
 
 
 def format_protocol(
-    game: Game,
-    records: Sequence[Record],
-    comments: Mapping[int, Sequence[str]] | None = None,
+    game: Game, records: Sequence[Record], comments: Mapping[int, Sequence[str]] | None = None
 ) -> str:
-    """A protocol file that `parse_protocol` reads back to this game and these records.
-
-    `comments` maps a record's index to comment lines written after it (corrections, votes);
-    each becomes a `# ` line. Raises ProtocolError (bad-players) for names a file cannot hold.
-    """
+    """A protocol file that `parse_protocol` reads back to this game and these records."""
     players = _check_names(game.players, 0)
     first = players[game.first_dealer]
     try:

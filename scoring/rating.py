@@ -1,18 +1,4 @@
-"""An Elo rating for tables of three and four (docs/rules.md "The rating").
-
-Every pair at a table plays a duel that the better final balance wins (an equal balance is a draw).
-Before a game each player has a rating R (a newcomer `START`); the expected score of i against j is
-E = 1 / (1 + 10^((Rj − Ri) / `SCALE`)), the actual S is 1, ½ or 0, and after the game
-
-    Ri' = Ri + K / (n − 1) · Σj (Sij − Eij)        (n players at the table, K = `K`)
-
-all from the ratings before the game. Dividing by n − 1 keeps one game worth at most K whatever the
-size of the table; since Sij + Sji = Eij + Eji = 1 the changes of a table sum to zero. Games count
-in the order they ended.
-
-A rating is a statistic, not an amount of the game: it is a float, shown rounded to whole points
-(the exponential has no exact value; balances stay `Fraction`s).
-"""
+"""An Elo rating for tables of three and four (docs/rules.md "The rating")."""
 
 from __future__ import annotations
 

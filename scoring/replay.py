@@ -1,359 +1,32 @@
-"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6).
-
-Every deal is checked against the game (IllegalDeal), scored (`scoring.score`), and its entries are
-applied one by one: a pool entry passes through the overflow rule (help, own mountain, keep), a made
-game lowers the mountain where the convention says so (Odessa, Rostov's `mountain_first`), Odessa's
-mountain stops at 0 and pays the rest as help, and the first player to close his mountain or his pool
-by his own game writes the closing bonus. Then the end rule is checked.
-"""
+"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final
 
-from scoring.deal import (
-    Adjust,
-    Column,
-    Contract,
-    Deal,
-    LastRound,
-    Misere,
-    Raspasy,
-    Record,
-    Role,
-    RuleChange,
-)
+from scoring.deal import Adjust, Column, LastRound, Raspasy, Record, RuleChange
 from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.rules import EndRule, MadeGame, Overflow, Rules, with_option
-from scoring.score import clockwise, mountain, pool, score_deal, whists
+from scoring.legality import check_deal, raspasy_exit_warning
+from scoring.rules import Rules, with_option
+from scoring.running import _FRACTIONS as _FRACTIONS  # (a memory test empties it)
+from scoring.running import Running, copy_state, start, totals
+from scoring.score import score_deal
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
 
-# Reasons under which a player writes into his own pool by his own play: only these can make him the
-# "first to close" (a player closed by someone's help never is).
-OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
-# §2.2 "Mountain help always pays 10 whists a point" (seed B 10: 20 whists for two points).
-MOUNTAIN_HELP_WHISTS = 10
-
-Amount = int | Fraction
-
-
-_FRACTIONS: dict[Amount, Fraction] = {}
-FRACTIONS_KEPT: Final = 4096  # distinct totals shared (a sheet's totals repeat: a few hundred)
-
-
-def as_fraction(total: Amount) -> Fraction:
-    """The total as a Fraction, one object for each value (Fractions are immutable: a long game's
-    running totals share a few hundred of them instead of holding one each)."""
-    known = _FRACTIONS.get(total)
-    if known is None:
-        if len(_FRACTIONS) >= FRACTIONS_KEPT:
-            _FRACTIONS.clear()
-        known = _FRACTIONS[total] = Fraction(total)
-    return known
-
-
-def help_entry(helper: int, helped: int, column: Column, amount: Amount) -> Entry:
-    """The help entry, written on the player helped and saying who helped (its `source`)."""
-    return Entry(helped, column, Fraction(amount), Reason.HELP, source=helper)
-
-
-def whole(amount: Fraction) -> Amount:
-    """An amount as an `int` when it is whole."""
-    return amount.numerator if amount.denominator == 1 else amount
-
-
-@dataclass
-class _State:
-    """The running sheet inside one replay; never leaves this module."""
-
-    game: Game
-    rules: Rules
-    # Totals stay `int` while whole: integer arithmetic is many times faster than Fraction's, and
-    # most sheets never see a half. The Sheet gets Fractions.
-    pool: list[Amount]
-    mountain: list[Amount]
-    whists: list[list[Amount]]
-    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet. The
-    # values are the Sheet's own (index, Fraction) pairs, shared with every Sheet made from here:
-    # a long game's running totals are its largest part, and they are kept once.
-    history: dict[tuple[int, Column, int | None], list[tuple[int, Fraction]]] = field(
-        default_factory=dict
-    )
-    next_dealer: int = 0
-    streak: int = 0
-    deals: int = 0
-    mountain_bonus_paid: bool = False
-    pool_bonus_paid: bool = False
-    last_round_announced: bool = False
-    last_round_played: int | None = None  # deals of the last round played so far, once it began
-    finished: bool = False
-    helped: bool = False  # a help entry was written
-    applied: list[Entry] = field(default_factory=list)
-
-    @property
-    def size(self) -> int:
-        return self.game.size
-
-    # -- writing ---------------------------------------------------------------------------------
-
-    def write(self, entry: Entry) -> None:
-        """Put one entry on the sheet as it is, with no rule applied."""
-        amount = whole(entry.amount)
-        if amount == 0:
-            return
-        if entry.column is Column.POOL:
-            self.pool[entry.player] += amount
-        elif entry.column is Column.MOUNTAIN:
-            self.mountain[entry.player] += amount
-        else:
-            assert entry.target is not None
-            self.whists[entry.player][entry.target] += amount
-        if entry.reason is Reason.HELP:
-            self.helped = True
-        self.applied.append(entry)
-
-    def is_pool_open(self, seat: int) -> bool:
-        return self.pool[seat] < self.rules.pool_target
-
-    # -- the rules of one entry --------------------------------------------------------------------
-
-    def take(self, entry: Entry) -> None:
-        """Apply one scored entry through the rules that depend on the sheet."""
-        rules = self.rules
-        if entry.column is Column.POOL and entry.amount > 0:
-            if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
-                entry = self.game_off_mountain_first(entry)
-            self.add_pool(entry)
-            if entry.reason is Reason.GAME and rules.made_lowers_mountain:
-                self.lower_mountain(entry.player, entry.amount)
-        elif entry.column is Column.MOUNTAIN and entry.amount < 0:
-            self.write_off(entry.player, -entry.amount, entry.reason)
-        else:
-            self.write(entry)
-
-    @property
-    def floored(self) -> bool:
-        """Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say)."""
-        return self.rules.odessa_rules
-
-    def write_off(self, player: int, points: Amount, reason: Reason) -> None:
-        """Points off the player's own mountain by his own entry (Odessa: down to 0, the rest goes
-        nowhere). Closing the mountain this way counts as closing it (§2.2), whatever the reason."""
-        was_open = self.mountain[player] > 0
-        off = min(points, max(0, self.mountain[player])) if self.floored else points
-        if off:
-            self.write(mountain(player, -off, reason))
-        if was_open and self.mountain[player] <= 0:
-            self.check_mountain_bonus(player)
-
-    def game_off_mountain_first(self, entry: Entry) -> Entry:
-        """Rostov's `made_game=mountain_first`: the game writes off the own mountain first, point
-        for point whatever `pool_to_mountain` is (§2.2)."""
-        off = min(entry.amount, max(0, self.mountain[entry.player]))
-        if off:
-            self.write_off(entry.player, off, Reason.GAME_OFF_MOUNTAIN)
-        return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
-
-    def add_pool(self, entry: Entry) -> None:
-        """A pool entry up to the target; the excess by `overflow` (§1.3) or Odessa's fall-backs.
-
-        §2.2: "A zero bonus that only partly fits an open pool: the part that fits goes into the
-        pool, the rest follows the overflow rule like any pool entry", in Odessa too; Odessa's zero
-        fall-backs (off the own mountain down to 0, else nowhere) are for a pool closed before the
-        bonus, and come before the overflow rule.
-        """
-        rules, player = self.rules, entry.player
-        room = max(0, rules.pool_target - self.pool[player])
-        if entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules and not room:
-            self.write_off(player, entry.amount, Reason.RASPASY_ZERO)
-            return
-        if rules.overflow is Overflow.KEEP or entry.amount <= room:
-            self.write_pool(entry)
-            return
-        if room:
-            self.write_pool(pool(player, room, entry.reason))
-        excess = entry.amount - room
-        if rules.overflow is Overflow.OWN_MOUNTAIN:
-            self.off_own_mountain(player, excess)
-        else:
-            self.help_pools(player, excess)
-
-    def off_own_mountain(self, player: int, points: Amount) -> None:
-        """Pool points off the own mountain, `× pool_to_mountain` (own_mountain, or help when every
-        pool is closed; §1.3, §2.2)."""
-        self.write_off(player, points * self.rules.pool_to_mountain, Reason.OVERFLOW)
-
-    def help_pools(self, helper: int, points: Amount) -> None:
-        """«Помощь»: pool points past the target go to the largest open pool (ties: first clockwise
-        from the helper), the helper writing `10 × pool_to_mountain` whists a point on him."""
-        rules = self.rules
-        while points > 0:
-            open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
-            if not open_pools:
-                self.off_own_mountain(helper, points)
-                return
-            helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
-            given = min(points, rules.pool_target - self.pool[helped])
-            self.write(help_entry(helper, helped, Column.POOL, given))
-            self.write(
-                whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
-            )
-            points -= given
-
-    def lower_mountain(self, player: int, points: Amount) -> None:
-        """`made_lowers_mountain` (Odessa §6): a made game writes its value off the own mountain,
-        stopping at 0 wherever the option is set (§2.2); the rest helps the smallest open mountain,
-        10 whists a point whatever `pool_to_mountain` is, or goes nowhere («на стенку»)."""
-        off = min(points, max(0, self.mountain[player]))
-        if off:
-            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
-        rest = points - off
-        while rest > 0:
-            open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
-            if not open_mountains:
-                return
-            helped = min(open_mountains, key=lambda s: self.mountain[s])
-            given = min(rest, self.mountain[helped])
-            self.write(help_entry(player, helped, Column.MOUNTAIN, -given))
-            self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
-            rest -= given
-
-    def write_pool(self, entry: Entry) -> None:
-        """A pool entry of the player's own play, then the "first to close" bonus if it is due."""
-        was_open = self.is_pool_open(entry.player)
-        self.write(entry)
-        if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
-            self.check_pool_bonus(entry.player, entry.reason)
-
-    def check_pool_bonus(self, player: int, reason: Reason) -> None:
-        """§2.2: "First to close" needs a deal's positive entry that reaches the mark — not a
-        0-point entry, an `adjust` line, or a pool closed before the bonus option was set."""
-        rules = self.rules
-        if rules.close_pool_bonus and not self.pool_bonus_paid and reason in OWN_POOL_REASONS:
-            self.pool_bonus_paid = True
-            self.bonus(player, rules.close_pool_bonus, Reason.CLOSE_POOL)
-
-    def check_mountain_bonus(self, player: int) -> None:
-        if self.rules.close_mountain_bonus and not self.mountain_bonus_paid:
-            self.mountain_bonus_paid = True
-            self.bonus(player, self.rules.close_mountain_bonus, Reason.CLOSE_MOUNTAIN)
-
-    def bonus(self, player: int, each: int, reason: Reason) -> None:
-        for other in clockwise(player, self.size)[1:]:
-            self.write(whists(player, other, each, reason))
-
-    # -- a record ------------------------------------------------------------------------------
-
-    def total(self, player: int, column: Column, target: int | None) -> Amount:
-        if column is Column.POOL:
-            return self.pool[player]
-        if column is Column.MOUNTAIN:
-            return self.mountain[player]
-        assert target is not None
-        return self.whists[player][target]
-
-    def note_history(self, index: int) -> None:
-        """Append the new total of every band this record touched, when it changed. A band starts
-        at the game's own start (a later `option start_mountain=…` moves no mountain), and holds
-        a value once it has one."""
-        start = self.game.rules.start_mountain
-        for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
-            values = self.history.get(key)
-            last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
-            total = self.total(*key)
-            if total == last:
-                continue
-            if values is None:
-                self.history[key] = [(index, as_fraction(total))]
-            else:
-                values.append((index, as_fraction(total)))
-
-    def end_check(self, dealer: int) -> None:
-        rules, size = self.rules, self.size
-        if rules.end_rule is EndRule.ALL_CLOSED:
-            self.finished = all(not self.is_pool_open(s) for s in range(size))
-        elif rules.end_rule is EndRule.POOL_SUM:
-            self.finished = sum(self.pool) >= rules.pool_target * size
-        else:
-            starts = self.last_round_announced and dealer == self.game.first_dealer
-            if starts and self.last_round_played is None:
-                self.last_round_played = 0
-            if self.last_round_played is not None:
-                self.last_round_played += 1
-                self.finished = self.last_round_played >= size and any(
-                    not self.is_pool_open(s) for s in range(size)
-                )
-
-
-def check_deal(state: _State, deal: Deal, dealer: int) -> None:
-    """What the notation cannot know: the dealer's seat, the convention's options, the game's end."""
-    rules, size = state.rules, state.size
-    if state.finished:
-        raise IllegalDeal("game-finished", "", {}, "")
-    active = [s for s in range(size) if size == 3 or s != dealer]
-    names = state.game.players
-
-    def name(seat: int) -> str:
-        return names[seat]
-
-    if isinstance(deal, Raspasy):
-        if sorted(p for p, _ in deal.tricks) != active:
-            raise IllegalDeal(
-                "player-not-active",
-                " ".join(name(p) for p, _ in deal.tricks),
-                {"dealer": name(dealer)},
-                "pass "
-                + " ".join(f"{name(s)}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
-            )
-        return
-    if deal.declarer not in active:
-        raise IllegalDeal("dealer-in-play", name(deal.declarer), {"dealer": name(dealer)}, "")
-    if isinstance(deal, Misere):
-        return
-    if deal.three_down and not rules.three_down:
-        raise IllegalDeal("three-down-not-allowed", "three_down", {"convention": rules.convention})
-    seats = [d.player for d in deal.defenders]
-    dealer_whists = dealer in seats and size == 4
-    if dealer_whists:
-        roles = {d.player: d.role for d in deal.defenders}
-        if (
-            not rules.odessa_rules
-            or roles[dealer] is not Role.WHIST
-            or Role.WHIST in [r for s, r in roles.items() if s != dealer]
-        ):
-            raise IllegalDeal("dealer-in-play", name(dealer), {"dealer": name(dealer)}, "")
-    elif seats and sorted([deal.declarer, *seats]) != active:
-        wrong = next(s for s in seats if s not in active)
-        raise IllegalDeal("player-not-active", name(wrong), {"dealer": name(dealer)}, "")
-    if deal.extras.prikup and (not rules.prikup_bonus or size != 4 or dealer_whists):
-        raise IllegalDeal(
-            "prikup-not-allowed", f"prikup:{deal.extras.prikup}", {"convention": rules.convention}
-        )
-
-
-def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ...]:
-    """`raspasy_exit` (e.g. 6-7-8): the lowest contract right after the k-th raspasy — advice only."""
-    if not streak or not isinstance(deal, Contract):
-        return ()
-    steps = [int(x) for x in rules.raspasy_exit.split("-")]
-    lowest = steps[min(streak, len(steps)) - 1]
-    return ("raspasy-exit",) if deal.level < lowest else ()
+_State = Running  # the name the bot fingerprints a snapshot's shape by
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
-    """The sheet after these records; raises IllegalDeal (with `params["record"]`, the 0-based index of
-    the record at fault) for a record the game cannot take."""
+    """The sheet after these records; raises IllegalDeal with `params["record"]` at fault."""
     return Replay(game).advance(records)
 
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """Where a game stands after its records: what `replay`'s sheet says of the rules in force, the
-    totals, the number of deals and the end, without its records and running totals."""
+    """The rules in force, totals, deals and end after some records (no running totals)."""
 
     rules: Rules
     totals: Totals
@@ -362,10 +35,8 @@ class Standing:
 
 
 def standing(game: Game, records: Sequence[Record]) -> Standing:
-    """The standing after these records, as `replay(game, records)` has it, for a report that
-    prints only the totals (the offline `replay` without a picture): the same fold, without
-    keeping each record's entries and each band's running totals. Raises as `replay` does."""
-    state = _start(game)
+    """What `replay` says of the totals, without keeping entries and running totals."""
+    state = start(game)
     for index, record in enumerate(records):
         state.applied = []
         try:
@@ -373,46 +44,17 @@ def standing(game: Game, records: Sequence[Record]) -> Standing:
         except ScoringError as err:
             err.params["record"] = str(index)
             raise
-    return Standing(state.rules, _totals(state), state.deals, state.finished)
-
-
-def _totals(state: _State) -> Totals:
-    return Totals(
-        pool=tuple(map(Fraction, state.pool)),
-        mountain=tuple(map(Fraction, state.mountain)),
-        whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
-    )
-
-
-def _start(game: Game) -> _State:
-    size, rules = game.size, game.rules
-    state = _State(
-        game=game,
-        rules=rules,
-        pool=[0] * size,
-        mountain=[rules.start_mountain] * size,
-        whists=[[0] * size for _ in range(size)],
-        next_dealer=game.first_dealer,
-    )
-    if rules.start_mountain:
-        for seat in range(size):
-            state.history[(seat, Column.MOUNTAIN, None)] = [
-                (-1, as_fraction(rules.start_mountain))
-            ]
-    return state
+    return Standing(state.rules, totals(state), state.deals, state.finished)
 
 
 class Replay:
-    """A replay that can be resumed: `advance(records)` takes the next records and gives
-    exactly the `Sheet` that `replay(game, every record so far)` gives, at the cost of the new records
-    only. A refused record leaves the replay as it was before that call; `fork()` is a cheap copy (the
-    running state's lists are copied, the scored records and the bands' tuples are shared)."""
+    """A resumable replay: `advance` gives what `replay` of all records gives; `fork` copies."""
 
     __slots__ = ("_bands", "_scored", "_state", "game")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._state = _start(game)
+        self._state = start(game)
         self._scored: list[ScoredRecord] = []
         # A band's history as the Sheet shows it (Fractions), kept with how many values it holds.
         self._bands: dict[tuple[int, Column, int | None], tuple[tuple[int, Fraction], ...]] = {}
@@ -425,7 +67,7 @@ class Replay:
     def fork(self) -> Replay:
         other = Replay.__new__(Replay)
         other.game = self.game
-        other._state = _copy_state(self._state)
+        other._state = copy_state(self._state)
         other._scored = list(self._scored)
         other._bands = dict(self._bands)
         return other
@@ -433,7 +75,7 @@ class Replay:
     def advance(self, records: Sequence[Record]) -> Sheet:
         """Take these records after the ones taken so far; the sheet after all of them."""
         if records:
-            trial = _copy_state(self._state)
+            trial = copy_state(self._state)
             scored: list[ScoredRecord] = []
             first = len(self._scored)
             for offset, record in enumerate(records):
@@ -460,7 +102,7 @@ class Replay:
         return Sheet(
             game=game,
             records=tuple(self._scored),
-            totals=_totals(state),
+            totals=totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
             raspasy_streak=state.streak,
@@ -472,19 +114,7 @@ class Replay:
         )
 
 
-def _copy_state(state: _State) -> _State:
-    """A copy to write on: the running totals and each band's list copied, the rest immutable."""
-    return replace(
-        state,
-        pool=list(state.pool),
-        mountain=list(state.mountain),
-        whists=[list(row) for row in state.whists],
-        history={key: list(values) for key, values in state.history.items()},
-        applied=[],
-    )
-
-
-def _take_record(state: _State, record: Record) -> ScoredRecord:
+def _take_record(state: Running, record: Record) -> ScoredRecord:
     if isinstance(record, Adjust):
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
@@ -498,7 +128,7 @@ def _take_record(state: _State, record: Record) -> ScoredRecord:
         state.last_round_announced = True
         return ScoredRecord(0, record, None, ())
     dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
-    check_deal(state, record, dealer)
+    check_deal(state.game, state.rules, state.finished, record, dealer)
     warnings = raspasy_exit_warning(state.rules, record, state.streak)
     state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0
     step = state.streak if isinstance(record, Raspasy) else 0

@@ -1,9 +1,4 @@
-"""The options of every convention and their presets — spec/conventions.md §2.
-
-A game's rules are one frozen `Rules` value. Each field is an option of §2.1 under the same name; a preset
-is a plain literal with the source of each value beside it; other presets derive from Sochi with
-`dataclasses.replace`. Scoring branches on options, never on a preset's name.
-"""
+"""The options of every convention and their presets — spec/conventions.md §2."""
 
 from __future__ import annotations
 
@@ -11,93 +6,27 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
-from typing import Final
+from typing import Final, get_type_hints
 
 from scoring.errors import OptionError
+from scoring.options import (
+    Consolation,
+    ConsolationKind,
+    GentlemanScope,
+    MadeGame,
+    Overflow,
+    Progression,
+    RaspasyFamily,
+    RaspasyZero,
+    Responsibility,
+    WhistRequirement,
+    WhistSplit,
+)
+from scoring.options import EndRule as EndRule  # (the bot reads it here)
 
 # 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
 # `stored_rules` still reads a version-1 snapshot.
 RULES_VERSION: Final = 2
-
-
-class Responsibility(StrEnum):
-    """How much a short whister writes into his mountain per trick he (or his side) owed."""
-
-    FULL = "full"  # p × 1, «ответственный»
-    HALF = "half"  # p × ½, «полуответственный»
-    NONE = "none"
-
-
-class ConsolationKind(StrEnum):
-    """Consolation per undertrick; an integer option value means a fixed number of whists."""
-
-    PRICE = "price"  # the whist price p
-    VALUE = "value"  # the game value v
-    NONE = "none"
-
-
-class WhistSplit(StrEnum):
-    """One whister and one passer against a failed declarer (§1.1.3)."""
-
-    GREEDY = "greedy"  # «жлобский»: the whister writes the tricks, the passer only his consolation
-    GENTLEMAN = "gentleman"  # «джентльменский»: the two split everything in half
-
-
-class GentlemanScope(StrEnum):
-    REMISE = "remise"  # split only when the declarer failed
-    ALWAYS = "always"  # split on every one-whist deal
-
-
-class WhistRequirement(StrEnum):
-    """Two whisters on a six or a seven: who answers for the side's obligation."""
-
-    SIDE_FIRST = "side_first"  # each for his half, once the side is short
-    EACH = "each"  # each for his half, always
-    TOGETHER = "together"  # the side's shortfall, charged to the second whister
-
-
-class MadeGame(StrEnum):
-    POOL = "pool"
-    MOUNTAIN_FIRST = (
-        "mountain_first"  # Rostov: write off the own mountain first, the rest into the pool
-    )
-
-
-class RaspasyFamily(StrEnum):
-    MOUNTAIN = "mountain"  # tricks into the own mountain
-    WHISTS = "whists"  # Moscow: the player with the fewest tricks writes whists on the others
-
-
-class Progression(StrEnum):
-    NONE = "none"
-    ARITHMETIC = "arithmetic"  # ×1, 2, 3 …
-    GEOMETRIC = "geometric"  # ×1, 2, 4 …
-
-
-class RaspasyZero(StrEnum):
-    """The bonus of a player who took no trick on raspasy."""
-
-    POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
-    POOL_1 = "pool_1"  # pool += 1 (Moscow)
-    MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
-    NONE = "none"
-
-
-class Overflow(StrEnum):
-    """What happens to pool points past the target (§1.3)."""
-
-    HELP = "help"
-    OWN_MOUNTAIN = "own_mountain"
-    KEEP = "keep"
-
-
-class EndRule(StrEnum):
-    ALL_CLOSED = "all_closed"
-    POOL_SUM = "pool_sum"
-    TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
-
-
-Consolation = ConsolationKind | int
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +72,7 @@ class Rules:
 
     @property
     def odessa_rules(self) -> bool:
-        """Odessa's own rules (§6) — the mountain floored at 0, the raspasy zero fall-backs, the
-        dealer's whist — are on in `odessa` and nowhere else, whatever the options say (§2.2)."""
+        """Odessa's own rules (§6) hold in `odessa` only, whatever the options say (§2.2)."""
         return self.convention == "odessa"
 
     def overrides(self, players: int = 3) -> dict[str, str]:
@@ -279,23 +207,13 @@ ALIASES: Final[Mapping[str, str]] = {
     "русский": "russian",
 }
 
+_TYPES: Final = get_type_hints(Rules)
 _ENUMS: Final[Mapping[str, type[StrEnum]]] = {
-    "responsibility": Responsibility,
-    "whist_split": WhistSplit,
-    "gentleman_scope": GentlemanScope,
-    "whist_requirement": WhistRequirement,
-    "made_game": MadeGame,
-    "raspasy": RaspasyFamily,
-    "raspasy_progression": Progression,
-    "raspasy_zero": RaspasyZero,
-    "overflow": Overflow,
-    "end_rule": EndRule,
+    name: kind
+    for name, kind in _TYPES.items()
+    if isinstance(kind, type) and issubclass(kind, StrEnum)
 }
-_BOOLS: Final = frozenset(
-    f.name
-    for f in fields(Rules)
-    if f.type == "bool"  # the annotations are strings here
-)
+_BOOLS: Final = frozenset(name for name, kind in _TYPES.items() if kind is bool)
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
 
 
@@ -342,9 +260,7 @@ def _bad_value(name: str, raw: str, valid: str) -> OptionError:
 
 
 def parse_option(name: str, raw: str) -> object:
-    """One `name=value` option as its typed value (conventions.md §2.1), strictly: the exact
-    lower-case name, and the value exactly as §2.1 writes it. Raises OptionError naming the option
-    and its valid values."""
+    """One `name=value` option typed, exactly as §2.1 writes it; raises OptionError."""
     if name not in OPTION_NAMES:
         raise OptionError(
             "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
@@ -382,9 +298,7 @@ def parse_option(name: str, raw: str) -> object:
 
 
 def check_rules(rules: Rules) -> Rules:
-    """The rules, if their options fit together (§2.1); raises OptionError naming both options of
-    an incoherent pair: `made_game=mountain_first` already writes a made game off the mountain, so
-    `made_lowers_mountain=true` beside it would write it off twice."""
+    """The rules, unless `made_game=mountain_first` meets `made_lowers_mountain` (twice off)."""
     if rules.made_game is MadeGame.MOUNTAIN_FIRST and rules.made_lowers_mountain:
         raise OptionError(
             "incoherent-options",
@@ -403,8 +317,7 @@ def _table_preset(convention: str, players: int) -> Rules:
 
 
 def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
-    """The frozen rules of one game: the preset, its table-size defaults, then the overrides;
-    raises OptionError for a bad name, value or combination (§2.1)."""
+    """One game's rules: the preset, its table-size defaults, then the overrides (§2.1)."""
     rules = _table_preset(convention, players)
     typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
     return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
@@ -414,15 +327,12 @@ def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
 _RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
-    ("raspasy_zero", "pool_then_mountain"): "pool_price",
+    ("raspasy_zero", "pool_then_mountain"): "pool_price"
 }
 
 
 def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> Rules:
-    """The rules a game froze when it started, from its stored options (every option's value as
-    `format_option` wrote it, in any rules version so far). Retired options are dropped and retired
-    values mapped to what now means the same; a stored pair `check_rules` would now refuse is kept
-    as it was frozen (§1.4: rules are frozen per game)."""
+    """A game's frozen rules from stored options of any version, kept as frozen (§1.4)."""
     rules = _table_preset(convention, players)
     typed = {
         name: parse_option(name, _RETIRED_VALUES.get((name, raw), raw))

@@ -1,10 +1,4 @@
-"""The scoring of one deal: the entries it writes before the pool's overflow rule (conventions.md §1).
-
-Each rule is a small function named after it. `score_deal` returns entries in the order the sheet takes
-them: the declarer's first, then the other players clockwise from the declarer (raspasy: clockwise from
-the player after the dealer). What depends on the sheet — help, a closed pool, Odessa's mountain at 0,
-the closing bonuses — is the replay's business (`scoring.replay`).
-"""
+"""The entries one deal writes before the pool's overflow rule (conventions.md §1)."""
 
 from __future__ import annotations
 
@@ -27,17 +21,18 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
-from scoring.rules import (
+from scoring.options import (
     ConsolationKind,
     GentlemanScope,
     Progression,
     RaspasyFamily,
     RaspasyZero,
     Responsibility,
-    Rules,
     WhistRequirement,
     WhistSplit,
 )
+from scoring.rules import Rules
+from scoring.seating import clockwise
 
 
 def exact(amount: Fraction | int) -> Fraction:
@@ -90,18 +85,8 @@ def raspasy_multiplier(rules: Rules, step: int) -> int:
     return 1
 
 
-def clockwise(start: int, size: int) -> list[int]:
-    """Seats clockwise beginning with `start`."""
-    return [(start + i) % size for i in range(size)]
-
-
 def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> dict[int, int]:
-    """Tricks each whister answers for when the declarer made the contract (§1.1.3, responsibility).
-
-    One whister answers for the whole side (the passer's tricks count). Two whisters on 6/7 answer each
-    for his half against his own tricks (`whist_requirement`); on 8–10 the second whister, clockwise
-    from the declarer, answers for the side.
-    """
+    """Tricks each whister answers for when the contract was made (§1.1.3)."""
     duty = obligation(rules, deal.level)
     side = deal.defence_tricks
     if duty == 0:
@@ -185,12 +170,7 @@ def one_whist(
     cons: Fraction,
     dealer_whists: bool = False,
 ) -> list[Entry]:
-    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation.
-
-    Odessa's dealer whist (§6, §2.2) is always greedy and the passer writes nothing, whatever
-    `whist_split` says; `passer_consolation_to_whister` still decides whether the dealer also writes
-    the passer's consolation.
-    """
+    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation."""
     declarer, side = deal.declarer, deal.defence_tricks
     failed = deal.undertricks > 0
     gentleman = (
@@ -249,11 +229,7 @@ def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
 def score_raspasy(
     rules: Rules, size: int, dealer: int | None, deal: Raspasy, step: int
 ) -> list[Entry]:
-    """All passed (§1.2): the mountain family, or Moscow's whists family.
-
-    §2.2: "`raspasy_progression` and `raspasy_cap` apply to the mountain family only, and the whists
-    family's zero bonus is never multiplied" — the whists family always takes the base price.
-    """
+    """All passed (§1.2): the mountain family, or Moscow's whists family."""
     tricks = dict(deal.tricks)
     mountain_family = rules.raspasy is RaspasyFamily.MOUNTAIN
     price = rules.raspasy_price * (raspasy_multiplier(rules, step) if mountain_family else 1)

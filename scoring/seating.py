@@ -1,13 +1,4 @@
-"""Who sits at the table and who plays a deal (spec/notation.md "Players").
-
-"A game has 3 or 4 players in seat order (clockwise, the order given at `/newgame`)." "With 4
-players the dealer sits the deal out and the three others are active; with 3 he plays." Seats are
-indexes (0 = seat A). The canonical line keeps the defenders clockwise from the declarer
-(spec/notation.md "Canonical form").
-
-Names a player may not take are here too: a name that reads as a word of the notation, or as a
-seat letter, would make a deal line mean something else.
-"""
+"""Who sits at the table and who plays a deal (spec/notation.md "Players")."""
 
 from __future__ import annotations
 
@@ -40,8 +31,7 @@ def clockwise(start: int, size: int) -> tuple[int, ...]:
 
 
 def active_seats(size: int, dealer: int) -> tuple[int, ...]:
-    """The seats that play a deal dealt by `dealer`, in seat order: all three at a table of
-    three; the four minus the dealer at a table of four (notation.md "Players")."""
+    """The seats that play a deal dealt by `dealer`: at four, all but the dealer."""
     if size not in SEATS:
         raise ValueError(f"a game has 3 or 4 players, not {size}")
     return tuple(s for s in range(size) if size == 3 or s != dealer)

@@ -1,13 +1,4 @@
-"""Settlement («расписывание пульки»): who owes whom — spec/settlement.md.
-
-`settle(rules, totals, stake)` carries each pool's difference from the target into the mountain, writes
-off the smallest mountain (amnesty), turns mountains into whists, cancels whists pair by pair and lists
-the payments. Everything is an exact `Fraction` until money is rounded to 0.01 at the very end; the
-invariants of the spec are checked here and a broken one raises `InvariantError` (a bug, never input).
-
-The traditional ways to avoid fractions (settlement.md, "Exactness and rounding", example E2) are not
-implemented: balances stay exact and only money is rounded.
-"""
+"""Settlement («расписывание пульки»): who owes whom — spec/settlement.md."""
 
 from __future__ import annotations
 
@@ -22,9 +13,7 @@ from scoring.errors import InvariantError
 from scoring.rules import Rules
 from scoring.sheet import Totals
 
-WHISTS_PER_MOUNTAIN_POINT: Final = (
-    10  # step 3: a mountain point is 10 whists shared among the others
-)
+WHISTS_PER_MOUNTAIN_POINT: Final = 10  # step 3: shared among the others
 CENTS: Final = 100  # money is rounded to 0.01
 
 Amount = TypeVar("Amount", Fraction, Decimal)
@@ -32,11 +21,7 @@ Amount = TypeVar("Amount", Fraction, Decimal)
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """`debtor` pays `creditor` (seat indexes): `whists` exactly, and `money` when a stake is set.
-
-    Money may be 0.00 on a pair, and in a rare case (see `_transfers`) whists may be 0 on a pair that
-    only carries money.
-    """
+    """`debtor` pays `creditor` `whists` exactly, and `money` when a stake is set."""
 
     debtor: int
     creditor: int
@@ -108,10 +93,7 @@ def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal,
 
 
 def greedy_transfers(balances: Sequence[Amount]) -> list[tuple[int, int, Amount]]:
-    """(debtor, creditor, amount): the largest debtor pays the largest creditor, ties to the earlier seat.
-
-    Each payment settles at least one of the two, so there are at most N − 1 payments.
-    """
+    """The largest debtor pays the largest creditor (ties: earlier seat): ≤ N − 1 payments."""
     left = list(balances)
     payments: list[tuple[int, int, Amount]] = []
     while True:
@@ -126,8 +108,7 @@ def greedy_transfers(balances: Sequence[Amount]) -> list[tuple[int, int, Amount]
 
 
 def settle_balances(balances: Sequence[Amount]) -> tuple[tuple[int, int, Amount], ...]:
-    """Who pays whom to settle balances that sum to zero (debts summed over several games): the
-    greedy payments of "Who pays whom", at most N − 1, checked to rebuild every balance exactly."""
+    """The greedy payments that settle zero-sum balances, checked to rebuild each exactly."""
     if sum(balances) != 0:
         raise InvariantError(f"balances sum to {sum(balances)}, not 0")
     payments = tuple(greedy_transfers(balances))
@@ -166,12 +147,7 @@ def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settl
 def _transfers(
     balances: Sequence[Fraction], money: Sequence[Decimal] | None
 ) -> tuple[Transfer, ...]:
-    """The greedy whist payments; with a stake, money on the same pairs from the rounded balances.
-
-    When rounding to cents moves money from one group of players who settle among themselves to
-    another (about one case in 10⁵), no money fits those pairs: then the money payments are the
-    greedy ones on the money balances, merged with the whist payments by pair.
-    """
+    """The greedy whist payments, and money on the same pairs from the rounded balances."""
     payments = greedy_transfers(balances)
     if money is None:
         return tuple(Transfer(d, c, amount, None) for d, c, amount in payments)
@@ -193,12 +169,7 @@ def _transfers(
 def money_on_pairs(
     pairs: Sequence[tuple[int, int]], money: Sequence[Decimal]
 ) -> list[Decimal] | None:
-    """What each (debtor, creditor) pair pays so that the money balances are rebuilt, or None.
-
-    The greedy pairs form a forest, so the amounts are unique: a player on one pair only settles his
-    whole balance there, and so on inwards. None when a group's money does not sum to zero or a debtor
-    would have to receive money.
-    """
+    """What each (debtor, creditor) pair pays so that the money balances are rebuilt, or None."""
     left = list(money)
     amounts: list[Decimal | None] = [None] * len(pairs)
     open_pairs = set(range(len(pairs)))
@@ -221,9 +192,7 @@ def money_on_pairs(
 
 
 def _check_balances(
-    balances: Sequence[Fraction],
-    carried: Sequence[Fraction],
-    whists: Sequence[Sequence[Fraction]],
+    balances: Sequence[Fraction], carried: Sequence[Fraction], whists: Sequence[Sequence[Fraction]]
 ) -> None:
     if sum(balances) != 0:
         raise InvariantError(f"balances sum to {sum(balances)}, not 0")
@@ -234,9 +203,7 @@ def _check_balances(
 
 
 def _check_transfers(
-    transfers: Sequence[Transfer],
-    balances: Sequence[Fraction],
-    money: Sequence[Decimal] | None,
+    transfers: Sequence[Transfer], balances: Sequence[Fraction], money: Sequence[Decimal] | None
 ) -> None:
     rebuilt = [Fraction(0)] * len(balances)
     for t in transfers:

@@ -1,7 +1,4 @@
-"""The score sheet as values: the game, its records as scored, totals and running totals per band.
-
-A `Sheet` is never stored: `scoring.replay.replay(game, records)` builds it from the log every time.
-"""
+"""The score sheet as values, rebuilt from the log by `scoring.replay.replay` every time."""
 
 from __future__ import annotations
 
@@ -69,9 +66,8 @@ class Sheet:
     closed_pools: frozenset[int] = frozenset()
     finished: bool = False
     last_round_announced: bool = False
-    rules_now: Rules | None = (
-        None  # the rules after mid-game changes (RuleChange); None: unchanged
-    )
+    # the rules after mid-game changes (RuleChange); None: unchanged
+    rules_now: Rules | None = None
     # Whether some pool or mountain points were given by another player (a help entry): the replay
     # knows it as it goes; None (a sheet made otherwise) is read from the records.
     helped: bool | None = None
@@ -83,8 +79,7 @@ class Sheet:
 
     @property
     def deals(self) -> int:
-        """How many deals: they are numbered 1, 2, … in order, so the last number given (read from
-        the end: a live game asks this of every sheet)."""
+        """How many deals: the last number given, read from the end."""
         for scored in reversed(self.records):
             if scored.number:
                 return scored.number

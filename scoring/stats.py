@@ -1,12 +1,4 @@
-"""Statistics of finished games: what each player did in one game, and the tallies over many
-(docs/rules.md "Statistics").
-
-`plays(sheet, settlement)` reads one game's sheet (the records in force, so a corrected deal counts
-as corrected) and its settlement: per seat the balance, the contracts declared and made by level,
-the misères, the whists written in deals and the raspasy tricks. A `Tally` adds plays up over
-games. Nothing here is stored: the application keeps a summary of each ended game only as a cache
-of `plays`, keyed by `ENGINE` so that any change of the engine rebuilds it.
-"""
+"""Statistics of finished games: each player's plays in one game, tallies over many."""
 
 from __future__ import annotations
 
@@ -30,8 +22,7 @@ Key = TypeVar("Key", bound=Hashable)
 
 
 def _engine_fingerprint() -> str:
-    """The statistics' version and a digest of every module of the rules engine: a stored summary
-    made by another engine (a fix in the scoring, a new option) no longer matches and is rebuilt."""
+    """The statistics' version and a digest of the rules engine's modules."""
     digest = hashlib.sha256(str(STATS_VERSION).encode())
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
@@ -44,10 +35,7 @@ ENGINE: Final = _engine_fingerprint()
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One player's numbers in one game. `declared`/`made` count contracts per level 6–10 (a
-    contract nobody whisted counts as made; «three down» as not made); `whists` are what the deals
-    wrote into his whists columns; `deals` and `raspasy` count the deals he played (at a table of
-    four the dealer sits a deal out)."""
+    """One player's numbers in one game."""
 
     balance: Fraction  # whists, from the settlement
     money: Decimal | None  # with a stake
@@ -117,9 +105,7 @@ def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
 
 
 def above(a: Fraction, b: Fraction) -> bool:
-    """`a > b`, exactly, at a fraction of the cost of comparing Fractions (a thousand games'
-    statistics compare some twenty thousand balances): the quotients are correctly rounded, so
-    rounding keeps their order, and only quotients that round alike are compared exactly."""
+    """`a > b` exactly, comparing correctly rounded quotients first (much cheaper)."""
     x, y = a.numerator / a.denominator, b.numerator / b.denominator
     return x > y if x != y else a > b
 
@@ -143,8 +129,7 @@ def _ratio(part: Fraction | int, whole: int) -> Fraction | None:
 
 
 def _add(sums: dict[int, int], value: Fraction) -> None:
-    """Add to a sum kept as numerators per denominator: integer additions only (a thousand
-    games' balances have a handful of denominators); the Fraction is made once, when read."""
+    """Add to a sum kept as numerators per denominator; the Fraction is made when read."""
     sums[value.denominator] = sums.get(value.denominator, 0) + value.numerator
 
 
@@ -154,8 +139,7 @@ def _sum(sums: dict[int, int]) -> Fraction:
 
 @dataclass(slots=True)
 class Tally:
-    """One player's plays added up over games. `best`/`worst` keep the balance and the caller's
-    key of that game (its id): the first game that reached it."""
+    """One player's plays added up over games."""
 
     games: int = 0
     wins: int = 0

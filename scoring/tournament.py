@@ -1,12 +1,4 @@
-"""A tournament's standings: what each table's game gives each of its players, summed over the
-rounds (docs/rules.md "Tournaments").
-
-Two ways to score a game, chosen when the tournament is created and frozen with its rules:
-`WHISTS` (the default) — a player's tournament points for a game are his balance in whists, so a
-tournament is one long pulka spread over tables and rounds; `PLACES` — 3, 2, 1, 0 points by
-place at the table (first by balance gets 3), tied players share the points of the places they
-tie for (two tied first at a table of three: (3 + 2) / 2 = 2½ each).
-"""
+"""A tournament's standings: each game's points per player, summed over the rounds."""
 
 from __future__ import annotations
 
@@ -34,8 +26,7 @@ PLACE_POINTS: Final = (3, 2, 1, 0)  # first, second, third, fourth at the table
 
 
 def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
-    """The points of each seat by its place at the table (`PLACE_POINTS`), tied seats sharing
-    the points of the places they take together."""
+    """Each seat's points by its place (`PLACE_POINTS`); tied seats share them."""
     order = sorted(range(len(balances)), key=lambda seat: -balances[seat])
     points = [Fraction(0)] * len(balances)
     place = 0
@@ -68,9 +59,7 @@ class Line:
 def standings(
     rounds: int, results: Sequence[tuple[int, Mapping[Hashable, Fraction]]]
 ) -> list[Line]:
-    """The ranked standings of `rounds` rounds from each game's points (`(round, {player:
-    points})`, rounds counted from 1): the most points first, then the fewer games, then the
-    order players first appeared."""
+    """Ranked standings: most points, then fewer games, then who appeared first."""
     totals: dict[Hashable, list[Fraction | None]] = {}
     games: dict[Hashable, int] = {}
     for number, points in results:
@@ -89,8 +78,7 @@ def standings(
 
 
 def shown_places(lines: Sequence[Line]) -> list[int]:
-    """The place shown beside each line of ranked standings: its rank, shared by a run of equal
-    totals (1, 2, 2, 4)."""
+    """The place shown beside each ranked line: its rank, shared by equal totals (1, 2, 2, 4)."""
     places: list[int] = []
     for index, line in enumerate(lines, start=1):
         tied = bool(places) and line.total == lines[index - 2].total

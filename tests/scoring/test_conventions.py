@@ -6,19 +6,7 @@ import pytest
 
 from scoring.deal import GAME_VALUE, obligation, remise_price, whist_price
 from scoring.score import responsibility_factor
-from tests.scoring.engine import (
-    A,
-    B,
-    C,
-    D,
-    contract,
-    make_game,
-    misere,
-    pas,
-    play,
-    raspasy,
-    vist,
-)
+from tests.scoring.engine import A, B, C, D, contract, make_game, misere, pas, play, raspasy, vist
 
 # -- §3 Sochi (seed A) ---------------------------------------------------------------------------
 

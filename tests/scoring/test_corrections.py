@@ -2,12 +2,7 @@
 
 from fractions import Fraction
 
-from scoring.corrections import (
-    NO_PENALTY,
-    PenaltyOutlook,
-    correction_penalty,
-    record_penalty,
-)
+from scoring.corrections import NO_PENALTY, PenaltyOutlook, correction_penalty, record_penalty
 from scoring.deal import Adjust, Column
 from tests.scoring.engine import A, B, C, contract, make_game, pas, play, vist
 

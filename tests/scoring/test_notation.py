@@ -278,42 +278,61 @@ def test_commas_separate_words_like_spaces() -> None:
 # --- Normalisation: equal deals compare equal --------------------------------------------------
 
 
-def test_defenders_are_kept_clockwise_from_the_declarer_whatever_the_typing_order() -> None:
-    one = parse_record("B 7♠ -1 pass:A vist:C", ABC)
-    other = parse_record("B 7♠ -1 vist:C pass:A", ABC)
-    assert one == other == game(B, 7, Suit.SPADES, -1, vist(C), pas(A))
+S = Suit.SPADES
+# Lines (split at " | ") that read as one record: notation.md TRICKS, "Players", four players.
+SAME_RECORD: list[tuple[Table, str, Record]] = [
+    # defenders are kept clockwise from the declarer, whatever the typing order
+    (ABC, "B 7♠ -1 pass:A vist:C | B 7♠ -1 vist:C pass:A", game(B, 7, S, -1, vist(C), pas(A))),
+    # one whister: the side's tricks follow from RESULT, and are dropped
+    (
+        ABC,
+        "C 7♠ vist:A/3 pass:B/1 | C 7♠ -1 vist:A pass:B | C 7♠ -1 vist:A/4 pass:B",
+        game(C, 7, S, -1, vist(A), pas(B)),
+    ),
+    # two whisters: a RESULT and one count give the other the rest; both counts give the RESULT
+    (
+        ABC,
+        "C 6♠ -1 vist:A/3 vist:B | C 6♠ -1 vist:A vist:B/2 | C 6♠ vist:A/3 vist:B/2",
+        game(C, 6, S, -1, vist(A, 3), vist(B, 2)),
+    ),
+    (ABC, "C 10 = vist:A vist:B", game(C, 10, None, 0, vist(A, 0), vist(B, 0))),
+    # a deal not played has result zero and no tricks
+    (ABC, "C 6♥ = pass:A pass:B | C 6♥ pass:A pass:B", game(C, 6, Suit.HEARTS, 0, pas(A), pas(B))),
+    (ABC, "C 6♠ = уход", game(C, 6, S, 0, three_down=True)),
+    # a lone `В` is seat B (notation.md "Players"), so Вера takes two letters
+    (
+        Table(("Алёна", "Борис", "Вера")),
+        "Ве 7♠ -1 вист:Ал пас:Бо",
+        game(2, 7, S, -1, vist(0), pas(1)),
+    ),
+    (CHAT, "я 7♠ -1 vist:A pass:C", game(B, 7, S, -1, pas(C), vist(A))),  # me: the sender
+    # four players: the dealer sits out, the declarer is the active player left
+    (Table(FOUR, dealer=A), "7♠ -1 vist:B pass:C", game(D, 7, S, -1, vist(B), pas(C))),
+    (Table(FOUR), "D 7♠ -1 vist:B pass:C", game(D, 7, S, -1, vist(B), pas(C))),
+    (Table(FOUR, dealer=B), "рас 2 3 5", Raspasy(((A, 2), (C, 3), (D, 5)))),
+    # `dealer:X` says who dealt this deal
+    (
+        Table(FOUR, dealer=A),
+        "рас 2 3 5 dealer:D",
+        Raspasy(((A, 2), (B, 3), (C, 5)), Extras(dealer=D)),
+    ),
+    (Table(FOUR), "7♠ -1 vist:B pass:C dealer:A", game(D, 7, S, -1, vist(B), pas(C), dealer=A)),
+    # conventions.md §6: the Odessa dealer may whist for a passer — `vist:DEALER pass:X`
+    (Table(FOUR, dealer=D), "C 7♠ -1 vist:D pass:A", game(C, 7, S, -1, vist(D), pas(A))),
+    (Table(NAMES, dealer=A), "A 7♠ -1 vist:B pass:C", game(A, 7, S, -1, vist(B), pas(C))),
+]
 
 
-def test_one_whisters_tricks_give_the_result_and_are_dropped() -> None:
-    """notation.md TRICKS: with one whister the side's tricks follow from RESULT."""
-    from_tricks = parse_record("C 7♠ vist:A/3 pass:B/1", ABC)
-    from_result = parse_record("C 7♠ -1 vist:A pass:B", ABC)
-    with_both = parse_record("C 7♠ -1 vist:A/4 pass:B", ABC)
-    assert from_tricks == from_result == with_both == game(C, 7, Suit.SPADES, -1, vist(A), pas(B))
+@pytest.mark.parametrize(("table", "lines", "expected"), SAME_RECORD)
+def test_lines_that_read_as_one_record(table: Table, lines: str, expected: Record) -> None:
+    for line in lines.split(" | "):
+        assert parse_record(line, table) == expected, line
 
 
-def test_two_whisters_with_a_result_and_one_count_give_the_other_the_rest() -> None:
-    """notation.md TRICKS: "Two whisters with a RESULT and one whister's tricks: the other has the rest"."""
-    record = parse_record("C 6♠ -1 vist:A/3 vist:B", ABC)
-    assert record == game(C, 6, Suit.SPADES, -1, vist(A, 3), vist(B, 2))
-    assert parse_record("C 6♠ -1 vist:A vist:B/2", ABC) == record
-
-
-def test_two_whisters_tricks_give_the_result() -> None:
-    assert parse_record("C 6♠ vist:A/3 vist:B/2", ABC) == game(
-        C, 6, Suit.SPADES, -1, vist(A, 3), vist(B, 2)
-    )
-
-
-def test_two_whisters_against_all_ten_tricks_took_none_each() -> None:
-    assert parse_record("C 10 = vist:A vist:B", ABC) == game(
-        C, 10, None, 0, vist(A, 0), vist(B, 0)
-    )
-
-
-def test_a_deal_not_played_has_result_zero_and_no_tricks() -> None:
-    assert parse_record("C 6♥ = pass:A pass:B", ABC) == parse_record("C 6♥ pass:A pass:B", ABC)
-    assert parse_record("C 6♠ = уход", ABC) == game(C, 6, Suit.SPADES, 0, three_down=True)
+def test_cyrillic_names_and_prefixes() -> None:
+    table = Table(("Алёна", "Борис", "Вера"))
+    assert resolve_player("алена", table) == 0
+    assert resolve_player("Бор", table) == 1
 
 
 # --- Players (notation.md "Players") -----------------------------------------------------------
@@ -356,15 +375,6 @@ def test_an_exact_name_comes_before_a_prefix() -> None:
     assert resolve_player("anna", table) == 1
 
 
-def test_cyrillic_names_and_prefixes() -> None:
-    table = Table(("Алёна", "Борис", "Вера"))
-    assert resolve_player("алена", table) == 0
-    assert resolve_player("Бор", table) == 1
-    assert parse_record("Ве 7♠ -1 вист:Ал пас:Бо", table) == game(
-        2, 7, Suit.SPADES, -1, vist(0), pas(1)
-    )  # a lone `В` is seat B now (notation.md "Players"), so Вера takes two letters
-
-
 def test_an_ambiguous_prefix_lists_the_players() -> None:
     table = Table(("Anna", "Andrei", "Boris"))
     with pytest.raises(InvalidDeal) as caught:
@@ -382,12 +392,6 @@ def test_an_unknown_player_lists_the_players() -> None:
     assert caught.value.params == {"players": "Anna, Boris, Clara"}
 
 
-def test_me_names_the_sender_in_a_chat() -> None:
-    assert parse_record("я 7♠ -1 vist:A pass:C", CHAT) == game(
-        B, 7, Suit.SPADES, -1, pas(C), vist(A)
-    )
-
-
 def test_me_is_an_error_in_a_file() -> None:
     with pytest.raises(InvalidDeal) as caught:
         parse_record("me 7♠ -1 vist:A pass:B", ABC)
@@ -395,28 +399,6 @@ def test_me_is_an_error_in_a_file() -> None:
 
 
 # --- Four players: the dealer sits out ----------------------------------------------------------
-
-
-def test_four_players_the_declarer_is_the_active_player_left() -> None:
-    """notation.md: with 4 players the dealer sits the deal out and the three others are active."""
-    table = Table(FOUR, dealer=A)
-    assert parse_record("7♠ -1 vist:B pass:C", table) == game(
-        D, 7, Suit.SPADES, -1, vist(B), pas(C)
-    )
-
-
-def test_four_players_raspasy_in_seat_order_counts_the_active_players() -> None:
-    table = Table(FOUR, dealer=B)
-    assert parse_record("рас 2 3 5", table) == Raspasy(((A, 2), (C, 3), (D, 5)))
-
-
-def test_four_players_dealer_word_says_who_dealt_this_deal() -> None:
-    table = Table(FOUR, dealer=A)
-    record = parse_record("рас 2 3 5 dealer:D", table)
-    assert record == Raspasy(((A, 2), (B, 3), (C, 5)), Extras(dealer=D))
-    assert parse_record("7♠ -1 vist:B pass:C dealer:A", Table(FOUR)) == game(
-        D, 7, Suit.SPADES, -1, vist(B), pas(C), dealer=A
-    )
 
 
 def test_four_players_without_a_known_dealer_need_the_declarer_named() -> None:
@@ -430,14 +412,6 @@ def test_four_players_without_a_known_dealer_need_the_declarer_named() -> None:
     with pytest.raises(InvalidDeal) as caught:
         parse_record("рас 2 3 5", table)
     assert caught.value.code == "missing-dealer"
-
-
-def test_four_players_odessa_dealer_whist_is_read() -> None:
-    """conventions.md §6: the dealer may whist for a passer — `vist:DEALER pass:X`."""
-    table = Table(FOUR, dealer=D)
-    assert parse_record("C 7♠ -1 vist:D pass:A", table) == game(
-        C, 7, Suit.SPADES, -1, vist(D), pas(A)
-    )
 
 
 @pytest.mark.parametrize(
@@ -457,12 +431,6 @@ def test_four_players_dealer_in_play_is_illegal(line: str, span: str) -> None:
         parse_record(line, Table(FOUR, dealer=D))
     assert (caught.value.code, caught.value.span) == ("dealer-in-play", span)
     assert caught.value.params == {"dealer": "Dima"}
-
-
-def test_three_players_the_dealer_plays() -> None:
-    assert parse_record("A 7♠ -1 vist:B pass:C", Table(NAMES, dealer=A)) == game(
-        A, 7, Suit.SPADES, -1, vist(B), pas(C)
-    )
 
 
 # --- Errors: one per code (notation.md "Errors") ----------------------------------------------

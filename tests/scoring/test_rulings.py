@@ -15,19 +15,7 @@ from scoring.replay import replay
 from scoring.score import raspasy_multiplier
 from scoring.settle import settle
 from scoring.sheet import Sheet
-from tests.scoring.engine import (
-    A,
-    B,
-    C,
-    D,
-    contract,
-    make_game,
-    misere,
-    pas,
-    play,
-    raspasy,
-    vist,
-)
+from tests.scoring.engine import A, B, C, D, contract, make_game, misere, pas, play, raspasy, vist
 
 
 def protocol_sheet(text: str) -> Sheet:

@@ -13,22 +13,45 @@ side's tricks, u = the declarer's undertricks, p = the whist price.
 
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 from scoring.protocol import parse_protocol
-from scoring.replay import replay
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
+from tests.scoring.test_replay_properties import check_invariants
 
 GAMES = Path(__file__).parent.parent / "data" / "games"
 F = Fraction
 
 
-def play_file(name: str) -> tuple[Sheet, Settlement]:
+class Outcome(NamedTuple):
+    """What a finished game's file comes to: its deals, totals, carried mountains and balances."""
+
+    deals: int
+    pool: tuple[Fraction | int, ...]
+    mountain: tuple[Fraction | int, ...]
+    whists: tuple[tuple[Fraction | int, ...], ...]
+    mountains: tuple[Fraction | int, ...]
+    balances: tuple[Fraction | int, ...]
+
+
+def play(name: str) -> tuple[Sheet, Settlement]:
     """Parse tests/data/games/<name>.pref, replay its records and settle the final sheet."""
     protocol = parse_protocol((GAMES / f"{name}.pref").read_text(encoding="utf-8"))
     game = protocol.game()
-    sheet = replay(game, [record for _, record in protocol.records])
+    records = [record for _, record in protocol.records]
+    sheet = check_invariants(game, records)  # every property of a random game holds here too
     return sheet, settle(game.rules, sheet.totals, protocol.stake)
+
+
+def play_file(name: str) -> Outcome:
+    """The outcome of a game file, which must be finished."""
+    sheet, result = play(name)
+    assert sheet.finished
+    totals = sheet.totals
+    return Outcome(
+        sheet.deals, totals.pool, totals.mountain, totals.whists, result.mountains, result.balances
+    )
 
 
 def test_every_game_file_states_its_source_and_has_twenty_deals() -> None:
@@ -43,7 +66,7 @@ def test_every_game_file_states_its_source_and_has_twenty_deals() -> None:
         convention, size, _ = path.stem.split("_")
         text = path.read_text(encoding="utf-8")
         assert text.startswith(f"# source: hand-worked game for {convention}, {size} players\n")
-        sheet, _ = play_file(path.stem)
+        sheet, _ = play(path.stem)
         assert sheet.deals >= 20
         assert len(sheet.game.players) == int(size)
 
@@ -121,14 +144,14 @@ def test_whole_game_sochi_3_players() -> None:
     # Balances: A 92/3 + 292/3 = 128;  B −92/3 + 116/3 = 8;  C −292/3 − 116/3 = −136.
     # Closed form (average mountain 63): A 170 + (76 − 118) = 128; B −30 + (106 − 68) = 8;
     # C −140 + (78 − 74) = −136.
-    sheet, result = play_file("sochi_3_players")
-    assert sheet.deals == 22
-    assert sheet.totals.pool == (10, 10, 10)
-    assert sheet.totals.mountain == (46, 66, 77)
-    assert sheet.totals.whists == ((0, 36, 40), (72, 0, 34), (46, 32, 0))
-    assert sheet.finished
-    assert result.mountains == (0, 20, 31)
-    assert result.balances == (F(128), F(8), F(-136))
+    assert play_file("sochi_3_players") == Outcome(
+        22,
+        (10, 10, 10),
+        (46, 66, 77),
+        ((0, 36, 40), (72, 0, 34), (46, 32, 0)),
+        (0, 20, 31),
+        (F(128), F(8), F(-136)),
+    )
 
 
 def test_whole_game_sochi_4_players() -> None:
@@ -200,19 +223,14 @@ def test_whole_game_sochi_4_players() -> None:
     # Balances: A 76 + 37/2 + 247/2 = 218;  B −76 − 47/2 + 143/2 = −28;
     #           C −37/2 + 47/2 + 73 = 78;  D −247/2 − 143/2 − 73 = −268.
     # Closed form (average mountain 50): A 150 + 68, B 70 − 98, C 20 + 58, D −240 − 28.
-    sheet, result = play_file("sochi_4_players")
-    assert sheet.deals == 22
-    assert sheet.totals.pool == (10, 10, 10, 10)
-    assert sheet.totals.mountain == (35, 43, 48, 74)
-    assert sheet.totals.whists == (
-        (0, 68, 4, 32),
-        (12, 0, 4, 8),
-        (18, 40, 0, 40),
-        (6, 14, 32, 0),
+    assert play_file("sochi_4_players") == Outcome(
+        22,
+        (10, 10, 10, 10),
+        (35, 43, 48, 74),
+        ((0, 68, 4, 32), (12, 0, 4, 8), (18, 40, 0, 40), (6, 14, 32, 0)),
+        (0, 8, 13, 39),
+        (F(218), F(-28), F(78), F(-268)),
     )
-    assert sheet.finished
-    assert result.mountains == (0, 8, 13, 39)
-    assert result.balances == (F(218), F(-28), F(78), F(-268))
 
 
 # -- Leningrad -----------------------------------------------------------------------------------
@@ -285,14 +303,14 @@ def test_whole_game_leningrad_3_players() -> None:
     #        B–C 52 + 1600/3 − (32 + 1340/3) = +320/3 to B.
     # Balances: A 3072/3 = 1024;  B −1352/3 + 320/3 = −344;  C −1720/3 − 320/3 = −680.
     # Closed form (average mountain 82): A 980 + 44, B −360 + 16, C −620 − 60.
-    sheet, result = play_file("leningrad_3_players")
-    assert sheet.deals == 21
-    assert sheet.totals.pool == (10, 10, 10)
-    assert sheet.totals.mountain == (-16, 118, 144)
-    assert sheet.totals.whists == ((0, 32, 56), (28, 0, 52), (16, 32, 0))
-    assert sheet.finished
-    assert result.mountains == (0, 134, 160)
-    assert result.balances == (F(1024), F(-344), F(-680))
+    assert play_file("leningrad_3_players") == Outcome(
+        21,
+        (10, 10, 10),
+        (-16, 118, 144),
+        ((0, 32, 56), (28, 0, 52), (16, 32, 0)),
+        (0, 134, 160),
+        (F(1024), F(-344), F(-680)),
+    )
 
 
 def test_whole_game_leningrad_4_players() -> None:
@@ -359,19 +377,14 @@ def test_whole_game_leningrad_4_players() -> None:
     # Balances: A 20 + 73 + 248 = 341;  B −20 + 49 + 180 = 209;  C −73 − 49 + 107 = −15;
     #           D −248 − 180 − 107 = −535.
     # Closed form (average mountain 173/2): A 285 + 56, B 285 − 76, C −55 + 40, D −515 − 20.
-    sheet, result = play_file("leningrad_4_players")
-    assert sheet.deals == 23
-    assert sheet.totals.pool == (10, 10, 10, 10)
-    assert sheet.totals.mountain == (58, 58, 92, 138)
-    assert sheet.totals.whists == (
-        (0, 44, 24, 60),
-        (24, 0, 8, 16),
-        (36, 44, 0, 40),
-        (12, 36, 48, 0),
+    assert play_file("leningrad_4_players") == Outcome(
+        23,
+        (10, 10, 10, 10),
+        (58, 58, 92, 138),
+        ((0, 44, 24, 60), (24, 0, 8, 16), (36, 44, 0, 40), (12, 36, 48, 0)),
+        (0, 0, 34, 80),
+        (F(341), F(209), F(-15), F(-535)),
     )
-    assert sheet.finished
-    assert result.mountains == (0, 0, 34, 80)
-    assert result.balances == (F(341), F(209), F(-15), F(-535))
 
 
 # -- Moscow = Rostov -----------------------------------------------------------------------------
@@ -440,14 +453,14 @@ def test_whole_game_moscow_3_players() -> None:
     #        B–C 113 − (58 + 140/3) = +25/3 to B.
     # Balances: A 143/3 + 180/3 = 323/3;  B −143/3 + 25/3 = −118/3;  C −180/3 − 25/3 = −205/3.
     # Closed form (average mountain 56/3): A 140/3 + 61, B −280/3 + 54, C 140/3 − 115.
-    sheet, result = play_file("moscow_3_players")
-    assert sheet.deals == 20
-    assert sheet.totals.pool == (10, 10, 10)
-    assert sheet.totals.mountain == (14, 28, 14)
-    assert sheet.totals.whists == ((0, 82, 106), (81, 0, 113), (46, 58, 0))
-    assert sheet.finished
-    assert result.mountains == (0, 14, 0)
-    assert result.balances == (F(323, 3), F(-118, 3), F(-205, 3))
+    assert play_file("moscow_3_players") == Outcome(
+        20,
+        (10, 10, 10),
+        (14, 28, 14),
+        ((0, 82, 106), (81, 0, 113), (46, 58, 0)),
+        (0, 14, 0),
+        (F(323, 3), F(-118, 3), F(-205, 3)),
+    )
 
 
 def test_whole_game_moscow_4_players() -> None:
@@ -520,19 +533,14 @@ def test_whole_game_moscow_4_players() -> None:
     #           C −63 − 175/2 + 16 = −269/2;  D −78 − 207/2 − 16 = −395/2.
     # Closed form (average mountain 59/4): A −65/2 + 138, B 155/2 + 149, C −25/2 − 122,
     # D −65/2 − 165.
-    sheet, result = play_file("moscow_4_players")
-    assert sheet.deals == 21
-    assert sheet.totals.pool == (10, 10, 10, 10)
-    assert sheet.totals.mountain == (18, 7, 16, 18)
-    assert sheet.totals.whists == (
-        (0, 40, 76, 78),
-        (48, 0, 87, 91),
-        (8, 22, 0, 60),
-        (0, 15, 49, 0),
+    assert play_file("moscow_4_players") == Outcome(
+        21,
+        (10, 10, 10, 10),
+        (18, 7, 16, 18),
+        ((0, 40, 76, 78), (48, 0, 87, 91), (8, 22, 0, 60), (0, 15, 49, 0)),
+        (11, 0, 9, 11),
+        (F(211, 2), F(453, 2), F(-269, 2), F(-395, 2)),
     )
-    assert sheet.finished
-    assert result.mountains == (11, 0, 9, 11)
-    assert result.balances == (F(211, 2), F(453, 2), F(-269, 2), F(-395, 2))
 
 
 # -- Odessa finka --------------------------------------------------------------------------------
@@ -613,14 +621,14 @@ def test_whole_game_odessa_3_players() -> None:
     # Balances: A 96/3 − 1780/3 = −1684/3;  B −96/3 − 1636/3 = −1732/3;
     #           C 1780/3 + 1636/3 = 3416/3.
     # Closed form (average mountain 260/3): A −880/3 − 268, B −880/3 − 284, C 1760/3 + 552.
-    sheet, result = play_file("odessa_3_players")
-    assert sheet.deals == 21
-    assert sheet.totals.pool == (12, 10, 12)
-    assert sheet.totals.mountain == (116, 114, 28)
-    assert sheet.totals.whists == ((0, 136, 52), (104, 0, 56), (352, 308, 0))
-    assert sheet.finished
-    assert result.mountains == (88, 88, 0)
-    assert result.balances == (F(-1684, 3), F(-1732, 3), F(3416, 3))
+    assert play_file("odessa_3_players") == Outcome(
+        21,
+        (12, 10, 12),
+        (116, 114, 28),
+        ((0, 136, 52), (104, 0, 56), (352, 308, 0)),
+        (88, 88, 0),
+        (F(-1684, 3), F(-1732, 3), F(3416, 3)),
+    )
 
 
 def test_whole_game_odessa_4_players() -> None:
@@ -710,19 +718,14 @@ def test_whole_game_odessa_4_players() -> None:
     # Balances: A 19 + 332 + 407 = 758;  B −19 + 313 + 392 = 686;  C −332 − 313 + 19 = −626;
     #           D −407 − 392 − 19 = −818.
     # Closed form (average mountain 57): A 190 + 568, B 530 + 156, C −290 − 336, D −430 − 388.
-    sheet, result = play_file("odessa_4_players")
-    assert sheet.deals == 24
-    assert sheet.totals.pool == (12, 12, 12, 12)
-    assert sheet.totals.mountain == (38, 4, 86, 100)
-    assert sheet.totals.whists == (
-        (0, 196, 268, 276),
-        (92, 0, 152, 164),
-        (56, 44, 0, 56),
-        (24, 12, 72, 0),
+    assert play_file("odessa_4_players") == Outcome(
+        24,
+        (12, 12, 12, 12),
+        (38, 4, 86, 100),
+        ((0, 196, 268, 276), (92, 0, 152, 164), (56, 44, 0, 56), (24, 12, 72, 0)),
+        (34, 0, 82, 96),
+        (F(758), F(686), F(-626), F(-818)),
     )
-    assert sheet.finished
-    assert result.mountains == (34, 0, 82, 96)
-    assert result.balances == (F(758), F(686), F(-626), F(-818))
 
 
 # -- Russian preferans ---------------------------------------------------------------------------
@@ -789,14 +792,14 @@ def test_whole_game_russian_3_players() -> None:
     #        B–C 10 + 490/3 − (56 + 530/3) = −178/3 to B.
     # Balances: A 596/3 + 424/3 = 340;  B −596/3 − 178/3 = −258;  C −424/3 + 178/3 = −82.
     # Closed form (average carried mountain 56): A 340 + 0, B −190 − 68, C −150 + 68.
-    sheet, result = play_file("russian_3_players")
-    assert sheet.deals == 21
-    assert sheet.totals.pool == (18, 10, 17)
-    assert sheet.totals.mountain == (34, 71, 81)
-    assert sheet.totals.whists == ((0, 56, 26), (34, 0, 10), (48, 56, 0))
-    assert sheet.finished
-    assert result.mountains == (0, 53, 49)
-    assert result.balances == (F(340), F(-258), F(-82))
+    assert play_file("russian_3_players") == Outcome(
+        21,
+        (18, 10, 17),
+        (34, 71, 81),
+        ((0, 56, 26), (34, 0, 10), (48, 56, 0)),
+        (0, 53, 49),
+        (F(340), F(-258), F(-82)),
+    )
 
 
 def test_whole_game_russian_4_players() -> None:
@@ -865,16 +868,11 @@ def test_whole_game_russian_4_players() -> None:
     # Balances: A 56 + 153/2 + 331/2 = 298;  B −56 + 41/2 + 203/2 = 66;
     #           C −153/2 − 41/2 + 39 = −58;  D −331/2 − 203/2 − 39 = −306.
     # Closed form (average carried mountain 50): A 250 + 48, B 130 − 64, C −80 + 22, D −300 − 6.
-    sheet, result = play_file("russian_4_players")
-    assert sheet.deals == 23
-    assert sheet.totals.pool == (14, 15, 10, 13)
-    assert sheet.totals.mountain == (29, 43, 54, 82)
-    assert sheet.totals.whists == (
-        (0, 38, 12, 34),
-        (12, 0, 8, 8),
-        (18, 40, 0, 20),
-        (6, 14, 36, 0),
+    assert play_file("russian_4_players") == Outcome(
+        23,
+        (14, 15, 10, 13),
+        (29, 43, 54, 82),
+        ((0, 38, 12, 34), (12, 0, 8, 8), (18, 40, 0, 20), (6, 14, 36, 0)),
+        (0, 12, 33, 55),
+        (F(298), F(66), F(-58), F(-306)),
     )
-    assert sheet.finished
-    assert result.mountains == (0, 12, 33, 55)
-    assert result.balances == (F(298), F(66), F(-58), F(-306))
