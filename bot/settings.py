@@ -10,7 +10,7 @@ PGPASSWORD and PGDATABASE (the URL is then built here, each part encoded).
 from __future__ import annotations
 
 import difflib
-import importlib.util
+import importlib
 import os
 import re
 import sys
@@ -247,11 +247,13 @@ class Settings(BaseSettings):
         value = value.strip()
         if not re.match(r"^rediss?://\S+$", value):
             raise ValueError("must be of the form redis://HOST:6379/0")
-        if importlib.util.find_spec("redis") is None:
+        try:  # importable, not merely present: a broken or partial install is told here too
+            importlib.import_module("redis.asyncio")
+        except ImportError:
             raise ValueError(
                 "needs the redis package, which is not installed: build the image with"
                 " --build-arg EXTRAS=redis, or pip install -e '.[redis]'"
-            )
+            ) from None
         return value
 
     def database_setting(self) -> str:

@@ -4,7 +4,6 @@ package: what an operator meets at start-up."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -214,20 +213,32 @@ def test_unknown_keys_of_dot_env_and_prefixed_variables_are_named_with_the_neare
     ]
 
 
-def test_redis_url_needs_the_redis_package_and_says_how_to_get_it(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    real = importlib.util.find_spec
-
-    def without_redis(name: str, *args: Any) -> Any:
-        return None if name == "redis" else real(name, *args)
-
-    monkeypatch.setattr(importlib.util, "find_spec", without_redis)
-    with pytest.raises(ValidationError) as caught:
-        Settings(bot_token="42:TEST", redis_url="redis://:pw@redis:6379/0")
-    (line,) = settings_error_lines(caught.value)
-    assert line.startswith("REDIS_URL is invalid: needs the redis package")
-    assert "EXTRAS=redis" in line and "pw" not in line.replace("pip", "")
+def test_redis_url_without_the_redis_extra_is_one_line_and_exit_status_2(tmp_path: Path) -> None:
+    """The bot started with REDIS_URL where `redis` cannot be imported (no extra, or a broken
+    one): one line saying what to install, exit status 2, no traceback (issue 36)."""
+    broken = tmp_path / "site" / "redis"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('no redis here')\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(tmp_path / "site"),
+        "BOT_TOKEN": "42:TEST",
+        "REDIS_URL": "redis://:pw@redis:6379/0",
+        "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith("REDIS_URL is invalid: needs the redis package")
+    assert "EXTRAS=redis" in lines[0] and "pip install" in lines[0] and ":pw@" not in lines[0]
 
 
 def test_with_the_redis_extra_redis_url_gives_aiograms_redis_storage() -> None:
