@@ -40,6 +40,7 @@ from bot.telegram.inbound.context import UpdateContext
 from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
 from bot.telegram.inbound.handlers import ROUTERS
 from bot.telegram.inbound.polling import poll
+from bot.telegram.inbound.promises import Promises
 from bot.telegram.inbound.webhook import add_webhook, set_webhook, until_stopped
 from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes
 from bot.telegram.outbound.pacing import Pacing
@@ -80,7 +81,8 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         )
     dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
-    dispatcher.update.outer_middleware(UpdateContext(core, settings.default_locale))
+    promises = dispatcher["promises"] = Promises()  # what the bot said it would record by itself
+    dispatcher.update.outer_middleware(UpdateContext(core, settings.default_locale, promises))
     dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
     return dispatcher
 
@@ -206,6 +208,7 @@ async def run(settings: Settings) -> None:
     bot = build_bot(settings)
     clock: asyncio.Task[None] | None = None
     sending: asyncio.Task[None] | None = None
+    keeping: asyncio.Task[None] | None = None
     web: AppRunner | None = None
     prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
@@ -219,6 +222,7 @@ async def run(settings: Settings) -> None:
         for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
             HEARTS.watch(loop_name)
         sending = asyncio.create_task(sender.run(), name="sender")
+        keeping = asyncio.create_task(dispatcher["promises"].run(dispatcher, bot), name="promises")
         address = settings.web_address()
         if address is not None:  # the Mini App, /healthz, the webhook
             app = build_web_app(
@@ -261,7 +265,7 @@ async def run(settings: Settings) -> None:
             await prune
         if web is not None:
             await web.cleanup()
-        for task in (clock, sending):
+        for task in (clock, sending, keeping):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

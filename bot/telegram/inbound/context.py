@@ -7,9 +7,10 @@ delivers again what it did not see confirmed) and runs the handler, which opens 
 commits it and so answers (`ctx.unit()`, `ctx.out`). A transient database failure runs the handler
 again (`bot.core.attempts.retrying`); when every try failed the update is left to come again
 (`Redeliver`: polling does not confirm it, webhook mode answers 500) and nothing is said. When the
-database takes no writes, a look's answer is sent at once and a command is told once that it could
-not be saved yet; on the transport's last try (`last_try`, given by polling) the update is given
-up and the chat told that nothing was recorded.
+database takes no writes, a look's answer is sent at once and a command is told once that it is not
+recorded yet and kept (`bot.telegram.inbound.promises`): it is recorded and answered, in its chat's
+order, as soon as saving works again. On the transport's last try (`last_try`, given by polling)
+after transient failures the update is given up and the chat told that nothing was recorded.
 
 At the edges it answers, and records nothing for, a forwarded command (its forwarder did not write
 it) and a command of an anonymous group admin or of a channel (`sender_chat`).
@@ -34,6 +35,7 @@ from bot.core.lobby import locale_of
 from bot.core.results import Arrival
 from bot.core.zones import chat_zone
 from bot.domain import Fault
+from bot.telegram.inbound.promises import REDEEMING, Promises
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
 from bot.texts.i18n import Translator, translator
@@ -119,9 +121,10 @@ class Ctx:
 
 
 class UpdateContext(BaseMiddleware):
-    def __init__(self, core: Core, default_locale: str) -> None:
+    def __init__(self, core: Core, default_locale: str, promises: Promises | None = None) -> None:
         self.core = core
         self.default_locale = default_locale
+        self.promises = promises or Promises()
         self._told: OrderedDict[int, None] = OrderedDict()
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
@@ -130,6 +133,7 @@ class UpdateContext(BaseMiddleware):
         user: User | None = data["event_context"].user
         language = user.language_code if user else None
         said: list[Translator] = []
+        redeeming = bool(data.get(REDEEMING))
 
         async def attempt() -> Any:
             arrival = await self._arrival(caller)
@@ -166,8 +170,11 @@ class UpdateContext(BaseMiddleware):
             if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
                 await at_once.deliver(data["bot"], self.core, unsaved.owed)
                 return None
-            if data.get(LAST_TRY):
-                raise GaveUp(str(unsaved)) from unsaved
+            self.promises.keep(caller.chat_id, event)  # recorded by itself, as it says
+            if redeeming:
+                raise Redeliver(str(unsaved), unwritable=True) from unsaved
+            if data.get(LAST_TRY):  # the transport lets it go; the promise still holds it
+                return None
             if event.update_id not in self._told:
                 self._remember(event.update_id)
                 await at_once.send(

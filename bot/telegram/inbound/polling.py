@@ -31,25 +31,13 @@ from aiogram.types import Update
 from bot.core import Redeliver
 from bot.core.health import POLLER, beat
 from bot.telegram.inbound.context import LAST_TRY
+from bot.telegram.inbound.promises import chat_of, promises_of
 
 log = logging.getLogger(__name__)
 
 LONGEST_PAUSE: Final = 5.0  # seconds between two tries while Telegram cannot be reached
 FIRST_AGAIN: Final = 0.5  # seconds before a batch with an update to handle again is asked again
 GIVE_UP: Final = 300.0  # seconds an update may fail before its last try
-
-
-def chat_of(update: Update) -> int:
-    """The chat an update belongs to (its user's for an inline query or the like; 0 else)."""
-    event = update.event
-    chat = getattr(event, "chat", None)
-    if chat is None:
-        message = getattr(event, "message", None)
-        chat = getattr(message, "chat", None)
-    if chat is not None:
-        return int(chat.id)
-    user = getattr(event, "from_user", None)
-    return int(user.id) if user is not None else 0
 
 
 class Pending:
@@ -91,7 +79,7 @@ async def _feed(
             continue
         last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
         try:
-            await dispatcher.feed_update(bot, update, **kwargs, **last)
+            await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
         except Redeliver as again:
             pending.failed(update.update_id)
             if not again.unwritable:

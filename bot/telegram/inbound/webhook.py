@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from bot.core import Redeliver
 from bot.core.health import WEBHOOK, beat
 from bot.settings import Settings
+from bot.telegram.inbound.promises import promises_of
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ class UpdatesEndpoint:
             log.warning("webhook: a request that is no update (%s)", type(error).__name__)
             return web.json_response({"ok": False}, status=400)
         try:
-            await self.dispatcher.feed_update(self.bot, update)
+            await promises_of(self.dispatcher).feed(self.dispatcher, self.bot, update)
         except Redeliver as error:
             log.warning(
                 "update %s not handled yet (%s); answering 500 so that it comes again",
