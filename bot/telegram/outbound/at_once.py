@@ -1,6 +1,7 @@
 """The one exception to the outbox (`bot.telegram.outbound.outbox`): what Telegram wants answered in
-place, at once, and that reports no commit — a pressed button's toast, an inline query's results,
-the step-by-step entries' own prompt and edits (their message ids are their state) — and, when the
+place, at once, and that reports no commit — a pressed button's toast or its answer in place (a
+/help topic), an inline query's results, the step-by-step entries' own prompts and edits (their
+message ids are their state) — and, when the
 database takes no writes so the outbox cannot be written, a look's answer and the notice that
 nothing could be saved.
 

@@ -5,8 +5,9 @@ the command it reports and delivered after it by `bot.telegram.outbound.sender.S
 calls Telegram.
 
 The one exception is `bot.telegram.outbound.at_once`: Telegram's answer to a pressed button or an
-inline query in place (a toast, the inline results, the step-by-step entry's own prompt and edits,
-whose message ids are its state), and a look's answer when the database takes no writes.
+inline query in place (a toast, a /help topic, the inline results, the step-by-step entries' own
+prompts and edits, whose message ids are their state), and a look's answer when the database takes
+no writes.
 
 The sheet is a picture with the reply as its caption, or the text sheet when no picture can be
 drawn. One live sheet message per game is remembered; an undo or an edit redraws that photo in

@@ -1,5 +1,5 @@
 """/help: a short screen with topic buttons; a button shows its topic in the same message, and
-◀ goes back. It records nothing but the answer, owed like any other."""
+◀ goes back. /help is owed like any other answer; a topic's press is answered in place."""
 
 from __future__ import annotations
 
@@ -30,15 +30,14 @@ async def help_cmd(message: Message, ctx: Ctx, bot: Bot) -> None:
 
 @router.callback_query(HelpCb.filter())
 async def help_topic(query: CallbackQuery, callback_data: HelpCb, ctx: Ctx, bot: Bot) -> None:
-    """A topic in place of the screen pressed (a message too old to edit: the topic anew)."""
+    """A topic in place of the screen pressed (a message too old to edit: the topic anew). It
+    records nothing: the press is answered in place at once (the outbox's named exception)."""
     t, topic = ctx.t, callback_data.topic
     text = topic_text(t, topic, await bot_username(bot))
     message = query.message
-    async with ctx.unit() as uow:
-        if isinstance(message, Message):
-            if message.text != text:  # pressed twice: Telegram refuses an edit changing nothing
-                await ctx.out.edit(uow, message.message_id, text, help_keyboard(t, topic))
-        elif message is not None:
-            await ctx.out.text(uow, text, help_keyboard(t, topic))
-        await uow.commit()
+    if isinstance(message, Message):
+        if message.text != text:  # pressed twice: Telegram refuses an edit changing nothing
+            await at_once.edit(message, text, help_keyboard(t, topic))
+    elif message is not None:
+        await at_once.send(bot, message.chat.id, text, help_keyboard(t, topic))
     await at_once.toast(query)
