@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Final
 
 from bot.sheet.drawn import Drawn
-from bot.sheet.flow import Area, Item, Lazy, Obstacle, Seg, flow
+from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
     CLOSED_MARK,
@@ -53,13 +53,10 @@ def total_items(
     values: Sequence[tuple[int, Fraction]],
     colour: str,
     corrections: Corrections,
-) -> Sequence[Item]:
+) -> list[Item]:
     """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
     the right value and the correction's number; a value corrected away (the record no longer
-    writes here) stays as its wrong value in grey with the number, never silently dropped. A band
-    no correction touches gets its items made as they are read (`Totals`)."""
-    if not any(b == band for b, _ in corrections):
-        return Totals(band, values, colour)
+    writes here) stays as its wrong value in grey with the number, never silently dropped."""
     written = {record for record, _ in values}
     orphans = sorted(
         (record, fix)
@@ -118,40 +115,6 @@ def value_item(
     return Item((shown,))
 
 
-class Totals(Lazy):
-    """A band's uncorrected totals as items (`value_item`, in record order), each made when first
-    read: a crowded band holds 1,500 totals and its picture shows the newest hundred."""
-
-    __slots__ = ("_made", "band", "colour", "values")
-
-    def __init__(
-        self,
-        band: Band,
-        values: Sequence[tuple[int, Fraction]],
-        colour: str,
-        made: Sequence[Item | None] = (),
-    ) -> None:
-        self.band, self.values, self.colour = band, values, colour
-        self._made: list[Item | None] = [*made, *[None] * (len(values) - len(made))]
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    def _item(self, index: int) -> Item:
-        item = self._made[index]
-        if item is None:
-            record, total = self.values[index]
-            latest = index == len(self.values) - 1
-            item = value_item(self.band, record, total, latest, latest, self.colour)
-            self._made[index] = item
-        return item
-
-    def extended(self, values: Sequence[tuple[int, Fraction]]) -> Totals:
-        """The totals of `values`, which extend these: the items made so far are kept but the
-        latest's (no longer the latest, it is drawn otherwise)."""
-        return Totals(self.band, values, self.colour, self._made[:-1])
-
-
 def _caption_items(
     band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
 ) -> list[Item]:
@@ -179,16 +142,10 @@ def _shorter(words: list[str]) -> list[str] | None:
 def caption_head(
     band: Band, caption: str, area: Area, style: Style, closed: bool = False
 ) -> tuple[list[TextRun], Area, list[list[Item]]]:
-    """The band's word at the style's caption sizes (readable on a phone), first in the band,
-    its words wrapping (`Висты` / `→ Константин`) and a name too long for the band cut with "…";
-    a `closed` pool's caption ends in a ✔.
-
-    With `Style.caption_flows` the words are items to flow before the totals, at the size of
-    theirs times `caption[1] / totals[-1]`, at most `caption[0]` (a narrow band's caption and
-    totals share rows): the heads returned are the caption, then shorter and shorter ones for a
-    band too narrow for it beside its latest total. Else they are drawn here and the totals flow
-    around them and below them (the area returned has both as obstacles). Returns (the runs
-    drawn here, the totals' area, the heads to flow before them)."""
+    """The band's word first in the band, wrapping (`Висты` / `→ Клара`), a name too long cut with
+    "…", a closed pool's ending in ✔. With `Style.caption_flows` it is returned as heads to flow
+    before the totals (then shorter ones, for a band too narrow beside its latest total); else it
+    is drawn here and the totals' area returned avoids it. Returns (runs, area, heads)."""
     words: list[str] = []
     for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
         if words and words[-1] == "→":
@@ -199,7 +156,7 @@ def caption_head(
     shorter: list[str] | None = words
     while shorter is not None:
         words = shorter
-        runs, _ = flow(_caption_items(band, words, closed), area, *style.caption)
+        runs = flow(_caption_items(band, words, closed), area, *style.caption)
         if runs:
             break
         shorter = _shorter(words)
@@ -239,10 +196,9 @@ def band_runs(
     corrections: Corrections,
     style: Style,
 ) -> list[TextRun]:
-    """The band's caption and its totals, laid out whole (`bot.sheet.totals.lay`)."""
+    """The band's caption and its totals (`bot.sheet.totals.lay`)."""
     drawn, area, heads = caption_head(band, caption, area, style, closed)
-    items = total_items(band, values, colour, corrections)
-    return drawn + lay(band, values, items, area, style, heads).runs
+    return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
 
 
 def name_tab(
@@ -254,10 +210,8 @@ def name_tab(
     style: Style,
     toward: Point = (0.0, 0.0),
 ) -> tuple[Rect, TextRun, Obstacle]:
-    """The name tab at an anchor on the edge: a coloured rounded box, the name in white, at most
-    `limit` px of text (the font shrinks to the style's smallest name, then the name is cut with
-    "…"). Centred on the anchor, or at a corner, or with `toward` starting at the anchor and going
-    that way along the edge."""
+    """The name in white in a coloured tab at `anchor` on the edge (centred, at a corner, or going
+    `toward` along the edge), at most `limit` px of text: smaller type, then cut with "…"."""
     x0, y0, x1, y1 = frame.sheet
     size, smallest = style.name
     text = name
@@ -294,9 +248,8 @@ def name_tab(
 def centre_circle(
     sheet: Drawn, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
-    """The circle in the centre: the pool size, and under it the stake written the language's
-    way (the strip says "stake" in words), or the word "pool" when there is none. A text too wide
-    for the circle shrinks, down to the smallest number (`Style.strip`)."""
+    """The circle in the centre: the pool size over the stake (or the word "pool" without one),
+    a text too wide for it shrinking down to the smallest number."""
     cx, cy = frame.centre
     r = frame.radius
     runs: list[TextRun] = []

@@ -3,9 +3,8 @@ total, a bar of the total from a zero line (green above it, red below), and unde
 average and rating. The sheet's fonts and colours (`bot.sheet.model`), sized to be read on a phone
 (720 px wide: the names stay above 15 px at a 390 px screen).
 
-`render_standings_png(rows, lang, title, subtitle)` is pure and synchronous: call it through
-`asyncio.to_thread`. It draws with faces of its own under its own lock, so it never waits for the
-sheet's painter nor holds it up, and encodes the PNG as the sheet is (`raster.encode_png`).
+`render_standings_png` is pure and synchronous (call it through `asyncio.to_thread`); its faces
+are its own, under a lock of its own, so it never waits for a sheet being drawn.
 """
 
 from __future__ import annotations

@@ -206,8 +206,7 @@ def strip_runs(
             + (strip.last_deal() if plan["last"] else [])
             + strip.legend(legend)
         )
-        runs, _ = flow(items, area, *style.strip)
-        return runs
+        return flow(items, area, *style.strip)
 
     # Giving up more only makes it fit more easily: the first plan that fits is found by halves.
     best: list[TextRun] = []
