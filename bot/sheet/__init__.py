@@ -8,10 +8,9 @@ for `/sheet full`; the Mini App's SVG is laid out the same way (`layout_sheet(..
 
 from __future__ import annotations
 
-import threading
-
 from bot.sheet.drawn import Drawn, drawn
 from bot.sheet.layout import Correction, Corrections, Layout, layout_sheet
+from bot.sheet.measure import drawing_lock
 from bot.sheet.raster import encode_png, is_busy, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -27,9 +26,6 @@ __all__ = [
     "render_document_png",
     "render_sheet_png",
 ]
-
-# A FreeType face is used by one thread at a time (FreeType's rule), and the fonts are shared.
-drawing_lock = threading.Lock()
 
 
 def render_sheet_png(

@@ -16,7 +16,6 @@ from bot.sheet.model import (
     INK,
     LINE,
     MUTED,
-    RED,
     Circle,
     Corrections,
     Frame,
@@ -31,88 +30,37 @@ from locales.numbers import SUPERSCRIPT, format_amount
 from scoring.sheet import Band
 
 
-def suit_segs(text: str, **style: object) -> list[Seg]:
-    """Split text so that ♦ and ♥ come out red."""
-    segs: list[Seg] = []
-    current = ""
-    for ch in text:
-        if ch in "♦♥":
-            if current:
-                segs.append(Seg(current, **style))  # type: ignore[arg-type]
-                current = ""
-            segs.append(Seg(ch, **{**style, "color": RED}))  # type: ignore[arg-type]
-        else:
-            current += ch
-    if current:
-        segs.append(Seg(current, **style))  # type: ignore[arg-type]
-    return segs
-
-
 def total_items(
-    band: Band,
-    values: Sequence[tuple[int, Fraction]],
-    colour: str,
-    corrections: Corrections,
+    band: Band, values: Sequence[tuple[int, Fraction]], colour: str, corrections: Corrections
 ) -> list[Item]:
-    """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
-    the right value and the correction's number; a value corrected away (the record no longer
-    writes here) stays as its wrong value in grey with the number, never silently dropped."""
+    """The band's totals in record order, `2.4.8.10`, the latest bold in the player's colour. A
+    corrected total is the wrong value, a dot, the right value and the correction's number; a
+    value corrected away (its record no longer writes here) stays, grey, with its number."""
     written = {record for record, _ in values}
-    orphans = sorted(
-        (record, fix)
-        for (b, record), fix in corrections.items()
-        if b == band and record not in written
-    )
-    entries: list[tuple[int, Fraction | None]] = [*values, *((r, None) for r, _ in orphans)]
-    entries.sort(key=lambda entry: entry[0])
-    gone = dict(orphans)
+    away = [(r, None) for b, r in corrections if b == band and r not in written]
+    entries: list[tuple[int, Fraction | None]] = sorted([*values, *away], key=lambda e: e[0])
     latest = values[-1][0] if values else None
-    final = len(entries) - 1
     items: list[Item] = []
     for i, (record, total) in enumerate(entries):
-        dot = "" if i == final else "."
-        if total is None:
-            away = gone[record]
-            mark = str(away.number).translate(SUPERSCRIPT) + dot
-            segs = (
-                Seg(format_amount(away.wrong), color=MUTED, kind=RunKind.WRONG, band=band),
-                Seg(mark, color=MUTED, kind=RunKind.MARK, band=band),
-            )
-            items.append(Item(segs))
-            continue
+        dot = "" if i == len(entries) - 1 else "."
         fix = corrections.get((band, record))
-        if fix is None:
-            items.append(value_item(band, record, total, record == latest, i == final, colour))
-            continue
-        text = format_amount(total)
-        mark = str(fix.number).translate(SUPERSCRIPT) + dot
-        run = [Seg(format_amount(fix.wrong) + ".", color=MUTED, kind=RunKind.WRONG, band=band)]
-        if record == latest:
-            run.append(Seg(text, bold=True, color=colour, band=band, record=record, latest=True))
-        else:
-            run.append(Seg(text, band=band, record=record))
-        run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
-        items.append(Item(tuple(run)))
+        segs: list[Seg] = []
+        if fix is not None:
+            wrong = format_amount(fix.wrong) + ("" if total is None else ".")
+            segs.append(Seg(wrong, color=MUTED, kind=RunKind.WRONG, band=band))
+        if total is not None:
+            text = format_amount(total) + ("" if fix is not None else dot)
+            if record == latest:
+                segs.append(
+                    Seg(text, bold=True, color=colour, band=band, record=record, latest=True)
+                )
+            else:
+                segs.append(Seg(text, band=band, record=record))
+        if fix is not None:
+            mark = str(fix.number).translate(SUPERSCRIPT) + dot
+            segs.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+        items.append(Item(tuple(segs)))
     return items
-
-
-def value_item(
-    band: Band, record: int, total: Fraction, latest: bool, final: bool, colour: str
-) -> Item:
-    """One uncorrected total: `12.`, or the latest one bold in the player's colour (its dot only
-    when something follows it)."""
-    text = format_amount(total)
-    if not latest:
-        return Item((Seg(text + ".", band=band, record=record),))
-    shown = Seg(
-        text if final else text + ".",
-        bold=True,
-        color=colour,
-        band=band,
-        record=record,
-        latest=True,
-    )
-    return Item((shown,))
 
 
 def _caption_items(
@@ -172,16 +120,11 @@ def caption_head(
             if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
                 break
         return [], area, heads
-    x0 = min(r.box[0] for r in runs)
-    y0 = min(r.box[1] for r in runs)
-    x1 = max(r.box[2] for r in runs)
-    y1 = max(r.box[3] for r in runs)
-    gap = 0.35 * runs[0].size
-    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + gap, y1 + area.pad / 2))
-    # Nothing above the caption: the totals read after it (a "…" of folded totals is not left in
-    # a corner above it).
-    left = min(x for x, _ in area.points)
-    right = max(x for x, _ in area.points)
+    x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
+    x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)
+    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + 0.35 * runs[0].size, y1 + area.pad / 2))
+    # Nothing above the caption: the totals read after it.
+    left, right = min(x for x, _ in area.points), max(x for x, _ in area.points)
     above = Obstacle((left - 1, area.top - 1, right + 1, y0 - area.pad))
     return runs, Area(area.points, (*area.obstacles, around, above), area.pad), []
 
@@ -227,22 +170,10 @@ def name_tab(
     ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
     bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
     by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
-    box = (bx, by, bx + w, by + h)
-    run = TextRun(
-        text,
-        bx + 12,
-        by + 6,
-        (bx + 12, by + 6, bx + w - 12, by + h - 6),
-        size,
-        True,
-        "#ffffff",
-        RunKind.NAME,
-    )
-    return (
-        Rect(box, colour, None, 0, h / 2),
-        run,
-        Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2)),
-    )
+    inner = (bx + 12, by + 6, bx + w - 12, by + h - 6)
+    run = TextRun(text, bx + 12, by + 6, inner, size, True, "#ffffff", RunKind.NAME)
+    tab = Rect((bx, by, bx + w, by + h), colour, None, 0, h / 2)
+    return tab, run, Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2))
 
 
 def centre_circle(
@@ -268,10 +199,7 @@ def centre_circle(
         w = text_width(text, size, bold)
         ascent, descent = metrics(size, bold)
         x = round(cx - w / 2)
-        runs.append(
-            TextRun(
-                text, x, y, (x, y, x + w, y + ascent + descent), size, bold, colour, RunKind.CENTRE
-            )
-        )
+        box = (x, y, x + w, y + ascent + descent)
+        runs.append(TextRun(text, x, y, box, size, bold, colour, RunKind.CENTRE))
         y += ascent + descent
     return Circle((cx, cy), r, "#ffffff", LINE, 3), runs

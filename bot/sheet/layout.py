@@ -84,29 +84,13 @@ def layout_sheet(
     circle, centre_runs = centre_circle(sheet, frame, words, style, lang)
     sides = {frame.sheet[0], frame.sheet[2]}
     tabs = [
-        name_tab(
-            names[s.seat],
-            s.anchor,
-            frame,
-            SEAT_COLOURS[s.seat],
-            NAME_ROOM[size][s.anchor[0] in sides],
-            style,
-            s.toward,
-        )
+        name_tab(names[s.seat], s.anchor, frame, SEAT_COLOURS[s.seat], room, style, s.toward)
         for s in parts
+        for room in (NAME_ROOM[size][s.anchor[0] in sides],)
     ]
-    obstacles = (
-        Obstacle(
-            (
-                centre[0] - frame.radius - 3,
-                centre[1] - frame.radius - 3,
-                centre[0] + frame.radius + 3,
-                centre[1] + frame.radius + 3,
-            ),
-            round=True,
-        ),
-        *(obstacle for _, _, obstacle in tabs),
-    )
+    (cx, cy), r = centre, frame.radius + 3
+    circled = Obstacle((cx - r, cy - r, cx + r, cy + r), round=True)
+    obstacles = (circled, *(obstacle for _, _, obstacle in tabs))
 
     # Sectors in their tints, a closed pool in gold; every band a region carrying its band.
     regions: list[tuple[Region, str, Sequence[tuple[int, Fraction]], bool]] = []
@@ -114,16 +98,10 @@ def layout_sheet(
         seat = sector.seat
         shapes.append(Region((*sector.path, centre), SEAT_TINTS[seat], seat))
         closed = seat in sheet.closed_pools
+        gold = CLOSED_FILL if closed else None
         bands = [
             (Band(seat, Column.MOUNTAIN), sector.path, 0.0, inner, words["mountain"], None),
-            (
-                Band(seat, Column.POOL),
-                sector.path,
-                inner,
-                middle,
-                words["pool"],
-                CLOSED_FILL if closed else None,
-            ),
+            (Band(seat, Column.POOL), sector.path, inner, middle, words["pool"], gold),
         ]
         for path, target in sector.parts:
             caption = words["whists_on"].format(name=names[target])
@@ -157,10 +135,8 @@ def layout_sheet(
 
     for region, caption, values, closed in regions:
         assert region.band is not None
-        area = Area(region.points, obstacles)
-        colour = SEAT_COLOURS[region.player]
-        band = region.band
-        runs += band_runs(band, caption, values, area, colour, closed, corrections, style)
+        area, colour = Area(region.points, obstacles), SEAT_COLOURS[region.player]
+        runs += band_runs(region.band, caption, values, area, colour, closed, corrections, style)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+import threading
 from functools import cache, lru_cache
 
 from PIL import ImageFont
 
 from bot.sheet.model import BOLD, REGULAR
+
+# A FreeType face is used by one thread at a time (FreeType's rule): draw and measure under it.
+drawing_lock = threading.Lock()
 
 
 @cache
