@@ -97,9 +97,7 @@ class Frame:
     strip: Box
     centre: Point  # of the circle, and of the concentric band rectangles
     radius: float
-    scales: tuple[
-        float, float
-    ]  # outer edge of the mountain band, of the pool band (0 = centre, 1 = edge)
+    scales: tuple[float, float]  # the mountain's and the pool's outer edges (0 centre, 1 edge)
 
 
 FRAMES: Final[Mapping[int, Frame]] = {

@@ -13,28 +13,9 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.sheet import model
 from bot.sheet.measure import font
-from bot.sheet.model import (
-    BACKGROUND,
-    CLOSED_FILL,
-    CLOSED_MARK,
-    INK,
-    LINE,
-    MINUS,
-    MUTED,
-    PLUS,
-    RED,
-    SEAT_COLOURS,
-    SEAT_TINTS,
-    STRIP_FILL,
-    THIN,
-    Box,
-    Circle,
-    Layout,
-    Line,
-    Region,
-    Shape,
-)
+from bot.sheet.model import BACKGROUND, Box, Circle, Layout, Line, Region, Shape
 
 LIMIT: Final = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
 BUSY: Final = 400_000  # px² of text from which the RGB PNG nears `LIMIT`: the palette at once
@@ -97,8 +78,9 @@ def is_busy(layout: Layout) -> bool:
 def _palette() -> Image.Image:
     """The drawing's flat colours, then a 6×6×6 colour cube and a grey ramp to 256: a fixed
     palette, so every flat colour stays exact and an edge takes the nearest colour, fast."""
-    flat = [BACKGROUND, INK, MUTED, LINE, THIN, RED, PLUS, MINUS, CLOSED_FILL, CLOSED_MARK]
-    flat += [STRIP_FILL, *SEAT_COLOURS, *SEAT_TINTS, "#ffffff", "#000000"]
+    m = model
+    flat = [m.BACKGROUND, m.INK, m.MUTED, m.LINE, m.THIN, m.RED, m.PLUS, m.MINUS, m.CLOSED_FILL]
+    flat += [m.CLOSED_MARK, m.STRIP_FILL, *m.SEAT_COLOURS, *m.SEAT_TINTS, "#ffffff", "#000000"]
     colours = list(dict.fromkeys(tuple(bytes.fromhex(name[1:])) for name in flat))
     steps = range(0, 256, 51)
     cube = [(r, g, b) for r in steps for g in steps for b in steps]
