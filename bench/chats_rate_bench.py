@@ -1,13 +1,13 @@
 """Many chats at Telegram's pace: CHATS chats each send a deal a minute, in real time, through the
-real dispatcher (Bot API mocked) with the pictures drawn by the painter processes, as a bot hosting
+real dispatcher (Bot API mocked) with the pictures drawn in worker threads, as a bot hosting
 those groups would run (docs/benchmarks.md, "Many chats at a deal a minute").
 
 Each chat's game first gets `--setup` deals (the text sheet, one chat after another), then for
 `--minutes` minutes every chat sends one deal a minute at its own second of the minute (seeded
 offsets spread over the minute), each update handled as its own task as aiogram's polling does.
 Printed: p50/p99 command-to-photo (from feeding the update to the `sendPhoto` of that chat reaching
-the Bot API), the bot process's CPU per deal and the painters', the deals that fell behind, and the
-RSS of every process (now and at its peak).
+the Bot API), the bot process's CPU per deal, the deals that fell behind, and its RSS (now and at
+its peak).
 
 Nothing is paced: at 5,000 chats the bot would owe Telegram ~83 messages a second, past the ~30 a
 second it takes from one bot, so the bot's own cost is what is measured, not Telegram's queue.
@@ -37,14 +37,12 @@ from aiogram.methods import SendPhoto, TelegramMethod  # noqa: E402
 from bench.bot_bench import DEALS, KEEPER, pct  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through  # noqa: E402
 
 RENDER = posting.render_sheet_png
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 class Stamped(MockedSession):
@@ -75,19 +73,6 @@ def status(pid: int | str, key: str) -> float:
     return 0.0
 
 
-def children() -> list[str]:
-    pid = os.getpid()
-    try:
-        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-
-
-def cpu_seconds(pid: str) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
-
-
 def picture(on: bool) -> None:
     posting.render_sheet_png = RENDER if on else None  # type: ignore[assignment]
 
@@ -99,8 +84,7 @@ async def run(chats: int, setup: int, minutes: float, photos: bool, folder: Path
     mocked = MockedBot()
     session = Stamped(photos)
     mocked.session = session
-    painter = Painter(settings.picture_processes, memory=settings.picture_memory_mb << 20)
-    deliver_through(dp, mocked, painter)
+    deliver_through(dp, mocked)
     try:
         picture(False)
         started = time.perf_counter()
@@ -137,9 +121,7 @@ async def run(chats: int, setup: int, minutes: float, photos: bool, folder: Path
             if arrived is not None:
                 latencies.append((arrived - start) * 1000)
 
-        kids = children()
         cpu0 = time.process_time()
-        kid0 = {k: cpu_seconds(k) for k in kids}
         tasks: list[asyncio.Task[None]] = []
         begin = time.perf_counter()
         for at, table in schedule:
@@ -152,7 +134,6 @@ async def run(chats: int, setup: int, minutes: float, photos: bool, folder: Path
         await asyncio.gather(*tasks)
         wall = time.perf_counter() - begin
         bot_cpu = (time.process_time() - cpu0) * 1000 / len(schedule)
-        kids_cpu = sum(cpu_seconds(k) - kid0.get(k, 0.0) for k in children()) * 1000
         kind = "photo" if photos else "text"
         print(
             f"  {chats} chats, {len(schedule)} deals in {wall:.0f} s ({len(schedule) / wall:.1f}/s):"
@@ -160,16 +141,11 @@ async def run(chats: int, setup: int, minutes: float, photos: bool, folder: Path
             f" p99 {pct(latencies, 0.99):.0f} ms, max {max(latencies):.0f} ms;"
             f" {len(schedule) - len(latencies)} without a reply, {late} started over 1 s late"
         )
-        print(
-            f"    CPU per deal: bot {bot_cpu:.1f} ms, painters {kids_cpu / len(schedule):.1f} ms"
-        )
-        rss = [f"bot {status(os.getpid(), 'VmRSS'):.0f} (peak {status(os.getpid(), 'VmHWM'):.0f})"]
-        rss += [f"painter {status(k, 'VmRSS'):.0f} (peak {status(k, 'VmHWM'):.0f})" for k in kids]
-        total = status(os.getpid(), "VmRSS") + sum(status(k, "VmRSS") for k in kids)
-        print(f"    RSS, MB: {', '.join(rss)}; together {total:.0f} MB")
+        print(f"    CPU per deal: {bot_cpu:.1f} ms")
+        rss, peak = status(os.getpid(), "VmRSS"), status(os.getpid(), "VmHWM")
+        print(f"    RSS {rss:.0f} MB (peak {peak:.0f} MB)")
     finally:
         picture(True)
-        await painter.close()
         await store.close()
 
 

@@ -2,17 +2,15 @@
 active, and a cold game's first deal (docs/benchmarks.md, "Many groups").
 
 1. One game through the real dispatcher (Bot API mocked, the text sheet) to `--long` deals: the
-   bot's RSS at #100, #2000 and #5000, and a painter child's RSS after drawing that game's picture
-   at each mark.
+   bot's RSS at #100, #2000 and #5000, the game's picture drawn at each mark.
 2. `--chats` chats, each with a game of `--setup` deals, then `--rounds` rounds in which every
    chat sends one deal, chat after chat (so that every game must be found again between two of
    its deals): CPU per deal, p50/p99 of command-to-reply. The text sheet: the picture costs the
-   same whatever the number of chats (its painter is measured apart).
+   same whatever the number of chats (bench/render_bench.py measures it).
 3. A game played to `--cold` deals, then a restart (a new store, dispatcher and caches over the
    same database): the first deal's command-to-reply with the picture (in a worker thread, with
-   nothing of the game kept: the canvas and the band layouts emptied) and as text, resumed from
-   its snapshot and, for comparison, with its snapshot deleted (the whole log folded and replayed);
-   and the first deal after the warm-up a start does (`bot.telegram.outbound.warmup`), with its time.
+   no text measured yet) and as text, resumed from its snapshot and, for comparison, with its
+   snapshot deleted (the whole log folded and replayed).
 
     .venv/bin/python bench/many_games_bench.py [--long 5000] [--chats 200 300 1000] [--setup 10]
         [--rounds 2] [--cold 2000]
@@ -23,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
 import statistics
 import sys
 import tempfile
@@ -34,16 +31,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bot.telegram.outbound.warmup import warm_up  # noqa: E402
-
-import bot.sheet  # noqa: E402
 from bench.bot_bench import DEALS, KEEPER, pct, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.core import base, cache  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet import layout, measure  # noqa: E402
-from bot.sheet.canvas import Canvas  # noqa: E402
-from bot.sheet.painter import Painter  # noqa: E402
+from bot.sheet import measure  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
@@ -64,33 +56,18 @@ def picture(on: bool) -> None:
     posting.render_sheet_png = RENDER if on else None  # type: ignore[assignment]
 
 
-def children_rss() -> list[float]:
-    """The RSS of this process's children (Linux /proc), in MB."""
-    pid = os.getpid()
-    try:
-        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return []
-    out = []
-    for kid in kids:
-        for line in Path(f"/proc/{kid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                out.append(int(line.split()[1]) / 1024)
-    return out
-
-
 class Bot:
     """A dispatcher over a database file, with the sender delivering through a mocked Bot."""
 
-    def __init__(self, path: Path, painter: Painter | None = None) -> None:
-        self.path, self.painter = path, painter
+    def __init__(self, path: Path) -> None:
+        self.path = path
 
     async def __aenter__(self) -> Bot:
         self.settings = Settings(bot_token="42:TEST", database_path=self.path)
         self.store = await SqliteStore.open(self.path)
         self.dp = build_dispatcher(self.settings, self.store, FakeClock())
         self.mocked = MockedBot()
-        deliver_through(self.dp, self.mocked, self.painter)
+        deliver_through(self.dp, self.mocked)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -110,26 +87,21 @@ class Bot:
 
 
 async def long_game(deals: int, folder: Path) -> None:
-    painter = Painter(1)
     marks = [m for m in MARKS if m <= deals]
-    print(f"1. one game to #{deals} (RSS, MB; the painter child after that game's picture)")
-    try:
-        async with Bot(folder / "long.sqlite3", painter) as bot:
-            chat = await open_table(bot.dp, bot.mocked, -1)
-            picture(True)
-            await bot.deal(chat, 0)
+    print(f"1. one game to #{deals} (RSS, MB, after that game's picture)")
+    async with Bot(folder / "long.sqlite3") as bot:
+        chat = await open_table(bot.dp, bot.mocked, -1)
+        picture(True)
+        await bot.deal(chat, 0)
+        picture(False)
+        for n in range(1, deals + 1):
+            if n in marks:
+                picture(True)
+            await bot.deal(chat, n)
             picture(False)
-            for n in range(1, deals + 1):
-                if n in marks:
-                    picture(True)
-                await bot.deal(chat, n)
-                picture(False)
-                if n in marks:
-                    gc.collect()
-                    kids = ", ".join(f"{mb:.0f}" for mb in children_rss())
-                    print(f"   #{n:>5}: bot {rss_mb():.0f} MB, painter {kids} MB")
-    finally:
-        await painter.close()
+            if n in marks:
+                gc.collect()
+                print(f"   #{n:>5}: bot {rss_mb():.0f} MB")
 
 
 async def many_chats(
@@ -161,9 +133,7 @@ async def many_chats(
 
 
 def forget_pictures() -> None:
-    """What a restarted process has of a game's picture: nothing."""
-    bot.sheet.canvas = Canvas()
-    layout._BANDS.clear()
+    """What a restarted process has of a game: no text measured, nothing cached."""
     measure.text_width.cache_clear()
     cache._PARSED.clear()
     base._SETTLED.clear()
@@ -180,20 +150,6 @@ async def cold(deals: int, folder: Path) -> None:
         for n in range(1, deals + 1):
             await bot.deal(chat, n)
     print(f"3. the first deal after a restart, game at #{deals} (ms, command to reply)")
-    async with Bot(path) as bot:  # a start as `bot.app.run` makes it: the games in play warmed
-        forget_pictures()
-        picture(True)
-        start = time.perf_counter()
-        service = bot.dp["core"]
-        warmed = await warm_up(service, None, bot.settings.default_locale, 40, service.clock())
-        spent_warming = (time.perf_counter() - start) * 1000
-        spent = await bot.deal(open_table_driver(bot), deals + 1)
-        warm = await bot.deal(open_table_driver(bot), deals + 2)
-        picture(False)
-        print(
-            f"   picture, after the start's warm-up ({warmed.games} game, {spent_warming:.0f} ms):"
-            f" the first deal {spent:.0f} ms, the next deal {warm:.0f} ms"
-        )
     for snapshot in (True, False):
         for with_picture in (True, False):
             async with Bot(path) as bot:

@@ -1,14 +1,14 @@
 """A deal costs the same at #500 as at #5 (issue 12): one game played to 1,000 deals through the
 real dispatcher (Bot API mocked), and the median cost of a `/deal` — from the update entering
-`Dispatcher.feed_update` until every answer has left, the picture drawn by PROCESSES painter
-processes as in production (0: in a worker thread) — with the picture and with the text sheet,
+`Dispatcher.feed_update` until every answer has left, the picture drawn in a worker thread as in
+production — with the picture and with the text sheet,
 around deals #10, #100, #500 and #1000.
 
 A 30-deal warm-up game in another chat comes first (fonts and glyph caches). Around each mark the
 deals alternate, one with the picture, one with the text sheet (WINDOW deals
 each, ending at the mark); the deals between the marks are played with the text sheet.
 
-    .venv/bin/python bench/scaling_bench.py [--deals 1000] [--window 9] [--games 3] [--processes 1]
+    .venv/bin/python bench/scaling_bench.py [--deals 1000] [--window 9] [--games 3]
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ sys.path.insert(0, str(REPO))
 from bench.bot_bench import DEALS, KEEPER, open_table, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import FakeClock  # noqa: E402
@@ -37,9 +36,7 @@ MARKS = (10, 100, 500, 1000)
 WARM = 30  # deals of the warm-up game, with pictures
 
 
-async def play(
-    deals: int, window: int, processes: int
-) -> dict[int, tuple[list[float], list[float]]]:
+async def play(deals: int, window: int) -> dict[int, tuple[list[float], list[float]]]:
     renderer = posting.render_sheet_png
     marks = [m for m in MARKS if m <= deals]
     timed: dict[int, tuple[list[float], list[float]]] = {m: ([], []) for m in marks}
@@ -48,8 +45,7 @@ async def play(
         store = await SqliteStore.open(settings.database_path)
         dp = build_dispatcher(settings, store, FakeClock())
         mocked = MockedBot()
-        painter = Painter(processes) if processes else None
-        deliver_through(dp, mocked, painter)  # the outbox's sender, as the running bot has it
+        deliver_through(dp, mocked)  # the outbox's sender, as the running bot has it
         # A warm-up game in another chat first: the process's first pictures load the fonts and
         # fill the glyph caches, which is no cost of the measured game's deal #10.
         warm = await open_table(dp, mocked, -2)
@@ -73,8 +69,6 @@ async def play(
                     timed[mark][0 if picture else 1].append(spent)
         finally:
             posting.render_sheet_png = renderer
-            if painter is not None:
-                await painter.close()
             await store.close()
     return timed
 
@@ -84,23 +78,19 @@ async def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--window", type=int, default=9)
     parser.add_argument("--games", type=int, default=3)
-    parser.add_argument(
-        "--processes", type=int, default=Settings.model_fields["picture_processes"].default
-    )
     args = parser.parse_args()
     start = time.perf_counter()
     # Several games one after another, the medians pooled: on a shared machine the speed drifts
     # within one 7-second game, and #10 and #500 must not be measured at different speeds.
     timed: dict[int, tuple[list[float], list[float]]] = {}
     for _ in range(args.games):
-        for mark, (picture, text) in (await play(args.deals, args.window, args.processes)).items():
+        for mark, (picture, text) in (await play(args.deals, args.window)).items():
             pooled = timed.setdefault(mark, ([], []))
             pooled[0].extend(picture)
             pooled[1].extend(text)
     print(
         f"/deal through the dispatcher, median of {args.window} deals ending at each mark"
-        f" in each of {args.games} games, pooled (ms); pictures by {args.processes} painter"
-        " process(es)"
+        f" in each of {args.games} games, pooled (ms); pictures in a worker thread"
     )
     print(f"{'deal #':>7} {'picture':>8} {'text':>7}")
     first = None

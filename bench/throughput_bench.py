@@ -1,13 +1,10 @@
 """Chats do not wait for each other (issue 12): CHATS chats play at once through the real
 dispatcher (Bot API mocked), every update handled as its own task as aiogram's polling does; deals
-per second with the sheet picture (drawn in PROCESSES painter processes, as in production, and for
-comparison in worker threads, PICTURE_PROCESSES=0) and with the text sheet. Each chat's game first
-gets WARM deals (the last of them drawn as the measured ones are, since a game in play has its last
-picture), then each chat sends DEALS more, all chats together: first every chat playing the
-same deals (a picture then drawn over another chat's kept picture changes little), then the chats
-playing ten different games (each picture redraws more).
+per second with the sheet picture (drawn in worker threads) and with the text sheet. Each chat's
+game first gets WARM deals, then each chat sends DEALS more, all chats together: first every chat
+playing the same deals, then the chats playing ten different games.
 
-    .venv/bin/python bench/throughput_bench.py [--chats 100] [--deals 10] [--warm 20] [--processes 1]
+    .venv/bin/python bench/throughput_bench.py [--chats 100] [--deals 10] [--warm 20]
 """
 
 from __future__ import annotations
@@ -26,7 +23,6 @@ sys.path.insert(0, str(REPO))
 from bench.bot_bench import DEALS, KEEPER, open_table, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet.painter import Painter  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
@@ -44,24 +40,20 @@ async def chat_plays(
         await dp.feed_update(bot, chat.message_update(KEEPER, f"/deal {deal}"))  # type: ignore[attr-defined]
 
 
-async def run(
-    chats: int, deals: int, warm: int, picture: bool, processes: int = 0, apart: bool = False
-) -> float:
-    """Deals per second; pictures drawn by `processes` painter processes (0: worker threads)."""
+async def run(chats: int, deals: int, warm: int, picture: bool, apart: bool = False) -> float:
+    """Deals per second, with the picture or the text sheet."""
     renderer = posting.render_sheet_png
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(bot_token="42:TEST", database_path=Path(folder) / "t.sqlite3")
         store = await SqliteStore.open(settings.database_path)
         dp = build_dispatcher(settings, store, FakeClock())
         mocked = MockedBot()
-        painter = Painter(processes) if processes else None
-        deliver_through(dp, mocked, painter)  # the outbox's sender, as the running bot has it
+        deliver_through(dp, mocked)  # the outbox's sender, as the running bot has it
         try:
             posting.render_sheet_png = None  # type: ignore[assignment]
             tables = [await open_table(dp, mocked, -50_000 - c) for c in range(chats)]
             for table in tables:
                 await chat_plays(dp, mocked, table, 0, warm - 1, apart)
-            # The warm-up's last deal as the measured ones: a game in play has its last picture.
             posting.render_sheet_png = renderer if picture else None  # type: ignore[assignment]
             await asyncio.gather(*(chat_plays(dp, mocked, t, warm - 1, 1, apart) for t in tables))
             mocked.session.requests.clear()
@@ -71,8 +63,6 @@ async def run(
             mocked.session.requests.clear()
         finally:
             posting.render_sheet_png = renderer
-            if painter is not None:
-                await painter.close()
             await store.close()
     return chats * deals / seconds
 
@@ -82,23 +72,16 @@ async def main() -> None:
     parser.add_argument("--chats", type=int, default=100)
     parser.add_argument("--deals", type=int, default=10)
     parser.add_argument("--warm", type=int, default=20)
-    parser.add_argument(
-        "--processes", type=int, default=Settings.model_fields["picture_processes"].default
-    )
     args = parser.parse_args()
     print(
         f"{args.chats} chats at once, {args.deals} deals each after {args.warm}, "
         f"{os.cpu_count()} cores:"
     )
-    kinds = {
-        f"with the picture, {args.processes} painter process(es)": (True, args.processes),
-        "with the picture, worker threads": (True, 0),
-        "text sheet": (False, 0),
-    }
+    kinds = {"with the picture, worker threads": True, "text sheet": False}
     for apart in (False, True):
         print("  every chat plays ten games" if apart else "  every chat plays the same deals")
-        for kind, (picture, processes) in kinds.items():
-            rate = await run(args.chats, args.deals, args.warm, picture, processes, apart)
+        for kind, picture in kinds.items():
+            rate = await run(args.chats, args.deals, args.warm, picture, apart)
             print(f"    {kind:>42}: {rate:.0f} deals/s")
     print(f"RSS {rss_mb():.0f} MB")
 

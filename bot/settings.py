@@ -111,18 +111,6 @@ class Settings(BaseSettings):
     polling_timeout: int = Field(default=10, ge=0, le=50)
     # How long the vote clock's lease lasts unrenewed before another instance takes it over.
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
-    # Processes that draw the sheet pictures: a core of their own, which a worker
-    # thread under the GIL does not get; 0 draws them in worker threads of the bot's process.
-    picture_processes: int = Field(default=2, ge=0, le=8)
-    # Megabytes the painter processes may keep pictures in, all of them together (a kept picture,
-    # some 250–450 KB of compressed strips, lets a game's next one redraw only what its deal
-    # changed: 128 MB keep some 300–400 games). It pays only if it holds every game in play: chats
-    # taking turns through a budget too small for them each find their picture gone.
-    picture_memory_mb: int = Field(default=128, ge=16, le=65536)
-    # Games in play (a last event within the painters' idle time) read into the caches and drawn
-    # once right after a start, the latest first, so that their players' next deal is not the
-    # one that reads the game back and draws it from nothing (bot/telegram/warmup.py); 0: none.
-    warm_games: int = Field(default=40, ge=0, le=10000)
     # What the bot sends is paced to Telegram's limits by token buckets (bot/telegram/pacing.py): at most
     # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
     # PACE_PRIVATE_PER_SECOND in a private chat after a burst of PACE_PRIVATE_BURST; at most

@@ -9,14 +9,13 @@ from fractions import Fraction
 from typing import Final
 
 from bot.sheet.drawn import Drawn
-from bot.sheet.flow import Area, Item, Lazy, Obstacle, Seg, flow
+from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
 from bot.sheet.measure import metrics, text_width
 from bot.sheet.model import (
     CLOSED_MARK,
     INK,
     LINE,
     MUTED,
-    RED,
     Circle,
     Corrections,
     Frame,
@@ -31,125 +30,37 @@ from locales.numbers import SUPERSCRIPT, format_amount
 from scoring.sheet import Band
 
 
-def suit_segs(text: str, **style: object) -> list[Seg]:
-    """Split text so that ♦ and ♥ come out red."""
-    segs: list[Seg] = []
-    current = ""
-    for ch in text:
-        if ch in "♦♥":
-            if current:
-                segs.append(Seg(current, **style))  # type: ignore[arg-type]
-                current = ""
-            segs.append(Seg(ch, **{**style, "color": RED}))  # type: ignore[arg-type]
-        else:
-            current += ch
-    if current:
-        segs.append(Seg(current, **style))  # type: ignore[arg-type]
-    return segs
-
-
 def total_items(
-    band: Band,
-    values: Sequence[tuple[int, Fraction]],
-    colour: str,
-    corrections: Corrections,
-) -> Sequence[Item]:
-    """The band's totals in record order, `2.4.8.10`. A corrected total is the wrong value, a dot,
-    the right value and the correction's number; a value corrected away (the record no longer
-    writes here) stays as its wrong value in grey with the number, never silently dropped. A band
-    no correction touches gets its items made as they are read (`Totals`)."""
-    if not any(b == band for b, _ in corrections):
-        return Totals(band, values, colour)
+    band: Band, values: Sequence[tuple[int, Fraction]], colour: str, corrections: Corrections
+) -> list[Item]:
+    """The band's totals in record order, `2.4.8.10`, the latest bold in the player's colour. A
+    corrected total is the wrong value, a dot, the right value and the correction's number; a
+    value corrected away (its record no longer writes here) stays, grey, with its number."""
     written = {record for record, _ in values}
-    orphans = sorted(
-        (record, fix)
-        for (b, record), fix in corrections.items()
-        if b == band and record not in written
-    )
-    entries: list[tuple[int, Fraction | None]] = [*values, *((r, None) for r, _ in orphans)]
-    entries.sort(key=lambda entry: entry[0])
-    gone = dict(orphans)
+    away = [(r, None) for b, r in corrections if b == band and r not in written]
+    entries: list[tuple[int, Fraction | None]] = sorted([*values, *away], key=lambda e: e[0])
     latest = values[-1][0] if values else None
-    final = len(entries) - 1
     items: list[Item] = []
     for i, (record, total) in enumerate(entries):
-        dot = "" if i == final else "."
-        if total is None:
-            away = gone[record]
-            mark = str(away.number).translate(SUPERSCRIPT) + dot
-            segs = (
-                Seg(format_amount(away.wrong), color=MUTED, kind=RunKind.WRONG, band=band),
-                Seg(mark, color=MUTED, kind=RunKind.MARK, band=band),
-            )
-            items.append(Item(segs))
-            continue
+        dot = "" if i == len(entries) - 1 else "."
         fix = corrections.get((band, record))
-        if fix is None:
-            items.append(value_item(band, record, total, record == latest, i == final, colour))
-            continue
-        text = format_amount(total)
-        mark = str(fix.number).translate(SUPERSCRIPT) + dot
-        run = [Seg(format_amount(fix.wrong) + ".", color=MUTED, kind=RunKind.WRONG, band=band)]
-        if record == latest:
-            run.append(Seg(text, bold=True, color=colour, band=band, record=record, latest=True))
-        else:
-            run.append(Seg(text, band=band, record=record))
-        run.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
-        items.append(Item(tuple(run)))
+        segs: list[Seg] = []
+        if fix is not None:
+            wrong = format_amount(fix.wrong) + ("" if total is None else ".")
+            segs.append(Seg(wrong, color=MUTED, kind=RunKind.WRONG, band=band))
+        if total is not None:
+            text = format_amount(total) + ("" if fix is not None else dot)
+            if record == latest:
+                segs.append(
+                    Seg(text, bold=True, color=colour, band=band, record=record, latest=True)
+                )
+            else:
+                segs.append(Seg(text, band=band, record=record))
+        if fix is not None:
+            mark = str(fix.number).translate(SUPERSCRIPT) + dot
+            segs.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+        items.append(Item(tuple(segs)))
     return items
-
-
-def value_item(
-    band: Band, record: int, total: Fraction, latest: bool, final: bool, colour: str
-) -> Item:
-    """One uncorrected total: `12.`, or the latest one bold in the player's colour (its dot only
-    when something follows it)."""
-    text = format_amount(total)
-    if not latest:
-        return Item((Seg(text + ".", band=band, record=record),))
-    shown = Seg(
-        text if final else text + ".",
-        bold=True,
-        color=colour,
-        band=band,
-        record=record,
-        latest=True,
-    )
-    return Item((shown,))
-
-
-class Totals(Lazy):
-    """A band's uncorrected totals as items (`value_item`, in record order), each made when first
-    read: a crowded band holds 1,500 totals and its picture shows the newest hundred."""
-
-    __slots__ = ("_made", "band", "colour", "values")
-
-    def __init__(
-        self,
-        band: Band,
-        values: Sequence[tuple[int, Fraction]],
-        colour: str,
-        made: Sequence[Item | None] = (),
-    ) -> None:
-        self.band, self.values, self.colour = band, values, colour
-        self._made: list[Item | None] = [*made, *[None] * (len(values) - len(made))]
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    def _item(self, index: int) -> Item:
-        item = self._made[index]
-        if item is None:
-            record, total = self.values[index]
-            latest = index == len(self.values) - 1
-            item = value_item(self.band, record, total, latest, latest, self.colour)
-            self._made[index] = item
-        return item
-
-    def extended(self, values: Sequence[tuple[int, Fraction]]) -> Totals:
-        """The totals of `values`, which extend these: the items made so far are kept but the
-        latest's (no longer the latest, it is drawn otherwise)."""
-        return Totals(self.band, values, self.colour, self._made[:-1])
 
 
 def _caption_items(
@@ -179,16 +90,10 @@ def _shorter(words: list[str]) -> list[str] | None:
 def caption_head(
     band: Band, caption: str, area: Area, style: Style, closed: bool = False
 ) -> tuple[list[TextRun], Area, list[list[Item]]]:
-    """The band's word at the style's caption sizes (readable on a phone), first in the band,
-    its words wrapping (`Висты` / `→ Константин`) and a name too long for the band cut with "…";
-    a `closed` pool's caption ends in a ✔.
-
-    With `Style.caption_flows` the words are items to flow before the totals, at the size of
-    theirs times `caption[1] / totals[-1]`, at most `caption[0]` (a narrow band's caption and
-    totals share rows): the heads returned are the caption, then shorter and shorter ones for a
-    band too narrow for it beside its latest total. Else they are drawn here and the totals flow
-    around them and below them (the area returned has both as obstacles). Returns (the runs
-    drawn here, the totals' area, the heads to flow before them)."""
+    """The band's word first in the band, wrapping (`Висты` / `→ Клара`), a name too long cut with
+    "…", a closed pool's ending in ✔. With `Style.caption_flows` it is returned as heads to flow
+    before the totals (then shorter ones, for a band too narrow beside its latest total); else it
+    is drawn here and the totals' area returned avoids it. Returns (runs, area, heads)."""
     words: list[str] = []
     for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
         if words and words[-1] == "→":
@@ -199,7 +104,7 @@ def caption_head(
     shorter: list[str] | None = words
     while shorter is not None:
         words = shorter
-        runs, _ = flow(_caption_items(band, words, closed), area, *style.caption)
+        runs = flow(_caption_items(band, words, closed), area, *style.caption)
         if runs:
             break
         shorter = _shorter(words)
@@ -215,16 +120,11 @@ def caption_head(
             if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
                 break
         return [], area, heads
-    x0 = min(r.box[0] for r in runs)
-    y0 = min(r.box[1] for r in runs)
-    x1 = max(r.box[2] for r in runs)
-    y1 = max(r.box[3] for r in runs)
-    gap = 0.35 * runs[0].size
-    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + gap, y1 + area.pad / 2))
-    # Nothing above the caption: the totals read after it (a "…" of folded totals is not left in
-    # a corner above it).
-    left = min(x for x, _ in area.points)
-    right = max(x for x, _ in area.points)
+    x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
+    x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)
+    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + 0.35 * runs[0].size, y1 + area.pad / 2))
+    # Nothing above the caption: the totals read after it.
+    left, right = min(x for x, _ in area.points), max(x for x, _ in area.points)
     above = Obstacle((left - 1, area.top - 1, right + 1, y0 - area.pad))
     return runs, Area(area.points, (*area.obstacles, around, above), area.pad), []
 
@@ -239,10 +139,9 @@ def band_runs(
     corrections: Corrections,
     style: Style,
 ) -> list[TextRun]:
-    """The band's caption and its totals, laid out whole (`bot.sheet.totals.lay`)."""
+    """The band's caption and its totals (`bot.sheet.totals.lay`)."""
     drawn, area, heads = caption_head(band, caption, area, style, closed)
-    items = total_items(band, values, colour, corrections)
-    return drawn + lay(band, values, items, area, style, heads).runs
+    return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
 
 
 def name_tab(
@@ -254,10 +153,8 @@ def name_tab(
     style: Style,
     toward: Point = (0.0, 0.0),
 ) -> tuple[Rect, TextRun, Obstacle]:
-    """The name tab at an anchor on the edge: a coloured rounded box, the name in white, at most
-    `limit` px of text (the font shrinks to the style's smallest name, then the name is cut with
-    "…"). Centred on the anchor, or at a corner, or with `toward` starting at the anchor and going
-    that way along the edge."""
+    """The name in white in a coloured tab at `anchor` on the edge (centred, at a corner, or going
+    `toward` along the edge), at most `limit` px of text: smaller type, then cut with "…"."""
     x0, y0, x1, y1 = frame.sheet
     size, smallest = style.name
     text = name
@@ -273,30 +170,17 @@ def name_tab(
     ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
     bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
     by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
-    box = (bx, by, bx + w, by + h)
-    run = TextRun(
-        text,
-        bx + 12,
-        by + 6,
-        (bx + 12, by + 6, bx + w - 12, by + h - 6),
-        size,
-        True,
-        "#ffffff",
-        RunKind.NAME,
-    )
-    return (
-        Rect(box, colour, None, 0, h / 2),
-        run,
-        Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2)),
-    )
+    inner = (bx + 12, by + 6, bx + w - 12, by + h - 6)
+    run = TextRun(text, bx + 12, by + 6, inner, size, True, "#ffffff", RunKind.NAME)
+    tab = Rect((bx, by, bx + w, by + h), colour, None, 0, h / 2)
+    return tab, run, Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2))
 
 
 def centre_circle(
     sheet: Drawn, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
-    """The circle in the centre: the pool size, and under it the stake written the language's
-    way (the strip says "stake" in words), or the word "pool" when there is none. A text too wide
-    for the circle shrinks, down to the smallest number (`Style.strip`)."""
+    """The circle in the centre: the pool size over the stake (or the word "pool" without one),
+    a text too wide for it shrinking down to the smallest number."""
     cx, cy = frame.centre
     r = frame.radius
     runs: list[TextRun] = []
@@ -315,10 +199,7 @@ def centre_circle(
         w = text_width(text, size, bold)
         ascent, descent = metrics(size, bold)
         x = round(cx - w / 2)
-        runs.append(
-            TextRun(
-                text, x, y, (x, y, x + w, y + ascent + descent), size, bold, colour, RunKind.CENTRE
-            )
-        )
+        box = (x, y, x + w, y + ascent + descent)
+        runs.append(TextRun(text, x, y, box, size, bold, colour, RunKind.CENTRE))
         y += ascent + descent
     return Circle((cx, cy), r, "#ffffff", LINE, 3), runs

@@ -1,14 +1,9 @@
-"""What the picture reads of a sheet: `Drawn`, small enough to hand to another process.
-
-The layout reads a few things of a `Sheet`: the game, the rules, each band's running totals, which
-pools are closed, the strip's facts and the balances. `drawn(sheet)` takes exactly those, so that
-the picture can be drawn where the sheet is not (`bot.sheet.painter`); everything else of the sheet
-(its records, their entries) stays behind.
-"""
+"""What the picture reads of a sheet (`Drawn`): its game, rules, running totals, closed pools,
+the strip's facts and the balances; nothing of its records' entries."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -18,8 +13,7 @@ from scoring.rules import Rules
 from scoring.settle import Settlement, settle
 from scoring.sheet import Band, Game, Sheet
 
-History = Mapping[Band, tuple[tuple[int, Fraction], ...]]
-"""Each band's running totals, as `Sheet.history` has them: (index in the records, total)."""
+History = Mapping[Band, tuple[tuple[int, Fraction], ...]]  # as `Sheet.history`: (record, total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +37,6 @@ class Drawn:
         return self.last_deal[0] if self.last_deal else 0
 
 
-def extends(old: Sequence[tuple[int, Fraction]], new: Sequence[tuple[int, Fraction]]) -> bool:
-    """`new` is a band's `old` totals with totals added: the replay extends a band's tuple and
-    shares its entries, so the entry at old's last place being old's own says the two agree
-    before it."""
-    return 0 < len(old) < len(new) and new[len(old) - 1] is old[-1]
-
-
 def helped(sheet: Sheet) -> bool:
     """Whether the sheet has a help entry: the replay says so, a sheet made otherwise is read."""
     if sheet.helped is not None:
@@ -66,7 +53,7 @@ def drawn(sheet: Sheet, settlement: Settlement | None = None) -> Drawn:
     return Drawn(
         game=sheet.game,
         rules=sheet.rules,
-        history=dict(sheet.history),  # a copy: the bands' tuples are what a later sheet extends
+        history=sheet.history,
         closed_pools=sheet.closed_pools,
         settlement=settlement,
         finished=sheet.finished,

@@ -1,5 +1,4 @@
-"""The sheet picture's vocabulary: sizes, colours, the frames of 3 and 4 players, and the layout's
-shapes and text runs (spec/sheet.md). Pure data: nothing here measures or draws."""
+"""The sheet picture's vocabulary (spec/sheet.md): sizes, colours, frames, shapes and text runs."""
 
 from __future__ import annotations
 
@@ -35,14 +34,9 @@ LABEL_MIN: Final = math.ceil(PHONE_LABEL * WIDTH / PHONE_BOX[0])  # 31 px
 
 @dataclass(frozen=True, slots=True)
 class Style:
-    """The type of one kind of picture, in px at the picture's size.
-
-    `totals` is the ladder of sizes a band's totals take (largest first); when not even the last
-    holds a band, its oldest totals fold behind "…" `fold` at a time (the first shown is the
-    running total they came to). With `caption_flows` a band's caption flows with its totals
-    (sharing their rows in a narrow band) at `caption[1] / totals[-1]` of their size; else it is
-    laid out first at `caption` sizes and the totals go around and below it. The strip's numbers
-    (the balances) are `strip` px, its words `words` times that."""
+    """The type of one kind of picture, px: `totals` is the ladder a band's totals go down, then
+    they fold `fold` at a time behind "…"; with `caption_flows` a caption shares its totals' rows
+    (at `caption[1] / totals[-1]` of their size), else the totals go around and below it."""
 
     totals: tuple[int, ...]
     fold: int
@@ -64,8 +58,7 @@ PHONE: Final = Style(
     words=LABEL_MIN / NUMBER_MIN,
     centre=(56, LABEL_MIN),
 )
-"""The chat's picture: readable in the chat as it arrives, the oldest totals of a crowded band
-folded."""
+"""The chat's picture: readable on a phone, a crowded band's oldest totals folded."""
 
 FULL: Final = replace(
     PHONE,
@@ -74,8 +67,7 @@ FULL: Final = replace(
     caption_flows=False,
     caption=(26, 16),
 )
-"""Every total (`/sheet full`, the Mini App): a crowded band's type shrinks instead, down to 9 px
-(read zoomed); only a band too full even for that folds its oldest totals."""
+"""Every total (`/sheet full`, the Mini App): type shrinks to 9 px (read zoomed) before folding."""
 
 PAD: Final = 5.0  # between text and a band's edge
 
@@ -105,9 +97,7 @@ class Frame:
     strip: Box
     centre: Point  # of the circle, and of the concentric band rectangles
     radius: float
-    scales: tuple[
-        float, float
-    ]  # outer edge of the mountain band, of the pool band (0 = centre, 1 = edge)
+    scales: tuple[float, float]  # the mountain's and the pool's outer edges (0 centre, 1 edge)
 
 
 FRAMES: Final[Mapping[int, Frame]] = {

@@ -1,35 +1,21 @@
-"""The standings as a picture (/top, and a tournament's /standings without the rating): one row per player, best total first — his place, name and
-total, a bar of the total from a zero line (green above it, red below), and under it his games,
-average and rating. The sheet's fonts and colours (`bot.sheet.model`), sized to be read on a phone
-(720 px wide: the names stay above 15 px at a 390 px screen).
-
-`render_standings_png(rows, lang, title, subtitle)` is pure and synchronous: call it through
-`asyncio.to_thread`. It draws with faces of its own under its own lock, so it never waits for the
-sheet's painter nor holds it up, and encodes the PNG as the sheet is (`raster.encode_png`).
+"""The standings as a picture (/top, a tournament's /standings): a row per player, best total
+first — place, name, total, a bar of the total from a zero line, and his games, average and
+rating under it — in the sheet's fonts and colours, 720 px wide (names above 15 px on a 390 px
+screen). Pure and synchronous: call `render_standings_png` through `asyncio.to_thread`.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Final
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from bot.sheet.model import (
-    BACKGROUND,
-    BOLD,
-    INK,
-    MINUS,
-    MUTED,
-    PLUS,
-    REGULAR,
-    STRIP_FILL,
-    THIN,
-)
+from bot.sheet.measure import drawing_lock
+from bot.sheet.measure import font as _font
+from bot.sheet.model import BACKGROUND, INK, MINUS, MUTED, PLUS, STRIP_FILL, THIN
 from bot.sheet.raster import encode_png
 from locales import catalog, numbers
 
@@ -41,7 +27,6 @@ NAME_X: Final = 84
 MOST_ROWS: Final = 20  # more players are told as "… and N more"
 TITLE_SIZE, SUBTITLE_SIZE, NAME_SIZE, DETAIL_SIZE = 38, 24, 30, 23
 BAR_HEIGHT: Final = 14
-_lock = threading.Lock()  # the faces below are shared by the threads that draw
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,13 +39,6 @@ class StandingRow:
     games: int
     average: Fraction
     rating: int | None = None  # a tournament's standings have none
-
-
-@cache
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(
-        str(BOLD if bold else REGULAR), size, layout_engine=ImageFont.Layout.BASIC
-    )
 
 
 def _fit(text: str, size: int, bold: bool, width: float) -> str:
@@ -102,7 +80,7 @@ def render_standings_png(
     more = len(rows) - len(shown)
     height = TOP + ROW * max(len(shown), 1) + (48 if more else 0) + PAD
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    with _lock:
+    with drawing_lock:
         draw = ImageDraw.Draw(image)
         draw.text((PAD, 24), title, fill=INK, font=_font(TITLE_SIZE, True))
         draw.text((PAD, 78), subtitle, fill=MUTED, font=_font(SUBTITLE_SIZE))

@@ -1,21 +1,17 @@
-"""The strip under the drawing: the convention, the stake, the deals, who deals next,
-the balances, the rules that differ from the preset, the last deal in words and a legend of the
-marks the sheet shows.
-
-The balances are numbers a player reads: they take the strip's size (`Style.strip`), the words
-`Style.words` times it. A strip that cannot hold everything at its smallest size gives up the
-parts it can do without, the least needed first (`strip_runs`).
-"""
+"""The strip under the drawing: the convention, the stake, the deals, who deals next, the
+balances (numbers a player reads, at `Style.strip`; its words `Style.words` times that), the rules
+that differ from the preset, the last deal in words and a legend of the marks the sheet shows."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.sheet.bands import suit_segs
 from bot.sheet.drawn import Drawn
 from bot.sheet.flow import NEWLINE, Area, Item, Seg, flow
-from bot.sheet.model import INK, MINUS, MUTED, PLUS, SEAT_COLOURS, RunKind, Style, TextRun
+from bot.sheet.model import INK, MINUS, MUTED, PLUS, RED, SEAT_COLOURS, RunKind, Style, TextRun
+from bot.sheet.totals import fewest
 from locales.numbers import MINUS_SIGN, format_amount, format_money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
 
@@ -124,7 +120,8 @@ class _Strip:
             return []
         number, text = summary
         segs = [self.word(self.words["last_deal"].format(number=number), MUTED)]
-        segs += suit_segs(text, kind=RunKind.STRIP, rel=self.rel)
+        for part in filter(None, re.split("([♦♥])", text)):  # the red suits in red
+            segs.append(self.word(part, RED if part in "♦♥" else INK))
         return [NEWLINE, Item(tuple(segs))]
 
     def legend(self, lines: list[str]) -> list[Item]:
@@ -136,33 +133,6 @@ class _Strip:
                 Item((self.word(word, MUTED, RunKind.LEGEND),), gap=0.3) for word in line.split()
             ]
         return items
-
-
-def strip_items(
-    sheet: Drawn,
-    words: Mapping[str, str],
-    lang: str = "en",
-    corrected: bool = False,
-    folded: bool = False,
-    rel: float = 1.0,
-) -> list[Item]:
-    """Every item of the strip, in the order it shows them: the head, the rules that differ from
-    the preset, the balances, the last deal and the legend (`folded`: a band's oldest totals
-    folded; `corrected`: a correction is drawn; help on the sheet); the words `rel` times the
-    numbers' size."""
-    strip = _Strip(sheet, words, lang, rel)
-    legend = [
-        *(["legend_folded"] if folded else []),
-        *(["legend_correction"] if corrected else []),
-        *(["legend_help"] if sheet.helped else []),
-    ]
-    return (
-        strip.head()
-        + strip.overrides()
-        + strip.balances()
-        + strip.last_deal()
-        + strip.legend([words[key] for key in legend])
-    )
 
 
 def strip_runs(
@@ -206,17 +176,14 @@ def strip_runs(
             + (strip.last_deal() if plan["last"] else [])
             + strip.legend(legend)
         )
-        runs, _ = flow(items, area, *style.strip)
-        return runs
+        return flow(items, area, *style.strip)
 
-    # Giving up more only makes it fit more easily: the first plan that fits is found by halves.
-    best: list[TextRun] = []
-    lo, hi = 0, len(plans) - 1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        runs = laid(plans[mid])
-        if runs:
-            best, hi = runs, mid - 1
-        else:
-            lo = mid + 1
-    return best
+    # Giving up more only makes it fit more easily.
+    tried: dict[int, list[TextRun]] = {}
+
+    def fits(index: int) -> bool:
+        tried[index] = laid(plans[index])
+        return bool(tried[index])
+
+    first = fewest(range(len(plans)), fits)
+    return [] if first is None else tried[first]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict, deque
 from collections.abc import AsyncGenerator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
@@ -35,9 +35,6 @@ from aiogram.types import InlineKeyboardMarkup, User
 from bot.core import Core
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
-
-if TYPE_CHECKING:  # the sender's, optional with the picture
-    from bot.sheet.painter import Painter
 
 BOT_ID = 42
 BOT_USER = {"id": BOT_ID, "is_bot": True, "first_name": "Pulka", "username": "pulka_bot"}
@@ -161,15 +158,14 @@ class MockedBot(Bot):
 def deliver_through(
     dispatcher: Dispatcher,
     bot: MockedBot,
-    painter: Painter | None = None,
     pacing: Pacing | None = None,
 ) -> Sender:
     """Run the outbox's sender in the test: every commit that owes replies drains the outbox
-    through `bot` before the update's handling returns; pictures are drawn by `painter`, or in
-    worker threads; nothing is paced unless `pacing` says so."""
+    through `bot` before the update's handling returns; nothing is paced unless `pacing` says
+    so."""
     game = dispatcher["core"]
     assert isinstance(game, Core)
-    sender = Sender(bot, game, name="tests/0/sender", painter=painter, pacing=pacing)
+    sender = Sender(bot, game, name="tests/0/sender", pacing=pacing)
 
     async def deliver() -> None:
         await sender.drain()

@@ -21,9 +21,7 @@ ANNA, BORIS, CLARA = 0, 1, 2
 
 
 def picture(png: bytes) -> tuple[str, tuple[int, int], bytes]:
-    """What a PNG shows: its mode, size and pixels. Two PNGs of one picture are compared by this,
-    not by their bytes: ISA-L, which deflates the strips, now and then encodes a strip of the same
-    rows another valid way (docs/decisions.md)."""
+    """What a PNG shows: its mode, size and pixels."""
     image = Image.open(io.BytesIO(png))
     image.load()
     return image.mode, image.size, image.tobytes()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.sheet.layout import Box, Point
+from bot.sheet.model import Box, Point
 
 EPS = 1e-6
 

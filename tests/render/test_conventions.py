@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bench.sheets import random_game
-from bot.sheet.layout import RunKind, layout_sheet
+from bot.sheet.layout import layout_sheet
+from bot.sheet.model import RunKind
 from scoring.deal import LastRound
 from scoring.replay import replay
 from scoring.rules import PRESETS, rules_for

@@ -9,18 +9,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from bot.sheet.layout import (
-    CLOSED_FILL,
-    FRAMES,
-    MUTED,
-    RED,
-    Correction,
-    Layout,
-    RunKind,
-    format_amount,
-    layout_sheet,
-)
+from bot.sheet.layout import layout_sheet
+from bot.sheet.model import CLOSED_FILL, FRAMES, MUTED, PHONE, RED, Correction, Layout, RunKind
+from bot.sheet.totals import fewest
+from locales.numbers import format_amount
 from scoring.deal import Column, Misere, Raspasy, Record, Role, Suit
 from scoring.entries import Reason
 from scoring.settle import Settlement
@@ -120,6 +115,8 @@ def test_every_band_shows_its_latest_total_and_folds_only_its_oldest(
         assert records == [record for record, _ in values[len(values) - len(records) :]], band
         folded = any(r.band == band and r.kind is RunKind.ELLIPSIS for r in layout.runs)
         assert folded == (len(records) < len(values)), band
+        cut = len(values) - len(records)  # a few at a time, so that a growing column stays put
+        assert cut % PHONE.fold == 0 or len(records) == 1, (band, cut)
     legend = " ".join(r.text for r in layout.runs if r.kind is RunKind.LEGEND)
     assert ("… — старые значения свёрнуты" in legend) == any(
         r.kind is RunKind.ELLIPSIS for r in layout.runs
@@ -403,3 +400,14 @@ def test_a_legend_says_what_help_is_when_the_sheet_has_help() -> None:
     assert " ".join(legend).startswith("помощь: очки сверх пули")
     no_help = [r for r in layout_sheet(closed_pool_sheet(), "ru").runs if r.kind is RunKind.LEGEND]
     assert no_help == []
+
+
+@given(
+    cuts=st.lists(st.integers(0, 400), unique=True).map(sorted),
+    threshold=st.integers(-5, 405),
+)
+def test_the_fewest_folded_is_the_least_cut_that_fits_when_more_folded_fits_too(
+    cuts: list[int], threshold: int
+) -> None:
+    fitting = [cut for cut in cuts if cut >= threshold]
+    assert fewest(cuts, lambda cut: cut >= threshold) == (fitting[0] if fitting else None)

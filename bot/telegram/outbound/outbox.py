@@ -48,8 +48,6 @@ from scoring.sheet import Sheet
 
 try:
     from bot.sheet import Correction, render_document_png, render_sheet_png
-    from bot.sheet.drawn import drawn
-    from bot.sheet.painter import Painter, PainterGone
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 
@@ -65,11 +63,11 @@ async def render_png(
     settlement: Settlement,
     core: Core | None = None,
     state: GameState | None = None,
-    painter: Painter | None = None,
     full: bool = False,
 ) -> bytes | None:
-    """The sheet's PNG, or None; with `game` and `state`, values corrected by a vote are drawn as
-    paper shows them."""
+    """The sheet's PNG drawn in a worker thread, or None; with `core` and `state`, values
+    corrected by a vote are drawn as paper shows them. `full`: the full sheet, every total, for a
+    document (`bot.sheet.render_document_png`)."""
     if render_sheet_png is None:
         return None
     try:
@@ -77,23 +75,9 @@ async def render_png(
         if core is not None and state is not None:
             values = looks.corrected_values(core, state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
-        game_id = state.game_id if state is not None else None  # whose kept picture
-        if full:
-            return await asyncio.to_thread(
-                render_document_png, sheet, lang, settlement=settlement, corrections=corrections
-            )
-        if painter is not None:
-            try:
-                return await painter.png(drawn(sheet, settlement), lang, corrections, game_id)
-            except PainterGone as error:
-                log.warning("the painter could not draw the sheet (%s); drawing it here", error)
+        render = render_document_png if full else render_sheet_png
         return await asyncio.to_thread(
-            render_sheet_png,
-            sheet,
-            lang,
-            settlement=settlement,
-            corrections=corrections,
-            game=game_id,
+            render, sheet, lang, settlement=settlement, corrections=corrections
         )
     except Exception:
         log.exception("the sheet could not be drawn; sending it as text")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Final, TypeVar
+from typing import Final, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
@@ -24,9 +24,6 @@ from bot.telegram.outbound.outbox import CAPTION_LIMIT, NEAR, render_png
 from bot.telegram.outbound.pacing import Pacing
 from bot.texts.i18n import Safe, translator
 from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text, sheet_text
-
-if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
-    from bot.sheet.painter import Painter
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +70,6 @@ class Poster:
         pacing: Pacing,
         clock: Callable[[], float],
         sleep: Callable[[float], Awaitable[None]],
-        painter: Painter | None = None,
     ) -> None:
         self.bot = bot
         self.core = core
@@ -81,7 +77,6 @@ class Poster:
         self.pacing = pacing
         self.clock = clock
         self.sleep = sleep
-        self.painter = painter  # draws the pictures in processes of their own; None: in threads
 
     async def _sheet_message(self, game_id: int) -> int | None:
         async with self.store.reading() as repo:
@@ -183,7 +178,7 @@ class Poster:
             return await self._plain(owed, owed.text), None
         state, sheet, settlement = snap.state, snap.sheet, snap.settlement
         t = translator(owed.lang)
-        png = await render_png(sheet, owed.lang, settlement, self.core, state, self.painter)
+        png = await render_png(sheet, owed.lang, settlement, self.core, state)
         if png is None:
             text = Safe(f"{owed.text}\n\n{sheet_text(t, state, sheet, settlement)}")
             return await self._plain(owed, text), None

@@ -30,7 +30,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -47,9 +47,6 @@ from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.posting import REQUEST_TIMEOUT, Poster, StoreFault, calls_needed
-
-if TYPE_CHECKING:  # the picture, and so the painter, is optional (Pillow)
-    from bot.sheet.painter import Painter
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +135,6 @@ class Sender:
         lease: float = LEASE,
         clock: Callable[[], float] = time.time,
         name: str | None = None,
-        painter: Painter | None = None,
         pacing: Pacing | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -149,7 +145,7 @@ class Sender:
         self.clock = clock
         self.name = name or claimant_name()
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, core, self.store, self.pacing, self._now, sleep, painter)
+        self.poster = Poster(bot, core, self.store, self.pacing, self._now, sleep)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
