@@ -32,7 +32,8 @@ from tests.e2e.fake_telegram import (
     FakeTelegram,
     Sent,
 )
-from tests.e2e.harness import BotProcess, Member, contains, scoring_replay
+from tests.e2e.harness import PACED, BotProcess, Member, contains, scoring_replay
+from tests.e2e.test_delivery_e2e import wait_answered
 from tests.e2e.test_game_e2e import ROUNDING, balance_lines, shown_amount
 from tests.pg import PostgresServer, free_port
 
@@ -112,9 +113,9 @@ def pg_server() -> Iterator[PostgresServer]:
         server.stop()
 
 
-@pytest.fixture
+@pytest.fixture(params=[None], ids=["unpaced"])
 async def instances(
-    pg_server: PostgresServer, server: FakeTelegram, tmp_path: Path
+    request: pytest.FixtureRequest, pg_server: PostgresServer, server: FakeTelegram, tmp_path: Path
 ) -> AsyncIterator[tuple[list[BotProcess], RoundRobin]]:
     url = await pg_server.new_database()
     ports = [free_port(), free_port()]
@@ -126,6 +127,7 @@ async def instances(
             tmp_path / f"instance{n}",
             locale="en",
             webhook=True,
+            pacing=request.param,
             env={
                 "DATABASE_URL": url,
                 "WEBHOOK_URL": proxy.url,
@@ -227,6 +229,8 @@ async def test_two_instances_behind_a_webhook_share_one_postgresql(
     await server.wait_idle(quiet=1.0, timeout=WAIT_ALL)
     assert not server._undelivered, "every update was answered 2xx in the end"
     assert len(proxy.answered) == 2, f"both instances took updates: {proxy.answered}"
+    for game in games:  # each accepted deal told with its number, however the sheets went
+        await wait_answered(server, game.chat, len(game.sent), WAIT_ALL)
 
     # 2. A vote that times out, closed once by the surviving instance (it took the lease over).
     game = games[0]
@@ -272,3 +276,26 @@ async def test_two_instances_behind_a_webhook_share_one_postgresql(
                 body = await response.json()
             assert response.status == 200, body
             assert set(body["ages"]) == {"webhook", "sender", "vote_clock"}
+
+
+@pytest.mark.parametrize("instances", [PACED], ids=["paced"], indirect=True)
+async def test_two_instances_tell_every_deal_of_bursts_within_telegrams_limits(
+    instances: tuple[list[BotProcess], RoundRobin], server: FakeTelegram
+) -> None:
+    """30 deals a chat in bursts across both instances, Telegram's limits enforced: the sheets
+    may go out coalesced, but every accepted deal is told with its number (issue 36)."""
+    (first, second), proxy = instances
+    games = [Game(first, GROUP), Game(second, OTHER_GROUP)]
+    for game in games:
+        await game.open()
+    server.limits.on = True
+    for part in range(3):
+        for game in games:
+            game.burst(10, offset=10 * part)
+        await asyncio.sleep(1.0)
+    for game in games:
+        await wait_answered(server, game.chat, 30, 240)
+        records, _ = await game.export()
+        assert Counter(records) == Counter(game.sent)
+    assert not [r for r in server.requests if r.status == 429], "a 429 from Telegram"
+    assert len(proxy.answered) == 2, proxy.answered
