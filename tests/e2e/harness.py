@@ -8,7 +8,8 @@
     await bot.kill(); await bot.start()                    # SIGKILL, then the same database again
 
 Every wait is bounded; a failed wait names what the bot did in the chat and ends with the tail of
-its log. Only 127.0.0.1 is used.
+its log. Only 127.0.0.1 is used. `python -m bot` is forked from a process that has imported
+aiogram (tests/e2e/zygote.py); other argv are exec'd.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from tests.e2e.test_game_e2e import assert_balances, has_balances
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
 _NUMBER = re.compile(r"^#(\d+) ", re.MULTILINE)
-KILLS = 6  # each restart costs seconds: Python imports aiogram
+KILLS = 6  # SIGKILLs at random instants while the deals come in
 
 
 def deal_line(i: int) -> str:
