@@ -63,9 +63,9 @@ typecheck: $(STAMP)
 
 # The bytecode brought up to date first (only what changed is compiled): the end-to-end tests start
 # the bot dozens of times, and under PYTHONDONTWRITEBYTECODE a stale module is compiled at each start.
-# PYTEST_JOBS workers (pytest-xdist): the end-to-end tests mostly wait on the bot, so there are more
-# of them than cores; each module runs on one worker, which starts its shared bot process once.
-PYTEST_JOBS ?= 4
+# PYTEST_JOBS workers (pytest-xdist), one a core by default (4 on 2 cores measured no faster);
+# each module runs on one worker, which starts its shared bot process once.
+PYTEST_JOBS ?= auto
 pytest: $(STAMP)
 	$(BIN)/python -m compileall -q $(TYPED)
 	$(BIN)/python -m pytest -q -n $(PYTEST_JOBS) --dist loadscope
