@@ -110,7 +110,8 @@ def test_ci_runs_make_test_and_nothing_else() -> None:
     ]
     assert commands == ["set -euo pipefail", 'cd "$(dirname "$0")/.."', "make test"]
     makefile = (REPO / "Makefile").read_text()
-    assert "test: system lint typecheck pytest" in makefile
+    assert "checks: system lint typecheck pytest" in makefile
+    assert "$(MAKE) --no-print-directory checks" in makefile  # make test, timed
     assert "bash .ci/system-packages" in makefile
     assert "$(BIN)/hadolint Dockerfile" in makefile
     assert "$(BIN)/python -m tests.deploy.compose_lint docker-compose.yml" in makefile

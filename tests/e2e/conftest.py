@@ -47,7 +47,8 @@ async def start_bot(server: FakeTelegram, tmp_path: Path) -> AsyncIterator[Start
 
 
 # One server and one bot process for a whole module (mark its tests
-# `pytest.mark.asyncio(loop_scope="module")`): a start costs seconds, mostly importing aiogram.
+# `pytest.mark.asyncio(loop_scope="module")`): a start costs a second or more even forked
+# (tests/e2e/zygote.py).
 # Tests sharing them play in chats of their own.
 
 

@@ -8,17 +8,21 @@
     await bot.kill(); await bot.start()                    # SIGKILL, then the same database again
 
 Every wait is bounded; a failed wait names what the bot did in the chat and ends with the tail of
-its log. Only 127.0.0.1 is used.
+its log. Only 127.0.0.1 is used. `python -m bot` is forked from a process that has imported
+aiogram (tests/e2e/zygote.py); other argv are exec'd.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import os
 import signal
+import subprocess
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +65,101 @@ UNPACED: dict[str, str] = {
     "PACE_BOT_BURST": "1000",
 }
 PACED: dict[str, str] = {}  # the defaults: Telegram's limits (bot/settings.py)
+# `python -m bot` is forked from a process that has imported aiogram (tests/e2e/zygote.py), which
+# saves some 5 s of CPU a start; E2E_FORK=0 starts each one with exec instead.
+FORK = os.environ.get("E2E_FORK", "1") != "0"
+
+
+class Forked:
+    """A bot forked by the zygote, seen as an `asyncio.subprocess.Process` (what BotProcess uses)."""
+
+    def __init__(self, zygote: Zygote, pid: int) -> None:
+        self.zygote = zygote
+        self.pid = pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self.zygote.exits.get(self.pid)
+
+    def send_signal(self, number: int) -> None:
+        if self.returncode is not None:
+            raise ProcessLookupError(self.pid)
+        os.kill(self.pid, number)
+
+    async def wait(self) -> int:
+        loop = asyncio.get_running_loop()
+        exited: asyncio.Future[int] = loop.create_future()
+        with self.zygote.lock:
+            code = self.returncode
+            if code is None:
+                self.zygote.waiters.setdefault(self.pid, []).append((loop, exited))
+        return code if code is not None else await exited
+
+
+class Zygote:
+    """The forking process of this pytest process, started at its first bot; a thread reads its
+    answers (so that tests on any event loop can wait for their bots)."""
+
+    _running: Zygote | None = None
+
+    def __init__(self) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.e2e.zygote"],
+            cwd=REPO,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.lock = threading.Lock()
+        self.exits: dict[int, int] = {}
+        self.waiters: dict[int, list[tuple[asyncio.AbstractEventLoop, asyncio.Future[int]]]] = {}
+        self._started: list[int] = []
+        self._started_cond = threading.Condition(self.lock)
+        threading.Thread(target=self._read, name="zygote", daemon=True).start()
+        atexit.register(self.close)
+
+    @classmethod
+    def get(cls) -> Zygote:
+        if cls._running is None or cls._running.proc.poll() is not None:
+            cls._running = cls()
+        return cls._running
+
+    def fork(self, args: Sequence[str], env: dict[str, str], cwd: Path, log: Path) -> Forked:
+        request = {"args": list(args), "env": env, "cwd": str(cwd), "log": str(log)}
+        assert self.proc.stdin is not None
+        with self.lock:
+            self.proc.stdin.write((json.dumps(request) + "\n").encode())
+            self.proc.stdin.flush()
+            if not self._started_cond.wait_for(lambda: bool(self._started), START_WAIT):
+                raise RuntimeError("the zygote did not fork the bot")
+            return Forked(self, self._started.pop(0))
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            message = json.loads(line)
+            with self.lock:
+                if "started" in message:
+                    self._started.append(int(message["started"]))
+                    self._started_cond.notify_all()
+                    continue
+                pid, code = int(message["exited"]), int(message["code"])
+                self.exits[pid] = code
+                for loop, exited in self.waiters.pop(pid, []):
+                    loop.call_soon_threadsafe(_resolve, exited, code)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(5)
+
+
+def _resolve(future: asyncio.Future[int], code: int) -> None:
+    if not future.done():
+        future.set_result(code)
 
 
 class BotProcess:
@@ -90,7 +189,7 @@ class BotProcess:
         self.db_path = workdir / "bot.sqlite3"
         self.log_path = workdir / "bot.log"
         self.starts = 0
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | Forked | None = None
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in _OWN_ENV}
@@ -121,6 +220,10 @@ class BotProcess:
         with self.log_path.open("ab") as log:
             log.write(f"\n===== start {self.starts} =====\n".encode())
             log.flush()
+        if FORK and self.argv[:2] == ("-m", "bot"):
+            self.proc = Zygote.get().fork(self.argv[2:], self.env(), self.workdir, self.log_path)
+            return
+        with self.log_path.open("ab") as log:
             # The working directory is the test's own, so a developer's .env is not read.
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,

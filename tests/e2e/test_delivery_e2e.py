@@ -19,7 +19,7 @@ from tests.e2e.test_game_e2e import assert_balances, has_balances
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
 _NUMBER = re.compile(r"^#(\d+) ", re.MULTILINE)
-KILLS = 6  # each restart costs seconds: Python imports aiogram
+KILLS = 6  # SIGKILLs at random instants while the deals come in
 
 
 def deal_line(i: int) -> str:
@@ -126,7 +126,7 @@ async def test_every_owed_reply_arrives_once_through_429s_5xx_drops_and_an_outag
     server: FakeTelegram, start_bot: StartBot, tmp_path: Path
 ) -> None:
     """A third of the sends fail (429 with retry_after, 502, the connection closed before an
-    answer) and the Bot API is down for 20 s in the middle: each deal's reply arrives exactly
+    answer) and the Bot API is down for 12 s in the middle: each deal's reply arrives exactly
     once, and no deal is recorded twice (then /score under the same faults, until each kind of
     fault has been met)."""
     bot = await start_bot(locale="en")
@@ -136,8 +136,8 @@ async def test_every_owed_reply_arrives_once_through_429s_5xx_drops_and_an_outag
     for burst in range(6):
         for i in range(burst * 5, burst * 5 + 5):
             members[PLAYERS[i % 3]].send(f"/deal {lines[i]}")
-        if burst == 2:
-            server.faults.outage(20)
+        if burst == 2:  # long enough for the sender's and the poller's back-offs to reach
+            server.faults.outage(12)  # their caps (4 s after 7.5 s, 5 s after 7 s)
         await asyncio.sleep(0.5)
     await wait_answered(server, GROUP, 30, 70)
     injected = server.faults.injected

@@ -6,7 +6,8 @@ of the two `python -m bot` processes. Two games get bursts of deals landing on b
 once; the instance holding the vote clock is SIGKILLed mid-burst; a vote then times out (closed by
 the other instance, which took the clock's lease over); a deal entered by buttons is started on one
 instance and finished on the other. Every deal is recorded once, `/score` is the replay of the
-exported protocol, the vote is closed once.
+exported protocol, the vote is closed once. Meanwhile a third chat's reminder of its open debts,
+set before the kill, fires once after its period, and not twice, though both instances run.
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ BURST = (  # canonical lines (as the export writes them); all three play, so any
 PER_CHAT = 12  # deals of each game's burst
 BUTTONS = ("Contract", "Clara", "7♠", "Whist", "Pass", "−1")
 WAIT_ALL = 90.0  # a burst with a SIGKILL and re-sends on a busy machine
+DEBTS = Chat(-1001500000031, "supergroup", "Debts to remind of")
+REMINDED = "Debts still open"
 
 
 class RoundRobin:
@@ -206,21 +209,41 @@ def edited(message_id: int, *fragments: str) -> Callable[[Sent], bool]:
     )
 
 
+async def end_a_game_with_debts(bot: BotProcess) -> None:
+    """In DEBTS: a game with a stake ended by everyone's vote, leaving Clara owing Anna and
+    Boris; Boris has been paid; then `/remind 1m`."""
+    anna, boris, clara = (Member(bot, DEBTS, u) for u in (ANNA, BORIS, CLARA))
+    await anna.say("/lang en", contains("English"))
+    await anna.say("/newgame sochi pool 10 stake 0.1", contains("Game #1"))
+    for member in (anna, boris, clara):
+        await member.say("/join", contains(member.user.first_name))
+    await anna.say("/deal Anna 6♠ = vist:Boris pass:Clara", lambda s: s.is_photo, timeout=30)
+    vote = await anna.say("/endgame", lambda s: bool(s.buttons))
+    await boris.press(vote, 0)
+    await clara.press(vote, 0, contains("is over"))
+    await boris.say("/paid @clara_pulka", contains("received what Clara owed"))
+    await anna.say("/remind 1m", contains("Reminders on"))
+
+
 async def test_two_instances_behind_a_webhook_share_one_postgresql(
     instances: tuple[list[BotProcess], RoundRobin], server: FakeTelegram, tmp_path: Path
 ) -> None:
     (first, second), proxy = instances
+    # 0. Debts to be reminded of in a minute: the wait overlaps the steps below.
+    await end_a_game_with_debts(second)
+    reminders_from = server.cursor(DEBTS)
     games = [Game(second, GROUP), Game(second, OTHER_GROUP)]
     for game in games:
         await game.open()
 
     # 1. Both games' bursts at once; the first instance (it started first: it holds the vote
     # clock's lease) is SIGKILLed while they are being handled.
+    answered_before = sum(proxy.answered.values())
     for game in games:
         game.burst(PER_CHAT // 2)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + WAIT_ALL
-    while sum(proxy.answered.values()) < 8 + PER_CHAT // 2 and loop.time() < deadline:
+    while sum(proxy.answered.values()) < answered_before + 4 and loop.time() < deadline:
         await asyncio.sleep(0.05)
     for game in games:
         game.burst(PER_CHAT // 2, offset=PER_CHAT // 2)
@@ -253,6 +276,12 @@ async def test_two_instances_behind_a_webhook_share_one_postgresql(
     assert all(n >= 2 for n in took.values()) and len(took) == 2, took
     await server.wait_idle(quiet=0.5, timeout=WAIT_ALL)
 
+    # The reminder, once its minute is over (set before the kill; either instance may send it).
+    watcher = Member(second, DEBTS, DMITRY)
+    reminder = await watcher.wait(contains(REMINDED), since=reminders_from, timeout=100)
+    assert "Clara → Anna" in reminder.text and "Clara → Boris" not in reminder.text  # paid
+    reminded_at = loop.time()
+
     # 4. Every deal recorded once; /score is the replay; the vote closed once.
     for game in games:
         records, log = await game.export()
@@ -276,6 +305,13 @@ async def test_two_instances_behind_a_webhook_share_one_postgresql(
                 body = await response.json()
             assert response.status == 200, body
             assert set(body["ages"]) == {"webhook", "sender", "vote_clock"}
+
+    # 6. Not reminded twice: the holder of the clock looks every 5 s; both instances ran
+    # meanwhile, and the period is not over.
+    await asyncio.sleep(max(0.0, reminded_at + 16 - loop.time()))
+    told = [s for s in server.sent[DEBTS.id][reminders_from:] if REMINDED in s.text]
+    assert len(told) == 1, server.describe(DEBTS, reminders_from)
+    assert first.running and second.running
 
 
 @pytest.mark.parametrize("instances", [PACED], ids=["paced"], indirect=True)
