@@ -107,9 +107,11 @@ async def test_two_games_leave_debts_that_are_marked_netted_and_written_to_each_
     first = await clara.wait(is_end, since=since)
     await wait_until(lambda: after_start(ANNA.id) and after_start(BORIS.id))
     await server.wait_idle(quiet=1.0)
-    for user in (ANNA, BORIS):  # after its /start answer, exactly one message: the game's end
+    for user in (ANNA, BORIS):  # after its /start answer, one message: the game's end
         ended = after_start(user.id)
-        assert len(ended) == 1, ended
+        # Killed while Telegram was taking it, a message is sent again: whether it arrived cannot
+        # be known (the Bot API has no idempotency key), and a repeat beats a loss. Never more.
+        assert 1 <= len(ended) <= 2 and len(set(ended)) == 1, ended
         assert "Пулька #1" in ended[0] and "Pulka on Fridays" in ended[0]  # in Russian
     assert "Вы → Anna" in after_start(BORIS.id)[0]  # Boris owes: his buttons
     boris_end = server.sent[BORIS.id][-1]
