@@ -9,14 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.views import (
-    balances_text,
-    capped,
-    error_text,
-    join_lines,
-    totals_lines,
-    transfers_text,
-)
+from bot.texts.score import balances_text, totals_lines, transfers_text
+from bot.texts.views import capped, error_text, join_lines
 from scoring.calc import CalcError, format_calc
 from scoring.paper import PaperSheet
 from scoring.settle import Settlement

@@ -34,7 +34,8 @@ from bot.texts.debts import debt_history_line
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.options import option_said, option_value
 from bot.texts.times import chat_time
-from bot.texts.views import arbiter_name, number_label, rules_brief
+from bot.texts.views import number_label, rules_brief
+from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change
 from scoring.sheet import Sheet

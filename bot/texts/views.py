@@ -1,40 +1,24 @@
-"""The service's results as chat texts (Telegram HTML) in the chat's language.
-
-Pure functions of (translator, values): no I/O. Numbers come exact from scoring/ and are only formatted
-here: whists with at most one decimal, money with two.
-"""
+"""The service's results as chat texts (Telegram HTML): pure, and numbers come exact from scoring/."""
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Collection, Iterable, Sequence
-from datetime import UTC, tzinfo
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.core import GameState, Player
-from bot.core.events import (
-    ArbiterProposed,
-    CorrectionProposed,
-    EndProposed,
-    Kind,
-    LateDealProposed,
-    RuleChangeProposed,
-)
-from bot.core.results import Applied, Edited, Ended, Proposal, Recorded, Undone, VoteState
+from bot.core.results import Edited, Recorded, Undone
 from bot.core.uow import deal_example
 from bot.texts.examples import example_in
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_label, option_lines, option_said, option_value
-from bot.texts.times import chat_time
+from bot.texts.options import option_lines, option_said
 from scoring.deal import Column, LastRound, Record
-from scoring.entries import Entry, Reason
+from scoring.entries import Entry
 from scoring.errors import ScoringError
-from scoring.notation import SEATS, format_record, parse_rule_change
+from scoring.notation import SEATS, format_record
 from scoring.rules import format_option, rules_for
-from scoring.settle import Settlement
-from scoring.sheet import ScoredRecord, Sheet, Totals
-from scoring.voting import majority
+from scoring.sheet import ScoredRecord, Sheet
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
 # The longest piece of input an error quotes: a 4,000-character command is answered with its first
@@ -252,242 +236,6 @@ def edited_text(t: Translator, result: Edited) -> Safe:
     )
 
 
-# -- score -----------------------------------------------------------------------------------
-def balances_text(t: Translator, names: Sequence[str], settlement: Settlement) -> Safe:
-    """One line per player, `Name: +12.5` (and money with a stake)."""
-    lines = []
-    for seat, name in enumerate(names):
-        balance = t.number(settlement.balances[seat], signed=True)
-        if settlement.money is not None:
-            money = t.money(settlement.money[seat], signed=True)
-            lines.append(t("balance-money-line", name=name, whists=balance, money=money))
-        else:
-            lines.append(t("balance-line", name=name, whists=balance))
-    return join_lines(lines)
-
-
-def transfers_text(t: Translator, names: Sequence[str], settlement: Settlement) -> Safe:
-    if not settlement.transfers:
-        return t("nobody-pays")
-    lines = []
-    for tr in settlement.transfers:
-        if tr.money is not None:
-            amount = t(
-                "transfer-money", money=t.money(tr.money), whists=t.count(tr.whists, "whist")
-            )
-        else:
-            amount = Safe(quote(t.count(tr.whists, "whist")))
-        lines.append(
-            t("transfer-line", debtor=names[tr.debtor], creditor=names[tr.creditor], amount=amount)
-        )
-    return join_lines(lines)
-
-
-def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
-    """The sheet in text: pool, mountain and whists written on each other player."""
-    return totals_lines(t, names, sheet.totals, sheet.closed_pools)
-
-
-def totals_lines(
-    t: Translator, names: Sequence[str], totals: Totals, closed_pools: Collection[int]
-) -> Safe:
-    """Each player's line of totals (a live sheet's, or a paper sheet's as typed)."""
-    lines = []
-    for seat, name in enumerate(names):
-        whists = ", ".join(
-            f"{names[other]} {t.number(totals.whists[seat][other])}"
-            for other in range(len(names))
-            if other != seat
-        )
-        closed = t("pool-closed") if seat in closed_pools else ""
-        lines.append(
-            t(
-                "totals-line",
-                name=name,
-                pool=t.number(totals.pool[seat]),
-                closed=closed,
-                mountain=t.number(totals.mountain[seat]),
-                whists=whists,
-            )
-        )
-    return join_lines(lines)
-
-
-def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
-    names = state.names
-    key = "score-head-ended" if state.ended_reason else "score-head"
-    if key == "score-head" and sheet.finished:
-        key = "score-head-finished"  # the end rule is met: the final score, not "if it ended now"
-    lines = [
-        t(key, game=state.number, deals=sheet.deals),
-        rules_brief(t, state),
-        "",
-        t("balances-title"),
-        balances_text(t, names, settlement),
-        "",
-        t("transfers-title"),
-        transfers_text(t, names, settlement),
-        "",
-        t("totals-title"),
-        totals_text(t, names, sheet),
-    ]
-    return join_lines(lines)
-
-
-def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
-    """The sheet when no picture can be drawn."""
-    names = state.names
-    return join_lines(
-        [
-            t("sheet-title", game=state.number, deals=sheet.deals),
-            totals_text(t, names, sheet),
-            "",
-            t("balances-title"),
-            balances_text(t, names, settlement),
-        ]
-    )
-
-
-def ended_text(t: Translator, ended: Ended) -> Safe:
-    state = ended.state
-    lines: list[str] = [t(f"game-ended-{ended.reason}", game=state.number)]
-    if ended.sheet is not None and ended.settlement is not None:
-        lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
-    return join_lines(lines)
-
-
-def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
-    """The vote message: what is proposed (a record before and after, with its entries and the
-    balances it changes), who decides, each voter's ballot, and how it stands or ended."""
-    vote, state = result.vote, result.state
-    proposer = state.player_name(vote.author) or "?"
-    event = vote.event
-    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
-    proposal = result.proposal
-    number = proposal.number if proposal is not None else "?"
-    head = t(
-        f"vote-{vote.kind.value}",
-        game=state.number,
-        number=number,
-        proposer=proposer,
-        writer=(proposal.writer if proposal is not None else None) or "?",
-        arbiter=arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None),
-        line=line,
-    )
-    lines: list[str] = [head]
-    if vote.kind is not Kind.END_PROPOSED:
-        count = len(result.voters)
-        if vote.threshold == "majority":
-            lines.append(t("vote-majority", need=majority(count), count=count))
-        else:
-            lines.append(t("vote-all"))
-    if proposal is not None:
-        lines += proposal_lines(t, state, proposal)
-    elif isinstance(event, CorrectionProposed | LateDealProposed):
-        lines.append(t("vote-line", line=state.canonical(event.line, t.lang)))
-    elif isinstance(event, RuleChangeProposed):
-        change = parse_rule_change(event.line)
-        option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(
-            t(
-                "vote-rule-change",
-                option=option_label(t, option),
-                old=option_value(t, event.old),
-                value=option_value(t, value),
-            )
-        )
-    lines.append("")
-    for voter in result.voters:
-        ballot = vote.ballot(voter)
-        mark = "✅" if ballot else ("❌" if ballot is False else "…")
-        lines.append(f"{mark} {quote(voter.name)}")
-    arbiter = arbiter_name(state.arbiter)
-    if result.passed is None and vote.referred is not None:
-        lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
-    elif result.passed is None:
-        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
-        lines.append(t("vote-open", deadline=deadline))
-    elif result.reason == "arbiter":
-        decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
-        lines.append(t(decided, arbiter=arbiter))
-    elif result.passed:
-        lines.append(t("vote-passed"))
-    else:
-        lines.append(t(f"vote-rejected-{result.reason or 'certain'}"))
-    return join_lines(lines)
-
-
-def arbiter_name(player: Player | None) -> str:
-    """The arbiter by his name once his account has acted (or the opener named him), by his
-    @username until then: nothing else is known of him."""
-    if player is None:
-        return "?"
-    if player.username and player.user_id is None and player.name == player.username:
-        return f"@{player.username}"
-    return player.name
-
-
-def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
-    """The record before and after with the entries each writes, and the balances that change."""
-    names = state.names
-    lines: list[str] = []
-    if proposal.old is not None:
-        lines.append(t("vote-was", line=shown_line(t, proposal.old.record, names)))
-        lines.append(why_text(t, names, proposal.old))
-    key = "vote-now" if proposal.old is not None else "vote-deal"
-    lines.append(t(key, line=shown_line(t, proposal.new.record, names)))
-    lines.append(why_text(t, names, proposal.new))
-    changes = [
-        t(
-            "vote-balance",
-            name=name,
-            before=t.number(before, signed=True),
-            after=t.number(after, signed=True),
-        )
-        for name, before, after in zip(names, proposal.before, proposal.after, strict=True)
-        if before != after
-    ]
-    if changes:
-        lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
-    writer = proposal.writer or "?"
-    if proposal.warning:
-        lines.append(t("vote-penalty-warning", name=writer))
-    if proposal.penalty:
-        lines.append(t("vote-penalty-title", name=writer))
-        for adjust in proposal.penalty:
-            entry = Entry(
-                adjust.player, adjust.column, adjust.amount, Reason.ADJUST, adjust.target
-            )
-            lines.append(entry_text(t, names, entry))
-    return lines
-
-
-def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
-    """What a passed vote on a record did, for the caption of the sheet sent after it."""
-    names = state.names
-    line = shown_line(t, applied.scored.record, names)
-    if applied.old is None:
-        head = t("late-applied", number=f"#{applied.number}", line=line)
-    else:
-        old = state.canonical(applied.old, t.lang)
-        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
-    lines: list[str] = [head, why_text(t, names, applied.scored)]
-    if applied.warning is not None:
-        lines.append(t("penalty-warning", name=applied.warning))
-    if applied.penalties:
-        lines.append(t("penalty-title", name=applied.writer or "?"))
-        for scored in applied.penalties:
-            lines.append(why_text(t, names, scored))
-    lines.append(footer_text(t, state, applied.sheet))
-    return join_lines(lines)
-
-
-def arbiter_text(t: Translator, state: GameState) -> Safe:
-    if state.arbiter is None:
-        return t("arbiter-none")
-    return t("arbiter-named", arbiter=arbiter_name(state.arbiter))
-
-
 # -- rules ---------------------------------------------------------------------------------
 def rules_text(t: Translator, state: GameState) -> Safe:
     lines: list[str] = [t("rules-title", game=state.number), rules_brief(t, state), ""]
@@ -523,8 +271,7 @@ def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def error_text(t: Translator, error: ScoringError, *, with_example: bool = True) -> Safe:
-    """`error-<code>` with the input at fault and one correct example (not under a pressed
-    button: `with_example=False`), each quoted piece capped."""
+    """`error-<code>`, the input at fault and an example (none under a pressed button), capped."""
     params = {k: capped(v) for k, v in error.params.items() if k != "record"}
     lines: list[str] = [t(f"error-{error.code}", **params)]
     if error.span:

@@ -15,6 +15,8 @@ CORE = sorted(
         *(ROOT / "bot" / "core").glob("*.py"),
         *(ROOT / "bot" / "storage").glob("*.py"),
         ROOT / "bot" / "texts" / "views.py",
+        ROOT / "bot" / "texts" / "score.py",
+        ROOT / "bot" / "texts" / "votes.py",
         ROOT / "bot" / "texts" / "history.py",
     ]
 )

@@ -48,7 +48,8 @@ from bot.domain import Owed, OwedKind
 from bot.telegram.keyboards import without_button
 from bot.telegram.outbound.outbox import render_png
 from bot.texts.i18n import Safe, translator
-from bot.texts.views import chunks, sheet_text
+from bot.texts.score import sheet_text
+from bot.texts.views import chunks
 
 log = logging.getLogger(__name__)
 

@@ -35,14 +35,9 @@ from bot.telegram.outbound import tournament_news
 from bot.telegram.outbound.settling import private_messages
 from bot.texts.debts import ended_hint
 from bot.texts.i18n import Safe, Translator, translator
-from bot.texts.views import (
-    applied_text,
-    chunks,
-    ended_text,
-    plain_text,
-    recorded_text,
-    vote_text,
-)
+from bot.texts.score import ended_text
+from bot.texts.views import chunks, plain_text, recorded_text
+from bot.texts.votes import applied_text, vote_text
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 

@@ -23,7 +23,8 @@ from bot.domain import Owed, OwedKind, OwedRow, Store
 from bot.telegram.outbound.outbox import CAPTION_LIMIT, NEAR, render_png
 from bot.telegram.outbound.pacing import Pacing
 from bot.texts.i18n import Safe, translator
-from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text, sheet_text
+from bot.texts.score import sheet_text
+from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text
 
 log = logging.getLogger(__name__)
 

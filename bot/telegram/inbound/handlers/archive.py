@@ -22,7 +22,8 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound import at_once
 from bot.texts.archive import games_text, look_caption
 from bot.texts.i18n import Safe
-from bot.texts.views import opened_text, score_text
+from bot.texts.score import score_text
+from bot.texts.views import opened_text
 
 router = Router(name=__name__)
 

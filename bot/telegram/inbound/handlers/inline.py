@@ -30,7 +30,8 @@ from bot.texts.inline import (
     price_title,
     seat_names,
 )
-from bot.texts.views import chunks, error_text, score_text
+from bot.texts.score import score_text
+from bot.texts.views import chunks, error_text
 from scoring.errors import ScoringError
 from scoring.pricing import price_deal
 

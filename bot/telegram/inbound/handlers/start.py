@@ -30,7 +30,8 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.inbound.handlers.help import bot_username
 from bot.telegram.keyboards import greeting_keyboard, private_start_keyboard
 from bot.texts.i18n import LANGUAGES, translator
-from bot.texts.views import open_games_text, opened_text, score_text, sheet_caption
+from bot.texts.score import score_text
+from bot.texts.views import open_games_text, opened_text, sheet_caption
 
 router = Router(name=__name__)
 

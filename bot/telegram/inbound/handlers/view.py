@@ -14,7 +14,8 @@ from bot.telegram.inbound.archive import owe_export, owe_history
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound.outbox import render_png
 from bot.texts.archive import look_caption
-from bot.texts.views import chunks, opened_text, rules_text, score_text
+from bot.texts.score import score_text
+from bot.texts.views import chunks, opened_text, rules_text
 
 router = Router(name=__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})

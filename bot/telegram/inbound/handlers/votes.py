@@ -12,7 +12,8 @@ from bot.core.results import VoteState
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import VoteCb
 from bot.telegram.outbound import at_once
-from bot.texts.views import arbiter_text, chunks, rules_text
+from bot.texts.views import chunks, rules_text
+from bot.texts.votes import arbiter_text
 
 router = Router(name=__name__)
 

@@ -1,0 +1,155 @@
+"""A vote in text: what is proposed, who decides, the ballots, and what a passed vote did."""
+
+from __future__ import annotations
+
+from datetime import UTC, tzinfo
+
+from bot.core import GameState, Player
+from bot.core.events import (
+    ArbiterProposed,
+    CorrectionProposed,
+    EndProposed,
+    Kind,
+    LateDealProposed,
+    RuleChangeProposed,
+)
+from bot.core.results import Applied, Proposal, VoteState
+from bot.texts.i18n import Safe, Translator, quote
+from bot.texts.options import option_label, option_value
+from bot.texts.times import chat_time
+from bot.texts.views import entry_text, footer_text, join_lines, shown_line, why_text
+from scoring.entries import Entry, Reason
+from scoring.notation import parse_rule_change
+from scoring.voting import majority
+
+
+def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
+    """The vote message: what is proposed (a record before and after, with its entries and the
+    balances it changes), who decides, each voter's ballot, and how it stands or ended."""
+    vote, state = result.vote, result.state
+    proposer = state.player_name(vote.author) or "?"
+    event = vote.event
+    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
+    proposal = result.proposal
+    number = proposal.number if proposal is not None else "?"
+    head = t(
+        f"vote-{vote.kind.value}",
+        game=state.number,
+        number=number,
+        proposer=proposer,
+        writer=(proposal.writer if proposal is not None else None) or "?",
+        arbiter=arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None),
+        line=line,
+    )
+    lines: list[str] = [head]
+    if vote.kind is not Kind.END_PROPOSED:
+        count = len(result.voters)
+        if vote.threshold == "majority":
+            lines.append(t("vote-majority", need=majority(count), count=count))
+        else:
+            lines.append(t("vote-all"))
+    if proposal is not None:
+        lines += proposal_lines(t, state, proposal)
+    elif isinstance(event, CorrectionProposed | LateDealProposed):
+        lines.append(t("vote-line", line=state.canonical(event.line, t.lang)))
+    elif isinstance(event, RuleChangeProposed):
+        change = parse_rule_change(event.line)
+        option, value = (change.option, change.value) if change is not None else ("?", "?")
+        lines.append(
+            t(
+                "vote-rule-change",
+                option=option_label(t, option),
+                old=option_value(t, event.old),
+                value=option_value(t, value),
+            )
+        )
+    lines.append("")
+    for voter in result.voters:
+        ballot = vote.ballot(voter)
+        mark = "✅" if ballot else ("❌" if ballot is False else "…")
+        lines.append(f"{mark} {quote(voter.name)}")
+    arbiter = arbiter_name(state.arbiter)
+    if result.passed is None and vote.referred is not None:
+        lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
+    elif result.passed is None:
+        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
+        lines.append(t("vote-open", deadline=deadline))
+    elif result.reason == "arbiter":
+        decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
+        lines.append(t(decided, arbiter=arbiter))
+    elif result.passed:
+        lines.append(t("vote-passed"))
+    else:
+        lines.append(t(f"vote-rejected-{result.reason or 'certain'}"))
+    return join_lines(lines)
+
+
+def arbiter_name(player: Player | None) -> str:
+    """The arbiter by his name once his account has acted (or the opener named him), by his
+    @username until then: nothing else is known of him."""
+    if player is None:
+        return "?"
+    if player.username and player.user_id is None and player.name == player.username:
+        return f"@{player.username}"
+    return player.name
+
+
+def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[str]:
+    """The record before and after with the entries each writes, and the balances that change."""
+    names = state.names
+    lines: list[str] = []
+    if proposal.old is not None:
+        lines.append(t("vote-was", line=shown_line(t, proposal.old.record, names)))
+        lines.append(why_text(t, names, proposal.old))
+    key = "vote-now" if proposal.old is not None else "vote-deal"
+    lines.append(t(key, line=shown_line(t, proposal.new.record, names)))
+    lines.append(why_text(t, names, proposal.new))
+    changes = [
+        t(
+            "vote-balance",
+            name=name,
+            before=t.number(before, signed=True),
+            after=t.number(after, signed=True),
+        )
+        for name, before, after in zip(names, proposal.before, proposal.after, strict=True)
+        if before != after
+    ]
+    if changes:
+        lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
+    writer = proposal.writer or "?"
+    if proposal.warning:
+        lines.append(t("vote-penalty-warning", name=writer))
+    if proposal.penalty:
+        lines.append(t("vote-penalty-title", name=writer))
+        for adjust in proposal.penalty:
+            entry = Entry(
+                adjust.player, adjust.column, adjust.amount, Reason.ADJUST, adjust.target
+            )
+            lines.append(entry_text(t, names, entry))
+    return lines
+
+
+def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
+    """What a passed vote on a record did, for the caption of the sheet sent after it."""
+    names = state.names
+    line = shown_line(t, applied.scored.record, names)
+    if applied.old is None:
+        head = t("late-applied", number=f"#{applied.number}", line=line)
+    else:
+        old = state.canonical(applied.old, t.lang)
+        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
+    lines: list[str] = [head, why_text(t, names, applied.scored)]
+    if applied.warning is not None:
+        lines.append(t("penalty-warning", name=applied.warning))
+    if applied.penalties:
+        lines.append(t("penalty-title", name=applied.writer or "?"))
+        for scored in applied.penalties:
+            lines.append(why_text(t, names, scored))
+    lines.append(footer_text(t, state, applied.sheet))
+    return join_lines(lines)
+
+
+def arbiter_text(t: Translator, state: GameState) -> Safe:
+    if state.arbiter is None:
+        return t("arbiter-none")
+    return t("arbiter-named", arbiter=arbiter_name(state.arbiter))
