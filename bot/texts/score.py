@@ -1,4 +1,4 @@
-"""The score in text: balances, transfers and each player's totals (Telegram HTML, exact numbers)."""
+"""The score in text: balances, transfers and each player's totals (Telegram HTML)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The service's results as chat texts (Telegram HTML): pure, and numbers come exact from scoring/."""
+"""The service's results as chat texts (Telegram HTML): pure; numbers come exact from scoring/."""
 
 from __future__ import annotations
 
