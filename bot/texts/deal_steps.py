@@ -1,153 +1,28 @@
-"""A deal by buttons: the pure step machine behind `/deal` without arguments (spec/notation.md,
-"Canonical form": kind → declarer → contract → each defender's word → tricks).
+"""A deal by buttons: the pure step machine behind `/deal` alone (notation.md "Canonical form").
 
-A `Draft` is a partial deal at a `Seating` (who sits, who deals, the deal's number; the rules of
-seating are `scoring.seating`'s). What each step may offer is the engine's (`scoring.offers`).
-`step(seating, draft)` is what it asks next, `rows(seating, draft)` the buttons of that step (only
-the valid answers), `press(seating, draft, value)` the draft after a press — a step with one possible
-answer is filled in at once — and `record(seating, draft)` the finished deal, whose canonical line
-(`notation`) goes through the same `GameService.record` as a typed `/deal`, so every rule and every
-refusal stays the engine's. `step_text` and `label` put a step into the chat's language.
-
-No aiogram and no I/O here: bot/telegram/inbound/handlers/deal_steps.py keeps the drafts in the FSM (bot/telegram/fsm.py) and
-checks every press against them and the database.
+What a step offers is the engine's (`scoring.offers`); a finished draft's canonical line goes
+through the same `GameService.record` as a typed `/deal`, so every rule and refusal stays the
+engine's. No aiogram, no I/O: bot/telegram/inbound/handlers/deal_steps.py keeps the drafts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from enum import IntEnum, StrEnum
+from dataclasses import replace
 from typing import Final
 
+from bot.texts.deal_draft import KINDS, ROLES, SHORTCUT_WORDS, Choice, DealKind, DealStep, Draft
+from bot.texts.deal_draft import BadPress as BadPress  # callers catch `steps.BadPress`
+from bot.texts.deal_draft import Extra as Extra  # and read `steps.Extra`
 from bot.texts.i18n import Safe, Translator
 from scoring import offers
 from scoring.deal import Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
 from scoring.notation import format_record
-from scoring.offers import HALF_WHIST_LEVELS as HALF_LEVELS
-from scoring.offers import LEVELS, SUITS
+from scoring.offers import SUITS
 from scoring.seating import Seating
 
-__all__ = [
-    "HALF_LEVELS",
-    "KINDS",
-    "LEVELS",
-    "NOTE_MAX",
-    "ROLES",
-    "SHORTCUT_WORDS",
-    "SUITS",
-    "BadPress",
-    "Choice",
-    "DealKind",
-    "DealStep",
-    "Draft",
-    "Extra",
-    "Seating",
-    "choices",
-    "extras",
-    "label",
-    "notation",
-    "press",
-    "record",
-    "rows",
-    "step",
-    "step_text",
-    "subject",
-    "toggle",
-    "with_note",
-]
-
-
-class DealKind(StrEnum):
-    CONTRACT = "c"
-    MISERE = "m"
-    RASPASY = "r"
-
-
-class DealStep(StrEnum):
-    """What a draft asks next; short values, they travel in callback data."""
-
-    KIND = "k"
-    DECLARER = "d"
-    CONTRACT = "c"  # level and suit
-    WORD = "w"  # the next defender's word, clockwise from the declarer
-    RESULT = "r"  # the declarer's tricks, shown as the result (=, −1, +1)
-    SPLIT = "s"  # both whisted: the first whister's tricks, the second has the rest
-    MISERE = "m"  # the declarer's tricks on misère
-    RASPASY = "p"  # the next active player's tricks on raspasy
-    CONFIRM = "ok"
-
-
-KINDS: Final = (DealKind.CONTRACT, DealKind.MISERE, DealKind.RASPASY)
-ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)  # a word's button value is its index here
 ROW: Final = 6  # numbers per row of buttons
-
-
-class Extra(IntEnum):
-    """The extras the confirmation offers beside ✅ (notation.md "EXTRA"); they travel as `v`."""
-
-    OPEN = 1
-    CLOSED = 2
-    NOTE = 3
-    CONCEDE = 4  # the concession «без трёх», right after the contract
-    PRIKUP = 10  # + N (1–3): Odessa's quick tricks in the prikup, at the confirmation
-    BOTH_PASS = 5  # shortcuts at the first defender's word: both pass …
-    FIRST_WHISTS = 6  # … the first (clockwise) whists, the second passes …
-    SECOND_WHISTS = 7  # … the first passes, the second whists
-    DECLARER = 20  # + seat: a contract by this declarer, straight from the first step
-    DEALER_WHISTS = 30  # + seat X: both passed, the 4-player Odessa dealer whists, X passes
-
-
-SHORTCUT_WORDS: Final = {
-    Extra.BOTH_PASS: (Role.PASS, Role.PASS),
-    Extra.FIRST_WHISTS: (Role.WHIST, Role.PASS),
-    Extra.SECOND_WHISTS: (Role.PASS, Role.WHIST),
-}
-
-
 NOTE_MAX: Final = 200  # characters of a note kept
-
-
-class BadPress(ValueError):
-    """A value the current step does not offer (a forged or outdated button)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Draft:
-    """A deal as far as the buttons have told it."""
-
-    kind: DealKind | None = None
-    declarer: int | None = None
-    level: int | None = None
-    suit: Suit | None = None
-    words: tuple[Role, ...] = ()  # the defenders' words, clockwise from the declarer
-    taken: int | None = None  # the declarer's tricks in a played contract
-    split: int | None = None  # both whisted: the first whister's tricks
-    tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
-    light: bool | None = None  # at the confirmation: open (True) or closed (False) play
-    note: str = ""  # at the confirmation: a note, typed as a reply
-    conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
-    prikup: int = 0  # Odessa's quick tricks in the prikup (1–3), 0 for none
-    dealer_whist: int | None = None  # both passed and the Odessa dealer whisted: the passer X
-
-    @property
-    def played(self) -> bool:
-        """Cards were played: someone whisted (the dealer too) and nobody took a half-whist."""
-        return self.dealer_whist is not None or offers.was_played(self.words)
-
-    @property
-    def two_whists(self) -> bool:
-        return offers.both_whisted(self.words)
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One button: the `value` a press sends, and its label — `text` as it is, or the text of the
-    locale key `key` with `{text}` filled in (words differ by language, names and numbers do not)."""
-
-    value: int
-    text: str = ""
-    key: str | None = None
 
 
 # -- the machine -----------------------------------------------------------------------------
@@ -251,9 +126,7 @@ def extras(
     prikup: bool = False,
     odessa: bool = False,
 ) -> tuple[Choice, ...]:
-    """The buttons beside the step's own: at the first defender's word, the concession «без
-    трёх» where the convention allows it (`concede`); at the confirmation, open/closed play on a
-    played contract and a note on any deal. A set extra is marked ✓ (a second press clears it)."""
+    """The buttons beside the step's own: shortcuts, «без трёх», play, prikup, note (set: ✓)."""
     current = step(seating, draft)
     if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
         return tuple(
@@ -296,8 +169,7 @@ def toggle(
     prikup: bool = False,
     odessa: bool = False,
 ) -> Draft:
-    """The draft after pressing an extra: the concession, the prikup's quick tricks, or
-    open/closed, set or cleared (NOTE asks for a reply instead)."""
+    """The draft after pressing an extra; a second press clears a mark (NOTE asks for a reply)."""
     offered = {c.value for c in extras(seating, draft, concede, prikup, odessa)}
     if value not in offered or value == Extra.NOTE:
         raise BadPress(f"extra {value} is not offered here")

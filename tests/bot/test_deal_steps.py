@@ -20,17 +20,17 @@ from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.telegram.inbound.fsm import OpenSteps, fsm_storage
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
-from bot.texts.deal_steps import (
+from bot.texts.deal_draft import (
     KINDS,
     ROLES,
     SHORTCUT_WORDS,
-    SUITS,
     BadPress,
     DealKind,
     DealStep,
     Draft,
     Extra,
-    Seating,
+)
+from bot.texts.deal_steps import (
     choices,
     extras,
     label,
@@ -46,6 +46,8 @@ from bot.texts.i18n import LANGUAGES, load, translator
 from scoring import offers
 from scoring.deal import Role
 from scoring.notation import Table, parse_record
+from scoring.offers import SUITS
+from scoring.seating import Seating
 from tests.bot.factories import (
     ANNA,
     BORIS,

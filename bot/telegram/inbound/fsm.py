@@ -26,8 +26,9 @@ from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 from bot.domain import Store
 from bot.settings import Settings
 from bot.telegram.inbound.fsm_db import DatabaseEventIsolation, DatabaseStorage
-from bot.texts.deal_steps import DealKind, Draft, Seating
+from bot.texts.deal_draft import DealKind, Draft
 from scoring.deal import Role, Suit
+from scoring.seating import Seating
 
 STEPS_KEY: Final = "steps"
 CLOSED_KEY: Final = "closed"

@@ -30,10 +30,11 @@ from bot.telegram.inbound.fsm import DealEntry, OpenSteps
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
-from bot.texts.deal_steps import DealStep, Seating
+from bot.texts.deal_draft import DealStep
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
 from scoring.errors import IllegalDeal, ScoringError
+from scoring.seating import Seating
 
 router = Router(name=__name__)
 log = logging.getLogger(__name__)
