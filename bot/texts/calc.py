@@ -1,6 +1,6 @@
 """`/calc` as chat texts (Telegram HTML): a settled paper sheet, its errors and the step prompts.
 
-Pure functions of (translator, values), like `bot.views`, whose balance and payment lines they reuse
+Pure functions of (translator, values), like `bot.texts.score`, whose balance and payment lines they reuse
 so that `/calc` answers in the same words as `/score`.
 """
 
