@@ -34,7 +34,7 @@ LAYERS: Final[dict[str, tuple[str, ...]]] = {
     "scoring": ("scoring",),
     "domain": ("bot.domain",),
     "redact": ("bot.redact",),
-    "settings": ("bot.settings",),
+    "settings": ("bot.settings", "bot.settings_checks"),
     "sheet": ("bot.sheet",),
     "storage": ("bot.storage",),
     "core": ("bot.core",),
@@ -324,6 +324,7 @@ def test_each_layer_of_the_table_is_where_docs_architecture_draws_it() -> None:
         "bot.backup": "ops",
         "bot.redact": "redact",
         "bot.settings": "settings",
+        "bot.settings_checks": "settings",
     }
     assert {name: layer_of(name) for name in where} == where
     assert set(ALLOWED) == set(LAYERS)
