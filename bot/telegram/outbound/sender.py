@@ -1,21 +1,10 @@
-"""The sender: delivers what the bot owes (the outbox, `bot.storage.Owed` rows) — in order per
-chat, concurrently across chats, each row claimed with a lease in one statement so that two
-senders (two processes) never send one row (docs/architecture.md "Delivery").
+"""The sender: delivers the outbox in order per chat, concurrently across chats, each row claimed
+with a lease so two senders never send one row (docs/architecture.md "Delivery").
 
-Before a row is tried its chat must have the tokens for it (`bot.telegram.outbound.pacing`): a chat that has
-none gives the row back at once, due when they are there, and other chats go on. Sheet pictures
-waiting in one chat go out as the newest (`bot.telegram.outbound.coalesce`). A failed attempt gives the row back
-with a back-off: `retry_after` for a 429 (which also pauses the chat's bucket), growing pauses
-for a 5xx, a time-out or a dropped connection, a short one for a database fault; a request
-Telegram refuses for good (400, 403) is given up and logged. A row is marked sent with Telegram's
-message id, and in the same transaction a new sheet photo becomes the game's live sheet message.
-A send whose answer was lost (a time-out after the request went out) is sent again: at least
-once, so the chat may see it twice — never lost, and never turned into an error message.
-
-The sender never holds a claim for its lease because of its own database trouble: a mark or a
-give-back that fails is written again on the next round (the claim stays the sender's meanwhile,
-so the row is not sent twice), and claims whose answer was lost are given back once the database
-answers again.
+A row waits for its chat's pace (`pacing`); sheets waiting in one chat go out as the newest
+(`coalesce`). At least once: a send whose answer was lost is sent again, never lost; a request
+Telegram refuses for good (400, 403) is given up and logged. An outcome the database did not take
+is written again next round while the claim stays this sender's.
 """
 
 from __future__ import annotations
@@ -69,8 +58,7 @@ def pause(attempts: int) -> float:
 
 
 def claimant_name(host: str | None = None, pid: int | None = None) -> str:
-    """`host/pid/random`: a restarted process releases its dead predecessors' claims at once
-    (same host, a pid no longer alive); other hosts' claims wait for their lease."""
+    """`host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)."""
     return f"{host or socket.gethostname()}/{pid or os.getpid()}/{secrets.token_hex(4)}"
 
 
@@ -100,8 +88,7 @@ class Sent:
 
 @dataclass(frozen=True, slots=True)
 class Again:
-    """Give the row back, due at `at`; `error` is counted as a failed attempt, None is not (the
-    chat's pace, a database fault)."""
+    """Give the row back, due at `at`; an `error` counts as a failed attempt (None: pace, DB)."""
 
     at: float
     error: str | None = None
@@ -124,8 +111,7 @@ class ClaimLost(Exception):
 
 
 class Sender:
-    """Delivers the outbox through `bot`; `drain()` sends everything due now, `run()` keeps
-    doing it, woken by `wake()` when a command commits owed rows."""
+    """Delivers the outbox: `drain()` once, `run()` for ever, woken by `wake()` after a commit."""
 
     def __init__(
         self,
@@ -176,8 +162,7 @@ class Sender:
         return released
 
     async def run(self) -> None:
-        """The background task: deliver, then wait to be woken (or a tick, for back-offs and
-        chats whose pace lets a row go soon)."""
+        """The background task: deliver, then wait to be woken (or a tick, for back-offs)."""
         pruned_at = checked_at = 0.0
         told: dict[type, float] = {}  # a failure's traceback is logged once a minute per kind
         while True:
@@ -205,8 +190,7 @@ class Sender:
             self._woken.clear()
 
     async def drain(self) -> int:
-        """Claim each chat's first due row, deliver them (chats concurrently), until nothing
-        is due; how many rows were delivered (sent, sent with another, or given up)."""
+        """Deliver each chat's first due row until nothing is due; how many rows were settled."""
         delivered = 0
         while True:
             beat(SENDER)
@@ -228,9 +212,7 @@ class Sender:
             delivered += sum(done)
 
     async def deliver(self, row: OwedRow) -> int:
-        """One attempt at one claimed row; how many outbox rows it settled: the row sent (or
-        given up) and the sheets behind it sent with it, or those folded into it while it stays
-        owed (0: nothing changed)."""
+        """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
         owed = row.owed
         now = self.clock()
         wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
@@ -281,10 +263,8 @@ class Sender:
         log.info("outbox row %s: %s; again in %.1f s", row.id, error, after)
         return Again(self.clock() + after, error)
 
-    # -- coalescing (bot.telegram.outbound.coalesce) -----------------------------------------------------------
     async def _coalesced(self, row: OwedRow) -> tuple[OwedRow, int]:
-        """The claimed row as it goes out, and how many rows behind it go out with it (sheets
-        of its game waiting right behind a claimed sheet: the newest is sent in their place)."""
+        """The claimed row as it goes out, and how many sheets waiting behind it it replaces."""
         owed = row.owed
         if owed.kind not in SHEETS:
             return row, 0
@@ -312,10 +292,8 @@ class Sender:
         )
         return replace(row, owed=plan.first), done
 
-    # -- what an attempt leaves in the outbox ----------------------------------------------------
     async def _write(self, row: OwedRow, outcome: Outcome) -> bool:
-        """Write the outcome; whether it was written (if not, it is tried again next round and
-        the row stays claimed by this sender meanwhile)."""
+        """Write the outcome; whether it was (if not, again next round, the claim kept)."""
         try:
             await self._record(row, outcome, with_live=True)
         except Exception as error:
@@ -331,8 +309,7 @@ class Sender:
         return True
 
     async def _write_again(self) -> None:
-        """Write the outcomes the database refused before. A mark that keeps failing with the
-        live sheet is written without it: the reply counts, the live sheet message is a nicety."""
+        """The outcomes refused before; the second time without the live sheet (a nicety)."""
         for row_id, unwritten in list(self._unwritten.items()):
             try:
                 await self._record(unwritten.row, unwritten.outcome, unwritten.failures < 2)
@@ -363,8 +340,7 @@ class Sender:
                 await repo.set_sheet_message(owed.game_id, live)
 
     async def _after(self, row: OwedRow, outcome: Outcome) -> None:
-        """Once a mark is written: a vote posted anew is remembered (failing that, its next
-        redraw posts it again: nothing is lost)."""
+        """A vote posted anew is remembered (failing that, its next redraw posts it again)."""
         if not isinstance(outcome, Sent):
             return
         self.sent += 1
@@ -388,8 +364,7 @@ class Sender:
                 )
 
     async def _release_lost(self) -> None:
-        """Give back this sender's claims nobody here is working on: a claim statement whose
-        answer was lost may have claimed rows (they would otherwise wait for their lease)."""
+        """Give back the claims a claim statement whose answer was lost may have taken."""
         async with self.store.statement() as repo:
             released = await repo.release_claims(self.name, keep=list(self._unwritten))
         self._lost_claims = False
