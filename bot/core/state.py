@@ -12,6 +12,7 @@ from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
 
+from bot.core.event_codec import decode
 from bot.core.events import (
     ARBITER_SEAT,
     RECORD_VOTE_KINDS,
@@ -41,7 +42,6 @@ from bot.core.events import (
     VoteClosed,
     VotePosted,
     VoteReferred,
-    decode,
 )
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError

@@ -39,7 +39,8 @@ from bot.core.base import (
     utc_now,
 )
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
-from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
+from bot.core.event_codec import SCHEMA_VERSION, encode
+from bot.core.events import ARBITER_SEAT, VOTE_KINDS, Event
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, apply
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
