@@ -41,8 +41,9 @@ from bot.core.base import (
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.event_codec import SCHEMA_VERSION, encode
 from bot.core.events import ARBITER_SEAT, VOTE_KINDS, Event
+from bot.core.folding import apply
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, apply
+from bot.core.state import GameState
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
 from scoring.errors import ScoringError
