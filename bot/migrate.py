@@ -27,7 +27,7 @@ from typing import Any, Final
 import asyncpg
 
 from bot.core.base import records_of
-from bot.core.state import fold
+from bot.core.folding import fold
 from bot.settings import storage_settings
 from bot.storage.base import EventRow, Repo
 from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url

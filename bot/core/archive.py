@@ -18,8 +18,9 @@ from bot.core.audit import event_log_json, protocol_comments
 from bot.core.base import Core, settlement
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Player
+from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState, fold
+from bot.core.state import GameState
 from bot.core.summaries import Summary, summaries
 from bot.core.uow import records_of
 from bot.core.zones import chat_zone

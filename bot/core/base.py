@@ -16,8 +16,9 @@ from functools import lru_cache, partial
 from typing import Any, Final
 
 from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
+from bot.core.folding import clone, fold
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, Player, RecordItem, clone, fold
+from bot.core.state import GameState, Player, RecordItem
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.notation import Table, parse_record

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
-from bot.core.state import GameState, apply, clone, fold
+from bot.core.folding import apply, clone, fold
+from bot.core.state import GameState
 from bot.domain import EventRow, GameRow, Repo
 from scoring.deal import Record
 from scoring.notation import Table

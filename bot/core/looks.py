@@ -11,8 +11,9 @@ from bot.core import audit, lobby
 from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
+from bot.core.folding import fold
 from bot.core.results import Arrival, ChatSettings, Exported, Snapshot
-from bot.core.state import GameState, fold
+from bot.core.state import GameState
 from bot.core.uow import UnitOfWork
 from scoring.protocol import format_protocol
 from scoring.replay import replay

@@ -1,47 +1,31 @@
 """A game as a fold of its log: players, frozen rules, the records in force, open votes.
 
-Nothing here is stored; `fold(events)` is run on every command (it is cheap next to a replay).
+Nothing here is stored; `bot.core.folding.fold` rebuilds it on every command (cheap next to a
+replay).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from fractions import Fraction
 from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
 
+from bot.core.event_codec import decode
 from bot.core.events import (
     ARBITER_SEAT,
-    RECORD_VOTE_KINDS,
-    ArbiterNamed,
     CloseReason,
     DealEdited,
-    Dealt,
-    DealUndone,
-    DebtMarked,
-    DebtOpened,
     EndReason,
     Event,
-    GameCreated,
-    GameEnded,
     GameStarted,
     Kind,
-    LastRoundMarked,
-    Penalized,
     Player,
-    PlayerJoined,
-    PlayerLeft,
     Proposed,
     ReferReason,
-    RuleChanged,
     SeatLinked,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
-    decode,
 )
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
@@ -51,7 +35,7 @@ from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, wit
 from scoring.sheet import Game
 from scoring.voting import Threshold
 
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "apply", "clone", "fold"]
+__all__ = ["GameState", "Player", "RecordItem", "Vote", "proposed", "started_event"]
 
 
 @dataclass(slots=True)
@@ -99,7 +83,7 @@ class Vote:
     event: Proposed = field(init=False, repr=False)  # the opening event, typed
 
     def __post_init__(self) -> None:
-        self.event = _proposed(self.kind, self.payload)
+        self.event = proposed(self.kind, self.payload)
 
     @property
     def threshold(self) -> Threshold:
@@ -179,14 +163,14 @@ class GameState:
         if rules is None:
             return None
         for item in self.records:
-            change = item.rule_change
+            change = item.change
             if change is not None:
                 rules = with_option(rules, *change)
         return rules
 
     def changed_options(self) -> set[str]:
         """Options changed mid-game by a vote (the records in force)."""
-        return {c[0] for item in self.records if (c := item.rule_change) is not None}
+        return {c[0] for item in self.records if (c := item.change) is not None}
 
     def seat_of(self, user_id: int | None, username: str | None) -> int | None:
         for seat, player in enumerate(self.players):
@@ -289,189 +273,8 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     return stored_rules(snapshot["convention"], seats, options)
 
 
-def fold(game_id: int, events: list[EventRow]) -> GameState:
-    state = GameState(game_id)
-    for event in events:
-        apply(state, event)
-    return state
-
-
-def clone(state: GameState) -> GameState:
-    """A copy to fold on that shares nothing mutable with `state` (the kept state of a
-    live game is advanced by the log's tail, and each command works on its own copy). Events, rows
-    and players are frozen and shared; votes are copied; records are shared and copied on write
-    (`_own`: folding never changes a `RecordItem` in place), so a clone costs a few list copies."""
-    return replace(
-        state,
-        overrides=dict(state.overrides),
-        players=list(state.players),
-        items=list(state.items),
-        votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
-        log=list(state.log),
-        corrections=list(state.corrections),
-    )
-
-
-def _copy_item(item: RecordItem) -> RecordItem:
-    return RecordItem(
-        item.seq,
-        item.kind,
-        item.line,
-        item.author,
-        item.at,
-        item.old_lines,
-        item.edited_at,
-        item.undone,
-        item.seat,
-        item.vote,
-        item.votes,
-        item.change,
-    )
-
-
-def _copy_vote(vote: Vote) -> Vote:
-    copy = Vote.__new__(Vote)
-    for name in Vote.__slots__:
-        setattr(copy, name, getattr(vote, name))
-    copy.ballots = dict(vote.ballots)
-    copy.usernames = dict(vote.usernames)
-    return copy
-
-
-def apply(state: GameState, row: EventRow) -> None:
-    """Fold one stored event into the state (decoded to its typed event first)."""
-    state.last_seq = row.seq
-    state.log.append(row)
-    _apply(state, row, decode(row.kind, row.payload, row.schema_version))
-
-
-def _apply(state: GameState, row: EventRow, event: Event) -> None:
-    match event:
-        case GameCreated():
-            state.convention = event.convention
-            state.seats = event.seats
-            state.overrides = dict(event.overrides)
-            state.stake = Fraction(event.stake) if event.stake else None
-            state.dealer_ref = event.dealer
-            state.scorekeeper = event.scorekeeper
-            state.created_at = row.at
-        case PlayerJoined():
-            state.players.append(event.player)
-        case PlayerLeft():
-            state.players = [pl for pl in state.players if pl.name != event.name]
-        case GameStarted():
-            state.players = list(event.players)
-            state.seats = len(state.players)
-            state.first_dealer = event.first_dealer
-            state.convention = event.convention
-            state.overrides = dict(event.overrides)
-            state.stake = Fraction(event.stake) if event.stake else None
-            snapshot = {"convention": event.convention, "rules": event.rules}
-            state.rules = rules_from_snapshot(snapshot, state.seats)
-            state.status = GameStatus.PLAYING
-            state.started_at = row.at
-        case GameEnded():
-            state.status = GameStatus.ENDED
-            state.ended_reason = event.reason
-        case RuleChanged():
-            item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
-            item.vote, item.change = event.vote, (event.option, event.value)
-            state.items.append(item)
-        case Dealt() | LastRoundMarked() | Penalized():
-            item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
-            before = None
-            if isinstance(event, Dealt):
-                item.seat, item.vote, before = event.seat, event.vote, event.before
-            elif isinstance(event, Penalized):
-                item.vote = event.vote
-            if before is None:
-                state.items.append(item)
-            else:
-                index = next(i for i, it in enumerate(state.items) if it.seq == before)
-                state.items.insert(index, item)
-                state.revised = row.seq
-        case DealUndone():
-            _own(state, event.target).undone = True
-            state.revised = row.seq
-        case DealEdited():
-            item = _own(state, event.target)
-            item.old_lines = (*item.old_lines, item.line)
-            item.line = event.line
-            item.edited_at = row.at
-            state.revised = row.seq
-            if event.vote is not None:
-                item.votes = (*item.votes, event.vote)
-                state.corrections.append(event)
-        case VoteCast():
-            if row.author is not None:
-                vote = state.votes[event.vote]
-                vote.ballots[row.author] = event.yes
-                vote.usernames[row.author] = event.username
-        case VoteReferred():
-            state.votes[event.vote].referred = event.reason
-        case VoteClosed():
-            vote = state.votes[event.vote]
-            vote.closed = True
-            vote.passed = event.passed
-            vote.reason = event.reason
-            vote.decided_by = row.author
-            vote.closed_at = row.at
-            if row.author is not None and event.username:
-                vote.usernames.setdefault(row.author, event.username)
-        case VotePosted():
-            state.votes[event.vote].message_id = event.message_id
-        case ArbiterNamed():
-            state.arbiter = event.arbiter
-        case SeatLinked():
-            _link(state, event)
-        case DebtOpened() | DebtMarked():
-            pass  # settling up is read from the log by `bot.core.ledger`
-        case _:
-            assert isinstance(event, Proposed), event
-            state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
-
-
-def _own(state: GameState, seq: int) -> RecordItem:
-    """The record `seq` as this state's own copy, to change: records are shared between a kept
-    state and its clones (`clone`), so none is ever changed in place."""
-    index = next(i for i, item in enumerate(state.items) if item.seq == seq)
-    item = state.items[index] = _copy_item(state.items[index])
-    return item
-
-
-def _link(state: GameState, event: SeatLinked) -> None:
-    """The seat's account is known from now on; a new name is written into every record line
-    and proposed line read so far (the stored rows keep the lines as they were written). The
-    arbiter's "seat" names him from now on; no line holds his name."""
-    if event.seat == ARBITER_SEAT:
-        state.arbiter = event.player
-        return
-    old = state.names
-    state.players[event.seat] = event.player
-    if state.names == old:
-        return
-    state.earlier_names.append(old)
-    state.revised = state.last_seq
-    for index, item in enumerate(state.items):
-        if item.change is None:
-            item = state.items[index] = _copy_item(item)
-            item.line = _renamed(item.line, old, state.names)
-            item.old_lines = tuple(_renamed(line, old, state.names) for line in item.old_lines)
-    for vote in state.votes.values():
-        for key in ("line", "old"):
-            if isinstance(vote.payload.get(key), str) and vote.kind in RECORD_VOTE_KINDS:
-                vote.payload[key] = _renamed(vote.payload[key], old, state.names)
-        vote.event = _proposed(vote.kind, vote.payload)
-
-
-def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    try:
-        return format_record(parse_record(line, Table(old)), new)
-    except ScoringError:
-        return line
-
-
-def _proposed(kind: Kind, payload: dict[str, Any]) -> Proposed:
+def proposed(kind: Kind, payload: dict[str, Any]) -> Proposed:
+    """The typed event that opened a vote."""
     event = decode(kind, payload)
     assert isinstance(event, Proposed)
     return event

@@ -23,7 +23,8 @@ from typing import Any, Final
 from weakref import WeakKeyDictionary
 
 from bot.core.events import EndReason, Kind, Player
-from bot.core.state import GameState, fold
+from bot.core.folding import fold
+from bot.core.state import GameState
 from bot.core.uow import parse_stored, table
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay

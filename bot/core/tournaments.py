@@ -4,136 +4,42 @@ a judge who is every table's arbiter (docs/rules.md "Tournaments").
 A tournament is an index row (its code, its home chat) and an append-only log of its own:
 `created` (name, convention, options, scoring: frozen), `table_joined`, `judge_named`,
 `round_started`, `round_closed`, `game_entered` (a table's game, in the round it was opened in).
-Its state is a fold of that log; its standings are the entered games that ended, each read from
-its own log (`bot.core.summaries`), scored by `scoring.tournament`. A table is a chat, or a forum
-topic (`Caller.topic`). Writes to a tournament hold its home chat's lock (and the table's, in
-order), so its log is written by one command at a time on every instance.
+Its state is a fold of that log (`bot.core.tournament_state`); its standings are the entered
+games that ended, scored by `scoring.tournament` (`bot.core.tournament_standings`). A table is a
+chat, or a forum topic (`Caller.topic`). Writes to a tournament hold its home chat's lock (and the
+table's, in order), so its log is written by one command at a time on every instance.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from fractions import Fraction
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Player
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
-from bot.core.summaries import Summary, summaries
+from bot.core.tournament_standings import Standings as Standings
+from bot.core.tournament_standings import TableGame as TableGame
+from bot.core.tournament_standings import standings_of as standings_of
+from bot.core.tournament_standings import table_games as table_games
+from bot.core.tournament_state import Entry as Entry
+from bot.core.tournament_state import Table as Table
+from bot.core.tournament_state import TKind, read
+from bot.core.tournament_state import Tournament as Tournament
+from bot.core.tournament_state import fold as fold
 from bot.core.uow import Caller, UnitOfWork
-from bot.domain import EventRow, GameRow, GameStatus, Repo
+from bot.domain import Repo
 from bot.domain.tournaments import TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
-from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
+from scoring.tournament import SCORINGS, Scoring
 
 EXAMPLE: Final = "/tournament new Cup sochi pool 20"
 CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
 CODE_LENGTH: Final = 6
 NAME_LIMIT: Final = 40
 _SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
-
-
-class TKind(StrEnum):
-    """The kinds of a tournament's log."""
-
-    CREATED = "created"  # {name, convention, overrides, scoring, creator}
-    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
-    JUDGE_NAMED = "judge_named"  # {judge: player}
-    ROUND_STARTED = "round_started"  # {round}
-    ROUND_CLOSED = "round_closed"  # {round}
-    GAME_ENTERED = "game_entered"  # {game_id, table, round}
-    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    number: int  # 1, 2, … in the order the tables joined
-    chat_id: int
-    thread_id: int
-    title: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    game_id: int
-    table: int
-    round: int
-
-
-@dataclass(slots=True)
-class Tournament:
-    row: TournamentRow
-    name: str = ""
-    convention: str = "sochi"
-    overrides: dict[str, str] = field(default_factory=dict)
-    scoring: Scoring = Scoring.WHISTS
-    creator: Player | None = None
-    judge: Player | None = None
-    tables: list[Table] = field(default_factory=list)
-    round: int = 0  # the last round started
-    open: bool = False  # whether that round is still open
-    entries: list[Entry] = field(default_factory=list)
-
-    @property
-    def code(self) -> str:
-        return self.row.code
-
-    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
-        return next(
-            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
-        )
-
-    def table(self, number: int) -> Table:
-        if not 1 <= number <= len(self.tables):
-            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
-        return self.tables[number - 1]
-
-    def at_home(self, caller: Caller) -> bool:
-        return (caller.chat_id, caller.topic) == (self.row.home_chat_id, self.row.home_thread_id)
-
-    def is_creator(self, caller: Caller) -> bool:
-        return self.creator is not None and self.creator.is_user(caller.user_id, caller.username)
-
-    def is_judge(self, caller: Caller) -> bool:
-        return self.judge is not None and self.judge.is_user(caller.user_id, caller.username)
-
-
-def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
-    """The tournament as its log stands."""
-    state = Tournament(row)
-    for event in events:
-        data = event.payload
-        kind = TKind(event.kind)
-        if kind is TKind.CREATED:
-            state.name, state.convention = data["name"], data["convention"]
-            state.overrides = dict(data["overrides"])
-            state.scoring = Scoring(data["scoring"])
-            state.creator = Player.of(data["creator"])
-        elif kind is TKind.TABLE_JOINED:
-            number = len(state.tables) + 1
-            state.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
-        elif kind is TKind.JUDGE_NAMED:
-            state.judge = Player.of(data["judge"])
-        elif kind is TKind.ROUND_STARTED:
-            state.round, state.open = data["round"], True
-        elif kind is TKind.ROUND_CLOSED:
-            state.open = False
-        elif kind is TKind.GAME_ENTERED:
-            state.entries.append(Entry(data["game_id"], data["table"], data["round"]))
-        elif kind is TKind.TABLE_MOVED:
-            state.tables = [
-                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
-                for t in state.tables
-            ]
-    return state
-
-
-async def _read(repo: Repo, row: TournamentRow | None) -> Tournament | None:
-    return None if row is None else fold(row, await repo.tournament_events(row.tournament_id))
 
 
 async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
@@ -193,7 +99,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     await repo.append_tournament(
         row.tournament_id, TKind.CREATED.value, payload, caller.user_id, uow.now()
     )
-    state = await _read(repo, row)
+    state = await read(repo, row)
     assert state is not None
     return state
 
@@ -212,7 +118,7 @@ async def join(
             "tournament-unknown", code or "/tournament join", {}, "/tournament join K7M2QX"
         )
     repo = await _writing(uow, caller, row.home_chat_id)
-    state = await _read(repo, row)
+    state = await read(repo, row)
     assert state is not None
     if state.table_at(caller.chat_id, caller.topic) is not None:
         raise GameError("tournament-joined", code, {}, "/standings")
@@ -222,7 +128,7 @@ async def join(
         row.tournament_id, TKind.TABLE_JOINED.value, payload, caller.user_id, uow.now()
     )
     await repo.set_table_tournament(caller.chat_id, caller.topic, row.tournament_id)
-    state = await _read(repo, row)
+    state = await read(repo, row)
     assert state is not None
     table = state.table_at(caller.chat_id, caller.topic)
     assert table is not None
@@ -237,7 +143,7 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
     if row is None:
         raise GameError("tournament-none", command, {}, EXAMPLE)
     repo = await _writing(uow, caller)
-    state = await _read(repo, row)
+    state = await read(repo, row)
     assert state is not None
     if not state.is_creator(caller):
         raise GameError("tournament-creator-only", command, {}, "/standings")
@@ -321,7 +227,7 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
     if row is None:
         return None
     repo = await uow.holding(caller.chat_id, row.home_chat_id)
-    state = await _read(repo, row)
+    state = await read(repo, row)
     assert state is not None
     table = state.table_at(caller.chat_id, caller.topic)
     assert table is not None
@@ -369,7 +275,7 @@ async def find(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament:
         if row is None:
             tournament_id = await repo.table_tournament(chat_id, topic)
             row = await repo.tournament(tournament_id) if tournament_id is not None else None
-        state = await _read(repo, row)
+        state = await read(repo, row)
     if state is None:
         raise GameError("tournament-none", "/standings", {}, EXAMPLE)
     return state
@@ -380,57 +286,7 @@ async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | No
     async with uow.reading() as repo:
         tournament_id = await repo.table_tournament(chat_id, topic)
         row = await repo.tournament(tournament_id) if tournament_id is not None else None
-        return await _read(repo, row)
-
-
-@dataclass(frozen=True, slots=True)
-class Standings:
-    tournament: Tournament
-    lines: tuple[Line, ...]
-    names: dict[Hashable, str]  # a player's key → his name as his last game shows it
-    played: int  # games counted
-    playing: int  # games entered and not ended yet
-
-
-def player_key(player: Player) -> Hashable:
-    """Who a player is across tables: his account, else his @username, else his name."""
-    if player.user_id is not None:
-        return ("user", player.user_id)
-    if player.username:
-        return ("username", player.username.casefold())
-    return ("name", player.name.casefold())
-
-
-async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
-    """The standings: every entered game that ended (not cancelled), scored and summed."""
-    rows: list[GameRow] = []
-    async with uow.reading() as repo:
-        for entry in state.entries:
-            row = await repo.game(entry.game_id)
-            if row is not None:
-                rows.append(row)
-    rounds = {e.game_id: e.round for e in state.entries}
-    ended = await summaries(uow.core.store, rows)
-    results: list[tuple[int, dict[Hashable, Fraction]]] = []
-    names: dict[Hashable, str] = {}
-    for summary in ended:
-        points = _points(state.scoring, summary)
-        if points is None:
-            continue
-        for player in summary.players:
-            names[player_key(player)] = player.name
-        results.append((rounds[summary.game_id], points))
-    playing = sum(1 for row in rows if row.status is not GameStatus.ENDED)
-    lines = tuple(standings(max(state.round, 1), results))
-    return Standings(state, lines, names, len(results), playing)
-
-
-def _points(scoring: Scoring, summary: Summary) -> dict[Hashable, Fraction] | None:
-    if summary.plays is None or summary.reason is EndReason.CANCELLED:
-        return None
-    balances = [play.balance for play in summary.plays]
-    points = game_points(scoring, balances)
-    return {player_key(p): v for p, v in zip(summary.players, points, strict=True)}
+        return await read(repo, row)
 
 
 def delegated(caller: Caller, table: Table) -> Caller:
@@ -446,7 +302,7 @@ def delegated(caller: Caller, table: Table) -> Caller:
 
 async def by_id(uow: UnitOfWork, row: TournamentRow) -> Tournament:
     async with uow.reading() as repo:
-        state = await _read(repo, row)
+        state = await read(repo, row)
     assert state is not None
     return state
 
@@ -455,37 +311,10 @@ async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
     """The tournament at home here (the judge's and the creator's commands)."""
     async with uow.reading() as repo:
         row = await repo.home_tournament(caller.chat_id, caller.topic)
-        state = await _read(repo, row)
+        state = await read(repo, row)
     if state is None:
         raise GameError("tournament-none", command, {}, EXAMPLE)
     return state
-
-
-@dataclass(frozen=True, slots=True)
-class TableGame:
-    """A table's live (or last) game: its number in its chat, status, and the votes waiting
-    for the judge."""
-
-    number: int
-    status: GameStatus
-    waiting: tuple[int, ...]
-
-
-async def table_games(uow: UnitOfWork, state: Tournament) -> dict[int, TableGame]:
-    """Each table's live game, else its last (by table number)."""
-    found: dict[int, TableGame] = {}
-    async with uow.reading() as repo:
-        for table in state.tables:
-            row = await repo.live_game(table.chat_id, table.thread_id)
-            row = row or await repo.last_game(table.chat_id, table.thread_id)
-            if row is None:
-                continue
-            waiting: tuple[int, ...] = ()
-            if row.status is not GameStatus.ENDED:
-                game = await uow.core.fold(repo, row)
-                waiting = tuple(v.seq for v in game.open_votes() if v.referred is not None)
-            found[table.number] = TableGame(row.chat_number, row.status, waiting)
-    return found
 
 
 async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:

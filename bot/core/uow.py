@@ -21,8 +21,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from functools import partial
+from datetime import datetime
 
 from bot.core.base import (
     LIVE,
@@ -38,14 +37,10 @@ from bot.core.base import (
     table,
     utc_now,
 )
+from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
-from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
-from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, apply
-from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
-from scoring.deal import Record
-from scoring.errors import ScoringError
-from scoring.sheet import Sheet
+from bot.core.state import GameState
+from bot.domain import Fault, GameRow, GameStatus, Owed, Repo
 
 __all__ = [  # what the command modules read from here (the shared views live in `base`)
     "LIVE",
@@ -66,7 +61,6 @@ __all__ = [  # what the command modules read from here (the shared views live in
 
 log = logging.getLogger(__name__)
 
-Write = Callable[[Repo], Awaitable[object]]
 Hook = Callable[[], Awaitable[object]]
 
 
@@ -146,6 +140,9 @@ class UnitOfWork:
     def now(self) -> datetime:
         return self.core.clock()
 
+    def _touch(self) -> None:
+        self._dirty = True
+
     # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
@@ -212,7 +209,7 @@ class UnitOfWork:
         store = self.core.store
         if direct or not store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
-            unit = Command(self.core, chat_id, repo, self)
+            unit = Command(self.core, chat_id, repo, self._touch)
             row = await find(repo)
             if row is not None:
                 unit.adopt(self.core.tracked(await self._fold(repo, row)))
@@ -221,7 +218,7 @@ class UnitOfWork:
             await self._check(repo)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
-        unit = Command(self.core, chat_id, None, self)
+        unit = Command(self.core, chat_id, None, self._touch)
         if row is not None and read is not None:  # folded with the store free
             unit.adopt(self.core.tracked(self.core.games.take(row, read)))
         return unit
@@ -331,117 +328,6 @@ class UnitOfWork:
             log.info("rolling back: %s", error)
 
 
-class Command:
-    """One command's part of a unit of work: the game it folded, the events it appends and the
-    writes it keeps until the commit (or writes at once into the unit's open transaction)."""
-
-    def __init__(self, core: Core, chat_id: int, repo: Repo | None, uow: UnitOfWork) -> None:
-        self.core = core
-        self.chat_id = chat_id
-        self._repo = repo
-        self._uow = uow
-        self._state: GameState | None = None
-        self.writes: list[Write] = []
-        self._sheets: list[tuple[GameState, int, Sheet]] = []
-
-    @property
-    def in_transaction(self) -> bool:
-        return self._repo is not None
-
-    @property
-    def repo(self) -> Repo:
-        """The open transaction's repository (direct commands): what it writes is the unit's."""
-        assert self._repo is not None, "only a direct command holds the repository"
-        self._uow._dirty = True
-        return self._repo
-
-    def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
-        self._state = self.core.folded(row, events)
-        return self._state
-
-    async def link(self, caller: Caller) -> None:
-        """An `@username` seat is linked to the caller's account the first time he acts in the
-        chat (notation.md "Players"): a `SeatLinked` event and his members row."""
-        first = name_from_profile(caller.first_name, caller.username, set())
-        event = self.state.link_event(caller.user_id, caller.username, first)
-        if event is not None and caller.user_id is not None:
-            await self.append(event, caller.user_id)
-            if event.seat != ARBITER_SEAT:  # the arbiter is no player: the game is not his
-                await self.write(partial(_add_member, self.state.game_id, caller.user_id))
-
-    def adopt(self, state: GameState) -> None:
-        """A game this command created or read (nothing to fold yet)."""
-        self._state = state
-
-    @property
-    def has_state(self) -> bool:
-        return self._state is not None
-
-    @property
-    def state(self) -> GameState:
-        assert self._state is not None, "this command read no game"
-        return self._state
-
-    def now(self) -> datetime:
-        return self.core.clock()
-
-    def deadline(self) -> str:
-        """When a vote opened now times out (the rules in force's `vote_seconds`)."""
-        seconds = rules_now(self.state).vote_seconds
-        return (self.now() + timedelta(seconds=seconds)).isoformat()
-
-    async def write(self, write: Write) -> None:
-        """A write beside the events (members, the status index): now, or at the commit."""
-        if self._repo is not None:
-            await write(self.repo)
-        else:
-            self.writes.append(write)
-
-    async def append(self, event: Event, author: int | None) -> None:
-        """Append a typed event (encoded to its JSON payload) and fold it into the state; its
-        seq is the log's next, checked again when it is written."""
-        state = self.state
-        kind, payload = encode(event)
-        at = self.now()
-        if self._repo is not None:
-            row = await self.repo.append(state.game_id, kind.value, payload, author, at)
-        else:
-            seq = state.last_seq + 1
-            row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
-            self.writes.append(_appending(row))
-        apply(state, row)
-        if kind in VOTE_KINDS:
-            self.core.track(state)
-
-    def sheet(self, records: list[Record] | None = None) -> Sheet:
-        """The replay of the records in force now (cached once the unit commits); `records`:
-        those records, when the caller has them already (`records_of(state)`)."""
-        state = self.state
-        sheet = self.core.cached(state)
-        if sheet is None:
-            records = records_of(state) if records is None else records
-            sheet = self.core.games.sheet(state.game_id, state.game(), records)
-            self.remember(sheet)
-        return sheet
-
-    def remember(self, sheet: Sheet) -> None:
-        self._sheets.append((self.state, self.state.last_seq, sheet))
-
-    def committed(self) -> None:
-        for state, seq, sheet in self._sheets:
-            if seq == state.last_seq:
-                self.core.remember(state, sheet)
-
-    def replay(self, records: list[Record], dealer: int) -> Sheet:
-        """The sheet with a new record; the engine's refusal gets an example for this table."""
-        state = self.state
-        try:
-            return self.core.games.sheet(state.game_id, state.game(), records)
-        except ScoringError as error:
-            error.example = error.example or deal_example(state.names, dealer)
-            raise
-
-
 async def _row(repo: Repo, chat_id: int, game: int | None, topic: int = 0) -> GameRow | None:
     if game is None:
         return None
@@ -454,16 +340,3 @@ async def _row(repo: Repo, chat_id: int, game: int | None, topic: int = 0) -> Ga
     if row is None or row.chat_id != chat_id:
         raise GameError("stale-button", "", {}, "/score")
     return row
-
-
-async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.add_member(game_id, user_id)
-
-
-def _appending(row: EventRow) -> Write:
-    async def write(repo: Repo) -> None:
-        stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
-        if stored.seq != row.seq:  # the chats' locks make this impossible; never write past it
-            raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
-
-    return write

@@ -13,6 +13,7 @@ from functools import partial
 from bot.core import changes
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
+from bot.core.event_codec import encode
 from bot.core.events import (
     RECORD_VOTE_KINDS,
     CloseReason,
@@ -26,7 +27,6 @@ from bot.core.events import (
     VoteClosed,
     VotePosted,
     VoteReferred,
-    encode,
 )
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState

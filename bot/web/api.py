@@ -48,8 +48,8 @@ from bot.core import (
 )
 from bot.core.announce import Announce
 from bot.core.base import settlement
+from bot.core.folding import fold
 from bot.core.results import Recorded
-from bot.core.state import fold
 from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus
 from bot.sheet import Correction, drawing_lock, layout_sheet

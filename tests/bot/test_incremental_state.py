@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from bot.core import Caller, Core, looks, parse_newgame
 from bot.core.errors import GameError
-from bot.core.state import GameState, fold
+from bot.core.folding import fold
+from bot.core.state import GameState
 from bot.core.uow import records_of
 from bot.storage import SqliteStore
 from scoring.errors import ScoringError

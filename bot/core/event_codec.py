@@ -1,0 +1,153 @@
+"""The JSON payload of each typed event (`bot.core.events`), both ways."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from enum import StrEnum
+from typing import Any, Final
+
+from bot.core.events import (
+    ArbiterNamed,
+    ArbiterProposed,
+    CloseReason,
+    CorrectionProposed,
+    DealEdited,
+    Dealt,
+    DealUndone,
+    DebtMarked,
+    DebtOpened,
+    DebtSide,
+    EndProposed,
+    EndReason,
+    Event,
+    GameCreated,
+    GameEnded,
+    GameStarted,
+    Kind,
+    LastRoundMarked,
+    LateDealProposed,
+    Penalized,
+    Player,
+    PlayerJoined,
+    PlayerLeft,
+    ReferReason,
+    RuleChanged,
+    RuleChangeProposed,
+    SeatLinked,
+    VoteCast,
+    VoteClosed,
+    VotePosted,
+    VoteReferred,
+)
+from scoring.notation import parse_rule_change
+from scoring.voting import Threshold
+
+Payload = dict[str, Any]
+
+SCHEMA_VERSION: Final = 1
+"""The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
+(the shape written before the typed log, so no stored event is rewritten)."""
+
+_CLASSES: Final[dict[Kind, type[Event]]] = {
+    cls.KIND: cls
+    for cls in (
+        GameCreated,
+        PlayerJoined,
+        PlayerLeft,
+        GameStarted,
+        GameEnded,
+        Dealt,
+        LastRoundMarked,
+        Penalized,
+        DealUndone,
+        DealEdited,
+        EndProposed,
+        CorrectionProposed,
+        LateDealProposed,
+        ArbiterProposed,
+        RuleChangeProposed,
+        VoteCast,
+        VoteReferred,
+        VoteClosed,
+        VotePosted,
+        ArbiterNamed,
+        SeatLinked,
+        DebtOpened,
+        DebtMarked,
+    )
+}
+_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": DebtSide}
+_REASONS: Final[dict[Kind, type[StrEnum]]] = {
+    Kind.GAME_ENDED: EndReason,
+    Kind.VOTE_REFERRED: ReferReason,
+    Kind.VOTE_CLOSED: CloseReason,
+}
+_PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper", "debtor", "creditor"})
+
+
+def _json(value: object) -> object:
+    if isinstance(value, Player):
+        return value.payload()
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def encode(event: Event) -> tuple[Kind, Payload]:
+    """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
+    if isinstance(event, RuleChanged):
+        payload: Payload = {"line": event.line}
+        if event.vote is not None:
+            payload["vote"] = event.vote
+        return Kind.DEAL, payload
+    payload = {}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if f.name in event.OMIT and (value is None or value is False):
+            continue
+        payload[f.name] = _json(value)
+    return event.KIND, payload
+
+
+class UnknownSchema(ValueError):
+    """An event written by a newer bot than this one (its schema_version is unknown)."""
+
+
+def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
+    """The typed event of a stored row. Every version ever written reads; keys a version did not
+    write take their defaults (v1 votes without a threshold were unanimous)."""
+    if schema_version != 1:
+        raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
+    which = Kind(kind)
+    if which is Kind.DEAL:
+        change = parse_rule_change(str(payload["line"]))
+        if change is not None:
+            return RuleChanged(change.option, change.value, payload.get("vote"))
+    cls = _CLASSES[which]
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in payload:
+            if f.name == "threshold":
+                values[f.name] = Threshold.ALL
+            continue
+        raw = payload[f.name]
+        if f.name in _PLAYERS:
+            values[f.name] = Player.of(raw) if raw else None
+        elif f.name == "players":
+            values[f.name] = tuple(Player.of(p) for p in raw)
+        elif f.name == "reason":
+            values[f.name] = _REASONS[which](raw)
+        elif f.name in _ENUMS:
+            values[f.name] = _ENUMS[f.name](raw)
+        elif f.name in ("overrides", "rules"):
+            values[f.name] = {str(k): str(v) for k, v in raw.items()}
+        elif f.name in ("yes", "passed", "pencil", "warning", "money"):
+            values[f.name] = bool(raw)
+        else:
+            values[f.name] = raw
+    return cls(**values)

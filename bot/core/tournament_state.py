@@ -1,0 +1,113 @@
+"""A tournament's log (its kinds) and the state it folds to: rules, tables, rounds, games entered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+
+from bot.core.base import Caller
+from bot.core.errors import GameError
+from bot.core.events import Player
+from bot.domain import EventRow, Repo
+from bot.domain.tournaments import TournamentRow
+from scoring.tournament import Scoring
+
+
+class TKind(StrEnum):
+    """The kinds of a tournament's log."""
+
+    CREATED = "created"  # {name, convention, overrides, scoring, creator}
+    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
+    JUDGE_NAMED = "judge_named"  # {judge: player}
+    ROUND_STARTED = "round_started"  # {round}
+    ROUND_CLOSED = "round_closed"  # {round}
+    GAME_ENTERED = "game_entered"  # {game_id, table, round}
+    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int  # 1, 2, … in the order the tables joined
+    chat_id: int
+    thread_id: int
+    title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    game_id: int
+    table: int
+    round: int
+
+
+@dataclass(slots=True)
+class Tournament:
+    row: TournamentRow
+    name: str = ""
+    convention: str = "sochi"
+    overrides: dict[str, str] = field(default_factory=dict)
+    scoring: Scoring = Scoring.WHISTS
+    creator: Player | None = None
+    judge: Player | None = None
+    tables: list[Table] = field(default_factory=list)
+    round: int = 0  # the last round started
+    open: bool = False  # whether that round is still open
+    entries: list[Entry] = field(default_factory=list)
+
+    @property
+    def code(self) -> str:
+        return self.row.code
+
+    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
+        return next(
+            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
+        )
+
+    def table(self, number: int) -> Table:
+        if not 1 <= number <= len(self.tables):
+            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
+        return self.tables[number - 1]
+
+    def at_home(self, caller: Caller) -> bool:
+        return (caller.chat_id, caller.topic) == (self.row.home_chat_id, self.row.home_thread_id)
+
+    def is_creator(self, caller: Caller) -> bool:
+        return self.creator is not None and self.creator.is_user(caller.user_id, caller.username)
+
+    def is_judge(self, caller: Caller) -> bool:
+        return self.judge is not None and self.judge.is_user(caller.user_id, caller.username)
+
+
+def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+    """The tournament as its log stands."""
+    state = Tournament(row)
+    for event in events:
+        data = event.payload
+        kind = TKind(event.kind)
+        if kind is TKind.CREATED:
+            state.name, state.convention = data["name"], data["convention"]
+            state.overrides = dict(data["overrides"])
+            state.scoring = Scoring(data["scoring"])
+            state.creator = Player.of(data["creator"])
+        elif kind is TKind.TABLE_JOINED:
+            number = len(state.tables) + 1
+            state.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
+        elif kind is TKind.JUDGE_NAMED:
+            state.judge = Player.of(data["judge"])
+        elif kind is TKind.ROUND_STARTED:
+            state.round, state.open = data["round"], True
+        elif kind is TKind.ROUND_CLOSED:
+            state.open = False
+        elif kind is TKind.GAME_ENTERED:
+            state.entries.append(Entry(data["game_id"], data["table"], data["round"]))
+        elif kind is TKind.TABLE_MOVED:
+            state.tables = [
+                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
+                for t in state.tables
+            ]
+    return state
+
+
+async def read(repo: Repo, row: TournamentRow | None) -> Tournament | None:
+    """The tournament of `row` as `repo` shows its log (None for no row)."""
+    return None if row is None else fold(row, await repo.tournament_events(row.tournament_id))
