@@ -13,13 +13,14 @@ from typing import Any
 
 from tests.e2e.conftest import StartBot
 from tests.e2e.fake_telegram import ANNA, BORIS, CLARA, GROUP, Chat, FakeTelegram, Sent
-from tests.e2e.harness import BotProcess, Member, contains, scoring_replay
+from tests.e2e.harness import PACED, BotProcess, Member, contains, scoring_replay
 from tests.e2e.test_game_e2e import assert_balances, has_balances
 
 PLAYERS = ("Anna", "Boris", "Clara")
 HEADER = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10\n"
 _NUMBER = re.compile(r"^#(\d+) ", re.MULTILINE)
 KILLS = 6  # SIGKILLs at random instants while the deals come in
+BURST = 3  # deals each of 300 chats sends at once: 900 acknowledgements, 30 s at 30 a second
 
 
 def deal_line(i: int) -> str:
@@ -155,3 +156,33 @@ async def test_every_owed_reply_arrives_once_through_429s_5xx_drops_and_an_outag
     numbers = answered(server, GROUP)
     assert numbers == Counter(range(1, 31)), f"replies not sent exactly once: {numbers}"
     bot.assert_alive()
+
+
+async def test_one_instance_tells_every_deal_of_bursts_in_300_chats_within_telegrams_limits(
+    server: FakeTelegram, start_bot: StartBot
+) -> None:
+    """300 chats each send a burst of deals at once, Telegram's limits enforced (20 a minute a
+    group, 30 a second in all): sheets may go out coalesced, but each chat is told every deal's
+    number exactly once, and nothing is refused with a 429 (issue 36, item 2)."""
+    chats = [Chat(-1001600000000 - n, "supergroup", f"Table {n}") for n in range(300)]
+    bot = await start_bot(locale="en", pacing=PACED)
+    for chat in chats:  # queued at once; each chat's updates are handled in their order
+        anna, boris, clara = (Member(bot, chat, u) for u in (ANNA, BORIS, CLARA))
+        anna.send("/newgame sochi pool 1000")
+        for member in (anna, boris, clara):
+            member.send("/join")
+    for chat in chats:
+        await Member(bot, chat, CLARA).wait(contains("▶️"), timeout=120)
+    await server.wait_idle(quiet=1.0, timeout=120)
+    server.limits.on = True
+    for chat in chats:
+        members = [Member(bot, chat, u) for u in (ANNA, BORIS, CLARA)]
+        for n in range(BURST):
+            members[n % 3].send(f"/deal {deal_line(n)}")
+    for chat in chats:
+        await wait_answered(server, chat, BURST, 240)
+    await server.wait_idle(quiet=1.0, timeout=60)
+    for chat in chats:
+        told = answered(server, chat)
+        assert told == Counter(range(1, BURST + 1)), (chat.id, told)
+    assert not server.limits.refused, server.limits.refused
