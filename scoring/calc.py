@@ -132,7 +132,7 @@ def parse_header(text: str, line: int = 1, lang: str = "en") -> Header:
     """`sochi pool 10 stake 0.1 whist_split=gentleman` in any order; every part optional."""
     text = text.strip()
     example = _HEADER.get(lang, _HEADER["en"])
-    words = _words(text)
+    words = split_words(text)
     convention: str | None = None
     overrides: dict[str, str] = {}
     stake: Fraction | None = None
@@ -207,7 +207,7 @@ def parse_player_line(
     text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
     """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
-    words = _words(text)
+    words = split_words(text)
     if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
         words = words[1:]
     me = name if name is not None else _first_word(text).rstrip(":")
@@ -308,15 +308,10 @@ def _amount(word: str, line: int, text: str, example: str) -> Fraction:
     return Fraction(word.replace(",", "."))
 
 
-def _words(text: str) -> list[str]:
+def split_words(text: str) -> list[str]:
     """The words of a line: `,` `;` `:` only separate (not a decimal comma), lone dashes go."""
     words = _SEPARATOR.sub(" ", text).split()
     return [w for w in words if w not in _DASHES]
-
-
-def split_words(text: str) -> list[str]:
-    """The words of an answer as `/calc` reads them (the names step reads its names so)."""
-    return _words(text)
 
 
 def find_name(word: str, names: Sequence[str]) -> str | None:
@@ -343,7 +338,7 @@ def _is_case_form(word: str, name: str) -> bool:
 
 
 def _first_word(text: str) -> str:
-    words = _words(text)
+    words = split_words(text)
     return words[0] if words else ""
 
 

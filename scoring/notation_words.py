@@ -49,8 +49,8 @@ LATE: Final = frozenset({"late"})
 BEZ: Final = "без"
 # `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
 BEZ_WORDS: Final = {
-    w: n
-    for n, w in enumerate(
+    word: n
+    for n, word in enumerate(
         [
             "одной",
             "двух",
@@ -346,10 +346,10 @@ def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, in
     return out
 
 
-def unquote(raw: str) -> str | None:
-    """A note's text: quoted (`"a \\"b\\""`) or one bare word; None when text follows the quote."""
+def _closing(raw: str) -> tuple[str, int] | None:
+    """A quoted note's text and where its closing quote stands (`len(raw)`: unclosed); else None."""
     if not raw or raw[0] not in QUOTES:
-        return raw
+        return None
     closers = QUOTES[raw[0]]
     out: list[str] = []
     i = 1
@@ -359,30 +359,26 @@ def unquote(raw: str) -> str | None:
             out.append(raw[i + 1])
             i += 2
         elif char in closers:
-            if i + 1 != len(raw):
-                return None
             break
         else:
             out.append(char)
             i += 1
-    return "".join(out)
+    return "".join(out), i
+
+
+def unquote(raw: str) -> str | None:
+    """A note's text: quoted (`"a \\"b\\""`) or one bare word; None when text follows the quote."""
+    quoted = _closing(raw)
+    if quoted is None:
+        return raw
+    text, end = quoted
+    return text if end >= len(raw) - 1 else None
 
 
 def unterminated(raw: str) -> bool:
     """Whether a note's text opens a quote and never closes it (`note:"late start`)."""
-    if not raw or raw[0] not in QUOTES:
-        return False
-    closers = QUOTES[raw[0]]
-    i = 1
-    while i < len(raw):
-        char = raw[i]
-        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
-            i += 2
-        elif char in closers:
-            return False
-        else:
-            i += 1
-    return True
+    quoted = _closing(raw)
+    return quoted is not None and quoted[1] == len(raw)
 
 
 def clean_note(text: str) -> str:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Final
 
 from scoring.errors import OptionError, ProtocolError
-from scoring.rules import Rules, rules_for
+from scoring.rules import Rules, format_option, rules_for
 from scoring.sheet import Totals
 
 FIELDS: Final = tuple(
@@ -181,10 +181,8 @@ def _rules(sheet: Mapping[str, object], players: int) -> Rules:
 
 def _option_text(value: object, field: str) -> str:
     """An option's value as the text `name=value` would carry."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | str | Decimal):
-        return str(value)
+    if isinstance(value, int | str | Decimal):  # (a bool is an int: `true`/`false`)
+        return format_option(value)
     raise _bad(field, value, "option-value")
 
 
