@@ -13,7 +13,6 @@ from scoring.notation_words import (
     NUMBER_RE,
     OPEN,
     Word,
-    clean_note,
     norm,
     positions,
     small_int,
@@ -210,7 +209,7 @@ class Line:
         note = unquote(word.after)
         if note is None:
             self.fail("unknown-word", word.raw, kind)
-        return clean_note(note)
+        return " ".join(note.split())
 
     def bez_at(self, at: int) -> int | None:
         """`без N` or `без одной` … `без десяти` from word `at`: N, or None."""

@@ -120,13 +120,10 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
             parts.append(f"{roles[d.role]}:{inner[d.player]}{tricks}")
         if record.three_down:
             parts.append(words["three_down"])
-        parts += _extras_text(record.extras, inner, words)
     elif isinstance(record, Misere):
         parts = [bare[record.declarer], words["misere"], str(record.tricks)]
-        parts += _extras_text(record.extras, inner, words)
     elif isinstance(record, Raspasy):
         parts = [words["raspasy"], *(f"{inner[p]}/{t}" for p, t in record.tricks)]
-        parts += _extras_text(record.extras, inner, words)
     elif isinstance(record, Adjust):
         column = (
             f"whists:{inner[record.target]}"
@@ -140,6 +137,8 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
         parts = ["option", f"{record.option}={record.value}"]
     else:
         parts = ["last-round"]
+    if isinstance(record, Contract | Misere | Raspasy):
+        parts += _extras_text(record.extras, inner, words)
     return " ".join(parts)
 
 

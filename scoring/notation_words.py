@@ -379,7 +379,3 @@ def unterminated(raw: str) -> bool:
     """Whether a note's text opens a quote and never closes it (`note:"late start`)."""
     quoted = _closing(raw)
     return quoted is not None and quoted[1] == len(raw)
-
-
-def clean_note(text: str) -> str:
-    return " ".join(text.split())

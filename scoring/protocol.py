@@ -51,22 +51,14 @@ class Protocol:
         return Game(rules, self.players, self.dealer, self.stake)
 
 
-def _bad_header(line: int, span: str, problem: str) -> ProtocolError:
-    return ProtocolError("bad-header", span, {"problem": problem}, HEADER_EXAMPLE, line)
-
-
-def _bad_players(line: int, span: str, problem: str) -> ProtocolError:
-    return ProtocolError("bad-players", span, {"problem": problem}, HEADER_EXAMPLE, line)
-
-
-def _players(value: str, line: int) -> tuple[str, ...]:
-    return _check_names(tuple(value.split()), line)
+def _bad_header(line: int, span: str, problem: str, code: str = "bad-header") -> ProtocolError:
+    return ProtocolError(code, span, {"problem": problem}, HEADER_EXAMPLE, line)
 
 
 def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
     """3 or 4 different names a deal line can name: one word each, none of `: / = " , ;`."""
     if len(names) not in (3, 4):
-        raise _bad_players(line, " ".join(names), "count")
+        raise _bad_header(line, " ".join(names), "count", "bad-players")
     seen: set[str] = set()
     for name in names:
         if (
@@ -74,9 +66,9 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
             or name.startswith("@")
             or any(c.isspace() or c in NAME_FORBIDDEN for c in name)
         ):
-            raise _bad_players(line, name, "not-a-name")
+            raise _bad_header(line, name, "not-a-name", "bad-players")
         if name.casefold() in seen:
-            raise _bad_players(line, name, "same-name")
+            raise _bad_header(line, name, "same-name", "bad-players")
         seen.add(name.casefold())
     return names
 
@@ -131,13 +123,13 @@ class _Header:
         if self.convention is None:
             raise _bad_header(0, "", "no-convention")
         if self.players is None:
-            raise _bad_players(0, "", "missing")
+            raise _bad_header(0, "", "missing", "bad-players")
         line, value = self.convention
         try:
             convention = canonical_convention(value)
         except OptionError as error:
             raise ProtocolError.at(line, error) from None
-        players = _players(self.players[1], self.players[0])
+        players = _check_names(tuple(self.players[1].split()), self.players[0])
         options = {name: raw for name, (_, raw) in self.options.items()}
         pool: int | None = None
         pool_entry = self.pool or self.options.get(_POOL)

@@ -16,8 +16,6 @@ from scoring.running import Running, copy_state, start, totals
 from scoring.score import score_deal
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
 
-_State = Running  # the name the bot fingerprints a snapshot's shape by
-
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
     """The sheet after these records; raises IllegalDeal with `params["record"]` at fault."""

@@ -1,8 +1,4 @@
-"""The running sheet of a replay and the rules that depend on it (conventions.md §1.3, §2.2, §6).
-
-A pool entry passes through the overflow rule; a made game lowers the mountain where the convention
-says so; Odessa's mountain stops at 0; the first to close his mountain or pool writes the bonus.
-"""
+"""The running sheet of a replay and the rules that depend on it (conventions.md §1.3, §2.2, §6)."""
 
 from __future__ import annotations
 
@@ -120,15 +116,11 @@ class Running:
         else:
             self.write(entry)
 
-    @property
-    def floored(self) -> bool:
-        """Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say)."""
-        return self.rules.odessa_rules
-
     def write_off(self, player: int, points: Amount, reason: Reason) -> None:
         """Points off the own mountain (Odessa: down to 0); closing it so counts (§2.2)."""
         was_open = self.mountain[player] > 0
-        off = min(points, max(0, self.mountain[player])) if self.floored else points
+        # Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say).
+        off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
         if off:
             self.write(mountain(player, -off, reason))
         if was_open and self.mountain[player] <= 0:
@@ -237,10 +229,7 @@ class Running:
             total = self.total(*key)
             if total == last:
                 continue
-            if values is None:
-                self.history[key] = [(index, as_fraction(total))]
-            else:
-                values.append((index, as_fraction(total)))
+            self.history.setdefault(key, []).append((index, as_fraction(total)))
 
     def end_check(self, dealer: int) -> None:
         rules, size = self.rules, self.size
