@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from scoring.calc_format import COMMAND as COMMAND
 from scoring.calc_format import as_sheet as as_sheet
 from scoring.calc_format import format_calc as format_calc
 from scoring.errors import ERROR_CODES, OptionError, ScoringError
