@@ -15,22 +15,18 @@ def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int
         raise IllegalDeal("game-finished", "", {}, "")
     active = [s for s in range(size) if size == 3 or s != dealer]
     names = game.players
-
-    def name(seat: int) -> str:
-        return names[seat]
-
     if isinstance(deal, Raspasy):
         if sorted(p for p, _ in deal.tricks) != active:
             raise IllegalDeal(
                 "player-not-active",
-                " ".join(name(p) for p, _ in deal.tricks),
-                {"dealer": name(dealer)},
+                " ".join(names[p] for p, _ in deal.tricks),
+                {"dealer": names[dealer]},
                 "pass "
-                + " ".join(f"{name(s)}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
+                + " ".join(f"{names[s]}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
             )
         return
     if deal.declarer not in active:
-        raise IllegalDeal("dealer-in-play", name(deal.declarer), {"dealer": name(dealer)}, "")
+        raise IllegalDeal("dealer-in-play", names[deal.declarer], {"dealer": names[dealer]}, "")
     if isinstance(deal, Misere):
         return
     if deal.three_down and not rules.three_down:
@@ -44,10 +40,10 @@ def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int
             or roles[dealer] is not Role.WHIST
             or Role.WHIST in [r for s, r in roles.items() if s != dealer]
         ):
-            raise IllegalDeal("dealer-in-play", name(dealer), {"dealer": name(dealer)}, "")
+            raise IllegalDeal("dealer-in-play", names[dealer], {"dealer": names[dealer]}, "")
     elif seats and sorted([deal.declarer, *seats]) != active:
         wrong = next(s for s in seats if s not in active)
-        raise IllegalDeal("player-not-active", name(wrong), {"dealer": name(dealer)}, "")
+        raise IllegalDeal("player-not-active", names[wrong], {"dealer": names[dealer]}, "")
     if deal.extras.prikup and (not rules.prikup_bonus or size != 4 or dealer_whists):
         raise IllegalDeal(
             "prikup-not-allowed", f"prikup:{deal.extras.prikup}", {"convention": rules.convention}

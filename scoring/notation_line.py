@@ -248,5 +248,3 @@ class Line:
         if tricks > TRICKS:
             self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
         return tricks, used
-
-    # records
