@@ -94,6 +94,20 @@ NUMBER_RE: Final = re.compile(r"[0-9]+")
 _BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
 _COMMAND_RE: Final = re.compile(r"/deal(?:@\w+)?")
 _LAST_ROUND_COMMAND_RE: Final = re.compile(r"/lastround(?:@\w+)?")
+# The extra a word of its own is (`open`, `уход`, `late`), and the heads of `dealer:X` & co.
+_EXTRA_WORDS: Final = {
+    **dict.fromkeys(OPEN | CLOSED, "open"),
+    **dict.fromkeys(THREE_DOWN, "three_down"),
+    **dict.fromkeys(LATE, "late"),
+}
+_EXTRA_HEADS: Final = frozenset({"dealer", "prikup", "note"})
+# What a line that starts with this word is: a kind of record (commands are matched apart).
+_OPENS: Final = {
+    **dict.fromkeys(LAST_ROUND, "last-round"),
+    **dict.fromkeys(ADJUST, "adjust"),
+    **dict.fromkeys(RASPASY, "raspasy"),
+    **dict.fromkeys(OPTION, "option"),
+}
 
 # Opening quote → the characters that close it.
 QUOTES: Final = {'"': '"', "“": "”“", "„": "“”", "«": "»", "”": "”"}
@@ -218,15 +232,7 @@ class Word:
         self.ref, tricks = split_tricks(self.after)
         self.ref_key = norm(self.ref)
         self.tricks_key = None if tricks is None else norm(tricks)
-        self.extra: str | None = None
-        if key in OPEN or key in CLOSED:
-            self.extra = "open"
-        elif key in THREE_DOWN:
-            self.extra = "three_down"
-        elif key in LATE:
-            self.extra = "late"
-        elif self.head in ("dealer", "prikup", "note"):
-            self.extra = self.head
+        self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
         self.bare_role = key in ROLES
         self.suit_word = SUIT_WORDS.get(key)
         digits = _LEADING_NUMBER_RE.match(key)
@@ -242,18 +248,12 @@ class Word:
         self.pair, pair_tricks = split_tricks(raw)
         self.pair_key = norm(self.pair)
         self.pair_tricks = _tricks(None if pair_tricks is None else norm(pair_tricks))
-        # what a line that starts with this word is: a command word, a kind of record, or None
-        self.opens: str | None = None
-        if key in LAST_ROUND or _LAST_ROUND_COMMAND_RE.fullmatch(key):
-            self.opens = "last-round"
-        elif key in ADJUST:
-            self.opens = "adjust"
-        elif key in RASPASY:
-            self.opens = "raspasy"
-        elif key in OPTION:
-            self.opens = "option"
-        elif _COMMAND_RE.fullmatch(key):
-            self.opens = "command"
+        self.opens = _OPENS.get(key)
+        if self.opens is None and key.startswith("/"):
+            if _LAST_ROUND_COMMAND_RE.fullmatch(key):
+                self.opens = "last-round"
+            elif _COMMAND_RE.fullmatch(key):
+                self.opens = "command"
         self.misere = key in MISERE
 
     @property
