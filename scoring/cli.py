@@ -198,18 +198,18 @@ def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer |
     try:
         render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        from scoring.cli_messages import failures
+        from scoring.cli_messages import texts
 
-        raise _Failure(out, 0, failures()["no-renderer"].format(error=error)) from None
+        raise _Failure(out, 0, texts("failures")["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
         with open(out, "wb") as file:
             file.write(png)
     except OSError as error:
-        from scoring.cli_messages import failures
+        from scoring.cli_messages import texts
 
         reason = error.strerror or type(error).__name__
-        raise _Failure(out, 0, failures()["cannot-write"].format(error=reason)) from None
+        raise _Failure(out, 0, texts("failures")["cannot-write"].format(error=reason)) from None
 
 
 def conventions_text() -> str:

@@ -12,30 +12,18 @@ from scoring.errors import ScoringError
 CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
 
 
-# Messages by error code (`{span}` is the input at fault, other fields are the error's params),
-# the problems of some codes, what a paper sheet's field expected, and the CLI's own failures;
-# read from the catalogue the first time one is needed.
-@cache
-def messages() -> Mapping[str, str]:
-    return catalog.table(CLI_LANG, "cli.messages")
+def texts(name: str) -> Mapping[str, str]:
+    """`[cli.NAME]`: "messages" by error code, "expected" of a paper sheet's field, "failures"."""
+    return catalog.table(CLI_LANG, f"cli.{name}")  # (the catalogue keeps what it read)
 
 
 @cache
 def problems() -> Mapping[str, Mapping[str, str]]:
+    """The problems some codes name, by code."""
     return {
         code: catalog.table(CLI_LANG, f"cli.problems.{code}")
         for code in catalog.keys(CLI_LANG, "cli.problems")
     }
-
-
-@cache
-def expected() -> Mapping[str, str]:
-    return catalog.table(CLI_LANG, "cli.expected")
-
-
-@cache
-def failures() -> Mapping[str, str]:
-    return catalog.table(CLI_LANG, "cli.failures")
 
 
 class _Params(dict[str, str]):
@@ -51,7 +39,7 @@ class _Params(dict[str, str]):
 
 def message(error: ScoringError) -> str:
     """One English line for an error: its message by code (or `code: span`), then its example."""
-    template = messages().get(error.code)
+    template = texts("messages").get(error.code)
     if template is None:
         return f"{error.code}: {error.span}"
     fields = _Params(error.params)
@@ -59,7 +47,7 @@ def message(error: ScoringError) -> str:
     problem = problems().get(error.code, {}).get(error.params.get("problem", ""), "?")
     fields["problem_text"] = problem.format_map(fields)
     wanted = error.params.get("expected", "")
-    fields["expected_text"] = expected().get(wanted, wanted or "?").format_map(fields)
+    fields["expected_text"] = texts("expected").get(wanted, wanted or "?").format_map(fields)
     text = template.format_map(fields)
     if not error.span:
         text = text.replace(": ''", "")

@@ -240,7 +240,7 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
 
 
 def test_every_english_message_is_for_a_known_error_code() -> None:
-    assert set(cli_messages.messages()) <= ERROR_CODES
+    assert set(cli_messages.texts("messages")) <= ERROR_CODES
 
 
 def test_a_code_without_an_english_message_says_the_code_and_the_span() -> None:
