@@ -1,13 +1,7 @@
-"""`python -m bot` (`make run`): the bot, or one of the operator's commands.
+"""`python -m bot [run | migrate-db … | backup FILE]`: the bot, or an operator's command.
 
-    python -m bot [run]                 settings from the environment and `.env`, then updates
-    python -m bot migrate-db --from … --to …   copy a SQLite database into PostgreSQL
-    python -m bot backup FILE           a consistent copy of the running SQLite database
-    python -m bot --help
-
-Anything else is refused with the usage and exit status 2: an unknown word never starts a
-second poller on the live token.
-"""
+Anything else is refused with the usage and status 2: an unknown word never starts a second
+poller on the live token."""
 
 from __future__ import annotations
 
