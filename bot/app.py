@@ -96,12 +96,6 @@ def build_bot(settings: Settings) -> Bot:
     )
 
 
-def menu(lang: str, private: bool) -> list[BotCommand]:
-    return [
-        BotCommand(command=c, description=d) for c, d in menu_commands(translator(lang), private)
-    ]
-
-
 async def set_commands(bot: Bot, default_locale: str) -> None:
     """The menus of groups and of private chats, in each language and (for the rest) the default."""
     try:
@@ -109,9 +103,10 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
             (False, BotCommandScopeAllGroupChats()),
             (True, BotCommandScopeAllPrivateChats()),
         ):
-            for lang in LANGUAGES:
-                await bot.set_my_commands(menu(lang, private), scope=scope, language_code=lang)
-            await bot.set_my_commands(menu(default_locale, private), scope=scope)
+            for lang, code in (*((lang, lang) for lang in LANGUAGES), (default_locale, None)):
+                pairs = menu_commands(translator(lang), private)
+                menu = [BotCommand(command=c, description=d) for c, d in pairs]
+                await bot.set_my_commands(menu, scope=scope, language_code=code)
     except TelegramAPIError as error:
         log.warning("the commands menu was not set: %s", error)
 

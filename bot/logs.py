@@ -149,12 +149,12 @@ class OperatorHandler(logging.StreamHandler[IO[str]]):
 
 
 class Redactor:
-    """Replaces each secret of the settings in a text: whole URLs by their masked form first,
-    then the token (`<token>`) and every password (`***`), raw and percent-encoded."""
+    """Replaces each secret of the settings in a text: every URL by its masked form, the token by
+    `<token>` and every password by `***`, raw and percent-encoded; longest first, so a URL is
+    masked whole before the password in it."""
 
-    def __init__(self, urls: Iterable[str], secrets: Iterable[tuple[str, str]]) -> None:
-        self.urls = sorted({u for u in urls if u}, key=len, reverse=True)
-        pairs = {(s, mark) for s, mark in secrets if s}
+    def __init__(self, secrets: Iterable[tuple[str, str]]) -> None:
+        pairs = {(secret, mark) for secret, mark in secrets if secret}
         self.secrets = sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
 
     @classmethod
@@ -170,11 +170,9 @@ class Redactor:
             auth = url.partition("://")[2].rpartition("@")[0]
             found.append((unquote(auth.partition(":")[2]), "***"))
         found += [(quote(text, safe=""), mark) for text, mark in found]
-        return cls(urls, found)
+        return cls([*found, *((url, masked_url(url)) for url in urls)])
 
     def __call__(self, text: str) -> str:
-        for url in self.urls:
-            text = text.replace(url, masked_url(url))
         for secret, mark in self.secrets:
             text = text.replace(secret, mark)
         return text
