@@ -169,35 +169,25 @@ def known_keys() -> frozenset[str]:
     return frozenset(name.upper() for name in Settings.model_fields) | COMPOSE_KEYS
 
 
-def _prefixes() -> tuple[str, ...]:
-    words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
-    return (_OWN_PREFIX, *sorted(f"{word}_" for word in words - _SHARED_WORDS))
-
-
 def unknown_settings(
     env_file: Path | str = ENV_FILE, environ: Mapping[str, str] | None = None
 ) -> list[str]:
     """A line for each key of `.env` no setting reads, and each environment variable that looks
     like a setting (its prefix) but is none, with the nearest setting's name."""
     known = known_keys()
-    lines: list[str] = []
-
-    def say(key: str, where: str) -> None:
-        near = difflib.get_close_matches(key.upper(), sorted(known), n=1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
-        lines.append(f"{key} in {where} is not a setting of the bot and is ignored{hint}")
-
+    words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
+    prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
     path = Path(env_file)
-    if path.is_file():
-        for key in dotenv_values(path):
-            if key.upper() not in known:
-                say(key, str(path))
-    environment = os.environ if environ is None else environ
-    prefixes = _prefixes()
-    for key in sorted(environment):
-        upper = key.upper()
-        if upper.startswith(prefixes) and upper not in known:
-            say(key, "the environment")
+    found = [(key, str(path)) for key in dotenv_values(path)] if path.is_file() else []
+    for key in sorted(os.environ if environ is None else environ):
+        if key.upper().startswith(prefixes):
+            found.append((key, "the environment"))
+    lines = []
+    for key, where in found:
+        if key.upper() not in known:
+            near = difflib.get_close_matches(key.upper(), sorted(known), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            lines.append(f"{key} in {where} is not a setting of the bot and is ignored{hint}")
     return lines
 
 
@@ -215,6 +205,5 @@ def load_settings(**overrides: object) -> Settings:
 
 
 def exit_with(lines: list[str]) -> NoReturn:
-    for line in lines:
-        print(line, file=sys.stderr)
+    print("\n".join(lines), file=sys.stderr)
     raise SystemExit(EXIT_BAD_SETTINGS)
