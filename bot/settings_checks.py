@@ -49,9 +49,7 @@ def url_of_pg(data: Any) -> Any:
         return data
     host, user = _text(data.get("pghost")), _text(data.get("pguser"))
     port = _text(data.get("pgport")) or str(DEFAULT_PG_PORT)
-    if not host or not user or not _PG_HOST.match(host) or not port.isdigit():
-        return data
-    if not 1 <= int(port) <= 65535:
+    if not (host and user and _PG_HOST.match(host) and port.isdigit() and 0 < int(port) < 65536):
         return data
     password = data.get("pgpassword")
     if isinstance(password, SecretStr):

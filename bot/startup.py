@@ -21,20 +21,17 @@ FIRST_PAUSE: Final = 1.0  # seconds before the second try; doubled each try
 LONGEST_PAUSE: Final = 10.0
 TRY_TIMEOUT: Final = 10.0  # seconds one try may take (a host that drops the packets)
 
-Opener = Callable[[Settings], Awaitable[Store]]
-
 
 async def open_when_ready(
     settings: Settings,
     *,
-    opener: Opener = open_store,
+    opener: Callable[[Settings], Awaitable[Store]] = open_store,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
 ) -> Store:
     patience = settings.database_wait_seconds
     deadline = clock() + patience
-    pause = FIRST_PAUSE
-    tries = 0
+    pause, tries = FIRST_PAUSE, 0
     while True:
         tries += 1
         try:
