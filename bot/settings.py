@@ -32,6 +32,8 @@ ENV_FILE: Final = ".env"
 Locale = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
+# A URL that may hold a password: kept out of the settings' repr.
+HiddenUrl = Annotated[str | None, Field(repr=False)]
 
 
 class Settings(BaseSettings):
@@ -50,9 +52,7 @@ class Settings(BaseSettings):
     # Relative to where the bot runs; the image sets /data/prefbot.sqlite3, its volume.
     database_path: Path = Path("data/prefbot.sqlite3")
     # PostgreSQL instead of the SQLite file; built from PGHOST… when those are given instead.
-    database_url: Annotated[str | None, AfterValidator(checks.database_url)] = Field(
-        default=None, repr=False
-    )
+    database_url: Annotated[HiddenUrl, AfterValidator(checks.database_url)] = None
     # libpq's own names, so that compose passes the password as it is, unencoded.
     pghost: Annotated[str | None, AfterValidator(checks.pghost)] = None
     pgport: int = Field(default=DEFAULT_PG_PORT, ge=1, le=65535)
@@ -62,9 +62,7 @@ class Settings(BaseSettings):
     pgpassword: SecretStr | None = None
     pgdatabase: str | None = None
     database_wait_seconds: float = Field(default=60.0, ge=0, le=3600)
-    telegram_api_url: Annotated[str | None, AfterValidator(checks.api_url)] = Field(
-        default=None, repr=False
-    )
+    telegram_api_url: Annotated[HiddenUrl, AfterValidator(checks.api_url)] = None
     default_locale: Annotated[Locale, BeforeValidator(checks.lower)] = "ru"
     log_level: Annotated[LogLevel, BeforeValidator(checks.upper)] = "INFO"
     log_format: LogFormat = "text"
@@ -78,9 +76,7 @@ class Settings(BaseSettings):
         default=None, validate_default=True
     )
     # aiogram's RedisStorage for the /deal steps (the optional `redis` package).
-    redis_url: Annotated[str | None, AfterValidator(checks.redis_url)] = Field(
-        default=None, repr=False
-    )
+    redis_url: Annotated[HiddenUrl, AfterValidator(checks.redis_url)] = None
     # Not part of the documented environment contract; tests shorten it.
     polling_timeout: int = Field(default=10, ge=0, le=50)
     # How long the vote clock's lease lasts unrenewed before another instance takes it over.
