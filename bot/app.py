@@ -103,8 +103,8 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
             (False, BotCommandScopeAllGroupChats()),
             (True, BotCommandScopeAllPrivateChats()),
         ):
-            for lang, code in (*((lang, lang) for lang in LANGUAGES), (default_locale, None)):
-                pairs = menu_commands(translator(lang), private)
+            for code in (*LANGUAGES, None):  # None: any other language, in the default one
+                pairs = menu_commands(translator(code or default_locale), private)
                 menu = [BotCommand(command=c, description=d) for c, d in pairs]
                 await bot.set_my_commands(menu, scope=scope, language_code=code)
     except TelegramAPIError as error:
