@@ -76,7 +76,7 @@ def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
     """What to run instead on PostgreSQL; the password is taken from the environment, never
     printed."""
     file = str(target)
-    if settings.pghost is not None and settings.database_setting().startswith("PGHOST="):
+    if settings.database_setting().startswith("PGHOST="):  # the URL was built from PG*
         dump = f"pg_dump --format=custom --file={file}"
         note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
     else:
