@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -106,22 +107,19 @@ async def migrate(source_url: str, target_url: str) -> str:
         )
     if not path.is_file():
         raise Refused(f"--from {source_url}: there is no file {path}")
-    try:
-        source = await SqliteStore.open(path)  # brings an older file's schema up to date
-    except (sqlite3.Error, RuntimeError) as error:
-        raise Refused(f"--from {source_url} cannot be opened: {error}") from None
-    try:
+    async with contextlib.AsyncExitStack() as closing:  # the target closed, then the source
+        try:
+            source = await SqliteStore.open(path)  # brings an older file's schema up to date
+        except (sqlite3.Error, RuntimeError) as error:
+            raise Refused(f"--from {source_url} cannot be opened: {error}") from None
+        closing.push_async_callback(source.close)
         rows = source_rows(path)
         try:
             target = await PostgresStore.open(target_url)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, RuntimeError) as error:
             raise Refused(f"--to {masked_url(target_url)} cannot be opened: {error}") from None
-        try:
-            return await copy_into(source, rows, target, source_url, masked_url(target_url))
-        finally:
-            await target.close()
-    finally:
-        await source.close()
+        closing.push_async_callback(target.close)
+        return await copy_into(source, rows, target, source_url, masked_url(target_url))
 
 
 async def copy_into(
