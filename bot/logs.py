@@ -100,9 +100,8 @@ class Repeats:
             self._counts[key] = _Count(now, record)
         return [*out, record]
 
-    def due(self, now: float | None = None) -> list[logging.LogRecord]:
+    def due(self, now: float) -> list[logging.LogRecord]:
         """The counts whose minute is over (all of them at `now=inf`), as records to write."""
-        now = self._clock() if now is None else now
         out: list[logging.LogRecord] = []
         for key, count in list(self._counts.items()):
             if now - count.since < self.window:
