@@ -1,13 +1,7 @@
-"""`python -m bot` (`make run`): the bot, or one of the operator's commands.
+"""`python -m bot [run | migrate-db … | backup FILE]`: the bot, or an operator's command.
 
-    python -m bot [run]                 settings from the environment and `.env`, then updates
-    python -m bot migrate-db --from … --to …   copy a SQLite database into PostgreSQL
-    python -m bot backup FILE           a consistent copy of the running SQLite database
-    python -m bot --help
-
-Anything else is refused with the usage and exit status 2: an unknown word never starts a
-second poller on the live token.
-"""
+Anything else is refused with the usage and status 2: an unknown word never starts a second
+poller on the live token."""
 
 from __future__ import annotations
 
@@ -23,36 +17,31 @@ from bot.settings import exit_with, load_settings, unknown_settings
 log = logging.getLogger("bot")
 
 
-def parser() -> argparse.ArgumentParser:
+def main(argv: Sequence[str] | None = None) -> None:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["migrate-db"]:  # its own arguments, read by bot.migrate
+        from bot.migrate import main as migrate_db
+
+        raise SystemExit(migrate_db(words[1:]))
     parse = argparse.ArgumentParser(
         prog="python -m bot",
         description="The preferans scorekeeper bot for Telegram (settings: .env.example).",
     )
     commands = parse.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("run", help="run the bot (the default): long polling or the webhook")
-    # Its own arguments are read by bot.migrate (main() hands them over before this parser).
     commands.add_parser(
         "migrate-db",
         help="copy a SQLite database into an empty PostgreSQL one (migrate-db --help)",
     )
-    backup = commands.add_parser(
+    copy = commands.add_parser(
         "backup",
         help="copy the running SQLite database to FILE (on PostgreSQL: the pg_dump command)",
         description="A consistent copy of the bot's SQLite database (DATABASE_PATH) while the "
         "bot runs, through SQLite's online backup. Exit status 0: copied and checked; 2: "
         "nothing copied (on PostgreSQL the pg_dump command to use is printed).",
     )
-    backup.add_argument("file", type=Path, metavar="FILE", help="where the copy is written")
-    return parse
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    words = list(sys.argv[1:] if argv is None else argv)
-    if words[:1] == ["migrate-db"]:
-        from bot.migrate import main as migrate_db
-
-        raise SystemExit(migrate_db(words[1:]))
-    args = parser().parse_args(words)
+    copy.add_argument("file", type=Path, metavar="FILE", help="where the copy is written")
+    args = parse.parse_args(words)
     if args.command == "backup":
         from bot.backup import main as backup
 

@@ -1,7 +1,4 @@
-"""Wiring: the Bot (session, API server), the Dispatcher with the core and the routers, the
-commands menu, the background tasks that close timed-out votes and deliver the outbox
-(`bot.telegram.outbound.sender`), and long polling that loses no update (`bot.telegram.inbound.polling`).
-`build_dispatcher` is what the tests drive with a mocked Bot."""
+"""Wiring: the Bot, the Dispatcher with the core and the routers, the menu, the background tasks."""
 
 from __future__ import annotations
 
@@ -9,13 +6,12 @@ import asyncio
 import contextlib
 import logging
 import signal
-from functools import partial
 from typing import Final
 
 from aiogram import Bot, Dispatcher, Router
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
+from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
 from aiogram.types import (
@@ -59,9 +55,8 @@ REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts ev
 
 
 def _detached(router: Router) -> Router:
-    """A router free to be included: a process builds one dispatcher, the tests build many, and
-    aiogram has no public way to detach a router from the dispatcher it was included in (it
-    refuses to attach one twice): docs/decisions.md."""
+    """The tests build many dispatchers, and aiogram has no public way to detach a router from
+    the one it was included in (docs/decisions.md)."""
     router._parent_router = None
     return router
 
@@ -76,9 +71,13 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
         settings=settings,
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
-        dispatcher["live_sheet"] = partial(
-            live_button, settings.bot_token.get_secret_value(), settings
-        )
+        token, link = settings.bot_token.get_secret_value(), settings.miniapp_link
+
+        def live_sheet(t: Translator, game_id: int, private: bool) -> InlineKeyboardButton | None:
+            url = settings.miniapp_url
+            return live_sheet_button(t, token, game_id, link, private=private, app_url=url)
+
+        dispatcher["live_sheet"] = live_sheet
     dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
     promises = dispatcher["promises"] = Promises()  # what the bot said it would record by itself
@@ -87,21 +86,9 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     return dispatcher
 
 
-def live_button(
-    token: str, settings: Settings, t: Translator, game_id: int, private: bool
-) -> InlineKeyboardButton | None:
-    """The live sheet button of a game's sheet message (`bot.web.links`)."""
-    return live_sheet_button(
-        t, token, game_id, settings.miniapp_link, private=private, app_url=settings.miniapp_url
-    )
-
-
 def build_bot(settings: Settings) -> Bot:
-    if settings.telegram_api_url:
-        api = TelegramAPIServer.from_base(settings.telegram_api_url)
-        session = AiohttpSession(api=api)
-    else:
-        session = AiohttpSession()
+    url = settings.telegram_api_url
+    session = AiohttpSession(api=TelegramAPIServer.from_base(url) if url else PRODUCTION)
     return Bot(
         settings.bot_token.get_secret_value(),
         session=session,
@@ -109,23 +96,17 @@ def build_bot(settings: Settings) -> Bot:
     )
 
 
-def menu(lang: str, private: bool = False) -> list[BotCommand]:
-    """The commands menu of groups (the game's commands) or of private chats (`bot.texts.help`)."""
-    t = translator(lang)
-    return [BotCommand(command=c, description=d) for c, d in menu_commands(t, private)]
-
-
 async def set_commands(bot: Bot, default_locale: str) -> None:
-    """The commands menus, one for groups and one for private chats, each in Russian and
-    English and, for every other language, in the default one."""
+    """The menus of groups and of private chats, in each language and (for the rest) the default."""
     try:
         for private, scope in (
             (False, BotCommandScopeAllGroupChats()),
             (True, BotCommandScopeAllPrivateChats()),
         ):
-            for lang in LANGUAGES:
-                await bot.set_my_commands(menu(lang, private), scope=scope, language_code=lang)
-            await bot.set_my_commands(menu(default_locale, private), scope=scope)
+            for code in (*LANGUAGES, None):  # None: any other language, in the default one
+                pairs = menu_commands(translator(code or default_locale), private)
+                menu = [BotCommand(command=c, description=d) for c, d in pairs]
+                await bot.set_my_commands(menu, scope=scope, language_code=code)
     except TelegramAPIError as error:
         log.warning("the commands menu was not set: %s", error)
 
@@ -135,9 +116,7 @@ class StartupError(Exception):
 
 
 async def open_store(settings: Settings) -> Store:
-    """PostgreSQL when DATABASE_URL (or PGHOST) is set, else the SQLite file
-    (`bot.storage.factory`); a database that does not answer yet is waited for up to
-    DATABASE_WAIT_SECONDS (`bot.startup`)."""
+    """The store, a database that does not answer yet waited for (`bot.startup`)."""
     try:
         return await open_when_ready(settings)
     except StoreUnavailable as error:
@@ -166,9 +145,8 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
 async def vote_clock(
     core: Core, default_locale: str, tick: float, lease: Lease | None = None
 ) -> None:
-    """The background task: every `tick` seconds, close (or refer to the arbiter) the votes whose
-    time is over and redraw their messages, and every `REMIND_TICKS` list the open debts of
-    the chats whose reminder is due."""
+    """Every `tick` seconds close the votes whose time is over; every `REMIND_TICKS` remind the
+    chats whose reminder of debts is due."""
     ticks = 0
     while True:
         await asyncio.sleep(tick)
@@ -185,13 +163,9 @@ async def vote_clock(
 
 
 async def start_vote_clock(
-    core: Core,
-    default_locale: str,
-    tick: float = VOTE_TICK,
-    lease: Lease | None = None,
+    core: Core, default_locale: str, tick: float = VOTE_TICK, lease: Lease | None = None
 ) -> asyncio.Task[None]:
-    """At start-up: find the open votes in the log, close those that timed out while the bot was
-    down, then keep watching (corrections.md "A vote")."""
+    """Close the votes that timed out while the bot was down, then keep watching."""
     watched = await votes.watch_open_votes(core)
     if lease is None or await lease.hold():
         closed = await close_expired_votes(core, default_locale)
@@ -206,11 +180,8 @@ async def run(settings: Settings) -> None:
     store = await open_store(settings)
     log.info("database: %s", settings.database_setting())  # which one, masked
     bot = build_bot(settings)
-    clock: asyncio.Task[None] | None = None
-    sending: asyncio.Task[None] | None = None
-    keeping: asyncio.Task[None] | None = None
+    tasks = [asyncio.create_task(pruning(store, utc_now), name="prune-updates")]
     web: AppRunner | None = None
-    prune = asyncio.create_task(pruning(store, utc_now), name="prune-updates")
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
     try:
         dispatcher = build_dispatcher(settings, store)
@@ -221,15 +192,12 @@ async def run(settings: Settings) -> None:
         # /healthz: each loop started from here on is watched (bot.core.health)
         for loop_name in (WEBHOOK if settings.webhook_url else POLLER, SENDER, VOTE_CLOCK):
             HEARTS.watch(loop_name)
-        sending = asyncio.create_task(sender.run(), name="sender")
-        keeping = asyncio.create_task(dispatcher["promises"].run(dispatcher, bot), name="promises")
-        address = settings.web_address()
-        if address is not None:  # the Mini App, /healthz, the webhook
+        tasks.append(asyncio.create_task(sender.run(), name="sender"))
+        keeping = dispatcher["promises"].run(dispatcher, bot)
+        tasks.append(asyncio.create_task(keeping, name="promises"))
+        if (address := settings.web_address()) is not None:  # the Mini App, /healthz, the webhook
             app = build_web_app(
-                bot,
-                core,
-                announce=dispatcher["announce"],
-                default_locale=settings.default_locale,
+                bot, core, announce=dispatcher["announce"], default_locale=settings.default_locale
             )
             if settings.webhook_url is not None:
                 add_webhook(app, dispatcher, bot, settings)
@@ -238,7 +206,7 @@ async def run(settings: Settings) -> None:
             except OSError as error:
                 raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
-        clock = await start_vote_clock(core, settings.default_locale, lease=lease)
+        tasks.append(await start_vote_clock(core, settings.default_locale, lease=lease))
         if settings.webhook_url is not None:
             await set_webhook(bot, dispatcher, settings)
             await until_stopped()
@@ -246,30 +214,21 @@ async def run(settings: Settings) -> None:
         await bot.delete_webhook()  # a webhook left from webhook mode would refuse getUpdates
         log.info("polling for updates")
         stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+            asyncio.get_running_loop().add_signal_handler(signum, stop.set)
+        allowed = dispatcher.resolve_used_update_types()
         await poll(
-            bot,
-            dispatcher,
-            stop,
-            timeout=settings.polling_timeout,
-            allowed_updates=dispatcher.resolve_used_update_types(),
+            bot, dispatcher, stop, timeout=settings.polling_timeout, allowed_updates=allowed
         )
         log.info("stopped; what is still owed is sent after the restart")
     finally:
         for loop_name in (WEBHOOK, POLLER, SENDER, VOTE_CLOCK):
             HEARTS.forget(loop_name)
-        prune.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await prune
         if web is not None:
             await web.cleanup()
-        for task in (clock, sending, keeping):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         if lease is not None:
             with contextlib.suppress(Exception):
                 await lease.release()

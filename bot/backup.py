@@ -1,16 +1,9 @@
-"""`python -m bot backup FILE`: a consistent copy of the bot's SQLite database while it runs.
+"""`python -m bot backup FILE`: a consistent copy of the running bot's SQLite database.
 
-A plain `cp` of a running database loses what is still in its write-ahead log (`-wal`), which is
-where the latest deals are until a checkpoint, and may catch a page half written. SQLite's online
-backup copies every page, the log's included, as of one moment, in one read transaction that
-never stops the bot's writes. The copy goes to a temporary file beside FILE, is turned into a
-single self-contained file (journal mode DELETE), checked (`PRAGMA quick_check`), synced, and only
-then renamed to FILE. Restoring is putting that file back as DATABASE_PATH, the bot stopped.
-
-On PostgreSQL the backup is PostgreSQL's own `pg_dump`: the command is printed, nothing copied.
-
-Exit status: 0 copied and checked; 2 nothing copied (no database file, FILE's folder missing,
-PostgreSQL).
+A `cp` loses what is still in the write-ahead log and may catch a page half written; SQLite's
+online backup copies every page as of one moment without stopping the bot's writes. The copy is
+made self-contained (journal mode DELETE), checked, synced, and only then renamed to FILE. On
+PostgreSQL the pg_dump command is printed instead. Exit status: 0 copied and checked; 2 not.
 """
 
 from __future__ import annotations
@@ -42,21 +35,20 @@ def backup_sqlite(source: Path, target: Path) -> str:
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
     try:
-        counts = _copy(source, partial)
+        games, events, schema = _copy(source, partial)
         _sync(partial)
         os.replace(partial, target)
-        _sync(target.parent)
+        _sync(target.parent)  # the rename
     except sqlite3.Error as error:
         raise Refused(f"{source} could not be copied: {error}") from None
     finally:
         partial.unlink(missing_ok=True)
-    games, events, schema = counts
     return f"{games} games, {events} events, schema version {schema}; quick_check ok"
 
 
 def _copy(source: Path, target: Path) -> tuple[int, int, int]:
-    """The online backup in one step (one read transaction: one moment of the database), then
-    the copy made self-contained and checked; its games, events and schema version."""
+    """The online backup in one step (one read transaction: one moment), made self-contained and
+    checked; its games, events and schema version."""
     with (
         contextlib.closing(sqlite3.connect(source, timeout=30.0)) as src,
         contextlib.closing(sqlite3.connect(target, isolation_level=None)) as dst,
@@ -73,7 +65,6 @@ def _copy(source: Path, target: Path) -> tuple[int, int, int]:
 
 
 def _sync(path: Path) -> None:
-    """The file (or folder: the rename in it) on the disk before it counts as done."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -82,10 +73,10 @@ def _sync(path: Path) -> None:
 
 
 def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
-    """What to run instead on PostgreSQL: pg_dump with the connection the bot's settings name,
-    its password taken from the environment, never printed."""
+    """What to run instead on PostgreSQL; the password is taken from the environment, never
+    printed."""
     file = str(target)
-    if settings.pghost is not None and settings.database_setting().startswith("PGHOST="):
+    if settings.database_setting().startswith("PGHOST="):  # the URL was built from PG*
         dump = f"pg_dump --format=custom --file={file}"
         note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
     else:

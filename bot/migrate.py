@@ -1,22 +1,14 @@
-"""`python -m bot migrate-db --from sqlite:///data/prefbot.sqlite3 --to postgresql://…`.
-
-Without `--to`, the target is the bot's own PostgreSQL: DATABASE_URL, or PGHOST, PGUSER, PGPASSWORD
-and PGDATABASE (docker compose passes these), from the environment and `.env`.
-
-Copies a SQLite database into an empty PostgreSQL one: every game, event, member, chat, processed
-update, account that started the bot and reminder, with their ids, in one transaction on the
-target. Before committing it checks that each table holds as many rows as the source, that every
-game's events read back equal, and that every started game replays (the service's fold, then
-`scoring.replay`) to the same sheet on both sides; anything else rolls back and leaves the target as it was. A target that already holds rows is refused.
-
-Exit status: 0 copied and verified; 1 the verification failed (nothing written); 2 refused (bad
-arguments, no source file, unreachable or non-empty target). Stop the bot before migrating.
-"""
+"""`python -m bot migrate-db --from sqlite:///… [--to postgresql://…]`: a SQLite database copied
+into an empty PostgreSQL one (by default the bot's own) in one transaction, committed only when the
+counts, every game's events and every started game's sheet read back equal.
+Exit status: 0 copied and verified; 1 the verification failed; 2 refused. Nothing is written but
+a verified copy."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -28,33 +20,27 @@ import asyncpg
 
 from bot.core.base import records_of
 from bot.core.folding import fold
+from bot.redact import masked_url
 from bot.settings import storage_settings
 from bot.storage.base import EventRow, Repo
-from bot.storage.postgres import PostgresRepo, PostgresStore, masked_url
+from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
 
 EXIT_FAILED: Final = 1
 EXIT_REFUSED: Final = 2
 
-# Each table the copy carries, its columns, and which of them are times (ISO text in SQLite).
-TABLES: Final[tuple[tuple[str, tuple[str, ...], frozenset[str]], ...]] = (
-    (
-        "games",
-        ("game_id", "chat_id", "status", "created_by", "created_at", "sheet_message_id", "number"),
-        frozenset({"created_at"}),
-    ),
-    (
-        "events",
-        ("game_id", "seq", "kind", "payload", "author", "at", "schema_version"),
-        frozenset({"at"}),
-    ),
-    ("members", ("game_id", "user_id"), frozenset()),
-    ("chats", ("chat_id", "locale", "title", "time_zone"), frozenset()),
-    ("processed_updates", ("update_id", "at"), frozenset({"at"})),
-    ("accounts", ("user_id", "started_at", "lang", "username"), frozenset({"started_at"})),
-    ("reminders", ("chat_id", "every_seconds", "last_at"), frozenset({"last_at"})),
-)
+# Each table the copy carries and its columns; those named `at` or `…_at` are times (ISO text in
+# SQLite).
+TABLES: Final = {
+    "games": "game_id chat_id status created_by created_at sheet_message_id number",
+    "events": "game_id seq kind payload author at schema_version",
+    "members": "game_id user_id",
+    "chats": "chat_id locale title time_zone",
+    "processed_updates": "update_id at",
+    "accounts": "user_id started_at lang username",
+    "reminders": "chat_id every_seconds last_at",
+}
 
 
 class Refused(Exception):
@@ -65,48 +51,26 @@ class VerificationFailed(Exception):
     """The copy differs from the source; it was rolled back."""
 
 
-def sqlite_path(url: str) -> Path:
-    """`sqlite:///relative/path` or `sqlite:////absolute/path` → the file's path."""
-    if not url.startswith("sqlite:///") or len(url) == len("sqlite:///"):
-        raise Refused(
-            f"--from {url!r} is not a SQLite URL: write --from sqlite:///data/prefbot.sqlite3"
-        )
-    return Path(url.removeprefix("sqlite:///"))
-
-
-def check_target(url: str) -> str:
-    if not url.startswith(("postgresql://", "postgres://")):
-        raise Refused(
-            f"--to {masked_url(url)!r} is not a PostgreSQL URL: write "
-            "--to postgresql://USER:PASSWORD@HOST:5432/DBNAME"
-        )
-    return url
-
-
 def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every copied table, times as datetimes, read without writing to the file."""
     rows: dict[str, list[tuple[Any, ...]]] = {}
     with sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True) as db:
-        for table, columns, times in TABLES:
+        for table, names in TABLES.items():
+            columns = names.split()
+            times = [name == "at" or name.endswith("_at") for name in columns]
             order = ", ".join(columns[:2])
             found = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
             rows[table] = [
                 tuple(
-                    datetime.fromisoformat(value) if name in times and value is not None else value
-                    for name, value in zip(columns, row, strict=True)
+                    datetime.fromisoformat(value) if time and value is not None else value
+                    for time, value in zip(times, row, strict=True)
                 )
                 for row in found
             ]
     return rows
 
 
-async def game_ids(repo: PostgresRepo) -> list[int]:
-    return [int(row[0]) for row in await repo._conn.fetch("SELECT game_id FROM games ORDER BY 1")]
-
-
-async def replay_check(
-    source: Repo, target: Repo, games: Sequence[int], store: PostgresStore
-) -> int:
+async def replay_check(source: Repo, target: Repo, games: Sequence[int]) -> int:
     """Every game's events equal on both sides, every started game's sheet equal; returns how many
     games were replayed."""
     replayed = 0
@@ -130,26 +94,32 @@ async def replay_check(
 
 async def migrate(source_url: str, target_url: str) -> str:
     """Copy and verify; returns the summary line. Raises `Refused` or `VerificationFailed`."""
-    path = sqlite_path(source_url)
-    target_url = check_target(target_url)
+    # sqlite:///relative/path or sqlite:////absolute/path
+    path = Path(source_url.removeprefix("sqlite:///"))
+    if not source_url.startswith("sqlite:///") or path == Path():
+        raise Refused(
+            f"--from {source_url!r} is not a SQLite URL: write --from sqlite:///data/prefbot.sqlite3"
+        )
+    if not target_url.startswith(("postgresql://", "postgres://")):
+        raise Refused(
+            f"--to {masked_url(target_url)!r} is not a PostgreSQL URL: write "
+            "--to postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+        )
     if not path.is_file():
         raise Refused(f"--from {source_url}: there is no file {path}")
-    try:
-        source = await SqliteStore.open(path)  # brings an older file's schema up to date
-    except (sqlite3.Error, RuntimeError) as error:
-        raise Refused(f"--from {source_url} cannot be opened: {error}") from None
-    try:
+    async with contextlib.AsyncExitStack() as closing:  # the target closed, then the source
+        try:
+            source = await SqliteStore.open(path)  # brings an older file's schema up to date
+        except (sqlite3.Error, RuntimeError) as error:
+            raise Refused(f"--from {source_url} cannot be opened: {error}") from None
+        closing.push_async_callback(source.close)
         rows = source_rows(path)
         try:
             target = await PostgresStore.open(target_url)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, RuntimeError) as error:
             raise Refused(f"--to {masked_url(target_url)} cannot be opened: {error}") from None
-        try:
-            return await copy_into(source, rows, target, source_url, masked_url(target_url))
-        finally:
-            await target.close()
-    finally:
-        await source.close()
+        closing.push_async_callback(target.close)
+        return await copy_into(source, rows, target, source_url, masked_url(target_url))
 
 
 async def copy_into(
@@ -161,7 +131,7 @@ async def copy_into(
 ) -> str:
     async with target.transaction() as repo, source.reading() as theirs:
         conn = repo._conn
-        names = ", ".join(table for table, _, _ in TABLES)
+        names = ", ".join(TABLES)
         await conn.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
         held = {table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows}
         if any(held.values()):
@@ -169,8 +139,8 @@ async def copy_into(
                 f"--to {target_name} is not empty ({held['games']} games, {held['events']} events, "
                 f"{held['chats']} chats): migrate-db writes only into an empty database"
             )
-        for table, columns, _ in TABLES:
-            await conn.copy_records_to_table(table, records=rows[table], columns=list(columns))
+        for table, names in TABLES.items():
+            await conn.copy_records_to_table(table, records=rows[table], columns=names.split())
         await conn.execute(
             "SELECT setval(pg_get_serial_sequence('games', 'game_id'),"
             " COALESCE(MAX(game_id), 1), MAX(game_id) IS NOT NULL) FROM games"
@@ -179,15 +149,16 @@ async def copy_into(
             copied = int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}"))
             if copied != len(rows[table]):
                 raise VerificationFailed(f"{table}: {len(rows[table])} rows, {copied} copied")
-        replayed = await replay_check(theirs, repo, await game_ids(repo), target)
-    counts = ", ".join(f"{len(rows[table])} {table.replace('_', ' ')}" for table, _, _ in TABLES)
+        games = [int(row[0]) for row in await conn.fetch("SELECT game_id FROM games ORDER BY 1")]
+        replayed = await replay_check(theirs, repo, games)
+    counts = ", ".join(f"{len(rows[table])} {table.replace('_', ' ')}" for table in TABLES)
     return (
         f"migrate-db: copied {counts} from {source_url} to {target_name}; "
         f"counts equal, {replayed} started games replay to the same sheets."
     )
 
 
-def parser() -> argparse.ArgumentParser:
+def main(argv: Sequence[str]) -> int:
     parse = argparse.ArgumentParser(
         prog="python -m bot migrate-db",
         description="Copy the bot's SQLite database into an empty PostgreSQL database.",
@@ -201,11 +172,7 @@ def parser() -> argparse.ArgumentParser:
         help="postgresql://USER:PASSWORD@HOST:5432/DBNAME (default: the bot's DATABASE_URL, or"
         " its PGHOST, PGUSER, PGPASSWORD and PGDATABASE)",
     )
-    return parse
-
-
-def main(argv: Sequence[str]) -> int:
-    args = parser().parse_args(argv)
+    args = parse.parse_args(argv)
     target = args.target or storage_settings().database_url
     if target is None:
         print(

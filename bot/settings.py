@@ -1,11 +1,4 @@
-"""The bot's settings, read once from the environment and `.env`.
-
-`Settings()` is built in `bot.__main__` and passed down; nothing else reads the environment. A bad
-setting stops the start-up with one line on stderr and exit status 2 — never a traceback, and never a
-secret: the token, a password, a URL's user info (`masked_url`). PostgreSQL is named by DATABASE_URL
-or, so that any password works without percent-encoding it, by libpq's PGHOST, PGPORT, PGUSER,
-PGPASSWORD and PGDATABASE (`bot.settings_checks.url_of_pg` builds the URL, each part encoded).
-"""
+"""The bot's settings, read once from the environment and `.env`; a bad one is one line, status 2."""
 
 from __future__ import annotations
 
@@ -30,8 +23,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot import settings_checks as checks
 from bot.redact import masked_url
-from bot.settings_checks import DEFAULT_HOST, DEFAULT_PG_PORT
-from bot.settings_checks import pg_url as pg_url  # importable here, where callers look
+from bot.settings_checks import DEFAULT_HOST, DEFAULT_PG_PORT, pg_url
 
 EXIT_BAD_SETTINGS: Final = 2
 DEFAULT_PORT: Final = 8080
@@ -40,6 +32,8 @@ ENV_FILE: Final = ".env"
 Locale = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 LogFormat = Literal["text", "json"]
+# A URL that may hold a password: kept out of the settings' repr.
+HiddenUrl = Annotated[str | None, Field(repr=False)]
 
 
 class Settings(BaseSettings):
@@ -55,14 +49,10 @@ class Settings(BaseSettings):
     )
 
     bot_token: Annotated[SecretStr, AfterValidator(checks.token)]
-    # Relative to where the bot runs (`make run`: data/ of the checkout); the image sets
-    # DATABASE_PATH=/data/prefbot.sqlite3, its volume.
+    # Relative to where the bot runs; the image sets /data/prefbot.sqlite3, its volume.
     database_path: Path = Path("data/prefbot.sqlite3")
-    # postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME; when set, PostgreSQL instead of the SQLite file.
-    # Built from PGHOST… when those are given instead (`checks.url_of_pg`).
-    database_url: Annotated[str | None, AfterValidator(checks.database_url)] = Field(
-        default=None, repr=False
-    )
+    # PostgreSQL instead of the SQLite file; built from PGHOST… when those are given instead.
+    database_url: Annotated[HiddenUrl, AfterValidator(checks.database_url)] = None
     # libpq's own names, so that compose passes the password as it is, unencoded.
     pghost: Annotated[str | None, AfterValidator(checks.pghost)] = None
     pgport: int = Field(default=DEFAULT_PG_PORT, ge=1, le=65535)
@@ -71,39 +61,27 @@ class Settings(BaseSettings):
     )
     pgpassword: SecretStr | None = None
     pgdatabase: str | None = None
-    # How long the start waits for a database that does not answer yet, retrying with back-off.
     database_wait_seconds: float = Field(default=60.0, ge=0, le=3600)
-    telegram_api_url: Annotated[str | None, AfterValidator(checks.api_url)] = Field(
-        default=None, repr=False
-    )
+    telegram_api_url: Annotated[HiddenUrl, AfterValidator(checks.api_url)] = None
     default_locale: Annotated[Locale, BeforeValidator(checks.lower)] = "ru"
     log_level: Annotated[LogLevel, BeforeValidator(checks.upper)] = "INFO"
-    # text: one line a record, tracebacks below it; json: one JSON object a line (bot.logs).
     log_format: LogFormat = "text"
-    # The Mini App: the web listener HOST:PORT, and the app's t.me link from @BotFather.
     web_listen: Annotated[str | None, AfterValidator(checks.listen)] = None
     miniapp_link: Annotated[str | None, AfterValidator(checks.miniapp_link)] = None
-    # The page's own https address as registered with @BotFather (`https://HOST/app`): in a private
-    # chat the live sheet opens from a web_app button with it.
+    # The page's https address registered with @BotFather: a private chat's web_app button.
     miniapp_url: Annotated[str | None, AfterValidator(checks.miniapp_url)] = None
-    # Webhook mode: Telegram POSTs updates to WEBHOOK_URL (served on WEB_LISTEN at its
-    # path) with the header X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET; unset, long polling.
+    # Unset: long polling. Set: Telegram POSTs updates there, with WEBHOOK_SECRET in a header.
     webhook_url: Annotated[str | None, AfterValidator(checks.webhook_url)] = None
     webhook_secret: Annotated[SecretStr | None, AfterValidator(checks.webhook_secret)] = Field(
         default=None, validate_default=True
     )
-    # aiogram's RedisStorage for the /deal steps (optional `redis` package).
-    redis_url: Annotated[str | None, AfterValidator(checks.redis_url)] = Field(
-        default=None, repr=False
-    )
+    # aiogram's RedisStorage for the /deal steps (the optional `redis` package).
+    redis_url: Annotated[HiddenUrl, AfterValidator(checks.redis_url)] = None
     # Not part of the documented environment contract; tests shorten it.
     polling_timeout: int = Field(default=10, ge=0, le=50)
     # How long the vote clock's lease lasts unrenewed before another instance takes it over.
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
-    # What the bot sends is paced to Telegram's limits by token buckets (bot/telegram/pacing.py): at most
-    # PACE_GROUP_PER_MINUTE messages in any minute in one group, PACE_GROUP_BURST of them at once;
-    # PACE_PRIVATE_PER_SECOND in a private chat after a burst of PACE_PRIVATE_BURST; at most
-    # PACE_BOT_PER_SECOND in any second in all chats, PACE_BOT_BURST of them at once.
+    # The token buckets that pace what the bot sends to Telegram's limits (bot/telegram/pacing.py).
     pace_group_per_minute: int = Field(default=20, ge=2)
     pace_group_burst: Annotated[int, AfterValidator(checks.below("pace_group_per_minute"))] = (
         Field(default=10, ge=1, validate_default=True)
@@ -121,9 +99,7 @@ class Settings(BaseSettings):
         return checks.url_of_pg(data)
 
     def database_setting(self) -> str:
-        """The setting that names the database, as the user gave it and masked, for messages:
-        `DATABASE_URL=postgresql://***@db:5432/prefbot`, `PGHOST=db PGPORT=5432 …` or
-        `DATABASE_PATH=…`."""
+        """The setting that names the database as the user gave it, masked, for messages."""
         if self.database_url is None:
             return f"DATABASE_PATH={self.database_path}"
         if self.pghost is not None and self.pguser is not None:
@@ -141,8 +117,7 @@ class Settings(BaseSettings):
         return urlsplit(self.webhook_url).path or "/"
 
     def web_address(self) -> tuple[str, int] | None:
-        """Where the web listener runs: WEB_LISTEN, else 0.0.0.0:8080 when MINIAPP_LINK or
-        WEBHOOK_URL is set, else nowhere (long polling alone)."""
+        """WEB_LISTEN, else 0.0.0.0:8080 for the Mini App or the webhook, else None."""
         if self.web_listen is None:
             wanted = self.miniapp_link or self.webhook_url
             return (DEFAULT_HOST, DEFAULT_PORT) if wanted else None
@@ -180,8 +155,8 @@ COMPOSE_KEYS: Final = frozenset(
         "COMPOSE_FILE",
     }
 )
-# Environment variables with these prefixes are taken for the bot's (a misspelt setting); the
-# first word of a setting's name, but for words other programs use as well.
+# Environment variables with these prefixes are taken for misspelt settings: a setting's first
+# word, but for words other programs use as well.
 _OWN_PREFIX: Final = "PREFBOT_"
 _SHARED_WORDS: Final = frozenset({"DEFAULT", "PG"})
 
@@ -190,41 +165,30 @@ def known_keys() -> frozenset[str]:
     return frozenset(name.upper() for name in Settings.model_fields) | COMPOSE_KEYS
 
 
-def _prefixes() -> tuple[str, ...]:
-    words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
-    return (_OWN_PREFIX, *sorted(f"{word}_" for word in words - _SHARED_WORDS))
-
-
 def unknown_settings(
     env_file: Path | str = ENV_FILE, environ: Mapping[str, str] | None = None
 ) -> list[str]:
-    """One line for each key of `.env` that no setting reads, and for each environment variable
-    that looks like a setting (its prefix) but is none, with the nearest setting's name."""
+    """A line for each key of `.env` no setting reads, and each environment variable that looks
+    like a setting (its prefix) but is none, with the nearest setting's name."""
     known = known_keys()
-    lines: list[str] = []
-
-    def say(key: str, where: str) -> None:
-        near = difflib.get_close_matches(key.upper(), sorted(known), n=1)
-        hint = f" (did you mean {near[0]}?)" if near else ""
-        lines.append(f"{key} in {where} is not a setting of the bot and is ignored{hint}")
-
+    words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
+    prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
     path = Path(env_file)
-    if path.is_file():
-        for key in dotenv_values(path):
-            if key.upper() not in known:
-                say(key, str(path))
-    environment = os.environ if environ is None else environ
-    prefixes = _prefixes()
-    for key in sorted(environment):
-        upper = key.upper()
-        if upper.startswith(prefixes) and upper not in known:
-            say(key, "the environment")
+    found = [(key, str(path)) for key in dotenv_values(path)] if path.is_file() else []
+    for key in sorted(os.environ if environ is None else environ):
+        if key.upper().startswith(prefixes):
+            found.append((key, "the environment"))
+    lines = []
+    for key, where in found:
+        if key.upper() not in known:
+            near = difflib.get_close_matches(key.upper(), sorted(known), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+            lines.append(f"{key} in {where} is not a setting of the bot and is ignored{hint}")
     return lines
 
 
 def storage_settings() -> Settings:
-    """The settings of an operator's command (`python -m bot backup`): the database's, from the
-    same environment and `.env` as the bot's, without needing its token."""
+    """The settings of an operator's command (`python -m bot backup`): no token needed."""
     return load_settings(bot_token=SecretStr("0:unused"))
 
 
@@ -237,6 +201,5 @@ def load_settings(**overrides: object) -> Settings:
 
 
 def exit_with(lines: list[str]) -> NoReturn:
-    for line in lines:
-        print(line, file=sys.stderr)
+    print("\n".join(lines), file=sys.stderr)
     raise SystemExit(EXIT_BAD_SETTINGS)

@@ -1,5 +1,5 @@
-"""The checks of single settings (`bot.settings.Settings` validators): each returns the value
-as the bot uses it, or raises ValueError with the hint printed after the setting's name."""
+"""The checks of single settings: each returns the value as the bot uses it, or raises ValueError
+with the hint printed after the setting's name."""
 
 from __future__ import annotations
 
@@ -49,9 +49,7 @@ def url_of_pg(data: Any) -> Any:
         return data
     host, user = _text(data.get("pghost")), _text(data.get("pguser"))
     port = _text(data.get("pgport")) or str(DEFAULT_PG_PORT)
-    if not host or not user or not _PG_HOST.match(host) or not port.isdigit():
-        return data
-    if not 1 <= int(port) <= 65535:
+    if not (host and user and _PG_HOST.match(host) and port.isdigit() and 0 < int(port) < 65536):
         return data
     password = data.get("pgpassword")
     if isinstance(password, SecretStr):
@@ -79,13 +77,34 @@ def token(value: SecretStr) -> SecretStr:
     return SecretStr(value.get_secret_value().strip())
 
 
-def api_url(value: str | None) -> str | None:
-    if not value:
-        return None
-    value = value.strip().rstrip("/")
-    if not re.match(r"^https?://[^\s/]+", value):
-        raise ValueError("must start with http:// or https://")
-    return value
+def _matching(pattern: str, hint: str, strip: str = "") -> Callable[[str | None], str | None]:
+    """A check of an optional text setting: blank is unset, else it matches `pattern` once
+    `strip`'s characters are taken off its end."""
+
+    def check(value: str | None) -> str | None:
+        if (value := _stripped(value)) is None:
+            return None
+        if not re.match(pattern, value := value.rstrip(strip)):
+            raise ValueError(hint)
+        return value
+
+    return check
+
+
+api_url = _matching(r"^https?://[^\s/]+", "must start with http:// or https://", strip="/")
+pghost = _matching(_PG_HOST.pattern, "must be a host name or address, e.g. db or 127.0.0.1")
+webhook_url = _matching(
+    r"^https?://[^\s/?#]+(/[^\s?#]*)?$", "must be a URL such as https://bot.example.org/telegram"
+)
+miniapp_link = _matching(
+    r"^https://t\.me/[A-Za-z0-9_]+/[A-Za-z0-9_]+$",
+    "must be https://t.me/<bot username>/<app short name>",
+    strip="/",
+)
+miniapp_url = _matching(
+    r"^https://", "must be the page's https:// address, e.g. https://example.org/app", strip="/"
+)
+_redis_form = _matching(r"^rediss?://\S+$", "must be of the form redis://HOST:6379/0")
 
 
 def database_url(value: str | None) -> str | None:
@@ -101,25 +120,11 @@ def database_url(value: str | None) -> str | None:
     return value
 
 
-def pghost(value: str | None) -> str | None:
-    if (value := _stripped(value)) is not None and not _PG_HOST.match(value):
-        raise ValueError("must be a host name or address, e.g. db or 127.0.0.1")
-    return value
-
-
 def pguser(value: str | None, info: ValidationInfo) -> str | None:
     value = value.strip() if value else None
     if not value and info.data.get("pghost") and not info.data.get("database_url"):
         raise ValueError("is required with PGHOST (the database role, e.g. prefbot)")
     return value or None
-
-
-def webhook_url(value: str | None) -> str | None:
-    if (value := _stripped(value)) is not None and not re.match(
-        r"^https?://[^\s/?#]+(/[^\s?#]*)?$", value
-    ):
-        raise ValueError("must be a URL such as https://bot.example.org/telegram")
-    return value
 
 
 def webhook_secret(value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
@@ -134,10 +139,8 @@ def webhook_secret(value: SecretStr | None, info: ValidationInfo) -> SecretStr |
 
 
 def redis_url(value: str | None) -> str | None:
-    if (value := _stripped(value)) is None:
+    if (value := _redis_form(value)) is None:
         return None
-    if not re.match(r"^rediss?://\S+$", value):
-        raise ValueError("must be of the form redis://HOST:6379/0")
     try:  # importable, not merely present: a broken or partial install is told here too
         importlib.import_module("redis.asyncio")
     except ImportError:
@@ -155,24 +158,6 @@ def listen(value: str | None) -> str | None:
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise ValueError("must be HOST:PORT, e.g. 0.0.0.0:8080")
     return f"{host or DEFAULT_HOST}:{int(port)}"
-
-
-def miniapp_link(value: str | None) -> str | None:
-    if (value := _stripped(value)) is None:
-        return None
-    value = value.rstrip("/")
-    if not re.match(r"^https://t\.me/[A-Za-z0-9_]+/[A-Za-z0-9_]+$", value):
-        raise ValueError("must be https://t.me/<bot username>/<app short name>")
-    return value
-
-
-def miniapp_url(value: str | None) -> str | None:
-    if (value := _stripped(value)) is None:
-        return None
-    value = value.rstrip("/")
-    if not value.startswith("https://"):
-        raise ValueError("must be the page's https:// address, e.g. https://example.org/app")
-    return value
 
 
 def upper(value: object) -> object:

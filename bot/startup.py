@@ -1,10 +1,6 @@
-"""Opening the database at start-up, waiting for one that does not answer yet.
-
-A PostgreSQL server still starting (compose starts the bot beside it, a host reboots both) answers
-nothing for a while: the start retries with a growing pause, one log line a try, for up to
-DATABASE_WAIT_SECONDS (60 by default), and then stops with exit status 2 (the caller's
-`StartupError`). A database that answers "no" (a wrong password, a damaged file) stops it at once.
-"""
+"""Opening the database at start-up: one that does not answer yet (a PostgreSQL server still
+starting) is tried again with a growing pause for up to DATABASE_WAIT_SECONDS; one that answers
+"no" (a wrong password, a damaged file) stops the start at once."""
 
 from __future__ import annotations
 
@@ -25,22 +21,17 @@ FIRST_PAUSE: Final = 1.0  # seconds before the second try; doubled each try
 LONGEST_PAUSE: Final = 10.0
 TRY_TIMEOUT: Final = 10.0  # seconds one try may take (a host that drops the packets)
 
-Opener = Callable[[Settings], Awaitable[Store]]
-
 
 async def open_when_ready(
     settings: Settings,
     *,
-    opener: Opener = open_store,
+    opener: Callable[[Settings], Awaitable[Store]] = open_store,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     clock: Callable[[], float] = time.monotonic,
 ) -> Store:
-    """The store, once the database answers; `StoreUnavailable` when it refuses, or when it
-    still does not answer after `settings.database_wait_seconds`."""
     patience = settings.database_wait_seconds
     deadline = clock() + patience
-    pause = FIRST_PAUSE
-    tries = 0
+    pause, tries = FIRST_PAUSE, 0
     while True:
         tries += 1
         try:

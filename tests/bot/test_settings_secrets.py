@@ -14,14 +14,9 @@ from urllib.parse import quote
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import (
-    Settings,
-    known_keys,
-    masked_url,
-    pg_url,
-    settings_error_lines,
-    unknown_settings,
-)
+from bot.redact import masked_url
+from bot.settings import Settings, known_keys, settings_error_lines, unknown_settings
+from bot.settings_checks import pg_url
 from bot.storage.factory import StoreUnavailable, open_store
 
 REPO = Path(__file__).resolve().parents[2]

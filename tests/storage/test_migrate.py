@@ -172,7 +172,7 @@ async def test_a_copy_that_differs_from_its_source_is_rolled_back(
         with pytest.raises(VerificationFailed, match="its events differ"):
             await copy_into(source, rows, target, "sqlite:///x", "postgresql://y")
         async with target.connection() as conn:
-            for table, _, _ in TABLES:
+            for table in TABLES:
                 assert await conn.fetchval(f"SELECT COUNT(*) FROM {table}") == 0
     finally:
         await source.close()
