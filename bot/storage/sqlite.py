@@ -7,7 +7,6 @@ single writer anyway. Units that write run in `BEGIN IMMEDIATE … COMMIT`.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -17,190 +16,32 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import PRUNE_BATCH, EventRow, Fault, StoreBroken, same_update
+from bot.storage.base import PRUNE_BATCH, Fault, StoreBroken
 from bot.storage.faults import sqlite_fault
-from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
-from bot.storage.sqlite_archive import SqliteArchive
-from bot.storage.sqlite_games import SqliteGames
-from bot.storage.sqlite_ledger import SqliteLedger
-from bot.storage.sqlite_outbox import SqliteOutbox
-from bot.storage.sqlite_tournaments import SqliteTournaments
+from bot.storage.games import Games
+from bot.storage.ledger import Ledger
+from bot.storage.log import Log
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.outbox import Outbox
+from bot.storage.sqlite_trips import SqliteTrips, bound
+from bot.storage.tournaments import Tournaments
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
-
-
-def _time(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def _select_one(conn: sqlite3.Connection) -> None:
     conn.execute("SELECT 1").fetchone()
 
 
-class SqliteRepo(SqliteGames, SqliteArchive, SqliteLedger, SqliteOutbox, SqliteTournaments):
+class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments, SqliteTrips):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._held = None
 
-    async def prune_updates(self, before: datetime, batch: int) -> int:
-        """Up to `batch` of the oldest processed updates before `before` forgotten; how many."""
-        return await self._count(
-            "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
-            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
-            _time(before),
-            batch,
-        )
-
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
-
-    async def update_seen(
-        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
-    ) -> bool:
-        row = await self._one(
-            "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?", update_id
-        )
-        return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
-
-    async def mark_update(
-        self,
-        update_id: int,
-        at: datetime,
-        chat_id: int | None = None,
-        message_id: int | None = None,
-    ) -> None:
-        if chat_id is not None:  # an older update's row with this id goes (`same_update`)
-            await self._write(
-                "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
-                " AND (chat_id IS NOT ? OR message_id IS NOT ?)",
-                update_id,
-                chat_id,
-                message_id,
-            )
-        await self._write(
-            "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
-            " VALUES (?, ?, ?, ?)",
-            update_id,
-            _time(at),
-            chat_id,
-            message_id,
-        )
-
-    async def append(
-        self,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        author: int | None,
-        at: datetime,
-    ) -> EventRow:
-        row = await self._one(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", game_id
-        )
-        assert row is not None
-        seq = int(row[0])
-        await self._write(
-            "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            game_id,
-            seq,
-            kind,
-            json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-            author,
-            _time(at),
-            EVENT_SCHEMA_VERSION,
-        )
-        return EventRow(game_id, seq, kind, payload, author, at, EVENT_SCHEMA_VERSION)
-
-    async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
-        rows = await self._all(
-            "SELECT seq, kind, payload, author, at, schema_version FROM events"
-            " WHERE game_id = ? AND seq > ? ORDER BY seq",
-            game_id,
-            after,
-        )
-        return [
-            EventRow(game_id, seq, kind, json.loads(payload), author, _parse_time(at), version)
-            for seq, kind, payload, author, at, version in rows
-        ]
-
-    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        row = await self._one(
-            "SELECT seq, version, data FROM snapshots WHERE game_id = ?", game_id
-        )
-        return (int(row[0]), str(row[1]), bytes(row[2])) if row else None
-
-    async def put_snapshot(
-        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
-    ) -> None:
-        await self._write(
-            "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
-            " version = excluded.version, data = excluded.data, at = excluded.at"
-            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version",
-            game_id,
-            seq,
-            version,
-            data,
-            _time(at),
-        )
-
-    async def count_events(self) -> int:
-        row = await self._one("SELECT COUNT(*) FROM events")
-        return int(row[0]) if row else 0
-
-    async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
-        await self._write(
-            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
-            " expires_at = excluded.expires_at"
-            " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?",
-            name,
-            holder,
-            _time(until),
-            _time(now),
-        )
-        row = await self._one("SELECT holder FROM leases WHERE name = ?", name)
-        return row is not None and row[0] == holder
-
-    async def release_lease(self, name: str, holder: str) -> None:
-        await self._write("DELETE FROM leases WHERE name = ? AND holder = ?", name, holder)
-
-    async def lease_holder(self, name: str, now: datetime) -> str | None:
-        row = await self._one(
-            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", name, _time(now)
-        )
-        return str(row[0]) if row else None
-
-    async def fsm_state(self, key: str) -> str | None:
-        row = await self._one("SELECT state FROM fsm WHERE key = ?", key)
-        return str(row[0]) if row and row[0] is not None else None
-
-    async def set_fsm_state(self, key: str, state: str | None) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, state) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
-            key,
-            state,
-        )
-
-    async def fsm_data(self, key: str) -> dict[str, Any]:
-        row = await self._one("SELECT data FROM fsm WHERE key = ?", key)
-        return dict(json.loads(row[0])) if row else {}
-
-    async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, data) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
-            key,
-            json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        )
 
 
 class SqliteStore:
@@ -337,7 +178,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
             f"database schema {version} is newer than this program ({len(MIGRATIONS)})"
         )
     for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        stamp = _time(datetime.now(UTC))
+        (stamp,) = bound((datetime.now(UTC),))
         try:
             await db.executescript(
                 f"BEGIN IMMEDIATE;\n{script}\n"
