@@ -1,5 +1,4 @@
-"""A game's rows: its index row (`GameRow`, `GameStatus`) and the rows of its append-only log
-(`EventRow`); and which update is the same update again (`same_update`)."""
+"""A game's index row and log rows, and which update is the same update again."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Storage: the `bot.domain` port (`Store`, `Repo`) on SQLite and PostgreSQL; its types are re-exported
-here for the storage's own users (tests, benchmarks, the operator's `migrate-db`)."""
+"""Storage: the `bot.domain` port on SQLite and PostgreSQL, its types re-exported for tests."""
 
 from bot.storage.base import (
     REDELIVERY_HORIZON,

@@ -1,5 +1,4 @@
-"""Which database the bot runs on: PostgreSQL when `DATABASE_URL` (or PGHOST…) is set, else the
-SQLite file."""
+"""Which database the bot runs on: PostgreSQL when `DATABASE_URL` is set, else the SQLite file."""
 
 from __future__ import annotations
 

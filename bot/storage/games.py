@@ -1,5 +1,5 @@
-"""Games, their members, their chats and the archive (every game of a chat or an account, the
-stored summaries of ended games, a cache of their logs: `bot.core.summaries`), on either database."""
+"""Games, their members and chats, and the archive (the summaries of ended games, a cache of their
+logs: `bot.core.summaries`), on either database."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""Settling up, on either database: the debt events of a chat's or an account's games (a
-projection of the log, through the partial index `events_of_debts`), the accounts that started
-the bot in private, and the chats' reminders. The methods never commit."""
+"""Settling up, on either database: the debt events of games (through the partial index
+`events_of_debts`), the accounts that started the bot in private, and the chats' reminders."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The games' logs and what keeps a unit of work honest, on either database: events and
-snapshots, the processed updates, the leases of the instances and the FSM's state."""
+"""Events and snapshots, processed updates, leases and the FSM's state, on either database."""
 
 from __future__ import annotations
 

@@ -1,12 +1,29 @@
 """The outbox (docs/architecture.md "Delivery"), on either database: what the bot owes the chats,
-written in the command's transaction and claimed by the senders with a lease."""
+and the senders' claims on it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
 
-from bot.storage.base import OWED_COLUMNS, OWED_CONTENT, Owed, OwedRow, owed_row, owed_values
-from bot.storage.sql import Statements, marks
+from bot.storage.base import Owed, OwedKind, OwedRow
+from bot.storage.sql import Row, Statements, marks
+
+_FIELDS = tuple(field.name for field in fields(Owed))  # the outbox's columns are its fields
+OWED_COLUMNS = ", ".join(_FIELDS)
+OWED_CONTENT = _FIELDS[1:]  # what a row owes, its chat aside: what `owed_replace` rewrites
+
+
+def owed_values(owed: Owed) -> tuple[Any, ...]:
+    """The values of `OWED_COLUMNS`, in order."""
+    return (owed.chat_id, owed.kind.value, *(getattr(owed, name) for name in _FIELDS[2:]))
+
+
+def owed_row(row: Row) -> OwedRow:
+    """An `OwedRow` from `id, attempts, <OWED_COLUMNS>` (either backend's row)."""
+    chat_id, kind, *rest = row[2:]
+    return OwedRow(row[0], Owed(chat_id, OwedKind(kind), *rest), row[1])
 
 
 class Outbox(Statements):

@@ -1,11 +1,6 @@
-"""The PostgreSQL schema as numbered migrations; `schema_migrations` records which ran.
-
-The same tables, indexes and guarantees as `bot.storage.migrations` (SQLite), in PostgreSQL's words:
-ids are `bigint` (Telegram's chat and user ids need 64 bits), times `timestamptz`, payloads `json`
-(kept as written, key order included; `jsonb` would reorder them). Append a migration to change the
-schema; never edit one that has shipped. Each runs in its own transaction (PostgreSQL's DDL is
-transactional) under an advisory lock, so instances starting together migrate once.
-"""
+"""The PostgreSQL schema, migration by migration as `bot.storage.migrations`: ids `bigint`, times
+`timestamptz`, payloads `json` (kept as written; `jsonb` would reorder keys). Each runs in its own
+transaction under an advisory lock, so instances starting together migrate once."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""The repository on PostgreSQL through asyncpg: a pool of connections, migrations at open.
-
-Each unit of work takes a connection from the pool and runs in one transaction (READ COMMITTED for
-writing, a REPEATABLE READ read-only snapshot for looking), so commands of different chats run in
-parallel. Commands of one chat are serialised, across processes too, by `lock_chat`: a transaction
-advisory lock on the chat id, released by the commit or the rollback. `DATABASE_URL` is
-`postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME`.
-"""
+"""The repository on PostgreSQL through asyncpg: a pool, one transaction per unit of work (READ
+COMMITTED writing, a REPEATABLE READ read-only snapshot looking), a chat's units serialised across
+processes by `lock_chat`'s advisory lock; migrations at open."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The repository on SQLite through aiosqlite: one connection, WAL, migrations at open.
-
-One connection serves the whole bot, so one unit of work runs at a time (an asyncio lock); SQLite has a
-single writer anyway. Units that write run in `BEGIN IMMEDIATE … COMMIT`.
-"""
+"""The repository on SQLite through aiosqlite: one connection (WAL) serving one unit of work at a
+time under an asyncio lock, writes in `BEGIN IMMEDIATE … COMMIT`; migrations at open."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Trips to the SQLite connection's thread, as few as a unit of work allows.
-
-aiosqlite runs every call in the connection's own thread: each one is a hand-over there and back
-(a queue, a wake-up of the event loop, the GIL changing hands), some 45 µs of CPU against the 5 µs
-a statement takes. Inside a transaction nothing reads what a write answers, so writes wait and go
-with the next trip: the next read, or the `COMMIT`. A `/deal` took 19 trips and takes 11.
-
-A write that fails (a broken constraint) then fails the trip it went with, which is still inside
-the transaction: the unit of work fails and rolls back as it did, only a statement later.
-"""
+"""Trips to the SQLite connection's thread, as few as a unit of work allows: each costs some 45 µs
+against a statement's 5 µs, so inside a transaction writes wait and go with the next read or the
+`COMMIT` (a write that fails then fails that trip, still inside the transaction)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Tournaments, on either database: the index rows, the append-only log, and which tournament a
-table (a chat, or its forum topic) plays in."""
+"""Tournaments, on either database: the index rows, the log, and the tables playing in them."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Keeping the database small while the bot runs: `processed_updates` pruned past Telegram's
-redelivery horizon, at start-up and then every `PRUNE_EVERY` seconds."""
+"""`processed_updates` pruned past Telegram's redelivery horizon, at start-up and every hour."""
 
 from __future__ import annotations
 
