@@ -8,7 +8,7 @@ from typing import Protocol
 
 import asyncpg
 
-from bot.storage.base import Store, StoreBroken
+from bot.domain import Store, StoreBroken
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
 

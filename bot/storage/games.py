@@ -7,10 +7,11 @@ import json
 from datetime import datetime
 from typing import Any
 
-from bot.storage.base import ChatSettings, GameRow, GameStatus
+from bot.domain import ChatSettings, GameRow, GameStatus
 from bot.storage.sql import GAME_COLUMNS, IN_BATCH, Statements, dumps, game_row, marks
 
 _G_COLUMNS = ", ".join(f"g.{column}" for column in GAME_COLUMNS.split(", "))
+_OF_MEMBER = "JOIN members m ON m.game_id = g.game_id WHERE m.user_id = ?"
 
 
 class Games(Statements):
@@ -35,34 +36,44 @@ class Games(Statements):
         forming = GameStatus.FORMING
         return GameRow(int(row[0]), chat_id, forming, created_by, at, int(row[1]), thread_id)
 
+    async def _games(self, where: str, *args: object) -> list[GameRow]:
+        """The games `FROM games g` that `where` (its WHERE, ORDER BY, LIMIT) picks."""
+        rows = await self._all(f"SELECT {_G_COLUMNS} FROM games g {where}", *args)
+        return [game_row(row) for row in rows]
+
+    async def _game(self, where: str, *args: object) -> GameRow | None:
+        games = await self._games(where, *args)
+        return games[0] if games else None
+
     async def game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {GAME_COLUMNS} FROM games WHERE game_id = ?", game_id)
-        return game_row(row) if row else None
+        return await self._game("WHERE game_id = ?", game_id)
 
     async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games"
-            " WHERE chat_id = ? AND thread_id = ? AND status <> 'ended'",
-            chat_id,
-            thread_id,
-        )
-        return game_row(row) if row else None
+        where = "WHERE chat_id = ? AND thread_id = ? AND status <> 'ended'"
+        return await self._game(where, chat_id, thread_id)
 
     async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
-        topic = "" if thread_id is None else " AND thread_id = ?"
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ?{topic}"
-            " ORDER BY game_id DESC LIMIT 1",
-            chat_id,
-            *(() if thread_id is None else (thread_id,)),
-        )
-        return game_row(row) if row else None
+        if thread_id is None:
+            return await self._game("WHERE chat_id = ? ORDER BY game_id DESC LIMIT 1", chat_id)
+        where = "WHERE chat_id = ? AND thread_id = ? ORDER BY game_id DESC LIMIT 1"
+        return await self._game(where, chat_id, thread_id)
 
     async def live_games(self) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status <> 'ended' ORDER BY game_id"
+        return await self._games("WHERE status <> 'ended' ORDER BY game_id")
+
+    async def chat_games(self, chat_id: int) -> list[GameRow]:
+        return await self._games("WHERE chat_id = ? ORDER BY game_id DESC", chat_id)
+
+    async def chat_game(self, chat_id: int, number: int) -> GameRow | None:
+        return await self._game("WHERE chat_id = ? AND number = ?", chat_id, number)
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        return await self._games(
+            _OF_MEMBER + " AND g.status <> 'ended' ORDER BY g.game_id DESC", user_id
         )
-        return [game_row(row) for row in rows]
+
+    async def account_games(self, user_id: int) -> list[GameRow]:
+        return await self._games(_OF_MEMBER + " ORDER BY g.game_id DESC", user_id)
 
     async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
         rows = await self._all(
@@ -89,34 +100,6 @@ class Games(Statements):
         await self._write(
             "DELETE FROM members WHERE game_id = ? AND user_id = ?", game_id, user_id
         )
-
-    async def games_of_user(self, user_id: int) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {_G_COLUMNS} FROM games g JOIN members m ON m.game_id = g.game_id"
-            " WHERE m.user_id = ? AND g.status <> 'ended' ORDER BY g.game_id DESC",
-            user_id,
-        )
-        return [game_row(row) for row in rows]
-
-    async def account_games(self, user_id: int) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {_G_COLUMNS} FROM games g JOIN members m ON m.game_id = g.game_id"
-            " WHERE m.user_id = ? ORDER BY g.game_id DESC",
-            user_id,
-        )
-        return [game_row(row) for row in rows]
-
-    async def chat_games(self, chat_id: int) -> list[GameRow]:
-        rows = await self._all(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? ORDER BY game_id DESC", chat_id
-        )
-        return [game_row(row) for row in rows]
-
-    async def chat_game(self, chat_id: int, number: int) -> GameRow | None:
-        row = await self._one(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE chat_id = ? AND number = ?", chat_id, number
-        )
-        return game_row(row) if row else None
 
     async def chat_settings(self, chat_id: int) -> ChatSettings:
         row = await self._one(

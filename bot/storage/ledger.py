@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.storage.base import Account, EventRow, GameRow, GameStatus, Reminder
+from bot.domain import Account, EventRow, GameRow, GameStatus, Reminder
 from bot.storage.sql import Row, Statements, marks, when
 
 _DEBT_LOG = (

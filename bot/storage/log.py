@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
 
-from bot.storage.base import EventRow, same_update
+from bot.domain import EventRow, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.sql import Statements, dumps, when
 
@@ -161,3 +163,16 @@ class Log(Statements):
             key,
             dumps(data),
         )
+
+
+async def in_batches(
+    unit: Callable[[], AbstractAsyncContextManager[Log]], before: datetime, batch: int
+) -> int:
+    """`Repo.prune_updates` in units of work of `batch` rows each, until none is left; how many."""
+    gone = 0
+    while True:
+        async with unit() as repo:
+            count = await repo.prune_updates(before, batch)
+        gone += max(count, 0)
+        if count < batch:
+            return gone

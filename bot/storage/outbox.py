@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from bot.storage.base import Owed, OwedKind, OwedRow
+from bot.domain import Owed, OwedKind, OwedRow
 from bot.storage.sql import Row, Statements, marks
 
 _FIELDS = tuple(field.name for field in fields(Owed))  # the outbox's columns are its fields

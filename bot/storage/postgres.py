@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 
 import asyncpg
 
+from bot.domain import PRUNE_BATCH, Fault, StoreBroken
 from bot.redact import masked_url as masked_url  # the one mask, kept importable here
-from bot.storage.base import PRUNE_BATCH, Fault, StoreBroken
 from bot.storage.faults import postgres_fault
 from bot.storage.games import Games
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log
+from bot.storage.log import Log, in_batches
 from bot.storage.outbox import Outbox
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
@@ -128,13 +128,7 @@ class PostgresStore:
             await conn.fetchval("SELECT 1")
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        gone = 0
-        while True:
-            async with self._pool.acquire() as conn:  # autocommit: each batch its own
-                count = await PostgresRepo(conn).prune_updates(before, batch)
-            gone += count
-            if count < batch:
-                return gone
+        return await in_batches(self.statement, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
         return postgres_fault(error)

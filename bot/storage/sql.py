@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final
 
-from bot.storage.base import GameRow, GameStatus
+from bot.domain import GameRow, GameStatus
 
 Row = Sequence[Any]
 GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number, thread_id"

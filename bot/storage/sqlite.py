@@ -13,11 +13,11 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import PRUNE_BATCH, Fault, StoreBroken
+from bot.domain import PRUNE_BATCH, Fault, StoreBroken
 from bot.storage.faults import sqlite_fault
 from bot.storage.games import Games
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log
+from bot.storage.log import Log, in_batches
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.outbox import Outbox
 from bot.storage.sqlite_trips import SqliteTrips, bound
@@ -73,9 +73,8 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _held(self) -> AsyncIterator[SqliteRepo]:
-        """The one connection, for one unit of work at a time. A task that asks for it while it
-        holds it would wait for itself for ever: it is told to read through the unit of work it
-        holds (`bot.core.uow.UnitOfWork.reading`) instead."""
+        """The one connection, for one unit of work at a time; a task holding it that asks again
+        would wait for ever, so it is told to use its own (`bot.core.uow.UnitOfWork.reading`)."""
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError("the store is held by this task's own unit of work: use it")
@@ -103,52 +102,38 @@ class SqliteStore:
             yield repo
 
     def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
-        """Autocommit: the connection's lock keeps other units' statements out, and a single
-        statement is atomic in SQLite by itself."""
+        """Autocommit: the lock keeps other units out, and one statement is atomic by itself."""
         return self.reading()
 
     async def check(self) -> None:
-        """`PRAGMA quick_check` (every page readable, every index consistent) and a write probe
-        (a row written and deleted, committed), so a damaged or read-only file stops the start."""
-        async with self._lock:
-            try:
-                async with self._db.execute("PRAGMA quick_check") as cursor:
-                    found = [str(row[0]) for row in await cursor.fetchall()]
-            except sqlite3.DatabaseError as error:
-                raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
-            if found != ["ok"]:
-                raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    await self._db.execute(
-                        "INSERT OR REPLACE INTO processed_updates (update_id, at) VALUES (-1, '')"
-                    )
-                    await self._db.execute("DELETE FROM processed_updates WHERE update_id = -1")
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
-                    raise
-                await self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as error:
-                raise StoreBroken(
-                    f"the database takes no writes ({error}); check the file's and its"
-                    " folder's permissions and the free disk space"
-                ) from None
+        """`PRAGMA quick_check` and a write probe (a row written, deleted, committed), so a
+        damaged or read-only file stops the start."""
+        try:
+            async with self.reading() as repo:
+                found = [str(row[0]) for row in await repo._all("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:
+            raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
+        if found != ["ok"]:
+            raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
+        try:
+            async with self.transaction() as repo:
+                await repo._write(
+                    "INSERT OR REPLACE INTO processed_updates (update_id, at) VALUES (-1, '')"
+                )
+                await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+        except sqlite3.DatabaseError as error:
+            raise StoreBroken(
+                f"the database takes no writes ({error}); check the file's and its"
+                " folder's permissions and the free disk space"
+            ) from None
 
     async def ping(self) -> None:
-        """`SELECT 1` in one trip to the connection's thread, without the store's lock: it waits
-        for the statement running there, never for a unit of work, and holds nothing (a unit's
-        open transaction is left as it is: the statement reads no table)."""
+        """`SELECT 1` in one trip, without the store's lock: it waits for the statement running
+        in the connection's thread, never for a unit of work, and reads no table."""
         await self._repo._go(_select_one)
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        gone = 0
-        while True:
-            async with self.transaction() as repo:
-                count = await repo.prune_updates(before, batch)
-            gone += max(count, 0)
-            if count < batch:
-                return gone
+        return await in_batches(self.transaction, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
         return sqlite_fault(error)

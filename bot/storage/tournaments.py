@@ -35,24 +35,19 @@ class Tournaments(Statements):
         assert row is not None
         return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
 
-    async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        row = await self._one(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id = ?", tournament_id
-        )
+    async def _tournament(self, where: str, *args: object) -> TournamentRow | None:
+        row = await self._one(f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", *args)
         return _row(row) if row else None
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        return await self._tournament("tournament_id = ?", tournament_id)
 
     async def tournament_by_code(self, code: str) -> TournamentRow | None:
-        row = await self._one(f"SELECT {_COLUMNS} FROM tournaments WHERE code = ?", code)
-        return _row(row) if row else None
+        return await self._tournament("code = ?", code)
 
     async def home_tournament(self, chat_id: int, thread_id: int) -> TournamentRow | None:
-        row = await self._one(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE home_chat_id = ? AND home_thread_id = ?"
-            " ORDER BY tournament_id DESC LIMIT 1",
-            chat_id,
-            thread_id,
-        )
-        return _row(row) if row else None
+        where = "home_chat_id = ? AND home_thread_id = ? ORDER BY tournament_id DESC LIMIT 1"
+        return await self._tournament(where, chat_id, thread_id)
 
     async def table_tournament(self, chat_id: int, thread_id: int) -> int | None:
         row = await self._one(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from bot.storage.base import PRUNE_BATCH, REDELIVERY_HORIZON, Store
+from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, Store
 
 log = logging.getLogger(__name__)
 
