@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from bot.domain import EventRow, same_update
@@ -163,6 +163,17 @@ class Log(Statements):
             key,
             dumps(data),
         )
+
+
+async def write_probe(unit: Callable[[], AbstractAsyncContextManager[Log]]) -> None:
+    """A row written and deleted in a unit of work of its own: the start-up check's write probe."""
+    async with unit() as repo:
+        await repo._write(
+            "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?)"
+            " ON CONFLICT (update_id) DO NOTHING",
+            datetime.now(UTC),
+        )
+        await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
 
 
 async def in_batches(

@@ -16,7 +16,7 @@ from bot.redact import masked_url as masked_url  # the one mask, kept importable
 from bot.storage.faults import postgres_fault
 from bot.storage.games import Games
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches
+from bot.storage.log import Log, in_batches, write_probe
 from bot.storage.outbox import Outbox
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
@@ -108,17 +108,9 @@ class PostgresStore:
             yield conn
 
     async def check(self) -> None:
-        """A round trip and a write probe (a row written and deleted, committed), so a read-only
-        server (a standby, `default_transaction_read_only`) stops the start."""
+        """A write probe, so a read-only server (a standby, a read-only default) stops the start."""
         try:
-            async with self._pool.acquire() as conn:
-                await conn.fetchval("SELECT 1")
-                async with conn.transaction():
-                    await conn.execute(
-                        "INSERT INTO processed_updates (update_id, at) VALUES (-1, now())"
-                        " ON CONFLICT (update_id) DO NOTHING"
-                    )
-                    await conn.execute("DELETE FROM processed_updates WHERE update_id = -1")
+            await write_probe(self.transaction)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreBroken(f"the database takes no writes ({error})") from None
 

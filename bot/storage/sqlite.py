@@ -17,7 +17,7 @@ from bot.domain import PRUNE_BATCH, Fault, StoreBroken
 from bot.storage.faults import sqlite_fault
 from bot.storage.games import Games
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches
+from bot.storage.log import Log, in_batches, write_probe
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.outbox import Outbox
 from bot.storage.sqlite_trips import SqliteTrips, bound
@@ -116,11 +116,7 @@ class SqliteStore:
         if found != ["ok"]:
             raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
         try:
-            async with self.transaction() as repo:
-                await repo._write(
-                    "INSERT OR REPLACE INTO processed_updates (update_id, at) VALUES (-1, '')"
-                )
-                await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+            await write_probe(self.transaction)
         except sqlite3.DatabaseError as error:
             raise StoreBroken(
                 f"the database takes no writes ({error}); check the file's and its"
