@@ -1,6 +1,4 @@
-"""The domain's types and ports, below both the application core and the storage: what a game's log
-row is, what the bot owes a chat, and the `Store`/`Repo` port the core works through and the storage
-implements (docs/architecture.md)."""
+"""The domain's types and ports, below the core and the storage (docs/architecture.md)."""
 
 from bot.domain.owed import Owed, OwedKind, OwedRow
 from bot.domain.ports import Fault, Repo, Store, StoreBroken

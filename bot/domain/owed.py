@@ -1,5 +1,4 @@
-"""What the bot owes a chat (docs/architecture.md "Delivery"): rows written in the transaction of
-the command that owes them, delivered by the sender."""
+"""What the bot owes a chat (docs/architecture.md "Delivery"), delivered by the sender."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The port the application core works through and each database implements: `Store` opens units
-of work (`transaction`, `reading`, `statement`), `Repo` is what one of them may read and write, and
-`Store.fault` tells what kind of failure a driver's exception is (the core retries the transient
-ones and answers honestly for the others). Repository methods never commit.
-"""
+"""The port the core works through and each database implements: `Store` opens units of work,
+`Repo` is what one may read and write (never committing), `Store.fault` classes a driver's error."""
 
 from __future__ import annotations
 
@@ -27,31 +24,26 @@ from bot.domain.tournaments import TournamentRow
 
 
 class StoreBroken(Exception):
-    """The start-up check found the database unusable (corrupted, read-only, unreachable); the
-    message is the one line to show."""
+    """The start-up check found the database unusable; the message is the one line to show."""
 
 
 class Fault(StrEnum):
     """What a database failure means for the command that met it."""
 
-    TRANSIENT = "transient"  # a dropped connection, a serialization failure, a deadlock, busy:
-    # the same command may well succeed a moment later
-    UNWRITABLE = "unwritable"  # disk full, a read-only database: reads work, writes will not
-    # until an operator acts
+    TRANSIENT = "transient"  # lost connection, serialization failure, busy: may succeed soon
+    UNWRITABLE = "unwritable"  # disk full, read-only: reads work, writes wait for an operator
 
 
 class Repo(Protocol):
     """What the service may read and write inside one unit of work."""
 
     async def lock_chat(self, chat_id: int) -> None:
-        """Serialise this chat's units of work across processes until this one ends (PostgreSQL:
-        an advisory lock; SQLite has one writer, so nothing to do)."""
+        """Serialise this chat's units of work across processes until this one ends."""
 
     async def update_seen(
         self, update_id: int, chat_id: int | None = None, message_id: int | None = None
     ) -> bool:
-        """Whether this update was already accepted: a row with its id, and (when both are
-        known) its chat and message (`same_update`)."""
+        """Whether this update was already accepted (its id, chat and message: `same_update`)."""
 
     async def mark_update(
         self,
@@ -60,21 +52,18 @@ class Repo(Protocol):
         chat_id: int | None = None,
         message_id: int | None = None,
     ) -> None:
-        """Keep the update as accepted; the row of an older update with this id but another
-        chat or message goes first. The same update marked twice is refused (an integrity error):
-        two processes never both handle it."""
+        """Keep the update as accepted, replacing an older update's row with this id; the same
+        update marked twice is an integrity error, so two processes never both handle it."""
 
     async def create_game(
         self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
     ) -> GameRow:
-        """A new game of the table (the chat, or its forum topic `thread_id`), numbered in the
-        chat."""
+        """A new game of the table (the chat, or its forum topic), numbered in the chat."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
 
     async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
-        """The table's game that has not ended, if any (at most one per chat and forum topic;
-        0: the chat itself, or a forum's General topic)."""
+        """The table's game that has not ended (at most one; thread 0: the chat, General)."""
 
     async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
         """The chat's newest game, live or ended (with `thread_id`: of that forum topic)."""
@@ -83,8 +72,7 @@ class Repo(Protocol):
         """Every game that has not ended, oldest first (start-up: open votes to watch)."""
 
     async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
-        """The games not ended whose last event is at `since` or later, the latest first, at most
-        `limit` (start-up: the games in play, to warm)."""
+        """Up to `limit` live games with an event since `since`, latest first (to warm)."""
 
     async def set_status(self, game_id: int, status: GameStatus) -> None: ...
 
@@ -107,29 +95,23 @@ class Repo(Protocol):
     async def put_snapshot(
         self, game_id: int, seq: int, version: str, data: bytes, at: datetime
     ) -> None:
-        """Keep the game's snapshot at `seq`, unless one kept of this version is newer (a
-        snapshot is a cache beside the log: writing it never touches the events)."""
+        """Keep the game's snapshot at `seq` unless one of this version is newer (a cache)."""
 
     async def add_member(self, game_id: int, user_id: int) -> None: ...
-
     async def remove_member(self, game_id: int, user_id: int) -> None: ...
 
     async def games_of_user(self, user_id: int) -> list[GameRow]:
         """Live games in which the user plays or keeps the score, newest first."""
 
     async def chat_locale(self, chat_id: int) -> str | None: ...
-
     async def set_chat_locale(self, chat_id: int, locale: str) -> None: ...
-
     async def chat_title(self, chat_id: int) -> str | None: ...
-
     async def set_chat_title(self, chat_id: int, title: str) -> None: ...
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """Move every game and the chat's settings to a new chat id; returns games moved."""
 
     async def sheet_message(self, game_id: int) -> int | None: ...
-
     async def set_sheet_message(self, game_id: int, message_id: int | None) -> None: ...
 
     # -- the archive: every game of a chat, a chat's settings, summaries of ended games ---------
@@ -145,8 +127,7 @@ class Repo(Protocol):
         """The chat's game with this number (`GameRow.chat_number`)."""
 
     async def account_games(self, user_id: int) -> list[GameRow]:
-        """Every game, live or ended, in which the account plays or keeps the score (its
-        `members` rows), newest first."""
+        """Every game, live or ended, the account is a member of, newest first."""
 
     async def summaries(self, game_ids: list[int]) -> dict[int, tuple[str, dict[str, Any]]]:
         """The stored summaries of these games: game id → (the engine that made it, payload)."""
@@ -158,8 +139,7 @@ class Repo(Protocol):
         """Every event of every game (for tests and health checks)."""
 
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
-        """Hold the lease `name` until `until` if it is free, expired (`expires_at <= now`) or
-        already `holder`'s (a renewal); whether `holder` holds it now (one vote clock)."""
+        """Hold the lease until `until` if free, expired or `holder`'s; whether `holder` has it."""
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give the lease up at once if `holder` holds it (a clean shutdown)."""
@@ -178,8 +158,7 @@ class Repo(Protocol):
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
     # -- settling up (bot.core.ledger) ---------------------------------------------------------
     async def debt_events(self, chat_id: int) -> DebtLog:
-        """The `debt_opened`/`debt_marked` events of the chat's games, game by game (a
-        projection of the log: the fold of each game's whole log gives the same debts)."""
+        """The `debt_opened`/`debt_marked` events of the chat's games, game by game."""
 
     async def account_debt_events(self, user_id: int) -> DebtLog:
         """The same for every game, in any chat, in which the account sat."""
@@ -192,8 +171,7 @@ class Repo(Protocol):
     async def accounts(
         self, user_ids: Sequence[int], usernames: Sequence[str] = ()
     ) -> list[Account]:
-        """Of these accounts (by id, or by @username, any case), those that started the bot in
-        private."""
+        """Those of these accounts (by id or @username, any case) that started the bot."""
 
     async def forget_account(self, user_id: int) -> None:
         """The account blocked the bot: nothing is written to it in private any more."""
@@ -207,16 +185,14 @@ class Repo(Protocol):
         """Every chat's reminder."""
 
     async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
-        """Mark the chat reminded at `at` if its reminder still reads `last_at` (two instances
-        never both remind); whether it did."""
+        """Mark the chat reminded at `at` if its reminder still reads `last_at`; whether it did."""
 
     # -- the outbox (docs/architecture.md "Delivery") -----------------------------------------
     async def owe(self, rows: list[Owed]) -> None:
         """Write owed messages (in the transaction of the command that owes them)."""
 
     async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
-        """In one statement, claim each chat's first unsent row that is due (`not_before` ≤
-        `now`) and not claimed by a live lease, until `until` (seconds since the epoch)."""
+        """In one statement, claim until `until` each chat's first unsent row due and unclaimed."""
 
     async def owed_sent(
         self, row_id: int, claimant: str, message_id: int | None, now: float
@@ -227,28 +203,23 @@ class Repo(Protocol):
         """Give a claimed row back after a failed attempt, due again at `not_before`."""
 
     async def owed_release(self, row_id: int, claimant: str, not_before: float) -> bool:
-        """Give a claimed row back unsent, due again at `not_before`, without counting an attempt
-        (nothing failed: the chat's pace); False if the claim was lost."""
+        """Give a claimed row back unsent, counting no attempt; False if the claim was lost."""
 
     async def owed_after(self, chat_id: int, row_id: int, limit: int) -> list[OwedRow]:
-        """The chat's unsent rows after row `row_id`, in order, at most `limit`: while a sender
-        holds the chat's first row, the rows behind it are its to look at (coalescing)."""
+        """Up to `limit` unsent rows of the chat after `row_id`, in order (for coalescing)."""
 
     async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
-        """Owe `owed` (of the same chat) in the unsent row's place, which keeps its place in the
-        chat's order; with `claimant`, only while that sender's claim on it holds. Whether the
-        row was rewritten."""
+        """Owe `owed` in the unsent row's place (and order), with `claimant` only while that
+        sender's claim holds; whether the row was rewritten."""
 
     async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
-        """Mark unsent rows sent without a message of their own: what they owed went out with
-        another row (a newer sheet sent in their place); how many."""
+        """Mark unsent rows sent with another row's message (a newer sheet); how many."""
 
     async def owed_as_text(self, row_id: int) -> None:
         """A redraw whose picture was edited in place: what is left to send is its text."""
 
     async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
-        """Give back every unsent row a sender claimed but those in `keep` (a dead sender's, or
-        a live one's claims whose answer was lost); how many."""
+        """Give back every unsent row `claimant` holds but those in `keep`; how many."""
 
     async def owed_claimants(self) -> list[str]:
         """The senders holding claims on unsent rows."""
@@ -263,9 +234,7 @@ class Repo(Protocol):
     async def create_tournament(
         self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
     ) -> TournamentRow: ...
-
     async def tournament(self, tournament_id: int) -> TournamentRow | None: ...
-
     async def tournament_by_code(self, code: str) -> TournamentRow | None: ...
 
     async def home_tournament(self, chat_id: int, thread_id: int) -> TournamentRow | None:
@@ -279,8 +248,7 @@ class Repo(Protocol):
     ) -> None: ...
 
     async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        """A group upgraded to a supergroup: its tables and homes move; the tournaments whose
-        table it was."""
+        """A group became a supergroup: its tables and homes move; the tournaments it played."""
 
     async def append_tournament(
         self,
@@ -296,9 +264,8 @@ class Repo(Protocol):
 
 
 class Store(Protocol):
-    # True when one unit of work runs at a time in one process (SQLite's one connection): the core
-    # then reads before the writing transaction, so no chat holds the store while it replays.
-    # False (PostgreSQL, several instances): the core reads under `Repo.lock_chat` inside it.
+    # One unit of work at a time (SQLite): the core reads before the writing transaction;
+    # else it reads inside, under `Repo.lock_chat`.
     serial: bool
 
     def transaction(self) -> AbstractAsyncContextManager[Repo]:
@@ -308,19 +275,16 @@ class Store(Protocol):
         """A unit of work that only reads."""
 
     def statement(self) -> AbstractAsyncContextManager[Repo]:
-        """One writing statement that is its own transaction (the sender's claim and its marks:
-        SQLite runs it without `BEGIN`/`COMMIT`, two trips to its thread fewer)."""
+        """One writing statement that is its own transaction (the sender's claim and marks)."""
 
     async def check(self) -> None:
         """The start-up check: the database is whole and takes a write; `StoreBroken` if not."""
 
     async def ping(self) -> None:
-        """`SELECT 1`: the database answers (the health check); it raises if not. It reads no
-        table and takes no unit of work's turn."""
+        """`SELECT 1` (health check): raises if the database does not answer; takes no turn."""
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        """Delete the processed updates kept before `before`, `batch` rows per transaction;
-        returns how many went."""
+        """Delete the processed updates before `before`, `batch` per transaction; how many."""
 
     def fault(self, error: BaseException) -> Fault | None:
         """What kind of database failure `error` is; None when it is none (a bug)."""

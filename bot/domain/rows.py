@@ -1,5 +1,4 @@
-"""A game's rows: its index row (`GameRow`, `GameStatus`) and the rows of its append-only log
-(`EventRow`); and which update is the same update again (`same_update`)."""
+"""A game's index row and log rows, and which update is the same update again."""
 
 from __future__ import annotations
 
@@ -23,10 +22,8 @@ def same_update(
     chat_id: int | None,
     message_id: int | None,
 ) -> bool:
-    """Whether a processed update's row (its chat and message) is this update again. A row or a
-    caller that does not know them (an old row, a button without a message) counts as the same; an
-    update_id that comes back with another chat or message is a new update (a new Bot API server,
-    an old database): it is logged and handled."""
+    """Whether a processed update's row is this update again: the same unless both know the chat
+    and they differ in chat or message (a new Bot API server, an old database; logged)."""
     kept_chat, kept_message = kept
     if kept_chat is None or chat_id is None:
         return True
@@ -98,8 +95,7 @@ class EventRow:
 
 @dataclass(frozen=True, slots=True)
 class Reminder:
-    """A chat's reminder of open debts: every `every` seconds, the debts older than that are
-    listed in the chat; `last_at` is when it last listed them (None: not yet)."""
+    """A chat's reminder, every `every` seconds, of debts older than that; `last_at`: its last."""
 
     chat_id: int
     every: int
@@ -108,8 +104,7 @@ class Reminder:
 
 @dataclass(frozen=True, slots=True)
 class Account:
-    """An account that started the bot in private: the bot may write to it there, in `lang`;
-    `username` as it was then (a seat given as @username finds it by that)."""
+    """An account that started the bot in private (the bot may write there), as it was then."""
 
     user_id: int
     lang: str

@@ -1,5 +1,4 @@
-"""A tournament's rows: its index row (`TournamentRow`: its code and home chat) beside its
-append-only log (`EventRow`s numbered per tournament, read by `bot.core.tournaments`)."""
+"""A tournament's index row (its log is `EventRow`s numbered per tournament)."""
 
 from __future__ import annotations
 

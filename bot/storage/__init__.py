@@ -1,16 +1,11 @@
-"""Storage: the `bot.domain` port (`Store`, `Repo`) on SQLite and PostgreSQL; its types are re-exported
-here for the storage's own users (tests, benchmarks, the operator's `migrate-db`)."""
+"""Storage: the `bot.domain` port on SQLite and PostgreSQL, its types re-exported for tests."""
 
-from bot.storage.base import (
+from bot.domain import (
     REDELIVERY_HORIZON,
     EventRow,
-    Fault,
-    GameRow,
     GameStatus,
     Owed,
     OwedKind,
-    OwedRow,
-    Repo,
     Store,
     StoreBroken,
 )
@@ -19,13 +14,9 @@ from bot.storage.sqlite import SqliteStore
 __all__ = [
     "REDELIVERY_HORIZON",
     "EventRow",
-    "Fault",
-    "GameRow",
     "GameStatus",
     "Owed",
     "OwedKind",
-    "OwedRow",
-    "Repo",
     "SqliteStore",
     "Store",
     "StoreBroken",

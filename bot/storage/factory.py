@@ -1,5 +1,4 @@
-"""Which database the bot runs on: PostgreSQL when `DATABASE_URL` (or PGHOST…) is set, else the
-SQLite file."""
+"""Which database the bot runs on: PostgreSQL when `DATABASE_URL` is set, else the SQLite file."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from typing import Protocol
 
 import asyncpg
 
-from bot.storage.base import Store, StoreBroken
+from bot.domain import Store, StoreBroken
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
 
@@ -25,8 +24,8 @@ _PG_NOT_YET: tuple[type[BaseException], ...] = (
 
 
 class StoreUnavailable(Exception):
-    """The database cannot be opened; the message is the one line to show (no password in it).
-    `transient`: it did not answer, and may a moment later (`bot.startup`)."""
+    """The database cannot be opened (the message: one line, no password); `transient`: it did
+    not answer, and may a moment later (`bot.startup`)."""
 
     def __init__(self, message: str, *, transient: bool = False) -> None:
         super().__init__(message)
@@ -44,12 +43,10 @@ class Where(Protocol):
 
     def database_setting(self) -> str:
         """The setting that names the database, as the user set it, masked (for messages)."""
-        ...
 
 
 async def open_store(settings: Where) -> Store:
-    """The store the settings name, opened, migrated and checked (`Store.check`);
-    `StoreUnavailable` if it cannot be."""
+    """The store the settings name, opened, migrated and checked; `StoreUnavailable` if not."""
     store = await _open(settings)
     try:
         await store.check()

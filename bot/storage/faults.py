@@ -1,16 +1,6 @@
-"""What a driver's exception means (`Store.fault`): transient (the same unit of work may succeed a
-moment later), unwritable (reads work, writes will not until an operator acts), or not a database
-failure at all (None: a bug, told as one).
-
-SQLite says it by its result code (`sqlite_errorname`, kept on the exception since Python 3.11; a
-message for an exception raised without one): busy and locked are transient — another process holds
-the file for a moment; full, read-only, an I/O error and a file that cannot be opened are
-unwritable. PostgreSQL says it by SQLSTATE: a lost connection (class 08, asyncpg's "connection is
-closed", or its state left mid-operation by the termination), an operator's intervention (57: the backend terminated, the server starting or stopping),
-a serialization failure or a deadlock (40), too many connections (53300) and a lock not available
-(55P03) are transient; a full disk (53100) and a read-only transaction (25006: a standby, a
-read-only default) are unwritable.
-"""
+"""What a driver's exception means (`Store.fault`): transient, unwritable, or no database failure
+(None: a bug). SQLite says it by result code (a message when raised without one), PostgreSQL by
+SQLSTATE (or asyncpg's words for a connection terminated under it)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""The database schema as numbered migrations; `schema_migrations` records which ran.
-
-Append a migration to change the schema; never edit one that has shipped. Event payloads are JSON
-under a generic `kind`, so new kinds of events (votes, penalties…) need no migration.
-"""
+"""The SQLite schema as numbered migrations (`schema_migrations` records which ran); append one to
+change the schema, never edit one that shipped. Payloads are JSON, so new event kinds need none."""
 
 from __future__ import annotations
 
@@ -10,6 +7,25 @@ from typing import Final
 
 # Version of the JSON payloads written now; stored with every event.
 EVENT_SCHEMA_VERSION: Final = 1
+
+# The outbox's columns after its kind, in migration 4 and in its rebuild in migration 6.
+_OUTBOX_REST: Final = """        text TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        markup TEXT,
+        game_id INTEGER,
+        seq INTEGER,
+        target INTEGER,
+        reply_to INTEGER,
+        body BLOB,
+        filename TEXT,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        not_before REAL NOT NULL DEFAULT 0,
+        claimed_by TEXT,
+        claimed_until REAL,
+        sent_at REAL,
+        message_id INTEGER,
+        error TEXT
+"""
 
 MIGRATIONS: Final[tuple[str, ...]] = (
     # 1: games, the append-only event log, chats, processed updates, members.
@@ -80,28 +96,12 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     """,
     # the outbox: what the bot owes the chats (docs/architecture.md "Delivery").
-    """
+    f"""
     CREATE TABLE IF NOT EXISTS outbox (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         chat_id INTEGER NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document')),
-        text TEXT NOT NULL,
-        lang TEXT NOT NULL,
-        markup TEXT,
-        game_id INTEGER,
-        seq INTEGER,
-        target INTEGER,
-        reply_to INTEGER,
-        body BLOB,
-        filename TEXT,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        not_before REAL NOT NULL DEFAULT 0,
-        claimed_by TEXT,
-        claimed_until REAL,
-        sent_at REAL,
-        message_id INTEGER,
-        error TEXT
-    );
+{_OUTBOX_REST}    );
     CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
     # games are numbered per chat ("Game #1" in a group's first game)
@@ -114,7 +114,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     # the chat's time zone (NULL: the one of its language); a summary of each ended game, a cache
     # of its log made by one engine (`bot.core.summaries`); the outbox owes photos too (/top), so
     # it is rebuilt with the wider CHECK, its ids and their sequence kept.
-    """
+    f"""
     ALTER TABLE chats ADD COLUMN time_zone TEXT;
     CREATE TABLE IF NOT EXISTS game_summaries (
         game_id INTEGER PRIMARY KEY REFERENCES games (game_id),
@@ -127,23 +127,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
         chat_id INTEGER NOT NULL,
         kind TEXT NOT NULL
             CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document', 'photo')),
-        text TEXT NOT NULL,
-        lang TEXT NOT NULL,
-        markup TEXT,
-        game_id INTEGER,
-        seq INTEGER,
-        target INTEGER,
-        reply_to INTEGER,
-        body BLOB,
-        filename TEXT,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        not_before REAL NOT NULL DEFAULT 0,
-        claimed_by TEXT,
-        claimed_until REAL,
-        sent_at REAL,
-        message_id INTEGER,
-        error TEXT
-    );
+{_OUTBOX_REST}    );
     INSERT INTO outbox SELECT * FROM outbox_before_photos;
     INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', 0
         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox');

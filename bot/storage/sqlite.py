@@ -1,13 +1,9 @@
-"""The repository on SQLite through aiosqlite: one connection, WAL, migrations at open.
-
-One connection serves the whole bot, so one unit of work runs at a time (an asyncio lock); SQLite has a
-single writer anyway. Units that write run in `BEGIN IMMEDIATE … COMMIT`.
-"""
+"""The repository on SQLite through aiosqlite: one connection (WAL) serving one unit of work at a
+time under an asyncio lock, writes in `BEGIN IMMEDIATE … COMMIT`; migrations at open."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -17,190 +13,32 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.base import PRUNE_BATCH, EventRow, Fault, StoreBroken, same_update
+from bot.domain import PRUNE_BATCH, Fault, StoreBroken
 from bot.storage.faults import sqlite_fault
-from bot.storage.migrations import EVENT_SCHEMA_VERSION, MIGRATIONS
-from bot.storage.sqlite_archive import SqliteArchive
-from bot.storage.sqlite_games import SqliteGames
-from bot.storage.sqlite_ledger import SqliteLedger
-from bot.storage.sqlite_outbox import SqliteOutbox
-from bot.storage.sqlite_tournaments import SqliteTournaments
+from bot.storage.games import Games
+from bot.storage.ledger import Ledger
+from bot.storage.log import Log, in_batches, write_probe
+from bot.storage.migrations import MIGRATIONS
+from bot.storage.outbox import Outbox
+from bot.storage.sqlite_trips import SqliteTrips, bound
+from bot.storage.tournaments import Tournaments
 
 _DAMAGED = "restore it from a backup, or move it away to start with an empty one"
-
-
-def _time(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.fromisoformat(text)
 
 
 def _select_one(conn: sqlite3.Connection) -> None:
     conn.execute("SELECT 1").fetchone()
 
 
-class SqliteRepo(SqliteGames, SqliteArchive, SqliteLedger, SqliteOutbox, SqliteTournaments):
+class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments, SqliteTrips):
     """The `Repo` of one unit of work; its methods never commit."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._held = None
 
-    async def prune_updates(self, before: datetime, batch: int) -> int:
-        """Up to `batch` of the oldest processed updates before `before` forgotten; how many."""
-        return await self._count(
-            "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
-            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
-            _time(before),
-            batch,
-        )
-
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
-
-    async def update_seen(
-        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
-    ) -> bool:
-        row = await self._one(
-            "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?", update_id
-        )
-        return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
-
-    async def mark_update(
-        self,
-        update_id: int,
-        at: datetime,
-        chat_id: int | None = None,
-        message_id: int | None = None,
-    ) -> None:
-        if chat_id is not None:  # an older update's row with this id goes (`same_update`)
-            await self._write(
-                "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
-                " AND (chat_id IS NOT ? OR message_id IS NOT ?)",
-                update_id,
-                chat_id,
-                message_id,
-            )
-        await self._write(
-            "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
-            " VALUES (?, ?, ?, ?)",
-            update_id,
-            _time(at),
-            chat_id,
-            message_id,
-        )
-
-    async def append(
-        self,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        author: int | None,
-        at: datetime,
-    ) -> EventRow:
-        row = await self._one(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", game_id
-        )
-        assert row is not None
-        seq = int(row[0])
-        await self._write(
-            "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            game_id,
-            seq,
-            kind,
-            json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-            author,
-            _time(at),
-            EVENT_SCHEMA_VERSION,
-        )
-        return EventRow(game_id, seq, kind, payload, author, at, EVENT_SCHEMA_VERSION)
-
-    async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
-        rows = await self._all(
-            "SELECT seq, kind, payload, author, at, schema_version FROM events"
-            " WHERE game_id = ? AND seq > ? ORDER BY seq",
-            game_id,
-            after,
-        )
-        return [
-            EventRow(game_id, seq, kind, json.loads(payload), author, _parse_time(at), version)
-            for seq, kind, payload, author, at, version in rows
-        ]
-
-    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        row = await self._one(
-            "SELECT seq, version, data FROM snapshots WHERE game_id = ?", game_id
-        )
-        return (int(row[0]), str(row[1]), bytes(row[2])) if row else None
-
-    async def put_snapshot(
-        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
-    ) -> None:
-        await self._write(
-            "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
-            " version = excluded.version, data = excluded.data, at = excluded.at"
-            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version",
-            game_id,
-            seq,
-            version,
-            data,
-            _time(at),
-        )
-
-    async def count_events(self) -> int:
-        row = await self._one("SELECT COUNT(*) FROM events")
-        return int(row[0]) if row else 0
-
-    async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
-        await self._write(
-            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
-            " expires_at = excluded.expires_at"
-            " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?",
-            name,
-            holder,
-            _time(until),
-            _time(now),
-        )
-        row = await self._one("SELECT holder FROM leases WHERE name = ?", name)
-        return row is not None and row[0] == holder
-
-    async def release_lease(self, name: str, holder: str) -> None:
-        await self._write("DELETE FROM leases WHERE name = ? AND holder = ?", name, holder)
-
-    async def lease_holder(self, name: str, now: datetime) -> str | None:
-        row = await self._one(
-            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", name, _time(now)
-        )
-        return str(row[0]) if row else None
-
-    async def fsm_state(self, key: str) -> str | None:
-        row = await self._one("SELECT state FROM fsm WHERE key = ?", key)
-        return str(row[0]) if row and row[0] is not None else None
-
-    async def set_fsm_state(self, key: str, state: str | None) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, state) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
-            key,
-            state,
-        )
-
-    async def fsm_data(self, key: str) -> dict[str, Any]:
-        row = await self._one("SELECT data FROM fsm WHERE key = ?", key)
-        return dict(json.loads(row[0])) if row else {}
-
-    async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, data) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
-            key,
-            json.dumps(data, ensure_ascii=False, separators=(",", ":")),
-        )
 
 
 class SqliteStore:
@@ -235,9 +73,8 @@ class SqliteStore:
 
     @asynccontextmanager
     async def _held(self) -> AsyncIterator[SqliteRepo]:
-        """The one connection, for one unit of work at a time. A task that asks for it while it
-        holds it would wait for itself for ever: it is told to read through the unit of work it
-        holds (`bot.core.uow.UnitOfWork.reading`) instead."""
+        """The one connection, for one unit of work at a time; a task holding it that asks again
+        would wait for ever, so it is told to use its own (`bot.core.uow.UnitOfWork.reading`)."""
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             raise RuntimeError("the store is held by this task's own unit of work: use it")
@@ -265,52 +102,34 @@ class SqliteStore:
             yield repo
 
     def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
-        """Autocommit: the connection's lock keeps other units' statements out, and a single
-        statement is atomic in SQLite by itself."""
+        """Autocommit: the lock keeps other units out, and one statement is atomic by itself."""
         return self.reading()
 
     async def check(self) -> None:
-        """`PRAGMA quick_check` (every page readable, every index consistent) and a write probe
-        (a row written and deleted, committed), so a damaged or read-only file stops the start."""
-        async with self._lock:
-            try:
-                async with self._db.execute("PRAGMA quick_check") as cursor:
-                    found = [str(row[0]) for row in await cursor.fetchall()]
-            except sqlite3.DatabaseError as error:
-                raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
-            if found != ["ok"]:
-                raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
-            try:
-                await self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    await self._db.execute(
-                        "INSERT OR REPLACE INTO processed_updates (update_id, at) VALUES (-1, '')"
-                    )
-                    await self._db.execute("DELETE FROM processed_updates WHERE update_id = -1")
-                except BaseException:
-                    await self._db.execute("ROLLBACK")
-                    raise
-                await self._db.execute("COMMIT")
-            except sqlite3.DatabaseError as error:
-                raise StoreBroken(
-                    f"the database takes no writes ({error}); check the file's and its"
-                    " folder's permissions and the free disk space"
-                ) from None
+        """`PRAGMA quick_check` and a write probe (a row written, deleted, committed), so a
+        damaged or read-only file stops the start."""
+        try:
+            async with self.reading() as repo:
+                found = [str(row[0]) for row in await repo._all("PRAGMA quick_check")]
+        except sqlite3.DatabaseError as error:
+            raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
+        if found != ["ok"]:
+            raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
+        try:
+            await write_probe(self.transaction)
+        except sqlite3.DatabaseError as error:
+            raise StoreBroken(
+                f"the database takes no writes ({error}); check the file's and its"
+                " folder's permissions and the free disk space"
+            ) from None
 
     async def ping(self) -> None:
-        """`SELECT 1` in one trip to the connection's thread, without the store's lock: it waits
-        for the statement running there, never for a unit of work, and holds nothing (a unit's
-        open transaction is left as it is: the statement reads no table)."""
+        """`SELECT 1` in one trip, without the store's lock: it waits for the statement running
+        in the connection's thread, never for a unit of work, and reads no table."""
         await self._repo._go(_select_one)
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        gone = 0
-        while True:
-            async with self.transaction() as repo:
-                count = await repo.prune_updates(before, batch)
-            gone += max(count, 0)
-            if count < batch:
-                return gone
+        return await in_batches(self.transaction, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
         return sqlite_fault(error)
@@ -337,7 +156,7 @@ async def migrate(db: aiosqlite.Connection) -> int:
             f"database schema {version} is newer than this program ({len(MIGRATIONS)})"
         )
     for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        stamp = _time(datetime.now(UTC))
+        (stamp,) = bound((datetime.now(UTC),))
         try:
             await db.executescript(
                 f"BEGIN IMMEDIATE;\n{script}\n"

@@ -1,5 +1,4 @@
-"""Keeping the database small while the bot runs: `processed_updates` pruned past Telegram's
-redelivery horizon, at start-up and then every `PRUNE_EVERY` seconds."""
+"""`processed_updates` pruned past Telegram's redelivery horizon, at start-up and every hour."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Final
 
-from bot.storage.base import PRUNE_BATCH, REDELIVERY_HORIZON, Store
+from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, Store
 
 log = logging.getLogger(__name__)
 

@@ -1,62 +1,53 @@
-"""Tournaments on SQLite: the index rows, the append-only log, and which tournament a table
-(a chat, or its forum topic) plays in."""
+"""Tournaments, on either database: the index rows, the log, and the tables playing in them."""
 
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Final
 
 from bot.domain.rows import EventRow
 from bot.domain.tournaments import TournamentRow
-from bot.storage.sqlite_trips import SqliteTrips
+from bot.storage.sql import Row, Statements, dumps, when
 
 _COLUMNS: Final = "tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
 
 
-def _row(row: tuple[Any, ...]) -> TournamentRow:
-    return TournamentRow(row[0], row[1], row[2], row[3], row[4], datetime.fromisoformat(row[5]))
+def _row(row: Row) -> TournamentRow:
+    return TournamentRow(row[0], row[1], row[2], row[3], row[4], when(row[5]))
 
 
-def _time(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-class SqliteTournaments(SqliteTrips):
-    """The tournament methods of `SqliteRepo`; they never commit."""
+class Tournaments(Statements):
+    """The tournament methods of the `Repo`; they never commit."""
 
     async def create_tournament(
         self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
     ) -> TournamentRow:
-        tournament_id = await self._rowid(
+        row = await self._one(
             "INSERT INTO tournaments (code, home_chat_id, home_thread_id, created_by, created_at)"
-            " VALUES (?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?) RETURNING tournament_id",
             code,
             home[0],
             home[1],
             created_by,
-            _time(at),
+            at,
         )
-        return TournamentRow(tournament_id, code, home[0], home[1], created_by, at)
+        assert row is not None
+        return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
+
+    async def _tournament(self, where: str, *args: object) -> TournamentRow | None:
+        row = await self._one(f"SELECT {_COLUMNS} FROM tournaments WHERE {where}", *args)
+        return _row(row) if row else None
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        row = await self._one(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE tournament_id = ?", tournament_id
-        )
-        return _row(row) if row else None
+        return await self._tournament("tournament_id = ?", tournament_id)
 
     async def tournament_by_code(self, code: str) -> TournamentRow | None:
-        row = await self._one(f"SELECT {_COLUMNS} FROM tournaments WHERE code = ?", code)
-        return _row(row) if row else None
+        return await self._tournament("code = ?", code)
 
     async def home_tournament(self, chat_id: int, thread_id: int) -> TournamentRow | None:
-        row = await self._one(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE home_chat_id = ? AND home_thread_id = ?"
-            " ORDER BY tournament_id DESC LIMIT 1",
-            chat_id,
-            thread_id,
-        )
-        return _row(row) if row else None
+        where = "home_chat_id = ? AND home_thread_id = ? ORDER BY tournament_id DESC LIMIT 1"
+        return await self._tournament(where, chat_id, thread_id)
 
     async def table_tournament(self, chat_id: int, thread_id: int) -> int | None:
         row = await self._one(
@@ -77,10 +68,9 @@ class SqliteTournaments(SqliteTrips):
 
     async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
         rows = await self._all(
-            "SELECT tournament_id FROM tournament_tables WHERE chat_id = ?", old_chat_id
-        )
-        await self._write(
-            "UPDATE tournament_tables SET chat_id = ? WHERE chat_id = ?", new_chat_id, old_chat_id
+            "UPDATE tournament_tables SET chat_id = ? WHERE chat_id = ? RETURNING tournament_id",
+            new_chat_id,
+            old_chat_id,
         )
         await self._write(
             "UPDATE tournaments SET home_chat_id = ? WHERE home_chat_id = ?",
@@ -98,22 +88,18 @@ class SqliteTournaments(SqliteTrips):
         at: datetime,
     ) -> EventRow:
         row = await self._one(
-            "SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_events WHERE tournament_id = ?",
+            "INSERT INTO tournament_events (tournament_id, seq, kind, payload, author, at)"
+            " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_events"
+            " WHERE tournament_id = ?), ?, ?, ?, ?) RETURNING seq",
             tournament_id,
+            tournament_id,
+            kind,
+            dumps(payload),
+            author,
+            at,
         )
         assert row is not None
-        seq = int(row[0])
-        await self._write(
-            "INSERT INTO tournament_events (tournament_id, seq, kind, payload, author, at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            tournament_id,
-            seq,
-            kind,
-            json.dumps(payload, ensure_ascii=False, separators=(",", ":")),
-            author,
-            _time(at),
-        )
-        return EventRow(tournament_id, seq, kind, payload, author, at, 1)
+        return EventRow(tournament_id, int(row[0]), kind, payload, author, at, 1)
 
     async def tournament_events(self, tournament_id: int) -> list[EventRow]:
         rows = await self._all(
@@ -122,14 +108,6 @@ class SqliteTournaments(SqliteTrips):
             tournament_id,
         )
         return [
-            EventRow(
-                tournament_id,
-                seq,
-                kind,
-                json.loads(payload),
-                author,
-                datetime.fromisoformat(at),
-                1,
-            )
-            for seq, kind, payload, author, at in rows
+            EventRow(tournament_id, r[0], r[1], json.loads(r[2]), r[3], when(r[4]), 1)
+            for r in rows
         ]

@@ -1,16 +1,14 @@
-"""Settling up on SQLite: the debt events of a chat's or an account's games (a projection of the
-log, through the partial index `events_of_debts`), the accounts that started the bot in private,
-and the chats' reminders. The methods never commit."""
+"""Settling up, on either database: the debt events of games (through the partial index
+`events_of_debts`), the accounts that started the bot in private, and the chats' reminders."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 
-from bot.storage.base import Account, EventRow, GameRow, GameStatus, Reminder
-from bot.storage.sqlite_trips import SqliteTrips
+from bot.domain import Account, EventRow, GameRow, GameStatus, Reminder
+from bot.storage.sql import Row, Statements, marks, when
 
 _DEBT_LOG = (
     "SELECT g.game_id, g.chat_id, g.status, g.created_by, g.created_at, g.number,"
@@ -21,27 +19,23 @@ _DEBT_LOG = (
 )
 
 
-def _iso(at: datetime) -> str:
-    return at.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _debt_log(rows: list[tuple[Any, ...]]) -> list[tuple[GameRow, list[EventRow]]]:
+def _debt_log(rows: list[Row]) -> list[tuple[GameRow, list[EventRow]]]:
     games: dict[int, tuple[GameRow, list[EventRow]]] = {}
     for game_id, chat_id, status, by, created, number, seq, kind, payload, author, at, v in rows:
         if game_id not in games:
-            row = GameRow(
-                game_id, chat_id, GameStatus(status), by, datetime.fromisoformat(created), number
-            )
+            row = GameRow(game_id, chat_id, GameStatus(status), by, when(created), number)
             games[game_id] = (row, [])
-        event = EventRow(
-            game_id, seq, kind, json.loads(payload), author, datetime.fromisoformat(at), v
-        )
+        event = EventRow(game_id, seq, kind, json.loads(payload), author, when(at), v)
         games[game_id][1].append(event)
     return list(games.values())
 
 
-class SqliteLedger(SqliteTrips):
-    """The settling-up methods of `SqliteRepo`."""
+def _reminder(row: Row) -> Reminder:
+    return Reminder(int(row[0]), int(row[1]), when(row[2]) if row[2] is not None else None)
+
+
+class Ledger(Statements):
+    """The settling-up methods of the `Repo`."""
 
     async def debt_events(self, chat_id: int) -> list[tuple[GameRow, list[EventRow]]]:
         return _debt_log(await self._all(_DEBT_LOG.format(where="g.chat_id = ?"), chat_id))
@@ -58,7 +52,7 @@ class SqliteLedger(SqliteTrips):
             " ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
             " username = excluded.username",
             user_id,
-            _iso(at),
+            at,
             lang,
             username,
         )
@@ -68,11 +62,10 @@ class SqliteLedger(SqliteTrips):
     ) -> list[Account]:
         if not user_ids and not usernames:
             return []
-        ids = ", ".join("?" * len(user_ids)) or "NULL"
-        names = ", ".join("?" * len(usernames)) or "NULL"
         rows = await self._all(
             "SELECT user_id, lang, username FROM accounts"
-            f" WHERE user_id IN ({ids}) OR lower(username) IN ({names}) ORDER BY user_id",
+            f" WHERE user_id IN ({marks(len(user_ids))})"
+            f" OR lower(username) IN ({marks(len(usernames))}) ORDER BY user_id",
             *user_ids,
             *(name.lower() for name in usernames),
         )
@@ -107,14 +100,9 @@ class SqliteLedger(SqliteTrips):
 
     async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
         changed = await self._count(
-            "UPDATE reminders SET last_at = ? WHERE chat_id = ? AND last_at IS ?",
-            _iso(at),
+            "UPDATE reminders SET last_at = ? WHERE chat_id = ? AND last_at IS NOT DISTINCT FROM ?",
+            at,
             chat_id,
-            _iso(last_at) if last_at is not None else None,
+            last_at,
         )
         return changed == 1
-
-
-def _reminder(row: tuple[Any, ...]) -> Reminder:
-    last = datetime.fromisoformat(row[2]) if row[2] is not None else None
-    return Reminder(int(row[0]), int(row[1]), last)

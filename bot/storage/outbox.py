@@ -1,25 +1,43 @@
-"""The outbox on SQLite (docs/architecture.md "Delivery"): what the bot owes the chats, written in
-the command's transaction and claimed by the senders with a lease."""
+"""The outbox (docs/architecture.md "Delivery"), on either database: what the bot owes the chats,
+and the senders' claims on it."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
+from typing import Any
 
-from bot.storage.base import OWED_COLUMNS, OWED_CONTENT, Owed, OwedRow, owed_row, owed_values
-from bot.storage.sqlite_trips import SqliteTrips
+from bot.domain import Owed, OwedKind, OwedRow
+from bot.storage.sql import Row, Statements, marks
+
+_FIELDS = tuple(field.name for field in fields(Owed))  # the outbox's columns are its fields
+OWED_COLUMNS = ", ".join(_FIELDS)
+OWED_CONTENT = _FIELDS[1:]  # what a row owes, its chat aside: what `owed_replace` rewrites
 
 
-class SqliteOutbox(SqliteTrips):
-    """The outbox methods of `SqliteRepo`; they never commit."""
+def owed_values(owed: Owed) -> tuple[Any, ...]:
+    """The values of `OWED_COLUMNS`, in order."""
+    return (owed.chat_id, owed.kind.value, *(getattr(owed, name) for name in _FIELDS[2:]))
 
-    # -- the outbox ----------------------------------------------------------------------------
+
+def owed_row(row: Row) -> OwedRow:
+    """An `OwedRow` from `id, attempts, <OWED_COLUMNS>` (either backend's row)."""
+    chat_id, kind, *rest = row[2:]
+    return OwedRow(row[0], Owed(chat_id, OwedKind(kind), *rest), row[1])
+
+
+class Outbox(Statements):
+    """The outbox methods of the `Repo`; they never commit."""
+
     async def owe(self, rows: list[Owed]) -> None:
         await self._write_many(
-            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES ({marks(12)})",
             [owed_values(owed) for owed in rows],
         )
 
     async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
+        # PostgreSQL's READ COMMITTED re-checks the outer conditions on a row another sender just
+        # changed, so two senders never both claim one row (the subquery alone is not re-read).
         rows = await self._all(
             "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
             " WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL GROUP BY chat_id)"
@@ -92,10 +110,9 @@ class SqliteOutbox(SqliteTrips):
     async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
         if not row_ids:
             return 0
-        marks = ", ".join("?" for _ in row_ids)
         return await self._count(
             "UPDATE outbox SET sent_at = ?, claimed_by = NULL, claimed_until = NULL, body = NULL"
-            f" WHERE id IN ({marks}) AND sent_at IS NULL",
+            f" WHERE id IN ({marks(len(row_ids))}) AND sent_at IS NULL",
             now,
             *row_ids,
         )
@@ -104,7 +121,7 @@ class SqliteOutbox(SqliteTrips):
         await self._write("UPDATE outbox SET kind = 'text' WHERE id = ?", row_id)
 
     async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
-        kept = f" AND id NOT IN ({', '.join('?' for _ in keep)})" if keep else ""
+        kept = f" AND id NOT IN ({marks(len(keep))})" if keep else ""
         return await self._count(
             "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
             f" WHERE claimed_by = ? AND sent_at IS NULL{kept}",
@@ -116,7 +133,7 @@ class SqliteOutbox(SqliteTrips):
         rows = await self._all(
             "SELECT DISTINCT claimed_by FROM outbox WHERE sent_at IS NULL AND claimed_by IS NOT NULL"
         )
-        return [row[0] for row in rows]
+        return [str(row[0]) for row in rows]
 
     async def owed_count(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")

@@ -1,0 +1,181 @@
+"""Games, their members and chats, and the archive (the summaries of ended games, a cache of their
+logs: `bot.core.summaries`), on either database."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from bot.domain import ChatSettings, GameRow, GameStatus
+from bot.storage.sql import GAME_COLUMNS, IN_BATCH, Statements, dumps, game_row, marks
+
+_G_COLUMNS = ", ".join(f"g.{column}" for column in GAME_COLUMNS.split(", "))
+_OF_MEMBER = "JOIN members m ON m.game_id = g.game_id WHERE m.user_id = ?"
+
+
+class Games(Statements):
+    """The games, chats and archive methods of the `Repo`; they never commit."""
+
+    async def create_game(
+        self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
+    ) -> GameRow:
+        row = await self._one(
+            "INSERT INTO games (chat_id, status, created_by, created_at, number, thread_id)"
+            " VALUES (?, ?, ?, ?,"
+            " (SELECT COALESCE(MAX(number), 0) + 1 FROM games WHERE chat_id = ?), ?)"
+            " RETURNING game_id, number",
+            chat_id,
+            GameStatus.FORMING.value,
+            created_by,
+            at,
+            chat_id,
+            thread_id,
+        )
+        assert row is not None
+        forming = GameStatus.FORMING
+        return GameRow(int(row[0]), chat_id, forming, created_by, at, int(row[1]), thread_id)
+
+    async def _games(self, where: str, *args: object) -> list[GameRow]:
+        """The games `FROM games g` that `where` (its WHERE, ORDER BY, LIMIT) picks."""
+        rows = await self._all(f"SELECT {_G_COLUMNS} FROM games g {where}", *args)
+        return [game_row(row) for row in rows]
+
+    async def _game(self, where: str, *args: object) -> GameRow | None:
+        games = await self._games(where, *args)
+        return games[0] if games else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self._game("WHERE game_id = ?", game_id)
+
+    async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
+        where = "WHERE chat_id = ? AND thread_id = ? AND status <> 'ended'"
+        return await self._game(where, chat_id, thread_id)
+
+    async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
+        if thread_id is None:
+            return await self._game("WHERE chat_id = ? ORDER BY game_id DESC LIMIT 1", chat_id)
+        where = "WHERE chat_id = ? AND thread_id = ? ORDER BY game_id DESC LIMIT 1"
+        return await self._game(where, chat_id, thread_id)
+
+    async def live_games(self) -> list[GameRow]:
+        return await self._games("WHERE status <> 'ended' ORDER BY game_id")
+
+    async def chat_games(self, chat_id: int) -> list[GameRow]:
+        return await self._games("WHERE chat_id = ? ORDER BY game_id DESC", chat_id)
+
+    async def chat_game(self, chat_id: int, number: int) -> GameRow | None:
+        return await self._game("WHERE chat_id = ? AND number = ?", chat_id, number)
+
+    async def games_of_user(self, user_id: int) -> list[GameRow]:
+        return await self._games(
+            _OF_MEMBER + " AND g.status <> 'ended' ORDER BY g.game_id DESC", user_id
+        )
+
+    async def account_games(self, user_id: int) -> list[GameRow]:
+        return await self._games(_OF_MEMBER + " ORDER BY g.game_id DESC", user_id)
+
+    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {GAME_COLUMNS} FROM (SELECT g.*, (SELECT at FROM events AS e"
+            " WHERE e.game_id = g.game_id ORDER BY e.seq DESC LIMIT 1) AS last_at"
+            " FROM games AS g WHERE g.status <> 'ended') AS live"
+            " WHERE last_at >= ? ORDER BY last_at DESC, game_id DESC LIMIT ?",
+            since,
+            limit,
+        )
+        return [game_row(row) for row in rows]
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        await self._write("UPDATE games SET status = ? WHERE game_id = ?", status.value, game_id)
+
+    async def add_member(self, game_id: int, user_id: int) -> None:
+        await self._write(
+            "INSERT INTO members (game_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            game_id,
+            user_id,
+        )
+
+    async def remove_member(self, game_id: int, user_id: int) -> None:
+        await self._write(
+            "DELETE FROM members WHERE game_id = ? AND user_id = ?", game_id, user_id
+        )
+
+    async def chat_settings(self, chat_id: int) -> ChatSettings:
+        row = await self._one(
+            "SELECT locale, title, time_zone FROM chats WHERE chat_id = ?", chat_id
+        )
+        return ChatSettings(row[0], row[1], row[2]) if row else ChatSettings()
+
+    async def chat_locale(self, chat_id: int) -> str | None:
+        return (await self.chat_settings(chat_id)).locale
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        return (await self.chat_settings(chat_id)).title
+
+    async def _set_chat(self, chat_id: int, column: str, value: str) -> None:
+        await self._write(
+            f"INSERT INTO chats (chat_id, {column}) VALUES (?, ?)"
+            f" ON CONFLICT (chat_id) DO UPDATE SET {column} = excluded.{column}",
+            chat_id,
+            value,
+        )
+
+    async def set_chat_locale(self, chat_id: int, locale: str) -> None:
+        await self._set_chat(chat_id, "locale", locale)
+
+    async def set_chat_title(self, chat_id: int, title: str) -> None:
+        await self._set_chat(chat_id, "title", title)
+
+    async def set_chat_time_zone(self, chat_id: int, time_zone: str) -> None:
+        await self._set_chat(chat_id, "time_zone", time_zone)
+
+    async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+        moved = await self._count(
+            "UPDATE games SET chat_id = ? WHERE chat_id = ?", new_chat_id, old_chat_id
+        )
+        await self._write(
+            "INSERT INTO chats (chat_id, locale, title, time_zone)"
+            " SELECT ?, locale, title, time_zone FROM chats WHERE chat_id = ?"
+            " ON CONFLICT (chat_id) DO UPDATE SET locale = COALESCE(chats.locale, excluded.locale),"
+            " time_zone = COALESCE(chats.time_zone, excluded.time_zone)",
+            new_chat_id,
+            old_chat_id,
+        )
+        await self._write(  # its reminder of debts goes with it, unless the new chat has one
+            "UPDATE reminders SET chat_id = ? WHERE chat_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM reminders WHERE chat_id = ?)",
+            new_chat_id,
+            old_chat_id,
+            new_chat_id,
+        )
+        return moved
+
+    async def sheet_message(self, game_id: int) -> int | None:
+        row = await self._one("SELECT sheet_message_id FROM games WHERE game_id = ?", game_id)
+        return int(row[0]) if row and row[0] is not None else None
+
+    async def set_sheet_message(self, game_id: int, message_id: int | None) -> None:
+        await self._write(
+            "UPDATE games SET sheet_message_id = ? WHERE game_id = ?", message_id, game_id
+        )
+
+    async def summaries(self, game_ids: list[int]) -> dict[int, tuple[str, dict[str, Any]]]:
+        found: dict[int, tuple[str, dict[str, Any]]] = {}
+        for start in range(0, len(game_ids), IN_BATCH):
+            batch = game_ids[start : start + IN_BATCH]
+            rows = await self._all(
+                "SELECT game_id, engine, summary FROM game_summaries"
+                f" WHERE game_id IN ({marks(len(batch))})",
+                *batch,
+            )
+            found.update({int(row[0]): (str(row[1]), json.loads(row[2])) for row in rows})
+        return found
+
+    async def save_summaries(self, rows: list[tuple[int, str, dict[str, Any]]]) -> None:
+        await self._write_many(
+            "INSERT INTO game_summaries (game_id, engine, summary) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET engine = excluded.engine,"
+            " summary = excluded.summary",
+            [(game_id, engine, dumps(payload)) for game_id, engine, payload in rows],
+        )

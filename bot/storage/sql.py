@@ -1,0 +1,56 @@
+"""What the queries of both databases are written against: one text per operation, `?` for each
+argument (`bot.storage.postgres` numbers them), and the few statement calls each backend provides."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Final
+
+from bot.domain import GameRow, GameStatus
+
+Row = Sequence[Any]
+GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number, thread_id"
+IN_BATCH: Final = 500  # ids per `IN (…)`: far below SQLite's limit of bound variables
+
+
+def when(value: str | datetime) -> datetime:
+    """A stored time: SQLite keeps ISO text (UTC, `sqlite_trips.bound`), PostgreSQL a timestamptz."""
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+
+
+def marks(count: int) -> str:
+    """`?, ?, …` for an `IN (…)` of `count` values (`NULL` for none: it matches no row)."""
+    return ", ".join("?" * count) or "NULL"
+
+
+def game_row(row: Row) -> GameRow:
+    status = GameStatus(row[2])
+    return GameRow(row[0], row[1], status, row[3], when(row[4]), row[5], row[6])
+
+
+class Statements:
+    """The statement calls a repository's queries use; a backend's repository provides them.
+    Writes whose answer nobody reads go through `_write`, so SQLite may hold them back."""
+
+    async def _all(self, sql: str, *args: object) -> list[Row]:
+        raise NotImplementedError
+
+    async def _one(self, sql: str, *args: object) -> Row | None:
+        rows = await self._all(sql, *args)
+        return rows[0] if rows else None
+
+    async def _count(self, sql: str, *args: object) -> int:
+        """The statement run; how many rows it changed."""
+        raise NotImplementedError
+
+    async def _write(self, sql: str, *args: object) -> None:
+        raise NotImplementedError
+
+    async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
+        raise NotImplementedError
