@@ -1,11 +1,4 @@
-"""The sender: delivers the outbox in order per chat, concurrently across chats, each row claimed
-with a lease so two senders never send one row (docs/architecture.md "Delivery").
-
-A row waits for its chat's pace (`pacing`); sheets waiting in one chat go out as the newest
-(`coalesce`). At least once: a send whose answer was lost is sent again, never lost; a request
-Telegram refuses for good (400, 403) is given up and logged. An outcome the database did not take
-is written again next round while the claim stays this sender's.
-"""
+"""The sender: delivers the outbox in order per chat, each row claimed with a lease."""
 
 from __future__ import annotations
 
