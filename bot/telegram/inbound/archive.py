@@ -69,14 +69,11 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
 
 def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     builder = InlineKeyboardBuilder()
-    builder.button(
-        text=t.template("button-game-history"),
-        callback_data=GameCb(game=number, act=GameAct.HISTORY),
-    )
-    builder.button(
-        text=t.template("button-game-export"),
-        callback_data=GameCb(game=number, act=GameAct.EXPORT),
-    )
+    for key, act in (
+        ("button-game-history", GameAct.HISTORY),
+        ("button-game-export", GameAct.EXPORT),
+    ):
+        builder.button(text=t.template(key), callback_data=GameCb(game=number, act=act))
     builder.adjust(2)
     return builder.as_markup()
 
