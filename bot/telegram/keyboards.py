@@ -21,8 +21,6 @@ from scoring.seating import Seating
 
 
 class JoinCb(CallbackData, prefix="j"):
-    """The Join button under an opened game."""
-
     game: int
 
 
@@ -106,8 +104,6 @@ def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardM
 
 
 class Act(StrEnum):
-    """What a deal-steps button does."""
-
     PICK = "p"
     BACK = "b"
     CANCEL = "x"

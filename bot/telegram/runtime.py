@@ -17,7 +17,6 @@ _kept: list[Any] = []  # the response models, held so that the garbage collector
 
 
 def method_types() -> list[type[TelegramMethod[Any]]]:
-    """Every Bot API method aiogram knows."""
     classes = (value for _, value in inspect.getmembers(methods, inspect.isclass))
     return [
         kind for kind in classes if issubclass(kind, TelegramMethod) and kind is not TelegramMethod

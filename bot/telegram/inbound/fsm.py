@@ -54,8 +54,6 @@ def fsm_isolation(settings: Settings, store: Store | None = None) -> BaseEventIs
 
 
 class DealEntry(StatesGroup):
-    """A deal entered by buttons is open."""
-
     steps = State()
 
 

@@ -76,7 +76,6 @@ async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
 
 
 async def answer(message: Message, text: str, **options: Any) -> Message | None:
-    """A new message in `message`'s chat."""
     return await call(message.answer(text, **options))
 
 
@@ -100,7 +99,6 @@ async def edit_in(
     text: str,
     markup: InlineKeyboardMarkup | None = None,
 ) -> Message | bool | None:
-    """A message of the bot's known by its chat and id, shown anew."""
     method = EditMessageText(
         chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
     )

@@ -126,13 +126,11 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A message of the bot's (a button's) shown anew."""
         uow.owe(self._text(text, markup, message_id))
 
     async def sheet(
         self, uow: UnitOfWork, result: Sheeted, caption: Safe, *, redraw: bool = False
     ) -> None:
-        """A command's result: its sheet with `caption` (see `sheet_of`)."""
         await self.sheet_of(
             uow, result.state, result.sheet, result.settlement, caption, redraw=redraw
         )

@@ -92,7 +92,6 @@ class Pacing:
 
     @property
     def kept(self) -> int:
-        """Chat buckets kept now."""
         return len(self._chats)
 
     def _chat(self, chat_id: int, now: float) -> TokenBucket | None:
