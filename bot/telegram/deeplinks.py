@@ -1,9 +1,4 @@
-"""Telegram's deep links to the bot: `t.me/<bot>?start=<payload>` opens the private chat with
-`/start <payload>`, `?startgroup=<payload>` asks which group to add the bot to.
-
-A game's payload is `game_<chat>_<number>` (the chat's id, minus sign kept: Telegram allows
-`A–Z a–z 0–9 _ -` up to 64 characters). It names a game, it grants nothing: the private `/start`
-shows the game only to one of its players."""
+"""Telegram's deep links to the bot; a game's payload `game_<chat>_<number>` grants nothing."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Inline buttons and their typed callback data (one CallbackData per flow, short prefixes), all
-built with `InlineKeyboardBuilder`; every packed callback stays within Telegram's 64 bytes.
-
-The data a button carries is never trusted: handlers check the game and the vote against the log,
-and a deal step against the FSM state of the steps and the log.
-"""
+"""Inline buttons and their typed callback data (each within Telegram's 64 bytes)."""
 
 from __future__ import annotations
 
@@ -26,8 +21,6 @@ from scoring.seating import Seating
 
 
 class JoinCb(CallbackData, prefix="j"):
-    """The Join button under an opened game."""
-
     game: int
 
 
@@ -53,12 +46,16 @@ class DebtCb(CallbackData, prefix="db"):
     debt: int
 
 
+def as_json(markup: InlineKeyboardMarkup | None) -> str | None:
+    """A keyboard as an owed row keeps it (None: no keyboard)."""
+    return markup.model_dump_json(exclude_none=True) if markup is not None else None
+
+
 DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 a keyboard)
 
 
 def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
-    """One "✅ paid" button per debt, one a row, the first DEBT_BUTTONS of them (None when there
-    is none): a long list in /debts still goes out, the rest pressed from a game's end."""
+    """One "✅ paid" button a row for the first DEBT_BUTTONS debts (None when there is none)."""
     if not debts:
         return None
     builder = InlineKeyboardBuilder()
@@ -70,8 +67,7 @@ def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup
 
 
 def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMarkup | None:
-    """`markup` without the buttons whose callback data is `data` (a debt closed by its press),
-    rows left empty dropped; None when no button is left."""
+    """`markup` without the buttons whose data is `data`; None when no button is left."""
     rows = [
         kept
         for row in markup.inline_keyboard
@@ -83,8 +79,7 @@ def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMar
 def opening_keyboard(
     t: Translator, game_id: int, players: Sequence[Player], open_seats: bool
 ) -> InlineKeyboardMarkup | None:
-    """Under an opened game: Join while seats are free, and "✋ This is me" for every `@username`
-    seat no account holds yet; None when nothing is left to press."""
+    """Under an opened game: Join, and "✋ This is me" per unheld @username seat; or None."""
     builder = InlineKeyboardBuilder()
     if open_seats:
         builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
@@ -102,19 +97,13 @@ def opening_keyboard(
 
 def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardMarkup:
     builder = InlineKeyboardBuilder()
-    builder.button(
-        text=t("button-yes"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=True)
-    )
-    builder.button(
-        text=t("button-no"), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=False)
-    )
+    for key, yes in (("button-yes", True), ("button-no", False)):
+        builder.button(text=t(key), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=yes))
     builder.adjust(2)
     return builder.as_markup()
 
 
 class Act(StrEnum):
-    """What a deal-steps button does."""
-
     PICK = "p"
     BACK = "b"
     CANCEL = "x"
@@ -123,8 +112,7 @@ class Act(StrEnum):
 
 
 class DealCb(CallbackData, prefix="ds"):
-    """A button of the deal steps: `ver` is the draft's version the keyboard was drawn for, `by`
-    who opened the steps (only to name him to someone else who presses; checked against the FSM)."""
+    """A deal-steps button: the draft version it was drawn for, and who opened the steps."""
 
     game: int
     ver: int
@@ -147,8 +135,7 @@ def deal_keyboard(
     prikup: bool = False,
     odessa: bool = False,
 ) -> InlineKeyboardMarkup:
-    """The buttons of the draft's step (the values the engine accepts, `bot.texts.deal_steps`),
-    then ✅ at the confirmation, ↩ when there is a step to go back to, and ✖."""
+    """The buttons of the draft's step, then ✅ at the confirmation, ↩ when possible, and ✖."""
     current = steps.step(seating, draft)
     builder = InlineKeyboardBuilder()
 

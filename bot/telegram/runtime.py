@@ -1,15 +1,4 @@
-"""Two process-wide fixes made once at start-up (docs/decisions.md).
-
-`keep_response_types()`: aiogram checks every Bot API answer with the pydantic model
-`Response[method.__returning__]`; pydantic keeps parametrised generic models in a
-`WeakValueDictionary`, and such a class lives in reference cycles, so every collection of the
-cyclic garbage collector drops it and the next request builds the model again (~4 ms instead of
-~0.03 ms). Building each of them once here and holding them keeps them alive.
-
-`limit_malloc_arenas()`: glibc gives each thread that allocates its own malloc arena (up to 8 per
-core), and the render threads' pictures left some 40 MB in them; two arenas are plenty for a bot
-whose threads only draw. A no-op where glibc's `mallopt` is not there.
-"""
+"""Two process-wide fixes made once at start-up (docs/decisions.md)."""
 
 from __future__ import annotations
 
@@ -28,17 +17,14 @@ _kept: list[Any] = []  # the response models, held so that the garbage collector
 
 
 def method_types() -> list[type[TelegramMethod[Any]]]:
-    """Every Bot API method aiogram knows."""
-    found = []
-    for _, value in inspect.getmembers(methods, inspect.isclass):
-        if issubclass(value, TelegramMethod) and value is not TelegramMethod:
-            found.append(value)
-    return found
+    classes = (value for _, value in inspect.getmembers(methods, inspect.isclass))
+    return [
+        kind for kind in classes if issubclass(kind, TelegramMethod) and kind is not TelegramMethod
+    ]
 
 
 def keep_response_types(kinds: list[type[TelegramMethod[Any]]] | None = None) -> int:
-    """Build `Response[T]` for the return type of each method (by default every method) and
-    keep it (once a process); how many models are kept."""
+    """Build and keep `Response[T]` per method's return type, once a process; how many."""
     if _kept and kinds is None:
         return len(_kept)
     seen: set[str] = set()
@@ -70,6 +56,3 @@ def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int
     return bool(mallopt(M_ARENA_MAX, arenas))
-
-
-__all__ = ["keep_response_types", "limit_malloc_arenas", "method_types", "start_up"]

@@ -1,8 +1,4 @@
-"""The archive's buttons and replies: ◀ ▶ under a list of games, History and Export under an
-opened game (typed callback data, checked against the database by the handlers: a page is kept
-within the list, a game number is looked up in the pressing chat only), what a game's history and
-export owe, and the standings pictures (/top, a tournament's /standings) drawn in a worker thread.
-"""
+"""The archive's buttons and replies: pages, an opened game's history and export, standings."""
 
 from __future__ import annotations
 
@@ -73,14 +69,11 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
 
 def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     builder = InlineKeyboardBuilder()
-    builder.button(
-        text=t.template("button-game-history"),
-        callback_data=GameCb(game=number, act=GameAct.HISTORY),
-    )
-    builder.button(
-        text=t.template("button-game-export"),
-        callback_data=GameCb(game=number, act=GameAct.EXPORT),
-    )
+    for key, act in (
+        ("button-game-history", GameAct.HISTORY),
+        ("button-game-export", GameAct.EXPORT),
+    ):
+        builder.button(text=t.template(key), callback_data=GameCb(game=number, act=act))
     builder.adjust(2)
     return builder.as_markup()
 
@@ -110,8 +103,7 @@ async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) 
 
 
 async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
-    """A tournament's standings as a picture: place (a shared total shares it), name, points,
-    games and the average a game; the rounds stay in the text beside it."""
+    """A tournament's standings as a picture (a shared total shares its place)."""
     if render_standings_png is None:
         return None
     rows: list[StandingRow] = []

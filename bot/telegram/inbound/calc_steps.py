@@ -1,5 +1,4 @@
-"""The buttons of `/calc` step by step: its CallbackData, FSM states and keyboards,
-beside the other flows' in `bot/telegram/`; `handlers/calc.py` routes them."""
+"""The buttons of `/calc` step by step: CallbackData, FSM states, keyboards."""
 
 from __future__ import annotations
 

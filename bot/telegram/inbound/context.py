@@ -1,20 +1,4 @@
-"""What every handler is given, as an aiogram middleware: `ctx` (`Ctx`: the core, who sent the
-update, in which language and time zone to answer, and its `Outbox`), and the retries of a
-transient database failure.
-
-Each try of an update reads its chat's settings (an update handled before is dropped: Telegram
-delivers again what it did not see confirmed) and runs the handler, which opens its unit of work,
-commits it and so answers (`ctx.unit()`, `ctx.out`). A transient database failure runs the handler
-again (`bot.core.attempts.retrying`); when every try failed the update is left to come again
-(`Redeliver`: polling does not confirm it, webhook mode answers 500) and nothing is said. When the
-database takes no writes, a look's answer is sent at once and a command is told once that it is not
-recorded yet and kept (`bot.telegram.inbound.promises`): it is recorded and answered, in its chat's
-order, as soon as saving works again. On the transport's last try (`last_try`, given by polling)
-after transient failures the update is given up and the chat told that nothing was recorded.
-
-At the edges it answers, and records nothing for, a forwarded command (its forwarder did not write
-it) and a command of an anonymous group admin or of a channel (`sender_chat`).
-"""
+"""The middleware that gives every handler `ctx` and retries a transient database failure."""
 
 from __future__ import annotations
 
@@ -72,8 +56,7 @@ def forwarded(message: Message) -> bool:
 
 
 def anonymous(message: Message) -> bool:
-    """Sent as a group (an anonymous admin: `from` is @GroupAnonymousBot) or as a channel; not a
-    channel post Telegram itself forwards into its discussion group."""
+    """Sent as a group (anonymous admin) or a channel; not Telegram's automatic forward."""
     return message.sender_chat is not None and not message.is_automatic_forward
 
 
@@ -200,9 +183,7 @@ class UpdateContext(BaseMiddleware):
             self._told.popitem(last=False)
 
     def _language(self, chosen: str | None, language_code: str | None) -> str:
-        """The chat's language; in a chat that chose none (a private chat, a group before its
-        first game), the sender's own (ru* → ru, any other → en); the server's default only for a
-        sender whose Telegram gives none."""
+        """The chat's language, else the sender's own (ru* → ru, else en), else the default."""
         if chosen:
             return chosen
         if language_code:

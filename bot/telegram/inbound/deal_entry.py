@@ -1,12 +1,4 @@
-"""The open step messages of `/deal` by buttons, in aiogram's FSM, and the checks each press goes
-through before it may move a draft (bot/telegram/inbound/bot/telegram/inbound/handlers/deal_steps.py acts on the verdict).
-
-Nothing a button carries is trusted. A press acts only when the chat's live game is the button's
-game, the presser may record in it, the presser's own FSM state holds this message (the version
-and the step of the keyboard he pressed, the records in force, not older than LIFETIME). Who
-opened the steps, to name him to anyone else, is read from the message's own buttons as Telegram
-sends it with the press and confirmed in that user's FSM state.
-"""
+"""The open step messages of `/deal` by buttons, and the checks a press passes first."""
 
 from __future__ import annotations
 
@@ -39,8 +31,7 @@ def fingerprint(state: GameState) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Why a press does nothing: the toast's locale key, and whether the message is now stale
-    (`close`: it becomes `steps-stale`, without buttons)."""
+    """Why a press does nothing: the toast's key, and whether the message is now stale."""
 
     key: str
     params: dict[str, object] = field(default_factory=dict)
@@ -65,8 +56,7 @@ def opener_of(message: Message) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class StepsBook:
-    """The presser's open steps (`state`, his FSM context in this chat) and, through the
-    dispatcher's FSM, anyone else's."""
+    """The presser's open steps and, through the dispatcher's FSM, anyone else's."""
 
     state: FSMContext
     contexts: FSMContextMiddleware

@@ -1,20 +1,4 @@
-"""aiogram's FSM storage in the bot's own database: a step-by-step `/deal`
-started on one bot instance continues on any other, and survives a restart.
-
-One row per FSM key (a user in a chat: aiogram's `DefaultKeyBuilder` string) with its state and its
-JSON data, read and written through the `Store` (both backends), each call in a short unit of work
-of its own. The data are the plain JSON values `bot.telegram.inbound.fsm` keeps (the open steps and their drafts).
-
-`DatabaseEventIsolation` keeps one user's updates in a chat one at a time across instances too (the
-`/deal` that opens a step message writes its FSM row after sending it: a press handled meanwhile on
-another instance would find no steps): an in-process lock per key, then a short lease row
-(`Repo.take_lease`, named after the key) that the other instances wait for; a dead holder's lease
-expires after `ISOLATION_SECONDS`.
-
-Each of these short units is tried again (`TRIES` in all) after a transient database failure (a
-dropped connection): they run outside the update's own unit of work (the isolation around it, the
-FSM state read before it), so nothing else would try them again but Telegram's redelivery.
-"""
+"""aiogram's FSM storage and event isolation in the bot's own database (PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -109,8 +93,7 @@ class DatabaseStorage(BaseStorage):
 
 
 class DatabaseEventIsolation(BaseEventIsolation):
-    """One update of an FSM key at a time, in this process and across the instances sharing the
-    store."""
+    """One update of an FSM key at a time, across the instances sharing the store."""
 
     def __init__(
         self,

@@ -1,18 +1,4 @@
-"""Long polling that loses no update: a fetched batch is handled to the end — every
-command committed with the replies it owes — before the next `getUpdates` confirms it with its
-offset. A crash in the middle leaves the batch unconfirmed, so Telegram delivers it again, and
-`processed_updates` (marked in each command's transaction) skips what was already recorded:
-at-least-once in, exactly-once effect.
-
-Inside a batch, each chat's updates are handled one after another in their order, different
-chats concurrently. An update whose database failed on every attempt (`Redeliver`) is not
-confirmed: the next `getUpdates` asks from it (after a transient failure the updates after it of
-its chat wait for it, so a chat's records keep their order; while the database takes no writes
-they are handled, so a look is answered), after a pause that grows while the failures go on, and
-the updates of the batch that were handled are not handled again. After `GIVE_UP` seconds of failing
-an update has its last try (`last_try`: the chat is told that nothing was recorded) and is
-confirmed. A stop (SIGTERM, SIGINT) ends the wait for updates at once, never a batch being handled.
-"""
+"""Long polling that loses no update: a batch is handled to the end before it is confirmed."""
 
 from __future__ import annotations
 
@@ -41,8 +27,7 @@ GIVE_UP: Final = 300.0  # seconds an update may fail before its last try
 
 
 class Pending:
-    """The updates fetched but not confirmed yet: those handled (not to be handled again when they
-    come back with one that is not) and when each of the others first failed."""
+    """Updates fetched, not confirmed yet: those handled, and when the others first failed."""
 
     def __init__(
         self, give_up: float = GIVE_UP, clock: Callable[[], float] = time.monotonic
@@ -99,8 +84,7 @@ async def handle_batch(
     pending: Pending | None = None,
     **kwargs: Any,
 ) -> list[Update]:
-    """Every update of the batch, serialised per chat, chats concurrently; returns when all
-    are done, with the updates left to come again."""
+    """Every update of the batch, per chat in order, chats concurrently; those to come again."""
     pending = pending or Pending()
     by_chat: dict[int, list[Update]] = defaultdict(list)
     for update in updates:
@@ -172,8 +156,7 @@ async def poll(
 
 
 async def _confirm(bot: Bot, offset: int | None) -> None:
-    """Tell Telegram the last batch was handled (else it comes again after the restart, and
-    `processed_updates` skips it); an update this fetches is not confirmed and comes again."""
+    """Confirm the last batch (an update this fetches is not confirmed and comes again)."""
     if offset is None:
         return
     with contextlib.suppress(Exception):

@@ -1,10 +1,4 @@
-"""Updates the bot promised to record by itself: while the database takes no writes a command is
-told "not recorded yet — I will record it by myself" and kept here, in its chat's order; once saving
-works again they are fed again, in order, before anything newer of their chat, and answered as any
-command is. The update's mark makes a kept update that Telegram also sends again count once.
-
-They are kept in memory: the transport keeps them too (polling leaves them unconfirmed, webhook mode
-answers 500), so a restart finds them again as long as Telegram still holds them."""
+"""Updates the bot promised to record by itself once the database takes writes again."""
 
 from __future__ import annotations
 
@@ -62,8 +56,7 @@ class Promises:
             return True
 
     async def feed(self, dispatcher: Dispatcher, bot: Bot, update: Update, **data: Any) -> None:
-        """An update from the transport: its chat's kept updates first (outside the update's
-        own handling, whose events isolation holds the chat), then the update itself."""
+        """An update from the transport: its chat's kept updates first, then the update itself."""
         chat_id = chat_of(update)
         if self.holds(chat_id):
             await self.redeem(dispatcher, bot, chat_id)

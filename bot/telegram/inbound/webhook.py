@@ -1,20 +1,4 @@
-"""Webhook mode, on the one web listener of the process.
-
-Chosen by `WEBHOOK_URL`: at start-up the bot calls `setWebhook(url=WEBHOOK_URL,
-secret_token=WEBHOOK_SECRET)` and serves the path of `WEBHOOK_URL` on the web listener
-(`WEB_LISTEN`, default 0.0.0.0:8080, beside the Mini App and `/healthz`). A request without the
-header `X-Telegram-Bot-Api-Secret-Token: WEBHOOK_SECRET` is refused (401) before it is read, so it
-changes nothing. The update is handled in the request (aiogram's public `Dispatcher.feed_update`):
-the 2xx goes only once the update's unit of work has committed. An update whose database failed on
-every attempt (`Redeliver`) answers 500 and says nothing in the chat: Telegram sends it again, and
-its mark makes a committed one count once. A refused command (answered in the chat), an update
-already handled, and a bug (told in the chat: nothing was recorded) are answers, 200. Telegram
-sends many updates at once; those of one chat are serialised by the bot (the unit of work's
-per-chat locks, in-process and in the database).
-
-aiogram's `SimpleRequestHandler` answers 200 whatever the update did (its `feed_webhook_update`
-logs an exception and returns), so this small handler of our own stands in for it.
-"""
+"""Webhook mode, on the one web listener of the process."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""The one exception to the outbox (`bot.telegram.outbound.outbox`): what Telegram wants answered in
-place, at once, and that reports no commit — a pressed button's toast or its answer in place (a
-/help topic), an inline query's results, the step-by-step entries' own prompts and edits (their
-message ids are their state) — and, when the
-database takes no writes so the outbox cannot be written, a look's answer and the notice that
-nothing could be saved.
-
-Every call goes through `call`: a 429 waits its `retry_after` (up to `LONGEST_WAIT`), a 5xx or a
-dropped connection a short pause, up to `RETRIES` times; a request Telegram refuses (400, 403) is
-logged. None is returned when nothing was sent. tests/bot/test_direct_answers.py finds any other
-call of Telegram's sending methods in the adapter.
-"""
+"""The one exception to the outbox: what Telegram wants answered in place, at once."""
 
 from __future__ import annotations
 
@@ -60,8 +49,7 @@ PAUSE: Final = 0.5  # seconds before the first try again after a 5xx or a networ
 
 
 async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
-    """`method` sent (through `bot`, or the bot an aiogram shortcut is bound to); None when it
-    was not (logged)."""
+    """`method` sent (through `bot`, or its bound bot); None when it was not (logged)."""
     name = type(method).__name__
     for attempt in range(RETRIES + 1):
         try:
@@ -88,7 +76,6 @@ async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
 
 
 async def answer(message: Message, text: str, **options: Any) -> Message | None:
-    """A new message in `message`'s chat."""
     return await call(message.answer(text, **options))
 
 
@@ -112,7 +99,6 @@ async def edit_in(
     text: str,
     markup: InlineKeyboardMarkup | None = None,
 ) -> Message | bool | None:
-    """A message of the bot's known by its chat and id, shown anew."""
     method = EditMessageText(
         chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
     )
@@ -163,8 +149,7 @@ async def answer_inline(
 
 
 async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
-    """What a look owed, sent now rather than through the outbox (it cannot be written): texts
-    and votes as messages, a sheet as its picture (or the text sheet), a document as a file."""
+    """What a look owed, sent now because the outbox cannot be written."""
     for owed in rows:
         markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
         if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
@@ -181,13 +166,7 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
         elif owed.target is not None:
             await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
         else:
-            message = SendMessage(
-                chat_id=owed.chat_id,
-                message_thread_id=owed.thread_id,
-                text=owed.text,
-                reply_markup=markup,
-            )
-            await call(message, bot)
+            await send(bot, owed.chat_id, owed.text, markup, thread_id=owed.thread_id)
 
 
 async def _sheet(bot: Bot, core: Core, owed: Owed, markup: InlineKeyboardMarkup | None) -> None:

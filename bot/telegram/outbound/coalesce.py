@@ -1,14 +1,4 @@
-"""Sheet pictures waiting in one chat go out as one: the newest.
-
-When deals come faster than a group may be sent messages (20 a minute), their sheets queue up in
-the outbox. Each picture would show the game a deal later than the one before, so only the newest
-is worth sending; what the skipped ones said, their captions, still reaches the chat: joined into
-the newest picture's caption when they fit Telegram's 1,024 characters, else as one text message
-just before the picture. That text is kept to one message (a run whose captions would need two
-stops short, and the rest goes in the next round): a send that fails is sent again whole, and a
-text of two messages would repeat its first after the second failed. A row of another kind (a
-text, a vote, a document) ends the run, so the chat's order is kept.
-"""
+"""Sheet pictures waiting in one chat go out as one: the newest."""
 
 from __future__ import annotations
 
@@ -26,10 +16,7 @@ JOIN: Final = "\n\n"
 
 @dataclass(frozen=True, slots=True)
 class Merge:
-    """A run of waiting sheets as it goes out: the claimed row owes `first` instead, the rows
-    `done` are marked sent (what they owed is in `first`), and when the skipped captions are
-    too long for one caption, `first` is that text and `last` (a row id, what it owes) the
-    picture that follows it."""
+    """A run of waiting sheets as it goes out: `first` instead, `done` marked sent, `last` left."""
 
     first: Owed
     done: tuple[int, ...]

@@ -1,19 +1,4 @@
-"""The one way to answer a user: `Outbox`, made per update by `bot.telegram.inbound.context`, owes
-texts to the chat, the game's sheet (sent, or redrawn in place) and a vote's message in the unit of
-work a handler commits. What it owes is data (`bot.domain.Owed` rows), written by that commit with
-the command it reports and delivered after it by `bot.telegram.outbound.sender.Sender`; nothing here
-calls Telegram.
-
-The one exception is `bot.telegram.outbound.at_once`: Telegram's answer to a pressed button or an
-inline query in place (a toast, a /help topic, the inline results, the step-by-step entries' own
-prompts and edits, whose message ids are their state), and a look's answer when the database takes
-no writes.
-
-The sheet is a picture with the reply as its caption, or the text sheet when no picture can be
-drawn. One live sheet message per game is remembered; an undo or an edit redraws that photo in
-place when it is still near the bottom of the chat. Values corrected by a vote are drawn the paper
-way (the wrong value, a dot, the right one).
-"""
+"""The one way to answer a user: `Outbox` owes the answers in the handler's unit of work."""
 
 from __future__ import annotations
 
@@ -30,7 +15,7 @@ from bot.core import Core, GameState, UnitOfWork, looks, votes
 from bot.core.results import Ended, Recorded, VoteState
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind
-from bot.telegram.keyboards import debts_keyboard, vote_keyboard
+from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
 from bot.telegram.outbound import tournament_news
 from bot.telegram.outbound.settling import private_messages
 from bot.texts.debts import ended_hint
@@ -60,9 +45,7 @@ async def render_png(
     state: GameState | None = None,
     full: bool = False,
 ) -> bytes | None:
-    """The sheet's PNG drawn in a worker thread, or None; with `core` and `state`, values
-    corrected by a vote are drawn as paper shows them. `full`: the full sheet, every total, for a
-    document (`bot.sheet.render_document_png`)."""
+    """The sheet's PNG (corrections drawn the paper way; `full`: the document), or None."""
     if render_sheet_png is None:
         return None
     try:
@@ -96,9 +79,7 @@ LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 
 @dataclass(frozen=True, slots=True)
 class Outbox:
-    """The answer to one update: the unit of work it is owed in, its chat, its language, and the
-    command's message (`message_id`, None for a button or the vote clock), near which an undo or
-    an edit redraws the sheet."""
+    """The answer to one update: its chat, its language and the command's message."""
 
     t: Translator
     chat_id: int
@@ -110,18 +91,17 @@ class Outbox:
     def _live(self, state: GameState) -> str | None:
         """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
         button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
-        if button is None:
-            return None
-        return InlineKeyboardMarkup(inline_keyboard=[[button]]).model_dump_json(exclude_none=True)
+        return as_json(
+            InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
+        )
 
     def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
-        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
         return Owed(
             self.chat_id,
             OwedKind.TEXT,
             text,
             self.t.lang,
-            keyboard,
+            as_json(markup),
             target=target,
             thread_id=self.thread_id,
         )
@@ -146,13 +126,11 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A message of the bot's (a button's) shown anew."""
         uow.owe(self._text(text, markup, message_id))
 
     async def sheet(
         self, uow: UnitOfWork, result: Sheeted, caption: Safe, *, redraw: bool = False
     ) -> None:
-        """A command's result: its sheet with `caption` (see `sheet_of`)."""
         await self.sheet_of(
             uow, result.state, result.sheet, result.settlement, caption, redraw=redraw
         )
@@ -167,10 +145,7 @@ class Outbox:
         *,
         redraw: bool = False,
     ) -> None:
-        """The sheet as the log stands now, with `caption` (drawn by the sender, or sent as the
-        text sheet when no picture can be drawn); with `redraw`, the sender redraws the live
-        sheet photo instead when it is at most NEAR messages above the command, and sends the
-        caption as a text under the command so the chat still sees the answer."""
+        """The sheet with `caption`; with `redraw`, the live photo redrawn when it is near."""
         rows: list[Owed] = []
         if len(plain_text(caption)) > CAPTION_LIMIT:
             rows += self._texts(caption)
@@ -194,46 +169,36 @@ class Outbox:
     async def vote(
         self, uow: UnitOfWork, result: VoteState, *, message_id: int | None = None
     ) -> None:
-        """Redraw a vote's message (`message_id`, else the one the log remembers) or post it anew
-        (the sender remembers it), in the vote's own chat; then show what a passed vote did: the
-        sheet after a record changed, or the end."""
+        """Redraw a vote's message or post it anew, then show what a passed vote did."""
         state = result.state
+        state, vote, t = result.state, result.vote, self.t
         here = replace(
             self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
         )
-        await here._vote(uow, result, message_id)
-
-    async def _vote(self, uow: UnitOfWork, result: VoteState, message_id: int | None) -> None:
-        state, vote, t = result.state, result.vote, self.t
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
-        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
-        target = message_id if message_id is not None else vote.message_id
-        rows = [
+        uow.owe(
             Owed(
-                self.chat_id,
+                here.chat_id,
                 OwedKind.VOTE,
                 vote_text(t, result, self.zone),
                 t.lang,
-                keyboard,
+                as_json(markup),
                 game_id=state.game_id,
                 seq=vote.seq,
-                target=target,
-                thread_id=self.thread_id,
+                target=message_id if message_id is not None else vote.message_id,
+                thread_id=here.thread_id,
             )
-        ]
-        uow.owe(*rows)
+        )
         await tournament_news.referred(uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
-            await self.sheet_of(uow, state, applied.sheet, applied.settlement, caption)
+            await here.sheet_of(uow, state, applied.sheet, applied.settlement, caption)
         if result.ended is not None:
-            await self.ended(uow, result.ended)
+            await here.ended(uow, result.ended)
 
     async def ended(self, uow: UnitOfWork, ended: Ended) -> None:
-        """A game's end: one message in the chat, with a "✅ paid" button under it for each debt
-        the end opened, one private message to each of its players who started the bot, and the
-        standings of its tournament at the tournament's home."""
+        """A game's end: the chat's message, private ones, and the tournament's standings."""
         t = self.t
         lines: list[str] = [ended_text(self.t, ended)]
         hint = ended_hint(t, ended.debts)
@@ -251,20 +216,18 @@ class Outbox:
         caption: Safe,
         markup: InlineKeyboardMarkup | None = None,
     ) -> None:
-        """A picture the command drew (the standings), with `caption`; a caption longer than
-        Telegram takes goes first as text, the picture then keeps only its first line."""
+        """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows: list[Owed] = []
         if len(plain_text(caption)) > CAPTION_LIMIT:
             rows += self._texts(caption)
             caption = Safe(caption.split("\n", 1)[0])
-        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
         rows.append(
             Owed(
                 self.chat_id,
                 OwedKind.PHOTO,
                 caption,
                 self.t.lang,
-                keyboard,
+                as_json(markup),
                 body=png,
                 filename=filename,
                 thread_id=self.thread_id,
@@ -287,8 +250,7 @@ class Outbox:
 
 
 async def close_expired_votes(core: Core, default_locale: str) -> int:
-    """Close (or refer to the arbiter) the votes whose time is over, each game in a unit of work of
-    its own with the messages it owes; how many."""
+    """Close (or refer) the votes whose time is over, one unit per game; how many."""
     closed = 0
     for chat_id, game_id in votes.due_votes(core):
         try:
@@ -310,8 +272,7 @@ async def close_expired_votes(core: Core, default_locale: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class ChatAnnouncer:
-    """The chat's answer to a deal taken outside Telegram (the Mini App): its sheet with the
-    record's caption, owed in the deal's own unit of work (the core's `Announce` port)."""
+    """The chat's answer to a deal taken in the Mini App (the core's `Announce` port)."""
 
     live: LiveButton | None = None
 

@@ -1,16 +1,4 @@
-"""Telegram's limits on what a bot sends, kept before each call rather than learnt from 429s.
-
-Telegram allows a bot about 30 messages a second in all, 20 a minute in one group, and about one
-a second in a private chat (short bursts tolerated); past that it answers 429 with `retry_after`.
-Each limit is a token bucket: `burst` calls may go at once, then the bucket refills at a steady
-rate. For a limit of `count` calls in any `window` seconds the refill is `(count - burst) /
-window`, so no window, wherever it starts, holds more than `count` calls (docs/decisions.md
-"Pacing"). A call that finds no token reserves the next one and waits for it: calls go in the
-order they asked.
-
-The buckets live in the process; with several instances each paces its own sends, and what one
-instance learns from a 429 reaches the others through the outbox row's due time.
-"""
+"""Telegram's limits on what a bot sends, kept before each call rather than learnt from 429s."""
 
 from __future__ import annotations
 
@@ -37,8 +25,7 @@ class Limit:
 
 @dataclass(slots=True)
 class TokenBucket:
-    """One limit's bucket on the sender's clock (seconds). `at` is when `tokens` was counted; a
-    pause moves it into the future, and nothing refills before then."""
+    """One limit's bucket on the sender's clock (seconds)."""
 
     limit: Limit
     tokens: float
@@ -69,8 +56,7 @@ class TokenBucket:
         return wait
 
     def pause(self, now: float, seconds: float) -> None:
-        """Telegram said "retry after `seconds`": nothing goes before, and the bucket is empty
-        then."""
+        """Telegram said "retry after `seconds`": the bucket is empty until then."""
         self._fill(now)
         self.tokens = min(self.tokens, 0.0)
         self.at = max(self.at, now + seconds)
@@ -83,8 +69,7 @@ class TokenBucket:
 
 @dataclass(slots=True)
 class Pacing:
-    """The bot's bucket and one per chat (a group's limit for negative chat ids, a private
-    chat's for the others). `Pacing.unlimited()` paces nothing."""
+    """The bot's bucket and one per chat (group or private limit); `unlimited()` paces nothing."""
 
     group: Limit | None
     private: Limit | None
@@ -107,7 +92,6 @@ class Pacing:
 
     @property
     def kept(self) -> int:
-        """Chat buckets kept now."""
         return len(self._chats)
 
     def _chat(self, chat_id: int, now: float) -> TokenBucket | None:
@@ -127,8 +111,7 @@ class Pacing:
         return self._bot
 
     def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
-        """Seconds until the chat may take `calls` calls (0: now; more calls than a burst wait
-        for a full bucket, the rest for their turn); nothing is taken."""
+        """Seconds until the chat may take `calls` calls (0: now); nothing is taken."""
         bucket = self._chat(chat_id, now)
         if bucket is None:
             return 0.0
@@ -140,8 +123,7 @@ class Pacing:
         return bucket.take(now) if bucket is not None else 0.0
 
     def take_bot(self, now: float) -> float:
-        """Reserve one call of the bot's (after the chat's token: a call reserves the bot's
-        token only when it is about to go); seconds to wait before it may go."""
+        """Reserve one call of the bot's (after the chat's); seconds to wait before it may go."""
         bucket = self._bot_bucket(now)
         return bucket.take(now) if bucket is not None else 0.0
 

@@ -1,12 +1,4 @@
-"""One attempt at one owed row: the Telegram calls it takes, each paced to Telegram's limits
-(`bot.telegram.outbound.pacing`) before it goes. Telegram's errors reach the sender, which decides what comes
-next; a fault of the database met on the way (reading the sheet to draw) is a `StoreFault`.
-
-A sheet the picture cannot carry still reaches the chat: a caption over Telegram's 1,024
-characters goes first as a text and the picture gets the sheet's title; a picture Telegram
-refuses (400: its dimensions, its processing, its size) is replaced by the text sheet with the
-caption; no picture at all (no Pillow, a drawing that failed) is the text sheet too.
-"""
+"""One attempt at one owed row: its Telegram calls, each paced to Telegram's limits."""
 
 from __future__ import annotations
 
@@ -34,13 +26,11 @@ T = TypeVar("T")
 
 
 class StoreFault(Exception):
-    """The database failed under an attempt: the row is tried again soon, and the attempt is not
-    counted against it (a database that comes back is not the row's fault)."""
+    """The database failed under an attempt: tried again soon, the attempt not counted."""
 
 
 def calls_needed(owed: Owed) -> int:
-    """How many calls a row takes at most in the usual case: what its chat's bucket must hold
-    before the row is tried (a redraw in place is the edit and the caption under the command)."""
+    """How many calls a row takes at most in the usual case (its chat's bucket must hold them)."""
     if owed.kind is OwedKind.REDRAW:
         return 2
     if owed.kind is OwedKind.SHEET:
@@ -90,25 +80,16 @@ class Poster:
             return await self._text(owed), None
         if owed.kind is OwedKind.VOTE:
             return await self._vote(owed), None
-        if owed.kind is OwedKind.DOCUMENT:
-            assert owed.body is not None and owed.filename is not None
-            document = BufferedInputFile(owed.body, filename=owed.filename)
-            await self._paced(owed)
-            sent = await self.bot.send_document(
-                owed.chat_id,
-                document,
-                message_thread_id=owed.thread_id,
-                caption=owed.text,
-                request_timeout=REQUEST_TIMEOUT,
-            )
-            return sent.message_id, None
-        if owed.kind is OwedKind.PHOTO:  # a picture the command drew (the standings)
+        if owed.kind in (OwedKind.DOCUMENT, OwedKind.PHOTO):  # a file the command made
             assert owed.body is not None
-            picture = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
+            file = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
+            send = (
+                self.bot.send_document if owed.kind is OwedKind.DOCUMENT else self.bot.send_photo
+            )
             await self._paced(owed)
-            sent = await self.bot.send_photo(
+            sent = await send(
                 owed.chat_id,
-                picture,
+                file,
                 message_thread_id=owed.thread_id,
                 caption=owed.text,
                 reply_markup=_markup(owed),
@@ -132,43 +113,33 @@ class Poster:
         except Exception as error:
             raise StoreFault(f"{type(error).__name__}: {error}") from error
 
+    async def _edit(self, owed: Owed) -> bool:
+        """Edit the row's message; whether it shows the text (a retried edit changes nothing)."""
+        await self._paced(owed)
+        try:
+            await self.bot.edit_message_text(
+                text=owed.text,
+                chat_id=owed.chat_id,
+                message_id=owed.target,
+                reply_markup=_markup(owed),
+                request_timeout=REQUEST_TIMEOUT,
+            )
+        except TelegramBadRequest as error:
+            if "not modified" not in str(error):
+                log.info("message %s could not be edited (%s)", owed.target, error)
+                return False
+        return True
+
     async def _text(self, owed: Owed) -> int | None:
-        markup = _markup(owed)
-        if owed.target is not None:
-            await self._paced(owed)
-            try:
-                await self.bot.edit_message_text(
-                    text=owed.text,
-                    chat_id=owed.chat_id,
-                    message_id=owed.target,
-                    reply_markup=markup,
-                    request_timeout=REQUEST_TIMEOUT,
-                )
-            except TelegramBadRequest as error:
-                if "not modified" not in str(error):
-                    log.info("message %s could not be edited (%s)", owed.target, error)
-            return owed.target
-        return await self._plain(owed, owed.text)
+        if owed.target is None:
+            return await self._plain(owed, owed.text)
+        await self._edit(owed)
+        return owed.target
 
     async def _vote(self, owed: Owed) -> int | None:
-        """Edit the vote's message, or post it anew when there is none or it is gone (edits are
-        idempotent: a retried one changes nothing)."""
-        markup = _markup(owed)
-        if owed.target is not None:
-            await self._paced(owed)
-            try:
-                await self.bot.edit_message_text(
-                    text=owed.text,
-                    chat_id=owed.chat_id,
-                    message_id=owed.target,
-                    reply_markup=markup,
-                    request_timeout=REQUEST_TIMEOUT,
-                )
-                return owed.target
-            except TelegramBadRequest as error:
-                if "not modified" in str(error):
-                    return owed.target
-                log.info("vote %s: its message could not be edited (%s)", owed.seq, error)
+        """Edit the vote's message, or post it anew when there is none or it is gone."""
+        if owed.target is not None and await self._edit(owed):
+            return owed.target
         return await self._plain(owed, owed.text)
 
     async def _sheet(self, row: OwedRow) -> tuple[int | None, int | None]:
@@ -211,8 +182,7 @@ class Poster:
         return sent.message_id, sent.message_id
 
     async def _redrawn(self, row: OwedRow, png: bytes, caption: str) -> bool:
-        """Redraw the live sheet photo in place when it is near the command; whether it was (then
-        what is left to send is the caption, and the row says so: a retry sends only that)."""
+        """Redraw the live sheet photo in place when it is near the command; whether it was."""
         owed = row.owed
         assert owed.game_id is not None
         if owed.reply_to is None:
@@ -241,8 +211,7 @@ class Poster:
             await repo.owed_as_text(row_id)
 
     async def _plain(self, owed: Owed, text: str, *, markup: bool = True) -> int | None:
-        """A text in as many messages as Telegram's limit asks, the row's keyboard on the last
-        (a retry may repeat the parts already out: the rare text over 4,096 characters)."""
+        """A text in as many messages as Telegram's limit asks, the keyboard on the last."""
         message_id = None
         parts = _parts(text)
         for index, part in enumerate(parts):

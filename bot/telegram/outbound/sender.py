@@ -1,11 +1,4 @@
-"""The sender: delivers the outbox in order per chat, concurrently across chats, each row claimed
-with a lease so two senders never send one row (docs/architecture.md "Delivery").
-
-A row waits for its chat's pace (`pacing`); sheets waiting in one chat go out as the newest
-(`coalesce`). At least once: a send whose answer was lost is sent again, never lost; a request
-Telegram refuses for good (400, 403) is given up and logged. An outcome the database did not take
-is written again next round while the claim stays this sender's.
-"""
+"""The sender: delivers the outbox in order per chat, each row claimed with a lease."""
 
 from __future__ import annotations
 
@@ -135,16 +128,10 @@ class Sender:
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
-        self._due = float("inf")  # the earliest time a row given back for its chat's pace is due
-        self.sent = 0
+        self.due = float("inf")  # when the first row given back for its chat's pace is due
 
     def _now(self) -> float:
         return self.clock()
-
-    @property
-    def due(self) -> float:
-        """When the first row given back for its chat's pace is due (inf: none is)."""
-        return self._due
 
     async def wake(self) -> None:
         self._woken.set()
@@ -184,7 +171,7 @@ class Sender:
                     log.warning(
                         "outbox: delivering failed (%s: %s); trying again", kind.__name__, error
                     )
-            wait = min(TICK, max(0.0, self._due - self.clock()))
+            wait = min(TICK, max(0.0, self.due - self.clock()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._woken.wait(), wait)
             self._woken.clear()
@@ -198,8 +185,8 @@ class Sender:
             if self._lost_claims:
                 await self._release_lost()
             now = self.clock()
-            if self._due <= now:
-                self._due = float("inf")
+            if self.due <= now:
+                self.due = float("inf")
             try:
                 async with self.store.statement() as repo:  # one statement: its own transaction
                     rows = await repo.claim_owed(self.name, now, now + self.lease)
@@ -217,7 +204,7 @@ class Sender:
         now = self.clock()
         wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
         if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
-            self._due = min(self._due, now + wait)
+            self.due = min(self.due, now + wait)
             outcome: Outcome = Again(now + wait)
             merged = 0
         else:
@@ -343,7 +330,6 @@ class Sender:
         """A vote posted anew is remembered (failing that, its next redraw posts it again)."""
         if not isinstance(outcome, Sent):
             return
-        self.sent += 1
         owed, message_id = row.owed, outcome.message_id
         if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
             assert owed.game_id is not None and owed.seq is not None

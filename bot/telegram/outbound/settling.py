@@ -1,10 +1,4 @@
-"""What settling up owes the chats: at a game's end one private message to each player who started
-the bot in private (whom he owes, with the "✅ paid" buttons, and who owes him), written with the
-game's end; and the reminders the vote clock's holder lists in the groups.
-
-Nobody who has not started the bot is written to; a private chat that blocked the bot answers 403
-and the sender gives the row up (`bot.telegram.outbound.posting`), never tries it again.
-"""
+"""What settling up owes: private messages at a game's end, and the debt reminders."""
 
 from __future__ import annotations
 
@@ -14,7 +8,7 @@ from bot.core import Core, Player, UnitOfWork, looks
 from bot.core import debts as debts_core
 from bot.core.results import Ended
 from bot.domain import Account, Owed, OwedKind
-from bot.telegram.keyboards import debts_keyboard
+from bot.telegram.keyboards import as_json, debts_keyboard
 from bot.texts.debts import private_ended_text, reminder_text
 from bot.texts.i18n import translator
 from bot.texts.views import chunks
@@ -23,8 +17,7 @@ log = logging.getLogger(__name__)
 
 
 async def private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
-    """One private message per player of the ended game who has started the bot (in his
-    language): his debts with their buttons, then the debts owed to him."""
+    """One private message per player of the ended game who started the bot: his debts."""
     debts = ended.debts
     players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
     ids = sorted({p.user_id for p in players if p.user_id is not None})
@@ -41,22 +34,19 @@ async def private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
             continue
         t = translator(account.lang)
         owing = [debt for debt in mine if _is(debt.debtor, account)]
-        markup = debts_keyboard(t, owing)
-        keyboard = markup.model_dump_json(exclude_none=True) if markup is not None else None
         text = private_ended_text(t, mine, owing, title)
+        keyboard = as_json(debts_keyboard(t, owing))
         rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
     return rows
 
 
 def _is(player: Player, account: Account) -> bool:
-    """The seat is this account's: by its id, or (a seat given as @username that never acted)
-    by the username it started the bot with."""
+    """The seat is this account's: by its id, or by the username it started the bot with."""
     return player.is_user(account.user_id, account.username)
 
 
 async def remind_debts(core: Core, default_locale: str) -> int:
-    """List the open debts of every chat whose reminder is due, each chat in a unit of work of
-    its own; how many chats were reminded. A chat whose unit fails is tried again next time."""
+    """Remind the chats whose reminder is due, each in a unit of work; how many."""
     reminded = 0
     for reminder in await debts_core.due_reminders(core):
         chat_id = reminder.chat_id
@@ -65,8 +55,7 @@ async def remind_debts(core: Core, default_locale: str) -> int:
             async with UnitOfWork(core) as uow:
                 every, debts = await debts_core.remind(uow, chat_id)
                 parts = chunks(reminder_text(t, debts, every).split("\n")) if debts else []
-                markup = debts_keyboard(t, debts)  # the debts' buttons under the last part
-                keyboard = markup.model_dump_json(exclude_none=True) if markup else None
+                keyboard = as_json(debts_keyboard(t, debts))  # under the last part
                 for index, part in enumerate(parts):
                     last = index == len(parts) - 1
                     uow.owe(Owed(chat_id, OwedKind.TEXT, part, t.lang, keyboard if last else None))

@@ -1,6 +1,4 @@
-"""What a tournament's home chat is told about its tables: a table's vote that went to the judge
-(owed in the unit that referred it), and the standings each time a table's game ends (owed by a
-unit of their own once the game's end is committed, since they read every table's ended games)."""
+"""What a tournament's home chat is told about its tables: referred votes, standings."""
 
 from __future__ import annotations
 
@@ -55,8 +53,7 @@ async def referred(uow: UnitOfWork, lang: str, result: VoteState) -> None:
 
 
 async def ended(uow: UnitOfWork, lang: str, state: GameState) -> None:
-    """A table's game ended in this unit: once it is committed, the home chat gets the
-    standings."""
+    """A table's game ended in this unit: once it is committed, the home gets the standings."""
     tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
     if tournament is None:
         return

@@ -1,5 +1,4 @@
-"""/games and /game N: the chat's games a page at a time (in a private chat, the account's in
-every chat), and any game of the chat opened again with its history and export. Reading only."""
+"""/games and /game N: the chat's games a page at a time, and one game opened again."""
 
 from __future__ import annotations
 
@@ -49,8 +48,7 @@ async def games_cmd(message: Message, ctx: Ctx) -> None:
 
 @router.callback_query(GamesCb.filter())
 async def games_page(query: CallbackQuery, callback_data: GamesCb, ctx: Ctx) -> None:
-    """◀ ▶: the page asked for, kept within the list as it stands now, shown in place (the toast
-    once the page's edit is owed for good)."""
+    """◀ ▶: the page asked for, within the list as it stands now, shown in place."""
     t = ctx.t
     page = await _page(ctx, callback_data.page)
     async with ctx.unit() as uow:

@@ -1,14 +1,4 @@
-"""`/calc`: settle a game played on paper, in a group or a private chat.
-
-`/calc …` with the sheet in the same message answers at once (scoring.calc reads it, scoring.settle
-settles it; the answer comes under a picture of the sheet as written). `/calc` alone asks step by
-step with aiogram's FSM (the dispatcher's storage, in memory, one context per user in a chat, so
-only the opener's replies reach his steps): convention, number of players and pool target by
-buttons, then the names and each player's numbers as replies to the prompt. Every button carries
-its opener; a press by anyone else is refused with a toast. `Back` goes one step back, `Cancel`
-forgets everything. `/calc` keeps nothing: it opens no game, touches no running game and writes
-nothing to the database.
-"""
+"""`/calc`: settle a game played on paper, in a group or a private chat."""
 
 from __future__ import annotations
 
@@ -209,8 +199,7 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
 
 
 def reads_as_answer(text: str, data: dict[str, Any], naming: bool) -> bool:
-    """Whether a message the opener wrote beside the prompt is an answer to it: as many names as
-    the step asks for, or a player's numbers."""
+    """Whether the opener's message beside the prompt answers it (names or numbers)."""
     if naming:
         try:
             return len(read_names(split_words(text))) == int(data["players"])

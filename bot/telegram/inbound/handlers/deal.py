@@ -1,10 +1,4 @@
-"""/deal, /lastround, /undo, /edit: records, each answered with its line, its entries and the sheet.
-`/deal … late` proposes a forgotten deal instead (a vote, see `handlers.votes`). An edited `/deal`
-message corrects the record it wrote while the pencil rule holds, or is told how to correct it.
-
-Every handler here has the same shape: open the update's unit of work, run the command, owe the
-answer, commit — the record and its answer are written together — and the sender posts the answer
-after the commit (`bot.telegram.outbound.sender`)."""
+"""/deal, /lastround, /undo, /edit: records, each answered with its line and the sheet."""
 
 from __future__ import annotations
 
@@ -41,8 +35,7 @@ async def last_round_cmd(message: Message, ctx: Ctx) -> None:
 
 @router.message(Command("undo"))
 async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """Undo the last record; the sheet is redrawn in place when it is near. /undo takes nothing
-    after it: text there is refused (it may be a correction meant for /edit), nothing undone."""
+    """Undo the last record; the sheet is redrawn in place when it is near."""
     junk = (command.args or "").strip()
     if junk:
         raise GameError("undo-takes-nothing", junk, {}, "/undo")

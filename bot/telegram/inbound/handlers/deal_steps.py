@@ -1,15 +1,4 @@
-"""`/deal` without arguments: the deal as inline-keyboard steps, recorded like a typed `/deal`.
-
-bot/texts/deal_steps.py is the step machine (it asks the engine what each step may offer);
-bot/telegram/deal_entry.py keeps the open step message in the presser's FSM state and checks every press
-against it and the database — nothing a button carries is trusted. ✅ builds the canonical line
-and calls `records.record`: the same path, rules and refusals as a typed `/deal`. What says
-"recorded" waits for the commit: the step message shown as the record goes through the outbox with
-the deal; the toast and the steps' "done" mark come after the commit (a commit that fails and is
-tried again finds the steps still open; a second ✅ after it finds them done, and the records'
-fingerprint changed). The step messages themselves record nothing and are the outbox's named
-exception (`bot.telegram.outbound.at_once`): their message ids are the steps' state.
-"""
+"""`/deal` without arguments: the deal as inline-keyboard steps, recorded like a typed `/deal`."""
 
 from __future__ import annotations
 
@@ -42,18 +31,10 @@ NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next
 
 
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
-    seating, draft, back = entry.seating, entry.draft, len(entry.drafts) > 1
+    back = len(entry.drafts) > 1
+    flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
     return deal_keyboard(
-        t,
-        entry.game_id,
-        opener,
-        entry.version,
-        seating,
-        draft,
-        back=back,
-        concede=entry.concede,
-        prikup=entry.prikup,
-        odessa=entry.odessa,
+        t, entry.game_id, opener, entry.version, entry.seating, entry.draft, back=back, **flags
     )
 
 
@@ -108,19 +89,13 @@ async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> Non
     await at_once.toast(query, plain_text(text), alert=alert)
 
 
-async def _close(message: Message, text: Safe) -> None:
-    """The step message becomes `text`, without buttons."""
-    await at_once.edit(message, text)
-
-
 async def _checked(
     query: CallbackQuery,
     data: DealCb,
     ctx: Ctx,
     book: StepsBook,
 ) -> tuple[Message, OpenSteps] | None:
-    """The step message and its draft when this press may act on it; otherwise the presser is
-    told why (nothing changes for anyone who may not record in the live game)."""
+    """The step message and its draft when this press may act on it; else the presser is told."""
     message, caller, t = query.message, ctx.caller, ctx.t
     if not isinstance(message, Message):
         await _toast(query, t("steps-stale-toast"), alert=True)
@@ -133,7 +108,7 @@ async def _checked(
     if isinstance(verdict, Refused):
         await _toast(query, t(verdict.key, **verdict.params), alert=verdict.alert)
         if verdict.close:
-            await _close(message, t("steps-stale"))
+            await at_once.edit(message, t("steps-stale"))
         return None
     return message, verdict
 
@@ -171,7 +146,7 @@ async def record_press(
             await uow.commit()
     except ScoringError as error:
         await book.done(message.message_id)  # the refused draft is done with
-        await _close(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
+        await at_once.edit(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
         raise  # the errors router answers the press with the same refusal
     await book.done(message.message_id)  # committed: a second ✅ records nothing
     await _toast(query, t("steps-recorded-toast"))
@@ -196,7 +171,7 @@ async def step_press(
     if callback_data.act is Act.CANCEL:
         await book.done(message.message_id)
         await at_once.toast(query)
-        await _close(message, t("steps-cancelled"))
+        await at_once.edit(message, t("steps-cancelled"))
         return
     if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
         await at_once.toast(query)
@@ -207,26 +182,19 @@ async def step_press(
     if callback_data.act is Act.BACK:
         if len(entry.drafts) > 1:
             entry.drafts.pop()
-    elif callback_data.act is Act.EXTRA:
-        try:
-            toggled = steps.toggle(
-                entry.seating,
-                entry.draft,
-                callback_data.v,
-                entry.concede,
-                entry.prikup,
-                entry.odessa,
-            )
-            entry.drafts.append(toggled)
-        except steps.BadPress:
-            await _toast(query, t("steps-moved-on"))
-            return
     else:
+        seating, draft, value = entry.seating, entry.draft, callback_data.v
         try:
-            entry.drafts.append(steps.press(entry.seating, entry.draft, callback_data.v))
+            if callback_data.act is Act.EXTRA:
+                moved = steps.toggle(
+                    seating, draft, value, entry.concede, entry.prikup, entry.odessa
+                )
+            else:
+                moved = steps.press(seating, draft, value)
         except steps.BadPress:
             await _toast(query, t("steps-moved-on"))
             return
+        entry.drafts.append(moved)
     entry.version += 1
     await book.save(entry)
     await at_once.toast(query)

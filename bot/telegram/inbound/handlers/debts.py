@@ -1,5 +1,4 @@
-"""Settling up: `/debts`, `/paid @user`, `/remind 3d|off`, and the "✅ paid" buttons under a game's
-end (in the group, and in the private message each debtor got)."""
+"""Settling up: `/debts`, `/paid @user`, `/remind 3d|off`, and the "✅ paid" buttons."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ router = Router(name=__name__)
 
 @router.message(Command("debts"))
 async def debts_cmd(message: Message, ctx: Ctx) -> None:
-    """A look: the chat's open debts and their net (in private, the account's everywhere), with
-    the buttons of the debts listed."""
+    """A look: the chat's open debts and their net, with the buttons of the debts listed."""
     caller, t = ctx.caller, ctx.t
     if caller.private:
         view = await debts.account_debts(ctx.core, caller)
@@ -79,8 +77,7 @@ async def private_chat_changed(event: ChatMemberUpdated, ctx: Ctx) -> None:
 
 @router.callback_query(DebtCb.filter())
 async def debt_button(query: CallbackQuery, callback_data: DebtCb, ctx: Ctx) -> None:
-    """A "✅ paid" press: the debtor's says he paid, the creditor's closes the debt; the game's
-    chat is told, and the presser gets a toast once it is saved."""
+    """A "✅ paid" press: the debtor's says he paid, the creditor's closes the debt."""
     caller, t = ctx.caller, ctx.t
     async with ctx.unit() as uow:
         marked = await debts.mark(uow, caller, callback_data.game, callback_data.debt)

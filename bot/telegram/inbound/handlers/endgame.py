@@ -1,5 +1,4 @@
-"""/endgame: end a finished game at once, or open a vote in which every player must agree (its
-buttons are handled with every other vote's in `bot.telegram.inbound.handlers.votes`)."""
+"""/endgame: end a finished game at once, or open a vote every player must agree to."""
 
 from __future__ import annotations
 

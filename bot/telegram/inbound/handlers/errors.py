@@ -1,13 +1,4 @@
-"""The one `errors` router: a refused command becomes a localised message quoting the input at fault
-with a correct example; anything unexpected is logged and answered without a traceback.
-
-The handler's unit of work was rolled back before this router sees the failure (nothing it held was
-said: replies wait for the commit), so what it says is true. A refusal in the chat is owed in a unit
-of work of its own (the outbox), or sent at once when the database cannot take it; a pressed
-button's refusal is its toast. A database that failed on every attempt says nothing here: the
-update is to come again (`Redeliver`, raised again for the transport), and "nothing was recorded"
-is said only when the bot gives up on it (`GaveUp`) or on a bug.
-"""
+"""The one `errors` router: refusals localised, anything unexpected logged and answered."""
 
 from __future__ import annotations
 
@@ -30,8 +21,7 @@ TOAST_LIMIT = 200
 
 
 async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None) -> None:
-    """Answer where the update came from: the pressed button's toast, or the chat (owed, else
-    directly)."""
+    """Answer where the update came from: the button's toast, or the chat."""
     update = event.update
     if update.callback_query is not None:
         plain = plain_text(text)
@@ -106,10 +96,7 @@ async def unexpected(
     last_try: bool = False,
     core: Core | None = None,
 ) -> None:
-    """A failure outside the update's own unit of work (the FSM's state read or its isolation,
-    around the unit) that is the database's comes again like any other, unless the transport
-    gives this try as the last (`last_try`, `bot.telegram.inbound.context.LAST_TRY`); anything else is a
-    bug."""
+    """A database failure outside the update's unit of work comes again, but on its last try."""
     fault = core.store.fault(event.exception) if core is not None else None
     if fault is not None and not last_try:
         raise Redeliver(str(event.exception)) from event.exception

@@ -1,5 +1,4 @@
-"""/help: a short screen with topic buttons; a button shows its topic in the same message, and
-◀ goes back. /help is owed like any other answer; a topic's press is answered in place."""
+"""/help: a short screen with topic buttons, each topic shown in place."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ async def help_cmd(message: Message, ctx: Ctx, bot: Bot) -> None:
 
 @router.callback_query(HelpCb.filter())
 async def help_topic(query: CallbackQuery, callback_data: HelpCb, ctx: Ctx, bot: Bot) -> None:
-    """A topic in place of the screen pressed (a message too old to edit: the topic anew). It
-    records nothing: the press is answered in place at once (the outbox's named exception)."""
+    """A topic in place of the screen pressed (a message too old to edit: the topic anew)."""
     t, topic = ctx.t, callback_data.topic
     text = topic_text(t, topic, await bot_username(bot))
     message = query.message

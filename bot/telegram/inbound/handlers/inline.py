@@ -1,6 +1,4 @@
-"""The inline mode, in any chat: `@bot 7♠ -1 vist pass` prices that deal under every convention
-(scoring.pricing); `@bot` alone offers the sender's running games' scores to share. It records
-nothing: the results are answered directly (`bot.telegram.outbound.at_once`)."""
+"""The inline mode: a deal priced under every convention, or the sender's games to share."""
 
 from __future__ import annotations
 

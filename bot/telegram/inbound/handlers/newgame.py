@@ -22,8 +22,7 @@ router = Router(name=__name__)
 
 
 def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
-    """The command's arguments with each text mention (a user without @username, picked from the
-    members list) replaced by a token, and the players those tokens stand for."""
+    """The arguments with each text mention replaced by a token, and the players they stand for."""
     text = message.text or ""
     mentions = [
         e
@@ -96,8 +95,7 @@ async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> 
 
 @router.callback_query(ClaimCb.filter())
 async def claim_button(query: CallbackQuery, callback_data: ClaimCb, ctx: Ctx) -> None:
-    """ "✋ This is me": the seat is the presser's from now on, under his first name unless the
-    opener named it; the opening message loses the button (checked against the log, not the data)."""
+    """ "✋ This is me": the seat is the presser's from now on; the button goes."""
     t = ctx.t
     async with ctx.unit() as uow:
         claimed = await lobby.claim(uow, ctx.caller, callback_data.game, callback_data.seat)

@@ -1,12 +1,4 @@
-"""/start and the greetings.
-
-In a private chat `/start` greets with an "➕ Add to a group" button and lists the user's open
-games; `/start game_<chat>_<n>` (a shared score's button) shows that game's sheet and score, but only to one
-of its players: a private chat cannot tell who is in the group, and a game's numbers are its
-players' business outside it; `/start inline` (the inline results' button) says how the inline
-mode works. When the bot is added to a group it greets in three lines with a "how to start"
-button. It records nothing but the account's start and the answers, owed like any other.
-"""
+"""/start and the greetings."""
 
 from __future__ import annotations
 
@@ -38,8 +30,7 @@ router = Router(name=__name__)
 
 @router.message(CommandStart(), MagicData(F.event.chat.type == "private"))
 async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot: Bot) -> None:
-    """A private /start also lets the bot write to the account there (a game's end tells him
-    what he owes), committed with the answer."""
+    """A private /start also lets the bot write to the account, committed with the answer."""
     caller, t, out = ctx.caller, ctx.t, ctx.out
     payload = (command.args or "").strip()
     username = await bot_username(bot)
@@ -70,8 +61,7 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
 
 @router.message(CommandStart())
 async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/start` in a group: the greeting; not after the "add to a group" link, whose joining
-    the greeting of `added` answers already."""
+    """`/start` in a group: the greeting, unless the "add to a group" link brought it."""
     if (command.args or "").strip() == GROUP_PAYLOAD:
         return
     async with ctx.unit() as uow:
@@ -83,8 +73,7 @@ async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> Non
     ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
 )
 async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
-    """Added to a group (as a member or an administrator): three lines and "how to start", in
-    the chat's language, or the language of whoever added the bot when the chat has none."""
+    """Added to a group: three lines and "how to start", in the chat's or adder's language."""
     t = ctx.t
     code = (event.from_user.language_code or "").split("-")[0].lower()
     async with ctx.unit() as uow:

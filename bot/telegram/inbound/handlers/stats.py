@@ -1,5 +1,4 @@
-"""/stats, /top and /me: the players of a chat over its finished games, and an account over
-every chat it played in. Reading only: projections of the logs (`bot.core.stats`)."""
+"""/stats, /top and /me: the players of a chat, and an account over every chat."""
 
 from __future__ import annotations
 

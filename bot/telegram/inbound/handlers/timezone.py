@@ -15,8 +15,7 @@ router = Router(name=__name__)
 
 @router.message(Command("tz", "timezone"))
 async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/tz Europe/Moscow` sets the zone (any case; checked against the zone database);
-    `/tz` alone shows it."""
+    """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
     t, typed = ctx.t, (command.args or "").strip()
     async with ctx.unit() as uow:
         if not typed:

@@ -1,5 +1,4 @@
-"""/tournament (new, join, round, close, judge, tables, decide, export), /standings, and a
-table's history shown in the tournament's home (/history TABLE N)."""
+"""/tournament's subcommands, /standings, and a table's history shown in its home."""
 
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ USAGE = "/tournament new Cup sochi pool 20"
 
 
 def topic_title(message: Message) -> str | None:
-    """A forum topic's name: Telegram shows a topic's message as a reply to the topic's creation
-    (when it replies to nothing else); else the chat's title stands for the table."""
+    """A forum topic's name (from the topic's creation), else the chat's title."""
     created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
     if created is None or not message.chat.title:
         return None
@@ -103,8 +101,7 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
 
 
 async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
-    """The judge decides a table's vote from the home chat: his decision is the table's event,
-    its vote message there is shown anew, and the home is told."""
+    """The judge decides a table's vote from the home chat; both chats are told."""
     number, vote, yes = tournaments.parse_decision(args)
     table, game_id = await tournaments.judged_table(uow, ctx.caller, number)
     result = await votes.vote(uow, tournaments.delegated(ctx.caller, table), game_id, vote, yes)
@@ -113,8 +110,7 @@ async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
 
 
 class TableGame(Filter):
-    """`/history TABLE N`, `/export TABLE N`: two numbers (a table's own command takes one),
-    read in a tournament's home."""
+    """`/history TABLE N`, `/export TABLE N`, read in a tournament's home."""
 
     async def __call__(self, message: Message) -> bool:
         parts = (message.text or "").split()[1:]

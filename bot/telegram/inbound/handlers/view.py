@@ -1,6 +1,4 @@
-"""/score, /sheet, /history, /rules, /export: anyone in the chat may look; `/sheet N`,
-`/history N` and `/export N` look at any game of the chat by its number, and `/sheet full` (or
-`/sheet N full`) sends every total of the sheet as a document."""
+"""/score, /sheet, /history, /rules, /export: looks at any game of the chat."""
 
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound.outbox import render_png
 from bot.texts.archive import look_caption
 from bot.texts.score import score_text
-from bot.texts.views import chunks, opened_text, rules_text
+from bot.texts.views import opened_text, rules_text
 
 router = Router(name=__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
@@ -43,9 +41,7 @@ async def score_cmd(message: Message, ctx: Ctx) -> None:
         if snap.sheet is None or snap.settlement is None:
             await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
         else:
-            text = score_text(ctx.t, snap.state, snap.sheet, snap.settlement)
-            for part in chunks(text.split("\n")):
-                await ctx.out.text(uow, part)
+            await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
         await uow.commit()
 
 
@@ -83,8 +79,7 @@ async def history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> Non
 async def rules_cmd(message: Message, ctx: Ctx) -> None:
     async with ctx.unit() as uow:
         snap = await looks.look(ctx.core, uow, ctx.caller)
-        for part in chunks(rules_text(ctx.t, snap.state).split("\n")):
-            await ctx.out.text(uow, part)
+        await ctx.out.text(uow, rules_text(ctx.t, snap.state))
         await uow.commit()
 
 

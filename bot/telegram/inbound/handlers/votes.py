@@ -12,7 +12,7 @@ from bot.core.results import VoteState
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import VoteCb
 from bot.telegram.outbound import at_once
-from bot.texts.views import chunks, rules_text
+from bot.texts.views import rules_text
 from bot.texts.votes import arbiter_text
 
 router = Router(name=__name__)
@@ -46,14 +46,12 @@ async def arbiter_cmd(message: Message, command: CommandObject, ctx: Ctx) -> Non
 
 @router.message(Command("rule"))
 async def rule_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/rule name=value`: a vote every player must agree to (conventions.md §1.4); `/rule`
-    alone shows the rules in force, as /rules does."""
+    """`/rule name=value`: a vote every player must agree to; `/rule` alone shows the rules."""
     text = (command.args or "").strip()
     async with ctx.unit() as uow:
         if not text:
             snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
-            for part in chunks(rules_text(ctx.t, snap.state).split("\n")):
-                await ctx.out.text(uow, part)
+            await ctx.out.text(uow, rules_text(ctx.t, snap.state))
         else:
             await ctx.out.vote(uow, await corrections.propose_rule(uow, ctx.caller, text))
         await uow.commit()
