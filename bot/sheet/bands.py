@@ -1,6 +1,5 @@
-"""The columns of the sheet: each band's running totals as paper writes them (`2.4.8.10`, a
-correction `12³`), its caption (a closed pool's with a ✔), the players' name tabs and the circle in
-the centre."""
+"""The sheet's bands (totals as paper writes them, `2.4.8.10`, a correction `12³`, and captions),
+the players' name tabs and the circle in the centre."""
 
 from __future__ import annotations
 
@@ -8,9 +7,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Final
 
-from bot.sheet.drawn import Drawn
-from bot.sheet.flow import Area, Item, Obstacle, Seg, flow
-from bot.sheet.measure import metrics, text_width
+from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, lay
 from bot.sheet.model import (
     CLOSED_MARK,
     INK,
@@ -24,10 +21,11 @@ from bot.sheet.model import (
     RunKind,
     Style,
     TextRun,
+    metrics,
+    text_width,
 )
-from bot.sheet.totals import lay
 from locales.numbers import SUPERSCRIPT, format_amount
-from scoring.sheet import Band
+from scoring.sheet import Band, Sheet
 
 
 def total_items(
@@ -139,7 +137,7 @@ def band_runs(
     corrections: Corrections,
     style: Style,
 ) -> list[TextRun]:
-    """The band's caption and its totals (`bot.sheet.totals.lay`)."""
+    """The band's caption and its totals (`flow.lay`)."""
     drawn, area, heads = caption_head(band, caption, area, style, closed)
     return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
 
@@ -177,7 +175,7 @@ def name_tab(
 
 
 def centre_circle(
-    sheet: Drawn, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
+    sheet: Sheet, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
 ) -> tuple[Circle, list[TextRun]]:
     """The circle in the centre: the pool size over the stake (or the word "pool" without one),
     a text too wide for it shrinking down to the smallest number."""

@@ -1,17 +1,16 @@
-"""Text flow: items (segments kept together) placed row by row inside a polygon minus obstacles,
-at the largest font size that holds them all."""
+"""Text flow: items placed row by row inside a polygon minus obstacles at the largest size that
+holds them; a band's totals folded behind "…" when even the smallest does not."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from bot.sheet.measure import metrics, text_width
-from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
+from bot.sheet.model import INK, PAD, Box, Point, RunKind, Style, TextRun, metrics, text_width
 from scoring.sheet import Band
 
 Interval = tuple[float, float]
@@ -252,3 +251,82 @@ def flow(items: Sequence[Item], area: Area, largest: int, smallest: int) -> list
         else:
             found, lo = (starts, mid), mid + 1
     return [] if found is None else emit(items, *found)
+
+
+# -- a band's totals -----------------------------------------------------------------------------
+# Sizes step by about a seventh and totals fold a few at a time, so what is drawn stays where it is
+# while a column grows.
+Fitted = tuple[list[Item], list[Start]]  # the items shown, where each starts
+
+
+def lay(
+    band: Band, items: Sequence[Item], area: Area, style: Style, heads: Sequence[list[Item]] = ()
+) -> list[TextRun]:
+    """The column's runs after the first of `heads` (the caption flowing with the totals) at the
+    largest size of the style's ladder that holds them; else the fewest oldest totals folded
+    behind "…" (a multiple of `Style.fold`, or all but the latest), with a shorter head when that
+    lets fewer fold."""
+    lead = list(heads[0]) if heads else []
+    runs = _first_fit([([*lead, *items], size) for size in style.totals], area)
+    size = style.totals[-1]
+    if runs or not items:  # an empty band: its caption, shorter if it must be
+        return runs or _first_fit([(list(head), size) for head in heads[1:]], area)
+    # The mark of folded totals is a word rather than a number, so at the captions' size.
+    rel = style.caption[1] / style.totals[-1]
+    dots = [Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))]
+    best: tuple[int, list[Item], list[Start]] | None = None  # cut, and what fitted
+    for index, head in enumerate(heads or [[]]):
+        fitted: dict[int, Fitted] = {}
+
+        def fits(cut: int, head: list[Item] = head, fitted: dict[int, Fitted] = fitted) -> bool:
+            shown = [*head, *dots, *items[cut:]] if cut else [*head, *items]
+            starts = arrange(shown, area, size)
+            if starts is not None:
+                fitted[cut] = (shown, starts)
+            return starts is not None
+
+        cuts = [*range(style.fold, len(items) - 1, style.fold), len(items) - 1]
+        if best is not None:  # a shorter head is taken only when fewer fold
+            cuts = [cut for cut in cuts if cut < best[0]]
+        # (the first head without a fold was tried above; a shorter one may fit so)
+        cut = 0 if index and fits(0) else fewest(cuts, fits)
+        if cut is not None:
+            best = (cut, *fitted[cut])
+            if cut == 0:
+                break
+    if best is not None:
+        _, shown, starts = best
+        return emit(shown, starts, size)
+    latest = list(items[-1:])
+    resorts = [*([*head, *latest] for head in heads), [*dots, *latest], latest]
+    return _first_fit([(shown, size) for shown in resorts], area)
+
+
+def _first_fit(candidates: Sequence[tuple[list[Item], int]], area: Area) -> list[TextRun]:
+    """The runs of the first (items, size) that fits; none when none does."""
+    for shown, size in candidates:
+        starts = arrange(shown, area, size)
+        if starts is not None:
+            return emit(shown, starts, size)
+    return []
+
+
+def fewest(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:
+    """The least of `cuts` (ascending) that `fits`, when every cut above one that fits fits too:
+    tried from the largest down in doubling steps, then by halves, so that a crowded band's search
+    reads only its newest totals."""
+    if not cuts or not fits(cuts[-1]):
+        return None
+    good, step = len(cuts) - 1, 1
+    bad = good - step
+    while bad >= 0 and fits(cuts[bad]):
+        good, step = bad, step * 2
+        bad = good - step
+    bad = max(bad, -1)
+    while good - bad > 1:  # cuts[good] fits, cuts[bad] does not (or is before the first)
+        middle = (good + bad) // 2
+        if fits(cuts[middle]):
+            good = middle
+        else:
+            bad = middle
+    return cuts[good]

@@ -1,26 +1,15 @@
-"""The score sheet («пулька») as a pure layout (spec/sheet.md): a `Sheet` → shapes and text runs.
-
-3 players: a landscape drawing cut by lines from a circle below its middle to the two upper
-corners and the middle of the lower edge; seat A has the left sector, B the top, C the right.
-4 players: a square cut by its diagonals, A bottom, B left, C top, D right. In each sector, from
-the centre out: the mountain, the pool, then the whists, cut into one part per other player (4
-players: the middle third is the opposite player). Names sit in tabs on the edge; the strip under
-the drawing holds the game's facts and balances. Each band writes its running totals as paper does,
-`2.4.8.10`, the latest bold in the player's colour (`bot.sheet.totals`). A correction is drawn the
-paper way, `10.14.12³.16`: `corrections` maps (band, record index) to `Correction(wrong, number)`.
-"""
+"""The score sheet («пулька») as a pure layout (spec/sheet.md): a `Sheet` → shapes and text runs."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
 from bot.sheet.bands import band_runs, centre_circle, name_tab
-from bot.sheet.drawn import Drawn, drawn
 from bot.sheet.flow import Area, Obstacle
-from bot.sheet.geometry import band_polygon, scale, sectors
 from bot.sheet.model import (
     BACKGROUND,
     CLOSED_FILL,
@@ -32,10 +21,11 @@ from bot.sheet.model import (
     SEAT_TINTS,
     STRIP_FILL,
     THIN,
-    Correction,
     Corrections,
+    Frame,
     Layout,
     Line,
+    Point,
     Rect,
     Region,
     RunKind,
@@ -45,17 +35,73 @@ from bot.sheet.model import (
 from bot.sheet.strip import strip_runs
 from locales import catalog
 from scoring.deal import Column
-from scoring.settle import Settlement
+from scoring.settle import Settlement, settle
 from scoring.sheet import Band, Sheet
-
-__all__ = ["Correction", "Corrections", "Layout", "RunKind", "layout_sheet"]  # bot.web's
 
 # px of a name tab's text, by table size and whether the tab is on a side edge
 NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.0}}
 
 
+@dataclass(frozen=True, slots=True)
+class Sector:
+    """One player's part of the drawing: the clockwise path along the edge and its whists parts."""
+
+    seat: int
+    path: tuple[Point, ...]  # on the outer edge, clockwise, from the previous player's line
+    parts: tuple[tuple[tuple[Point, ...], int], ...]  # (sub-path, whists target)
+    anchor: Point  # where the name tab sits on the edge
+    splits: tuple[Point, ...] = ()  # edge points of the whists split lines
+    toward: Point = (0.0, 0.0)  # the tab goes from the anchor this way along the edge (0: centred)
+
+
+def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
+    """3 players: lines from the circle to the upper corners and the lower middle, seat A left,
+    B top, C right; 4 players: the diagonals, A bottom, B left, C top, D right."""
+    x0, y0, x1, y1 = frame.sheet
+    cx = frame.centre[0]
+    tl, tr, br, bl = (x0, y0), (x1, y0), (x1, y1), (x0, y1)
+    tm, bm = (cx, y0), (cx, y1)
+    if size == 3:
+        a, b, c = 0, 1, 2
+        return (
+            Sector(a, (bm, bl, tl), (((bm, bl), c), ((bl, tl), b)), bl, (bl,)),
+            Sector(b, (tl, tm, tr), (((tl, tm), a), ((tm, tr), c)), tm, (tm,)),
+            Sector(c, (tr, br, bm), (((tr, br), b), ((br, bm), a)), br, (br,)),
+        )
+
+    def thirds(p: Point, q: Point) -> tuple[Point, Point]:
+        return (
+            (p[0] + (q[0] - p[0]) / 3, p[1] + (q[1] - p[1]) / 3),
+            (p[0] + 2 * (q[0] - p[0]) / 3, p[1] + 2 * (q[1] - p[1]) / 3),
+        )
+
+    # The name tab ends where the middle part meets the last: it takes the end of the middle part
+    # rather than cutting it in two, and nothing of the corner part, the smallest.
+    out = []
+    for seat, (p, q) in enumerate(((br, bl), (bl, tl), (tl, tr), (tr, br))):
+        m1, m2 = thirds(p, q)
+        targets = ((seat - 1) % 4, (seat + 2) % 4, (seat + 1) % 4)
+        parts = (((p, m1), targets[0]), ((m1, m2), targets[1]), ((m2, q), targets[2]))
+        back = ((p[0] > q[0]) - (p[0] < q[0]), (p[1] > q[1]) - (p[1] < q[1]))
+        out.append(Sector(seat, (p, q), parts, m2, (m1, m2), back))
+    return tuple(out)
+
+
+def scale(point: Point, centre: Point, s: float) -> Point:
+    return (centre[0] + (point[0] - centre[0]) * s, centre[1] + (point[1] - centre[1]) * s)
+
+
+def band_polygon(
+    path: Sequence[Point], centre: Point, inner: float, outer: float
+) -> tuple[Point, ...]:
+    """The part of the ring between two scales that lies over this stretch of the edge."""
+    out = [scale(p, centre, outer) for p in path]
+    inside = [scale(p, centre, inner) for p in reversed(path)] if inner > 0 else [centre]
+    return tuple(out + inside)
+
+
 def layout_sheet(
-    sheet: Sheet | Drawn,
+    sheet: Sheet,
     lang: str = "ru",
     *,
     settlement: Settlement | None = None,
@@ -63,11 +109,12 @@ def layout_sheet(
     fold: bool = True,
 ) -> Layout:
     """The picture of a 3- or 4-player sheet, nothing drawn yet; without `settlement` the balances
-    are `scoring.settle.settle`'s. `fold`: the chat's picture (`model.PHONE`), else every total
-    (`model.FULL`)."""
+    are `scoring.settle.settle`'s; `corrections` maps (band, record index) to `Correction(wrong,
+    number)`, drawn the paper way: `10.14.12³.16`. `fold`: the chat's picture (`model.PHONE`),
+    else every total (`model.FULL`)."""
     style = PHONE if fold else FULL
-    if isinstance(sheet, Sheet):
-        sheet = drawn(sheet, settlement)
+    if settlement is None:
+        settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     size = sheet.game.size
     if size not in FRAMES:
         raise ValueError(f"a sheet for 3 or 4 players, not {size}")
@@ -144,5 +191,5 @@ def layout_sheet(
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     folded = any(run.kind is RunKind.ELLIPSIS for run in runs)
     corrected = any(run.kind is RunKind.WRONG for run in runs)  # not folded away
-    runs += strip_runs(sheet, words, lang, corrected, folded, strip_area, style)
+    runs += strip_runs(sheet, settlement, words, lang, corrected, folded, strip_area, style)
     return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from html import escape
 from typing import Final
 
-from bot.sheet.measure import metrics
 from bot.sheet.model import (
     BACKGROUND,
     INK,
@@ -30,6 +29,7 @@ from bot.sheet.model import (
     RunKind,
     Shape,
     TextRun,
+    metrics,
 )
 from scoring.sheet import Band, Sheet
 
