@@ -1,14 +1,9 @@
-"""The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG.
+"""The sheet as SVG for the Mini App, from the same layout as the PNG (`bot.sheet.raster`).
 
-One layout, two renderers: `bot.sheet.layout.layout_sheet` places every shape and text run, the PNG's
-`raster` paints them with Pillow, and `sheet_svg` writes them as SVG elements. Each running total keeps
-its link to the record that wrote it: `data-record` (its index in `sheet.records`), `data-deal` (the
-deal's number; 0 for an adjustment or the last-round mark) and `data-band`, so a tap can show the
-deal's entries. Text is drawn with the shipped DejaVu fonts when the page loads them and is held to the
-measured width (`textLength`) otherwise, so it never leaves its band.
-
-Colours are the picture's own, with classes the page's stylesheet may restyle to the Telegram theme:
-`bg` (the paper), `tint` (a player's sector), `ink`/`muted` (text), `line`.
+Each total keeps `data-record` (its index in `sheet.records`), `data-deal` (the deal's number; 0
+for an adjustment) and `data-band`, for a tap to show the deal's entries; text is held to the
+measured width (`textLength`) when the page's DejaVu fonts are missing. Classes let the page
+restyle it to the Telegram theme: `bg`, `tint`, `ink`/`muted`, `line`.
 """
 
 from __future__ import annotations
