@@ -150,19 +150,15 @@ def _seg_size(size: int, rel: float, most: int = 0) -> int:
     return min(size, most or size, max(11, round(size * rel)))
 
 
-def line_height(size: int) -> int:
-    """A row's step: DejaVu's line box (1.16 em) already leaves room between two rows."""
-    ascent, descent = metrics(size)
-    return ascent + descent + 1
-
-
 @lru_cache(maxsize=4096)
 def rows(area: Area, size: int) -> tuple[Row, ...]:
     """The rows a flow of one size uses in an area, top to bottom. A row takes the widest stretch
     the area leaves free (values split around the circle read badly), and rows go where they give
     the most room in all, a step apart: not in a narrow corner when one a little lower is wider."""
     ascent, descent = metrics(size)
-    height, step = ascent + descent, line_height(size)
+    # A row's step: DejaVu's line box (1.16 em) already leaves room between two rows.
+    height = ascent + descent
+    step = height + 1
     found: list[Row] = []
     y, bottom = math.ceil(area.top), area.bottom
     while y + height + area.pad <= bottom:
@@ -188,10 +184,6 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     return tuple(chosen)
 
 
-def item_width(item: Item, size: int) -> int:
-    return sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-
-
 def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
     """Where each item starts, rows filled greedily; None when they do not all fit (measured up
     to the first that does not, so a crowded band costs what it shows)."""
@@ -210,7 +202,7 @@ def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
                 y, x, end = planned[index]
                 fresh = True
             continue
-        width = item_width(item, size)
+        width = sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
         while x + width > end:
             index += 1
             if index == len(planned):

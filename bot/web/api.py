@@ -85,7 +85,7 @@ def sheet_json(
             for w in range(size)
         },
         "balances": {names[s]: amount(settlement.balances[s]) for s in range(size)},
-        "stake": None if state.stake is None else amount(state.stake),
+        "stake": amount(state.stake),
         "money": money,
         "transfers": [
             {

@@ -70,9 +70,6 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
     def game(kept: Any) -> dict[str, Any] | None:
         return None if kept is None else {"balance": amount(kept[0]), "game": numbers[kept[1]]}
 
-    def ratio(value: Any) -> float | int | None:
-        return None if value is None else amount(value)
-
     return {
         "place": place,
         "name": player.name,
@@ -91,11 +88,11 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
         },
         "miseres": {"declared": tally.miseres, "made": tally.miseres_made},
         "deals": tally.deals,
-        "whists_per_deal": ratio(tally.whists_per_deal),
+        "whists_per_deal": amount(tally.whists_per_deal),
         "raspasy": {
             "deals": tally.raspasy,
             "tricks": tally.raspasy_tricks,
-            "per_deal": ratio(tally.tricks_per_raspasy),
+            "per_deal": amount(tally.tricks_per_raspasy),
         },
     }
 

@@ -8,7 +8,6 @@ restyle it to the Telegram theme: `bg`, `tint`, `ink`/`muted`, `line`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from html import escape
 from typing import Final
 
@@ -55,8 +54,6 @@ def _shape(shape: Shape, first: bool) -> str:
     if isinstance(shape, Region):
         points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
         cls = "tint" if shape.fill in SEAT_TINTS else ("band" if shape.band else "region")
-        if shape.fill is None:
-            return f'<polygon class="{cls}" points="{points}" fill="none"/>'
         return f'<polygon class="{cls}" points="{points}" fill="{_fill(shape.fill)}"/>'
     if isinstance(shape, Line):
         (x0, y0), (x1, y1) = shape.start, shape.end
@@ -82,19 +79,12 @@ def _shape(shape: Shape, first: bool) -> str:
     )
 
 
-def _text_class(run: TextRun) -> str:
-    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
-    classes = ["run", run.kind.value, tone]
-    if run.latest:
-        classes.append("latest")
-    return " ".join(classes)
-
-
 def _run(run: TextRun, sheet: Sheet) -> str:
     ascent, _ = metrics(run.size, run.bold)
     width = run.box[2] - run.box[0]
+    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
     attrs = [
-        f'class="{_text_class(run)}"',
+        f'class="run {run.kind.value} {tone}{" latest" if run.latest else ""}"',
         f'x="{_n(run.x)}"',
         f'y="{_n(run.y + ascent)}"',
         f'font-size="{run.size}"',
@@ -112,13 +102,6 @@ def _run(run: TextRun, sheet: Sheet) -> str:
     return f"<text {' '.join(attrs)}>{escape(run.text, quote=False)}</text>"
 
 
-def _elements(layout: Layout, sheet: Sheet) -> Iterator[str]:
-    for i, shape in enumerate(layout.shapes):
-        yield _shape(shape, i == 0)
-    for run in layout.runs:
-        yield _run(run, sheet)
-
-
 def sheet_svg(layout: Layout, sheet: Sheet) -> str:
     """The layout as one `<svg>` element (UTF-8 text), scaled by its viewBox to any width."""
     head = (  # a run's own spaces (`сдаёт: `, ` в.`) are kept: SVG would collapse them
@@ -126,4 +109,6 @@ def sheet_svg(layout: Layout, sheet: Sheet) -> str:
         f'viewBox="0 0 {layout.width} {layout.height}" xml:space="preserve" '
         f'font-family="{_attr(FONT)}" role="img">'
     )
-    return head + "".join(_elements(layout, sheet)) + "</svg>"
+    shapes = [_shape(shape, i == 0) for i, shape in enumerate(layout.shapes)]
+    runs = [_run(run, sheet) for run in layout.runs]
+    return head + "".join(shapes + runs) + "</svg>"

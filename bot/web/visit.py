@@ -64,7 +64,10 @@ def refusal(t: Translator, status: int, code: str, **params: object) -> Refused:
     )
 
 
-def amount(value: Fraction) -> float | int:
+def amount(value: Fraction | None) -> float | int | None:
+    """A number for JSON: whole ones as integers."""
+    if value is None:
+        return None
     return int(value) if value.denominator == 1 else float(value)
 
 
