@@ -9,14 +9,13 @@ import hmac
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
-from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
+from aiogram.utils.web_app import WebAppInitData, WebAppUser, safe_parse_webapp_init_data
 
 MAX_AGE: Final = timedelta(hours=24)
 SCHEME: Final = "tma"
@@ -39,21 +38,9 @@ class AuthError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class WebUser:
-    """The Telegram user the signed data names."""
-
-    id: int
-    first_name: str
-    username: str | None = None
-    language_code: str | None = None
-
-
 def header_init_data(header: str | None) -> str:
     """The initData of an `Authorization: tma <initData>` header; 401 when there is none."""
-    if not header:
-        raise AuthError(401, "auth-missing")
-    scheme, _, data = header.strip().partition(" ")
+    scheme, _, data = (header or "").strip().partition(" ")
     if scheme.lower() != SCHEME or not data.strip():
         raise AuthError(401, "auth-missing")
     return data.strip()
@@ -77,11 +64,11 @@ def check_init_data(
     return data
 
 
-def authenticate(token: str, header: str | None, now: datetime | None = None) -> WebUser:
+def authenticate(token: str, header: str | None, now: datetime | None = None) -> WebAppUser:
     """The caller of an API request, from its `Authorization: tma <initData>` (401 otherwise)."""
     user = check_init_data(token, header_init_data(header), now).user
     assert user is not None  # check_init_data refuses data without a user
-    return WebUser(user.id, user.first_name, user.username, user.language_code)
+    return user
 
 
 # -- the start parameter -----------------------------------------------------------------------

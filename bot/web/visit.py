@@ -10,6 +10,7 @@ from typing import Any, Final, TypeVar
 from urllib.parse import parse_qsl
 
 from aiogram import Bot
+from aiogram.utils.web_app import WebAppUser
 from aiohttp import web
 
 from bot.core import (
@@ -27,7 +28,7 @@ from bot.core.announce import Announce
 from bot.core.folding import fold
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
-from bot.web.auth import AuthError, Membership, WebUser, authenticate, game_of, header_init_data
+from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
 from scoring.errors import ScoringError
 
 T = TypeVar("T")
@@ -88,20 +89,22 @@ def answers(
     return wrapped
 
 
-def page_lang(user: WebUser | None, fallback: str) -> str:
+def page_lang(user: WebAppUser | None, fallback: str) -> str:
     """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
     code = (user.language_code if user else None) or ""
     lang = code.split("-")[0].lower()
     return lang if lang in LANGUAGES else fallback
 
 
-def unverified_user(header: str | None) -> WebUser | None:
+def unverified_user(header: str | None) -> WebAppUser | None:
     """The user initData claims, unchecked: only to word a refusal in his language."""
     try:
         fields = dict(parse_qsl(header_init_data(header)))
         user = json.loads(fields.get("user", "null"))
-        return WebUser(
-            int(user["id"]), str(user.get("first_name", "")), None, user.get("language_code")
+        return WebAppUser(
+            id=int(user["id"]),
+            first_name=str(user.get("first_name", "")),
+            language_code=user.get("language_code"),
         )
     except (AuthError, ValueError, TypeError, KeyError):
         return None
@@ -125,7 +128,7 @@ async def load_state(core: Core, game_id: int) -> GameState | None:
 class Visit:
     """An authorised call: who, which game, in which languages."""
 
-    user: WebUser
+    user: WebAppUser
     state: GameState
     chat_t: Translator  # the chat's language: deal lines, what goes to the chat
     t: Translator  # the user's language: the page, its errors
