@@ -22,6 +22,8 @@ from bot.web.visit import CONTEXT, Visit, WebContext, amount, answers, refusal, 
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
+routes = web.RouteTableDef()
+
 LINE_LIMIT: Final = 300  # characters of a deal line from the page
 NONCE_LIMIT: Final = 64
 TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
@@ -113,6 +115,7 @@ def _svg(state: GameState, sheet: Sheet, settlement: Settlement, lang: str, core
     return sheet_svg(layout, sheet)
 
 
+@routes.get("/api/sheet")
 @answers
 async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
@@ -120,6 +123,7 @@ async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response(sheet_json(seen.chat_t, seen.state, sheet, settlement))
 
 
+@routes.get("/api/sheet.svg")
 @answers
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
@@ -128,6 +132,7 @@ async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
+@routes.get("/api/history")
 @answers
 async def get_history(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
@@ -162,6 +167,7 @@ async def _body(request: web.Request, t: Translator) -> tuple[str | None, str, s
     return (start if isinstance(start, str) else None), line, nonce
 
 
+@routes.post("/api/deal")
 @answers
 async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A deal through the same checks as /deal, in one unit of work with the chat's reply and
@@ -182,6 +188,7 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response({"number": result.scored.number, "sheet": body})
 
 
+@routes.get("/api/texts")
 async def get_texts(request: web.Request) -> web.StreamResponse:
     """The page's words (the `miniapp-*`, `reason-*`, `column-*` texts) in ru or en."""
     ctx = request.app[CONTEXT]
@@ -193,11 +200,3 @@ async def get_texts(request: web.Request) -> web.StreamResponse:
         if isinstance(value, str) and key.startswith(TEXT_PREFIXES)
     }
     return web.json_response({"lang": lang, "texts": texts})
-
-
-def add_routes(app: web.Application) -> None:
-    app.router.add_get("/api/sheet", get_sheet)
-    app.router.add_get("/api/sheet.svg", get_svg)
-    app.router.add_get("/api/history", get_history)
-    app.router.add_post("/api/deal", post_deal)
-    app.router.add_get("/api/texts", get_texts)

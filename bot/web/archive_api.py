@@ -20,6 +20,8 @@ from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.stats import LEVELS
 
+routes = web.RouteTableDef()
+
 
 def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> dict[str, Any]:
     names = line.names
@@ -97,6 +99,7 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
     }
 
 
+@routes.get("/api/games")
 @answers
 async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A page of the chat's games, newest first (`page` counts from 0; ten a page), each with the
@@ -114,6 +117,7 @@ async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response(body)
 
 
+@routes.get("/api/stats")
 @answers
 async def get_stats(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """Every player of the chat's finished games that `period` and `convention` keep, best first."""
@@ -131,8 +135,3 @@ async def get_stats(ctx: WebContext, request: web.Request) -> web.StreamResponse
         ],
     }
     return web.json_response(body)
-
-
-def add_archive_routes(app: web.Application) -> None:
-    app.router.add_get("/api/games", get_games)
-    app.router.add_get("/api/stats", get_stats)

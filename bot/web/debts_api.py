@@ -14,6 +14,8 @@ from bot.texts.debts import amount_text, debt_amount, marked_text, marked_toast
 from bot.texts.i18n import translator
 from bot.web.visit import Visit, WebContext, answers, refusal, run_unit, visit
 
+routes = web.RouteTableDef()
+
 
 def _role(debt: Debt, seen: Visit) -> str | None:
     user = seen.user
@@ -52,6 +54,7 @@ async def debts_json(core: Core, seen: Visit) -> dict[str, Any]:
     }
 
 
+@routes.get("/api/debts")
 @answers
 async def get_debts(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """The debts (`amount` in the user's language, `role` the viewer's part in each) and net."""
@@ -68,6 +71,7 @@ def _ids(body: object) -> tuple[str | None, int, int] | None:
     return (start if isinstance(start, str) else None), game_id, seq
 
 
+@routes.post("/api/debt")
 @answers
 async def post_debt(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A press; the chat is told in the same unit of work, as for a press in Telegram. The answer
@@ -90,8 +94,3 @@ async def post_debt(ctx: WebContext, request: web.Request) -> web.StreamResponse
 
     marked = await run_unit(ctx, seen, caller, work, forbidden="debt-not-yours")
     return web.json_response({"side": marked.side.value, "message": marked_toast(seen.t, marked)})
-
-
-def add_debt_routes(app: web.Application) -> None:
-    app.router.add_get("/api/debts", get_debts)
-    app.router.add_post("/api/debt", post_debt)

@@ -15,10 +15,8 @@ from bot.core import Core
 from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
-from bot.web.api import add_routes
-from bot.web.archive_api import add_archive_routes
+from bot.web import api, archive_api, debts_api
 from bot.web.auth import Membership
-from bot.web.debts_api import add_debt_routes
 from bot.web.visit import CONTEXT, WebContext
 
 log = logging.getLogger(__name__)
@@ -84,9 +82,8 @@ def build_web_app(
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    add_routes(app)
-    add_archive_routes(app)
-    add_debt_routes(app)
+    for module in (api, archive_api, debts_api):
+        app.add_routes(module.routes)
     return app
 
 
