@@ -67,7 +67,6 @@ def _filter(request: web.Request, t: Translator) -> StatsFilter:
 
 def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> dict[str, Any]:
     tally = player.tally
-    best, worst = tally.best, tally.worst
 
     def game(kept: Any) -> dict[str, Any] | None:
         return None if kept is None else {"balance": amount(kept[0]), "game": numbers[kept[1]]}
@@ -81,8 +80,8 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
         "total": amount(tally.total),
         "average": amount(tally.average),
         "money": None if tally.money is None else float(tally.money),
-        "best": game(best),
-        "worst": game(worst),
+        "best": game(tally.best),
+        "worst": game(tally.worst),
         "rating": round(player.rating),
         "contracts": {
             str(level): {"declared": declared, "made": made}

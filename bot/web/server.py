@@ -69,14 +69,8 @@ def build_web_app(
     `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
-    app[CONTEXT] = WebContext(
-        token=bot.token,
-        core=core,
-        bot=bot,
-        membership=membership or Membership(bot),
-        announce=announce,
-        default_locale=default_locale,
-    )
+    membership = membership or Membership(bot)
+    app[CONTEXT] = WebContext(bot.token, core, membership, announce, default_locale)
     app.router.add_get("/app", app_page)
     app.router.add_get("/app/", app_page)
     app.router.add_static("/app/static", STATIC)

@@ -9,7 +9,6 @@ from fractions import Fraction
 from typing import Any, Final, TypeVar
 from urllib.parse import parse_qsl
 
-from aiogram import Bot
 from aiogram.utils.web_app import WebAppUser
 from aiohttp import web
 
@@ -36,12 +35,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class WebContext:
-    """The bot token (to check signatures), the service, the Bot (to ask Telegram about members),
-    the chat's answer to a deal, the membership cache, the default language."""
+    """The bot token (to check signatures), the service, the membership cache (asking Telegram),
+    the chat's answer to a deal, the default language."""
 
     token: str
     core: Core
-    bot: Bot
     membership: Membership
     announce: Announce
     default_locale: str = "ru"
@@ -118,9 +116,8 @@ async def load_state(core: Core, game_id: int) -> GameState | None:
             return None
         events = await repo.events(game_id)
     state = fold(game_id, events)
-    state.chat_id = row.chat_id
-    state.number = row.chat_number  # the number its chat knows it by ("Game #1")
-    state.thread_id = row.thread_id  # its forum topic: the Mini App's deal is the topic's
+    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     return state
 
 
