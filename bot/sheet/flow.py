@@ -85,11 +85,10 @@ class Obstacle:
 
 @dataclass(frozen=True, slots=True)
 class Area:
-    """Where a flow may put text: a polygon minus obstacles, `pad` away from every edge."""
+    """Where a flow may put text: a polygon minus obstacles, `PAD` away from every edge."""
 
     points: tuple[Point, ...]
     obstacles: tuple[Obstacle, ...] = ()
-    pad: float = PAD
 
     @property
     def top(self) -> float:
@@ -101,7 +100,7 @@ class Area:
 
     def row(self, y0: float, y1: float) -> list[Interval]:
         """The x intervals where a box spanning y0..y1 fits entirely (padding included)."""
-        top, bottom = y0 - self.pad, y1 + self.pad
+        top, bottom = y0 - PAD, y1 + PAD
         samples = [top, bottom]
         for _, vy in self.points:
             if top < vy < bottom:
@@ -115,7 +114,7 @@ class Area:
             span = obstacle.span(top, bottom)
             if span is not None:
                 intervals = _subtract(intervals, span)
-        return [(lo + self.pad, hi - self.pad) for lo, hi in intervals if hi - lo > 3 * self.pad]
+        return [(lo + PAD, hi - PAD) for lo, hi in intervals if hi - lo > 3 * PAD]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +160,7 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     step = height + 1
     found: list[Row] = []
     y, bottom = math.ceil(area.top), area.bottom
-    while y + height + area.pad <= bottom:
+    while y + height + PAD <= bottom:
         spans = area.row(y, y + height)
         if spans:
             lo, hi = max(spans, key=lambda span: span[1] - span[0])

@@ -20,6 +20,7 @@ from bot.sheet.model import (
     INK,
     LINE,
     MUTED,
+    PAD,
     PHONE,
     SEAT_COLOURS,
     SEAT_TINTS,
@@ -201,11 +202,11 @@ def caption_head(
         return [], area, heads
     x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
     x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)
-    around = Obstacle((x0 - area.pad, y0 - area.pad, x1 + 0.35 * runs[0].size, y1 + area.pad / 2))
+    around = Obstacle((x0 - PAD, y0 - PAD, x1 + 0.35 * runs[0].size, y1 + PAD / 2))
     # Nothing above the caption: the totals read after it.
     left, right = min(x for x, _ in area.points), max(x for x, _ in area.points)
-    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - area.pad))
-    return runs, Area(area.points, (*area.obstacles, around, above), area.pad), []
+    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - PAD))
+    return runs, Area(area.points, (*area.obstacles, around, above)), []
 
 
 def band_runs(
