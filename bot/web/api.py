@@ -15,10 +15,20 @@ from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus
 from bot.sheet import Correction, drawing_lock, layout_sheet
 from bot.texts.history import history_lines
-from bot.texts.i18n import LANGUAGES, Translator, load, translator
+from bot.texts.i18n import LANGUAGES, Translator, load
 from bot.texts.views import plain_text, shown_line
 from bot.web.svg import sheet_svg
-from bot.web.visit import CONTEXT, Visit, WebContext, amount, answers, refusal, run_unit, visit
+from bot.web.visit import (
+    CONTEXT,
+    Visit,
+    WebContext,
+    amount,
+    answers,
+    posted,
+    refusal,
+    run_unit,
+    visit,
+)
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -151,20 +161,10 @@ def request_id(user_id: int, nonce: str | None) -> int | None:
     return -1 - int.from_bytes(digest[:7], "big")
 
 
-async def _body(request: web.Request, t: Translator) -> tuple[str | None, str, str | None]:
-    try:
-        body = await request.json()
-    except ValueError:
-        body = None
-    if not isinstance(body, dict) or not isinstance(body.get("line"), str):
-        raise refusal(t, 400, "bad-request")
-    line = " ".join(body["line"].split())
-    if not line or len(line) > LINE_LIMIT:
-        raise refusal(t, 400, "bad-request")
-    start, nonce = body.get("start"), body.get("nonce")
-    if not isinstance(nonce, str) or len(nonce) > NONCE_LIMIT:
-        nonce = None
-    return (start if isinstance(start, str) else None), line, nonce
+def _line(body: dict[str, Any]) -> str:
+    """The deal line with its spaces made single; empty when there is none or it is too long."""
+    line = " ".join(body["line"].split()) if isinstance(body.get("line"), str) else ""
+    return line if len(line) <= LINE_LIMIT else ""
 
 
 @routes.post("/api/deal")
@@ -172,7 +172,10 @@ async def _body(request: web.Request, t: Translator) -> tuple[str | None, str, s
 async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A deal through the same checks as /deal, in one unit of work with the chat's reply and
     picture (the `Announce` port): both commit, or neither. The answer is the new sheet."""
-    start, line, nonce = await _body(request, translator(ctx.default_locale))
+    body, start = await posted(request, ctx, _line)
+    line, nonce = _line(body), body.get("nonce")
+    if not isinstance(nonce, str) or len(nonce) > NONCE_LIMIT:
+        nonce = None
     seen = await visit(ctx, request, start)
     if seen.state.status is GameStatus.ENDED:
         raise refusal(seen.t, 409, "ended")

@@ -11,8 +11,7 @@ from bot.core.debts import Marked
 from bot.core.ledger import Debt
 from bot.domain import Owed, OwedKind
 from bot.texts.debts import amount_text, debt_amount, marked_text, marked_toast
-from bot.texts.i18n import translator
-from bot.web.visit import Visit, WebContext, answers, refusal, run_unit, visit
+from bot.web.visit import Visit, WebContext, answers, posted, run_unit, visit
 
 routes = web.RouteTableDef()
 
@@ -62,13 +61,10 @@ async def get_debts(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response(await debts_json(ctx.core, seen))
 
 
-def _ids(body: object) -> tuple[str | None, int, int] | None:
-    if not isinstance(body, dict):
-        return None
-    start, game_id, seq = body.get("start"), body.get("game"), body.get("debt")
-    if not isinstance(game_id, int) or not isinstance(seq, int) or isinstance(game_id, bool):
-        return None
-    return (start if isinstance(start, str) else None), game_id, seq
+def _ids(body: dict[str, Any]) -> bool:
+    """The press names a game and a debt by their numbers."""
+    game_id, seq = body.get("game"), body.get("debt")
+    return isinstance(game_id, int) and isinstance(seq, int) and not isinstance(game_id, bool)
 
 
 @routes.post("/api/debt")
@@ -76,13 +72,8 @@ def _ids(body: object) -> tuple[str | None, int, int] | None:
 async def post_debt(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A press; the chat is told in the same unit of work, as for a press in Telegram. The answer
     is the toast `{"side", "message"}`; 403 for one who neither owes nor is owed the debt."""
-    try:
-        ids = _ids(await request.json())
-    except ValueError:
-        ids = None
-    if ids is None:
-        raise refusal(translator(ctx.default_locale), 400, "bad-request")
-    start, game_id, seq = ids
+    body, start = await posted(request, ctx, _ids)
+    game_id, seq = body["game"], body["debt"]
     seen = await visit(ctx, request, start)
     caller = seen.caller()
 

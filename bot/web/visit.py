@@ -87,6 +87,21 @@ def answers(
     return wrapped
 
 
+async def posted(
+    request: web.Request, ctx: WebContext, wanted: Callable[[dict[str, Any]], object]
+) -> tuple[dict[str, Any], str | None]:
+    """A POST's JSON object that is `wanted`, and its start parameter; else 400 `bad-request` in
+    the default language (before the caller is known)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not wanted(body):
+        raise refusal(translator(ctx.default_locale), 400, "bad-request")
+    start = body.get("start")
+    return body, (start if isinstance(start, str) else None)
+
+
 def page_lang(user: WebAppUser | None, fallback: str) -> str:
     """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
     code = (user.language_code if user else None) or ""
