@@ -4,7 +4,7 @@ that the bot calls through `asyncio.to_thread`."""
 from __future__ import annotations
 
 from bot.sheet.layout import layout_sheet
-from bot.sheet.model import Correction, Corrections, Layout, drawing_lock
+from bot.sheet.model import Correction, Corrections, drawing_lock
 from bot.sheet.raster import encode_png, is_busy, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
@@ -12,7 +12,6 @@ from scoring.sheet import Sheet
 __all__ = [
     "Correction",
     "Corrections",
-    "Layout",
     "drawing_lock",
     "layout_sheet",
     "render_document_png",
