@@ -35,7 +35,7 @@ from bench.bot_bench import DEALS, KEEPER, pct, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
 from bot.core import base, cache  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.sheet import measure  # noqa: E402
+from bot.sheet import model  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402
@@ -134,7 +134,7 @@ async def many_chats(
 
 def forget_pictures() -> None:
     """What a restarted process has of a game: no text measured, nothing cached."""
-    measure.text_width.cache_clear()
+    model.text_width.cache_clear()
     cache._PARSED.clear()
     base._SETTLED.clear()
 

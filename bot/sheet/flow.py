@@ -1,17 +1,16 @@
-"""Text flow: items (segments kept together) placed row by row inside a polygon minus obstacles,
-at the largest font size that holds them all."""
+"""Text flow: items placed row by row inside a polygon minus obstacles at the largest size that
+holds them; a band's totals folded behind "…" when even the smallest does not."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from bot.sheet.measure import metrics, text_width
-from bot.sheet.model import INK, PAD, Box, Point, RunKind, TextRun
+from bot.sheet.model import INK, PAD, Box, Point, RunKind, Style, TextRun, metrics, text_width
 from scoring.sheet import Band
 
 Interval = tuple[float, float]
@@ -86,11 +85,10 @@ class Obstacle:
 
 @dataclass(frozen=True, slots=True)
 class Area:
-    """Where a flow may put text: a polygon minus obstacles, `pad` away from every edge."""
+    """Where a flow may put text: a polygon minus obstacles, `PAD` away from every edge."""
 
     points: tuple[Point, ...]
     obstacles: tuple[Obstacle, ...] = ()
-    pad: float = PAD
 
     @property
     def top(self) -> float:
@@ -102,7 +100,7 @@ class Area:
 
     def row(self, y0: float, y1: float) -> list[Interval]:
         """The x intervals where a box spanning y0..y1 fits entirely (padding included)."""
-        top, bottom = y0 - self.pad, y1 + self.pad
+        top, bottom = y0 - PAD, y1 + PAD
         samples = [top, bottom]
         for _, vy in self.points:
             if top < vy < bottom:
@@ -116,7 +114,7 @@ class Area:
             span = obstacle.span(top, bottom)
             if span is not None:
                 intervals = _subtract(intervals, span)
-        return [(lo + self.pad, hi - self.pad) for lo, hi in intervals if hi - lo > 3 * self.pad]
+        return [(lo + PAD, hi - PAD) for lo, hi in intervals if hi - lo > 3 * PAD]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,22 +149,18 @@ def _seg_size(size: int, rel: float, most: int = 0) -> int:
     return min(size, most or size, max(11, round(size * rel)))
 
 
-def line_height(size: int) -> int:
-    """A row's step: DejaVu's line box (1.16 em) already leaves room between two rows."""
-    ascent, descent = metrics(size)
-    return ascent + descent + 1
-
-
 @lru_cache(maxsize=4096)
 def rows(area: Area, size: int) -> tuple[Row, ...]:
     """The rows a flow of one size uses in an area, top to bottom. A row takes the widest stretch
     the area leaves free (values split around the circle read badly), and rows go where they give
     the most room in all, a step apart: not in a narrow corner when one a little lower is wider."""
     ascent, descent = metrics(size)
-    height, step = ascent + descent, line_height(size)
+    # A row's step: DejaVu's line box (1.16 em) already leaves room between two rows.
+    height = ascent + descent
+    step = height + 1
     found: list[Row] = []
     y, bottom = math.ceil(area.top), area.bottom
-    while y + height + area.pad <= bottom:
+    while y + height + PAD <= bottom:
         spans = area.row(y, y + height)
         if spans:
             lo, hi = max(spans, key=lambda span: span[1] - span[0])
@@ -189,10 +183,6 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     return tuple(chosen)
 
 
-def item_width(item: Item, size: int) -> int:
-    return sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-
-
 def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
     """Where each item starts, rows filled greedily; None when they do not all fit (measured up
     to the first that does not, so a crowded band costs what it shows)."""
@@ -211,7 +201,7 @@ def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
                 y, x, end = planned[index]
                 fresh = True
             continue
-        width = item_width(item, size)
+        width = sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
         while x + width > end:
             index += 1
             if index == len(planned):
@@ -252,3 +242,82 @@ def flow(items: Sequence[Item], area: Area, largest: int, smallest: int) -> list
         else:
             found, lo = (starts, mid), mid + 1
     return [] if found is None else emit(items, *found)
+
+
+# -- a band's totals -----------------------------------------------------------------------------
+# Sizes step by about a seventh and totals fold a few at a time, so what is drawn stays where it is
+# while a column grows.
+Fitted = tuple[list[Item], list[Start]]  # the items shown, where each starts
+
+
+def lay(
+    band: Band, items: Sequence[Item], area: Area, style: Style, heads: Sequence[list[Item]] = ()
+) -> list[TextRun]:
+    """The column's runs after the first of `heads` (the caption flowing with the totals) at the
+    largest size of the style's ladder that holds them; else the fewest oldest totals folded
+    behind "…" (a multiple of `Style.fold`, or all but the latest), with a shorter head when that
+    lets fewer fold."""
+    lead = list(heads[0]) if heads else []
+    runs = _first_fit([([*lead, *items], size) for size in style.totals], area)
+    size = style.totals[-1]
+    if runs or not items:  # an empty band: its caption, shorter if it must be
+        return runs or _first_fit([(list(head), size) for head in heads[1:]], area)
+    # The mark of folded totals is a word rather than a number, so at the captions' size.
+    rel = style.caption[1] / style.totals[-1]
+    dots = [Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))]
+    best: tuple[int, list[Item], list[Start]] | None = None  # cut, and what fitted
+    for index, head in enumerate(heads or [[]]):
+        fitted: dict[int, Fitted] = {}
+
+        def fits(cut: int, head: list[Item] = head, fitted: dict[int, Fitted] = fitted) -> bool:
+            shown = [*head, *dots, *items[cut:]] if cut else [*head, *items]
+            starts = arrange(shown, area, size)
+            if starts is not None:
+                fitted[cut] = (shown, starts)
+            return starts is not None
+
+        cuts = [*range(style.fold, len(items) - 1, style.fold), len(items) - 1]
+        if best is not None:  # a shorter head is taken only when fewer fold
+            cuts = [cut for cut in cuts if cut < best[0]]
+        # (the first head without a fold was tried above; a shorter one may fit so)
+        cut = 0 if index and fits(0) else fewest(cuts, fits)
+        if cut is not None:
+            best = (cut, *fitted[cut])
+            if cut == 0:
+                break
+    if best is not None:
+        _, shown, starts = best
+        return emit(shown, starts, size)
+    latest = list(items[-1:])
+    resorts = [*([*head, *latest] for head in heads), [*dots, *latest], latest]
+    return _first_fit([(shown, size) for shown in resorts], area)
+
+
+def _first_fit(candidates: Sequence[tuple[list[Item], int]], area: Area) -> list[TextRun]:
+    """The runs of the first (items, size) that fits; none when none does."""
+    for shown, size in candidates:
+        starts = arrange(shown, area, size)
+        if starts is not None:
+            return emit(shown, starts, size)
+    return []
+
+
+def fewest(cuts: Sequence[int], fits: Callable[[int], bool]) -> int | None:
+    """The least of `cuts` (ascending) that `fits`, when every cut above one that fits fits too:
+    tried from the largest down in doubling steps, then by halves, so that a crowded band's search
+    reads only its newest totals."""
+    if not cuts or not fits(cuts[-1]):
+        return None
+    good, step = len(cuts) - 1, 1
+    bad = good - step
+    while bad >= 0 and fits(cuts[bad]):
+        good, step = bad, step * 2
+        bad = good - step
+    bad = max(bad, -1)
+    while good - bad > 1:  # cuts[good] fits, cuts[bad] does not (or is before the first)
+        middle = (good + bad) // 2
+        if fits(cuts[middle]):
+            good = middle
+        else:
+            bad = middle
+    return cuts[good]

@@ -1,61 +1,292 @@
-"""The score sheet («пулька») as a pure layout (spec/sheet.md): a `Sheet` → shapes and text runs.
-
-3 players: a landscape drawing cut by lines from a circle below its middle to the two upper
-corners and the middle of the lower edge; seat A has the left sector, B the top, C the right.
-4 players: a square cut by its diagonals, A bottom, B left, C top, D right. In each sector, from
-the centre out: the mountain, the pool, then the whists, cut into one part per other player (4
-players: the middle third is the opposite player). Names sit in tabs on the edge; the strip under
-the drawing holds the game's facts and balances. Each band writes its running totals as paper does,
-`2.4.8.10`, the latest bold in the player's colour (`bot.sheet.totals`). A correction is drawn the
-paper way, `10.14.12³.16`: `corrections` maps (band, record index) to `Correction(wrong, number)`.
-"""
+"""The score sheet («пулька») as a pure layout (spec/sheet.md): a `Sheet` → shapes and text runs:
+the sectors and bands, each band's totals as paper writes them (`2.4.8.10`, a correction `12³`)
+under its caption, the players' name tabs and the circle in the centre."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from bot.sheet.bands import band_runs, centre_circle, name_tab
-from bot.sheet.drawn import Drawn, drawn
-from bot.sheet.flow import Area, Obstacle
-from bot.sheet.geometry import band_polygon, scale, sectors
+from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, lay
 from bot.sheet.model import (
     BACKGROUND,
     CLOSED_FILL,
+    CLOSED_MARK,
     FRAMES,
     FULL,
+    INK,
     LINE,
+    MUTED,
+    PAD,
     PHONE,
     SEAT_COLOURS,
     SEAT_TINTS,
     STRIP_FILL,
     THIN,
-    Correction,
+    Circle,
     Corrections,
+    Frame,
     Layout,
     Line,
+    Point,
     Rect,
     Region,
     RunKind,
     Shape,
+    Style,
     TextRun,
+    metrics,
+    text_width,
 )
 from bot.sheet.strip import strip_runs
 from locales import catalog
+from locales.numbers import SUPERSCRIPT, format_amount
 from scoring.deal import Column
-from scoring.settle import Settlement
+from scoring.settle import Settlement, settle
 from scoring.sheet import Band, Sheet
-
-__all__ = ["Correction", "Corrections", "Layout", "RunKind", "layout_sheet"]  # bot.web's
 
 # px of a name tab's text, by table size and whether the tab is on a side edge
 NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.0}}
 
 
+@dataclass(frozen=True, slots=True)
+class Sector:
+    """One player's part of the drawing: the clockwise path along the edge and its whists parts."""
+
+    seat: int
+    path: tuple[Point, ...]  # on the outer edge, clockwise, from the previous player's line
+    parts: tuple[tuple[tuple[Point, ...], int], ...]  # (sub-path, whists target)
+    anchor: Point  # where the name tab sits on the edge
+    splits: tuple[Point, ...] = ()  # edge points of the whists split lines
+    toward: Point = (0.0, 0.0)  # the tab goes from the anchor this way along the edge (0: centred)
+
+
+def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
+    """3 players: lines from the circle to the upper corners and the lower middle, seat A left,
+    B top, C right; 4 players: the diagonals, A bottom, B left, C top, D right."""
+    x0, y0, x1, y1 = frame.sheet
+    cx = frame.centre[0]
+    tl, tr, br, bl = (x0, y0), (x1, y0), (x1, y1), (x0, y1)
+    tm, bm = (cx, y0), (cx, y1)
+    if size == 3:
+        a, b, c = 0, 1, 2
+        return (
+            Sector(a, (bm, bl, tl), (((bm, bl), c), ((bl, tl), b)), bl, (bl,)),
+            Sector(b, (tl, tm, tr), (((tl, tm), a), ((tm, tr), c)), tm, (tm,)),
+            Sector(c, (tr, br, bm), (((tr, br), b), ((br, bm), a)), br, (br,)),
+        )
+
+    def thirds(p: Point, q: Point) -> tuple[Point, Point]:
+        return (
+            (p[0] + (q[0] - p[0]) / 3, p[1] + (q[1] - p[1]) / 3),
+            (p[0] + 2 * (q[0] - p[0]) / 3, p[1] + 2 * (q[1] - p[1]) / 3),
+        )
+
+    # The name tab ends where the middle part meets the last: it takes the end of the middle part
+    # rather than cutting it in two, and nothing of the corner part, the smallest.
+    out = []
+    for seat, (p, q) in enumerate(((br, bl), (bl, tl), (tl, tr), (tr, br))):
+        m1, m2 = thirds(p, q)
+        targets = ((seat - 1) % 4, (seat + 2) % 4, (seat + 1) % 4)
+        parts = (((p, m1), targets[0]), ((m1, m2), targets[1]), ((m2, q), targets[2]))
+        back = ((p[0] > q[0]) - (p[0] < q[0]), (p[1] > q[1]) - (p[1] < q[1]))
+        out.append(Sector(seat, (p, q), parts, m2, (m1, m2), back))
+    return tuple(out)
+
+
+def scale(point: Point, centre: Point, s: float) -> Point:
+    return (centre[0] + (point[0] - centre[0]) * s, centre[1] + (point[1] - centre[1]) * s)
+
+
+def band_polygon(
+    path: Sequence[Point], centre: Point, inner: float, outer: float
+) -> tuple[Point, ...]:
+    """The part of the ring between two scales that lies over this stretch of the edge."""
+    out = [scale(p, centre, outer) for p in path]
+    inside = [scale(p, centre, inner) for p in reversed(path)] if inner > 0 else [centre]
+    return tuple(out + inside)
+
+
+def total_items(
+    band: Band, values: Sequence[tuple[int, Fraction]], colour: str, corrections: Corrections
+) -> list[Item]:
+    """The band's totals in record order, `2.4.8.10`, the latest bold in the player's colour. A
+    corrected total is the wrong value, a dot, the right value and the correction's number; a
+    value corrected away (its record no longer writes here) stays, grey, with its number."""
+    written = {record for record, _ in values}
+    away = [(r, None) for b, r in corrections if b == band and r not in written]
+    entries: list[tuple[int, Fraction | None]] = sorted([*values, *away], key=lambda e: e[0])
+    latest = values[-1][0] if values else None
+    items: list[Item] = []
+    for i, (record, total) in enumerate(entries):
+        dot = "" if i == len(entries) - 1 else "."
+        fix = corrections.get((band, record))
+        segs: list[Seg] = []
+        if fix is not None:
+            wrong = format_amount(fix.wrong) + ("" if total is None else ".")
+            segs.append(Seg(wrong, color=MUTED, kind=RunKind.WRONG, band=band))
+        if total is not None:
+            text = format_amount(total) + ("" if fix is not None else dot)
+            if record == latest:
+                segs.append(
+                    Seg(text, bold=True, color=colour, band=band, record=record, latest=True)
+                )
+            else:
+                segs.append(Seg(text, band=band, record=record))
+        if fix is not None:
+            mark = str(fix.number).translate(SUPERSCRIPT) + dot
+            segs.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+        items.append(Item(tuple(segs)))
+    return items
+
+
+def _caption_items(
+    band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
+) -> list[Item]:
+    """The caption's words, a closed pool's ✔ after them."""
+    items = [
+        Item((Seg(word, rel, color=MUTED, kind=RunKind.CAPTION, band=band, most=most),), gap=0.3)
+        for word in words
+    ]
+    if closed:
+        mark = Seg("✔", rel, True, CLOSED_MARK, RunKind.MARK, band, most=most)
+        items.append(Item((mark,), gap=0.3))
+    return items
+
+
+SHORTEST: Final = 5  # characters, "…" included: a caption is cut no shorter to let totals in
+
+
+def _shorter(words: list[str]) -> list[str] | None:
+    """The caption with its last word a letter shorter and ending in "…", or None."""
+    if len(words[-1]) <= 2:
+        return None
+    return [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+
+
+def caption_head(
+    band: Band, caption: str, area: Area, style: Style, closed: bool = False
+) -> tuple[list[TextRun], Area, list[list[Item]]]:
+    """The band's word first in the band, wrapping (`Висты` / `→ Клара`), a name too long cut with
+    "…", a closed pool's ending in ✔. With `Style.caption_flows` it is returned as heads to flow
+    before the totals (then shorter ones, for a band too narrow beside its latest total); else it
+    is drawn here and the totals' area returned avoids it. Returns (runs, area, heads)."""
+    words: list[str] = []
+    for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
+        if words and words[-1] == "→":
+            words[-1] += " " + word
+        else:
+            words.append(word)
+    runs: list[TextRun] = []
+    shorter: list[str] | None = words
+    while shorter is not None:
+        words = shorter
+        runs = flow(_caption_items(band, words, closed), area, *style.caption)
+        if runs:
+            break
+        shorter = _shorter(words)
+    if not runs:
+        return [], area, []
+    if style.caption_flows:
+        rel = style.caption[1] / style.totals[-1]
+        heads = []
+        variant: list[str] | None = words
+        while variant is not None:
+            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
+            variant = _shorter(variant)
+            if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
+                break
+        return [], area, heads
+    x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
+    x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)
+    around = Obstacle((x0 - PAD, y0 - PAD, x1 + 0.35 * runs[0].size, y1 + PAD / 2))
+    # Nothing above the caption: the totals read after it.
+    left, right = min(x for x, _ in area.points), max(x for x, _ in area.points)
+    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - PAD))
+    return runs, Area(area.points, (*area.obstacles, around, above)), []
+
+
+def band_runs(
+    band: Band,
+    caption: str,
+    values: Sequence[tuple[int, Fraction]],
+    area: Area,
+    colour: str,
+    closed: bool,
+    corrections: Corrections,
+    style: Style,
+) -> list[TextRun]:
+    """The band's caption and its totals (`flow.lay`)."""
+    drawn, area, heads = caption_head(band, caption, area, style, closed)
+    return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
+
+
+def name_tab(
+    name: str,
+    anchor: Point,
+    frame: Frame,
+    colour: str,
+    limit: float,
+    style: Style,
+    toward: Point = (0.0, 0.0),
+) -> tuple[Rect, TextRun, Obstacle]:
+    """The name in white in a coloured tab at `anchor` on the edge (centred, at a corner, or going
+    `toward` along the edge), at most `limit` px of text: smaller type, then cut with "…"."""
+    x0, y0, x1, y1 = frame.sheet
+    size, smallest = style.name
+    text = name
+    while size > smallest and text_width(text, size, True) > limit:
+        size -= 1
+    while text_width(text, size, True) > limit and len(text) > 1:
+        text = text[:-2] + "…"
+    ascent, descent = metrics(size, True)
+    w, h = text_width(text, size, True) + 2 * 12, ascent + descent + 2 * 6
+    inset = 8.0
+    ax, ay = anchor
+    dx, dy = toward
+    ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
+    bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
+    by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
+    inner = (bx + 12, by + 6, bx + w - 12, by + h - 6)
+    run = TextRun(text, bx + 12, by + 6, inner, size, True, "#ffffff", RunKind.NAME)
+    tab = Rect((bx, by, bx + w, by + h), colour, None, 0, h / 2)
+    return tab, run, Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2))
+
+
+def centre_circle(
+    sheet: Sheet, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
+) -> tuple[Circle, list[TextRun]]:
+    """The circle in the centre: the pool size over the stake (or the word "pool" without one),
+    a text too wide for it shrinking down to the smallest number."""
+    cx, cy = frame.centre
+    r = frame.radius
+    runs: list[TextRun] = []
+    number, word = style.centre
+    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), number, True, INK)]
+    if sheet.game.stake is not None:
+        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
+        lines.append((stake, style.strip[1], False, MUTED))
+    else:
+        lines.append((words["centre_pool"], word, False, MUTED))
+    total = sum(sum(metrics(s, b)) for _, s, b, _ in lines)
+    y = round(cy - total / 2)
+    for text, size, bold, colour in lines:
+        while size > style.strip[1] and text_width(text, size, bold) > 2 * r - 14:
+            size -= 1
+        w = text_width(text, size, bold)
+        ascent, descent = metrics(size, bold)
+        x = round(cx - w / 2)
+        box = (x, y, x + w, y + ascent + descent)
+        runs.append(TextRun(text, x, y, box, size, bold, colour, RunKind.CENTRE))
+        y += ascent + descent
+    return Circle((cx, cy), r, "#ffffff", LINE, 3), runs
+
+
 def layout_sheet(
-    sheet: Sheet | Drawn,
+    sheet: Sheet,
     lang: str = "ru",
     *,
     settlement: Settlement | None = None,
@@ -63,11 +294,12 @@ def layout_sheet(
     fold: bool = True,
 ) -> Layout:
     """The picture of a 3- or 4-player sheet, nothing drawn yet; without `settlement` the balances
-    are `scoring.settle.settle`'s. `fold`: the chat's picture (`model.PHONE`), else every total
-    (`model.FULL`)."""
+    are `scoring.settle.settle`'s; `corrections` maps (band, record index) to `Correction(wrong,
+    number)`, drawn the paper way: `10.14.12³.16`. `fold`: the chat's picture (`model.PHONE`),
+    else every total (`model.FULL`)."""
     style = PHONE if fold else FULL
-    if isinstance(sheet, Sheet):
-        sheet = drawn(sheet, settlement)
+    if settlement is None:
+        settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     size = sheet.game.size
     if size not in FRAMES:
         raise ValueError(f"a sheet for 3 or 4 players, not {size}")
@@ -144,5 +376,5 @@ def layout_sheet(
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     folded = any(run.kind is RunKind.ELLIPSIS for run in runs)
     corrected = any(run.kind is RunKind.WRONG for run in runs)  # not folded away
-    runs += strip_runs(sheet, words, lang, corrected, folded, strip_area, style)
+    runs += strip_runs(sheet, settlement, words, lang, corrected, folded, strip_area, style)
     return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

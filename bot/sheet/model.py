@@ -1,14 +1,18 @@
-"""The sheet picture's vocabulary (spec/sheet.md): sizes, colours, frames, shapes and text runs."""
+"""The sheet picture's vocabulary (spec/sheet.md): sizes, colours, frames, shapes, text runs, fonts."""
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
+
+from PIL import ImageFont
 
 from scoring.sheet import Band
 
@@ -19,15 +23,13 @@ FONT_DIR: Final = Path(__file__).parent / "fonts"
 REGULAR: Final = FONT_DIR / "DejaVuSans.ttf"
 BOLD: Final = FONT_DIR / "DejaVuSans-Bold.ttf"
 
-# The picture is read in the chat at the width Telegram shows a photo on a phone: Telegram for iOS
-# fits a photo into 300×380 pt on a phone (docs/decisions.md), so a 1010-px-wide picture up to
-# 1279 px tall (380/300 of its width) is seen 300 px wide, 0.297 of its size. Every number a
-# player reads is at least 12 px there, every word at least 9 px.
-PHONE_BOX: Final = (300, 380)  # pt, the largest photo in a chat on a phone (Telegram for iOS)
+# Telegram for iOS fits a photo into 300×380 pt on a phone (docs/decisions.md): the 1010-px-wide
+# picture is seen 300 px wide, and every number must be 12 px there, every word 9 px.
+PHONE_BOX: Final = (300, 380)
 WIDTH: Final = 1010
 HEIGHT: Final = WIDTH * PHONE_BOX[1] // PHONE_BOX[0]  # 1279
-PHONE_NUMBER: Final = 12  # px on the phone, the smallest number
-PHONE_LABEL: Final = 9  # px on the phone, the smallest word
+PHONE_NUMBER: Final = 12
+PHONE_LABEL: Final = 9
 NUMBER_MIN: Final = math.ceil(PHONE_NUMBER * WIDTH / PHONE_BOX[0])  # 41 px in the picture
 LABEL_MIN: Final = math.ceil(PHONE_LABEL * WIDTH / PHONE_BOX[0])  # 31 px
 
@@ -48,6 +50,7 @@ class Style:
     centre: tuple[int, int]  # the pool size; the word under it when there is no stake
 
 
+# The chat's picture: readable on a phone, a crowded band's oldest totals folded.
 PHONE: Final = Style(
     totals=(52, 46, NUMBER_MIN),
     fold=4,
@@ -58,8 +61,7 @@ PHONE: Final = Style(
     words=LABEL_MIN / NUMBER_MIN,
     centre=(56, LABEL_MIN),
 )
-"""The chat's picture: readable on a phone, a crowded band's oldest totals folded."""
-
+# Every total (`/sheet full`, the Mini App): type shrinks to 9 px (read zoomed) before folding.
 FULL: Final = replace(
     PHONE,
     totals=(*PHONE.totals, 36, 32, 28, 24, 21, 18, 16, 14, 12, 10, 9),
@@ -67,11 +69,9 @@ FULL: Final = replace(
     caption_flows=False,
     caption=(26, 16),
 )
-"""Every total (`/sheet full`, the Mini App): type shrinks to 9 px (read zoomed) before folding."""
 
 PAD: Final = 5.0  # between text and a band's edge
 
-# Colours (phone-readable on white): ink, captions, lines, one colour and one tint per seat.
 BACKGROUND: Final = "#ffffff"
 INK: Final = "#1f2937"
 MUTED: Final = "#6b7280"
@@ -201,3 +201,27 @@ class Correction:
 
 
 Corrections = Mapping[tuple[Band, int], Correction]
+
+# A FreeType face is used by one thread at a time (FreeType's rule): draw and measure under it.
+drawing_lock = threading.Lock()
+
+
+@cache
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """A shipped DejaVu face with Pillow's basic layout: the same measures everywhere."""
+    path = BOLD if bold else REGULAR
+    return ImageFont.truetype(str(path), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1 << 16)
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    """The advance of `text` in whole px, widened to its ink if a glyph reaches past it."""
+    f = font(size, bold)
+    return math.ceil(max(f.getlength(text), f.getbbox(text, anchor="la")[2]))
+
+
+@cache
+def metrics(size: int, bold: bool = False) -> tuple[int, int]:
+    """(ascent, descent) in px."""
+    ascent, descent = font(size, bold).getmetrics()
+    return ascent, descent

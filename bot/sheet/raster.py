@@ -1,9 +1,4 @@
-"""A `Layout` drawn with Pillow and saved as PNG by Pillow. Deterministic: same layout, same pixels.
-
-Text runs sit on whole pixels, so a run's coverage mask depends only on its text, size and weight:
-masks are cached and pasted. The shapes under the text are drawn at twice the size and scaled
-down (smooth diagonals).
-"""
+"""A `Layout` drawn with Pillow and saved as PNG. Deterministic: same layout, same pixels."""
 
 from __future__ import annotations
 
@@ -14,8 +9,7 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from bot.sheet import model
-from bot.sheet.measure import font
-from bot.sheet.model import BACKGROUND, Box, Circle, Layout, Line, Region, Shape
+from bot.sheet.model import BACKGROUND, Box, Circle, Layout, Line, Region, Shape, font
 
 LIMIT: Final = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
 BUSY: Final = 400_000  # px² of text from which the RGB PNG nears `LIMIT`: the palette at once
@@ -25,7 +19,8 @@ LEVEL: Final = 3  # zlib level: 1 is no faster on these pictures, 6 twice as slo
 
 @lru_cache(maxsize=4096)
 def mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
-    """The text's coverage (mode L) and where its top-left lies from the run's origin."""
+    """The text's coverage (mode L) and where its top-left lies from the run's origin: runs sit on
+    whole pixels, so one mask serves every run of the same text, size and weight."""
     f = font(size, bold)
     left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))
     coverage = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
@@ -59,7 +54,8 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[Shape, ...], k: int) -
 
 
 def rasterise(layout: Layout) -> Image.Image:
-    """The layout's pixels (RGB)."""
+    """The layout's pixels (RGB): shapes drawn at twice the size and scaled down (smooth
+    diagonals), then the text."""
     size = (layout.width * SUPERSAMPLE, layout.height * SUPERSAMPLE)
     big = Image.new("RGB", size, BACKGROUND)
     _draw_shapes(ImageDraw.Draw(big), layout.shapes, SUPERSAMPLE)

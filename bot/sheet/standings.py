@@ -1,8 +1,4 @@
-"""The standings as a picture (/top, a tournament's /standings): a row per player, best total
-first — place, name, total, a bar of the total from a zero line, and his games, average and
-rating under it — in the sheet's fonts and colours, 720 px wide (names above 15 px on a 390 px
-screen). Pure and synchronous: call `render_standings_png` through `asyncio.to_thread`.
-"""
+"""The standings as a picture (/top, a tournament's /standings): a row per player, best first."""
 
 from __future__ import annotations
 
@@ -13,9 +9,17 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from bot.sheet.measure import drawing_lock
-from bot.sheet.measure import font as _font
-from bot.sheet.model import BACKGROUND, INK, MINUS, MUTED, PLUS, STRIP_FILL, THIN
+from bot.sheet.model import (
+    BACKGROUND,
+    INK,
+    MINUS,
+    MUTED,
+    PLUS,
+    STRIP_FILL,
+    THIN,
+    drawing_lock,
+    font,
+)
 from bot.sheet.raster import encode_png
 from locales import catalog, numbers
 
@@ -43,7 +47,7 @@ class StandingRow:
 
 def _fit(text: str, size: int, bold: bool, width: float) -> str:
     """`text`, cut with "…" until it fits `width` px."""
-    face = _font(size, bold)
+    face = font(size, bold)
     if face.getlength(text) <= width:
         return text
     while text and face.getlength(text + "…") > width:
@@ -74,7 +78,9 @@ def _detail(row: StandingRow, lang: str, words: dict[str, str]) -> str:
 def render_standings_png(
     rows: Sequence[StandingRow], lang: str = "ru", title: str = "", subtitle: str = ""
 ) -> bytes:
-    """The standings as PNG bytes, 720 px wide and as tall as its rows."""
+    """The standings as PNG bytes, 720 px wide (names above 15 px on a 390 px screen) and as tall
+    as its rows: place, name, total, a bar of the total from a zero line, and under it his games,
+    average and rating. Pure and synchronous: call it through `asyncio.to_thread`."""
     words = dict(catalog.table(lang, "standings"))
     shown = list(rows[:MOST_ROWS])
     more = len(rows) - len(shown)
@@ -82,16 +88,16 @@ def render_standings_png(
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     with drawing_lock:
         draw = ImageDraw.Draw(image)
-        draw.text((PAD, 24), title, fill=INK, font=_font(TITLE_SIZE, True))
-        draw.text((PAD, 78), subtitle, fill=MUTED, font=_font(SUBTITLE_SIZE))
+        draw.text((PAD, 24), title, fill=INK, font=font(TITLE_SIZE, True))
+        draw.text((PAD, 78), subtitle, fill=MUTED, font=font(SUBTITLE_SIZE))
         if not shown:
-            draw.text((PAD, TOP + 30), words["empty"], fill=MUTED, font=_font(NAME_SIZE))
+            draw.text((PAD, TOP + 30), words["empty"], fill=MUTED, font=font(NAME_SIZE))
         zero, scale = _axis(shown, NAME_X, WIDTH - PAD)
         for index, row in enumerate(shown):
             _row(draw, TOP + index * ROW, index, row, lang, words, zero, scale)
         if more:
             text = f"… +{more}"
-            draw.text((NAME_X, TOP + ROW * len(shown) + 8), text, fill=MUTED, font=_font(26))
+            draw.text((NAME_X, TOP + ROW * len(shown) + 8), text, fill=MUTED, font=font(26))
     return encode_png(image)
 
 
@@ -107,10 +113,10 @@ def _row(
 ) -> None:
     if index % 2:
         draw.rectangle((0, top, WIDTH, top + ROW - 1), fill=STRIP_FILL)
-    draw.text((PAD, top + 14), str(row.place), fill=MUTED, font=_font(NAME_SIZE, True))
+    draw.text((PAD, top + 14), str(row.place), fill=MUTED, font=font(NAME_SIZE, True))
     total = numbers.decimal(row.total, lang, signed=True)
     ink = PLUS if row.total > 0 else MINUS if row.total < 0 else INK
-    face = _font(NAME_SIZE, True)
+    face = font(NAME_SIZE, True)
     right = WIDTH - PAD
     draw.text((right, top + 14), total, fill=ink, font=face, anchor="ra")
     room = right - face.getlength(total) - 20 - NAME_X
@@ -123,4 +129,4 @@ def _row(
         left, right_end = sorted((zero, end))
         draw.rectangle((left, bar_top, right_end, bar_top + BAR_HEIGHT), fill=ink)
     detail = _detail(row, lang, words)
-    draw.text((NAME_X, top + 74), detail, fill=MUTED, font=_font(DETAIL_SIZE))
+    draw.text((NAME_X, top + 74), detail, fill=MUTED, font=font(DETAIL_SIZE))

@@ -8,19 +8,22 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.sheet.drawn import Drawn
-from bot.sheet.flow import NEWLINE, Area, Item, Seg, flow
+from bot.sheet.flow import NEWLINE, Area, Item, Seg, fewest, flow
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, RED, SEAT_COLOURS, RunKind, Style, TextRun
-from bot.sheet.totals import fewest
 from locales.numbers import MINUS_SIGN, format_amount, format_money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
+from scoring.entries import Reason
+from scoring.settle import Settlement
+from scoring.sheet import Sheet
 
 
-def _deal_summary(sheet: Drawn, words: Mapping[str, str]) -> tuple[int, str] | None:
+def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
+    """The last numbered record in words, with its number."""
     names = sheet.game.players
-    if sheet.last_deal is None:
+    last = next(((s.number, s.record) for s in reversed(sheet.records) if s.number), None)
+    if last is None:
         return None
-    number, deal = sheet.last_deal
+    number, deal = last
     if isinstance(deal, Contract):
         suit = "" if deal.suit is None else deal.suit.value
         if deal.suit is Suit.NO_TRUMP:
@@ -47,7 +50,8 @@ def _deal_summary(sheet: Drawn, words: Mapping[str, str]) -> tuple[int, str] | N
 class _Strip:
     """The strip's items of one sheet, its words at `rel` times the numbers' size."""
 
-    sheet: Drawn
+    sheet: Sheet
+    settlement: Settlement
     words: Mapping[str, str]
     lang: str
     rel: float
@@ -82,7 +86,7 @@ class _Strip:
         """Each player's balance if the game ended now, in whists and, with a stake and `money`,
         in money; `label`: the words that say so first, `unit`: "wh." after each."""
         sheet, words, word = self.sheet, self.words, self.word
-        settlement = sheet.settlement
+        settlement = self.settlement
         items = [NEWLINE]
         if label:
             head = words["balance_final"] if sheet.finished else words["balance_now"]
@@ -136,7 +140,8 @@ class _Strip:
 
 
 def strip_runs(
-    sheet: Drawn,
+    sheet: Sheet,
+    settlement: Settlement,
     words: Mapping[str, str],
     lang: str,
     corrected: bool,
@@ -149,12 +154,17 @@ def strip_runs(
     deal (the photo's caption has it), the words before the balances, the legend of help, the
     unit after each balance, the legend of corrections, the money (`/score` has it), the legend
     of folded totals."""
-    strip = _Strip(sheet, words, lang, style.words)
+    strip = _Strip(sheet, settlement, words, lang, style.words)
+    # Some pool or mountain points were given by another player: the replay says so, a sheet
+    # made otherwise is read.
+    helped = sheet.helped
+    if helped is None:
+        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
     shown = {  # in the order they are given up
         "overrides": True,
         "last": True,
         "label": True,
-        "help": sheet.helped,
+        "help": helped,
         "unit": True,
         "correction": corrected,
         "money": True,

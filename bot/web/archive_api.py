@@ -1,25 +1,9 @@
-"""The Mini App's archive and statistics: the JSON the "Archive" and "Stats" tabs read, from the
-same functions as /games, /stats and /top (`bot.core.archive`, `bot.core.stats`).
-
-The page names a game by its start parameter, as for `/api/sheet`; these answer for that game's
-chat, to whoever may see the game (a player, or a member of its chat: `bot.web.api.visit`).
-
-- `GET /api/games?start=<param>&page=<n>`: a page of the chat's games, newest first (`page`
-  counts from 0; ten a page): each with its number, date in the chat's time zone, convention,
-  players, status, deals and balances once it ended, and the start parameter that opens it
-  (`/api/sheet?start=…`, `/api/history?start=…`).
-- `GET /api/stats?start=<param>&period=all|month|year&convention=<name>`: every player of the
-  chat's finished games the filter keeps, best total first (the standings): games, wins, total,
-  average, money, best and worst game, rating, contracts and misères declared and made, whists per
-  deal, raspasy tricks per raspasy deal.
-
-A bad `page`, `period` or `convention` is 400 `bad-query`; the rest as `bot.web.api`.
-"""
+"""The Mini App's "Archive" and "Stats" tabs: the chat's games and standings, from the same
+functions as /games, /stats and /top, for the chat of the game the page names."""
 
 from __future__ import annotations
 
 from datetime import tzinfo
-from fractions import Fraction
 from typing import Any
 
 from aiohttp import web
@@ -30,27 +14,20 @@ from bot.core.stats import PERIOD_WORDS, PlayerStats, StatsFilter, chat_stats
 from bot.texts.i18n import Translator
 from bot.texts.times import chat_time
 from bot.texts.views import plain_text
-from bot.web.api import CONTEXT, Refused, WebContext, visit
 from bot.web.auth import start_param
+from bot.web.visit import WebContext, amount, answers, refusal, visit
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.stats import LEVELS
 
-
-def _amount(value: Fraction) -> float | int:
-    return int(value) if value.denominator == 1 else float(value)
-
-
-def _bad_request(t: Translator) -> Refused:
-    message = plain_text(t("miniapp-error-bad-query"))
-    return Refused(400, {"error": "bad-query", "message": message})
+routes = web.RouteTableDef()
 
 
 def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> dict[str, Any]:
     names = line.names
     balances = money = None
     if line.balances is not None:
-        balances = {n: _amount(b) for n, b in zip(names, line.balances, strict=True)}
+        balances = {n: amount(b) for n, b in zip(names, line.balances, strict=True)}
     if line.money is not None:
         money = {n: float(m) for n, m in zip(names, line.money, strict=True)}
     return {
@@ -72,31 +49,27 @@ def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> 
 def _number(request: web.Request, t: Translator, name: str) -> int:
     text = request.query.get(name, "0")
     if not text.isdigit() or len(text) > 6:
-        raise _bad_request(t)
+        raise refusal(t, 400, "bad-query")
     return int(text)
 
 
 def _filter(request: web.Request, t: Translator) -> StatsFilter:
     period = PERIOD_WORDS.get(request.query.get("period", "all").casefold())
     if period is None:
-        raise _bad_request(t)
+        raise refusal(t, 400, "bad-query")
     name = request.query.get("convention")
     try:
         convention = canonical_convention(name) if name else None
     except OptionError:
-        raise _bad_request(t) from None
+        raise refusal(t, 400, "bad-query") from None
     return StatsFilter(period, convention)
 
 
 def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> dict[str, Any]:
     tally = player.tally
-    best, worst = tally.best, tally.worst
 
     def game(kept: Any) -> dict[str, Any] | None:
-        return None if kept is None else {"balance": _amount(kept[0]), "game": numbers[kept[1]]}
-
-    def ratio(value: Any) -> float | int | None:
-        return None if value is None else _amount(value)
+        return None if kept is None else {"balance": amount(kept[0]), "game": numbers[kept[1]]}
 
     return {
         "place": place,
@@ -104,11 +77,11 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
         "username": player.username,
         "games": tally.games,
         "wins": tally.wins,
-        "total": _amount(tally.total),
-        "average": _amount(tally.average),
+        "total": amount(tally.total),
+        "average": amount(tally.average),
         "money": None if tally.money is None else float(tally.money),
-        "best": game(best),
-        "worst": game(worst),
+        "best": game(tally.best),
+        "worst": game(tally.worst),
         "rating": round(player.rating),
         "contracts": {
             str(level): {"declared": declared, "made": made}
@@ -116,22 +89,22 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
         },
         "miseres": {"declared": tally.miseres, "made": tally.miseres_made},
         "deals": tally.deals,
-        "whists_per_deal": ratio(tally.whists_per_deal),
+        "whists_per_deal": amount(tally.whists_per_deal),
         "raspasy": {
             "deals": tally.raspasy,
             "tricks": tally.raspasy_tricks,
-            "per_deal": ratio(tally.tricks_per_raspasy),
+            "per_deal": amount(tally.tricks_per_raspasy),
         },
     }
 
 
-async def get_games(request: web.Request) -> web.StreamResponse:
-    ctx = request.app[CONTEXT]
-    try:
-        seen = await visit(ctx, request, request.query.get("start"))
-        wanted = _number(request, seen.t, "page")
-    except Refused as refused:
-        return web.json_response(refused.body, status=refused.status)
+@routes.get("/api/games")
+@answers
+async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse:
+    """A page of the chat's games, newest first (`page` counts from 0; ten a page), each with the
+    start parameter that opens it."""
+    seen = await visit(ctx, request, request.query.get("start"))
+    wanted = _number(request, seen.t, "page")
     page = await archive.chat_games(ctx.core, seen.state.chat_id, wanted, seen.chat_t.lang)
     body = {
         "page": page.page,
@@ -143,13 +116,12 @@ async def get_games(request: web.Request) -> web.StreamResponse:
     return web.json_response(body)
 
 
-async def get_stats(request: web.Request) -> web.StreamResponse:
-    ctx = request.app[CONTEXT]
-    try:
-        seen = await visit(ctx, request, request.query.get("start"))
-        filt = _filter(request, seen.t)
-    except Refused as refused:
-        return web.json_response(refused.body, status=refused.status)
+@routes.get("/api/stats")
+@answers
+async def get_stats(ctx: WebContext, request: web.Request) -> web.StreamResponse:
+    """Every player of the chat's finished games that `period` and `convention` keep, best first."""
+    seen = await visit(ctx, request, request.query.get("start"))
+    filt = _filter(request, seen.t)
     core = ctx.core
     stats = await chat_stats(core.store, seen.state.chat_id, filt, core.clock(), seen.chat_t.lang)
     numbers = {s.game_id: s.number for s in stats.games}
@@ -162,8 +134,3 @@ async def get_stats(request: web.Request) -> web.StreamResponse:
         ],
     }
     return web.json_response(body)
-
-
-def add_archive_routes(app: web.Application) -> None:
-    app.router.add_get("/api/games", get_games)
-    app.router.add_get("/api/stats", get_stats)

@@ -1,15 +1,5 @@
-"""Who calls the Mini App's API: Telegram's signed `initData`.
-
-Every call carries `Authorization: tma <initData>`. The signature is checked with the bot token by
-aiogram's `aiogram.utils.web_app` helpers (core.telegram.org/bots/webapps, "Validating data"); an
-`auth_date` older than `MAX_AGE` is stale. Missing, forged or stale → 401. Whether the user may see a
-game (a player, or a member of its chat, asked of Telegram with `getChatMember` and cached briefly)
-is `Membership`'s; a stranger gets 403.
-
-The game a page names is a *start parameter* (`MINIAPP_LINK?startapp=<param>`): `g<id>_<tag>`, the tag
-an HMAC of the id under a key derived from the token, so nobody reaches another game by counting.
-Membership is checked all the same.
-"""
+"""Who calls the Mini App's API (Telegram's signed `initData`, checked by aiogram) and may he see
+the game its start parameter names (a player, or a member of its chat)."""
 
 from __future__ import annotations
 
@@ -19,19 +9,20 @@ import hmac
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
-from aiogram.utils.web_app import WebAppInitData, safe_parse_webapp_init_data
+from aiogram.utils.web_app import WebAppInitData, WebAppUser, safe_parse_webapp_init_data
 
 MAX_AGE: Final = timedelta(hours=24)
 SCHEME: Final = "tma"
 MEMBER_TTL: Final = 60.0  # seconds a getChatMember answer is trusted
 MEMBER_CACHE: Final = 4096
+# `g<id>_<tag>`, the tag an HMAC of the id under a key derived from the token, so nobody reaches
+# another game by counting (membership is checked all the same).
 _PARAM: Final = re.compile(r"^g(\d{1,18})_([A-Za-z0-9_-]{16})$")
 _MEMBER: Final = frozenset(
     {ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.MEMBER}
@@ -39,7 +30,7 @@ _MEMBER: Final = frozenset(
 
 
 class AuthError(Exception):
-    """A refused call: `status` 401 (who are you?) or 403 (not yours to see); `code` for the page."""
+    """A refused call: 401 unsigned, forged or stale; 403 not yours to see; `code` for the page."""
 
     def __init__(self, status: int, code: str) -> None:
         super().__init__(code)
@@ -47,21 +38,9 @@ class AuthError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class WebUser:
-    """The Telegram user the signed data names."""
-
-    id: int
-    first_name: str
-    username: str | None = None
-    language_code: str | None = None
-
-
 def header_init_data(header: str | None) -> str:
     """The initData of an `Authorization: tma <initData>` header; 401 when there is none."""
-    if not header:
-        raise AuthError(401, "auth-missing")
-    scheme, _, data = header.strip().partition(" ")
+    scheme, _, data = (header or "").strip().partition(" ")
     if scheme.lower() != SCHEME or not data.strip():
         raise AuthError(401, "auth-missing")
     return data.strip()
@@ -70,8 +49,8 @@ def header_init_data(header: str | None) -> str:
 def check_init_data(
     token: str, init_data: str, now: datetime | None = None, max_age: timedelta = MAX_AGE
 ) -> WebAppInitData:
-    """The parsed initData when Telegram signed it with this bot's token within `max_age`;
-    otherwise `AuthError(401)`."""
+    """The parsed initData when Telegram signed it with this bot's token within `max_age`
+    (core.telegram.org/bots/webapps, "Validating data"); otherwise `AuthError(401)`."""
     try:
         data = safe_parse_webapp_init_data(token, init_data)
     except ValueError:
@@ -85,15 +64,11 @@ def check_init_data(
     return data
 
 
-def web_user(data: WebAppInitData) -> WebUser:
-    user = data.user
+def authenticate(token: str, header: str | None, now: datetime | None = None) -> WebAppUser:
+    """The caller of an API request, from its `Authorization: tma <initData>` (401 otherwise)."""
+    user = check_init_data(token, header_init_data(header), now).user
     assert user is not None  # check_init_data refuses data without a user
-    return WebUser(user.id, user.first_name, user.username, user.language_code)
-
-
-def authenticate(token: str, header: str | None, now: datetime | None = None) -> WebUser:
-    """The caller of an API request, from its Authorization header (401 otherwise)."""
-    return web_user(check_init_data(token, header_init_data(header), now))
+    return user
 
 
 # -- the start parameter -----------------------------------------------------------------------

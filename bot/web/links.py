@@ -1,11 +1,4 @@
-"""The way into the Mini App: the "Open the live sheet" / «Живая пулька»
-button under every sheet message and /sheet.
-
-In a group it is a URL button to `MINIAPP_LINK?startapp=<param>` (Telegram opens the app registered
-with @BotFather and hands it the parameter as `start_param`); in a private chat, given the page's
-own https address (`app_url`, the URL registered with @BotFather), a `web_app` button opens it
-directly with `?start=<param>`. Without MINIAPP_LINK there is no button (None).
-"""
+"""The "Open the live sheet" («Живая пулька») button under every sheet message and /sheet."""
 
 from __future__ import annotations
 
@@ -26,7 +19,9 @@ def live_sheet_button(
     private: bool = False,
     app_url: str | None = None,
 ) -> InlineKeyboardButton | None:
-    """The button opening this game's live sheet, or None when MINIAPP_LINK is unset."""
+    """The button opening this game's live sheet, or None when MINIAPP_LINK is unset: a URL
+    button to `MINIAPP_LINK?startapp=<param>` (Telegram hands the app its `start_param`), or in a
+    private chat, given the page's https address, a `web_app` button to `app_url?start=<param>`."""
     if not miniapp_link:
         return None
     param = start_param(token, game_id)

@@ -1,12 +1,5 @@
-"""The web listener of the bot process: the Mini App's page at `/app`, its
-JSON API under `/api/`, and `GET /healthz`.
-
-`build_web_app` makes the aiohttp `Application`; it is the one listener of the process, so webhook
-mode adds its route to the same application (aiogram's `aiogram.webhook.aiohttp_server`:
-`SimpleRequestHandler(dispatcher, bot).register(app, path=…)` and `setup_application`). In long
-polling, `start_web` runs it beside the polling loop on `WEB_LISTEN` and returns the runner to clean
-up at exit.
-"""
+"""The bot process's one web listener: the Mini App's page at `/app`, its API under `/api/`,
+`/healthz`; webhook mode adds aiogram's route to the same application."""
 
 from __future__ import annotations
 
@@ -22,10 +15,9 @@ from bot.core import Core
 from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
-from bot.web.api import CONTEXT, WebContext, add_routes
-from bot.web.archive_api import add_archive_routes
+from bot.web import api, archive_api, debts_api
 from bot.web.auth import Membership
-from bot.web.debts_api import add_debt_routes
+from bot.web.visit import CONTEXT, WebContext
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +34,7 @@ async def app_page(request: web.Request) -> web.StreamResponse:
 
 async def healthz(request: web.Request) -> web.StreamResponse:
     """200 when the database answers `SELECT 1` (a round trip, never a scan) and every watched
-    loop beat lately (`bot.core.health`), 503 naming what is stale otherwise:
-
-        {"ok": true, "database": "ok", "ages": {"poller": 0.4, "sender": 0.2, "vote_clock": 0.9}}
-        {"ok": false, "database": "ok", "ages": {…}, "stale": ["sender"]}
-    """
+    loop beat lately (`bot.core.health`), 503 naming what is stale otherwise (`"stale": [...]`)."""
     store = request.app[CONTEXT].core.store
     stale: list[str] = []
     database = "ok"
@@ -81,27 +69,20 @@ def build_web_app(
     `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
-    app[CONTEXT] = WebContext(
-        token=bot.token,
-        core=core,
-        bot=bot,
-        membership=membership or Membership(bot),
-        announce=announce,
-        default_locale=default_locale,
-    )
+    membership = membership or Membership(bot)
+    app[CONTEXT] = WebContext(bot.token, core, membership, announce, default_locale)
     app.router.add_get("/app", app_page)
     app.router.add_get("/app/", app_page)
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    add_routes(app)
-    add_archive_routes(app)
-    add_debt_routes(app)
+    for module in (api, archive_api, debts_api):
+        app.add_routes(module.routes)
     return app
 
 
 async def start_web(app: web.Application, host: str, port: int) -> web.AppRunner:
-    """Serve `app` on host:port until `runner.cleanup()`; returns the runner."""
+    """Serve `app` on host:port beside long polling until `runner.cleanup()`."""
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
     site = web.TCPSite(runner, host, port)

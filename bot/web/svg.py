@@ -1,23 +1,16 @@
-"""The sheet as SVG for the Mini App, drawn from the same pure layout as the PNG.
+"""The sheet as SVG for the Mini App, from the same layout as the PNG (`bot.sheet.raster`).
 
-One layout, two renderers: `bot.sheet.layout.layout_sheet` places every shape and text run, the PNG's
-`raster` paints them with Pillow, and `sheet_svg` writes them as SVG elements. Each running total keeps
-its link to the record that wrote it: `data-record` (its index in `sheet.records`), `data-deal` (the
-deal's number; 0 for an adjustment or the last-round mark) and `data-band`, so a tap can show the
-deal's entries. Text is drawn with the shipped DejaVu fonts when the page loads them and is held to the
-measured width (`textLength`) otherwise, so it never leaves its band.
-
-Colours are the picture's own, with classes the page's stylesheet may restyle to the Telegram theme:
-`bg` (the paper), `tint` (a player's sector), `ink`/`muted` (text), `line`.
+Each total keeps `data-record` (its index in `sheet.records`), `data-deal` (the deal's number; 0
+for an adjustment) and `data-band`, for a tap to show the deal's entries; text is held to the
+measured width (`textLength`) when the page's DejaVu fonts are missing. Classes let the page
+restyle it to the Telegram theme: `bg`, `tint`, `ink`/`muted`, `line`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from html import escape
 from typing import Final
 
-from bot.sheet.measure import metrics
 from bot.sheet.model import (
     BACKGROUND,
     INK,
@@ -30,6 +23,7 @@ from bot.sheet.model import (
     RunKind,
     Shape,
     TextRun,
+    metrics,
 )
 from scoring.sheet import Band, Sheet
 
@@ -60,8 +54,6 @@ def _shape(shape: Shape, first: bool) -> str:
     if isinstance(shape, Region):
         points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
         cls = "tint" if shape.fill in SEAT_TINTS else ("band" if shape.band else "region")
-        if shape.fill is None:
-            return f'<polygon class="{cls}" points="{points}" fill="none"/>'
         return f'<polygon class="{cls}" points="{points}" fill="{_fill(shape.fill)}"/>'
     if isinstance(shape, Line):
         (x0, y0), (x1, y1) = shape.start, shape.end
@@ -87,19 +79,12 @@ def _shape(shape: Shape, first: bool) -> str:
     )
 
 
-def _text_class(run: TextRun) -> str:
-    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
-    classes = ["run", run.kind.value, tone]
-    if run.latest:
-        classes.append("latest")
-    return " ".join(classes)
-
-
 def _run(run: TextRun, sheet: Sheet) -> str:
     ascent, _ = metrics(run.size, run.bold)
     width = run.box[2] - run.box[0]
+    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
     attrs = [
-        f'class="{_text_class(run)}"',
+        f'class="run {run.kind.value} {tone}{" latest" if run.latest else ""}"',
         f'x="{_n(run.x)}"',
         f'y="{_n(run.y + ascent)}"',
         f'font-size="{run.size}"',
@@ -117,13 +102,6 @@ def _run(run: TextRun, sheet: Sheet) -> str:
     return f"<text {' '.join(attrs)}>{escape(run.text, quote=False)}</text>"
 
 
-def _elements(layout: Layout, sheet: Sheet) -> Iterator[str]:
-    for i, shape in enumerate(layout.shapes):
-        yield _shape(shape, i == 0)
-    for run in layout.runs:
-        yield _run(run, sheet)
-
-
 def sheet_svg(layout: Layout, sheet: Sheet) -> str:
     """The layout as one `<svg>` element (UTF-8 text), scaled by its viewBox to any width."""
     head = (  # a run's own spaces (`сдаёт: `, ` в.`) are kept: SVG would collapse them
@@ -131,4 +109,6 @@ def sheet_svg(layout: Layout, sheet: Sheet) -> str:
         f'viewBox="0 0 {layout.width} {layout.height}" xml:space="preserve" '
         f'font-family="{_attr(FONT)}" role="img">'
     )
-    return head + "".join(_elements(layout, sheet)) + "</svg>"
+    shapes = [_shape(shape, i == 0) for i, shape in enumerate(layout.shapes)]
+    runs = [_run(run, sheet) for run in layout.runs]
+    return head + "".join(shapes + runs) + "</svg>"

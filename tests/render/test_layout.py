@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.sheet.flow import fewest
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import CLOSED_FILL, FRAMES, MUTED, PHONE, RED, Correction, Layout, RunKind
-from bot.sheet.totals import fewest
 from locales.numbers import format_amount
 from scoring.deal import Column, Misere, Raspasy, Record, Role, Suit
 from scoring.entries import Reason

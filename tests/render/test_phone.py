@@ -18,8 +18,7 @@ import pytest
 
 from bench.sheets import EXAMPLES, NAMES, RU_NAMES, corrected_mountain, random_game
 from bot.sheet.layout import layout_sheet
-from bot.sheet.measure import font
-from bot.sheet.model import PHONE_BOX, PHONE_LABEL, PHONE_NUMBER, Layout, RunKind, TextRun
+from bot.sheet.model import PHONE_BOX, PHONE_LABEL, PHONE_NUMBER, Layout, RunKind, TextRun, font
 from scoring.sheet import Sheet
 
 NUMBERS = (RunKind.TOTAL, RunKind.WRONG, RunKind.BALANCE)

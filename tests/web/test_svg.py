@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from bot.sheet.layout import Correction, Layout, RunKind, layout_sheet
+from bot.sheet.layout import layout_sheet
+from bot.sheet.model import Correction, Layout, RunKind
 from bot.web.svg import band_key, sheet_svg
 from scoring.deal import Column
 from scoring.sheet import Band, Sheet

@@ -1,0 +1,207 @@
+"""What every Mini App call shares: its context, who calls and for which game, and its refusals."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final, TypeVar
+from urllib.parse import parse_qsl
+
+from aiogram.utils.web_app import WebAppUser
+from aiohttp import web
+
+from bot.core import (
+    AlreadyHandled,
+    Caller,
+    Core,
+    GameState,
+    Redeliver,
+    UnitOfWork,
+    Unsaved,
+    attempts,
+    looks,
+)
+from bot.core.announce import Announce
+from bot.core.folding import fold
+from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.texts.views import error_text, plain_text
+from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
+from scoring.errors import ScoringError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class WebContext:
+    """The bot token (to check signatures), the service, the membership cache (asking Telegram),
+    the chat's answer to a deal, the default language."""
+
+    token: str
+    core: Core
+    membership: Membership
+    announce: Announce
+    default_locale: str = "ru"
+
+
+CONTEXT: Final = web.AppKey("prefbot_web", WebContext)
+
+
+class Refused(Exception):
+    """An API refusal with its HTTP status and its JSON body `{"error": code, "message": text}`."""
+
+    def __init__(self, status: int, body: dict[str, Any]) -> None:
+        super().__init__(body.get("error"))
+        self.status = status
+        self.body = body
+
+
+def refusal(t: Translator, status: int, code: str, **params: object) -> Refused:
+    return Refused(
+        status, {"error": code, "message": plain_text(t(f"miniapp-error-{code}", **params))}
+    )
+
+
+def amount(value: Fraction | None) -> float | int | None:
+    """A number for JSON: whole ones as integers."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else float(value)
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def answers(
+    handler: Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]],
+) -> Handler:
+    """The handler with its context; a `Refused` becomes its JSON answer."""
+
+    async def wrapped(request: web.Request) -> web.StreamResponse:
+        try:
+            return await handler(request.app[CONTEXT], request)
+        except Refused as refused:
+            return web.json_response(refused.body, status=refused.status)
+
+    return wrapped
+
+
+async def posted(
+    request: web.Request, ctx: WebContext, wanted: Callable[[dict[str, Any]], object]
+) -> tuple[dict[str, Any], str | None]:
+    """A POST's JSON object that is `wanted`, and its start parameter; else 400 `bad-request` in
+    the default language (before the caller is known)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict) or not wanted(body):
+        raise refusal(translator(ctx.default_locale), 400, "bad-request")
+    start = body.get("start")
+    return body, (start if isinstance(start, str) else None)
+
+
+def page_lang(user: WebAppUser | None, fallback: str) -> str:
+    """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
+    code = (user.language_code if user else None) or ""
+    lang = code.split("-")[0].lower()
+    return lang if lang in LANGUAGES else fallback
+
+
+def unverified_user(header: str | None) -> WebAppUser | None:
+    """The user initData claims, unchecked: only to word a refusal in his language."""
+    try:
+        fields = dict(parse_qsl(header_init_data(header)))
+        user = json.loads(fields.get("user", "null"))
+        return WebAppUser(
+            id=int(user["id"]),
+            first_name=str(user.get("first_name", "")),
+            language_code=user.get("language_code"),
+        )
+    except (AuthError, ValueError, TypeError, KeyError):
+        return None
+
+
+async def load_state(core: Core, game_id: int) -> GameState | None:
+    """A game by its id, folded from its log (ended games too)."""
+    async with core.store.reading() as repo:
+        row = await repo.game(game_id)
+        if row is None:
+            return None
+        events = await repo.events(game_id)
+    state = fold(game_id, events)
+    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
+    return state
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """An authorised call: who, which game, in which languages."""
+
+    user: WebAppUser
+    state: GameState
+    chat_t: Translator  # the chat's language: deal lines, what goes to the chat
+    t: Translator  # the user's language: the page, its errors
+
+    def caller(self, update_id: int | None = None, thread_id: int | None = None) -> Caller:
+        """The user as the service's caller in the game's chat."""
+        user, chat_id = self.user, self.state.chat_id
+        return Caller(
+            chat_id=chat_id,
+            user_id=user.id,
+            first_name=user.first_name,
+            username=user.username,
+            update_id=update_id,
+            chat_type="private" if chat_id > 0 else "supergroup",
+            thread_id=thread_id,
+        )
+
+
+async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Visit:
+    """Check the signature (401), the start parameter (403), that the game is there (404) and the
+    user's right to it: a player, or a member of its chat (403)."""
+    header = request.headers.get("Authorization")
+    fallback = translator(page_lang(unverified_user(header), ctx.default_locale))
+    try:
+        user = authenticate(ctx.token, header)
+    except AuthError as error:
+        raise refusal(fallback, error.status, error.code) from None
+    t = translator(page_lang(user, ctx.default_locale))
+    try:
+        game_id = game_of(ctx.token, start)
+    except AuthError as error:
+        raise refusal(t, error.status, error.code) from None
+    state = await load_state(ctx.core, game_id)
+    if state is None:
+        raise refusal(t, 404, "game-gone")
+    player = state.may_record(user.id, user.username)
+    if not player and not await ctx.membership.is_member(state.chat_id, user.id):
+        raise refusal(t, 403, "not-member")
+    chat_t = translator(await looks.locale(ctx.core, state.chat_id) or ctx.default_locale)
+    return Visit(user, state, chat_t, t)
+
+
+async def run_unit(
+    ctx: WebContext,
+    seen: Visit,
+    caller: Caller,
+    work: Callable[[UnitOfWork], Awaitable[T]],
+    forbidden: str,
+) -> T:
+    """`work` in one unit of work; a refusal in the user's language: the engine's error (403 when
+    its code is `forbidden`, else 400), 409 a submit already taken, 503 a database that failed on
+    every attempt (`busy`) or takes no writes (`unsaved`)."""
+    try:
+        return await attempts.run(ctx.core, work, caller)
+    except AlreadyHandled:
+        raise refusal(seen.t, 409, "already-recorded") from None
+    except ScoringError as error:
+        message = plain_text(error_text(seen.t, error))
+        status = 403 if error.code == forbidden else 400
+        raise Refused(status, {"error": error.code, "message": message}) from None
+    except Redeliver:
+        raise refusal(seen.t, 503, "busy") from None
+    except Unsaved:
+        raise refusal(seen.t, 503, "unsaved") from None
