@@ -1,11 +1,5 @@
 """The audit of a game for `/export` (corrections.md "Audit"): `#` comments for the protocol file,
-and the event log as JSON.
-
-The protocol holds the records as they stand after every correction (penalties as `adjust` lines),
-so `python -m scoring replay` on it gives the balances the bot shows; what was superseded — undone
-and corrected records, votes and who voted how, the arbiter — is written beside them as comments
-in plain English (a file, like the JSON log, is not in the chat's language).
-"""
+and the event log as JSON."""
 
 from __future__ import annotations
 
@@ -16,6 +10,7 @@ from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from typing import Any, Final
 
+from bot.core.base import index_of, parse_stored, records_of, table
 from bot.core.events import (
     ArbiterNamed,
     ArbiterProposed,
@@ -33,7 +28,6 @@ from bot.core.events import (
     VoteClosed,
 )
 from bot.core.state import GameState, Vote
-from bot.core.uow import index_of, parse_stored, records_of, table
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.replay import replay
@@ -62,17 +56,15 @@ def ballots_text(state: GameState, vote: Vote) -> str:
 def protocol_comments(
     state: GameState, records: Sequence[Record], zone: tzinfo = UTC
 ) -> dict[int, list[str]]:
-    """Comment lines per record index (written after that record) telling the game's history
-    beside its records: pencil edits and undos, votes with their ballots, penalties, the arbiter;
-    times in the chat's `zone`, named (`MSK`).
-    An event belongs after the newest record in force written before it (a correction: after
-    the record it corrects)."""
+    """Comment lines per record index (written after that record) telling the game's history beside
+    its records: pencil edits and undos, votes with their ballots, penalties, the arbiter; times
+    in the chat's `zone`, named (`MSK`)."""
     in_force = state.records
     assert len(in_force) == len(records)
     index = {item.seq: i for i, item in enumerate(in_force)}
     numbers: dict[int, int] = {}
     for item in in_force:
-        if item.kind is Kind.DEAL and item.rule_change is None:
+        if item.kind is Kind.DEAL and item.change is None:
             numbers[item.seq] = len(numbers) + 1
     comments: defaultdict[int, list[str]] = defaultdict(list)
 
@@ -193,11 +185,7 @@ def corrected_values(
     state: GameState, sheet: Sheet, known: Known | None = None
 ) -> CorrectedValues:
     """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
-    first written there, the correction's number) — corrections.md "Audit".
-
-    What it says depends on the corrections and on the records up to each: it is worked out again
-    only when a correction passes or a record already written changes (`GameState.revised`), not
-    for every picture of a long game."""
+    first written there, the correction's number) — corrections.md "Audit"."""
     out: CorrectedValues = {}
     if state.rules is None or not state.corrections:
         return out

@@ -1,6 +1,6 @@
-"""What every unit of work shares (`Core`: the store, the clock, the chats' locks, the kept states and
-sheets, the votes being watched), who sent a command (`Caller`), and the game's derived views every
-command reads: the records in force, the rules now, the settlement."""
+"""What every unit of work shares (`Core`: the store, the clock, the chats' locks, the kept states
+and sheets, the votes being watched), who sent a command (`Caller`), and the game's derived
+views every command reads: the records in force, the rules now, the settlement."""
 
 from __future__ import annotations
 
@@ -140,9 +140,9 @@ def _weight(pairs: list[tuple[GameState, Sheet]]) -> int:
 
 
 class Core:
-    """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
-    and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
-    than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
+    """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache, and
+    the games with open votes (game id → (chat id, the earliest deadline); it may hold more than
+    is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.store = store
@@ -193,8 +193,8 @@ class Core:
         return None if found is None else found[1]
 
     def sheet(self, state: GameState) -> Sheet:
-        """The replay of the records in force (cached per game until its log grows); for a log
-        read outside a command (a command's own sheets are cached once it has committed)."""
+        """The replay of the records in force (cached per game until its log grows); for a log read
+        outside a command (a command's own sheets are cached once it has committed)."""
         sheet = self.cached(state)
         if sheet is None:
             sheet = self.games.sheet(state.game_id, state.game(), records_of(state))

@@ -1,15 +1,11 @@
-"""What a vote proposes and what a passed vote changes, as events of its own (corrections.md).
-
-A correction replaces a record's line (`deal_edited` {vote}) and may draw the writer's warning or
-penalty (Кодекс 4.2.7, `scoring.voting.correction_outcome`, amounts from
-`scoring.corrections.record_penalty`); a late deal is inserted before the record it was proposed
-before (4.2.10); a rule change is appended as a record; an arbiter is named.
-"""
+"""What a vote proposes and what a passed vote changes, as events of its own (corrections.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.core.base import index_of, parse_stored, records_of, rules_now, settlement, table
+from bot.core.command import Command
 from bot.core.events import (
     ArbiterNamed,
     ArbiterProposed,
@@ -23,7 +19,6 @@ from bot.core.events import (
 )
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
-from bot.core.uow import Command, index_of, parse_stored, records_of, rules_now, settlement, table
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Record, RuleChange
 from scoring.errors import ScoringError
@@ -80,7 +75,8 @@ def outlook(
     state: GameState, event: CorrectionProposed, index: int, before: list[Record], new: Record
 ) -> tuple[bool, tuple[Adjust, ...]]:
     """What a correction costs its writer if it passes (Кодекс 4.2.7): a warning for his first
-    corrected error, or the penalty entries; shown before anyone votes and applied when it passes."""
+    corrected error, or the penalty entries; shown before anyone votes and applied when it
+    passes."""
     item = state.records[index]
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
@@ -101,7 +97,8 @@ def outlook(
 
 def planned(state: GameState, vote: Vote) -> list[Record] | None:
     """The records in force once this passed vote on a record is applied; None when the log has
-    moved on so that it cannot be (the record changed or undone meanwhile, or the engine refuses)."""
+    moved on so that it cannot be (the record changed or undone meanwhile, or the engine
+    refuses)."""
     event = vote.event
     assert isinstance(event, CorrectionProposed | LateDealProposed)
     records = records_of(state)
@@ -149,8 +146,8 @@ def fits(state: GameState, vote: Vote) -> bool:
 
 
 def corrections_count(state: GameState, writer: int | None) -> int:
-    """Accepted corrections of this writer's records by vote, not counting those proposed as
-    free (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
+    """Accepted corrections of this writer's records by vote, not counting those proposed as free
+    (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
     return sum(
         1
         for item in state.items
@@ -186,8 +183,8 @@ def _pencil(vote: Vote) -> bool:
 async def apply_correction(
     unit: Command, vote: Vote, event: CorrectionProposed, records: list[Record]
 ) -> Applied:
-    """A passed correction: the record's new line, then the writer's penalty if it is not his
-    first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
+    """A passed correction: the record's new line, then the writer's penalty if it is not his first
+    corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
     state = unit.state
     target = event.target
     index = index_of(state, target)

@@ -1,12 +1,12 @@
 """Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule (conventions.md
-§1.4) and /arbiter. Each checks the proposal against the log and the engine, then opens the vote
-with the proposer's ✅ (`bot.core.votes.open_vote`); the windows are `scoring.voting`'s."""
+§1.4) and /arbiter."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Final
 
+from bot.core.base import Caller, deal_example, records_of, rules_now, table
 from bot.core.errors import GameError
 from bot.core.events import (
     ArbiterNamed,
@@ -20,7 +20,7 @@ from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
 from bot.core.results import VoteState
 from bot.core.state import GameState
-from bot.core.uow import Caller, UnitOfWork, deal_example, records_of, rules_now, table
+from bot.core.uow import UnitOfWork
 from bot.core.votes import open_vote
 from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
@@ -45,7 +45,7 @@ def in_window(state: GameState, index: int, now: datetime) -> bool:
     """Кодекс 4.2.9 (corrections.md): a record may be disputed while it is the latest deal, or
     while the deal after it is younger than `dispute_grace_seconds` (the bot cannot see the end
     of the next bidding, so the next record marks it)."""
-    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.rule_change]
+    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
     grace = rules_now(state).dispute_grace_seconds
     return dispute_window(later[0].at if later else None, now, grace)
 
@@ -61,10 +61,7 @@ def deal_index(sheet: Sheet, number: str, example: str) -> int:
 
 
 async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> VoteState:
-    """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted).
-
-    Inside the window any player may propose and a majority decides; after it only the record's
-    writer may, and every player must agree (corrections.md, Кодекс 4.2.9)."""
+    """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted)."""
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
@@ -105,8 +102,8 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
 
 
 async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is
-    younger than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
+    """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is younger
+    than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
@@ -159,8 +156,7 @@ def later_clash(state: GameState, records: list[Record], start: int, number: int
 
 
 def read_rule_change(text: str) -> RuleChange:
-    """`/rule name=value` (or `option name=value`): the change, its value made canonical. An
-    unknown option is refused with the valid ones listed."""
+    """`/rule name=value` (or `option name=value`): the change, its value made canonical."""
     words = text.strip()
     try:
         change = parse_rule_change(words) or parse_rule_change(f"option {words}")
@@ -173,8 +169,8 @@ def read_rule_change(text: str) -> RuleChange:
 
 
 async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """/rule name=value: a vote to change one rule from the next record on; every player must
-    agree (conventions.md §1.4). Once passed, `option name=value` is appended as a record."""
+    """/rule name=value: a vote to change one rule from the next record on; every player must agree
+    (conventions.md §1.4)."""
     async with uow.command(caller) as unit:
         state = unit.state
         playing(state, caller)
@@ -196,7 +192,7 @@ async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
 
 async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState | VoteState:
     """/arbiter @user: before the start the scorekeeper names him; during the game every player
-    must agree (a vote). The arbiter is not a player and does not vote."""
+    must agree (a vote)."""
     async with uow.command(caller) as unit:
         state = unit.state
         arbiter = parse_arbiter(ref, caller.as_player(), "/arbiter @eva_arbiter")

@@ -1,8 +1,4 @@
-"""The game service's refusals: codes like the rules engine's, shown by the same `errors` router.
-
-A `GameError` is a `ScoringError` (code, span, params, example), so one handler localises both; the
-locales must name every code of `scoring.errors.ERROR_CODES` and of `GAME_ERROR_CODES` (a test checks).
-"""
+"""The game service's refusals: codes like the rules engine's, shown by the same `errors` router."""
 
 from __future__ import annotations
 
@@ -17,9 +13,7 @@ if TYPE_CHECKING:
 
 
 class GameError(ScoringError):
-    """A command the game in this chat cannot take now (no game, not your deal, too late…).
-
-    Its code is a `GameErrorCode` (a plain string of one is accepted and checked)."""
+    """A command the game in this chat cannot take now (no game, not your deal, too late…)."""
 
     def __init__(
         self,
@@ -46,9 +40,7 @@ class Redeliver(Exception):
 
 
 class Unsaved(Exception):
-    """The database takes no writes (disk full, read-only): nothing was committed. `owed` is what
-    the unit owed (a look's answer can still be given directly); `records`, whether a command ran
-    in it (then nothing can be answered but that it was not saved)."""
+    """The database takes no writes (disk full, read-only): nothing was committed."""
 
     def __init__(self, owed: tuple[Owed, ...], records: bool) -> None:
         super().__init__("the database takes no writes")
@@ -61,8 +53,8 @@ class Transient(Exception):
 
 
 class GaveUp(Exception):
-    """The bot will not try this update again (the database failed for too long): the chat is
-    told that nothing was recorded."""
+    """The bot will not try this update again (the database failed for too long): the chat is told
+    that nothing was recorded."""
 
 
 class GameErrorCode(StrEnum):

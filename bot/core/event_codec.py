@@ -119,8 +119,7 @@ class UnknownSchema(ValueError):
 
 
 def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
-    """The typed event of a stored row. Every version ever written reads; keys a version did not
-    write take their defaults (v1 votes without a threshold were unanimous)."""
+    """The typed event of a stored row."""
     if schema_version != 1:
         raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
     which = Kind(kind)

@@ -1,8 +1,4 @@
-"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`.
-
-A row's `author` (user id, None for the bot) and `at` (UTC) are never repeated in a payload; a
-record is its canonical notation line, so the log reads like a protocol file.
-"""
+"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`."""
 
 from __future__ import annotations
 

@@ -48,10 +48,8 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
 
 
 def clone(state: GameState) -> GameState:
-    """A copy to fold on that shares nothing mutable with `state` (the kept state of a
-    live game is advanced by the log's tail, and each command works on its own copy). Events, rows
-    and players are frozen and shared; votes are copied; records are shared and copied on write
-    (`_own`: folding never changes a `RecordItem` in place), so a clone costs a few list copies."""
+    """A copy to fold on that shares nothing mutable with `state` (the kept state of a live game is
+    advanced by the log's tail, and each command works on its own copy)."""
     return replace(
         state,
         overrides=dict(state.overrides),
@@ -191,9 +189,8 @@ def _own(state: GameState, seq: int) -> RecordItem:
 
 
 def _link(state: GameState, event: SeatLinked) -> None:
-    """The seat's account is known from now on; a new name is written into every record line
-    and proposed line read so far (the stored rows keep the lines as they were written). The
-    arbiter's "seat" names him from now on; no line holds his name."""
+    """The seat's account is known from now on; a new name is written into every record line and
+    proposed line read so far (the stored rows keep the lines as they were written)."""
     if event.seat == ARBITER_SEAT:
         state.arbiter = event.player
         return

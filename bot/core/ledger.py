@@ -1,12 +1,5 @@
 """Settling up, read from the log: the debts a game's end opened (`debt_opened`, one per transfer
-of its settlement) and the marks that pay them off (`debt_marked`). Nothing is stored but events:
-a debt is open until its creditor marks it received.
-
-`debts_of` folds the debt events of one game or of many (the store's projection query hands them
-over game by game, `Repo.debt_events`); a test holds that equal to the fold of every game's whole
-log. `net` sums the open debts of a chat per person and lets the rules settle the sums
-(`scoring.settle.settle_balances`): at most N − 1 payments that rebuild every open balance.
-"""
+of its settlement) and the marks that pay them off (`debt_marked`)."""
 
 from __future__ import annotations
 
@@ -64,8 +57,8 @@ def amount_text(amount: Amount) -> str:
 
 
 def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) -> dict[int, Debt]:
-    """The debts of one game (`number` in chat `chat_id`) from its events (any others are
-    skipped), by seq."""
+    """The debts of one game (`number` in chat `chat_id`) from its events (any others are skipped),
+    by seq."""
     debts: dict[int, Debt] = {}
     for row in rows:
         if row.kind not in DEBT_KINDS:
@@ -115,8 +108,8 @@ class Payment:
 
 
 def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
-    """Each person's balance over these debts of one kind (money or whists), exactly, in the
-    order the people first appear; positive: he is owed."""
+    """Each person's balance over these debts of one kind (money or whists), exactly, in the order
+    the people first appear; positive: he is owed."""
     people: dict[tuple[str, str], int] = {}
     players: list[Player] = []
     sums: list[Fraction] = []

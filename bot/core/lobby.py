@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+from bot.core.base import Caller
+from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
 from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
-from bot.core.uow import Caller, Command, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, Table, resolve_player
@@ -165,8 +167,8 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
 
 
 async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
-    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
-    may change it, with no game anyone may."""
+    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper) may
+    change it, with no game anyone may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if row is not None:
@@ -184,9 +186,7 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
 
 async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
     """ "✋ This is me" under an opened game: the pressing account takes the `@username` seat that
-    names it (the link every first act makes, asked for at once). Only the account with that
-    username may: a seat is a promise to a person, and a look-alike pressing first would take it
-    (docs/decisions.md). Pressed again by its holder, it just says the seat is his."""
+    names it (the link every first act makes, asked for at once)."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         if state.status is GameStatus.ENDED or not 0 <= seat < len(state.players):

@@ -1,12 +1,5 @@
 """Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
-[name=value…] [players…]`.
-
-Players are `@username`s, `Name=@username` (a seat named at once and linked to that account when it
-acts), `me`/`я`, people picked from a text mention, or plain names (a table where one phone keeps the
-score). With 3 or 4 players given the game starts at once, seats in the order given;
-otherwise the named ones take the first seats and the rest join. `players=4` (or four names) makes a
-4-player game; every other `name=value` is an option of conventions.md §2.1, checked by `rules_for`.
-"""
+[name=value…] [players…]`."""
 
 from __future__ import annotations
 
@@ -105,10 +98,7 @@ def parse_newgame(
     me: Player,
     mentions: dict[str, Player] | None = None,
 ) -> NewGame:
-    """Read the arguments of /newgame; raises GameError or OptionError with the part at fault.
-
-    `me` is the sender as a player; `mentions` maps a text-mention's text to the user it names.
-    """
+    """Read the arguments of /newgame; raises GameError or OptionError with the part at fault."""
     mentions = mentions or {}
     spec = NewGame()
     seats_given: int | None = None

@@ -1,8 +1,4 @@
-"""A game as a fold of its log: players, frozen rules, the records in force, open votes.
-
-Nothing here is stored; `bot.core.folding.fold` rebuilds it on every command (cheap next to a
-replay).
-"""
+"""A game as a fold of its log: players, frozen rules, the records in force, open votes."""
 
 from __future__ import annotations
 
@@ -54,11 +50,6 @@ class RecordItem:
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
     votes: tuple[int, ...] = ()  # the votes that corrected it, in order
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
-
-    @property
-    def rule_change(self) -> tuple[str, str] | None:
-        """(option, value) when this record is a rule changed mid-game (a `RuleChanged` event)."""
-        return self.change
 
 
 _undone = attrgetter("undone")
@@ -222,8 +213,8 @@ class GameState:
     def link_event(
         self, user_id: int | None, username: str | None, first_name: str
     ) -> SeatLinked | None:
-        """notation.md "Players": the `@username` seat of this account, not linked yet, linked
-        now; it shows `first_name` (the account's, cleaned) unless the seat was given a name or
+        """notation.md "Players": the `@username` seat of this account, not linked yet, linked now;
+        it shows `first_name` (the account's, cleaned) unless the seat was given a name or
         another player has that name (a clash keeps the username)."""
         if user_id is None or not username:
             return None
@@ -250,9 +241,9 @@ class GameState:
         return SeatLinked(ARBITER_SEAT, Player(name, user_id, arbiter.username))
 
     def canonical(self, line: str, lang: str = "en") -> str:
-        """A stored record line as it reads now: written before a seat was renamed by its link,
-        it is read with the names then and printed with today's; `lang` prints Russian role
-        words (`scoring.notation.format_record`). A line the engine cannot read stays as it is."""
+        """A stored record line as it reads now: written before a seat was renamed by its link, it
+        is read with the names then and printed with today's; `lang` prints Russian role words
+        (`scoring.notation.format_record`)."""
         for names in (self.names, *reversed(self.earlier_names)):
             try:
                 record = parse_record(line, Table(names))

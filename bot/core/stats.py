@@ -1,13 +1,5 @@
 """The statistics of a chat, a player and an account, as projections of the logs of ended games
-(their summaries, `bot.core.summaries`): nothing is totalled in the database.
-
-A player of a chat is his Telegram account where a seat was linked to one, else his seat's name
-(a name-only seat "Clara" in two games is one player); an `@username` seat never linked counts as
-the account that username was linked to in another game of the chat. `/stats` and `/top` read the
-chat's played games the filter selects (a period in the chat's time zone, a convention), tally
-each player's plays (`scoring.stats`) and rate them in the order the games ended
-(`scoring.rating`); `/me` does the same for every chat the account played in.
-"""
+(their summaries, `bot.core.summaries`): nothing is totalled in the database."""
 
 from __future__ import annotations
 
@@ -237,8 +229,8 @@ class ChatRecord:
 
 
 async def account_stats(store: Store, user_id: int, now: datetime, lang: str) -> list[ChatRecord]:
-    """Every chat in which the account finished a game, with its stats there (all games of the
-    chat rated, so his rating is the chat's); the chats he played most in first."""
+    """Every chat in which the account finished a game, with its stats there (all games of the chat
+    rated, so his rating is the chat's); the chats he played most in first."""
     async with store.reading() as repo:
         chats = sorted({row.chat_id for row in await repo.account_games(user_id)})
         titled = [(chat, (await repo.chat_settings(chat)).title) for chat in chats]

@@ -1,13 +1,4 @@
-"""What an ended game comes to, for the archive and the statistics: a projection of its log.
-
-An ended game's log never grows again, so its summary — players, convention, times, the records
-in force replayed and settled, each seat's `scoring.stats.Play` — is computed once, the first time
-someone asks for it, in a transaction of its own, and kept in `game_summaries` beside the version
-that made it (`VERSION`: the rules engine's fingerprint, `scoring.stats.ENGINE`, and this format):
-a summary of another version is made again. Nothing on the
-path of a deal touches it. Whatever is kept equals `summarise` of the log (a property test holds
-it so after random games, undos and corrections).
-"""
+"""What an ended game comes to, for the archive and the statistics: a projection of its log."""
 
 from __future__ import annotations
 
@@ -22,10 +13,10 @@ from fractions import Fraction
 from typing import Any, Final
 from weakref import WeakKeyDictionary
 
+from bot.core.base import parse_stored, table
 from bot.core.events import EndReason, Kind, Player
 from bot.core.folding import fold
 from bot.core.state import GameState
-from bot.core.uow import parse_stored, table
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay
 from scoring.settle import settle
@@ -42,8 +33,7 @@ VERSION: Final = f"{ENGINE}.{FORMAT}"
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One ended game. `plays` is None for a game that was never played (cancelled before its
-    start, or ended before its first deal): it is listed, but counts in no statistics."""
+    """One ended game."""
 
     game_id: int
     chat_id: int

@@ -1,19 +1,5 @@
 """The unit of work: one per command a handler runs (`async with UnitOfWork(core, caller) as uow`),
-per game of a vote clock's tick, per Mini App deal. Commands run in it (`uow.command(caller)`), the
-replies they owe are written into it (`uow.owe`, through `bot.telegram.outbound.outbox.Outbox`).
-`await uow.commit()` is the one step that writes: the update's mark, every command's events and
-writes, and the owed rows, in one transaction; then the kept states and sheets learn what was
-committed and the sender is woken. Nothing reaches Telegram before it. Leaving the block without a
-commit rolls everything back; a failure leaves it as `Transient` or `Unsaved` when the store says it
-was the database's (`bot.core.attempts`).
-
-On SQLite (one connection, one writer) a command reads briefly under the chat's lock (the update
-checked, the game's log), folds and replays with the store free and keeps its writes: the commit
-is one short `BEGIN IMMEDIATE`. A `direct` command (/newgame, /join, /lang: rows, no replay) writes
-into an open transaction, as does any command after another in the same unit. On PostgreSQL the
-unit opens its transaction at its first command and takes the chat's lock across processes
-(`Repo.lock_chat`), so no other instance changes what it read before it commits.
-"""
+per game of a vote clock's tick, per Mini App deal."""
 
 from __future__ import annotations
 
@@ -23,41 +9,14 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.base import (
-    LIVE,
-    Caller,
-    Clock,
-    Core,
-    deal_example,
-    index_of,
-    parse_stored,
-    records_of,
-    rules_now,
-    settlement,
-    table,
-    utc_now,
-)
+from bot.core.base import LIVE, Caller, Core
+from bot.core.base import Clock as Clock  # (for bot.telegram.inbound.fsm_db)
+from bot.core.base import deal_example as deal_example  # (for bot.texts.views)
+from bot.core.base import utc_now as utc_now
 from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.state import GameState
 from bot.domain import Fault, GameRow, GameStatus, Owed, Repo
-
-__all__ = [  # what the command modules read from here (the shared views live in `base`)
-    "LIVE",
-    "Caller",
-    "Clock",
-    "Command",
-    "Core",
-    "UnitOfWork",
-    "deal_example",
-    "index_of",
-    "parse_stored",
-    "records_of",
-    "rules_now",
-    "settlement",
-    "table",
-    "utc_now",
-]
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +24,14 @@ Hook = Callable[[], Awaitable[object]]
 
 
 class _RolledBack(Exception):
-    """Thrown into an open transaction to roll it back (no exception of the command's is in
-    flight when `rollback` is called after it)."""
+    """Thrown into an open transaction to roll it back (no exception of the command's is in flight
+    when `rollback` is called after it)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Discarded:
-    """What the last `rollback` threw away: the rows owed, and whether a command had run (so that
-    a reply can still be given when the database takes no writes)."""
+    """What the last `rollback` threw away: the rows owed, and whether a command had run (so that a
+    reply can still be given when the database takes no writes)."""
 
     owed: tuple[Owed, ...] = ()
     records: bool = False
@@ -133,8 +92,8 @@ class UnitOfWork:
         self._rows.extend(rows)
 
     def then(self, hook: Hook) -> None:
-        """A follow-up once this unit committed: a unit of work of its own that reads what this
-        one wrote (a tournament's standings after a table's end) and owes its own answers."""
+        """A follow-up once this unit committed: a unit of work of its own that reads what this one
+        wrote (a tournament's standings after a table's end) and owes its own answers."""
         self._then.append(hook)
 
     def now(self) -> datetime:
@@ -148,10 +107,7 @@ class UnitOfWork:
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
-        """The preamble of every command. `game` LIVE: the chat's live game (refused with
-        `no-game` when there is none); a game id: that game of this chat (`stale-button`
-        otherwise); None: no game read. An `@username` seat is linked to the caller on his first
-        act (`Command.link`). A command that raises leaves nothing in the unit."""
+        """The preamble of every command."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await _row(repo, caller.chat_id, game, caller.topic)
@@ -164,8 +120,8 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
-        """A command of the bot itself (the vote clock) on one game; None when the game is gone
-        or has ended."""
+        """A command of the bot itself (the vote clock) on one game; None when the game is gone or
+        has ended."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await repo.game(game_id)
@@ -198,8 +154,8 @@ class UnitOfWork:
 
     @property
     def sees_own_writes(self) -> bool:
-        """Whether a read through `reading` may see writes not committed yet (a game folded from
-        it must not be kept as the log's)."""
+        """Whether a read through `reading` may see writes not committed yet (a game folded from it
+        must not be kept as the log's)."""
         return self._dirty or bool(self._writes)
 
     async def _begin(
@@ -284,8 +240,8 @@ class UnitOfWork:
 
     # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
-        """Write it all in one transaction, or nothing (then the exception is raised and the
-        unit is to be rolled back); then tell the kept states and the sender."""
+        """Write it all in one transaction, or nothing (then the exception is raised and the unit
+        is to be rolled back); then tell the kept states and the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
         if self._repo is not None:

@@ -1,9 +1,4 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, the arbiter, /endgame.
-
-A vote is its opening event, then `vote_cast`s (the latest per voter counts), then one
-`vote_closed`; the tally and the majority are the engine's (`scoring.voting`). What a passed vote
-changes follows as its own events (`bot.core.changes`).
-"""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, the arbiter, /endgame."""
 
 from __future__ import annotations
 
@@ -11,6 +6,8 @@ from collections.abc import Sequence
 from functools import partial
 
 from bot.core import changes
+from bot.core.base import Caller, Core, settlement
+from bot.core.command import Command
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.event_codec import encode
@@ -31,7 +28,7 @@ from bot.core.events import (
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
-from bot.core.uow import Caller, Command, Core, UnitOfWork, settlement
+from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
 from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
@@ -110,8 +107,7 @@ async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
 async def vote(
     uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
 ) -> VoteState:
-    """A ✅/❌ press; the button's game and vote are checked against the log. A vote waiting for
-    the arbiter takes only the arbiter's press, which decides it."""
+    """A ✅/❌ press; the button's game and vote are checked against the log."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         ballot = state.votes.get(vote_seq)
@@ -179,8 +175,7 @@ async def close(
     author: int | None = None,
     username: str | None = None,
 ) -> VoteState:
-    """Close a vote; a passed one then makes its change as events of its own. A passed vote on a
-    record whose change the log no longer takes closes as "conflict" and changes nothing."""
+    """Close a vote; a passed one then makes its change as events of its own."""
     state = unit.state
     proposal = changes.proposal(state, vote)
     if passed and not changes.fits(state, vote):
@@ -214,8 +209,8 @@ def vote_state(
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
 async def watch_open_votes(core: Core) -> int:
-    """At start-up: find every live game with an open vote (the log keeps the deadlines), so that
-    a restart loses none; returns how many games are watched."""
+    """At start-up: find every live game with an open vote (the log keeps the deadlines), so that a
+    restart loses none; returns how many games are watched."""
     async with core.store.reading() as repo:
         for row in await repo.live_games():
             await core.fold(repo, row)

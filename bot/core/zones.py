@@ -1,7 +1,5 @@
 """The chat's time zone: the one it chose with `/tz`, else the one of its language (a Russian chat
-lives in Moscow time, any other in UTC). Read with the chat's other settings
-(`Repo.chat_settings`) whenever a time is shown, so every instance shows what was chosen last.
-"""
+lives in Moscow time, any other in UTC)."""
 
 from __future__ import annotations
 
@@ -12,8 +10,9 @@ from functools import cache
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.uow import Caller, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Store
 
 log = logging.getLogger(__name__)
@@ -32,8 +31,8 @@ def _zone(name: str) -> tzinfo | None:
 
 
 def default_zone(lang: str | None) -> tzinfo:
-    """The zone of a chat that chose none, from its language (UTC itself on a machine without
-    zone data: the system's tzdata, which zoneinfo reads)."""
+    """The zone of a chat that chose none, from its language (UTC itself on a machine without zone
+    data: the system's tzdata, which zoneinfo reads)."""
     found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
     if found is None:
         log.warning("no time zone data on this machine: times are shown in UTC")
@@ -42,8 +41,7 @@ def default_zone(lang: str | None) -> tzinfo:
 
 
 def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
-    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's. A stored
-    name this machine's zone data no longer knows falls back to the language's."""
+    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's."""
     found = _zone(chosen) if chosen else None
     return found if found is not None else default_zone(lang)
 
