@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from functools import partial
 
 from bot.core.base import Caller, Core, deal_example, records_of, rules_now
 from bot.core.event_codec import SCHEMA_VERSION, encode
@@ -55,10 +54,11 @@ class Command:
         (notation.md "Players"): a `SeatLinked` event and his members row."""
         first = name_from_profile(caller.first_name, caller.username, set())
         event = self.state.link_event(caller.user_id, caller.username, first)
-        if event is not None and caller.user_id is not None:
-            await self.append(event, caller.user_id)
+        user_id, game_id = caller.user_id, self.state.game_id
+        if event is not None and user_id is not None:
+            await self.append(event, user_id)
             if event.seat != ARBITER_SEAT:  # the arbiter is no player: the game is not his
-                await self.write(partial(_add_member, self.state.game_id, caller.user_id))
+                await self.write(lambda repo: repo.add_member(game_id, user_id))
 
     def adopt(self, state: GameState) -> None:
         """A game this command created or read (nothing to fold yet)."""
@@ -131,10 +131,6 @@ class Command:
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
-
-
-async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.add_member(game_id, user_id)
 
 
 def _appending(row: EventRow) -> Write:

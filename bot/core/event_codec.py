@@ -7,38 +7,16 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, Final
 
+from bot.core import events
 from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
     CloseReason,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    DebtMarked,
-    DebtOpened,
     DebtSide,
-    EndProposed,
     EndReason,
     Event,
-    GameCreated,
-    GameEnded,
-    GameStarted,
     Kind,
-    LastRoundMarked,
-    LateDealProposed,
-    Penalized,
     Player,
-    PlayerJoined,
-    PlayerLeft,
     ReferReason,
     RuleChanged,
-    RuleChangeProposed,
-    SeatLinked,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
 )
 from scoring.notation import parse_rule_change
 from scoring.voting import Threshold
@@ -49,33 +27,11 @@ SCHEMA_VERSION: Final = 1
 """The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
 (the shape written before the typed log, so no stored event is rewritten)."""
 
+# Every typed event by its kind (`RuleChanged` is stored as a deal: `decode` tells it apart).
 _CLASSES: Final[dict[Kind, type[Event]]] = {
     cls.KIND: cls
-    for cls in (
-        GameCreated,
-        PlayerJoined,
-        PlayerLeft,
-        GameStarted,
-        GameEnded,
-        Dealt,
-        LastRoundMarked,
-        Penalized,
-        DealUndone,
-        DealEdited,
-        EndProposed,
-        CorrectionProposed,
-        LateDealProposed,
-        ArbiterProposed,
-        RuleChangeProposed,
-        VoteCast,
-        VoteReferred,
-        VoteClosed,
-        VotePosted,
-        ArbiterNamed,
-        SeatLinked,
-        DebtOpened,
-        DebtMarked,
-    )
+    for cls in vars(events).values()
+    if isinstance(cls, type) and issubclass(cls, Event) and cls not in (Event, RuleChanged)
 }
 _ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": DebtSide}
 _REASONS: Final[dict[Kind, type[StrEnum]]] = {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import replace
 from fractions import Fraction
 
@@ -61,30 +62,11 @@ def clone(state: GameState) -> GameState:
     )
 
 
-def _copy_item(item: RecordItem) -> RecordItem:
-    return RecordItem(
-        item.seq,
-        item.kind,
-        item.line,
-        item.author,
-        item.at,
-        item.old_lines,
-        item.edited_at,
-        item.undone,
-        item.seat,
-        item.vote,
-        item.votes,
-        item.change,
-    )
-
-
 def _copy_vote(vote: Vote) -> Vote:
-    copy = Vote.__new__(Vote)
-    for name in Vote.__slots__:
-        setattr(copy, name, getattr(vote, name))
-    copy.ballots = dict(vote.ballots)
-    copy.usernames = dict(vote.usernames)
-    return copy
+    vote = copy(vote)
+    vote.ballots = dict(vote.ballots)
+    vote.usernames = dict(vote.usernames)
+    return vote
 
 
 def apply(state: GameState, row: EventRow) -> None:
@@ -184,7 +166,7 @@ def _own(state: GameState, seq: int) -> RecordItem:
     """The record `seq` as this state's own copy, to change: records are shared between a kept
     state and its clones (`clone`), so none is ever changed in place."""
     index = next(i for i, item in enumerate(state.items) if item.seq == seq)
-    item = state.items[index] = _copy_item(state.items[index])
+    item = state.items[index] = copy(state.items[index])
     return item
 
 
@@ -202,7 +184,7 @@ def _link(state: GameState, event: SeatLinked) -> None:
     state.revised = state.last_seq
     for index, item in enumerate(state.items):
         if item.change is None:
-            item = state.items[index] = _copy_item(item)
+            item = state.items[index] = copy(item)
             item.line = _renamed(item.line, old, state.names)
             item.old_lines = tuple(_renamed(line, old, state.names) for line in item.old_lines)
     for vote in state.votes.values():

@@ -47,15 +47,6 @@ def person(player: Player) -> tuple[str, str]:
     return ("name", player.name.casefold())
 
 
-def amount_of(event: DebtOpened) -> Amount:
-    return Decimal(event.amount) if event.money else Fraction(event.amount)
-
-
-def amount_text(amount: Amount) -> str:
-    """The payload's form of an amount: money as written ("12.50"), whists as "p/q"."""
-    return str(amount)
-
-
 def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) -> dict[int, Debt]:
     """The debts of one game (`number` in chat `chat_id`) from its events (any others are skipped),
     by seq."""
@@ -72,16 +63,14 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
                 number,
                 event.debtor,
                 event.creditor,
-                amount_of(event),
+                Decimal(event.amount) if event.money else Fraction(event.amount),
                 event.money,
                 row.at,
             )
         elif isinstance(event, DebtMarked) and event.debt in debts:
-            debt = debts[event.debt]
-            if event.side is DebtSide.RECEIVED:
-                debts[event.debt] = replace(debt, received=True)
-            else:
-                debts[event.debt] = replace(debt, paid=True)
+            debt, received = debts[event.debt], event.side is DebtSide.RECEIVED
+            paid = debt.paid or not received
+            debts[event.debt] = replace(debt, paid=paid, received=debt.received or received)
     return debts
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from functools import partial
 
 from bot.core.base import Caller
 from bot.core.command import Command
@@ -20,14 +19,6 @@ from scoring.protocol import stake_text
 from scoring.rules import rules_for
 
 log = logging.getLogger(__name__)
-
-
-async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
-    await repo.set_status(game_id, status)
-
-
-async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.remove_member(game_id, user_id)
 
 
 async def _new_chat(repo: Repo, chat_id: int) -> bool:
@@ -102,7 +93,8 @@ async def start_if_full(unit: Command, caller: Caller) -> bool:
                 "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
             )
     await unit.append(started_event(state, rules, first), caller.user_id)
-    await unit.write(partial(_set_status, state.game_id, GameStatus.PLAYING))
+    game_id = state.game_id
+    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.PLAYING))
     return True
 
 
@@ -161,27 +153,32 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
             raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
         player = state.players[seat]
         await unit.append(PlayerLeft(player.name), caller.user_id)
-        if player.user_id is not None and not state.is_scorekeeper(player.user_id):
-            await unit.write(partial(_remove_member, state.game_id, player.user_id))
+        user_id, game_id = player.user_id, state.game_id
+        if user_id is not None and not state.is_scorekeeper(user_id):
+            await unit.write(lambda repo: repo.remove_member(game_id, user_id))
         return Left(state, player)
 
 
 async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
-    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper) may
-    change it, with no game anyone may."""
+    """/lang: the chat's language."""
+    repo = await chat_setting(uow, caller, "lang-players-only", f"/lang {locale}")
+    await repo.set_chat_locale(caller.chat_id, locale)
+
+
+async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str) -> Repo:
+    """The open transaction to change a chat's setting (/lang, /tz) in: while a game is on only its
+    players (and its scorekeeper) may, with no game anyone may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None:
+        if row is not None and row.status is not GameStatus.ENDED:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
             if state.seat_of(caller.user_id, caller.username) is None and not (
                 state.is_scorekeeper(caller.user_id)
             ):
                 players = ", ".join(state.names)
-                raise GameError(
-                    "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
-                )
-        await unit.repo.set_chat_locale(caller.chat_id, locale)
+                raise GameError(refusal, span, {"players": players}, "/score")
+        return unit.repo
 
 
 async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Final
 
 from bot.core.errors import GameError
@@ -85,12 +87,9 @@ def name_from_profile(first_name: str | None, username: str | None, taken: set[s
 def _stake(raw: str) -> Fraction:
     """A stake per whist, a decimal (settlement.md: `0.5`, never `1/2`): `0.1`, `0,25`, `2`."""
     text = raw.replace(",", ".")
-    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text):
+    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text) or Fraction(text) == 0:
         raise GameError("bad-stake", raw, {}, EXAMPLE)
-    numerator, _, denominator = text.partition("/")
-    if (denominator and int(denominator) == 0) or Fraction(numerator) == 0:
-        raise GameError("bad-stake", raw, {}, EXAMPLE)
-    return Fraction(numerator) / Fraction(denominator or 1)
+    return Fraction(text)
 
 
 def parse_newgame(
@@ -157,8 +156,8 @@ def parse_newgame(
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
-    _check_unique(spec.players)
-    _check_unique_handles(spec.players)
+    _check_unique(spec.players, attrgetter("name"))
+    _check_unique(spec.players, lambda p: p.username and f"@{p.username}")
     if spec.arbiter is not None:
         _check_arbiter(spec.arbiter, spec.players)
     try:
@@ -228,19 +227,11 @@ def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
             raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
 
 
-def _check_unique_handles(players: list[Player]) -> None:
+def _check_unique(players: list[Player], shown: Callable[[Player], str | None]) -> None:
+    """No two players share a name (`shown`: the name, or the @username) whatever its case."""
     seen: set[str] = set()
     for player in players:
-        key = (player.username or "").casefold()
+        key = (shown(player) or "").casefold()
         if key and key in seen:
-            raise GameError("same-name", f"@{player.username}", {}, EXAMPLE)
-        seen.add(key)
-
-
-def _check_unique(players: list[Player]) -> None:
-    seen: set[str] = set()
-    for player in players:
-        key = player.name.casefold()
-        if key in seen:
-            raise GameError("same-name", player.name, {}, EXAMPLE)
+            raise GameError("same-name", shown(player) or "", {}, EXAMPLE)
         seen.add(key)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Final
 
 from bot.core.base import Caller, records_of, rules_now, settlement, table
@@ -23,7 +22,7 @@ from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
 from bot.core.uow import UnitOfWork
-from bot.domain import GameStatus, Repo
+from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
 from scoring.notation import format_record, parse_record
@@ -54,10 +53,6 @@ def split_late(text: str) -> tuple[str, bool]:
     if words and words[0].casefold() in LATE_WORDS:
         return " ".join(words[1:]), True
     return text, False
-
-
-async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.add_member(game_id, user_id)
 
 
 def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
@@ -113,8 +108,9 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         line = format_record(new, state.names)
         event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)
-        if caller.user_id is not None:
-            await unit.write(partial(_add_member, state.game_id, caller.user_id))
+        user_id, game_id = caller.user_id, state.game_id
+        if user_id is not None:
+            await unit.write(lambda repo: repo.add_member(game_id, user_id))
         unit.remember(sheet)
         scored = sheet.records[-1]
         return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))

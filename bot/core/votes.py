@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 from bot.core import changes
 from bot.core.base import Caller, Core, settlement
@@ -29,13 +28,9 @@ from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
 from bot.core.uow import UnitOfWork
-from bot.domain import GameStatus, Repo
+from bot.domain import GameStatus
 from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
-
-
-async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
-    await repo.set_status(game_id, status)
 
 
 def _counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int]:
@@ -95,7 +90,8 @@ async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
     for vote in state.open_votes():  # a vote cannot outlive its game
         await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
     await unit.append(GameEnded(reason), author)
-    await unit.write(partial(_set_status, state.game_id, GameStatus.ENDED))
+    game_id = state.game_id
+    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.ENDED))
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()

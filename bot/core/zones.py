@@ -12,8 +12,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.core.base import Caller
 from bot.core.errors import GameError
+from bot.core.lobby import chat_setting
 from bot.core.uow import UnitOfWork
-from bot.domain import GameStatus, Store
+from bot.domain import Store
 
 log = logging.getLogger(__name__)
 
@@ -62,21 +63,9 @@ def parse_zone(text: str) -> ZoneInfo:
 
 
 async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
-    """/tz: the chat's time zone; while a game is on, only its players (and its scorekeeper) may
-    change it, as with /lang; with no game anyone may."""
-    async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None and row.status is not GameStatus.ENDED:
-            state = unit.fold(row, await unit.repo.events(row.game_id))
-            await unit.link(caller)
-            if state.seat_of(caller.user_id, caller.username) is None and not (
-                state.is_scorekeeper(caller.user_id)
-            ):
-                players = ", ".join(state.names)
-                raise GameError(
-                    "zone-players-only", f"/tz {zone.key}", {"players": players}, "/score"
-                )
-        await unit.repo.set_chat_time_zone(caller.chat_id, zone.key)
+    """/tz: the chat's time zone (who may change it: as with /lang)."""
+    repo = await chat_setting(uow, caller, "zone-players-only", f"/tz {zone.key}")
+    await repo.set_chat_time_zone(caller.chat_id, zone.key)
 
 
 async def zone_of_chat(store: Store, chat_id: int, lang: str) -> tzinfo:
