@@ -34,24 +34,12 @@ async def retrying(
         try:
             return await once()
         except Transient as error:
+            tried = f"{what}: attempt {attempt} of {attempts} failed ({error})"
             if attempt == attempts:
-                log.warning(
-                    "%s: attempt %d of %d failed (%s); left to come again",
-                    what,
-                    attempt,
-                    attempts,
-                    error,
-                )
+                log.warning("%s; left to come again", tried)
                 raise Redeliver(str(error)) from error
             wait = min(pause * 2 ** (attempt - 1), LONGEST_PAUSE) * random.uniform(0.5, 1.5)
-            log.warning(
-                "%s: attempt %d of %d failed (%s); again in %.2f s",
-                what,
-                attempt,
-                attempts,
-                error,
-                wait,
-            )
+            log.warning("%s; again in %.2f s", tried, wait)
             await asyncio.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
 

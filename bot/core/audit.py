@@ -10,23 +10,9 @@ from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from typing import Any, Final
 
+from bot.core import events as ev
 from bot.core.base import index_of, parse_stored, records_of, table
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    GameEnded,
-    Kind,
-    LateDealProposed,
-    Penalized,
-    Player,
-    RuleChanged,
-    RuleChangeProposed,
-    VoteClosed,
-)
+from bot.core.events import Kind, Player
 from bot.core.state import GameState, Vote
 from scoring.deal import Record
 from scoring.errors import ScoringError
@@ -87,28 +73,28 @@ def protocol_comments(
         who = state.player_name(row.author) or "the bot"
         when = row.at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
         match event:
-            case RuleChanged(vote=int(vote)) if seq in index:
+            case ev.RuleChanged(vote=int(vote)) if seq in index:
                 add(index[seq], f"rule changed mid-game by vote {vote}")
-            case Dealt(vote=int(vote)) if seq in index:
+            case ev.Dealt(vote=int(vote)) if seq in index:
                 add(index[seq], f"{label(seq)} is a late deal, inserted by vote {vote}")
-            case Penalized() if seq in index:
+            case ev.Penalized() if seq in index:
                 add(index[seq], f"record penalty for {label(event.target)} (vote {event.vote})")
-            case DealUndone():
+            case ev.DealUndone():
                 text = f"undone by {who} under the pencil rule, {when}: {event.line}"
                 add(anchor(event.target), text)
-            case DealEdited(vote=None):
+            case ev.DealEdited(vote=None):
                 text = f"{label(event.target)} edited by {who} under the pencil rule, {when}; "
                 add(index.get(event.target, anchor(seq)), f"{text}was: {event.old}")
-            case DealEdited(warning=True):
+            case ev.DealEdited(warning=True):
                 writer = state.player_name(state.item(event.target).author) or "?"
                 text = f"{label(event.target)}: {writer}'s first corrected error — a warning"
                 add(index.get(event.target, anchor(seq)), text)
-            case VoteClosed():
+            case ev.VoteClosed():
                 _vote_comment(state, state.votes[event.vote], add, anchor, label, index)
-            case ArbiterNamed():
+            case ev.ArbiterNamed():
                 shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
                 add(anchor(seq), f"arbiter: {shown}, named {when}")
-            case GameEnded():
+            case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
 
@@ -140,15 +126,15 @@ def _vote_comment(
         result += f" (went to the arbiter: {vote.referred})"
     head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
     match event:
-        case CorrectionProposed():
+        case ev.CorrectionProposed():
             text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
             at = index.get(event.target, anchor(vote.seq))
-        case LateDealProposed():
+        case ev.LateDealProposed():
             text = f"{head} before {label(event.before)}: {event.line}"
             at = index.get(event.before, anchor(vote.seq))
-        case RuleChangeProposed():
+        case ev.RuleChangeProposed():
             text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
-        case ArbiterProposed():
+        case ev.ArbiterProposed():
             text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
         case _:
             text, at = head, anchor(vote.seq)

@@ -6,16 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Final
 
+from bot.core import events as ev
 from bot.core.base import Caller, deal_example, records_of, rules_now, table
 from bot.core.errors import GameError
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    Kind,
-    LateDealProposed,
-    RuleChangeProposed,
-)
+from bot.core.events import Kind
 from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
 from bot.core.results import VoteState
@@ -95,7 +89,7 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         # A /dispute is never under the pencil rule, however soon it follows the record
         # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
-        proposed = CorrectionProposed(
+        proposed = ev.CorrectionProposed(
             item.seq, line, item.line, terms.threshold, unit.deadline(), pencil=False
         )
         return await open_vote(unit, caller, proposed)
@@ -130,7 +124,7 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
         unit.replay(records[: index + 1], dealer or 0)  # the deal itself fits its slot
         later_clash(state, records, index + 1, sheet.records[index].number)
         line = format_record(record, state.names)
-        proposed = LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
+        proposed = ev.LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
 
 
@@ -186,7 +180,7 @@ async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         unit.replay([*records_of(state), change], sheet.next_dealer)
         line = format_record(change, state.names)
-        proposed = RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
+        proposed = ev.RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
 
 
@@ -207,10 +201,10 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/arbiter", {}, "/join")
-            await unit.append(ArbiterNamed(arbiter), caller.user_id)
+            await unit.append(ev.ArbiterNamed(arbiter), caller.user_id)
             return state
         playing(state, caller)
         if state.open_votes(Kind.ARBITER_PROPOSED):
             raise GameError("vote-open", ref.strip(), {}, "/history")
-        proposed = ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
+        proposed = ev.ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)

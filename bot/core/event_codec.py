@@ -7,17 +7,8 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, Final
 
-from bot.core import events
-from bot.core.events import (
-    CloseReason,
-    DebtSide,
-    EndReason,
-    Event,
-    Kind,
-    Player,
-    ReferReason,
-    RuleChanged,
-)
+from bot.core import events as ev
+from bot.core.events import Kind, Player
 from scoring.notation import parse_rule_change
 from scoring.voting import Threshold
 
@@ -28,16 +19,18 @@ SCHEMA_VERSION: Final = 1
 (the shape written before the typed log, so no stored event is rewritten)."""
 
 # Every typed event by its kind (`RuleChanged` is stored as a deal: `decode` tells it apart).
-_CLASSES: Final[dict[Kind, type[Event]]] = {
+_CLASSES: Final[dict[Kind, type[ev.Event]]] = {
     cls.KIND: cls
-    for cls in vars(events).values()
-    if isinstance(cls, type) and issubclass(cls, Event) and cls not in (Event, RuleChanged)
+    for cls in vars(ev).values()
+    if isinstance(cls, type)
+    and issubclass(cls, ev.Event)
+    and cls not in (ev.Event, ev.RuleChanged)
 }
-_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": DebtSide}
+_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": ev.DebtSide}
 _REASONS: Final[dict[Kind, type[StrEnum]]] = {
-    Kind.GAME_ENDED: EndReason,
-    Kind.VOTE_REFERRED: ReferReason,
-    Kind.VOTE_CLOSED: CloseReason,
+    Kind.GAME_ENDED: ev.EndReason,
+    Kind.VOTE_REFERRED: ev.ReferReason,
+    Kind.VOTE_CLOSED: ev.CloseReason,
 }
 _PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper", "debtor", "creditor"})
 
@@ -54,9 +47,9 @@ def _json(value: object) -> object:
     return value
 
 
-def encode(event: Event) -> tuple[Kind, Payload]:
+def encode(event: ev.Event) -> tuple[Kind, Payload]:
     """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
-    if isinstance(event, RuleChanged):
+    if isinstance(event, ev.RuleChanged):
         payload: Payload = {"line": event.line}
         if event.vote is not None:
             payload["vote"] = event.vote
@@ -74,7 +67,9 @@ class UnknownSchema(ValueError):
     """An event written by a newer bot than this one (its schema_version is unknown)."""
 
 
-def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
+def decode(
+    kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION
+) -> ev.Event:
     """The typed event of a stored row."""
     if schema_version != 1:
         raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
@@ -82,7 +77,7 @@ def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_V
     if which is Kind.DEAL:
         change = parse_rule_change(str(payload["line"]))
         if change is not None:
-            return RuleChanged(change.option, change.value, payload.get("vote"))
+            return ev.RuleChanged(change.option, change.value, payload.get("vote"))
     cls = _CLASSES[which]
     values: dict[str, Any] = {}
     for f in fields(cls):

@@ -6,18 +6,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Final
 
+from bot.core import events as ev
 from bot.core.base import Caller, records_of, rules_now, settlement, table
 from bot.core.command import Command
 from bot.core.errors import GameError
-from bot.core.events import (
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    Kind,
-    LastRoundMarked,
-    LateDealProposed,
-)
+from bot.core.events import Kind
 from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
@@ -84,8 +77,8 @@ def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
     return [
         v
         for v in state.open_votes()
-        if (isinstance(v.event, CorrectionProposed) and v.event.target == item.seq)
-        or (isinstance(v.event, LateDealProposed) and v.event.before == item.seq)
+        if (isinstance(v.event, ev.CorrectionProposed) and v.event.target == item.seq)
+        or (isinstance(v.event, ev.LateDealProposed) and v.event.before == item.seq)
     ]
 
 
@@ -106,7 +99,9 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
             check_last_round(before)
         sheet = unit.replay([*records, new], before.next_dealer)
         line = format_record(new, state.names)
-        event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
+        event = (
+            ev.LastRoundMarked(line) if isinstance(new, LastRound) else ev.Dealt(line, seat=seat)
+        )
         await unit.append(event, caller.user_id)
         user_id, game_id = caller.user_id, state.game_id
         if user_id is not None:
@@ -150,7 +145,7 @@ async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
         state = unit.state
         last, before = pencil(unit, caller)
         number = before.records[-1].number
-        await unit.append(DealUndone(last.seq, last.line), caller.user_id)
+        await unit.append(ev.DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
         return Undone(state, number, last.line, sheet, settlement(state, sheet))
 
@@ -203,7 +198,7 @@ async def _replace_last(
         raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
     sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
     line = format_record(new, state.names)
-    await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
+    await unit.append(ev.DealEdited(last.seq, line, last.line), caller.user_id)
     unit.remember(sheet)
     old = state.item(last.seq).old_lines[-1]  # (the record as the edit left it: a copy)
     return Edited(state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet))

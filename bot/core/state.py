@@ -9,20 +9,9 @@ from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
 
+from bot.core import events as ev
 from bot.core.event_codec import decode
-from bot.core.events import (
-    ARBITER_SEAT,
-    CloseReason,
-    DealEdited,
-    EndReason,
-    Event,
-    GameStarted,
-    Kind,
-    Player,
-    Proposed,
-    ReferReason,
-    SeatLinked,
-)
+from bot.core.events import Kind, Player
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -66,12 +55,12 @@ class Vote:
     usernames: dict[int, str | None] = field(default_factory=dict)  # user id → @username then
     closed: bool = False
     passed: bool | None = None
-    reason: CloseReason | None = None
-    referred: ReferReason | None = None  # waiting for the arbiter
+    reason: ev.CloseReason | None = None
+    referred: ev.ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
     closed_at: datetime | None = None
-    event: Proposed = field(init=False, repr=False)  # the opening event, typed
+    event: ev.Proposed = field(init=False, repr=False)  # the opening event, typed
 
     def __post_init__(self) -> None:
         self.event = proposed(self.kind, self.payload)
@@ -111,7 +100,7 @@ class GameState:
     items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
-    ended_reason: EndReason | None = None
+    ended_reason: ev.EndReason | None = None
     created_at: datetime | None = None
     started_at: datetime | None = None
     last_seq: int = 0
@@ -120,11 +109,11 @@ class GameState:
     # The corrections a vote passed (their events, in log order), and the seq of the last event
     # that changed a record already written (an undo, an edit, a late deal, a renaming link):
     # what the corrected values on the picture depend on, known without reading the log again.
-    corrections: list[DealEdited] = field(default_factory=list)
+    corrections: list[ev.DealEdited] = field(default_factory=list)
     revised: int = 0
 
     # -- derived ----------------------------------------------------------------------------
-    def logged(self) -> list[tuple[EventRow, Event]]:
+    def logged(self) -> list[tuple[EventRow, ev.Event]]:
         """The log's rows with their typed events, decoded again: what only `/history` and the
         export read, so that a kept game does not hold every event twice."""
         return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
@@ -212,7 +201,7 @@ class GameState:
 
     def link_event(
         self, user_id: int | None, username: str | None, first_name: str
-    ) -> SeatLinked | None:
+    ) -> ev.SeatLinked | None:
         """notation.md "Players": the `@username` seat of this account, not linked yet, linked now;
         it shows `first_name` (the account's, cleaned) unless the seat was given a name or
         another player has that name (a clash keeps the username)."""
@@ -227,7 +216,7 @@ class GameState:
             taken = {p.name.casefold() for i, p in enumerate(self.players) if i != seat}
             if name == player.username and first_name.casefold() not in taken:
                 name = first_name
-            return SeatLinked(seat, Player(name, user_id, player.username))
+            return ev.SeatLinked(seat, Player(name, user_id, player.username))
         arbiter = self.arbiter
         if arbiter is None or arbiter.user_id is not None or not arbiter.is_user(None, username):
             return None
@@ -238,7 +227,7 @@ class GameState:
             n.casefold() for n in self.names
         }:
             name = first_name
-        return SeatLinked(ARBITER_SEAT, Player(name, user_id, arbiter.username))
+        return ev.SeatLinked(ev.ARBITER_SEAT, Player(name, user_id, arbiter.username))
 
     def canonical(self, line: str, lang: str = "en") -> str:
         """A stored record line as it reads now: written before a seat was renamed by its link, it
@@ -264,17 +253,17 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     return stored_rules(snapshot["convention"], seats, options)
 
 
-def proposed(kind: Kind, payload: dict[str, Any]) -> Proposed:
+def proposed(kind: Kind, payload: dict[str, Any]) -> ev.Proposed:
     """The typed event that opened a vote."""
     event = decode(kind, payload)
-    assert isinstance(event, Proposed)
+    assert isinstance(event, ev.Proposed)
     return event
 
 
-def started_event(state: GameState, rules: Rules, first_dealer: int) -> GameStarted:
+def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
     """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
-    return GameStarted(
+    return ev.GameStarted(
         tuple(state.players),
         first_dealer,
         rules.convention,

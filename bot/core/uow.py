@@ -171,7 +171,7 @@ class UnitOfWork:
                 unit.adopt(self.core.tracked(await self._fold(repo, row)))
             return unit
         async with store.reading() as repo:
-            await self._check(repo)
+            await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
         unit = Command(self.core, chat_id, None, self._touch)
@@ -220,23 +220,19 @@ class UnitOfWork:
             self._dirty = True
         return repo
 
-    async def _check(self, repo: Repo) -> None:
-        """A short read refuses an update that was handled before (nothing else is done)."""
+    async def _mark(self, repo: Repo, *, write: bool = True) -> None:
+        """Refuse an update handled before; `write`: mark it handled in the open transaction (else
+        a short read only checks)."""
         caller = self.caller
-        if self._checked or caller is None or caller.update_id is None:
+        done = self._marked if write else self._checked
+        if done or caller is None or caller.update_id is None:
             return
         if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
             raise AlreadyHandled(caller.update_id)
+        if write:
+            await repo.mark_update(caller.update_id, self.now(), caller.chat_id, caller.message_id)
+            self._marked = True
         self._checked = True
-
-    async def _mark(self, repo: Repo) -> None:
-        caller = self.caller
-        if self._marked or caller is None or caller.update_id is None:
-            return
-        if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
-            raise AlreadyHandled(caller.update_id)
-        await repo.mark_update(caller.update_id, self.now(), caller.chat_id, caller.message_id)
-        self._marked = True
 
     # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:

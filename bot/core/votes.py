@@ -5,25 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core import changes
+from bot.core import events as ev
 from bot.core.base import Caller, Core, settlement
 from bot.core.command import Command
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.event_codec import encode
-from bot.core.events import (
-    RECORD_VOTE_KINDS,
-    CloseReason,
-    EndProposed,
-    EndReason,
-    GameEnded,
-    Kind,
-    Proposed,
-    ReferReason,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
-)
+from bot.core.events import Kind
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
@@ -59,7 +47,7 @@ def may_refer(state: GameState, vote: Vote) -> bool:
     return state.arbiter is not None and vote.kind is not Kind.ARBITER_PROPOSED
 
 
-async def open_vote(unit: Command, caller: Caller, proposed: Proposed) -> VoteState:
+async def open_vote(unit: Command, caller: Caller, proposed: ev.Proposed) -> VoteState:
     """Append a proposal (its seq is the vote's id) and count the proposer's ✅."""
     await unit.append(proposed, caller.user_id)
     return await cast(unit, unit.state.votes[unit.state.last_seq], caller, yes=True)
@@ -73,23 +61,23 @@ async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/endgame", {}, "/leave")
-            return await end(unit, EndReason.CANCELLED, caller.user_id)
+            return await end(unit, ev.EndReason.CANCELLED, caller.user_id)
         playing(state, caller, "/endgame")
-        if any(v.kind in RECORD_VOTE_KINDS for v in state.open_votes()):
+        if any(v.kind in ev.RECORD_VOTE_KINDS for v in state.open_votes()):
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:
-            return await end(unit, EndReason.END_RULE, caller.user_id)
+            return await end(unit, ev.EndReason.END_RULE, caller.user_id)
         open_votes = state.open_votes(Kind.END_PROPOSED)
         if open_votes:
             return await cast(unit, open_votes[0], caller, yes=True)
-        return await open_vote(unit, caller, EndProposed(END_THRESHOLD, unit.deadline()))
+        return await open_vote(unit, caller, ev.EndProposed(END_THRESHOLD, unit.deadline()))
 
 
-async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
+async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     state = unit.state
     for vote in state.open_votes():  # a vote cannot outlive its game
-        await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
-    await unit.append(GameEnded(reason), author)
+        await unit.append(ev.VoteClosed(vote.seq, False, ev.CloseReason.CANCELLED), None)
+    await unit.append(ev.GameEnded(reason), author)
     game_id = state.game_id
     await unit.write(lambda repo: repo.set_status(game_id, GameStatus.ENDED))
     if state.rules is None:
@@ -119,7 +107,7 @@ async def vote(
                 unit,
                 ballot,
                 passed=yes,
-                reason=CloseReason.ARBITER,
+                reason=ev.CloseReason.ARBITER,
                 author=caller.user_id,
                 username=caller.username,
             )
@@ -140,25 +128,25 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
         return await expire_vote(unit, vote)
     if vote.ballot(voter) is yes:
         raise GameError("vote-same", "", {}, "/history")
-    await unit.append(VoteCast(vote.seq, yes, caller.username), caller.user_id)
+    await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
     if passed is None:
         if with_arbiter and tied(vote, voters):
-            return await refer(unit, vote, ReferReason.TIE)
+            return await refer(unit, vote, ev.ReferReason.TIE)
         return vote_state(state, vote)
-    return await close(unit, vote, passed=passed, reason=CloseReason.CERTAIN)
+    return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
-        return await refer(unit, vote, ReferReason.TIMEOUT)
-    return await close(unit, vote, passed=False, reason=CloseReason.TIMEOUT)
+        return await refer(unit, vote, ev.ReferReason.TIMEOUT)
+    return await close(unit, vote, passed=False, reason=ev.CloseReason.TIMEOUT)
 
 
-async def refer(unit: Command, vote: Vote, reason: ReferReason) -> VoteState:
-    await unit.append(VoteReferred(vote.seq, reason), None)
+async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
+    await unit.append(ev.VoteReferred(vote.seq, reason), None)
     return vote_state(unit.state, vote, reason=reason)
 
 
@@ -167,7 +155,7 @@ async def close(
     vote: Vote,
     *,
     passed: bool,
-    reason: CloseReason,
+    reason: ev.CloseReason,
     author: int | None = None,
     username: str | None = None,
 ) -> VoteState:
@@ -175,13 +163,13 @@ async def close(
     state = unit.state
     proposal = changes.proposal(state, vote)
     if passed and not changes.fits(state, vote):
-        passed, reason = False, CloseReason.CONFLICT
-    await unit.append(VoteClosed(vote.seq, passed, reason, username), author)
+        passed, reason = False, ev.CloseReason.CONFLICT
+    await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
     ended: Ended | None = None
     applied: Applied | None = None
     if passed:
         if vote.kind is Kind.END_PROPOSED:
-            how = EndReason.ARBITER if reason is CloseReason.ARBITER else EndReason.AGREED
+            how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
             ended = await end(unit, how, None)
         else:
             applied = await changes.apply(unit, vote)
@@ -192,7 +180,7 @@ def vote_state(
     state: GameState,
     vote: Vote,
     passed: bool | None = None,
-    reason: CloseReason | ReferReason | None = None,
+    reason: ev.CloseReason | ev.ReferReason | None = None,
     ended: Ended | None = None,
     proposal: Proposal | None = None,
     applied: Applied | None = None,
@@ -247,6 +235,6 @@ async def vote_posted(
     uow: UnitOfWork, chat_id: int, game_id: int, vote_seq: int, message_id: int
 ) -> None:
     """Remember the message that shows a vote, so that its closing can edit it later."""
-    kind, payload = encode(VotePosted(vote_seq, message_id))
+    kind, payload = encode(ev.VotePosted(vote_seq, message_id))
     repo = await uow.holding(chat_id)
     await repo.append(game_id, kind.value, payload, None, uow.now())
