@@ -1,5 +1,4 @@
-"""The archive: every game a chat ever kept, and every game an account sat in, a page at a time;
-any game of a chat by its number, for /game N, /sheet N, /history N and /export N."""
+"""The archive: a chat's games and an account's games, a page at a time; one game by number."""
 
 from __future__ import annotations
 
@@ -133,8 +132,7 @@ async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPag
 
 
 async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang: str) -> GamesPage:
-    """A page of the games the account sits in (a scorekeeper's alone are not his), in every chat,
-    newest first; dates in the zone of `chat_id` (the private chat asking)."""
+    """A page of the games the account sits in, in every chat, newest first (zone of `chat_id`)."""
     async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
@@ -183,8 +181,7 @@ async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
 
 
 def exported(state: GameState, now: datetime, zone: tzinfo = UTC) -> Exported:
-    """The protocol file of a game (its records in force; its comments' times in the chat's `zone`)
-    and its JSON event log (times in UTC, for machines)."""
+    """The protocol file of a game and its JSON event log."""
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")

@@ -45,8 +45,7 @@ async def retrying(
 
 
 async def run(core: Core, work: Work[T], caller: Caller | None = None) -> T:
-    """`work(uow)` in a unit of work committed when it returns, retried on transient failures: the
-    bot's own work (the vote clock, a Mini App deal, a vote's message remembered)."""
+    """`work(uow)` in a unit of work committed when it returns, retried on transient failures."""
 
     async def once() -> T:
         async with UnitOfWork(core, caller) as uow:

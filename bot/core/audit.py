@@ -1,5 +1,4 @@
-"""The audit of a game for `/export` (corrections.md "Audit"): `#` comments for the protocol file,
-and the event log as JSON."""
+"""The audit of a game for `/export` (corrections.md "Audit"): protocol comments, JSON log."""
 
 from __future__ import annotations
 
@@ -42,9 +41,7 @@ def ballots_text(state: GameState, vote: Vote) -> str:
 def protocol_comments(
     state: GameState, records: Sequence[Record], zone: tzinfo = UTC
 ) -> dict[int, list[str]]:
-    """Comment lines per record index (written after that record) telling the game's history beside
-    its records: pencil edits and undos, votes with their ballots, penalties, the arbiter; times
-    in the chat's `zone`, named (`MSK`)."""
+    """Comment lines per record index telling the game's history beside its records (in `zone`)."""
     in_force = state.records
     assert len(in_force) == len(records)
     index = {item.seq: i for i, item in enumerate(in_force)}
@@ -170,8 +167,7 @@ CORRECTED_KEPT: Final = 256
 def corrected_values(
     state: GameState, sheet: Sheet, known: Known | None = None
 ) -> CorrectedValues:
-    """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
-    first written there, the correction's number) — corrections.md "Audit"."""
+    """Running totals a vote corrected (corrections.md "Audit"): cell → (first value, number)."""
     out: CorrectedValues = {}
     if state.rules is None or not state.corrections:
         return out

@@ -29,8 +29,7 @@ _PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
 
 
 def parsed(tab: Table) -> dict[str, Record]:
-    """The records read so far at this table, by their stored line (a long game's lines are read
-    once: the rest of the game they are a dict lookup)."""
+    """The records read so far at this table, by their stored line."""
     known = _PARSED.get(tab)
     if known is None:
         known = _PARSED[tab] = {}
@@ -135,8 +134,7 @@ class Games:
         return self.take(row, await self.read(repo, row))
 
     async def read(self, repo: Repo, row: GameRow) -> Log:
-        """The short read, under the store's lock: the events the kept state has not seen (after
-        its seq), or the whole log when nothing is kept."""
+        """The short read: the events after the kept state's seq, or the whole log."""
         game_id = row.game_id
         kept = self._states.get(game_id)
         if kept is not None:
@@ -208,8 +206,7 @@ class Games:
 
     @staticmethod
     def _mark_recent(line: _Line) -> None:
-        """Keep the tip as it is before it moves on: a command that tries a record and fails, or an
-        undo, comes back to it."""
+        """Keep the tip before it moves on: a failed try or an undo comes back to it."""
         at = line.tip.count
         if at == 0 or at in line.marks:
             return

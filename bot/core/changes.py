@@ -19,8 +19,7 @@ from scoring.voting import Outcome, correction_outcome
 
 
 def proposal(state: GameState, vote: Vote) -> Proposal | None:
-    """The record before and after and the balances both ways (None when the log no longer allows
-    it to be drawn: the record was undone, or the engine refuses it)."""
+    """The record before and after and the balances both ways."""
     event = vote.event
     if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
         return None
@@ -64,9 +63,7 @@ def proposal(state: GameState, vote: Vote) -> Proposal | None:
 def outlook(
     state: GameState, event: ev.CorrectionProposed, index: int, before: list[Record], new: Record
 ) -> tuple[bool, tuple[Adjust, ...]]:
-    """What a correction costs its writer if it passes (Кодекс 4.2.7): a warning for his first
-    corrected error, or the penalty entries; shown before anyone votes and applied when it
-    passes."""
+    """What a correction costs its writer if it passes (Кодекс 4.2.7): warning or penalty."""
     item = state.records[index]
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
@@ -86,9 +83,7 @@ def outlook(
 
 
 def planned(state: GameState, vote: Vote) -> list[Record] | None:
-    """The records in force once this passed vote on a record is applied; None when the log has
-    moved on so that it cannot be (the record changed or undone meanwhile, or the engine
-    refuses)."""
+    """The records in force once this passed vote is applied; None when it no longer can be."""
     event = vote.event
     assert isinstance(event, ev.CorrectionProposed | ev.LateDealProposed)
     records = records_of(state)
@@ -111,8 +106,7 @@ def planned(state: GameState, vote: Vote) -> list[Record] | None:
 
 
 def rule_fits(state: GameState, vote: Vote) -> bool:
-    """A passed rule change still takes: the option has the value it was proposed against and the
-    engine accepts the line at the end of the records."""
+    """A passed rule change still takes: the option is unchanged and the engine accepts it."""
     event = vote.event
     assert isinstance(event, ev.RuleChangeProposed)
     change = parse_stored(event.line, table(state))
@@ -136,8 +130,7 @@ def fits(state: GameState, vote: Vote) -> bool:
 
 
 def corrections_count(state: GameState, writer: int | None) -> int:
-    """Accepted corrections of this writer's records by vote, not counting those proposed as free
-    (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
+    """Accepted corrections of this writer's records by vote, not counting free ones (4.2.7)."""
     return sum(
         1
         for item in state.items
@@ -173,8 +166,7 @@ def _pencil(vote: Vote) -> bool:
 async def apply_correction(
     unit: Command, vote: Vote, event: ev.CorrectionProposed, records: list[Record]
 ) -> Applied:
-    """A passed correction: the record's new line, then the writer's penalty if it is not his first
-    corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
+    """A passed correction: the record's new line, then the writer's penalty if due (4.2.7)."""
     state = unit.state
     target = event.target
     index = index_of(state, target)

@@ -1,5 +1,4 @@
-"""One command's part of a unit of work (`bot.core.uow`): the game it folded, the events it
-appends, the writes it keeps until the commit."""
+"""One command's part of a unit of work: its game, the events it appends, its writes."""
 
 from __future__ import annotations
 
@@ -50,8 +49,7 @@ class Command:
         return self._state
 
     async def link(self, caller: Caller) -> None:
-        """An `@username` seat is linked to the caller's account the first time he acts in the chat
-        (notation.md "Players"): a `SeatLinked` event and his members row."""
+        """An `@username` seat is linked to the caller's account on his first act (notation.md)."""
         first = name_from_profile(caller.first_name, caller.username, set())
         event = self.state.link_event(caller.user_id, caller.username, first)
         user_id, game_id = caller.user_id, self.state.game_id
@@ -89,8 +87,7 @@ class Command:
             self.writes.append(write)
 
     async def append(self, event: Event, author: int | None) -> None:
-        """Append a typed event (encoded to its JSON payload) and fold it into the state; its seq
-        is the log's next, checked again when it is written."""
+        """Append a typed event and fold it into the state; its seq is the log's next."""
         state = self.state
         kind, payload = encode(event)
         at = self.now()
@@ -105,8 +102,7 @@ class Command:
             self.core.track(state)
 
     def sheet(self, records: list[Record] | None = None) -> Sheet:
-        """The replay of the records in force now (cached once the unit commits); `records`: those
-        records, when the caller has them already (`records_of(state)`)."""
+        """The replay of the records in force now; `records`: them, when the caller has them."""
         state = self.state
         sheet = self.core.cached(state)
         if sheet is None:

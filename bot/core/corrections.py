@@ -1,5 +1,4 @@
-"""Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule (conventions.md
-§1.4) and /arbiter."""
+"""Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule and /arbiter."""
 
 from __future__ import annotations
 
@@ -36,9 +35,7 @@ DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
 
 
 def in_window(state: GameState, index: int, now: datetime) -> bool:
-    """Кодекс 4.2.9 (corrections.md): a record may be disputed while it is the latest deal, or
-    while the deal after it is younger than `dispute_grace_seconds` (the bot cannot see the end
-    of the next bidding, so the next record marks it)."""
+    """Кодекс 4.2.9: disputable while the latest deal, or while the next one is young enough."""
     later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
     grace = rules_now(state).dispute_grace_seconds
     return dispute_window(later[0].at if later else None, now, grace)
@@ -96,8 +93,7 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
 
 
 async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is younger
-    than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
+    """`/deal … late`: a vote to insert a forgotten deal before the latest (Кодекс 4.2.10)."""
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
@@ -129,8 +125,7 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
 
 
 def later_clash(state: GameState, records: list[Record], start: int, number: int) -> None:
-    """A forgotten deal shifts the dealer rotation by one for every later deal: the first later
-    deal that no longer fits (with 4 players its new dealer plays in it) is the real clash."""
+    """The first later deal a forgotten deal's shifted rotation no longer fits: the real clash."""
     game = state.game()
     try:
         replay(game, records)
@@ -163,8 +158,7 @@ def read_rule_change(text: str) -> RuleChange:
 
 
 async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """/rule name=value: a vote to change one rule from the next record on; every player must agree
-    (conventions.md §1.4)."""
+    """/rule name=value: a vote to change a rule from the next record on (conventions.md §1.4)."""
     async with uow.command(caller) as unit:
         state = unit.state
         playing(state, caller)
@@ -185,8 +179,7 @@ async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
 
 
 async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState | VoteState:
-    """/arbiter @user: before the start the scorekeeper names him; during the game every player
-    must agree (a vote)."""
+    """/arbiter @user: the scorekeeper names him before the start, a vote does during the game."""
     async with uow.command(caller) as unit:
         state = unit.state
         arbiter = parse_arbiter(ref, caller.as_player(), "/arbiter @eva_arbiter")

@@ -1,4 +1,4 @@
-"""The game service's refusals: codes like the rules engine's, shown by the same `errors` router."""
+"""The game service's refusals: codes like the rules engine's, shown by its `errors` router."""
 
 from __future__ import annotations
 
@@ -30,9 +30,7 @@ class AlreadyHandled(Exception):
 
 
 class Redeliver(Exception):
-    """The database failed on every attempt (transiently, or `unwritable`: it takes no writes):
-    nothing was committed and the update is to come again (polling does not confirm it, webhook
-    mode answers 500)."""
+    """The database failed on every attempt: nothing was committed, the update is to come again."""
 
     def __init__(self, reason: str, *, unwritable: bool = False) -> None:
         super().__init__(reason)
@@ -53,8 +51,7 @@ class Transient(Exception):
 
 
 class GaveUp(Exception):
-    """The bot will not try this update again (the database failed for too long): the chat is told
-    that nothing was recorded."""
+    """The bot will not try this update again: the chat is told that nothing was recorded."""
 
 
 class GameErrorCode(StrEnum):

@@ -25,8 +25,7 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
 
 
 def clone(state: GameState) -> GameState:
-    """A copy to fold on that shares nothing mutable with `state` (the kept state of a live game is
-    advanced by the log's tail, and each command works on its own copy)."""
+    """A copy to fold on that shares nothing mutable with `state`."""
     return replace(
         state,
         overrides=dict(state.overrides),
@@ -139,16 +138,14 @@ def _apply(state: GameState, row: EventRow, event: ev.Event) -> None:
 
 
 def _own(state: GameState, seq: int) -> RecordItem:
-    """The record `seq` as this state's own copy, to change: records are shared between a kept
-    state and its clones (`clone`), so none is ever changed in place."""
+    """The record `seq` as this state's own copy, to change (records are shared with clones)."""
     index = next(i for i, item in enumerate(state.items) if item.seq == seq)
     item = state.items[index] = copy(state.items[index])
     return item
 
 
 def _link(state: GameState, event: ev.SeatLinked) -> None:
-    """The seat's account is known from now on; a new name is written into every record line and
-    proposed line read so far (the stored rows keep the lines as they were written)."""
+    """The seat's account is known: its new name is written into the lines read so far."""
     if event.seat == ev.ARBITER_SEAT:
         state.arbiter = event.player
         return

@@ -47,8 +47,7 @@ class Heartbeats:
         self._last[name] = self._clock()
 
     def watch(self, name: str, stale_after: float | None = None) -> None:
-        """Report `name` from now on; stale once `stale_after` seconds pass without a beat (the
-        loop's own limit of `STALE_AFTER` when not given)."""
+        """Report `name` from now on; stale once `stale_after` seconds pass without a beat."""
         limit = stale_after if stale_after is not None else STALE_AFTER.get(name)
         self._watched[name] = (self._clock(), limit)
 

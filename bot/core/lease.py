@@ -1,5 +1,4 @@
-"""A lease in the database: which one of several bot instances runs a background duty (the vote
-clock runs in exactly one instance at a time)."""
+"""A lease in the database: which one of several bot instances runs a background duty."""
 
 from __future__ import annotations
 
@@ -21,8 +20,7 @@ LEASE_SECONDS: Final = 10.0
 
 
 def instance_name() -> str:
-    """This process among the instances: host, pid and a random tail (a restarted process with the
-    same pid must not inherit a dead one's lease before it expires)."""
+    """This process among the instances: host, pid and a random tail."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 

@@ -1,5 +1,4 @@
-"""Settling up, read from the log: the debts a game's end opened (`debt_opened`, one per transfer
-of its settlement) and the marks that pay them off (`debt_marked`)."""
+"""Settling up, read from the log: the debts a game's end opened and the marks paying them."""
 
 from __future__ import annotations
 
@@ -48,8 +47,7 @@ def person(player: Player) -> tuple[str, str]:
 
 
 def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) -> dict[int, Debt]:
-    """The debts of one game (`number` in chat `chat_id`) from its events (any others are skipped),
-    by seq."""
+    """The debts of one game (`number` in chat `chat_id`) from its events, by seq."""
     debts: dict[int, Debt] = {}
     for row in rows:
         if row.kind not in DEBT_KINDS:
@@ -97,8 +95,7 @@ class Payment:
 
 
 def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
-    """Each person's balance over these debts of one kind (money or whists), exactly, in the order
-    the people first appear; positive: he is owed."""
+    """Each person's balance over these debts of one kind, exactly; positive: he is owed."""
     people: dict[tuple[str, str], int] = {}
     players: list[Player] = []
     sums: list[Fraction] = []
@@ -116,8 +113,7 @@ def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fra
 
 
 def net(debts: Sequence[Debt]) -> list[Payment]:
-    """The open debts netted: per kind of amount (money, then whists), the payments the rules
-    settle the summed balances with (`scoring.settle.settle_balances`)."""
+    """The open debts netted, per kind of amount (`scoring.settle.settle_balances`)."""
     payments: list[Payment] = []
     for money in (True, False):
         players, sums = balances(open_debts(debts), money)

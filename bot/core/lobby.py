@@ -101,8 +101,7 @@ async def start_if_full(unit: Command, caller: Caller) -> bool:
 async def join(
     uow: UnitOfWork, caller: Caller, name: str | None = None, game_id: int | None = None
 ) -> Joined:
-    """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
-    the game a Join button was made for."""
+    """The sender takes the next seat; `game_id` is the game a Join button was made for."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if game_id is not None and (row is None or row.game_id != game_id):
@@ -166,8 +165,7 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
 
 
 async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str) -> Repo:
-    """The open transaction to change a chat's setting (/lang, /tz) in: while a game is on only its
-    players (and its scorekeeper) may, with no game anyone may."""
+    """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if row is not None and row.status is not GameStatus.ENDED:
@@ -182,8 +180,7 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
 
 
 async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
-    """ "✋ This is me" under an opened game: the pressing account takes the `@username` seat that
-    names it (the link every first act makes, asked for at once)."""
+    """ "✋ This is me" under an opened game: the account takes the `@username` seat naming it."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         if state.status is GameStatus.ENDED or not 0 <= seat < len(state.players):

@@ -1,5 +1,4 @@
-"""Reading a table's game as it stands: for a look (/score, /sheet, /history, /rules, /export), for
-the sheet the sender draws at send time, and what an update is read with."""
+"""Reading a table's game as it stands: for a look, for the sender's sheet, for an update."""
 
 from __future__ import annotations
 
@@ -66,8 +65,7 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
-    """`snapshot` for a look by `caller`: his first act in the chat links his `@username` seat
-    (notation.md "Players"), a command of `uow` whose game the look then shows."""
+    """`snapshot` for a look by `caller`; his first act in the chat links his `@username` seat."""
     snap = await snapshot(core, caller.chat_id, uow, caller.topic)
     if not lobby.needs_link(snap.state, caller):
         return snap

@@ -1,5 +1,4 @@
-"""Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
-[name=value…] [players…]`."""
+"""Reading the arguments of `/newgame`."""
 
 from __future__ import annotations
 
@@ -65,8 +64,7 @@ def check_name(name: str) -> str:
 
 
 def name_from_profile(first_name: str | None, username: str | None, taken: set[str]) -> str:
-    """A name for a Telegram user that a deal line can hold: the first word of the first name,
-    cleaned, made unique in the game with a digit when needed."""
+    """A name a deal line can hold for a Telegram user, unique in the game."""
     candidates = [(first_name or "").split(), [(username or "")]]
     base = ""
     for words in candidates:
@@ -199,8 +197,7 @@ def _handle(tok: str) -> str:
 
 
 def _named_player(name: str, ref: str, me: Player) -> Player:
-    """`Миша=@misha_k`: a seat shown as Миша and held by the account @misha_k (linked when it
-    acts); `Саша=me`: the sender's seat under the name he gives it."""
+    """`Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's seat."""
     check_name(name)
     if ref.casefold() in _ME:
         return Player(name, me.user_id, me.username)

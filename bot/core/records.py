@@ -1,5 +1,4 @@
-"""Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8); an edited
-/deal message is an /edit of the record it wrote while the pencil rule holds."""
+"""Records: /deal, /lastround, and the pencil rule's /undo and /edit (Кодекс 4.2.8)."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ def no_rule_change(record: Record, text: str) -> None:
 
 
 def split_late(text: str) -> tuple[str, bool]:
-    """`/deal … late`: the deal line without the word `late` (first or last), and whether it was
-    there."""
+    """`/deal … late`: the deal line without the word `late`, and whether it was there."""
     words = text.split()
     if words and words[-1].casefold() in LATE_WORDS:
         return " ".join(words[:-1]), True
@@ -49,8 +47,7 @@ def split_late(text: str) -> tuple[str, bool]:
 
 
 def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
-    """Checks that the game is on and the sender may record (or, `command` "/endgame", end it); the
-    sender's seat, if he plays."""
+    """Checks that the game is on and the sender may record; the sender's seat, if he plays."""
     if state.status is GameStatus.FORMING:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
@@ -120,8 +117,7 @@ def check_last_round(sheet: Sheet) -> None:
 
 
 def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
-    """The last record, if the sender wrote it and the pencil rule still holds (Кодекс 4.2.8); with
-    the sheet as it stands."""
+    """The last record, if the sender wrote it and the pencil rule holds; with the sheet."""
     state = unit.state
     playing(state, caller)
     records = state.records
@@ -157,9 +153,7 @@ async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:
 
 
 def wrote_last(state: GameState, sent_at: datetime) -> bool:
-    """Whether a message sent at `sent_at` is the one that wrote the last record: sent before it
-    was recorded and after the record before it (a message sent within the same second as that
-    record is not taken: the sender is told how to correct instead)."""
+    """Whether a message sent at `sent_at` is the one that wrote the last record."""
     records = state.records
     if not records or sent_at > records[-1].at + SENT_SLACK:
         return False
@@ -167,9 +161,7 @@ def wrote_last(state: GameState, sent_at: datetime) -> bool:
 
 
 async def edit_by_message(uow: UnitOfWork, caller: Caller, text: str, sent_at: datetime) -> Edited:
-    """An edited `/deal` message (sent at `sent_at`): an /edit of the record it wrote, if that is
-    still the sender's last record under the pencil rule; otherwise `edited-deal`, which says
-    how to correct it (/edit, /dispute), and nothing changes."""
+    """An edited `/deal` message: an /edit of the record it wrote, else `edited-deal`."""
     async with uow.command(caller) as unit:
         line, late = split_late(text)
         try:

@@ -114,8 +114,7 @@ class GameState:
 
     # -- derived ----------------------------------------------------------------------------
     def logged(self) -> list[tuple[EventRow, ev.Event]]:
-        """The log's rows with their typed events, decoded again: what only `/history` and the
-        export read, so that a kept game does not hold every event twice."""
+        """The log's rows with their typed events, decoded again (for /history and the export)."""
         return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
 
     @property
@@ -137,8 +136,7 @@ class GameState:
         return Game(self.rules, self.names, self.first_dealer, self.stake)
 
     def rules_now(self) -> Rules | None:
-        """The rules in force: the frozen start with every rule changed mid-game applied in order
-        (what `scoring.replay` reports as `Sheet.rules`, without a replay)."""
+        """The rules in force: the frozen start with every mid-game change applied in order."""
         rules = self.rules
         if rules is None:
             return None
@@ -183,8 +181,7 @@ class GameState:
         return self.arbiter is not None and self.arbiter.is_user(user_id, username)
 
     def player_name(self, user_id: int | None) -> str | None:
-        """The name of a user as this game knows him: a player, the scorekeeper, the arbiter, or
-        someone whose @username a vote of his recorded."""
+        """The name of a user as this game knows him (player, scorekeeper, arbiter, voter)."""
         if user_id is None:
             return None
         usernames: dict[int, str | None] = {}
@@ -202,13 +199,12 @@ class GameState:
     def link_event(
         self, user_id: int | None, username: str | None, first_name: str
     ) -> ev.SeatLinked | None:
-        """notation.md "Players": the `@username` seat of this account, not linked yet, linked now;
-        it shows `first_name` (the account's, cleaned) unless the seat was given a name or
-        another player has that name (a clash keeps the username)."""
+        """notation.md "Players": the link of this account's `@username` seat, if it is due."""
         if user_id is None or not username:
             return None
-        for seat, player in enumerate(self.players):
-            if player.user_id is not None or not player.is_user(None, username):
+        seats: list[tuple[int, Player | None]] = [*enumerate(self.players)]
+        for seat, player in [*seats, (ev.ARBITER_SEAT, self.arbiter)]:  # the arbiter: no seat
+            if player is None or player.user_id is not None or not player.is_user(None, username):
                 continue
             if any(p.user_id == user_id for p in self.players):
                 return None  # the account already sits in another seat
@@ -217,22 +213,10 @@ class GameState:
             if name == player.username and first_name.casefold() not in taken:
                 name = first_name
             return ev.SeatLinked(seat, Player(name, user_id, player.username))
-        arbiter = self.arbiter
-        if arbiter is None or arbiter.user_id is not None or not arbiter.is_user(None, username):
-            return None
-        if any(p.user_id == user_id for p in self.players):
-            return None
-        name = arbiter.name
-        if name == arbiter.username and first_name.casefold() not in {
-            n.casefold() for n in self.names
-        }:
-            name = first_name
-        return ev.SeatLinked(ev.ARBITER_SEAT, Player(name, user_id, arbiter.username))
+        return None
 
     def canonical(self, line: str, lang: str = "en") -> str:
-        """A stored record line as it reads now: written before a seat was renamed by its link, it
-        is read with the names then and printed with today's; `lang` prints Russian role words
-        (`scoring.notation.format_record`)."""
+        """A stored record line as it reads now (written with the names before any link)."""
         for names in (self.names, *reversed(self.earlier_names)):
             try:
                 record = parse_record(line, Table(names))

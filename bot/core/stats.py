@@ -1,5 +1,4 @@
-"""The statistics of a chat, a player and an account, as projections of the logs of ended games
-(their summaries, `bot.core.summaries`): nothing is totalled in the database."""
+"""The statistics of a chat, a player and an account, from the summaries of ended games."""
 
 from __future__ import annotations
 
@@ -69,8 +68,7 @@ class StatsQuery:
 
 
 def parse_query(text: str) -> StatsQuery:
-    """Period words and convention names are taken wherever they stand; what remains names one
-    player (`@username` or a seat name)."""
+    """Period words and conventions wherever they stand; what remains names one player."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
         low = token.casefold()
@@ -229,8 +227,7 @@ class ChatRecord:
 
 
 async def account_stats(store: Store, user_id: int, now: datetime, lang: str) -> list[ChatRecord]:
-    """Every chat in which the account finished a game, with its stats there (all games of the chat
-    rated, so his rating is the chat's); the chats he played most in first."""
+    """Every chat in which the account finished a game, with his stats there."""
     async with store.reading() as repo:
         chats = sorted({row.chat_id for row in await repo.account_games(user_id)})
         titled = [(chat, (await repo.chat_settings(chat)).title) for chat in chats]

@@ -150,8 +150,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
 
 
 def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None) -> Summary:
-    """A kept summary read back (`ValueError` and the like for one this code did not write);
-    `shared` holds the players and values read before, to be shared."""
+    """A kept summary read back; `shared` holds the values read before, to be shared."""
     shared = {} if shared is None else shared
     ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
     players = tuple(_one(shared, Player(*player)) for player in data["players"])
@@ -199,9 +198,7 @@ def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
 
 
 async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
-    """The summaries of the ended games among `rows`, in their order: those decoded before, then
-    the kept ones read, then the missing (or another engine's) made from their logs in a worker
-    thread and kept, `BATCH` games per round, each round in a transaction of its own."""
+    """The summaries of the ended games among `rows`, in their order (made if missing)."""
     ended = [row for row in rows if row.status is GameStatus.ENDED]
     decoded = _memos.setdefault(store, OrderedDict())
     found: dict[int, Summary] = {}

@@ -58,8 +58,7 @@ def _points(scoring: Scoring, summary: Summary) -> dict[Hashable, Fraction] | No
 
 @dataclass(frozen=True, slots=True)
 class TableGame:
-    """A table's live (or last) game: its number in its chat, status, and the votes waiting for the
-    judge."""
+    """A table's live game: its number in its chat, status, and the votes waiting for the judge."""
 
     number: int
     status: GameStatus

@@ -1,5 +1,4 @@
-"""Tournaments: several tables under one set of frozen rules, in rounds, ranked across tables, with
-a judge who is every table's arbiter (docs/rules.md "Tournaments")."""
+"""Tournaments: tables under one set of frozen rules, in rounds, with a judge."""
 
 from __future__ import annotations
 
@@ -34,9 +33,7 @@ _SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
 
 
 async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
-    """The unit's open transaction for a tournament command: the caller's chat and `chat_ids`
-    locked in order (a tournament's writes hold its home chat), the command counted as one (a
-    database that takes no writes is then told as such, never answered as a look)."""
+    """The unit's open transaction for a tournament command, the chats locked in order."""
     await uow.holding(caller.chat_id, *chat_ids)
     async with uow.command(caller, game=None, direct=True) as unit:
         return unit.repo
@@ -98,8 +95,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
 async def join(
     uow: UnitOfWork, caller: Caller, code: str, title: str | None = None
 ) -> tuple[Tournament, Table]:
-    """/tournament join CODE: this chat (or topic) becomes a table of the tournament, shown by
-    `title` (the forum topic's name; by default the chat's title)."""
+    """/tournament join CODE: this chat becomes a table of the tournament, shown by `title`."""
     _group_only(caller)
     code = code.strip().upper()
     async with uow.reading() as repo:
@@ -177,8 +173,7 @@ async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
 
 
 async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
-    """A group upgraded to a supergroup keeps its tournaments: a `table_moved` in each whose table
-    it was, its home rows moved (in the unit that moves its games)."""
+    """A group upgraded to a supergroup keeps its tournaments (`table_moved`)."""
     repo = await uow.holding(old_chat_id, new_chat_id)
     for tournament_id in await repo.move_tournament_chat(old_chat_id, new_chat_id):
         data = {"from_chat": old_chat_id, "to_chat": new_chat_id}
@@ -195,8 +190,7 @@ class Admission:
 
 
 def rules_typed(args: str, spec: NewGame) -> bool:
-    """Whether /newgame's arguments name a convention or an option (else a tournament's table takes
-    the tournament's rules: `/newgame`, `/newgame Anna Boris Clara`)."""
+    """Whether /newgame's arguments name a convention or an option."""
     if spec.overrides:
         return True
     first = args.split()[0] if args.split() else ""
@@ -208,9 +202,7 @@ def rules_typed(args: str, spec: NewGame) -> bool:
 
 
 async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
-    """Check a table's /newgame against its tournament (None: the table plays in none): a round
-    must be open, the table must not have played in it, and the rules must be the tournament's
-    (a /newgame that names no convention and no option takes them)."""
+    """Check a table's /newgame against its tournament (None: the table plays in none)."""
     async with uow.reading() as repo:
         tournament_id = await repo.table_tournament(caller.chat_id, caller.topic)
         row = await repo.tournament(tournament_id) if tournament_id is not None else None

@@ -1,5 +1,4 @@
-"""The unit of work: one per command a handler runs (`async with UnitOfWork(core, caller) as uow`),
-per game of a vote clock's tick, per Mini App deal."""
+"""The unit of work: one per command a handler runs; its commit is the one step that writes."""
 
 from __future__ import annotations
 
@@ -24,14 +23,12 @@ Hook = Callable[[], Awaitable[object]]
 
 
 class _RolledBack(Exception):
-    """Thrown into an open transaction to roll it back (no exception of the command's is in flight
-    when `rollback` is called after it)."""
+    """Thrown into an open transaction to roll it back."""
 
 
 @dataclass(frozen=True, slots=True)
 class Discarded:
-    """What the last `rollback` threw away: the rows owed, and whether a command had run (so that a
-    reply can still be given when the database takes no writes)."""
+    """What the last `rollback` threw away: the rows owed, and whether a command had run."""
 
     owed: tuple[Owed, ...] = ()
     records: bool = False
@@ -92,8 +89,7 @@ class UnitOfWork:
         self._rows.extend(rows)
 
     def then(self, hook: Hook) -> None:
-        """A follow-up once this unit committed: a unit of work of its own that reads what this one
-        wrote (a tournament's standings after a table's end) and owes its own answers."""
+        """A follow-up once this unit committed: a unit of work of its own."""
         self._then.append(hook)
 
     def now(self) -> datetime:
@@ -120,8 +116,7 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
-        """A command of the bot itself (the vote clock) on one game; None when the game is gone or
-        has ended."""
+        """A command of the bot itself on one game; None when the game is gone or has ended."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await repo.game(game_id)
@@ -134,8 +129,7 @@ class UnitOfWork:
             yield running
 
     async def holding(self, *chat_ids: int) -> Repo:
-        """The unit's open transaction, under these chats' locks, for a write of its own (a chat
-        that moved, a vote's message remembered): written by the commit."""
+        """The unit's open transaction, under these chats' locks, for a write of its own."""
         for chat_id in sorted(chat_ids):
             await self._lock(chat_id)
         repo = await self._transaction(*chat_ids)
@@ -144,8 +138,7 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Repo]:
-        """The store as this unit sees it: its open transaction (its own writes included) when it
-        has one or keeps writes, else a short read of the store as committed."""
+        """The store as this unit sees it: its open transaction, else a short read."""
         if self._repo is not None or self._writes:
             yield await self._transaction()
             return
@@ -154,8 +147,7 @@ class UnitOfWork:
 
     @property
     def sees_own_writes(self) -> bool:
-        """Whether a read through `reading` may see writes not committed yet (a game folded from it
-        must not be kept as the log's)."""
+        """Whether a read through `reading` may see writes not committed yet."""
         return self._dirty or bool(self._writes)
 
     async def _begin(
@@ -191,8 +183,7 @@ class UnitOfWork:
         self._commands.append(unit)
 
     async def _fold(self, repo: Repo, row: GameRow) -> GameState:
-        """The game as `repo` shows it: kept (and advanced) when that is the log as committed, a
-        fold of its own when the transaction holds this unit's writes."""
+        """The game as `repo` shows it: kept when that is the log as committed, else folded."""
         if self._dirty:
             return self.core.folded(row, await repo.events(row.game_id))
         return await self.core.games.state(repo, row)
@@ -203,8 +194,7 @@ class UnitOfWork:
             self._chats.add(chat_id)
 
     async def _transaction(self, *chat_ids: int) -> Repo:
-        """The open transaction (opened now if need be, with what the unit kept written into it),
-        holding these chats' locks in the database too, with the update marked."""
+        """The open transaction (opened if need be), these chats locked, the update marked."""
         if self._repo is None:
             self._repo = await self._stack.enter_async_context(self.core.store.transaction())
         repo = self._repo
@@ -221,8 +211,7 @@ class UnitOfWork:
         return repo
 
     async def _mark(self, repo: Repo, *, write: bool = True) -> None:
-        """Refuse an update handled before; `write`: mark it handled in the open transaction (else
-        a short read only checks)."""
+        """Refuse an update handled before; `write`: mark it handled in the open transaction."""
         caller = self.caller
         done = self._marked if write else self._checked
         if done or caller is None or caller.update_id is None:
@@ -236,8 +225,7 @@ class UnitOfWork:
 
     # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
-        """Write it all in one transaction, or nothing (then the exception is raised and the unit
-        is to be rolled back); then tell the kept states and the sender."""
+        """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
         if self._repo is not None:
@@ -269,8 +257,7 @@ class UnitOfWork:
             await repo.owe(list(self._rows))
 
     async def rollback(self) -> None:
-        """Forget everything the unit holds: the open transaction rolls back, the locks go, and
-        what was owed is kept in `discarded` for whoever must still answer."""
+        """Forget everything the unit holds; what was owed is kept in `discarded`."""
         self.discarded = Discarded(tuple(self._rows), bool(self._commands))
         stack = self._stack
         self._reset()

@@ -1,4 +1,4 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, the arbiter, /endgame."""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
 
 from __future__ import annotations
 
@@ -54,8 +54,7 @@ async def open_vote(unit: Command, caller: Caller, proposed: ev.Proposed) -> Vot
 
 
 async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
-    """/endgame: cancel a forming game (scorekeeper), end a finished one, or open a vote in which
-    every player must agree (the sender's ✅ counted)."""
+    """/endgame: cancel a forming game, end a finished one, or open a vote on ending it."""
     async with uow.command(caller) as unit:
         state = unit.state
         if state.status is GameStatus.FORMING:
@@ -193,8 +192,7 @@ def vote_state(
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
 async def watch_open_votes(core: Core) -> int:
-    """At start-up: find every live game with an open vote (the log keeps the deadlines), so that a
-    restart loses none; returns how many games are watched."""
+    """At start-up: watch every live game with an open vote; how many games are watched."""
     async with core.store.reading() as repo:
         for row in await repo.live_games():
             await core.fold(repo, row)
@@ -210,8 +208,7 @@ def due_votes(core: Core) -> list[tuple[int, int]]:
 async def expire(
     uow: UnitOfWork, chat_id: int, game_id: int
 ) -> tuple[list[VoteState], GameState | None]:
-    """Close (or refer to the arbiter) the game's votes whose time is over, in the unit of work of
-    their messages; and the game as it then stands (None: gone or ended), for `rewatch`."""
+    """Close (or refer) the game's votes whose time is over; and the game as it then stands."""
     results: list[VoteState] = []
     async with uow.on_game(chat_id, game_id) as unit:
         if unit is None:

@@ -1,5 +1,4 @@
-"""The chat's time zone: the one it chose with `/tz`, else the one of its language (a Russian chat
-lives in Moscow time, any other in UTC)."""
+"""The chat's time zone: the one it chose with `/tz`, else the one of its language."""
 
 from __future__ import annotations
 
@@ -32,8 +31,7 @@ def _zone(name: str) -> tzinfo | None:
 
 
 def default_zone(lang: str | None) -> tzinfo:
-    """The zone of a chat that chose none, from its language (UTC itself on a machine without zone
-    data: the system's tzdata, which zoneinfo reads)."""
+    """The zone of a chat that chose none, from its language."""
     found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
     if found is None:
         log.warning("no time zone data on this machine: times are shown in UTC")
@@ -69,8 +67,7 @@ async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
 
 
 async def zone_of_chat(store: Store, chat_id: int, lang: str) -> tzinfo:
-    """The chat's zone as its settings stand now (`lang`: the update's, for a chat that chose no
-    language either)."""
+    """The chat's zone as its settings stand now."""
     async with store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
     return chat_zone(settings.time_zone, settings.locale or lang)
