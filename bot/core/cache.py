@@ -106,9 +106,6 @@ class Kept(Generic[V]):
         self.weight -= found[1]
         return found[0]
 
-    def __len__(self) -> int:
-        return len(self._values)
-
 
 def _state_weight(state: GameState) -> int:
     return len(state.log) + 1
@@ -121,10 +118,9 @@ def _line_weight(line: _Line) -> int:
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self, budget: int = KEPT_RECORDS) -> None:
-        self.budget = budget
-        self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
-        self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
+    def __init__(self) -> None:
+        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, _state_weight)
+        self._lines: Kept[_Line] = Kept(KEPT_RECORDS // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 

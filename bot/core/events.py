@@ -43,15 +43,7 @@ class Kind(StrEnum):
     DEBT_MARKED = "debt_marked"
 
 
-VOTE_KINDS: Final = frozenset(
-    {
-        Kind.END_PROPOSED,
-        Kind.CORRECTION_PROPOSED,
-        Kind.LATE_DEAL_PROPOSED,
-        Kind.ARBITER_PROPOSED,
-        Kind.RULE_CHANGE_PROPOSED,
-    }
-)
+VOTE_KINDS: Final = frozenset(kind for kind in Kind if kind.endswith("_proposed"))
 RECORD_VOTE_KINDS: Final = frozenset({Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED})
 
 

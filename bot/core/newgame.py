@@ -90,6 +90,12 @@ def _stake(raw: str) -> Fraction:
     return Fraction(text)
 
 
+def _pool(value: str | None, span: str) -> str:
+    if value is None or not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
+        raise GameError("bad-pool", span, {}, EXAMPLE)
+    return value
+
+
 def parse_newgame(
     args: str,
     me: Player,
@@ -106,9 +112,7 @@ def parse_newgame(
         low = tok.casefold()
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if low in _POOL_WORDS:
-            if nxt is None or not re.fullmatch(r"\d{1,4}", nxt) or int(nxt) == 0:
-                raise GameError("bad-pool", f"{tok} {nxt or ''}".strip(), {}, EXAMPLE)
-            spec.overrides["pool_target"] = nxt
+            spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
             i += 2
             continue
         if low in _STAKE_WORDS:
@@ -133,9 +137,7 @@ def parse_newgame(
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key in ("pool", "pool_target"):
-                if not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
-                    raise GameError("bad-pool", tok, {}, EXAMPLE)
-                spec.overrides["pool_target"] = value
+                spec.overrides["pool_target"] = _pool(value, tok)
             else:
                 spec.overrides[key] = value  # §2.1: the exact lower-case name
             i += 1

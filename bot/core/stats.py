@@ -32,15 +32,8 @@ class Period(StrEnum):
     YEAR = "year"  # this calendar year
 
 
-PERIOD_WORDS: Final = {
-    "all": Period.ALL,
-    "всё": Period.ALL,
-    "все": Period.ALL,
-    "month": Period.MONTH,
-    "месяц": Period.MONTH,
-    "year": Period.YEAR,
-    "год": Period.YEAR,
-}
+_WORDS: Final = {Period.ALL: "all всё все", Period.MONTH: "month месяц", Period.YEAR: "year год"}
+PERIOD_WORDS: Final = {word: period for period, words in _WORDS.items() for word in words.split()}
 
 
 @dataclass(frozen=True, slots=True)

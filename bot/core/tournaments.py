@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.events import EndReason, Player
+from bot.core.events import EndReason, Kind, Player
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.tournament_standings import Standings as Standings
 from bot.core.tournament_standings import TableGame as TableGame
@@ -232,13 +232,9 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
 
 
 async def _cancelled(repo: Repo, game_id: int) -> bool:
-    events = await repo.events(game_id)
-    last = events[-1] if events else None
-    return (
-        last is not None
-        and last.kind == "game_ended"
-        and last.payload.get("reason") == (EndReason.CANCELLED.value)
-    )
+    last = (await repo.events(game_id))[-1:]
+    ended = [row.payload.get("reason") for row in last if row.kind == Kind.GAME_ENDED]
+    return ended == [EndReason.CANCELLED.value]
 
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
