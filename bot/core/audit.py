@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from typing import Any, Final
@@ -65,6 +65,26 @@ def protocol_comments(
     def label(seq: int) -> str:
         return f"#{numbers[seq]}" if seq in numbers else f"record {seq}"
 
+    def vote_comment(vote: Vote) -> None:
+        event = vote.event
+        who = state.player_name(vote.author) or "?"
+        topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
+        head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+        match event:
+            case ev.CorrectionProposed():
+                text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
+                at = index.get(event.target, anchor(vote.seq))
+            case ev.LateDealProposed():
+                text = f"{head} before {label(event.before)}: {event.line}"
+                at = index.get(event.before, anchor(vote.seq))
+            case ev.RuleChangeProposed():
+                text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+            case ev.ArbiterProposed():
+                text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
+            case _:
+                text, at = head, anchor(vote.seq)
+        add(at, f"{text}; {_result(vote)}; ballots: {ballots_text(state, vote)}")
+
     for row, event in state.logged():
         seq = row.seq
         who = state.player_name(row.author) or "the bot"
@@ -87,7 +107,7 @@ def protocol_comments(
                 text = f"{label(event.target)}: {writer}'s first corrected error — a warning"
                 add(index.get(event.target, anchor(seq)), text)
             case ev.VoteClosed():
-                _vote_comment(state, state.votes[event.vote], add, anchor, label, index)
+                vote_comment(state.votes[event.vote])
             case ev.ArbiterNamed():
                 shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
                 add(anchor(seq), f"arbiter: {shown}, named {when}")
@@ -96,21 +116,7 @@ def protocol_comments(
     return dict(comments)
 
 
-def _shown(player: Player) -> str:
-    return player.username or player.name
-
-
-def _vote_comment(
-    state: GameState,
-    vote: Vote,
-    add: Callable[[int | None, str], None],
-    anchor: Callable[[int], int | None],
-    label: Callable[[int], str],
-    index: dict[int, int],
-) -> None:
-    event = vote.event
-    who = state.player_name(vote.author) or "?"
-    topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
+def _result(vote: Vote) -> str:
     if vote.passed:
         result = "passed"
     elif vote.reason == "conflict":
@@ -121,21 +127,11 @@ def _vote_comment(
     result += how.get(vote.reason or "", f", {vote.reason}")
     if vote.referred:
         result += f" (went to the arbiter: {vote.referred})"
-    head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
-    match event:
-        case ev.CorrectionProposed():
-            text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
-            at = index.get(event.target, anchor(vote.seq))
-        case ev.LateDealProposed():
-            text = f"{head} before {label(event.before)}: {event.line}"
-            at = index.get(event.before, anchor(vote.seq))
-        case ev.RuleChangeProposed():
-            text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
-        case ev.ArbiterProposed():
-            text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
-        case _:
-            text, at = head, anchor(vote.seq)
-    add(at, f"{text}; {result}; ballots: {ballots_text(state, vote)}")
+    return result
+
+
+def _shown(player: Player) -> str:
+    return player.username or player.name
 
 
 def event_log_json(state: GameState, exported_at: datetime) -> str:

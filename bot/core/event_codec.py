@@ -82,7 +82,7 @@ def decode(
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in payload:
-            if f.name == "threshold":
+            if f.name == "threshold":  # v1 votes had none: they were unanimous
                 values[f.name] = Threshold.ALL
             continue
         raw = payload[f.name]

@@ -103,7 +103,7 @@ class UnitOfWork:
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
-        """The preamble of every command."""
+        """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await _row(repo, caller.chat_id, game, caller.topic)
