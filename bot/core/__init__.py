@@ -7,15 +7,14 @@ from bot.core.errors import (
     GameError,
     GaveUp,
     Redeliver,
-    Transient,
     Unsaved,
 )
 from bot.core.events import Kind
-from bot.core.newgame import NewGame, parse_newgame
+from bot.core.newgame import parse_newgame
 from bot.core.records import split_late
-from bot.core.state import GameState, Player, RecordItem, Vote
+from bot.core.state import GameState, Player
 from bot.core.uow import UnitOfWork
-from bot.core.votes import tally, tied
+from bot.core.votes import tally
 
 __all__ = [
     "GAME_ERROR_CODES",
@@ -27,17 +26,12 @@ __all__ = [
     "GameState",
     "GaveUp",
     "Kind",
-    "NewGame",
     "Player",
-    "RecordItem",
     "Redeliver",
-    "Transient",
     "UnitOfWork",
     "Unsaved",
-    "Vote",
     "parse_newgame",
     "split_late",
     "tally",
-    "tied",
     "utc_now",
 ]

@@ -1,6 +1,4 @@
-"""The port through which a command taken outside Telegram (a deal from the Mini App) owes its
-chat the usual answer, in the command's own unit of work; the Telegram glue implements it
-(`bot.telegram.outbound.outbox.ChatAnnouncer`), so the web layer names no part of that glue."""
+"""The port through which a command taken outside Telegram owes its chat the usual answer."""
 
 from __future__ import annotations
 

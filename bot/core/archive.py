@@ -1,9 +1,4 @@
-"""The archive: every game a chat ever kept, and every game an account sat in, a page at a time;
-any game of a chat by its number, for /game N, /sheet N, /history N and /export N.
-
-Reading only: nothing here records anything. An ended game is listed from its summary
-(`bot.core.summaries`), a live one from its fold.
-"""
+"""The archive: a chat's games and an account's games, a page at a time; one game by number."""
 
 from __future__ import annotations
 
@@ -15,14 +10,13 @@ from fractions import Fraction
 from typing import Final
 
 from bot.core.audit import event_log_json, protocol_comments
-from bot.core.base import Core, settlement
+from bot.core.base import Core, records_of, settlement
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Player
 from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
 from bot.core.state import GameState
 from bot.core.summaries import Summary, summaries
-from bot.core.uow import records_of
 from bot.core.zones import chat_zone
 from bot.domain import GameRow, GameStatus, Repo
 from scoring.protocol import format_protocol
@@ -138,8 +132,7 @@ async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPag
 
 
 async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang: str) -> GamesPage:
-    """A page of the games the account sits in (a scorekeeper's alone are not his), in every
-    chat, newest first; dates in the zone of `chat_id` (the private chat asking)."""
+    """A page of the games the account sits in, in every chat, newest first (zone of `chat_id`)."""
     async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
@@ -188,8 +181,7 @@ async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
 
 
 def exported(state: GameState, now: datetime, zone: tzinfo = UTC) -> Exported:
-    """The protocol file of a game (its records in force; its comments' times in the chat's
-    `zone`) and its JSON event log (times in UTC, for machines)."""
+    """The protocol file of a game and its JSON event log."""
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")

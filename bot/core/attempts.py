@@ -1,12 +1,4 @@
-"""What a database failure means for the work in hand, and the one retry policy.
-
-A unit of work that fails rolls back and asks the store what the failure was (`Store.fault`): a
-transient one (a dropped connection, a serialization failure, "database is locked") becomes
-`Transient`, and `retrying` runs the whole work again after a short, growing pause — safe, since
-nothing reached Telegram before a commit and the update's mark refuses a unit that did commit — up
-to `ATTEMPTS` times, then `Redeliver` (the transport has the update come again). A database that
-takes no writes becomes `Unsaved` at once; anything else is raised as it is.
-"""
+"""What a database failure means for the work in hand, and the one retry policy."""
 
 from __future__ import annotations
 
@@ -42,31 +34,18 @@ async def retrying(
         try:
             return await once()
         except Transient as error:
+            tried = f"{what}: attempt {attempt} of {attempts} failed ({error})"
             if attempt == attempts:
-                log.warning(
-                    "%s: attempt %d of %d failed (%s); left to come again",
-                    what,
-                    attempt,
-                    attempts,
-                    error,
-                )
+                log.warning("%s; left to come again", tried)
                 raise Redeliver(str(error)) from error
             wait = min(pause * 2 ** (attempt - 1), LONGEST_PAUSE) * random.uniform(0.5, 1.5)
-            log.warning(
-                "%s: attempt %d of %d failed (%s); again in %.2f s",
-                what,
-                attempt,
-                attempts,
-                error,
-                wait,
-            )
+            log.warning("%s; again in %.2f s", tried, wait)
             await asyncio.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def run(core: Core, work: Work[T], caller: Caller | None = None) -> T:
-    """`work(uow)` in a unit of work committed when it returns, retried on transient failures:
-    the bot's own work (the vote clock, a Mini App deal, a vote's message remembered)."""
+    """`work(uow)` in a unit of work committed when it returns, retried on transient failures."""
 
     async def once() -> T:
         async with UnitOfWork(core, caller) as uow:

@@ -1,39 +1,18 @@
-"""The audit of a game for `/export` (corrections.md "Audit"): `#` comments for the protocol file,
-and the event log as JSON.
-
-The protocol holds the records as they stand after every correction (penalties as `adjust` lines),
-so `python -m scoring replay` on it gives the balances the bot shows; what was superseded — undone
-and corrected records, votes and who voted how, the arbiter — is written beside them as comments
-in plain English (a file, like the JSON log, is not in the chat's language).
-"""
+"""The audit of a game for `/export` (corrections.md "Audit"): protocol comments, JSON log."""
 
 from __future__ import annotations
 
 import json
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, tzinfo
 from fractions import Fraction
 from typing import Any, Final
 
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    GameEnded,
-    Kind,
-    LateDealProposed,
-    Penalized,
-    Player,
-    RuleChanged,
-    RuleChangeProposed,
-    VoteClosed,
-)
+from bot.core import events as ev
+from bot.core.base import index_of, parse_stored, records_of, table
+from bot.core.events import Kind, Player
 from bot.core.state import GameState, Vote
-from bot.core.uow import index_of, parse_stored, records_of, table
 from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.replay import replay
@@ -62,17 +41,13 @@ def ballots_text(state: GameState, vote: Vote) -> str:
 def protocol_comments(
     state: GameState, records: Sequence[Record], zone: tzinfo = UTC
 ) -> dict[int, list[str]]:
-    """Comment lines per record index (written after that record) telling the game's history
-    beside its records: pencil edits and undos, votes with their ballots, penalties, the arbiter;
-    times in the chat's `zone`, named (`MSK`).
-    An event belongs after the newest record in force written before it (a correction: after
-    the record it corrects)."""
+    """Comment lines per record index telling the game's history beside its records (in `zone`)."""
     in_force = state.records
     assert len(in_force) == len(records)
     index = {item.seq: i for i, item in enumerate(in_force)}
     numbers: dict[int, int] = {}
     for item in in_force:
-        if item.kind is Kind.DEAL and item.rule_change is None:
+        if item.kind is Kind.DEAL and item.change is None:
             numbers[item.seq] = len(numbers) + 1
     comments: defaultdict[int, list[str]] = defaultdict(list)
 
@@ -90,52 +65,58 @@ def protocol_comments(
     def label(seq: int) -> str:
         return f"#{numbers[seq]}" if seq in numbers else f"record {seq}"
 
+    def vote_comment(vote: Vote) -> None:
+        event = vote.event
+        who = state.player_name(vote.author) or "?"
+        topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
+        head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+        match event:
+            case ev.CorrectionProposed():
+                text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
+                at = index.get(event.target, anchor(vote.seq))
+            case ev.LateDealProposed():
+                text = f"{head} before {label(event.before)}: {event.line}"
+                at = index.get(event.before, anchor(vote.seq))
+            case ev.RuleChangeProposed():
+                text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+            case ev.ArbiterProposed():
+                text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
+            case _:
+                text, at = head, anchor(vote.seq)
+        add(at, f"{text}; {_result(vote)}; ballots: {ballots_text(state, vote)}")
+
     for row, event in state.logged():
         seq = row.seq
         who = state.player_name(row.author) or "the bot"
         when = row.at.astimezone(zone).strftime("%Y-%m-%d %H:%M %Z")
         match event:
-            case RuleChanged(vote=int(vote)) if seq in index:
+            case ev.RuleChanged(vote=int(vote)) if seq in index:
                 add(index[seq], f"rule changed mid-game by vote {vote}")
-            case Dealt(vote=int(vote)) if seq in index:
+            case ev.Dealt(vote=int(vote)) if seq in index:
                 add(index[seq], f"{label(seq)} is a late deal, inserted by vote {vote}")
-            case Penalized() if seq in index:
+            case ev.Penalized() if seq in index:
                 add(index[seq], f"record penalty for {label(event.target)} (vote {event.vote})")
-            case DealUndone():
+            case ev.DealUndone():
                 text = f"undone by {who} under the pencil rule, {when}: {event.line}"
                 add(anchor(event.target), text)
-            case DealEdited(vote=None):
+            case ev.DealEdited(vote=None):
                 text = f"{label(event.target)} edited by {who} under the pencil rule, {when}; "
                 add(index.get(event.target, anchor(seq)), f"{text}was: {event.old}")
-            case DealEdited(warning=True):
+            case ev.DealEdited(warning=True):
                 writer = state.player_name(state.item(event.target).author) or "?"
                 text = f"{label(event.target)}: {writer}'s first corrected error — a warning"
                 add(index.get(event.target, anchor(seq)), text)
-            case VoteClosed():
-                _vote_comment(state, state.votes[event.vote], add, anchor, label, index)
-            case ArbiterNamed():
+            case ev.VoteClosed():
+                vote_comment(state.votes[event.vote])
+            case ev.ArbiterNamed():
                 shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
                 add(anchor(seq), f"arbiter: {shown}, named {when}")
-            case GameEnded():
+            case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
 
 
-def _shown(player: Player) -> str:
-    return player.username or player.name
-
-
-def _vote_comment(
-    state: GameState,
-    vote: Vote,
-    add: Callable[[int | None, str], None],
-    anchor: Callable[[int], int | None],
-    label: Callable[[int], str],
-    index: dict[int, int],
-) -> None:
-    event = vote.event
-    who = state.player_name(vote.author) or "?"
-    topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
+def _result(vote: Vote) -> str:
     if vote.passed:
         result = "passed"
     elif vote.reason == "conflict":
@@ -146,21 +127,11 @@ def _vote_comment(
     result += how.get(vote.reason or "", f", {vote.reason}")
     if vote.referred:
         result += f" (went to the arbiter: {vote.referred})"
-    head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
-    match event:
-        case CorrectionProposed():
-            text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
-            at = index.get(event.target, anchor(vote.seq))
-        case LateDealProposed():
-            text = f"{head} before {label(event.before)}: {event.line}"
-            at = index.get(event.before, anchor(vote.seq))
-        case RuleChangeProposed():
-            text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
-        case ArbiterProposed():
-            text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
-        case _:
-            text, at = head, anchor(vote.seq)
-    add(at, f"{text}; {result}; ballots: {ballots_text(state, vote)}")
+    return result
+
+
+def _shown(player: Player) -> str:
+    return player.username or player.name
 
 
 def event_log_json(state: GameState, exported_at: datetime) -> str:
@@ -192,12 +163,7 @@ CORRECTED_KEPT: Final = 256
 def corrected_values(
     state: GameState, sheet: Sheet, known: Known | None = None
 ) -> CorrectedValues:
-    """Running totals a vote corrected, as paper shows them: (band, record index) → (the value
-    first written there, the correction's number) — corrections.md "Audit".
-
-    What it says depends on the corrections and on the records up to each: it is worked out again
-    only when a correction passes or a record already written changes (`GameState.revised`), not
-    for every picture of a long game."""
+    """Running totals a vote corrected (corrections.md "Audit"): cell → (first value, number)."""
     out: CorrectedValues = {}
     if state.rules is None or not state.corrections:
         return out

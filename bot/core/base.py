@@ -1,6 +1,4 @@
-"""What every unit of work shares (`Core`: the store, the clock, the chats' locks, the kept states and
-sheets, the votes being watched), who sent a command (`Caller`), and the game's derived views every
-command reads: the records in force, the rules now, the settlement."""
+"""What every unit of work shares (`Core`), who sent a command (`Caller`), derived game views."""
 
 from __future__ import annotations
 
@@ -86,8 +84,7 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
 
 
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items` (by default the records in force); each stored line is read
-    once per table (a dict lookup for the rest of the game)."""
+    """The engine's records of `items`; each stored line is read once per table."""
     tab = table(state)
     known = parsed(tab)
     lines = [item.line for item in (state.records if items is None else items)]
@@ -108,9 +105,7 @@ _SETTLED: dict[int, tuple[weakref.ref[Sheet], Fraction | None, Settlement]] = {}
 
 
 def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules in force at the sheet's end (mid-game changes included); kept while
-    the sheet itself lives (a weak reference: a kept settlement never keeps a whole game's sheet
-    alive), so that the sender drawing a command's sheet does not settle it again."""
+    """Settled under the rules at the sheet's end; kept (weakly) while the sheet itself lives."""
     key = id(sheet)
     kept = _SETTLED.get(key)
     if kept is not None and kept[0]() is sheet and kept[1] == state.stake:
@@ -140,9 +135,7 @@ def _weight(pairs: list[tuple[GameState, Sheet]]) -> int:
 
 
 class Core:
-    """What every unit of work shares: the store, the clock, the chats' locks, the sheet cache,
-    and the games with open votes (game id → (chat id, the earliest deadline); it may hold more
-    than is due — a rolled-back command — and `votes.expire` reads the log and corrects it)."""
+    """Shared by every unit of work: store, clock, chats' locks, sheet cache, watched votes."""
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.store = store
@@ -193,8 +186,7 @@ class Core:
         return None if found is None else found[1]
 
     def sheet(self, state: GameState) -> Sheet:
-        """The replay of the records in force (cached per game until its log grows); for a log
-        read outside a command (a command's own sheets are cached once it has committed)."""
+        """The replay of the records in force; for a log read outside a command."""
         sheet = self.cached(state)
         if sheet is None:
             sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
@@ -202,9 +194,7 @@ class Core:
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
-        """Keep the sheet of the game as `state`'s log stands, with the state (a clone shares the
-        records: cheap): the next command's read and the sender drawing an owed sheet at this
-        seq then need no replay and no fold of the whole log."""
+        """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
         kept = [
             pair
             for pair in self._recent.get(state.game_id) or []
@@ -215,9 +205,7 @@ class Core:
         self._recent.put(state.game_id, kept[-RECENT_SEQS:])
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if kept: a game keeps its
-        `RECENT_SEQS` latest (what the sender draws, and the next command reads), and the games
-        least recently used go first once their weight passes the budget."""
+        """The game's state and sheet as its log stood at event `seq`, if kept."""
         for state, sheet in self._recent.get(game_id) or []:
             if state.last_seq == seq:
                 return state, sheet

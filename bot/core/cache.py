@@ -1,15 +1,4 @@
-"""What a live game keeps in memory between commands: a deal costs the same at #500 as at #5.
-
-`Games.state(repo, row)` keeps each game's folded `GameState` and advances it by the log's tail only
-(`Repo.events(game_id, after=seq)`); every caller gets its own copy (`state.clone`), so a command
-that fails leaves the kept state as the log has it. `Games.sheet(game_id, game, records)` keeps each
-game's `scoring.replay.Replay` with checkpoints: records that extend the kept ones are taken alone; an
-undo, an edit, a late deal, a correction or a rule change (records that leave the kept ones at some
-point) resume from the nearest checkpoint before that point. Whatever is kept, the result is the
-one a full fold and a full replay give (tests/bot/test_incremental_state.py checks it on random games).
-Nothing here is shared between games, and nothing here takes a lock: each chat's commands run under
-that chat's lock, and a read outside a command only ever moves a game's kept state forward.
-"""
+"""What a live game keeps in memory between commands: a deal costs the same at #500 as at #5."""
 
 from __future__ import annotations
 
@@ -40,8 +29,7 @@ _PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
 
 
 def parsed(tab: Table) -> dict[str, Record]:
-    """The records read so far at this table, by their stored line (a long game's lines are
-    read once: the rest of the game they are a dict lookup)."""
+    """The records read so far at this table, by their stored line."""
     known = _PARSED.get(tab)
     if known is None:
         known = _PARSED[tab] = {}
@@ -118,9 +106,6 @@ class Kept(Generic[V]):
         self.weight -= found[1]
         return found[0]
 
-    def __len__(self) -> int:
-        return len(self._values)
-
 
 def _state_weight(state: GameState) -> int:
     return len(state.log) + 1
@@ -133,10 +118,9 @@ def _line_weight(line: _Line) -> int:
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self, budget: int = KEPT_RECORDS) -> None:
-        self.budget = budget
-        self._states: Kept[GameState] = Kept(budget // 2, _state_weight)
-        self._lines: Kept[_Line] = Kept(budget // 2, _line_weight)
+    def __init__(self) -> None:
+        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, _state_weight)
+        self._lines: Kept[_Line] = Kept(KEPT_RECORDS // 2, _line_weight)
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
@@ -146,8 +130,7 @@ class Games:
         return self.take(row, await self.read(repo, row))
 
     async def read(self, repo: Repo, row: GameRow) -> Log:
-        """The short read, under the store's lock: the events the kept state has not seen (after
-        its seq), or the whole log when nothing is kept. `take` folds them with the store free."""
+        """The short read: the events after the kept state's seq, or the whole log."""
         game_id = row.game_id
         kept = self._states.get(game_id)
         if kept is not None:
@@ -176,10 +159,6 @@ class Games:
         kept.thread_id = row.thread_id
         self._states.put(game_id, kept)
         return clone(kept)
-
-    def forget(self, game_id: int) -> None:
-        self._states.pop(game_id)
-        self._lines.pop(game_id)
 
     # -- the replay --------------------------------------------------------------------------
     def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
@@ -223,8 +202,7 @@ class Games:
 
     @staticmethod
     def _mark_recent(line: _Line) -> None:
-        """Keep the tip as it is before it moves on: a command that tries a record and fails, or an
-        undo, comes back to it."""
+        """Keep the tip before it moves on: a failed try or an undo comes back to it."""
         at = line.tip.count
         if at == 0 or at in line.marks:
             return

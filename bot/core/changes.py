@@ -1,29 +1,14 @@
-"""What a vote proposes and what a passed vote changes, as events of its own (corrections.md).
-
-A correction replaces a record's line (`deal_edited` {vote}) and may draw the writer's warning or
-penalty (Кодекс 4.2.7, `scoring.voting.correction_outcome`, amounts from
-`scoring.corrections.record_penalty`); a late deal is inserted before the record it was proposed
-before (4.2.10); a rule change is appended as a record; an arbiter is named.
-"""
+"""What a vote proposes and what a passed vote changes, as events of its own (corrections.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    LateDealProposed,
-    Penalized,
-    RuleChanged,
-    RuleChangeProposed,
-)
+from bot.core import events as ev
+from bot.core.base import index_of, parse_stored, records_of, rules_now, settlement, table
+from bot.core.command import Command
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
-from bot.core.uow import Command, index_of, parse_stored, records_of, rules_now, settlement, table
 from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Record, RuleChange
 from scoring.errors import ScoringError
@@ -34,15 +19,14 @@ from scoring.voting import Outcome, correction_outcome
 
 
 def proposal(state: GameState, vote: Vote) -> Proposal | None:
-    """The record before and after and the balances both ways (None when the log no longer allows
-    it to be drawn: the record was undone, or the engine refuses it)."""
+    """The record before and after and the balances both ways."""
     event = vote.event
-    if not isinstance(event, CorrectionProposed | LateDealProposed) or state.rules is None:
+    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
         return None
     tab = table(state)
     new = parse_stored(event.line, tab)
     try:
-        if isinstance(event, CorrectionProposed):
+        if isinstance(event, ev.CorrectionProposed):
             index = index_of(state, event.target)
             if index is None:
                 return None
@@ -77,10 +61,9 @@ def proposal(state: GameState, vote: Vote) -> Proposal | None:
 
 
 def outlook(
-    state: GameState, event: CorrectionProposed, index: int, before: list[Record], new: Record
+    state: GameState, event: ev.CorrectionProposed, index: int, before: list[Record], new: Record
 ) -> tuple[bool, tuple[Adjust, ...]]:
-    """What a correction costs its writer if it passes (Кодекс 4.2.7): a warning for his first
-    corrected error, or the penalty entries; shown before anyone votes and applied when it passes."""
+    """What a correction costs its writer if it passes (Кодекс 4.2.7): warning or penalty."""
     item = state.records[index]
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
@@ -100,13 +83,12 @@ def outlook(
 
 
 def planned(state: GameState, vote: Vote) -> list[Record] | None:
-    """The records in force once this passed vote on a record is applied; None when the log has
-    moved on so that it cannot be (the record changed or undone meanwhile, or the engine refuses)."""
+    """The records in force once this passed vote is applied; None when it no longer can be."""
     event = vote.event
-    assert isinstance(event, CorrectionProposed | LateDealProposed)
+    assert isinstance(event, ev.CorrectionProposed | ev.LateDealProposed)
     records = records_of(state)
     new = parse_stored(event.line, table(state))
-    if isinstance(event, CorrectionProposed):
+    if isinstance(event, ev.CorrectionProposed):
         index = index_of(state, event.target)
         if index is None or state.records[index].line != event.old:
             return None
@@ -124,10 +106,9 @@ def planned(state: GameState, vote: Vote) -> list[Record] | None:
 
 
 def rule_fits(state: GameState, vote: Vote) -> bool:
-    """A passed rule change still takes: the option has the value it was proposed against and the
-    engine accepts the line at the end of the records."""
+    """A passed rule change still takes: the option is unchanged and the engine accepts it."""
     event = vote.event
-    assert isinstance(event, RuleChangeProposed)
+    assert isinstance(event, ev.RuleChangeProposed)
     change = parse_stored(event.line, table(state))
     assert isinstance(change, RuleChange)
     if format_option(getattr(rules_now(state), change.option)) != event.old:
@@ -141,16 +122,15 @@ def rule_fits(state: GameState, vote: Vote) -> bool:
 
 def fits(state: GameState, vote: Vote) -> bool:
     """Whether a passed vote's change still takes on the log as it is now."""
-    if isinstance(vote.event, CorrectionProposed | LateDealProposed):
+    if isinstance(vote.event, ev.CorrectionProposed | ev.LateDealProposed):
         return planned(state, vote) is not None
-    if isinstance(vote.event, RuleChangeProposed):
+    if isinstance(vote.event, ev.RuleChangeProposed):
         return rule_fits(state, vote)
     return True
 
 
 def corrections_count(state: GameState, writer: int | None) -> int:
-    """Accepted corrections of this writer's records by vote, not counting those proposed as
-    free (Кодекс 4.2.7: the first is a warning, and a free one warned nobody)."""
+    """Accepted corrections of this writer's records by vote, not counting free ones (4.2.7)."""
     return sum(
         1
         for item in state.items
@@ -163,31 +143,30 @@ def corrections_count(state: GameState, writer: int | None) -> int:
 async def apply(unit: Command, vote: Vote) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
     event = vote.event
-    if isinstance(event, CorrectionProposed):
+    if isinstance(event, ev.CorrectionProposed):
         records = planned(unit.state, vote)
         assert records is not None
         return await apply_correction(unit, vote, event, records)
-    if isinstance(event, LateDealProposed):
+    if isinstance(event, ev.LateDealProposed):
         return await apply_late(unit, vote, event)
-    if isinstance(event, ArbiterProposed):
-        await unit.append(ArbiterNamed(event.arbiter, vote.seq), None)
-    elif isinstance(event, RuleChangeProposed):
+    if isinstance(event, ev.ArbiterProposed):
+        await unit.append(ev.ArbiterNamed(event.arbiter, vote.seq), None)
+    elif isinstance(event, ev.RuleChangeProposed):
         # At the log's end, and by nobody: no pencil rule lets its proposer undo it.
         change = parse_stored(event.line, table(unit.state))
         assert isinstance(change, RuleChange)
-        await unit.append(RuleChanged(change.option, change.value, vote.seq), None)
+        await unit.append(ev.RuleChanged(change.option, change.value, vote.seq), None)
     return None
 
 
 def _pencil(vote: Vote) -> bool:
-    return isinstance(vote.event, CorrectionProposed) and vote.event.pencil
+    return isinstance(vote.event, ev.CorrectionProposed) and vote.event.pencil
 
 
 async def apply_correction(
-    unit: Command, vote: Vote, event: CorrectionProposed, records: list[Record]
+    unit: Command, vote: Vote, event: ev.CorrectionProposed, records: list[Record]
 ) -> Applied:
-    """A passed correction: the record's new line, then the writer's penalty if it is not his
-    first corrected error and the wrong record favoured him (Кодекс 4.2.7, record_penalties)."""
+    """A passed correction: the record's new line, then the writer's penalty if due (4.2.7)."""
     state = unit.state
     target = event.target
     index = index_of(state, target)
@@ -195,10 +174,10 @@ async def apply_correction(
     item = state.records[index]
     before = records_of(state)
     warning, penalties = outlook(state, event, index, before, records[index])
-    await unit.append(DealEdited(target, event.line, item.line, vote.seq, warning), vote.author)
+    await unit.append(ev.DealEdited(target, event.line, item.line, vote.seq, warning), vote.author)
     for adjust in penalties:
         line = format_record(adjust, state.names)
-        await unit.append(Penalized(line, vote.seq, target), None)
+        await unit.append(ev.Penalized(line, vote.seq, target), None)
     sheet = unit.sheet()
     writer = state.player_name(item.author)
     return Applied(
@@ -213,13 +192,13 @@ async def apply_correction(
     )
 
 
-async def apply_late(unit: Command, vote: Vote, event: LateDealProposed) -> Applied:
+async def apply_late(unit: Command, vote: Vote, event: ev.LateDealProposed) -> Applied:
     """A passed late deal: inserted before the record it was proposed before (Кодекс 4.2.10)."""
     state = unit.state
     proposer_seat = None
     if vote.author is not None:
         proposer_seat = state.seat_of(vote.author, vote.usernames.get(vote.author))
-    await unit.append(Dealt(event.line, event.before, vote.seq, proposer_seat), vote.author)
+    await unit.append(ev.Dealt(event.line, event.before, vote.seq, proposer_seat), vote.author)
     index = index_of(state, state.last_seq)
     assert index is not None
     sheet = unit.sheet()

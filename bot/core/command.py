@@ -1,11 +1,9 @@
-"""One command's part of a unit of work (`bot.core.uow`): the game it folded, the events it
-appends, the writes it keeps until the commit."""
+"""One command's part of a unit of work: its game, the events it appends, its writes."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from functools import partial
 
 from bot.core.base import Caller, Core, deal_example, records_of, rules_now
 from bot.core.event_codec import SCHEMA_VERSION, encode
@@ -51,14 +49,14 @@ class Command:
         return self._state
 
     async def link(self, caller: Caller) -> None:
-        """An `@username` seat is linked to the caller's account the first time he acts in the
-        chat (notation.md "Players"): a `SeatLinked` event and his members row."""
+        """An `@username` seat is linked to the caller's account on his first act (notation.md)."""
         first = name_from_profile(caller.first_name, caller.username, set())
         event = self.state.link_event(caller.user_id, caller.username, first)
-        if event is not None and caller.user_id is not None:
-            await self.append(event, caller.user_id)
+        user_id, game_id = caller.user_id, self.state.game_id
+        if event is not None and user_id is not None:
+            await self.append(event, user_id)
             if event.seat != ARBITER_SEAT:  # the arbiter is no player: the game is not his
-                await self.write(partial(_add_member, self.state.game_id, caller.user_id))
+                await self.write(lambda repo: repo.add_member(game_id, user_id))
 
     def adopt(self, state: GameState) -> None:
         """A game this command created or read (nothing to fold yet)."""
@@ -89,8 +87,7 @@ class Command:
             self.writes.append(write)
 
     async def append(self, event: Event, author: int | None) -> None:
-        """Append a typed event (encoded to its JSON payload) and fold it into the state; its
-        seq is the log's next, checked again when it is written."""
+        """Append a typed event and fold it into the state; its seq is the log's next."""
         state = self.state
         kind, payload = encode(event)
         at = self.now()
@@ -105,8 +102,7 @@ class Command:
             self.core.track(state)
 
     def sheet(self, records: list[Record] | None = None) -> Sheet:
-        """The replay of the records in force now (cached once the unit commits); `records`:
-        those records, when the caller has them already (`records_of(state)`)."""
+        """The replay of the records in force now; `records`: them, when the caller has them."""
         state = self.state
         sheet = self.core.cached(state)
         if sheet is None:
@@ -131,10 +127,6 @@ class Command:
         except ScoringError as error:
             error.example = error.example or deal_example(state.names, dealer)
             raise
-
-
-async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.add_member(game_id, user_id)
 
 
 def _appending(row: EventRow) -> Write:

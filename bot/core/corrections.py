@@ -1,26 +1,19 @@
-"""Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule (conventions.md
-§1.4) and /arbiter. Each checks the proposal against the log and the engine, then opens the vote
-with the proposer's ✅ (`bot.core.votes.open_vote`); the windows are `scoring.voting`'s."""
+"""Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule and /arbiter."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Final
 
+from bot.core import events as ev
+from bot.core.base import Caller, deal_example, records_of, rules_now, table
 from bot.core.errors import GameError
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    Kind,
-    LateDealProposed,
-    RuleChangeProposed,
-)
+from bot.core.events import Kind
 from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
 from bot.core.results import VoteState
 from bot.core.state import GameState
-from bot.core.uow import Caller, UnitOfWork, deal_example, records_of, rules_now, table
+from bot.core.uow import UnitOfWork
 from bot.core.votes import open_vote
 from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
@@ -42,10 +35,8 @@ DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
 
 
 def in_window(state: GameState, index: int, now: datetime) -> bool:
-    """Кодекс 4.2.9 (corrections.md): a record may be disputed while it is the latest deal, or
-    while the deal after it is younger than `dispute_grace_seconds` (the bot cannot see the end
-    of the next bidding, so the next record marks it)."""
-    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.rule_change]
+    """Кодекс 4.2.9: disputable while the latest deal, or while the next one is young enough."""
+    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
     grace = rules_now(state).dispute_grace_seconds
     return dispute_window(later[0].at if later else None, now, grace)
 
@@ -61,10 +52,7 @@ def deal_index(sheet: Sheet, number: str, example: str) -> int:
 
 
 async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> VoteState:
-    """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted).
-
-    Inside the window any player may propose and a majority decides; after it only the record's
-    writer may, and every player must agree (corrections.md, Кодекс 4.2.9)."""
+    """/dispute N <corrected deal>: a vote on replacing deal N (the proposer's ✅ counted)."""
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
@@ -98,15 +86,14 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         # A /dispute is never under the pencil rule, however soon it follows the record
         # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
-        proposed = CorrectionProposed(
+        proposed = ev.CorrectionProposed(
             item.seq, line, item.line, terms.threshold, unit.deadline(), pencil=False
         )
         return await open_vote(unit, caller, proposed)
 
 
 async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """`/deal … late`: a forgotten deal to insert before the latest deal, while that one is
-    younger than `dispute_grace_seconds`; every player must agree (Кодекс 4.2.10)."""
+    """`/deal … late`: a vote to insert a forgotten deal before the latest (Кодекс 4.2.10)."""
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
@@ -133,13 +120,12 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
         unit.replay(records[: index + 1], dealer or 0)  # the deal itself fits its slot
         later_clash(state, records, index + 1, sheet.records[index].number)
         line = format_record(record, state.names)
-        proposed = LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
+        proposed = ev.LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
 
 
 def later_clash(state: GameState, records: list[Record], start: int, number: int) -> None:
-    """A forgotten deal shifts the dealer rotation by one for every later deal: the first later
-    deal that no longer fits (with 4 players its new dealer plays in it) is the real clash."""
+    """The first later deal a forgotten deal's shifted rotation no longer fits: the real clash."""
     game = state.game()
     try:
         replay(game, records)
@@ -159,8 +145,7 @@ def later_clash(state: GameState, records: list[Record], start: int, number: int
 
 
 def read_rule_change(text: str) -> RuleChange:
-    """`/rule name=value` (or `option name=value`): the change, its value made canonical. An
-    unknown option is refused with the valid ones listed."""
+    """`/rule name=value` (or `option name=value`): the change, its value made canonical."""
     words = text.strip()
     try:
         change = parse_rule_change(words) or parse_rule_change(f"option {words}")
@@ -173,8 +158,7 @@ def read_rule_change(text: str) -> RuleChange:
 
 
 async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
-    """/rule name=value: a vote to change one rule from the next record on; every player must
-    agree (conventions.md §1.4). Once passed, `option name=value` is appended as a record."""
+    """/rule name=value: a vote to change a rule from the next record on (conventions.md §1.4)."""
     async with uow.command(caller) as unit:
         state = unit.state
         playing(state, caller)
@@ -190,13 +174,12 @@ async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         unit.replay([*records_of(state), change], sheet.next_dealer)
         line = format_record(change, state.names)
-        proposed = RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
+        proposed = ev.RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
 
 
 async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState | VoteState:
-    """/arbiter @user: before the start the scorekeeper names him; during the game every player
-    must agree (a vote). The arbiter is not a player and does not vote."""
+    """/arbiter @user: the scorekeeper names him before the start, a vote does during the game."""
     async with uow.command(caller) as unit:
         state = unit.state
         arbiter = parse_arbiter(ref, caller.as_player(), "/arbiter @eva_arbiter")
@@ -211,10 +194,10 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/arbiter", {}, "/join")
-            await unit.append(ArbiterNamed(arbiter), caller.user_id)
+            await unit.append(ev.ArbiterNamed(arbiter), caller.user_id)
             return state
         playing(state, caller)
         if state.open_votes(Kind.ARBITER_PROPOSED):
             raise GameError("vote-open", ref.strip(), {}, "/history")
-        proposed = ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
+        proposed = ev.ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)

@@ -1,7 +1,4 @@
-"""Settling up as commands: the debts a game's end opens, the "paid" / "received" marks (a
-button, or `/paid` for everything one debtor owes the caller), the lists of `/debts`, and the
-chats' reminders. Every change is an event in the log of the game the debt came from.
-"""
+"""Settling up as commands: debts opened at a game's end, paid/received marks, reminders."""
 
 from __future__ import annotations
 
@@ -11,10 +8,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Final
 
+from bot.core.base import Caller, Core
+from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
 from bot.core.ledger import Debt, Payment, all_debts, debts_of, net, open_debts
-from bot.core.uow import Caller, Command, Core, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import Reminder, Repo
 from scoring.settle import Settlement
 
@@ -26,8 +25,7 @@ LONGEST_PERIOD: Final = 52 * 7 * 86400  # a year
 
 
 async def open_game_debts(unit: Command, settled: Settlement) -> tuple[Debt, ...]:
-    """At the game's end: each transfer of its settlement becomes an open debt (money when the
-    game had a stake, else whists); a transfer of nothing (0.00 on a pair) owes nothing."""
+    """At the game's end: each transfer of its settlement that is not nothing becomes a debt."""
     state = unit.state
     money = state.stake is not None
     for transfer in settled.transfers:
@@ -55,9 +53,7 @@ def _is(player: Player, caller: Caller) -> bool:
 
 
 async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marked:
-    """A "✅ paid" press on debt `seq` of game `game_id` (in the game's chat, or in the private
-    chat the bot wrote the debtor in): the debtor's says he paid, the creditor's closes it; the
-    button's data is checked against the game's log."""
+    """A "✅ paid" press on debt `seq`: the debtor says he paid, the creditor closes it."""
     async with uow.reading() as repo:
         row = await repo.game(game_id)
     if row is None or (not caller.private and row.chat_id != caller.chat_id):
@@ -91,8 +87,7 @@ def _named(player: Player, ref: str) -> bool:
 
 
 async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
-    """`/paid @user` (or a name) by a creditor: every open debt of that player to him in this
-    chat, marked received, each in its own game's log."""
+    """`/paid @user` by a creditor: every open debt of that player to him here, received."""
     if caller.private:
         raise GameError("group-only", "/paid", {}, PAID_EXAMPLE)
     ref = ref.strip()
@@ -156,8 +151,7 @@ async def start_account(uow: UnitOfWork, caller: Caller, lang: str) -> None:
 
 
 async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
-    """The account blocked the bot in private: it is not written to there any more (until it
-    starts the bot again)."""
+    """The account blocked the bot in private: it is not written to there any more."""
     if caller.user_id is None or not caller.private:
         return
     repo = await uow.holding(caller.chat_id)
@@ -202,9 +196,7 @@ async def due_reminders(core: Core) -> list[Reminder]:
 
 
 async def remind(uow: UnitOfWork, chat_id: int) -> tuple[int, list[Debt]]:
-    """The chat's reminder period and its open debts older than that, if it is due, marked
-    reminded in the unit (read again under the chat's lock, and marked only if nobody marked it
-    meanwhile: two instances never remind twice); (0, []) if nothing is to be said."""
+    """The chat's due reminder period and its older open debts, marked reminded; else (0, [])."""
     repo: Repo = await uow.holding(chat_id)
     reminder = await repo.reminder(chat_id)
     now = uow.now()

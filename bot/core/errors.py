@@ -1,8 +1,4 @@
-"""The game service's refusals: codes like the rules engine's, shown by the same `errors` router.
-
-A `GameError` is a `ScoringError` (code, span, params, example), so one handler localises both; the
-locales must name every code of `scoring.errors.ERROR_CODES` and of `GAME_ERROR_CODES` (a test checks).
-"""
+"""The game service's refusals: codes like the rules engine's, shown by its `errors` router."""
 
 from __future__ import annotations
 
@@ -17,9 +13,7 @@ if TYPE_CHECKING:
 
 
 class GameError(ScoringError):
-    """A command the game in this chat cannot take now (no game, not your deal, too late…).
-
-    Its code is a `GameErrorCode` (a plain string of one is accepted and checked)."""
+    """A command the game in this chat cannot take now (no game, not your deal, too late…)."""
 
     def __init__(
         self,
@@ -36,9 +30,7 @@ class AlreadyHandled(Exception):
 
 
 class Redeliver(Exception):
-    """The database failed on every attempt (transiently, or `unwritable`: it takes no writes):
-    nothing was committed and the update is to come again (polling does not confirm it, webhook
-    mode answers 500)."""
+    """The database failed on every attempt: nothing was committed, the update is to come again."""
 
     def __init__(self, reason: str, *, unwritable: bool = False) -> None:
         super().__init__(reason)
@@ -46,9 +38,7 @@ class Redeliver(Exception):
 
 
 class Unsaved(Exception):
-    """The database takes no writes (disk full, read-only): nothing was committed. `owed` is what
-    the unit owed (a look's answer can still be given directly); `records`, whether a command ran
-    in it (then nothing can be answered but that it was not saved)."""
+    """The database takes no writes (disk full, read-only): nothing was committed."""
 
     def __init__(self, owed: tuple[Owed, ...], records: bool) -> None:
         super().__init__("the database takes no writes")
@@ -61,8 +51,7 @@ class Transient(Exception):
 
 
 class GaveUp(Exception):
-    """The bot will not try this update again (the database failed for too long): the chat is
-    told that nothing was recorded."""
+    """The bot will not try this update again: the chat is told that nothing was recorded."""
 
 
 class GameErrorCode(StrEnum):
@@ -88,16 +77,14 @@ class GameErrorCode(StrEnum):
     GAME_NOT_STARTED = "game-not-started"
     GAME_ENDED = "game-ended"
     ADJUST_BY_VOTE = "adjust-by-vote"  # `adjust` lines are for votes and the arbiter
-    RULE_CHANGE_NEEDS_VOTE = (
-        "rule-change-needs-vote"  # `option name=value` as a deal: rules change only by /rule
-    )
+    # `option name=value` as a deal: rules change only by /rule
+    RULE_CHANGE_NEEDS_VOTE = "rule-change-needs-vote"
     NOTHING_TO_UNDO = "nothing-to-undo"
     NOT_AUTHOR = "not-author"  # only the author of the last record may undo or edit it
     EDITED_DEAL = "edited-deal"  # an edited /deal that is not the sender's last, pencilled record
     PENCIL_EXPIRED = "pencil-expired"
-    EDIT_MISMATCH = (
-        "edit-mismatch"  # /edit of a deal with a last-round mark, or the other way round
-    )
+    # /edit of a deal with a last-round mark, or the other way round
+    EDIT_MISMATCH = "edit-mismatch"
     LAST_ROUND_NOT_ALLOWED = "last-round-not-allowed"  # /lastround outside Odessa's end rule
     LAST_ROUND_TWICE = "last-round-twice"
     VOTE_CLOSED = "vote-closed"
@@ -113,19 +100,16 @@ class GameErrorCode(StrEnum):
     NAMED_SEAT = "named-seat"  # a Telegram user seated by name: the scorekeeper records for him
     ENDGAME_PLAYERS_ONLY = "endgame-players-only"  # /endgame by someone outside the game
     BAD_DEAL_NUMBER = "bad-deal-number"  # /dispute without a deal number, or no deal has it
-    DISPUTE_WINDOW = (
-        "dispute-window"  # after the window only the record's writer may propose a correction
-    )
-    DISPUTE_NOT_DEAL = (
-        "dispute-not-deal"  # the corrected record is not a deal (adjust, last-round)
-    )
+    # after the window only the record's writer may propose a correction
+    DISPUTE_WINDOW = "dispute-window"
+    # the corrected record is not a deal (adjust, last-round)
+    DISPUTE_NOT_DEAL = "dispute-not-deal"
     NO_CHANGE = "no-change"  # the corrected deal is the deal as it stands
     VOTE_OPEN = "vote-open"  # a vote on this record (or a late deal) is already open
     VOTES_PENDING = "votes-pending"  # /endgame while a vote on a record is open
     LATE_NOTHING_BEFORE = "late-nothing-before"  # `late` with no deal to insert it before
-    LATE_SHIFTS_ROTATION = (
-        "late-shifts-rotation"  # a forgotten deal makes a later deal's dealer play
-    )
+    # a forgotten deal makes a later deal's dealer play
+    LATE_SHIFTS_ROTATION = "late-shifts-rotation"
     LATE_WINDOW = "late-window"  # the latest deal is older than dispute_grace_seconds
     VOTE_SAME = "vote-same"  # the same vote again: nothing changes
     ARBITER_ONLY = "arbiter-only"  # a vote waiting for the arbiter: only he decides

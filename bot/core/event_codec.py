@@ -7,39 +7,8 @@ from dataclasses import fields
 from enum import StrEnum
 from typing import Any, Final
 
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CloseReason,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    DebtMarked,
-    DebtOpened,
-    DebtSide,
-    EndProposed,
-    EndReason,
-    Event,
-    GameCreated,
-    GameEnded,
-    GameStarted,
-    Kind,
-    LastRoundMarked,
-    LateDealProposed,
-    Penalized,
-    Player,
-    PlayerJoined,
-    PlayerLeft,
-    ReferReason,
-    RuleChanged,
-    RuleChangeProposed,
-    SeatLinked,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
-)
+from bot.core import events as ev
+from bot.core.events import Kind, Player
 from scoring.notation import parse_rule_change
 from scoring.voting import Threshold
 
@@ -49,39 +18,19 @@ SCHEMA_VERSION: Final = 1
 """The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
 (the shape written before the typed log, so no stored event is rewritten)."""
 
-_CLASSES: Final[dict[Kind, type[Event]]] = {
+# Every typed event by its kind (`RuleChanged` is stored as a deal: `decode` tells it apart).
+_CLASSES: Final[dict[Kind, type[ev.Event]]] = {
     cls.KIND: cls
-    for cls in (
-        GameCreated,
-        PlayerJoined,
-        PlayerLeft,
-        GameStarted,
-        GameEnded,
-        Dealt,
-        LastRoundMarked,
-        Penalized,
-        DealUndone,
-        DealEdited,
-        EndProposed,
-        CorrectionProposed,
-        LateDealProposed,
-        ArbiterProposed,
-        RuleChangeProposed,
-        VoteCast,
-        VoteReferred,
-        VoteClosed,
-        VotePosted,
-        ArbiterNamed,
-        SeatLinked,
-        DebtOpened,
-        DebtMarked,
-    )
+    for cls in vars(ev).values()
+    if isinstance(cls, type)
+    and issubclass(cls, ev.Event)
+    and cls not in (ev.Event, ev.RuleChanged)
 }
-_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": DebtSide}
+_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": ev.DebtSide}
 _REASONS: Final[dict[Kind, type[StrEnum]]] = {
-    Kind.GAME_ENDED: EndReason,
-    Kind.VOTE_REFERRED: ReferReason,
-    Kind.VOTE_CLOSED: CloseReason,
+    Kind.GAME_ENDED: ev.EndReason,
+    Kind.VOTE_REFERRED: ev.ReferReason,
+    Kind.VOTE_CLOSED: ev.CloseReason,
 }
 _PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper", "debtor", "creditor"})
 
@@ -98,9 +47,9 @@ def _json(value: object) -> object:
     return value
 
 
-def encode(event: Event) -> tuple[Kind, Payload]:
+def encode(event: ev.Event) -> tuple[Kind, Payload]:
     """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
-    if isinstance(event, RuleChanged):
+    if isinstance(event, ev.RuleChanged):
         payload: Payload = {"line": event.line}
         if event.vote is not None:
             payload["vote"] = event.vote
@@ -118,21 +67,22 @@ class UnknownSchema(ValueError):
     """An event written by a newer bot than this one (its schema_version is unknown)."""
 
 
-def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
-    """The typed event of a stored row. Every version ever written reads; keys a version did not
-    write take their defaults (v1 votes without a threshold were unanimous)."""
+def decode(
+    kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION
+) -> ev.Event:
+    """The typed event of a stored row."""
     if schema_version != 1:
         raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
     which = Kind(kind)
     if which is Kind.DEAL:
         change = parse_rule_change(str(payload["line"]))
         if change is not None:
-            return RuleChanged(change.option, change.value, payload.get("vote"))
+            return ev.RuleChanged(change.option, change.value, payload.get("vote"))
     cls = _CLASSES[which]
     values: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in payload:
-            if f.name == "threshold":
+            if f.name == "threshold":  # v1 votes had none: they were unanimous
                 values[f.name] = Threshold.ALL
             continue
         raw = payload[f.name]

@@ -1,8 +1,4 @@
-"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`.
-
-A row's `author` (user id, None for the bot) and `at` (UTC) are never repeated in a payload; a
-record is its canonical notation line, so the log reads like a protocol file.
-"""
+"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`."""
 
 from __future__ import annotations
 
@@ -47,15 +43,7 @@ class Kind(StrEnum):
     DEBT_MARKED = "debt_marked"
 
 
-VOTE_KINDS: Final = frozenset(
-    {
-        Kind.END_PROPOSED,
-        Kind.CORRECTION_PROPOSED,
-        Kind.LATE_DEAL_PROPOSED,
-        Kind.ARBITER_PROPOSED,
-        Kind.RULE_CHANGE_PROPOSED,
-    }
-)
+VOTE_KINDS: Final = frozenset(kind for kind in Kind if kind.endswith("_proposed"))
 RECORD_VOTE_KINDS: Final = frozenset({Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED})
 
 

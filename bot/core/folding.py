@@ -2,36 +2,13 @@
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import replace
 from fractions import Fraction
 
+from bot.core import events as ev
 from bot.core.event_codec import decode
-from bot.core.events import (
-    ARBITER_SEAT,
-    RECORD_VOTE_KINDS,
-    ArbiterNamed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    DebtMarked,
-    DebtOpened,
-    Event,
-    GameCreated,
-    GameEnded,
-    GameStarted,
-    Kind,
-    LastRoundMarked,
-    Penalized,
-    PlayerJoined,
-    PlayerLeft,
-    Proposed,
-    RuleChanged,
-    SeatLinked,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
-)
+from bot.core.events import Kind
 from bot.core.state import GameState, RecordItem, Vote, proposed, rules_from_snapshot
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
@@ -48,10 +25,7 @@ def fold(game_id: int, events: list[EventRow]) -> GameState:
 
 
 def clone(state: GameState) -> GameState:
-    """A copy to fold on that shares nothing mutable with `state` (the kept state of a
-    live game is advanced by the log's tail, and each command works on its own copy). Events, rows
-    and players are frozen and shared; votes are copied; records are shared and copied on write
-    (`_own`: folding never changes a `RecordItem` in place), so a clone costs a few list copies."""
+    """A copy to fold on that shares nothing mutable with `state`."""
     return replace(
         state,
         overrides=dict(state.overrides),
@@ -63,30 +37,11 @@ def clone(state: GameState) -> GameState:
     )
 
 
-def _copy_item(item: RecordItem) -> RecordItem:
-    return RecordItem(
-        item.seq,
-        item.kind,
-        item.line,
-        item.author,
-        item.at,
-        item.old_lines,
-        item.edited_at,
-        item.undone,
-        item.seat,
-        item.vote,
-        item.votes,
-        item.change,
-    )
-
-
 def _copy_vote(vote: Vote) -> Vote:
-    copy = Vote.__new__(Vote)
-    for name in Vote.__slots__:
-        setattr(copy, name, getattr(vote, name))
-    copy.ballots = dict(vote.ballots)
-    copy.usernames = dict(vote.usernames)
-    return copy
+    vote = copy(vote)
+    vote.ballots = dict(vote.ballots)
+    vote.usernames = dict(vote.usernames)
+    return vote
 
 
 def apply(state: GameState, row: EventRow) -> None:
@@ -96,9 +51,9 @@ def apply(state: GameState, row: EventRow) -> None:
     _apply(state, row, decode(row.kind, row.payload, row.schema_version))
 
 
-def _apply(state: GameState, row: EventRow, event: Event) -> None:
+def _apply(state: GameState, row: EventRow, event: ev.Event) -> None:
     match event:
-        case GameCreated():
+        case ev.GameCreated():
             state.convention = event.convention
             state.seats = event.seats
             state.overrides = dict(event.overrides)
@@ -106,11 +61,11 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.dealer_ref = event.dealer
             state.scorekeeper = event.scorekeeper
             state.created_at = row.at
-        case PlayerJoined():
+        case ev.PlayerJoined():
             state.players.append(event.player)
-        case PlayerLeft():
+        case ev.PlayerLeft():
             state.players = [pl for pl in state.players if pl.name != event.name]
-        case GameStarted():
+        case ev.GameStarted():
             state.players = list(event.players)
             state.seats = len(state.players)
             state.first_dealer = event.first_dealer
@@ -121,19 +76,19 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             state.rules = rules_from_snapshot(snapshot, state.seats)
             state.status = GameStatus.PLAYING
             state.started_at = row.at
-        case GameEnded():
+        case ev.GameEnded():
             state.status = GameStatus.ENDED
             state.ended_reason = event.reason
-        case RuleChanged():
+        case ev.RuleChanged():
             item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
             item.vote, item.change = event.vote, (event.option, event.value)
             state.items.append(item)
-        case Dealt() | LastRoundMarked() | Penalized():
+        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized():
             item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
             before = None
-            if isinstance(event, Dealt):
+            if isinstance(event, ev.Dealt):
                 item.seat, item.vote, before = event.seat, event.vote, event.before
-            elif isinstance(event, Penalized):
+            elif isinstance(event, ev.Penalized):
                 item.vote = event.vote
             if before is None:
                 state.items.append(item)
@@ -141,10 +96,10 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
                 index = next(i for i, it in enumerate(state.items) if it.seq == before)
                 state.items.insert(index, item)
                 state.revised = row.seq
-        case DealUndone():
+        case ev.DealUndone():
             _own(state, event.target).undone = True
             state.revised = row.seq
-        case DealEdited():
+        case ev.DealEdited():
             item = _own(state, event.target)
             item.old_lines = (*item.old_lines, item.line)
             item.line = event.line
@@ -153,14 +108,14 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             if event.vote is not None:
                 item.votes = (*item.votes, event.vote)
                 state.corrections.append(event)
-        case VoteCast():
+        case ev.VoteCast():
             if row.author is not None:
                 vote = state.votes[event.vote]
                 vote.ballots[row.author] = event.yes
                 vote.usernames[row.author] = event.username
-        case VoteReferred():
+        case ev.VoteReferred():
             state.votes[event.vote].referred = event.reason
-        case VoteClosed():
+        case ev.VoteClosed():
             vote = state.votes[event.vote]
             vote.closed = True
             vote.passed = event.passed
@@ -169,32 +124,29 @@ def _apply(state: GameState, row: EventRow, event: Event) -> None:
             vote.closed_at = row.at
             if row.author is not None and event.username:
                 vote.usernames.setdefault(row.author, event.username)
-        case VotePosted():
+        case ev.VotePosted():
             state.votes[event.vote].message_id = event.message_id
-        case ArbiterNamed():
+        case ev.ArbiterNamed():
             state.arbiter = event.arbiter
-        case SeatLinked():
+        case ev.SeatLinked():
             _link(state, event)
-        case DebtOpened() | DebtMarked():
+        case ev.DebtOpened() | ev.DebtMarked():
             pass  # settling up is read from the log by `bot.core.ledger`
         case _:
-            assert isinstance(event, Proposed), event
+            assert isinstance(event, ev.Proposed), event
             state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
 
 
 def _own(state: GameState, seq: int) -> RecordItem:
-    """The record `seq` as this state's own copy, to change: records are shared between a kept
-    state and its clones (`clone`), so none is ever changed in place."""
+    """The record `seq` as this state's own copy, to change (records are shared with clones)."""
     index = next(i for i, item in enumerate(state.items) if item.seq == seq)
-    item = state.items[index] = _copy_item(state.items[index])
+    item = state.items[index] = copy(state.items[index])
     return item
 
 
-def _link(state: GameState, event: SeatLinked) -> None:
-    """The seat's account is known from now on; a new name is written into every record line
-    and proposed line read so far (the stored rows keep the lines as they were written). The
-    arbiter's "seat" names him from now on; no line holds his name."""
-    if event.seat == ARBITER_SEAT:
+def _link(state: GameState, event: ev.SeatLinked) -> None:
+    """The seat's account is known: its new name is written into the lines read so far."""
+    if event.seat == ev.ARBITER_SEAT:
         state.arbiter = event.player
         return
     old = state.names
@@ -205,12 +157,12 @@ def _link(state: GameState, event: SeatLinked) -> None:
     state.revised = state.last_seq
     for index, item in enumerate(state.items):
         if item.change is None:
-            item = state.items[index] = _copy_item(item)
+            item = state.items[index] = copy(item)
             item.line = _renamed(item.line, old, state.names)
             item.old_lines = tuple(_renamed(line, old, state.names) for line in item.old_lines)
     for vote in state.votes.values():
         for key in ("line", "old"):
-            if isinstance(vote.payload.get(key), str) and vote.kind in RECORD_VOTE_KINDS:
+            if isinstance(vote.payload.get(key), str) and vote.kind in ev.RECORD_VOTE_KINDS:
                 vote.payload[key] = _renamed(vote.payload[key], old, state.names)
         vote.event = proposed(vote.kind, vote.payload)
 

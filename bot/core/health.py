@@ -1,12 +1,4 @@
-"""The heartbeats of the bot's long-running loops, for `GET /healthz`.
-
-Each loop calls `beat(name)` once a turn: the poller (`POLLER`) before each `getUpdates`, the
-webhook (`WEBHOOK`) on each request Telegram sends, the sender (`SENDER`) each time it looks at the
-outbox, the vote clock (`VOTE_CLOCK`) each tick. The entry point `watch`es the loops it starts, with
-how old a last beat may be before the loop counts as stuck or dead; `/healthz` reports every watched
-loop's age and names the stale ones. A database that answers says nothing of a poller that died,
-and these do. A loop nobody watches (a test that builds the web app alone) is not reported.
-"""
+"""The heartbeats of the bot's long-running loops, for `GET /healthz`."""
 
 from __future__ import annotations
 
@@ -55,8 +47,7 @@ class Heartbeats:
         self._last[name] = self._clock()
 
     def watch(self, name: str, stale_after: float | None = None) -> None:
-        """Report `name` from now on; stale once `stale_after` seconds pass without a beat (the
-        loop's own limit of `STALE_AFTER` when not given)."""
+        """Report `name` from now on; stale once `stale_after` seconds pass without a beat."""
         limit = stale_after if stale_after is not None else STALE_AFTER.get(name)
         self._watched[name] = (self._clock(), limit)
 

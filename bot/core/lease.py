@@ -1,11 +1,4 @@
-"""A lease in the database: which one of several bot instances runs a background duty (the
-vote clock runs in exactly one instance at a time).
-
-The lease is a row (name, holder, expires_at). Its holder renews it on every tick; another instance
-takes it over only once it has expired, so when the holder dies (SIGKILL, a lost machine) the duty
-moves to another instance within `seconds`. With a single instance it is simply always held. Each
-renewal is a short transaction of its own, never inside a command's.
-"""
+"""A lease in the database: which one of several bot instances runs a background duty."""
 
 from __future__ import annotations
 
@@ -17,8 +10,7 @@ from datetime import timedelta
 from typing import Final
 
 from bot.core import votes
-from bot.core.base import Core
-from bot.core.uow import Clock, utc_now
+from bot.core.base import Clock, Core, utc_now
 from bot.domain import Store
 
 log = logging.getLogger(__name__)
@@ -28,8 +20,7 @@ LEASE_SECONDS: Final = 10.0
 
 
 def instance_name() -> str:
-    """This process among the instances: host, pid and a random tail (a restarted process with the
-    same pid must not inherit a dead one's lease before it expires)."""
+    """This process among the instances: host, pid and a random tail."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
@@ -52,8 +43,7 @@ class Lease:
         self.held = False
 
     async def hold(self) -> bool:
-        """Take the lease if it is free or expired, renew it if it is ours; whether we hold it.
-        `self.held` says so too; `taken` is logged once when it changes hands."""
+        """Take the lease if it is free or expired, renew it if it is ours; whether we hold it."""
         now = self.clock()
         async with self.store.transaction() as repo:
             held = await repo.take_lease(
@@ -77,9 +67,7 @@ RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open vo
 
 
 async def holds_clock(lease: Lease, core: Core, ticks: int) -> bool:
-    """One tick of the vote clock among instances: whether this one holds it now. Votes opened on
-    other instances are not in this one's memory (`Core.watch`), so the holder reads the log for
-    them when it takes the clock over and every `RESCAN_TICKS` ticks after."""
+    """One tick of the vote clock among instances: whether this one holds it now."""
     was = lease.held
     if not await lease.hold():
         return False

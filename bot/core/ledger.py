@@ -1,12 +1,4 @@
-"""Settling up, read from the log: the debts a game's end opened (`debt_opened`, one per transfer
-of its settlement) and the marks that pay them off (`debt_marked`). Nothing is stored but events:
-a debt is open until its creditor marks it received.
-
-`debts_of` folds the debt events of one game or of many (the store's projection query hands them
-over game by game, `Repo.debt_events`); a test holds that equal to the fold of every game's whole
-log. `net` sums the open debts of a chat per person and lets the rules settle the sums
-(`scoring.settle.settle_balances`): at most N − 1 payments that rebuild every open balance.
-"""
+"""Settling up, read from the log: the debts a game's end opened and the marks paying them."""
 
 from __future__ import annotations
 
@@ -54,18 +46,8 @@ def person(player: Player) -> tuple[str, str]:
     return ("name", player.name.casefold())
 
 
-def amount_of(event: DebtOpened) -> Amount:
-    return Decimal(event.amount) if event.money else Fraction(event.amount)
-
-
-def amount_text(amount: Amount) -> str:
-    """The payload's form of an amount: money as written ("12.50"), whists as "p/q"."""
-    return str(amount)
-
-
 def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) -> dict[int, Debt]:
-    """The debts of one game (`number` in chat `chat_id`) from its events (any others are
-    skipped), by seq."""
+    """The debts of one game (`number` in chat `chat_id`) from its events, by seq."""
     debts: dict[int, Debt] = {}
     for row in rows:
         if row.kind not in DEBT_KINDS:
@@ -79,16 +61,14 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
                 number,
                 event.debtor,
                 event.creditor,
-                amount_of(event),
+                Decimal(event.amount) if event.money else Fraction(event.amount),
                 event.money,
                 row.at,
             )
         elif isinstance(event, DebtMarked) and event.debt in debts:
-            debt = debts[event.debt]
-            if event.side is DebtSide.RECEIVED:
-                debts[event.debt] = replace(debt, received=True)
-            else:
-                debts[event.debt] = replace(debt, paid=True)
+            debt, received = debts[event.debt], event.side is DebtSide.RECEIVED
+            paid = debt.paid or not received
+            debts[event.debt] = replace(debt, paid=paid, received=debt.received or received)
     return debts
 
 
@@ -115,8 +95,7 @@ class Payment:
 
 
 def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
-    """Each person's balance over these debts of one kind (money or whists), exactly, in the
-    order the people first appear; positive: he is owed."""
+    """Each person's balance over these debts of one kind, exactly; positive: he is owed."""
     people: dict[tuple[str, str], int] = {}
     players: list[Player] = []
     sums: list[Fraction] = []
@@ -134,8 +113,7 @@ def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fra
 
 
 def net(debts: Sequence[Debt]) -> list[Payment]:
-    """The open debts netted: per kind of amount (money, then whists), the payments the rules
-    settle the summed balances with (`scoring.settle.settle_balances`)."""
+    """The open debts netted, per kind of amount (`scoring.settle.settle_balances`)."""
     payments: list[Payment] = []
     for money in (True, False):
         players, sums = balances(open_debts(debts), money)

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from functools import partial
 
+from bot.core.base import Caller
+from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
 from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
-from bot.core.uow import Caller, Command, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, Table, resolve_player
@@ -18,14 +19,6 @@ from scoring.protocol import stake_text
 from scoring.rules import rules_for
 
 log = logging.getLogger(__name__)
-
-
-async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
-    await repo.set_status(game_id, status)
-
-
-async def _remove_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.remove_member(game_id, user_id)
 
 
 async def _new_chat(repo: Repo, chat_id: int) -> bool:
@@ -100,15 +93,15 @@ async def start_if_full(unit: Command, caller: Caller) -> bool:
                 "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
             )
     await unit.append(started_event(state, rules, first), caller.user_id)
-    await unit.write(partial(_set_status, state.game_id, GameStatus.PLAYING))
+    game_id = state.game_id
+    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.PLAYING))
     return True
 
 
 async def join(
     uow: UnitOfWork, caller: Caller, name: str | None = None, game_id: int | None = None
 ) -> Joined:
-    """The sender takes the next seat (or, by the scorekeeper, a named player does); `game_id` is
-    the game a Join button was made for."""
+    """The sender takes the next seat; `game_id` is the game a Join button was made for."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if game_id is not None and (row is None or row.game_id != game_id):
@@ -159,34 +152,35 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
             raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
         player = state.players[seat]
         await unit.append(PlayerLeft(player.name), caller.user_id)
-        if player.user_id is not None and not state.is_scorekeeper(player.user_id):
-            await unit.write(partial(_remove_member, state.game_id, player.user_id))
+        user_id, game_id = player.user_id, state.game_id
+        if user_id is not None and not state.is_scorekeeper(user_id):
+            await unit.write(lambda repo: repo.remove_member(game_id, user_id))
         return Left(state, player)
 
 
 async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
-    """/lang: the chat's language; while a game is on, only its players (and its scorekeeper)
-    may change it, with no game anyone may."""
+    """/lang: the chat's language."""
+    repo = await chat_setting(uow, caller, "lang-players-only", f"/lang {locale}")
+    await repo.set_chat_locale(caller.chat_id, locale)
+
+
+async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str) -> Repo:
+    """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None:
+        if row is not None and row.status is not GameStatus.ENDED:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
             if state.seat_of(caller.user_id, caller.username) is None and not (
                 state.is_scorekeeper(caller.user_id)
             ):
                 players = ", ".join(state.names)
-                raise GameError(
-                    "lang-players-only", f"/lang {locale}", {"players": players}, "/score"
-                )
-        await unit.repo.set_chat_locale(caller.chat_id, locale)
+                raise GameError(refusal, span, {"players": players}, "/score")
+        return unit.repo
 
 
 async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joined:
-    """ "✋ This is me" under an opened game: the pressing account takes the `@username` seat that
-    names it (the link every first act makes, asked for at once). Only the account with that
-    username may: a seat is a promise to a person, and a look-alike pressing first would take it
-    (docs/decisions.md). Pressed again by its holder, it just says the seat is his."""
+    """ "✋ This is me" under an opened game: the account takes the `@username` seat naming it."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         if state.status is GameStatus.ENDED or not 0 <= seat < len(state.players):

@@ -1,6 +1,4 @@
-"""Reading a table's game as it stands: for a look (/score, /sheet, /history, /rules, /export), for
-the sheet the sender draws at send time, and what an update is read with. Reads without a unit of
-work see the store as committed; with one, what that unit sees (its own writes included)."""
+"""Reading a table's game as it stands: for a look, for the sender's sheet, for an update."""
 
 from __future__ import annotations
 
@@ -8,14 +6,14 @@ import logging
 from datetime import UTC, tzinfo
 
 from bot.core import audit, lobby
-from bot.core.audit import CorrectedValues, event_log_json, protocol_comments
+from bot.core.archive import exported
+from bot.core.audit import CorrectedValues
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
 from bot.core.folding import fold
 from bot.core.results import Arrival, ChatSettings, Exported, Snapshot
 from bot.core.state import GameState
 from bot.core.uow import UnitOfWork
-from scoring.protocol import format_protocol
 from scoring.replay import replay
 from scoring.sheet import Sheet
 
@@ -31,8 +29,7 @@ def _snap(state: GameState, sheet: Sheet | None) -> Snapshot:
 async def snapshot(
     core: Core, chat_id: int, uow: UnitOfWork | None = None, topic: int = 0
 ) -> Snapshot:
-    """The table's live game, or else its last one (ended games stay readable). `topic`: the
-    forum topic (0: the chat)."""
+    """The table's live game, or else its last one (ended games stay readable)."""
     own = uow is not None and uow.sees_own_writes
     async with core.store.reading() if uow is None else uow.reading() as repo:
         row = await repo.live_game(chat_id, topic) or await repo.last_game(chat_id, topic)
@@ -68,8 +65,7 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
-    """`snapshot` for a look by `caller`: his first act in the chat links his `@username` seat
-    (notation.md "Players"), a command of `uow` whose game the look then shows."""
+    """`snapshot` for a look by `caller`; his first act in the chat links his `@username` seat."""
     snap = await snapshot(core, caller.chat_id, uow, caller.topic)
     if not lobby.needs_link(snap.state, caller):
         return snap
@@ -88,13 +84,7 @@ async def export(
 ) -> Exported:
     """The protocol file of the table's game (live, else its last) and its JSON event log."""
     state = (await snapshot(core, chat_id, uow, topic)).state
-    if state.rules is None:
-        missing = str(state.seats - len(state.players))
-        raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
-    in_force = records_of(state)
-    comments = protocol_comments(state, in_force, zone)
-    protocol = format_protocol(state.game(), in_force, comments)
-    return Exported(state, protocol, event_log_json(state, core.clock()))
+    return exported(state, core.clock(), zone)
 
 
 async def open_games(core: Core, user_id: int) -> list[tuple[GameState, str | None]]:

@@ -1,18 +1,12 @@
-"""Reading `/newgame [convention] [pool N] [stake X] [players=4] [dealer=X] [arbiter=@user]
-[name=value…] [players…]`.
-
-Players are `@username`s, `Name=@username` (a seat named at once and linked to that account when it
-acts), `me`/`я`, people picked from a text mention, or plain names (a table where one phone keeps the
-score). With 3 or 4 players given the game starts at once, seats in the order given;
-otherwise the named ones take the first seats and the rest join. `players=4` (or four names) makes a
-4-player game; every other `name=value` is an option of conventions.md §2.1, checked by `rules_for`.
-"""
+"""Reading the arguments of `/newgame`."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Final
 
 from bot.core.errors import GameError
@@ -70,8 +64,7 @@ def check_name(name: str) -> str:
 
 
 def name_from_profile(first_name: str | None, username: str | None, taken: set[str]) -> str:
-    """A name for a Telegram user that a deal line can hold: the first word of the first name,
-    cleaned, made unique in the game with a digit when needed."""
+    """A name a deal line can hold for a Telegram user, unique in the game."""
     candidates = [(first_name or "").split(), [(username or "")]]
     base = ""
     for words in candidates:
@@ -92,12 +85,15 @@ def name_from_profile(first_name: str | None, username: str | None, taken: set[s
 def _stake(raw: str) -> Fraction:
     """A stake per whist, a decimal (settlement.md: `0.5`, never `1/2`): `0.1`, `0,25`, `2`."""
     text = raw.replace(",", ".")
-    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text):
+    if not re.fullmatch(r"\d{1,7}(\.\d{1,4})?", text) or Fraction(text) == 0:
         raise GameError("bad-stake", raw, {}, EXAMPLE)
-    numerator, _, denominator = text.partition("/")
-    if (denominator and int(denominator) == 0) or Fraction(numerator) == 0:
-        raise GameError("bad-stake", raw, {}, EXAMPLE)
-    return Fraction(numerator) / Fraction(denominator or 1)
+    return Fraction(text)
+
+
+def _pool(value: str | None, span: str) -> str:
+    if value is None or not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
+        raise GameError("bad-pool", span, {}, EXAMPLE)
+    return value
 
 
 def parse_newgame(
@@ -105,10 +101,7 @@ def parse_newgame(
     me: Player,
     mentions: dict[str, Player] | None = None,
 ) -> NewGame:
-    """Read the arguments of /newgame; raises GameError or OptionError with the part at fault.
-
-    `me` is the sender as a player; `mentions` maps a text-mention's text to the user it names.
-    """
+    """Read the arguments of /newgame; raises GameError or OptionError with the part at fault."""
     mentions = mentions or {}
     spec = NewGame()
     seats_given: int | None = None
@@ -119,9 +112,7 @@ def parse_newgame(
         low = tok.casefold()
         nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if low in _POOL_WORDS:
-            if nxt is None or not re.fullmatch(r"\d{1,4}", nxt) or int(nxt) == 0:
-                raise GameError("bad-pool", f"{tok} {nxt or ''}".strip(), {}, EXAMPLE)
-            spec.overrides["pool_target"] = nxt
+            spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
             i += 2
             continue
         if low in _STAKE_WORDS:
@@ -146,9 +137,7 @@ def parse_newgame(
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key in ("pool", "pool_target"):
-                if not re.fullmatch(r"\d{1,4}", value) or int(value) == 0:
-                    raise GameError("bad-pool", tok, {}, EXAMPLE)
-                spec.overrides["pool_target"] = value
+                spec.overrides["pool_target"] = _pool(value, tok)
             else:
                 spec.overrides[key] = value  # §2.1: the exact lower-case name
             i += 1
@@ -167,8 +156,8 @@ def parse_newgame(
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
-    _check_unique(spec.players)
-    _check_unique_handles(spec.players)
+    _check_unique(spec.players, attrgetter("name"))
+    _check_unique(spec.players, lambda p: p.username and f"@{p.username}")
     if spec.arbiter is not None:
         _check_arbiter(spec.arbiter, spec.players)
     try:
@@ -210,8 +199,7 @@ def _handle(tok: str) -> str:
 
 
 def _named_player(name: str, ref: str, me: Player) -> Player:
-    """`Миша=@misha_k`: a seat shown as Миша and held by the account @misha_k (linked when it
-    acts); `Саша=me`: the sender's seat under the name he gives it."""
+    """`Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's seat."""
     check_name(name)
     if ref.casefold() in _ME:
         return Player(name, me.user_id, me.username)
@@ -238,19 +226,11 @@ def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
             raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
 
 
-def _check_unique_handles(players: list[Player]) -> None:
+def _check_unique(players: list[Player], shown: Callable[[Player], str | None]) -> None:
+    """No two players share a name (`shown`: the name, or the @username) whatever its case."""
     seen: set[str] = set()
     for player in players:
-        key = (player.username or "").casefold()
+        key = (shown(player) or "").casefold()
         if key and key in seen:
-            raise GameError("same-name", f"@{player.username}", {}, EXAMPLE)
-        seen.add(key)
-
-
-def _check_unique(players: list[Player]) -> None:
-    seen: set[str] = set()
-    for player in players:
-        key = player.name.casefold()
-        if key in seen:
-            raise GameError("same-name", player.name, {}, EXAMPLE)
+            raise GameError("same-name", shown(player) or "", {}, EXAMPLE)
         seen.add(key)

@@ -1,27 +1,20 @@
-"""Records: /deal (and /lastround), and the pencil rule's /undo and /edit (Кодекс 4.2.8); an
-edited /deal message is an /edit of the record it wrote while the pencil rule holds."""
+"""Records: /deal, /lastround, and the pencil rule's /undo and /edit (Кодекс 4.2.8)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from functools import partial
 from typing import Final
 
+from bot.core import events as ev
+from bot.core.base import Caller, records_of, rules_now, settlement, table
+from bot.core.command import Command
 from bot.core.errors import GameError
-from bot.core.events import (
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DealUndone,
-    Kind,
-    LastRoundMarked,
-    LateDealProposed,
-)
+from bot.core.events import Kind
 from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
-from bot.core.uow import Caller, Command, UnitOfWork, records_of, rules_now, settlement, table
-from bot.domain import GameStatus, Repo
+from bot.core.uow import UnitOfWork
+from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
 from scoring.notation import format_record, parse_record
@@ -44,8 +37,7 @@ def no_rule_change(record: Record, text: str) -> None:
 
 
 def split_late(text: str) -> tuple[str, bool]:
-    """`/deal … late`: the deal line without the word `late` (first or last), and whether it
-    was there."""
+    """`/deal … late`: the deal line without the word `late`, and whether it was there."""
     words = text.split()
     if words and words[-1].casefold() in LATE_WORDS:
         return " ".join(words[:-1]), True
@@ -54,13 +46,8 @@ def split_late(text: str) -> tuple[str, bool]:
     return text, False
 
 
-async def _add_member(game_id: int, user_id: int, repo: Repo) -> None:
-    await repo.add_member(game_id, user_id)
-
-
 def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | None:
-    """Checks that the game is on and the sender may record (or, `command` "/endgame", end
-    it); the sender's seat, if he plays. The refusal says the real reason."""
+    """Checks that the game is on and the sender may record; the sender's seat, if he plays."""
     if state.status is GameStatus.FORMING:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
@@ -87,8 +74,8 @@ def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
     return [
         v
         for v in state.open_votes()
-        if (isinstance(v.event, CorrectionProposed) and v.event.target == item.seq)
-        or (isinstance(v.event, LateDealProposed) and v.event.before == item.seq)
+        if (isinstance(v.event, ev.CorrectionProposed) and v.event.target == item.seq)
+        or (isinstance(v.event, ev.LateDealProposed) and v.event.before == item.seq)
     ]
 
 
@@ -109,10 +96,13 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
             check_last_round(before)
         sheet = unit.replay([*records, new], before.next_dealer)
         line = format_record(new, state.names)
-        event = LastRoundMarked(line) if isinstance(new, LastRound) else Dealt(line, seat=seat)
+        event = (
+            ev.LastRoundMarked(line) if isinstance(new, LastRound) else ev.Dealt(line, seat=seat)
+        )
         await unit.append(event, caller.user_id)
-        if caller.user_id is not None:
-            await unit.write(partial(_add_member, state.game_id, caller.user_id))
+        user_id, game_id = caller.user_id, state.game_id
+        if user_id is not None:
+            await unit.write(lambda repo: repo.add_member(game_id, user_id))
         unit.remember(sheet)
         scored = sheet.records[-1]
         return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))
@@ -127,8 +117,7 @@ def check_last_round(sheet: Sheet) -> None:
 
 
 def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
-    """The last record, if the sender wrote it and the pencil rule still holds (Кодекс 4.2.8);
-    with the sheet as it stands."""
+    """The last record, if the sender wrote it and the pencil rule holds; with the sheet."""
     state = unit.state
     playing(state, caller)
     records = state.records
@@ -152,7 +141,7 @@ async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
         state = unit.state
         last, before = pencil(unit, caller)
         number = before.records[-1].number
-        await unit.append(DealUndone(last.seq, last.line), caller.user_id)
+        await unit.append(ev.DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
         return Undone(state, number, last.line, sheet, settlement(state, sheet))
 
@@ -164,9 +153,7 @@ async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:
 
 
 def wrote_last(state: GameState, sent_at: datetime) -> bool:
-    """Whether a message sent at `sent_at` is the one that wrote the last record: sent before
-    it was recorded and after the record before it (a message sent within the same second as
-    that record is not taken: the sender is told how to correct instead)."""
+    """Whether a message sent at `sent_at` is the one that wrote the last record."""
     records = state.records
     if not records or sent_at > records[-1].at + SENT_SLACK:
         return False
@@ -174,9 +161,7 @@ def wrote_last(state: GameState, sent_at: datetime) -> bool:
 
 
 async def edit_by_message(uow: UnitOfWork, caller: Caller, text: str, sent_at: datetime) -> Edited:
-    """An edited `/deal` message (sent at `sent_at`): an /edit of the record it wrote, if that is
-    still the sender's last record under the pencil rule; otherwise `edited-deal`, which says how
-    to correct it (/edit, /dispute), and nothing changes."""
+    """An edited `/deal` message: an /edit of the record it wrote, else `edited-deal`."""
     async with uow.command(caller) as unit:
         line, late = split_late(text)
         try:
@@ -205,7 +190,7 @@ async def _replace_last(
         raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
     sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)
     line = format_record(new, state.names)
-    await unit.append(DealEdited(last.seq, line, last.line), caller.user_id)
+    await unit.append(ev.DealEdited(last.seq, line, last.line), caller.user_id)
     unit.remember(sheet)
     old = state.item(last.seq).old_lines[-1]  # (the record as the edit left it: a copy)
     return Edited(state, scored.number, old, sheet.records[-1], sheet, settlement(state, sheet))

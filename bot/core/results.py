@@ -99,8 +99,7 @@ class Ended:
 
 @dataclass(frozen=True, slots=True)
 class Proposal:
-    """What a vote on a record would change: the record before and after (as the sheet would take
-    it, with its entries) and every player's balance now and if the vote passes."""
+    """What a vote on a record would change: the record and every balance, before and after."""
 
     number: int  # the deal's number (a late deal: the number it would take)
     old: ScoredRecord | None  # None for a late deal

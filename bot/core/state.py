@@ -1,8 +1,4 @@
-"""A game as a fold of its log: players, frozen rules, the records in force, open votes.
-
-Nothing here is stored; `bot.core.folding.fold` rebuilds it on every command (cheap next to a
-replay).
-"""
+"""A game as a fold of its log: players, frozen rules, the records in force, open votes."""
 
 from __future__ import annotations
 
@@ -13,20 +9,9 @@ from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
 
+from bot.core import events as ev
 from bot.core.event_codec import decode
-from bot.core.events import (
-    ARBITER_SEAT,
-    CloseReason,
-    DealEdited,
-    EndReason,
-    Event,
-    GameStarted,
-    Kind,
-    Player,
-    Proposed,
-    ReferReason,
-    SeatLinked,
-)
+from bot.core.events import Kind, Player
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -55,11 +40,6 @@ class RecordItem:
     votes: tuple[int, ...] = ()  # the votes that corrected it, in order
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
 
-    @property
-    def rule_change(self) -> tuple[str, str] | None:
-        """(option, value) when this record is a rule changed mid-game (a `RuleChanged` event)."""
-        return self.change
-
 
 _undone = attrgetter("undone")
 
@@ -75,12 +55,12 @@ class Vote:
     usernames: dict[int, str | None] = field(default_factory=dict)  # user id → @username then
     closed: bool = False
     passed: bool | None = None
-    reason: CloseReason | None = None
-    referred: ReferReason | None = None  # waiting for the arbiter
+    reason: ev.CloseReason | None = None
+    referred: ev.ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
     closed_at: datetime | None = None
-    event: Proposed = field(init=False, repr=False)  # the opening event, typed
+    event: ev.Proposed = field(init=False, repr=False)  # the opening event, typed
 
     def __post_init__(self) -> None:
         self.event = proposed(self.kind, self.payload)
@@ -120,7 +100,7 @@ class GameState:
     items: list[RecordItem] = field(default_factory=list)  # every record ever, in log order
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
-    ended_reason: EndReason | None = None
+    ended_reason: ev.EndReason | None = None
     created_at: datetime | None = None
     started_at: datetime | None = None
     last_seq: int = 0
@@ -129,13 +109,12 @@ class GameState:
     # The corrections a vote passed (their events, in log order), and the seq of the last event
     # that changed a record already written (an undo, an edit, a late deal, a renaming link):
     # what the corrected values on the picture depend on, known without reading the log again.
-    corrections: list[DealEdited] = field(default_factory=list)
+    corrections: list[ev.DealEdited] = field(default_factory=list)
     revised: int = 0
 
     # -- derived ----------------------------------------------------------------------------
-    def logged(self) -> list[tuple[EventRow, Event]]:
-        """The log's rows with their typed events, decoded again: what only `/history` and the
-        export read, so that a kept game does not hold every event twice."""
+    def logged(self) -> list[tuple[EventRow, ev.Event]]:
+        """The log's rows with their typed events, decoded again (for /history and the export)."""
         return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
 
     @property
@@ -157,8 +136,7 @@ class GameState:
         return Game(self.rules, self.names, self.first_dealer, self.stake)
 
     def rules_now(self) -> Rules | None:
-        """The rules in force: the frozen start with every rule changed mid-game applied in order
-        (what `scoring.replay` reports as `Sheet.rules`, without a replay)."""
+        """The rules in force: the frozen start with every mid-game change applied in order."""
         rules = self.rules
         if rules is None:
             return None
@@ -203,8 +181,7 @@ class GameState:
         return self.arbiter is not None and self.arbiter.is_user(user_id, username)
 
     def player_name(self, user_id: int | None) -> str | None:
-        """The name of a user as this game knows him: a player, the scorekeeper, the arbiter, or
-        someone whose @username a vote of his recorded."""
+        """The name of a user as this game knows him (player, scorekeeper, arbiter, voter)."""
         if user_id is None:
             return None
         usernames: dict[int, str | None] = {}
@@ -221,14 +198,13 @@ class GameState:
 
     def link_event(
         self, user_id: int | None, username: str | None, first_name: str
-    ) -> SeatLinked | None:
-        """notation.md "Players": the `@username` seat of this account, not linked yet, linked
-        now; it shows `first_name` (the account's, cleaned) unless the seat was given a name or
-        another player has that name (a clash keeps the username)."""
+    ) -> ev.SeatLinked | None:
+        """notation.md "Players": the link of this account's `@username` seat, if it is due."""
         if user_id is None or not username:
             return None
-        for seat, player in enumerate(self.players):
-            if player.user_id is not None or not player.is_user(None, username):
+        seats: list[tuple[int, Player | None]] = [*enumerate(self.players)]
+        for seat, player in [*seats, (ev.ARBITER_SEAT, self.arbiter)]:  # the arbiter: no seat
+            if player is None or player.user_id is not None or not player.is_user(None, username):
                 continue
             if any(p.user_id == user_id for p in self.players):
                 return None  # the account already sits in another seat
@@ -236,23 +212,11 @@ class GameState:
             taken = {p.name.casefold() for i, p in enumerate(self.players) if i != seat}
             if name == player.username and first_name.casefold() not in taken:
                 name = first_name
-            return SeatLinked(seat, Player(name, user_id, player.username))
-        arbiter = self.arbiter
-        if arbiter is None or arbiter.user_id is not None or not arbiter.is_user(None, username):
-            return None
-        if any(p.user_id == user_id for p in self.players):
-            return None
-        name = arbiter.name
-        if name == arbiter.username and first_name.casefold() not in {
-            n.casefold() for n in self.names
-        }:
-            name = first_name
-        return SeatLinked(ARBITER_SEAT, Player(name, user_id, arbiter.username))
+            return ev.SeatLinked(seat, Player(name, user_id, player.username))
+        return None
 
     def canonical(self, line: str, lang: str = "en") -> str:
-        """A stored record line as it reads now: written before a seat was renamed by its link,
-        it is read with the names then and printed with today's; `lang` prints Russian role
-        words (`scoring.notation.format_record`). A line the engine cannot read stays as it is."""
+        """A stored record line as it reads now (written with the names before any link)."""
         for names in (self.names, *reversed(self.earlier_names)):
             try:
                 record = parse_record(line, Table(names))
@@ -273,17 +237,17 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     return stored_rules(snapshot["convention"], seats, options)
 
 
-def proposed(kind: Kind, payload: dict[str, Any]) -> Proposed:
+def proposed(kind: Kind, payload: dict[str, Any]) -> ev.Proposed:
     """The typed event that opened a vote."""
     event = decode(kind, payload)
-    assert isinstance(event, Proposed)
+    assert isinstance(event, ev.Proposed)
     return event
 
 
-def started_event(state: GameState, rules: Rules, first_dealer: int) -> GameStarted:
+def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
     """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
-    return GameStarted(
+    return ev.GameStarted(
         tuple(state.players),
         first_dealer,
         rules.convention,

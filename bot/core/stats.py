@@ -1,13 +1,4 @@
-"""The statistics of a chat, a player and an account, as projections of the logs of ended games
-(their summaries, `bot.core.summaries`): nothing is totalled in the database.
-
-A player of a chat is his Telegram account where a seat was linked to one, else his seat's name
-(a name-only seat "Clara" in two games is one player); an `@username` seat never linked counts as
-the account that username was linked to in another game of the chat. `/stats` and `/top` read the
-chat's played games the filter selects (a period in the chat's time zone, a convention), tally
-each player's plays (`scoring.stats`) and rate them in the order the games ended
-(`scoring.rating`); `/me` does the same for every chat the account played in.
-"""
+"""The statistics of a chat, a player and an account, from the summaries of ended games."""
 
 from __future__ import annotations
 
@@ -41,15 +32,8 @@ class Period(StrEnum):
     YEAR = "year"  # this calendar year
 
 
-PERIOD_WORDS: Final = {
-    "all": Period.ALL,
-    "всё": Period.ALL,
-    "все": Period.ALL,
-    "month": Period.MONTH,
-    "месяц": Period.MONTH,
-    "year": Period.YEAR,
-    "год": Period.YEAR,
-}
+_WORDS: Final = {Period.ALL: "all всё все", Period.MONTH: "month месяц", Period.YEAR: "year год"}
+PERIOD_WORDS: Final = {word: period for period, words in _WORDS.items() for word in words.split()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +61,7 @@ class StatsQuery:
 
 
 def parse_query(text: str) -> StatsQuery:
-    """Period words and convention names are taken wherever they stand; what remains names one
-    player (`@username` or a seat name)."""
+    """Period words and conventions wherever they stand; what remains names one player."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
         low = token.casefold()
@@ -237,8 +220,7 @@ class ChatRecord:
 
 
 async def account_stats(store: Store, user_id: int, now: datetime, lang: str) -> list[ChatRecord]:
-    """Every chat in which the account finished a game, with its stats there (all games of the
-    chat rated, so his rating is the chat's); the chats he played most in first."""
+    """Every chat in which the account finished a game, with his stats there."""
     async with store.reading() as repo:
         chats = sorted({row.chat_id for row in await repo.account_games(user_id)})
         titled = [(chat, (await repo.chat_settings(chat)).title) for chat in chats]

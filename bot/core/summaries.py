@@ -1,13 +1,4 @@
-"""What an ended game comes to, for the archive and the statistics: a projection of its log.
-
-An ended game's log never grows again, so its summary — players, convention, times, the records
-in force replayed and settled, each seat's `scoring.stats.Play` — is computed once, the first time
-someone asks for it, in a transaction of its own, and kept in `game_summaries` beside the version
-that made it (`VERSION`: the rules engine's fingerprint, `scoring.stats.ENGINE`, and this format):
-a summary of another version is made again. Nothing on the
-path of a deal touches it. Whatever is kept equals `summarise` of the log (a property test holds
-it so after random games, undos and corrections).
-"""
+"""What an ended game comes to, for the archive and the statistics: a projection of its log."""
 
 from __future__ import annotations
 
@@ -22,10 +13,10 @@ from fractions import Fraction
 from typing import Any, Final
 from weakref import WeakKeyDictionary
 
+from bot.core.base import parse_stored, table
 from bot.core.events import EndReason, Kind, Player
 from bot.core.folding import fold
 from bot.core.state import GameState
-from bot.core.uow import parse_stored, table
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay
 from scoring.settle import settle
@@ -42,8 +33,7 @@ VERSION: Final = f"{ENGINE}.{FORMAT}"
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """One ended game. `plays` is None for a game that was never played (cancelled before its
-    start, or ended before its first deal): it is listed, but counts in no statistics."""
+    """One ended game."""
 
     game_id: int
     chat_id: int
@@ -160,8 +150,7 @@ def summary_json(summary: Summary) -> dict[str, Any]:
 
 
 def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None) -> Summary:
-    """A kept summary read back (`ValueError` and the like for one this code did not write);
-    `shared` holds the players and values read before, to be shared."""
+    """A kept summary read back; `shared` holds the values read before, to be shared."""
     shared = {} if shared is None else shared
     ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
     players = tuple(_one(shared, Player(*player)) for player in data["players"])
@@ -209,9 +198,7 @@ def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
 
 
 async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
-    """The summaries of the ended games among `rows`, in their order: those decoded before, then
-    the kept ones read, then the missing (or another engine's) made from their logs in a worker
-    thread and kept, `BATCH` games per round, each round in a transaction of its own."""
+    """The summaries of the ended games among `rows`, in their order (made if missing)."""
     ended = [row for row in rows if row.status is GameStatus.ENDED]
     decoded = _memos.setdefault(store, OrderedDict())
     found: dict[int, Summary] = {}

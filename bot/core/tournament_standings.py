@@ -6,7 +6,8 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.core.events import EndReason, Player
+from bot.core.events import EndReason
+from bot.core.ledger import person
 from bot.core.summaries import Summary, summaries
 from bot.core.tournament_state import Tournament
 from bot.core.uow import UnitOfWork
@@ -21,15 +22,6 @@ class Standings:
     names: dict[Hashable, str]  # a player's key → his name as his last game shows it
     played: int  # games counted
     playing: int  # games entered and not ended yet
-
-
-def player_key(player: Player) -> Hashable:
-    """Who a player is across tables: his account, else his @username, else his name."""
-    if player.user_id is not None:
-        return ("user", player.user_id)
-    if player.username:
-        return ("username", player.username.casefold())
-    return ("name", player.name.casefold())
 
 
 async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
@@ -49,7 +41,7 @@ async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
         if points is None:
             continue
         for player in summary.players:
-            names[player_key(player)] = player.name
+            names[person(player)] = player.name
         results.append((rounds[summary.game_id], points))
     playing = sum(1 for row in rows if row.status is not GameStatus.ENDED)
     lines = tuple(standings(max(state.round, 1), results))
@@ -61,13 +53,12 @@ def _points(scoring: Scoring, summary: Summary) -> dict[Hashable, Fraction] | No
         return None
     balances = [play.balance for play in summary.plays]
     points = game_points(scoring, balances)
-    return {player_key(p): v for p, v in zip(summary.players, points, strict=True)}
+    return {person(p): v for p, v in zip(summary.players, points, strict=True)}
 
 
 @dataclass(frozen=True, slots=True)
 class TableGame:
-    """A table's live (or last) game: its number in its chat, status, and the votes waiting
-    for the judge."""
+    """A table's live game: its number in its chat, status, and the votes waiting for the judge."""
 
     number: int
     status: GameStatus

@@ -1,14 +1,4 @@
-"""Tournaments: several tables under one set of frozen rules, in rounds, ranked across tables, with
-a judge who is every table's arbiter (docs/rules.md "Tournaments").
-
-A tournament is an index row (its code, its home chat) and an append-only log of its own:
-`created` (name, convention, options, scoring: frozen), `table_joined`, `judge_named`,
-`round_started`, `round_closed`, `game_entered` (a table's game, in the round it was opened in).
-Its state is a fold of that log (`bot.core.tournament_state`); its standings are the entered
-games that ended, scored by `scoring.tournament` (`bot.core.tournament_standings`). A table is a
-chat, or a forum topic (`Caller.topic`). Writes to a tournament hold its home chat's lock (and the
-table's, in order), so its log is written by one command at a time on every instance.
-"""
+"""Tournaments: tables under one set of frozen rules, in rounds, with a judge."""
 
 from __future__ import annotations
 
@@ -16,8 +6,9 @@ import secrets
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.events import EndReason, Player
+from bot.core.events import EndReason, Kind, Player
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.tournament_standings import Standings as Standings
 from bot.core.tournament_standings import TableGame as TableGame
@@ -28,9 +19,8 @@ from bot.core.tournament_state import Table as Table
 from bot.core.tournament_state import TKind, read
 from bot.core.tournament_state import Tournament as Tournament
 from bot.core.tournament_state import fold as fold
-from bot.core.uow import Caller, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import Repo
-from bot.domain.tournaments import TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Scoring
@@ -43,9 +33,7 @@ _SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
 
 
 async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
-    """The unit's open transaction for a tournament command: the caller's chat and `chat_ids`
-    locked in order (a tournament's writes hold its home chat), the command counted as one (a
-    database that takes no writes is then told as such, never answered as a look)."""
+    """The unit's open transaction for a tournament command, the chats locked in order."""
     await uow.holding(caller.chat_id, *chat_ids)
     async with uow.command(caller, game=None, direct=True) as unit:
         return unit.repo
@@ -107,8 +95,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
 async def join(
     uow: UnitOfWork, caller: Caller, code: str, title: str | None = None
 ) -> tuple[Tournament, Table]:
-    """/tournament join CODE: this chat (or topic) becomes a table of the tournament, shown by
-    `title` (the forum topic's name; by default the chat's title)."""
+    """/tournament join CODE: this chat becomes a table of the tournament, shown by `title`."""
     _group_only(caller)
     code = code.strip().upper()
     async with uow.reading() as repo:
@@ -186,8 +173,7 @@ async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
 
 
 async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
-    """A group upgraded to a supergroup keeps its tournaments: a `table_moved` in each whose
-    table it was, its home rows moved (in the unit that moves its games)."""
+    """A group upgraded to a supergroup keeps its tournaments (`table_moved`)."""
     repo = await uow.holding(old_chat_id, new_chat_id)
     for tournament_id in await repo.move_tournament_chat(old_chat_id, new_chat_id):
         data = {"from_chat": old_chat_id, "to_chat": new_chat_id}
@@ -204,8 +190,7 @@ class Admission:
 
 
 def rules_typed(args: str, spec: NewGame) -> bool:
-    """Whether /newgame's arguments name a convention or an option (else a tournament's table
-    takes the tournament's rules: `/newgame`, `/newgame Anna Boris Clara`)."""
+    """Whether /newgame's arguments name a convention or an option."""
     if spec.overrides:
         return True
     first = args.split()[0] if args.split() else ""
@@ -217,10 +202,7 @@ def rules_typed(args: str, spec: NewGame) -> bool:
 
 
 async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
-    """Check a table's /newgame against its tournament (None: the table plays in none): a round
-    must be open, the table must not have played in it, and the rules must be the tournament's
-    (a /newgame that names no convention and no option takes them). The judge becomes the
-    game's arbiter."""
+    """Check a table's /newgame against its tournament (None: the table plays in none)."""
     async with uow.reading() as repo:
         tournament_id = await repo.table_tournament(caller.chat_id, caller.topic)
         row = await repo.tournament(tournament_id) if tournament_id is not None else None
@@ -250,13 +232,9 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
 
 
 async def _cancelled(repo: Repo, game_id: int) -> bool:
-    events = await repo.events(game_id)
-    last = events[-1] if events else None
-    return (
-        last is not None
-        and last.kind == "game_ended"
-        and last.payload.get("reason") == (EndReason.CANCELLED.value)
-    )
+    last = (await repo.events(game_id))[-1:]
+    ended = [row.payload.get("reason") for row in last if row.kind == Kind.GAME_ENDED]
+    return ended == [EndReason.CANCELLED.value]
 
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
@@ -298,13 +276,6 @@ def delegated(caller: Caller, table: Table) -> Caller:
         chat_type="supergroup",
         chat_title=table.title,
     )
-
-
-async def by_id(uow: UnitOfWork, row: TournamentRow) -> Tournament:
-    async with uow.reading() as repo:
-        state = await read(repo, row)
-    assert state is not None
-    return state
 
 
 async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:

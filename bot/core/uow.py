@@ -1,19 +1,4 @@
-"""The unit of work: one per command a handler runs (`async with UnitOfWork(core, caller) as uow`),
-per game of a vote clock's tick, per Mini App deal. Commands run in it (`uow.command(caller)`), the
-replies they owe are written into it (`uow.owe`, through `bot.telegram.outbound.outbox.Outbox`).
-`await uow.commit()` is the one step that writes: the update's mark, every command's events and
-writes, and the owed rows, in one transaction; then the kept states and sheets learn what was
-committed and the sender is woken. Nothing reaches Telegram before it. Leaving the block without a
-commit rolls everything back; a failure leaves it as `Transient` or `Unsaved` when the store says it
-was the database's (`bot.core.attempts`).
-
-On SQLite (one connection, one writer) a command reads briefly under the chat's lock (the update
-checked, the game's log), folds and replays with the store free and keeps its writes: the commit
-is one short `BEGIN IMMEDIATE`. A `direct` command (/newgame, /join, /lang: rows, no replay) writes
-into an open transaction, as does any command after another in the same unit. On PostgreSQL the
-unit opens its transaction at its first command and takes the chat's lock across processes
-(`Repo.lock_chat`), so no other instance changes what it read before it commits.
-"""
+"""The unit of work: one per command a handler runs; its commit is the one step that writes."""
 
 from __future__ import annotations
 
@@ -23,41 +8,14 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.base import (
-    LIVE,
-    Caller,
-    Clock,
-    Core,
-    deal_example,
-    index_of,
-    parse_stored,
-    records_of,
-    rules_now,
-    settlement,
-    table,
-    utc_now,
-)
+from bot.core.base import LIVE, Caller, Core
+from bot.core.base import Clock as Clock  # (for bot.telegram.inbound.fsm_db)
+from bot.core.base import deal_example as deal_example  # (for bot.texts.views)
+from bot.core.base import utc_now as utc_now
 from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.state import GameState
 from bot.domain import Fault, GameRow, GameStatus, Owed, Repo
-
-__all__ = [  # what the command modules read from here (the shared views live in `base`)
-    "LIVE",
-    "Caller",
-    "Clock",
-    "Command",
-    "Core",
-    "UnitOfWork",
-    "deal_example",
-    "index_of",
-    "parse_stored",
-    "records_of",
-    "rules_now",
-    "settlement",
-    "table",
-    "utc_now",
-]
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +23,12 @@ Hook = Callable[[], Awaitable[object]]
 
 
 class _RolledBack(Exception):
-    """Thrown into an open transaction to roll it back (no exception of the command's is in
-    flight when `rollback` is called after it)."""
+    """Thrown into an open transaction to roll it back."""
 
 
 @dataclass(frozen=True, slots=True)
 class Discarded:
-    """What the last `rollback` threw away: the rows owed, and whether a command had run (so that
-    a reply can still be given when the database takes no writes)."""
+    """What the last `rollback` threw away: the rows owed, and whether a command had run."""
 
     owed: tuple[Owed, ...] = ()
     records: bool = False
@@ -133,8 +89,7 @@ class UnitOfWork:
         self._rows.extend(rows)
 
     def then(self, hook: Hook) -> None:
-        """A follow-up once this unit committed: a unit of work of its own that reads what this
-        one wrote (a tournament's standings after a table's end) and owes its own answers."""
+        """A follow-up once this unit committed: a unit of work of its own."""
         self._then.append(hook)
 
     def now(self) -> datetime:
@@ -148,10 +103,7 @@ class UnitOfWork:
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
-        """The preamble of every command. `game` LIVE: the chat's live game (refused with
-        `no-game` when there is none); a game id: that game of this chat (`stale-button`
-        otherwise); None: no game read. An `@username` seat is linked to the caller on his first
-        act (`Command.link`). A command that raises leaves nothing in the unit."""
+        """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await _row(repo, caller.chat_id, game, caller.topic)
@@ -164,8 +116,7 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
-        """A command of the bot itself (the vote clock) on one game; None when the game is gone
-        or has ended."""
+        """A command of the bot itself on one game; None when the game is gone or has ended."""
 
         async def find(repo: Repo) -> GameRow | None:
             return await repo.game(game_id)
@@ -178,8 +129,7 @@ class UnitOfWork:
             yield running
 
     async def holding(self, *chat_ids: int) -> Repo:
-        """The unit's open transaction, under these chats' locks, for a write of its own (a chat
-        that moved, a vote's message remembered): written by the commit."""
+        """The unit's open transaction, under these chats' locks, for a write of its own."""
         for chat_id in sorted(chat_ids):
             await self._lock(chat_id)
         repo = await self._transaction(*chat_ids)
@@ -188,8 +138,7 @@ class UnitOfWork:
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Repo]:
-        """The store as this unit sees it: its open transaction (its own writes included) when it
-        has one or keeps writes, else a short read of the store as committed."""
+        """The store as this unit sees it: its open transaction, else a short read."""
         if self._repo is not None or self._writes:
             yield await self._transaction()
             return
@@ -198,8 +147,7 @@ class UnitOfWork:
 
     @property
     def sees_own_writes(self) -> bool:
-        """Whether a read through `reading` may see writes not committed yet (a game folded from
-        it must not be kept as the log's)."""
+        """Whether a read through `reading` may see writes not committed yet."""
         return self._dirty or bool(self._writes)
 
     async def _begin(
@@ -215,7 +163,7 @@ class UnitOfWork:
                 unit.adopt(self.core.tracked(await self._fold(repo, row)))
             return unit
         async with store.reading() as repo:
-            await self._check(repo)
+            await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
         unit = Command(self.core, chat_id, None, self._touch)
@@ -235,8 +183,7 @@ class UnitOfWork:
         self._commands.append(unit)
 
     async def _fold(self, repo: Repo, row: GameRow) -> GameState:
-        """The game as `repo` shows it: kept (and advanced) when that is the log as committed, a
-        fold of its own when the transaction holds this unit's writes."""
+        """The game as `repo` shows it: kept when that is the log as committed, else folded."""
         if self._dirty:
             return self.core.folded(row, await repo.events(row.game_id))
         return await self.core.games.state(repo, row)
@@ -247,8 +194,7 @@ class UnitOfWork:
             self._chats.add(chat_id)
 
     async def _transaction(self, *chat_ids: int) -> Repo:
-        """The open transaction (opened now if need be, with what the unit kept written into it),
-        holding these chats' locks in the database too, with the update marked."""
+        """The open transaction (opened if need be), these chats locked, the update marked."""
         if self._repo is None:
             self._repo = await self._stack.enter_async_context(self.core.store.transaction())
         repo = self._repo
@@ -264,28 +210,22 @@ class UnitOfWork:
             self._dirty = True
         return repo
 
-    async def _check(self, repo: Repo) -> None:
-        """A short read refuses an update that was handled before (nothing else is done)."""
+    async def _mark(self, repo: Repo, *, write: bool = True) -> None:
+        """Refuse an update handled before; `write`: mark it handled in the open transaction."""
         caller = self.caller
-        if self._checked or caller is None or caller.update_id is None:
+        done = self._marked if write else self._checked
+        if done or caller is None or caller.update_id is None:
             return
         if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
             raise AlreadyHandled(caller.update_id)
+        if write:
+            await repo.mark_update(caller.update_id, self.now(), caller.chat_id, caller.message_id)
+            self._marked = True
         self._checked = True
-
-    async def _mark(self, repo: Repo) -> None:
-        caller = self.caller
-        if self._marked or caller is None or caller.update_id is None:
-            return
-        if await repo.update_seen(caller.update_id, caller.chat_id, caller.message_id):
-            raise AlreadyHandled(caller.update_id)
-        await repo.mark_update(caller.update_id, self.now(), caller.chat_id, caller.message_id)
-        self._marked = True
 
     # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
-        """Write it all in one transaction, or nothing (then the exception is raised and the
-        unit is to be rolled back); then tell the kept states and the sender."""
+        """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
         if self._repo is not None:
@@ -317,8 +257,7 @@ class UnitOfWork:
             await repo.owe(list(self._rows))
 
     async def rollback(self) -> None:
-        """Forget everything the unit holds: the open transaction rolls back, the locks go, and
-        what was owed is kept in `discarded` for whoever must still answer."""
+        """Forget everything the unit holds; what was owed is kept in `discarded`."""
         self.discarded = Discarded(tuple(self._rows), bool(self._commands))
         stack = self._stack
         self._reset()

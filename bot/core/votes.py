@@ -1,44 +1,24 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, the arbiter, /endgame.
-
-A vote is its opening event, then `vote_cast`s (the latest per voter counts), then one
-`vote_closed`; the tally and the majority are the engine's (`scoring.voting`). What a passed vote
-changes follows as its own events (`bot.core.changes`).
-"""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 from bot.core import changes
+from bot.core import events as ev
+from bot.core.base import Caller, Core, settlement
+from bot.core.command import Command
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.event_codec import encode
-from bot.core.events import (
-    RECORD_VOTE_KINDS,
-    CloseReason,
-    EndProposed,
-    EndReason,
-    GameEnded,
-    Kind,
-    Proposed,
-    ReferReason,
-    VoteCast,
-    VoteClosed,
-    VotePosted,
-    VoteReferred,
-)
+from bot.core.events import Kind
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
-from bot.core.uow import Caller, Command, Core, UnitOfWork, settlement
-from bot.domain import GameStatus, Repo
+from bot.core.uow import UnitOfWork
+from bot.domain import GameStatus
 from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
-
-
-async def _set_status(game_id: int, status: GameStatus, repo: Repo) -> None:
-    await repo.set_status(game_id, status)
 
 
 def _counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int]:
@@ -67,38 +47,38 @@ def may_refer(state: GameState, vote: Vote) -> bool:
     return state.arbiter is not None and vote.kind is not Kind.ARBITER_PROPOSED
 
 
-async def open_vote(unit: Command, caller: Caller, proposed: Proposed) -> VoteState:
+async def open_vote(unit: Command, caller: Caller, proposed: ev.Proposed) -> VoteState:
     """Append a proposal (its seq is the vote's id) and count the proposer's ✅."""
     await unit.append(proposed, caller.user_id)
     return await cast(unit, unit.state.votes[unit.state.last_seq], caller, yes=True)
 
 
 async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
-    """/endgame: cancel a forming game (scorekeeper), end a finished one, or open a vote in which
-    every player must agree (the sender's ✅ counted)."""
+    """/endgame: cancel a forming game, end a finished one, or open a vote on ending it."""
     async with uow.command(caller) as unit:
         state = unit.state
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", "/endgame", {}, "/leave")
-            return await end(unit, EndReason.CANCELLED, caller.user_id)
+            return await end(unit, ev.EndReason.CANCELLED, caller.user_id)
         playing(state, caller, "/endgame")
-        if any(v.kind in RECORD_VOTE_KINDS for v in state.open_votes()):
+        if any(v.kind in ev.RECORD_VOTE_KINDS for v in state.open_votes()):
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:
-            return await end(unit, EndReason.END_RULE, caller.user_id)
+            return await end(unit, ev.EndReason.END_RULE, caller.user_id)
         open_votes = state.open_votes(Kind.END_PROPOSED)
         if open_votes:
             return await cast(unit, open_votes[0], caller, yes=True)
-        return await open_vote(unit, caller, EndProposed(END_THRESHOLD, unit.deadline()))
+        return await open_vote(unit, caller, ev.EndProposed(END_THRESHOLD, unit.deadline()))
 
 
-async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
+async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     state = unit.state
     for vote in state.open_votes():  # a vote cannot outlive its game
-        await unit.append(VoteClosed(vote.seq, False, CloseReason.CANCELLED), None)
-    await unit.append(GameEnded(reason), author)
-    await unit.write(partial(_set_status, state.game_id, GameStatus.ENDED))
+        await unit.append(ev.VoteClosed(vote.seq, False, ev.CloseReason.CANCELLED), None)
+    await unit.append(ev.GameEnded(reason), author)
+    game_id = state.game_id
+    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.ENDED))
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()
@@ -110,8 +90,7 @@ async def end(unit: Command, reason: EndReason, author: int | None) -> Ended:
 async def vote(
     uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
 ) -> VoteState:
-    """A ✅/❌ press; the button's game and vote are checked against the log. A vote waiting for
-    the arbiter takes only the arbiter's press, which decides it."""
+    """A ✅/❌ press; the button's game and vote are checked against the log."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
         ballot = state.votes.get(vote_seq)
@@ -127,7 +106,7 @@ async def vote(
                 unit,
                 ballot,
                 passed=yes,
-                reason=CloseReason.ARBITER,
+                reason=ev.CloseReason.ARBITER,
                 author=caller.user_id,
                 username=caller.username,
             )
@@ -148,25 +127,25 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
         return await expire_vote(unit, vote)
     if vote.ballot(voter) is yes:
         raise GameError("vote-same", "", {}, "/history")
-    await unit.append(VoteCast(vote.seq, yes, caller.username), caller.user_id)
+    await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
     if passed is None:
         if with_arbiter and tied(vote, voters):
-            return await refer(unit, vote, ReferReason.TIE)
+            return await refer(unit, vote, ev.ReferReason.TIE)
         return vote_state(state, vote)
-    return await close(unit, vote, passed=passed, reason=CloseReason.CERTAIN)
+    return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
-        return await refer(unit, vote, ReferReason.TIMEOUT)
-    return await close(unit, vote, passed=False, reason=CloseReason.TIMEOUT)
+        return await refer(unit, vote, ev.ReferReason.TIMEOUT)
+    return await close(unit, vote, passed=False, reason=ev.CloseReason.TIMEOUT)
 
 
-async def refer(unit: Command, vote: Vote, reason: ReferReason) -> VoteState:
-    await unit.append(VoteReferred(vote.seq, reason), None)
+async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
+    await unit.append(ev.VoteReferred(vote.seq, reason), None)
     return vote_state(unit.state, vote, reason=reason)
 
 
@@ -175,22 +154,21 @@ async def close(
     vote: Vote,
     *,
     passed: bool,
-    reason: CloseReason,
+    reason: ev.CloseReason,
     author: int | None = None,
     username: str | None = None,
 ) -> VoteState:
-    """Close a vote; a passed one then makes its change as events of its own. A passed vote on a
-    record whose change the log no longer takes closes as "conflict" and changes nothing."""
+    """Close a vote; a passed one then makes its change as events of its own."""
     state = unit.state
     proposal = changes.proposal(state, vote)
     if passed and not changes.fits(state, vote):
-        passed, reason = False, CloseReason.CONFLICT
-    await unit.append(VoteClosed(vote.seq, passed, reason, username), author)
+        passed, reason = False, ev.CloseReason.CONFLICT
+    await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
     ended: Ended | None = None
     applied: Applied | None = None
     if passed:
         if vote.kind is Kind.END_PROPOSED:
-            how = EndReason.ARBITER if reason is CloseReason.ARBITER else EndReason.AGREED
+            how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
             ended = await end(unit, how, None)
         else:
             applied = await changes.apply(unit, vote)
@@ -201,7 +179,7 @@ def vote_state(
     state: GameState,
     vote: Vote,
     passed: bool | None = None,
-    reason: CloseReason | ReferReason | None = None,
+    reason: ev.CloseReason | ev.ReferReason | None = None,
     ended: Ended | None = None,
     proposal: Proposal | None = None,
     applied: Applied | None = None,
@@ -214,8 +192,7 @@ def vote_state(
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
 async def watch_open_votes(core: Core) -> int:
-    """At start-up: find every live game with an open vote (the log keeps the deadlines), so that
-    a restart loses none; returns how many games are watched."""
+    """At start-up: watch every live game with an open vote; how many games are watched."""
     async with core.store.reading() as repo:
         for row in await repo.live_games():
             await core.fold(repo, row)
@@ -231,8 +208,7 @@ def due_votes(core: Core) -> list[tuple[int, int]]:
 async def expire(
     uow: UnitOfWork, chat_id: int, game_id: int
 ) -> tuple[list[VoteState], GameState | None]:
-    """Close (or refer to the arbiter) the game's votes whose time is over, in the unit of work of
-    their messages; and the game as it then stands (None: gone or ended), for `rewatch`."""
+    """Close (or refer) the game's votes whose time is over; and the game as it then stands."""
     results: list[VoteState] = []
     async with uow.on_game(chat_id, game_id) as unit:
         if unit is None:
@@ -256,6 +232,6 @@ async def vote_posted(
     uow: UnitOfWork, chat_id: int, game_id: int, vote_seq: int, message_id: int
 ) -> None:
     """Remember the message that shows a vote, so that its closing can edit it later."""
-    kind, payload = encode(VotePosted(vote_seq, message_id))
+    kind, payload = encode(ev.VotePosted(vote_seq, message_id))
     repo = await uow.holding(chat_id)
     await repo.append(game_id, kind.value, payload, None, uow.now())

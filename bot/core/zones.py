@@ -1,7 +1,4 @@
-"""The chat's time zone: the one it chose with `/tz`, else the one of its language (a Russian chat
-lives in Moscow time, any other in UTC). Read with the chat's other settings
-(`Repo.chat_settings`) whenever a time is shown, so every instance shows what was chosen last.
-"""
+"""The chat's time zone: the one it chose with `/tz`, else the one of its language."""
 
 from __future__ import annotations
 
@@ -12,9 +9,11 @@ from functools import cache
 from typing import Final
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.uow import Caller, UnitOfWork
-from bot.domain import GameStatus, Store
+from bot.core.lobby import chat_setting
+from bot.core.uow import UnitOfWork
+from bot.domain import Store
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +31,7 @@ def _zone(name: str) -> tzinfo | None:
 
 
 def default_zone(lang: str | None) -> tzinfo:
-    """The zone of a chat that chose none, from its language (UTC itself on a machine without
-    zone data: the system's tzdata, which zoneinfo reads)."""
+    """The zone of a chat that chose none, from its language."""
     found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
     if found is None:
         log.warning("no time zone data on this machine: times are shown in UTC")
@@ -42,8 +40,7 @@ def default_zone(lang: str | None) -> tzinfo:
 
 
 def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
-    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's. A stored
-    name this machine's zone data no longer knows falls back to the language's."""
+    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's."""
     found = _zone(chosen) if chosen else None
     return found if found is not None else default_zone(lang)
 
@@ -64,26 +61,13 @@ def parse_zone(text: str) -> ZoneInfo:
 
 
 async def set_zone(uow: UnitOfWork, caller: Caller, zone: ZoneInfo) -> None:
-    """/tz: the chat's time zone; while a game is on, only its players (and its scorekeeper) may
-    change it, as with /lang; with no game anyone may."""
-    async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None and row.status is not GameStatus.ENDED:
-            state = unit.fold(row, await unit.repo.events(row.game_id))
-            await unit.link(caller)
-            if state.seat_of(caller.user_id, caller.username) is None and not (
-                state.is_scorekeeper(caller.user_id)
-            ):
-                players = ", ".join(state.names)
-                raise GameError(
-                    "zone-players-only", f"/tz {zone.key}", {"players": players}, "/score"
-                )
-        await unit.repo.set_chat_time_zone(caller.chat_id, zone.key)
+    """/tz: the chat's time zone (who may change it: as with /lang)."""
+    repo = await chat_setting(uow, caller, "zone-players-only", f"/tz {zone.key}")
+    await repo.set_chat_time_zone(caller.chat_id, zone.key)
 
 
 async def zone_of_chat(store: Store, chat_id: int, lang: str) -> tzinfo:
-    """The chat's zone as its settings stand now (`lang`: the update's, for a chat that chose no
-    language either)."""
+    """The chat's zone as its settings stand now."""
     async with store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
     return chat_zone(settings.time_zone, settings.locale or lang)

@@ -57,9 +57,7 @@ async def test_the_v1_game_folds_to_the_state_it_had(old_store: SqliteStore) -> 
         "Anna 8♠ -1 vist:Boris pass:Clara",
     ]
     assert [item.seq for item in state.items if item.undone] == [21]
-    assert [r.rule_change for r in state.records if r.rule_change] == [
-        ("whist_split", "gentleman")
-    ]
+    assert [r.change for r in state.records if r.change] == [("whist_split", "gentleman")]
     rules_now = state.rules_now()
     assert rules_now is not None and str(rules_now.whist_split) == "gentleman"
     assert str(state.rules.whist_split) == "greedy"  # the frozen start stays

@@ -213,5 +213,5 @@ async def test_a_rule_change_passed_after_the_game_has_ended_is_not_recorded(
     snap = await looks.snapshot(game, chat.chat_id)
     assert snap.sheet is not None and snap.sheet.finished
     assert snap.sheet.rules.whist_split.value == "greedy"
-    assert [r.rule_change for r in snap.state.records if r.rule_change] == []
+    assert [r.change for r in snap.state.records if r.change] == []
     assert "It passed, but" in shown and "nothing was changed" in shown
