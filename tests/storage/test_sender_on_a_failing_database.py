@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import random
 import time
+from typing import Any
 
 import asyncpg
 
@@ -20,6 +21,7 @@ from tests.pg import PostgresServer
 
 CHATS = 5
 ROWS = 40
+SEND = 0.02  # what a send to Telegram takes at the least: the sending outlasts several kills
 
 
 async def kill_connections(url: str, stop: asyncio.Event, killed: list[int]) -> None:
@@ -44,6 +46,13 @@ async def test_connections_killed_under_the_sender_lose_nothing_double_nothing_a
     url = await pg_server.new_database()
     store = await PostgresStore.open(url)
     bot = MockedBot()
+    send = bot.session.make_request
+
+    async def slow_send(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(SEND)
+        return await send(*args, **kwargs)
+
+    bot.session.make_request = slow_send  # type: ignore[method-assign]
     try:
         async with store.transaction() as repo:
             await repo.owe(
@@ -71,7 +80,7 @@ async def test_connections_killed_under_the_sender_lose_nothing_double_nothing_a
         with contextlib.suppress(asyncio.CancelledError):
             await sending
         texts = [str(getattr(r, "text", "")) for r in bot.requests]
-        rounds = [gone for gone in killed if gone]  # a quiet machine sends the rows in ~0.6 s
+        rounds = [gone for gone in killed if gone]  # 200 sends of 20 ms: at least 4 s
         assert len(rounds) >= 3, f"the connections were hardly killed: {killed}"
         assert sorted(texts) == sorted(f"{c}-{n}" for n in range(ROWS) for c in range(CHATS))
         for chat in range(CHATS):  # each chat's rows in order, each once
