@@ -1,12 +1,4 @@
-"""The one message catalogue: `locales/<lang>.toml`, read with the standard library's tomllib.
-
-Every text a reader sees lives there: the chat's texts (top-level keys, Telegram HTML), the sheet
-picture's words (`[sheet]`), the command line's messages (`[cli.*]`) and the plural forms
-(`[plural]`). A key missing in a language falls back to English; an unknown language is English.
-
-Standard library only, the bottom layer: the rules engine's command line, the picture and the bot
-all read their words here.
-"""
+"""The one message catalogue, `locales/<lang>.toml` (stdlib only); a missing key falls back to English."""
 
 from __future__ import annotations
 
@@ -45,8 +37,7 @@ def find(messages: Mapping[str, Any], path: str) -> Any:
 
 
 def lookup(lang: str, key: str) -> str | None:
-    """The text at a key (`"deal-recorded"`, or a dotted path such as `"sheet.pool"`) in a
-    language, else in English; None when neither has a text there."""
+    """The text at a key (`"deal-recorded"`, `"sheet.pool"`), else English's; None when neither."""
     for source in (language(lang), FALLBACK):
         value = find(load(source), key)
         if isinstance(value, str):
@@ -66,8 +57,7 @@ def table(lang: str, key: str) -> Mapping[str, str]:
 
 
 def plural_category(lang: str, shown: str) -> str:
-    """CLDR plural category of a number as shown (`"21"`, `"2,5"`, `"−4"`): Russian one/few/many
-    for whole numbers and `other` for fractions; English one/other."""
+    """CLDR plural category of a number as shown (`"21"`, `"2,5"`): fractions are `other`."""
     digits = shown.lstrip("+−-")
     if not digits.isdigit():
         return "other"

@@ -1,19 +1,8 @@
-"""The one number formatter: every number the product writes for a reader (chat texts, the sheet
-picture, the command line) goes through here, written the language's way.
-
-* `decimal(value, lang)`: whists with at most `places` decimals (settlement.md "Exactness and
-  rounding"), halves away from zero, trailing zeros dropped: `0,1` / `+5,54` in Russian, `0.1` /
-  `+5.54` in English; a real minus sign `−` unless the caller asks for ASCII (the CLI's tables).
-* `money(value, lang)`: money with two decimals, `1,25` / `−0.40`.
-* `format_amount(value, lang)`: the sheet's way, as paper writes totals — whole, or whole plus a
-  vulgar fraction (36⅔, 12½), since a decimal mark would read as the dot between totals; with
-  `decimals` a value exact in two decimals is written as a decimal (`12,5` / `12.5`) instead.
-
-Standard library only: `scoring.cli` may use it as well as the bot.
-"""
+"""The one number formatter: every number a reader sees (chat, picture, CLI), the language's way."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal
 from fractions import Fraction
@@ -23,22 +12,9 @@ MINUS_SIGN: Final = "−"
 DECIMAL_MARKS: Final[Mapping[str, str]] = {"ru": ",", "en": "."}
 SUPERSCRIPT: Final = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 SUBSCRIPT: Final = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-_VULGAR: Final[Mapping[tuple[int, int], str]] = {
-    (1, 2): "½",
-    (1, 3): "⅓",
-    (2, 3): "⅔",
-    (1, 4): "¼",
-    (3, 4): "¾",
-    (1, 5): "⅕",
-    (2, 5): "⅖",
-    (3, 5): "⅗",
-    (4, 5): "⅘",
-    (1, 6): "⅙",
-    (5, 6): "⅚",
-    (1, 8): "⅛",
-    (3, 8): "⅜",
-    (5, 8): "⅝",
-    (7, 8): "⅞",
+# The vulgar-fraction glyphs, by value: {Fraction(1, 2): "½", …}.
+_VULGAR: Final[Mapping[Fraction, str]] = {
+    Fraction(unicodedata.numeric(glyph)).limit_denominator(8): glyph for glyph in "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 }
 
 
@@ -102,7 +78,7 @@ def format_amount(
         text = f"{exact:f}".replace(".", decimal_mark(lang))
     else:
         frac = Fraction(rest)
-        glyph = _VULGAR.get((frac.numerator, frac.denominator))
+        glyph = _VULGAR.get(frac)
         if glyph is None:
             top = str(frac.numerator).translate(SUPERSCRIPT)
             glyph = f"{top}⁄{str(frac.denominator).translate(SUBSCRIPT)}"

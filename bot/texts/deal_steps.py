@@ -66,7 +66,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
     """The buttons of the current step, in rows; none at the confirmation."""
     current = step(seating, draft)
     if current is DealStep.KIND:
-        return (tuple(Choice(i, key=f"steps-kind-{_KIND_WORDS[k]}") for i, k in enumerate(KINDS)),)
+        return (tuple(Choice(i, key=f"steps-kind-{k.name.lower()}") for i, k in enumerate(KINDS)),)
     if current is DealStep.DECLARER:
         return (tuple(Choice(s, seating.names[s]) for s in offers.declarers(seating)),)
     if current is DealStep.CONTRACT:
@@ -289,13 +289,6 @@ def _chunks(items: Sequence[Choice], most: int) -> tuple[tuple[Choice, ...], ...
 
 
 # -- texts -----------------------------------------------------------------------------------
-_KIND_WORDS: Final = {
-    DealKind.CONTRACT: "contract",
-    DealKind.MISERE: "misere",
-    DealKind.RASPASY: "raspasy",
-}
-
-
 def label(t: Translator, choice: Choice) -> str:
     """A button's label in the chat's language (plain text: Telegram shows labels as they are)."""
     return t.template(choice.key).format(text=choice.text) if choice.key else choice.text
@@ -312,7 +305,7 @@ def so_far(t: Translator, seating: Seating, draft: Draft) -> list[str]:
     names = seating.names
     parts: list[str] = []
     if draft.kind is not None:
-        parts.append(t.template(f"steps-kind-{_KIND_WORDS[draft.kind]}"))
+        parts.append(t.template(f"steps-kind-{draft.kind.name.lower()}"))
     if draft.kind is DealKind.RASPASY:
         parts += [f"{names[s]} {n}" for s, n in zip(seating.active, draft.tricks, strict=False)]
         return parts
@@ -354,21 +347,8 @@ def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
         params.update(first=names[first], second=names[second], side=side)
     if current is DealStep.RASPASY:
         params["left"] = offers.tricks_left(draft.tricks)
-    key = f"steps-ask-{_ASK[current]}"
+    key = f"steps-ask-{current.name.lower()}"
     if current is DealStep.DECLARER and draft.kind is DealKind.MISERE:
         key = "steps-ask-misere-declarer"
     lines.append(t(key, **params))
     return Safe("\n".join(lines))
-
-
-_ASK: Final = {
-    DealStep.KIND: "kind",
-    DealStep.DECLARER: "declarer",
-    DealStep.CONTRACT: "contract",
-    DealStep.WORD: "word",
-    DealStep.RESULT: "result",
-    DealStep.SPLIT: "split",
-    DealStep.MISERE: "misere",
-    DealStep.RASPASY: "raspasy",
-    DealStep.CONFIRM: "confirm",
-}

@@ -1,12 +1,4 @@
-"""Texts in the chat's language as Telegram HTML: a thin layer over `locales.catalog` (the words)
-and `locales.numbers` (the numbers).
-
-`t("deal-recorded", number=3)` formats a message as Telegram HTML: every parameter is escaped unless it
-is `Safe` (already HTML), and the result is `Safe`. Plural forms follow CLDR: Russian one/few/many for
-whole numbers and `other` for fractions (1 вист, 2 виста, 5 вистов, 21 вист, 2,5 виста); English
-one/other. Numbers: whists with at most one decimal (settlement.md), the locale's decimal separator,
-a real minus sign.
-"""
+"""Texts in the chat's language as Telegram HTML: `t("deal-recorded", number=3)`, params escaped."""
 
 from __future__ import annotations
 
@@ -15,26 +7,13 @@ import logging
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
-from typing import Final
 
 from locales import catalog, numbers
-from locales.catalog import LANGUAGES, LOCALES_DIR, load, plural_category
+from locales.catalog import LANGUAGES, load
 
-__all__ = [
-    "LANGUAGES",
-    "LOCALES_DIR",
-    "MINUS",
-    "Safe",
-    "Translator",
-    "load",
-    "plural_category",
-    "quote",
-    "translator",
-]
+__all__ = ["LANGUAGES", "Safe", "Translator", "load", "quote", "translator"]
 
 log = logging.getLogger(__name__)
-
-MINUS: Final = numbers.MINUS_SIGN
 
 
 class Safe(str):
@@ -53,7 +32,6 @@ class Translator:
     def __init__(self, lang: str, fallback: str = "en") -> None:
         self.lang = lang if lang in LANGUAGES else fallback
         self._messages = load(self.lang)
-        self.decimal = numbers.decimal_mark(self.lang)
 
     def has(self, key: str) -> bool:
         return key in self._messages
@@ -73,7 +51,6 @@ class Translator:
             log.exception("text %r in %s does not fit its parameters", key, self.lang)
             return Safe(html.escape(key))
 
-    # -- numbers (locales.numbers) ------------------------------------------------------------
     def number(
         self, value: Fraction | int | Decimal, *, signed: bool = False, places: int = 1
     ) -> str:
