@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
 from fractions import Fraction
-from typing import Final
+from typing import Final, Protocol
 
 from bot.core.audit import event_log_json, protocol_comments
 from bot.core.base import Core, records_of, settlement
@@ -164,6 +165,7 @@ async def game_state(core: Core, chat_id: int, number: int) -> GameState:
             return await core.fold(repo, row)
         events = await repo.events(row.game_id)
     state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
+    state.log = events
     state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     return state
 
@@ -180,8 +182,25 @@ async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
     return Snapshot(state, sheet, settlement(state, sheet))
 
 
-def exported(state: GameState, now: datetime, zone: tzinfo = UTC) -> Exported:
+class Reader(Protocol):
+    """A unit of work or a store: what a read of the log goes through."""
+
+    def reading(self) -> AbstractAsyncContextManager[Repo]: ...
+
+
+async def read_log(reader: Reader, state: GameState) -> GameState:
+    """`state` with its whole log, read for /history or the export (a kept game holds none)."""
+    if state.log is None:
+        async with reader.reading() as repo:
+            state.log = [e for e in await repo.events(state.game_id) if e.seq <= state.last_seq]
+    return state
+
+
+async def exported(
+    reader: Reader, state: GameState, now: datetime, zone: tzinfo = UTC
+) -> Exported:
     """The protocol file of a game and its JSON event log."""
+    await read_log(reader, state)
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")

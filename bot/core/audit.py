@@ -149,7 +149,7 @@ def event_log_json(state: GameState, exported_at: datetime) -> str:
                 "at": e.at.isoformat(),
                 "schema_version": e.schema_version,
             }
-            for e in state.log
+            for e, _ in state.logged()
         ],
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"

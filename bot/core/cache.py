@@ -108,7 +108,7 @@ class Kept(Generic[V]):
 
 
 def _state_weight(state: GameState) -> int:
-    return len(state.log) + 1
+    return len(state.items) + 1
 
 
 def _line_weight(line: _Line) -> int:

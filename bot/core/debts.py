@@ -37,7 +37,7 @@ async def open_game_debts(unit: Command, settled: Settlement) -> tuple[Debt, ...
             debtor, creditor, transfer.debtor, transfer.creditor, str(amount), money
         )
         await unit.append(event, None)
-    return tuple(debts_of(state.game_id, state.chat_id, state.number, state.log).values())
+    return tuple(debts_of(state.game_id, state.chat_id, state.number, state.debt_rows).values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marke
         raise GameError("stale-button", "", {}, "/debts")
     async with uow.command(replace(caller, chat_id=row.chat_id), game=game_id) as unit:
         state = unit.state
-        debt = debts_of(game_id, row.chat_id, state.number, state.log).get(seq)
+        debt = debts_of(game_id, row.chat_id, state.number, state.debt_rows).get(seq)
         if debt is None:
             raise GameError("stale-button", "", {}, "/debts")
         if debt.received:
@@ -106,7 +106,7 @@ async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
     for game_id, wanted in by_game.items():
         async with uow.command(caller, game=game_id) as unit:
             state = unit.state
-            now = debts_of(game_id, state.chat_id, state.number, state.log)
+            now = debts_of(game_id, state.chat_id, state.number, state.debt_rows)
             for debt in wanted:
                 if now[debt.seq].open:  # a press may have closed it meanwhile
                     await unit.append(DebtMarked(debt.seq, DebtSide.RECEIVED), caller.user_id)

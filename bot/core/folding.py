@@ -32,7 +32,8 @@ def clone(state: GameState) -> GameState:
         players=list(state.players),
         items=list(state.items),
         votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
-        log=list(state.log),
+        debt_rows=list(state.debt_rows),
+        log=None if state.log is None else list(state.log),
         corrections=list(state.corrections),
     )
 
@@ -47,7 +48,10 @@ def _copy_vote(vote: Vote) -> Vote:
 def apply(state: GameState, row: EventRow) -> None:
     """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
-    state.log.append(row)
+    if row.kind in ev.DEBT_KINDS:
+        state.debt_rows.append(row)
+    if state.log is not None:
+        state.log.append(row)
     _apply(state, row, decode(row.kind, row.payload, row.schema_version))
 
 

@@ -84,7 +84,7 @@ async def export(
 ) -> Exported:
     """The protocol file of the table's game (live, else its last) and its JSON event log."""
     state = (await snapshot(core, chat_id, uow, topic)).state
-    return exported(state, core.clock(), zone)
+    return await exported(uow or core.store, state, core.clock(), zone)
 
 
 async def open_games(core: Core, user_id: int) -> list[tuple[GameState, str | None]]:

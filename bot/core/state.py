@@ -104,7 +104,10 @@ class GameState:
     created_at: datetime | None = None
     started_at: datetime | None = None
     last_seq: int = 0
-    log: list[EventRow] = field(default_factory=list)
+    debt_rows: list[EventRow] = field(default_factory=list)  # the debts' events, in log order
+    # The whole log, only when read for /history or the export (`looks.read_log`): a kept game
+    # holds its records once, not every event's row beside them (issue 36, memory).
+    log: list[EventRow] | None = None
     earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
     # The corrections a vote passed (their events, in log order), and the seq of the last event
     # that changed a record already written (an undo, an edit, a late deal, a renaming link):
@@ -115,6 +118,8 @@ class GameState:
     # -- derived ----------------------------------------------------------------------------
     def logged(self) -> list[tuple[EventRow, ev.Event]]:
         """The log's rows with their typed events, decoded again (for /history and the export)."""
+        if self.log is None:
+            raise RuntimeError(f"game {self.game_id}: its log was not read (looks.read_log)")
         return [(row, decode(row.kind, row.payload, row.schema_version)) for row in self.log]
 
     @property

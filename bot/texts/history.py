@@ -54,7 +54,7 @@ def history_lines(
         numbers = {
             seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
         }
-    debts = debts_of(state.game_id, state.chat_id, state.number, state.log)
+    debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
         if isinstance(event, DebtOpened | DebtMarked):
             lines.append(debt_history_line(t, row, event, debts, zone))

@@ -9,6 +9,7 @@ from typing import Any, Final
 from aiohttp import web
 
 from bot.core import Core, GameState, UnitOfWork, looks, records
+from bot.core.archive import read_log
 from bot.core.base import settlement
 from bot.core.results import Recorded
 from bot.core.zones import zone_of_chat
@@ -148,7 +149,8 @@ async def get_history(ctx: WebContext, request: web.Request) -> web.StreamRespon
     seen = await visit(ctx, request, request.query.get("start"))
     sheet = ctx.core.sheet(seen.state) if seen.state.rules is not None else None
     zone = await zone_of_chat(ctx.core.store, seen.state.chat_id, seen.chat_t.lang)
-    lines = [plain_text(line) for line in history_lines(seen.t, seen.state, sheet, zone)]
+    state = await read_log(ctx.core.store, seen.state)
+    lines = [plain_text(line) for line in history_lines(seen.t, state, sheet, zone)]
     return web.json_response({"lines": lines})
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot.core import Core, looks
+from bot.core.archive import read_log
 from tests.bot.factories import ANNA, BORIS, CLARA, ChatDriver, TgUser
 
 SASHA = TgUser(1011, "Саша", "sasha_k")
@@ -84,4 +85,5 @@ async def test_a_first_look_links_the_seat_too(chat: ChatDriver, game: Core) -> 
     snap = await looks.snapshot(game, chat.chat_id)
     assert snap.state.players[2].user_id == LENA.id
     assert "Lena" in await chat.say(LENA, "/score")  # linked once, a later look changes nothing
-    assert sum(1 for _, e in snap.state.logged() if type(e).__name__ == "SeatLinked") == 1
+    state = await read_log(game.store, snap.state)
+    assert sum(1 for _, e in state.logged() if type(e).__name__ == "SeatLinked") == 1

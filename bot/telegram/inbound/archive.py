@@ -12,7 +12,7 @@ from aiogram.types import InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import UnitOfWork
-from bot.core.archive import GamesPage
+from bot.core.archive import GamesPage, read_log
 from bot.core.results import Exported, Snapshot
 from bot.core.stats import ChatStats
 from bot.core.tournaments import Standings
@@ -79,7 +79,8 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
 
 
 async def owe_history(uow: UnitOfWork, out: Outbox, t: Translator, snap: Snapshot) -> None:
-    for part in chunks(history_lines(t, snap.state, snap.sheet, out.zone)):
+    state = await read_log(uow, snap.state)
+    for part in chunks(history_lines(t, state, snap.sheet, out.zone)):
         await out.text(uow, part)
 
 

@@ -87,7 +87,7 @@ async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> 
         if callback_data.act is GameAct.HISTORY:
             await owe_history(uow, ctx.out, ctx.t, snap)
         else:
-            exported = archive.exported(snap.state, ctx.now(), ctx.zone)
+            exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
             await owe_export(uow, ctx.out, ctx.t, exported)
         await uow.commit()
     await at_once.toast(query)

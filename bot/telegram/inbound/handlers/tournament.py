@@ -129,7 +129,7 @@ async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
     async with ctx.unit() as uow:
         snap = await _table_game(ctx, uow, command.args or "")
-        await owe_export(uow, ctx.out, ctx.t, exported(snap.state, ctx.now()))
+        await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
         await uow.commit()
 
 
@@ -157,7 +157,7 @@ async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
             played = await game_state(ctx.core, row.chat_id, row.chat_number)
             if played.rules is None:
                 continue
-            done = exported(played, ctx.now())
+            done = await exported(uow, played, ctx.now())
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)

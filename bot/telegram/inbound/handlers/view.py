@@ -90,7 +90,7 @@ async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
     async with ctx.unit() as uow:
         if args.strip():
             snap = await _look(ctx, uow, command.command, args)
-            exported = archive.exported(snap.state, ctx.now(), ctx.zone)
+            exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
         else:
             exported = await looks.export(ctx.core, caller.chat_id, uow, ctx.zone, caller.topic)
         await owe_export(uow, ctx.out, ctx.t, exported)
