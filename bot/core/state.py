@@ -105,8 +105,8 @@ class GameState:
     started_at: datetime | None = None
     last_seq: int = 0
     debt_rows: list[EventRow] = field(default_factory=list)  # the debts' events, in log order
-    # The whole log, only when read for /history or the export (`looks.read_log`): a kept game
-    # holds its records once, not every event's row beside them (issue 36, memory).
+    # The whole log, only when read for /history or the export (`archive.read_log`): a kept game
+    # holds its records once, not every event's row beside them, so its memory grows by little.
     log: list[EventRow] | None = None
     earlier_names: list[tuple[str, ...]] = field(default_factory=list)  # before each renaming link
     # The corrections a vote passed (their events, in log order), and the seq of the last event
