@@ -37,12 +37,9 @@ class PaperSheet:
     stake: Fraction | None  # money per whist
 
 
-class _Constant(ValueError):
-    """NaN or Infinity in the JSON: valid for Python's parser, not for us."""
-
-
 def _refuse_constant(name: str) -> object:
-    raise _Constant(name)
+    """NaN or Infinity in the JSON: valid for Python's parser, not for us."""
+    raise ProtocolError("bad-json", name, {"problem": "constant"}, EXAMPLE)
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -64,8 +61,7 @@ def parse_paper_sheet(text: str) -> PaperSheet:
     except ProtocolError as error:
         if error.line or error.code == "bad-json":
             raise
-        path = _error_path(error)
-        raise ProtocolError.at(line_of(text, path), error) from None
+        raise ProtocolError.at(line_of(text, _error_path(error)), error) from None
 
 
 def _error_path(error: ProtocolError) -> tuple[str, ...]:
@@ -127,8 +123,6 @@ def _parse(text: str) -> PaperSheet:
         params = {"problem": "syntax", "detail": error.msg, "column": str(error.colno)}
         span = _quote(error.doc[error.pos : error.pos + 10])
         raise ProtocolError("bad-json", span, params, EXAMPLE, line=error.lineno) from None
-    except _Constant as error:
-        raise ProtocolError("bad-json", str(error), {"problem": "constant"}, EXAMPLE) from None
     except RecursionError:
         raise ProtocolError("bad-json", "", {"problem": "too-deep"}, EXAMPLE) from None
     except ValueError:  # an integer longer than int() accepts
@@ -139,10 +133,23 @@ def _parse(text: str) -> PaperSheet:
             raise _bad(key, key, "field")
     players = _players(sheet.get("players"))
     rules = _rules(sheet, len(players))
+    pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))
+    pools = {} if pool is None else _amounts(pool, players, "pool")
+    for name in players:
+        if pool is not None and name not in pools:
+            raise _bad(f"pool.{name}", name, "every-player")
+    mountains = _amounts({} if mountain is None else mountain, players, "mountain")
+    rows = _by_player({} if whists is None else whists, players, "whists")
+    matrix: list[tuple[Fraction, ...]] = []
+    for writer in players:
+        row = _amounts(rows.get(writer, {}), players, f"whists.{writer}")
+        if writer in row:
+            raise _bad(f"whists.{writer}.{writer}", writer, "another-player")
+        matrix.append(tuple(row.get(target, Fraction(0)) for target in players))
     totals = Totals(
-        pool=_pool(sheet.get("pool"), players, rules.pool_target),
-        mountain=_mountain(sheet.get("mountain"), players),
-        whists=_whists(sheet.get("whists"), players),
+        pool=tuple(pools.get(name, Fraction(rules.pool_target)) for name in players),
+        mountain=tuple(mountains.get(name, Fraction(0)) for name in players),
+        whists=tuple(matrix),
     )
     return PaperSheet(rules, players, totals, _stake(sheet.get("stake")))
 
@@ -184,32 +191,6 @@ def _option_text(value: object, field: str) -> str:
     if isinstance(value, int | str | Decimal):  # (a bool is an int: `true`/`false`)
         return format_option(value)
     raise _bad(field, value, "option-value")
-
-
-def _pool(value: object, players: tuple[str, ...], target: int) -> tuple[Fraction, ...]:
-    if value is None:
-        return tuple(Fraction(target) for _ in players)
-    amounts = _amounts(value, players, "pool")
-    for name in players:
-        if name not in amounts:
-            raise _bad(f"pool.{name}", name, "every-player")
-    return tuple(amounts[name] for name in players)
-
-
-def _mountain(value: object, players: tuple[str, ...]) -> tuple[Fraction, ...]:
-    amounts = _amounts({} if value is None else value, players, "mountain")
-    return tuple(amounts.get(name, Fraction(0)) for name in players)
-
-
-def _whists(value: object, players: tuple[str, ...]) -> tuple[tuple[Fraction, ...], ...]:
-    rows = _by_player({} if value is None else value, players, "whists")
-    matrix: list[tuple[Fraction, ...]] = []
-    for writer in players:
-        row = _amounts(rows.get(writer, {}), players, f"whists.{writer}")
-        if writer in row:
-            raise _bad(f"whists.{writer}.{writer}", writer, "another-player")
-        matrix.append(tuple(row.get(target, Fraction(0)) for target in players))
-    return tuple(matrix)
 
 
 def _stake(value: object) -> Fraction | None:
