@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from scoring.calc_format import as_sheet as as_sheet
-from scoring.calc_format import format_calc as format_calc
 from scoring.errors import ERROR_CODES, OptionError, ScoringError
 from scoring.paper import PaperSheet
+from scoring.paper import as_sheet as as_sheet
+from scoring.paper import format_calc as format_calc
 from scoring.rules import canonical_convention, rules_for
 from scoring.sheet import Totals
 
