@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from scoring.calc_format import as_sheet as as_sheet
-from scoring.calc_format import format_calc as format_calc
 from scoring.errors import ERROR_CODES, OptionError, ScoringError
 from scoring.paper import PaperSheet
+from scoring.paper import as_sheet as as_sheet
+from scoring.paper import format_calc as format_calc
 from scoring.rules import canonical_convention, rules_for
 from scoring.sheet import Totals
 
@@ -38,22 +38,18 @@ _OTHERS: Final = {"en": ("Anna", "Boris", "Clara"), "ru": ("Анна", "Бори
 _CYRILLIC: Final = re.compile(r"[а-яё]", re.IGNORECASE)
 
 # The words of a line, English and Russian, to the column they name.
-POOL: Final = "pool"
-MOUNTAIN: Final = "mountain"
-WHISTS: Final = "whists"
-STAKE: Final = "stake"
 WORDS: Final[Mapping[str, str]] = {
-    **dict.fromkeys(("pool", "пуля", "пулька"), POOL),
-    **dict.fromkeys(("mountain", "гора"), MOUNTAIN),
-    **dict.fromkeys(("whists", "whist", "висты", "вист"), WHISTS),
-    **dict.fromkeys(("stake", "ставка"), STAKE),
+    **dict.fromkeys(("pool", "пуля", "пулька"), "pool"),
+    **dict.fromkeys(("mountain", "гора"), "mountain"),
+    **dict.fromkeys(("whists", "whist", "висты", "вист"), "whists"),
+    **dict.fromkeys(("stake", "ставка"), "stake"),
 }
 # Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
 _AMOUNT: Final = re.compile(r"-?\d{1,12}(?:[.,]\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
 _STAKE: Final = re.compile(r"\d{1,12}(?:[.,]\d{1,6})?")
 _TARGET: Final = re.compile(r"\d{1,4}")
 _NAME: Final = re.compile(r"@?[^\W\d_][\w.\-']{0,31}")
-_COMMAND: Final = re.compile(r"/calc(?:@\w+)?(?=\s|$)", re.IGNORECASE)
+_COMMAND: Final = re.compile(r"\A/calc(?:@\w+)?(?=\s|$)", re.IGNORECASE)
 _SPAN: Final = 60  # longest quoted input in an error
 # A separator between words: `;`, `:`, or a comma not between two digits (`36,5` is a number).
 _SEPARATOR: Final = re.compile(r"[;:]|,(?!\d)|(?<!\d),")
@@ -108,11 +104,9 @@ class PlayerLine:
 
 def parse_calc(text: str) -> PaperSheet:
     """The sheet of a `/calc` message (the command itself may be left out); raises CalcError."""
-    lang = language_of(text)
+    lang = "ru" if _CYRILLIC.search(text) else "en"
     lines = text.strip().split("\n")
-    first = lines[0].strip()
-    first = _COMMAND.sub("", first, count=1) if _COMMAND.match(first) else first
-    header = parse_header(first, lang=lang)
+    header = parse_header(_COMMAND.sub("", lines[0].strip(), count=1), lang)
     rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
     names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
     players = [
@@ -122,56 +116,48 @@ def parse_calc(text: str) -> PaperSheet:
     return build_sheet(header, players)
 
 
-def language_of(text: str) -> str:
-    """ "ru" when the message has Cyrillic letters (its examples are then in Russian), else "en"."""
-    return "ru" if _CYRILLIC.search(text) else "en"
-
-
-def parse_header(text: str, line: int = 1, lang: str = "en") -> Header:
+def parse_header(text: str, lang: str) -> Header:
     """`sochi pool 10 stake 0.1 whist_split=gentleman` in any order; every part optional."""
     text = text.strip()
     example = _HEADER.get(lang, _HEADER["en"])
     words = split_words(text)
     convention: str | None = None
     overrides: dict[str, str] = {}
-    stake: Fraction | None = None
+    stake: dict[str, str] = {}  # its own, so that `stake=…` stays an unknown option
     k = 0
     while k < len(words):
         word = words[k]
         column = WORDS.get(word.casefold())
-        if "=" in word:
-            name, _, value = word.partition("=")
-            name = name.strip().lower()
-            if name in overrides:
-                raise _error("calc-repeated", word, {}, example, line, text)
-            overrides[name] = value
-        elif column in (POOL, STAKE):
-            if k + 1 >= len(words):
-                raise _error("calc-missing-number", word, {}, example, line, text)
-            value = words[k + 1]
-            if column == POOL:
-                if "pool_target" in overrides:
-                    raise _error("calc-repeated", word, {}, example, line, text)
-                if _TARGET.fullmatch(value) is None or int(value) == 0:
-                    raise _error("calc-bad-number", value, {}, example, line, text)
-                overrides["pool_target"] = value
-            else:
-                if stake is not None:
-                    raise _error("calc-repeated", word, {}, example, line, text)
-                if _STAKE.fullmatch(value) is None or Fraction(value.replace(",", ".")) == 0:
-                    raise _error("calc-bad-number", value, {}, example, line, text)
-                stake = Fraction(value.replace(",", "."))
-            k += 1
+        if "=" in word or column in ("pool", "stake"):
+            name, eq, value = word.partition("=")
+            found = overrides if eq or column == "pool" else stake
+            key = name.strip().lower() if eq else "pool_target" if column == "pool" else "stake"
+            if key in found:
+                raise _error("calc-repeated", word, {}, example, 1, text)
+            if not eq:
+                if k + 1 >= len(words):
+                    raise _error("calc-missing-number", word, {}, example, 1, text)
+                k += 1
+                value = words[k]
+                number = _TARGET if column == "pool" else _STAKE
+                if number.fullmatch(value) is None or Fraction(value.replace(",", ".")) == 0:
+                    raise _error("calc-bad-number", value, {}, example, 1, text)
+            found[key] = value
         elif convention is None and _is_convention(word):
             convention = canonical_convention(word)
         else:
-            raise _error("calc-unknown-word", word, {}, example, line, text)
+            raise _error("calc-unknown-word", word, {}, example, 1, text)
         k += 1
-    header = Header(convention or "sochi", tuple(overrides.items()), stake)
+    amount = stake.get("stake")
+    header = Header(
+        convention or "sochi",
+        tuple(overrides.items()),
+        None if amount is None else Fraction(amount.replace(",", ".")),
+    )
     try:
         rules_for(header.convention, MIN_PLAYERS, dict(header.overrides))
     except OptionError as error:
-        raise CalcError(error.code, error.span, error.params, example, line, text) from None
+        raise CalcError(error.code, error.span, error.params, example, 1, text) from None
     return header
 
 
@@ -218,47 +204,46 @@ def parse_player_line(
     while k < len(words):
         word = words[k]
         found = WORDS.get(word.casefold())
-        if found in (POOL, MOUNTAIN):
+        if found == "whists":
+            if "whists" in columns:
+                raise _error("calc-repeated", word, {}, example, line, text)
+            columns["whists"] = Fraction(0)
+            column = "whists"
+            k += 1
+            continue
+        if found in ("pool", "mountain"):
             if found in columns:
                 raise _error("calc-repeated", word, {}, example, line, text)
-            if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
-                raise _error("calc-missing-number", word, {}, example, line, text)
-            amount = _amount(words[k + 1], line, text, example)
-            if found == POOL and amount < 0:
-                raise _error("calc-negative", words[k + 1], {}, example, line, text)
-            columns[found] = amount
             column = None
-            k += 2
-            continue
-        if found == WHISTS:
-            if WHISTS in columns:
-                raise _error("calc-repeated", word, {}, example, line, text)
-            columns[WHISTS] = Fraction(0)
-            column = WHISTS
-            k += 1
-            continue
-        if column != WHISTS:
+        elif column != "whists":
             raise _error("calc-unknown-word", word, {}, example, line, text)
-        if word.casefold() in _LINKING:
+        elif word.casefold() in _LINKING:
             k += 1
             continue
-        target = find_name(word, names)
-        if target is None:
-            params = {"players": ", ".join(names)}
-            raise _error("calc-unknown-name", word, params, example, line, text)
-        if target.casefold() == me.casefold():
-            raise _error("calc-whists-self", word, {}, example, line, text)
-        if target in whists:
-            raise _error("calc-repeated", word, {}, example, line, text)
+        else:
+            target = find_name(word, names) or ""
+            if not target:
+                params = {"players": ", ".join(names)}
+                raise _error("calc-unknown-name", word, params, example, line, text)
+            if target.casefold() == me.casefold():
+                raise _error("calc-whists-self", word, {}, example, line, text)
+            if target in whists:
+                raise _error("calc-repeated", word, {}, example, line, text)
         if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
             raise _error("calc-missing-number", word, {}, example, line, text)
-        amount = _amount(words[k + 1], line, text, example)
-        if amount < 0:
-            raise _error("calc-negative", words[k + 1], {}, example, line, text)
-        whists[target] = amount
+        amount = words[k + 1]
+        if _AMOUNT.fullmatch(amount) is None:
+            raise _error("calc-bad-number", amount, {}, example, line, text)
+        value = Fraction(amount.replace(",", "."))
+        if found != "mountain" and value < 0:
+            raise _error("calc-negative", amount, {}, example, line, text)
+        if found is None:
+            whists[target] = value
+        else:
+            columns[found] = value
         k += 2
     return PlayerLine(
-        me, columns.get(POOL), columns.get(MOUNTAIN, Fraction(0)), tuple(whists.items())
+        me, columns.get("pool"), columns.get("mountain", Fraction(0)), tuple(whists.items())
     )
 
 
@@ -299,12 +284,6 @@ def _is_convention(word: str) -> bool:
     except OptionError:
         return False
     return True
-
-
-def _amount(word: str, line: int, text: str, example: str) -> Fraction:
-    if _AMOUNT.fullmatch(word) is None:
-        raise _error("calc-bad-number", word, {}, example, line, text)
-    return Fraction(word.replace(",", "."))
 
 
 def split_words(text: str) -> list[str]:

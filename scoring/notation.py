@@ -10,21 +10,12 @@ from typing import Final
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_contract import ContractReader
-from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example, resolve_player
-from scoring.notation_table import Table
-from scoring.notation_words import COLUMNS, LANGS, SEATS, norm, words
+from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example
+from scoring.notation_line import resolve_player as resolve_player
+from scoring.notation_table import Table as Table
+from scoring.notation_words import COLUMNS, norm, words
+from scoring.notation_words import SEATS as SEATS
 from scoring.rules import OPTION_NAMES, format_option, parse_option
-
-__all__ = [
-    "LANGS",
-    "RULE_CHANGE_EXAMPLE",
-    "SEATS",
-    "Table",
-    "format_record",
-    "parse_record",
-    "parse_rule_change",
-    "resolve_player",
-]
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, NoReturn
+from typing import Final, NamedTuple, NoReturn
 
 from scoring.deal import TRICKS, Defender, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
@@ -13,11 +13,10 @@ from scoring.notation_words import (
     NUMBER_RE,
     OPEN,
     Word,
+    closing,
     norm,
     positions,
     small_int,
-    unquote,
-    unterminated,
 )
 
 # The note an error's example adds, in the line's language.
@@ -55,14 +54,11 @@ def resolve(key: str, table: Table, where: str, example_line: Callable[[], str])
 # --- Reading ------------------------------------------------------------------------------
 
 
-class Def:
-    __slots__ = ("at", "player", "role", "tricks")
-
-    def __init__(self, player: int, role: Role, tricks: int | None, at: int) -> None:
-        self.player = player
-        self.role = role
-        self.tricks = tricks
-        self.at = at  # the word's index in the line
+class Def(NamedTuple):
+    player: int
+    role: Role
+    tricks: int | None
+    at: int  # the word's index in the line
 
 
 class ExtrasDraft:
@@ -203,11 +199,11 @@ class Line:
     def note(self, at: int, kind: str) -> str:
         """The text of the `note:"…"` at word `at`, whitespace collapsed; unclosed: an error."""
         word = self.words[at]
-        if unterminated(word.after):
+        note, end = closing(word.after) or (word.after, len(word.after) - 1)
+        if end == len(word.after):
             example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"
             raise InvalidDeal("unterminated-note", word.raw, {}, example_line)
-        note = unquote(word.after)
-        if note is None:
+        if end < len(word.after) - 1:
             self.fail("unknown-word", word.raw, kind)
         return " ".join(note.split())
 
@@ -218,14 +214,6 @@ class Line:
             return None
         after = line[at + 1]
         return after.number if after.number is not None else after.bez_word
-
-    def result_at(self, at: int) -> tuple[int, int] | None:
-        """A contract's RESULT at word `at`: (result, words used), or None."""
-        result = self.words[at].result
-        if result is not None:
-            return result, 1
-        n = self.bez_at(at)
-        return None if n is None else (-n, 2)
 
     def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
         """A misère's TRICKS at word `at`: (tricks, words used), or None."""

@@ -66,36 +66,6 @@ def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, .
     return tuple(bare), tuple(inner)
 
 
-def _result_text(result: int) -> str:
-    return "=" if result == 0 else f"{result:+d}"
-
-
-def _amount_text(amount: Fraction) -> str:
-    return f"+{amount}" if amount > 0 else str(amount)
-
-
-def _extras_text(extras: Extras, inner: tuple[str, ...], words: dict[str, str]) -> list[str]:
-    parts: list[str] = []
-    if extras.dealer is not None:
-        parts.append(f"dealer:{inner[extras.dealer]}")
-    if extras.prikup:
-        parts.append(f"prikup:{extras.prikup}")
-    if extras.open is not None:
-        parts.append(words["open"] if extras.open else words["closed"])
-    if extras.note:
-        parts.append(_note_text(extras.note))
-    if extras.late:
-        parts.append("late")
-    return parts
-
-
-def _suit_text(suit: Suit | None, lang: str) -> str:
-    """A contract's suit as printed; no-trump is `бк` in Russian (notation.md: `nt`/`бк`)."""
-    if suit is None:
-        return ""
-    return "бк" if lang == "ru" and suit is Suit.NO_TRUMP else suit.value
-
-
 def _note_text(note: str) -> str:
     escaped = note.replace("\\", "\\\\").replace('"', '\\"')
     return f'note:"{escaped}"'
@@ -110,11 +80,11 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
     parts: list[str]
     if isinstance(record, Contract):
         roles = _ROLE_WORDS[lang]
-        parts = [
-            bare[record.declarer],
-            f"{record.level}{_suit_text(record.suit, lang)}",
-            _result_text(record.result),
-        ]
+        # no-trump is `бк` in Russian (notation.md: `nt`/`бк`)
+        ru_nt = lang == "ru" and record.suit is Suit.NO_TRUMP
+        suit = "бк" if ru_nt else "" if record.suit is None else record.suit.value
+        result = "=" if record.result == 0 else f"{record.result:+d}"
+        parts = [bare[record.declarer], f"{record.level}{suit}", result]
         for d in record.defenders:
             tricks = "" if d.tricks is None else f"/{d.tricks}"
             parts.append(f"{roles[d.role]}:{inner[d.player]}{tricks}")
@@ -130,7 +100,8 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
             if record.column is Column.WHISTS and record.target is not None
             else record.column.value
         )
-        parts = ["adjust", inner[record.player], column, _amount_text(record.amount)]
+        amount = f"+{record.amount}" if record.amount > 0 else str(record.amount)
+        parts = ["adjust", inner[record.player], column, amount]
         if record.note:
             parts.append(_note_text(record.note))
     elif isinstance(record, RuleChange):
@@ -138,38 +109,36 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
     else:
         parts = ["last-round"]
     if isinstance(record, Contract | Misere | Raspasy):
-        parts += _extras_text(record.extras, inner, words)
+        extras = record.extras
+        if extras.dealer is not None:
+            parts.append(f"dealer:{inner[extras.dealer]}")
+        if extras.prikup:
+            parts.append(f"prikup:{extras.prikup}")
+        if extras.open is not None:
+            parts.append(words["open"] if extras.open else words["closed"])
+        if extras.note:
+            parts.append(_note_text(extras.note))
+        if extras.late:
+            parts.append("late")
     return " ".join(parts)
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
     """One correct line of this kind for this table, in the line's language."""
-    active = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
-    a, b, c = active
-    extras = Extras()
-    record: Record
-    if kind == "misere":
-        record = Misere(c, 0)
-    elif kind == "raspasy":
-        record = Raspasy(((a, 2), (b, 3), (c, 5)))
-    elif kind == "adjust":
-        record = Adjust(a, Column.POOL, Fraction(-2))
-    elif kind == "adjust-whists":
-        record = Adjust(a, Column.WHISTS, Fraction(10), target=b)
-    elif kind == "last-round":
-        record = LastRound()
-    elif kind == "three-down":
-        record = Contract(c, 6, Suit.SPADES, 0, (), three_down=True)
-    elif kind == "two-whists":
-        record = Contract(
+    a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
+    whist, half = Defender(a, Role.WHIST), Defender(b, Role.HALF)
+    records: dict[str, Record] = {
+        "misere": Misere(c, 0),
+        "raspasy": Raspasy(((a, 2), (b, 3), (c, 5))),
+        "adjust": Adjust(a, Column.POOL, Fraction(-2)),
+        "adjust-whists": Adjust(a, Column.WHISTS, Fraction(10), target=b),
+        "last-round": LastRound(),
+        "three-down": Contract(c, 6, Suit.SPADES, 0, (), three_down=True),
+        "two-whists": Contract(
             c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
-        )
-    elif kind == "half":
-        record = Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), Defender(b, Role.HALF)))
-    else:
-        if kind == "prikup":
-            extras = Extras(prikup=1)
-        record = Contract(
-            c, 7, Suit.SPADES, -1, (Defender(a, Role.WHIST), Defender(b, Role.PASS)), extras=extras
-        )
-    return format_record(record, table.players, lang=lang)
+        ),
+        "half": Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), half)),
+    }
+    extras = Extras(prikup=1) if kind == "prikup" else Extras()
+    played = Contract(c, 7, Suit.SPADES, -1, (whist, Defender(b, Role.PASS)), extras=extras)
+    return format_record(records.get(kind, played), table.players, lang=lang)

@@ -88,7 +88,6 @@ SUIT_ALT: Final = "|".join(re.escape(s) for s in sorted(SUITS, key=len, reverse=
 LEVEL_RE: Final = re.compile(
     rf"(?P<level>[0-9]+|тотус|totus)(?P<suit>{SUIT_ALT})?(?P<result>=|[+-][0-9]+)?"
 )
-_LEADING_NUMBER_RE: Final = re.compile(r"[0-9]+")
 _SIGNED_RE: Final = re.compile(r"(?P<sign>[+-])(?P<n>[0-9]+)")
 NUMBER_RE: Final = re.compile(r"[0-9]+")
 _BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
@@ -185,7 +184,6 @@ class Word:
             "suit_lang",
             "suit_word",
             "tricks",
-            "tricks_key",
         ]
     )
 
@@ -209,7 +207,8 @@ class Word:
             if word in LEVEL_WORDS:
                 self.suit_lang = word == "тотус"
             if m["result"]:
-                self.stuck = _signed_value(m["result"])
+                n = 0 if m["result"] == "=" else small_int(m["result"][1:])
+                self.stuck = -n if m["result"][0] == "-" else n
         self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
         self.signed: tuple[bool, int] | None = None  # (plus, n) of `+N` / `-N`
         if m := _SIGNED_RE.fullmatch(key):
@@ -231,11 +230,10 @@ class Word:
         self.after = after_colon(raw) if self.head is not None else ""
         self.ref, tricks = split_tricks(self.after)
         self.ref_key = norm(self.ref)
-        self.tricks_key = None if tricks is None else norm(tricks)
         self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
         self.bare_role = key in ROLES
         self.suit_word = SUIT_WORDS.get(key)
-        digits = _LEADING_NUMBER_RE.match(key)
+        digits = NUMBER_RE.match(key)
         self.lead_digits = digits is not None
         self.lead_bad_level = digits is not None and (
             not 6 <= small_int(digits.group()) <= 10
@@ -243,7 +241,7 @@ class Word:
         )
         self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
         # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
-        self.tricks = _tricks(self.tricks_key)
+        self.tricks = _tricks(None if tricks is None else norm(tricks))
         # a raspasy `NAME/N`: the reference as typed, its key, and N as `tricks`
         self.pair, pair_tricks = split_tricks(raw)
         self.pair_key = norm(self.pair)
@@ -273,13 +271,6 @@ def _tricks(key: str | None) -> int | None:
     if key is None:
         return None
     return int(key) if NUMBER_RE.fullmatch(key) and small_int(key) <= TRICKS else -1
-
-
-def _signed_value(text: str) -> int:
-    if text == "=":
-        return 0
-    n = small_int(text[1:])
-    return n if text[0] == "+" else -n
 
 
 @lru_cache(maxsize=16384)
@@ -346,7 +337,7 @@ def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, in
     return out
 
 
-def _closing(raw: str) -> tuple[str, int] | None:
+def closing(raw: str) -> tuple[str, int] | None:
     """A quoted note's text and where its closing quote stands (`len(raw)`: unclosed); else None."""
     if not raw or raw[0] not in QUOTES:
         return None
@@ -364,18 +355,3 @@ def _closing(raw: str) -> tuple[str, int] | None:
             out.append(char)
             i += 1
     return "".join(out), i
-
-
-def unquote(raw: str) -> str | None:
-    """A note's text: quoted (`"a \\"b\\""`) or one bare word; None when text follows the quote."""
-    quoted = _closing(raw)
-    if quoted is None:
-        return raw
-    text, end = quoted
-    return text if end >= len(raw) - 1 else None
-
-
-def unterminated(raw: str) -> bool:
-    """Whether a note's text opens a quote and never closes it (`note:"late start`)."""
-    quoted = _closing(raw)
-    return quoted is not None and quoted[1] == len(raw)

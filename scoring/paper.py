@@ -1,4 +1,4 @@
-"""A paper sheet typed in by hand (settlement.md "Input for a paper sheet")."""
+"""A paper sheet typed in by hand (settlement.md "Input for a paper sheet"), and written back."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from scoring.deal import Column
 from scoring.errors import OptionError, ProtocolError
 from scoring.rules import Rules, format_option, rules_for
-from scoring.sheet import Totals
+from scoring.sheet import Band, Game, Sheet, Totals
 
 FIELDS: Final = tuple(
     ["convention", "players", "pool_target", "pool", "mountain", "whists", "stake", "options"]
@@ -37,12 +38,9 @@ class PaperSheet:
     stake: Fraction | None  # money per whist
 
 
-class _Constant(ValueError):
-    """NaN or Infinity in the JSON: valid for Python's parser, not for us."""
-
-
 def _refuse_constant(name: str) -> object:
-    raise _Constant(name)
+    """NaN or Infinity in the JSON: valid for Python's parser, not for us."""
+    raise ProtocolError("bad-json", name, {"problem": "constant"}, EXAMPLE)
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -64,8 +62,7 @@ def parse_paper_sheet(text: str) -> PaperSheet:
     except ProtocolError as error:
         if error.line or error.code == "bad-json":
             raise
-        path = _error_path(error)
-        raise ProtocolError.at(line_of(text, path), error) from None
+        raise ProtocolError.at(line_of(text, _error_path(error)), error) from None
 
 
 def _error_path(error: ProtocolError) -> tuple[str, ...]:
@@ -127,8 +124,6 @@ def _parse(text: str) -> PaperSheet:
         params = {"problem": "syntax", "detail": error.msg, "column": str(error.colno)}
         span = _quote(error.doc[error.pos : error.pos + 10])
         raise ProtocolError("bad-json", span, params, EXAMPLE, line=error.lineno) from None
-    except _Constant as error:
-        raise ProtocolError("bad-json", str(error), {"problem": "constant"}, EXAMPLE) from None
     except RecursionError:
         raise ProtocolError("bad-json", "", {"problem": "too-deep"}, EXAMPLE) from None
     except ValueError:  # an integer longer than int() accepts
@@ -139,10 +134,23 @@ def _parse(text: str) -> PaperSheet:
             raise _bad(key, key, "field")
     players = _players(sheet.get("players"))
     rules = _rules(sheet, len(players))
+    pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))
+    pools = {} if pool is None else _amounts(pool, players, "pool")
+    for name in players:
+        if pool is not None and name not in pools:
+            raise _bad(f"pool.{name}", name, "every-player")
+    mountains = _amounts({} if mountain is None else mountain, players, "mountain")
+    rows = _by_player({} if whists is None else whists, players, "whists")
+    matrix: list[tuple[Fraction, ...]] = []
+    for writer in players:
+        row = _amounts(rows.get(writer, {}), players, f"whists.{writer}")
+        if writer in row:
+            raise _bad(f"whists.{writer}.{writer}", writer, "another-player")
+        matrix.append(tuple(row.get(target, Fraction(0)) for target in players))
     totals = Totals(
-        pool=_pool(sheet.get("pool"), players, rules.pool_target),
-        mountain=_mountain(sheet.get("mountain"), players),
-        whists=_whists(sheet.get("whists"), players),
+        pool=tuple(pools.get(name, Fraction(rules.pool_target)) for name in players),
+        mountain=tuple(mountains.get(name, Fraction(0)) for name in players),
+        whists=tuple(matrix),
     )
     return PaperSheet(rules, players, totals, _stake(sheet.get("stake")))
 
@@ -184,32 +192,6 @@ def _option_text(value: object, field: str) -> str:
     if isinstance(value, int | str | Decimal):  # (a bool is an int: `true`/`false`)
         return format_option(value)
     raise _bad(field, value, "option-value")
-
-
-def _pool(value: object, players: tuple[str, ...], target: int) -> tuple[Fraction, ...]:
-    if value is None:
-        return tuple(Fraction(target) for _ in players)
-    amounts = _amounts(value, players, "pool")
-    for name in players:
-        if name not in amounts:
-            raise _bad(f"pool.{name}", name, "every-player")
-    return tuple(amounts[name] for name in players)
-
-
-def _mountain(value: object, players: tuple[str, ...]) -> tuple[Fraction, ...]:
-    amounts = _amounts({} if value is None else value, players, "mountain")
-    return tuple(amounts.get(name, Fraction(0)) for name in players)
-
-
-def _whists(value: object, players: tuple[str, ...]) -> tuple[tuple[Fraction, ...], ...]:
-    rows = _by_player({} if value is None else value, players, "whists")
-    matrix: list[tuple[Fraction, ...]] = []
-    for writer in players:
-        row = _amounts(rows.get(writer, {}), players, f"whists.{writer}")
-        if writer in row:
-            raise _bad(f"whists.{writer}.{writer}", writer, "another-player")
-        matrix.append(tuple(row.get(target, Fraction(0)) for target in players))
-    return tuple(matrix)
 
 
 def _stake(value: object) -> Fraction | None:
@@ -281,3 +263,81 @@ def _quote(value: object) -> str:
         except (ValueError, RecursionError):
             text = type(value).__name__
     return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
+
+
+# --- Written back: as a `/calc` message, and as a sheet with no records ---
+
+COMMAND: Final = "/calc"
+
+
+def as_sheet(paper: PaperSheet) -> Sheet:
+    """The paper sheet as a `Sheet` with no records, each total written at index −1."""
+    game = Game(paper.rules, paper.players, 0, paper.stake)
+    totals = paper.totals
+    history: dict[Band, tuple[tuple[int, Fraction], ...]] = {}
+    for seat in range(len(paper.players)):
+        history[Band(seat, Column.POOL)] = ((-1, totals.pool[seat]),)
+        history[Band(seat, Column.MOUNTAIN)] = ((-1, totals.mountain[seat]),)
+        for other in range(len(paper.players)):
+            if other != seat and totals.whists[seat][other]:
+                history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
+    closed = frozenset(
+        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
+    )
+    return Sheet(game, (), totals, history, closed_pools=closed)
+
+
+def format_calc(sheet: PaperSheet) -> str:
+    """The sheet as a `/calc` message that reads back to it (zero whists pairs left out)."""
+    rules, names = sheet.rules, sheet.players
+    head = [COMMAND, rules.convention, "pool", str(rules.pool_target)]
+    if sheet.stake is not None:
+        head += ["stake", format_stake(sheet.stake)]
+    head += [
+        f"{name}={value}"
+        for name, value in rules.overrides(len(names)).items()
+        if name != "pool_target"
+    ]
+    lines = [" ".join(head)]
+    for seat, name in enumerate(names):
+        words = [
+            name,
+            "pool",
+            format_amount(sheet.totals.pool[seat]),
+            "mountain",
+            format_amount(sheet.totals.mountain[seat]),
+        ]
+        pairs = [
+            f"{other} {format_amount(sheet.totals.whists[seat][k])}"
+            for k, other in enumerate(names)
+            if k != seat and sheet.totals.whists[seat][k]
+        ]
+        if pairs:
+            words += ["whists", *pairs]
+        lines.append(" ".join(words))
+    return "\n".join(lines)
+
+
+def format_amount(value: Fraction) -> str:
+    """`30`, `36.5`, or `110/3` when no short decimal is exact."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    decimal = _decimal(value)
+    return (
+        format(decimal, "f") if decimal is not None else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def format_stake(value: Fraction) -> str:
+    decimal = _decimal(value)
+    if decimal is None:
+        raise ValueError(f"a stake of {value} has no short decimal form")
+    return format(decimal, "f")
+
+
+def _decimal(value: Fraction) -> Decimal | None:
+    """The value as a decimal of at most 6 places, or None."""
+    scaled = value * 10**6
+    if scaled.denominator != 1:
+        return None
+    return (Decimal(scaled.numerator) / Decimal(10**6)).normalize()
