@@ -12,7 +12,7 @@ from bot.texts.i18n import Safe, Translator
 
 
 class Topic(StrEnum):
-    """A screen of /help (its text is `helpscreen-<name>`); HOME is the short one /help opens with."""
+    """A screen of /help (text `helpscreen-<name>`); HOME is the short one /help opens with."""
 
     HOME = "h"
     RECORDING = "r"
