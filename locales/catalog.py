@@ -45,44 +45,38 @@ def lookup(lang: str, key: str) -> str | None:
     return None
 
 
-@cache
-def table(lang: str, key: str) -> Mapping[str, str]:
-    """The texts of a table (`"sheet"`, `"cli.messages"`) in a language, English filling gaps."""
-    merged: dict[str, str] = {}
+def _merged(lang: str, key: str) -> dict[str, Any]:
+    """A table's entries (texts and sub-tables alike), the language's over English's."""
+    merged: dict[str, Any] = {}
     for source in (FALLBACK, language(lang)):
         node = find(load(source), key)
         if isinstance(node, Mapping):
-            merged.update({k: v for k, v in node.items() if isinstance(v, str)})
+            merged.update(node)
     return merged
 
 
-def plural_category(lang: str, shown: str) -> str:
-    """CLDR plural category of a number as shown (`"21"`, `"2,5"`): fractions are `other`."""
-    digits = shown.lstrip("+−-")
-    if not digits.isdigit():
-        return "other"
-    n = int(digits)
-    if language(lang) == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    return "one" if n == 1 else "other"
-
-
-def plural(lang: str, key: str, shown: str) -> str:
-    """The word after a number as shown: `plural("ru", "whist", "2,5")` → `виста`."""
-    forms = find(load(language(lang)), f"plural.{key}") or find(load(FALLBACK), f"plural.{key}")
-    category = plural_category(lang, shown)
-    return str(forms.get(category) or forms.get("other") or forms.get("many"))
+@cache
+def table(lang: str, key: str) -> Mapping[str, str]:
+    """The texts of a table (`"sheet"`, `"cli.messages"`) in a language, English filling gaps."""
+    return {k: v for k, v in _merged(lang, key).items() if isinstance(v, str)}
 
 
 def keys(lang: str, key: str) -> tuple[str, ...]:
     """The names in a table (texts and sub-tables alike), English and the language's together."""
-    names: dict[str, None] = {}
-    for source in (FALLBACK, language(lang)):
-        node = find(load(source), key)
-        if isinstance(node, Mapping):
-            names.update(dict.fromkeys(node))
-    return tuple(names)
+    return tuple(_merged(lang, key))
+
+
+def plural(lang: str, key: str, shown: str) -> str:
+    """The word after a number as shown (CLDR categories; fractions are `other`):
+    `plural("ru", "whist", "2,5")` → `виста`."""
+    forms = find(load(language(lang)), f"plural.{key}") or find(load(FALLBACK), f"plural.{key}")
+    digits = shown.lstrip("+−-")
+    n = int(digits) if digits.isdigit() else None
+    if n is None:
+        category = "other"
+    elif language(lang) == "ru":
+        few = 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+        category = "one" if n % 10 == 1 and n % 100 != 11 else "few" if few else "many"
+    else:
+        category = "one" if n == 1 else "other"
+    return str(forms.get(category) or forms.get("other") or forms.get("many"))

@@ -8,8 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from locales.catalog import language
+
 MINUS_SIGN: Final = "−"
-DECIMAL_MARKS: Final[Mapping[str, str]] = {"ru": ",", "en": "."}
 SUPERSCRIPT: Final = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 SUBSCRIPT: Final = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 # The vulgar-fraction glyphs, by value: {Fraction(1, 2): "½", …}.
@@ -19,8 +20,8 @@ _VULGAR: Final[Mapping[Fraction, str]] = {
 
 
 def decimal_mark(lang: str) -> str:
-    """`,` for Russian, `.` for English and any language without its own mark (`ru-RU` → `,`)."""
-    return DECIMAL_MARKS.get(lang.split("-")[0].lower(), ".")
+    """`,` for Russian (`ru-RU` too), `.` for English and any other language."""
+    return "," if language(lang) == "ru" else "."
 
 
 def _signed(text: str, negative: bool, positive: bool, sign: bool, minus: str) -> str:
@@ -37,8 +38,8 @@ def decimal(
     places: int = 1,
     minus: str = MINUS_SIGN,
 ) -> str:
-    """`12.5`/`12,5`: at most `places` decimals (halves away from zero, trailing zeros dropped),
-    `+` when `signed` and positive, `minus` when negative; a value that rounds to zero is `0`."""
+    """`12.5`/`12,5`: at most `places` decimals, halves away from zero, trailing zeros dropped;
+    a value that rounds to zero is `0`."""
     if isinstance(value, int):
         top, bottom = value, 1
     else:

@@ -1,9 +1,7 @@
 """A deal by buttons: the pure step machine behind `/deal` alone (notation.md "Canonical form").
 
-What a step offers is the engine's (`scoring.offers`); a finished draft's canonical line goes
-through the same `GameService.record` as a typed `/deal`, so every rule and refusal stays the
-engine's. No aiogram, no I/O: bot/telegram/inbound/handlers/deal_steps.py keeps the drafts.
-"""
+What a step offers is the engine's (`scoring.offers`); a finished draft's line goes through the
+same `GameService.record` as a typed `/deal`, so every rule and refusal stays the engine's."""
 
 from __future__ import annotations
 
@@ -50,16 +48,6 @@ def step(seating: Seating, draft: Draft) -> DealStep:
     if draft.two_whists and draft.split is None:
         return DealStep.SPLIT
     return DealStep.CONFIRM
-
-
-def subject(seating: Seating, draft: Draft) -> int | None:
-    """Whose answer the step asks for: the defender whose word, the raspasy player whose tricks."""
-    current = step(seating, draft)
-    if current is DealStep.WORD and draft.declarer is not None:
-        return seating.defenders(draft.declarer)[len(draft.words)]
-    if current is DealStep.RASPASY:
-        return seating.active[len(draft.tricks)]
-    return draft.declarer
 
 
 def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
@@ -208,6 +196,7 @@ def record(seating: Seating, draft: Draft) -> Deal:
     assert draft.level is not None
     if draft.conceded:
         return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
+    declarer, level = draft.declarer, draft.level
     if draft.dealer_whist is not None:
         assert draft.taken is not None
         size = len(seating.names)
@@ -215,26 +204,19 @@ def record(seating: Seating, draft: Draft) -> Deal:
             Defender(seating.dealer, Role.WHIST, None),
             Defender(draft.dealer_whist, Role.PASS, None),
         )  # clockwise from the declarer, as the notation reads them
-        declarer = draft.declarer
         defenders = tuple(sorted(pair, key=lambda d: (d.player - declarer) % size))
-        level = draft.level
-        return Contract(
-            draft.declarer, level, draft.suit, draft.taken - level, defenders, False, added
-        )
-    first, second = seating.defenders(draft.declarer)
+        return Contract(declarer, level, draft.suit, draft.taken - level, defenders, False, added)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)
     if draft.played:
         assert draft.taken is not None
-        result = draft.taken - draft.level
+        result = draft.taken - level
         if draft.two_whists:
             assert draft.split is not None
             tricks = (draft.split, offers.tricks_left((draft.taken, draft.split)))
-    defenders = (
-        Defender(first, draft.words[0], tricks[0]),
-        Defender(second, draft.words[1], tricks[1]),
-    )
-    return Contract(draft.declarer, draft.level, draft.suit, result, defenders, extras=added)
+    seats = seating.defenders(declarer)
+    defenders = tuple(map(Defender, seats, draft.words, tricks))
+    return Contract(declarer, level, draft.suit, result, defenders, extras=added)
 
 
 def notation(seating: Seating, draft: Draft) -> str:
@@ -338,7 +320,12 @@ def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
     parts = so_far(t, seating, draft)
     if parts:
         lines.append(t("steps-so-far", parts=" · ".join(parts)))
-    who = subject(seating, draft)
+    # whose answer the step asks for: the defender whose word, the raspasy player whose tricks
+    who = draft.declarer
+    if current is DealStep.WORD and draft.declarer is not None:
+        who = seating.defenders(draft.declarer)[len(draft.words)]
+    elif current is DealStep.RASPASY:
+        who = seating.active[len(draft.tricks)]
     name = names[who] if who is not None else ""
     params: dict[str, object] = {"name": name, "contract": contract_label(t, draft)}
     if current is DealStep.SPLIT and draft.taken is not None and draft.declarer is not None:

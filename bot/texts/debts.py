@@ -8,8 +8,8 @@ from datetime import UTC, tzinfo
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
-from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
-from bot.core.ledger import Amount, Debt
+from bot.core.events import DebtMarked, DebtOpened, DebtSide
+from bot.core.ledger import Amount, Debt, Payment
 from bot.domain import EventRow
 from bot.texts.i18n import Safe, Translator
 from bot.texts.times import chat_time
@@ -29,6 +29,12 @@ def debt_amount(t: Translator, debt: Debt) -> str:
     return amount_text(t, debt.amount)
 
 
+def _who(t: Translator, debt: Debt | Payment) -> dict[str, object]:
+    """A debt's (or payment's) debtor, creditor and amount, as its texts name them."""
+    amount = amount_text(t, debt.amount)
+    return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": amount}
+
+
 def period_text(t: Translator, seconds: int) -> str:
     """A reminder's period in its largest whole unit: `3 d`, `12 h`."""
     for unit, size in _UNITS:
@@ -38,14 +44,8 @@ def period_text(t: Translator, seconds: int) -> str:
 
 
 def button_text(t: Translator, debt: Debt) -> str:
-    """The "✅ paid" button of one debt (its debtor, creditor and amount, so a message with several
-    says which is which)."""
-    return t(
-        "debt-button",
-        debtor=debt.debtor.name,
-        creditor=debt.creditor.name,
-        amount=debt_amount(t, debt),
-    )
+    """The "✅ paid" button of one debt, naming both sides (a message may have several)."""
+    return t("debt-button", **_who(t, debt))
 
 
 def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
@@ -55,14 +55,7 @@ def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
 
 def _line(t: Translator, debt: Debt) -> Safe:
     paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
-    return t(
-        "debt-line",
-        debtor=debt.debtor.name,
-        creditor=debt.creditor.name,
-        amount=debt_amount(t, debt),
-        game=debt.number,
-        paid=paid,
-    )
+    return t("debt-line", **_who(t, debt), game=debt.number, paid=paid)
 
 
 def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
@@ -73,21 +66,8 @@ def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
     lines += [_line(t, debt) for debt in view.debts]
     if view.net:
         lines += ["", t("debts-net-title")]
-        for payment in view.net:
-            amount = amount_text(t, payment.amount)
-            lines.append(
-                t(
-                    "debts-net-line",
-                    debtor=payment.debtor.name,
-                    creditor=payment.creditor.name,
-                    amount=amount,
-                )
-            )
+        lines += [t("debts-net-line", **_who(t, payment)) for payment in view.net]
     return join_lines(lines)
-
-
-def _is(player: Player, user_id: int | None, username: str | None) -> bool:
-    return player.is_user(user_id, username)
 
 
 def account_debts_text(
@@ -99,11 +79,9 @@ def account_debts_text(
     lines: list[str] = [t("debts-private-title")]
     for debt in view.debts:
         chat = view.titles.get(debt.chat_id) or t("debts-some-chat")
-        params = {"amount": debt_amount(t, debt), "game": debt.number, "chat": chat}
-        if _is(debt.debtor, user_id, username):
-            lines.append(t("debts-you-owe", creditor=debt.creditor.name, **params))
-        else:
-            lines.append(t("debts-owed-to-you", debtor=debt.debtor.name, **params))
+        owes = debt.debtor.is_user(user_id, username)
+        key = "debts-you-owe" if owes else "debts-owed-to-you"
+        lines.append(t(key, **_who(t, debt), game=debt.number, chat=chat))
     return join_lines(lines)
 
 
@@ -115,11 +93,9 @@ def private_ended_text(
     game = debts[0].number
     lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
     for debt in debts:
-        amount = debt_amount(t, debt)
-        if debt in owing:
-            lines.append(t("debt-private-owe", creditor=debt.creditor.name, amount=amount))
-        else:
-            lines.append(t("debt-private-owed", debtor=debt.debtor.name, amount=amount))
+        lines.append(
+            t("debt-private-owe" if debt in owing else "debt-private-owed", **_who(t, debt))
+        )
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
@@ -133,31 +109,17 @@ def debt_history_line(
     zone: tzinfo = UTC,
 ) -> Safe:
     """/history's line of a debt event: opened by the game's end, marked paid, received."""
-    debt = debts[row.seq if isinstance(event, DebtOpened) else event.debt]
     if isinstance(event, DebtOpened):
-        key = "history-debt-opened"
+        debt, key = debts[row.seq], "history-debt-opened"
     else:
-        key = f"history-debt-{event.side.value}"
-    return t(
-        key,
-        debtor=debt.debtor.name,
-        creditor=debt.creditor.name,
-        amount=debt_amount(t, debt),
-        time=chat_time(row.at, zone, t.lang, date=False),
-    )
+        debt, key = debts[event.debt], f"history-debt-{event.side.value}"
+    return t(key, **_who(t, debt), time=chat_time(row.at, zone, t.lang, date=False))
 
 
 def marked_text(t: Translator, marked: Marked) -> Safe:
     """What the game's chat is told of a mark."""
-    debt = marked.debt
     key = "debt-marked-received" if marked.side is DebtSide.RECEIVED else "debt-marked-paid"
-    return t(
-        key,
-        debtor=debt.debtor.name,
-        creditor=debt.creditor.name,
-        amount=debt_amount(t, debt),
-        game=debt.number,
-    )
+    return t(key, **_who(t, marked.debt), game=marked.debt.number)
 
 
 def marked_toast(t: Translator, marked: Marked) -> str:
@@ -170,8 +132,7 @@ def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
     """`/paid`: the debts it closed."""
     first = closed[0]
     lines: list[str] = [t("paid-title", debtor=first.debtor.name, creditor=first.creditor.name)]
-    for debt in closed:
-        lines.append(t("paid-line", amount=debt_amount(t, debt), game=debt.number))
+    lines += [t("paid-line", amount=debt_amount(t, debt), game=debt.number) for debt in closed]
     return join_lines(lines)
 
 

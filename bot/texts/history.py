@@ -5,28 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
-from bot.core.events import (
-    ArbiterNamed,
-    ArbiterProposed,
-    CorrectionProposed,
-    DealEdited,
-    Dealt,
-    DebtMarked,
-    DebtOpened,
-    EndProposed,
-    Event,
-    GameEnded,
-    GameStarted,
-    LastRoundMarked,
-    LateDealProposed,
-    Penalized,
-    Proposed,
-    RuleChanged,
-    RuleChangeProposed,
-    SeatLinked,
-    VoteClosed,
-    VoteReferred,
-)
+from bot.core import events as ev
 from bot.core.ledger import debts_of
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow
@@ -56,29 +35,43 @@ def history_lines(
         }
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
-        if isinstance(event, DebtOpened | DebtMarked):
+        if isinstance(event, ev.DebtOpened | ev.DebtMarked):
             lines.append(debt_history_line(t, row, event, debts, zone))
-            continue
-        lines += _history_event(t, state, row, event, numbers, zone)
+        else:
+            lines += _event_lines(t, state, row, event, numbers, zone)
     if not state.items:
         lines.append(t("history-empty"))
     return lines
 
 
-def _history_event(
+def _event_lines(
     t: Translator,
     state: GameState,
     row: EventRow,
-    event: Event,
+    event: ev.Event,
     numbers: dict[int, str],
     zone: tzinfo,
 ) -> list[str]:
     time = chat_time(row.at, zone, t.lang, date=False)
     who = state.player_name(row.author) or "?"
     match event:
-        case Dealt() | RuleChanged() | LastRoundMarked() | Penalized():
-            return _history_record(t, state, row, event, numbers, zone)
-        case DealEdited():
+        case ev.Dealt() | ev.RuleChanged() | ev.LastRoundMarked() | ev.Penalized():
+            item = state.item(row.seq)
+            rule = isinstance(event, ev.RuleChanged)
+            line = item.line if rule else state.canonical(item.line, t.lang)
+            number = numbers.get(row.seq, "?")
+            if item.undone:
+                return [t("history-undone", line=line, time=time, author=who)]
+            if isinstance(event, ev.Penalized):
+                return [t("history-penalty", line=line, vote=event.vote, time=time)]
+            if isinstance(event, ev.RuleChanged):
+                vote = "?" if event.vote is None else event.vote
+                line = rule_said(t, item.line)
+                return [t("history-rule-changed", line=line, vote=vote, time=time)]
+            if isinstance(event, ev.Dealt) and event.vote is not None:
+                return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
+            return [t("history-line", number=number, line=line, time=time, author=who)]
+        case ev.DealEdited():
             number = numbers.get(event.target, "?")
             old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
             if event.vote is None:
@@ -91,17 +84,51 @@ def _history_event(
                 out.append(t("history-warning", name=writer))
             return out
         case (
-            EndProposed()
-            | CorrectionProposed()
-            | LateDealProposed()
-            | ArbiterProposed()
-            | RuleChangeProposed()
+            ev.EndProposed()
+            | ev.CorrectionProposed()
+            | ev.LateDealProposed()
+            | ev.ArbiterProposed()
+            | ev.RuleChangeProposed()
         ):
-            return _history_proposal(t, state, row, event, numbers, zone)
-        case VoteReferred():
+            target = 0
+            if isinstance(event, ev.CorrectionProposed):
+                target = event.target
+            elif isinstance(event, ev.LateDealProposed):
+                target = event.before
+            line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
+            old = (
+                event.old
+                if isinstance(event, ev.CorrectionProposed | ev.RuleChangeProposed)
+                else ""
+            )
+            if isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
+                line, old = (
+                    state.canonical(line, t.lang),
+                    state.canonical(old, t.lang) if old else "",
+                )
+            if isinstance(event, ev.RuleChangeProposed):
+                line, old = rule_said(t, line), option_value(t, old)
+            arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
+            out = [
+                t(
+                    f"history-{event.KIND.value}",
+                    vote=row.seq,
+                    who=who,
+                    time=time,
+                    number=numbers.get(target, "?"),
+                    old=old,
+                    line=line,
+                    arbiter=arbiter_name(arbiter),
+                    was=old,
+                )
+            ]
+            vote_state = state.votes[row.seq]
+            if not vote_state.closed:
+                out.append(t("history-vote-open", ballots=_ballots(state, vote_state)))
+            return out
+        case ev.VoteReferred():
             return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
-        case VoteClosed():
-            vote = state.votes[event.vote]
+        case ev.VoteClosed():
             result = "passed" if event.passed else "rejected"
             return [
                 t(
@@ -109,45 +136,20 @@ def _history_event(
                     vote=event.vote,
                     time=time,
                     why=t(f"history-why-{event.reason}", arbiter=who),
-                    ballots=_ballots(t, state, vote),
+                    ballots=_ballots(state, state.votes[event.vote]),
                 )
             ]
-        case ArbiterNamed():
+        case ev.ArbiterNamed():
             return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
-        case GameStarted():
+        case ev.GameStarted():
             started = chat_time(row.at, zone, t.lang)
             return [t("history-started", time=started, rules=rules_brief(t, state))]
-        case GameEnded():
+        case ev.GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
-        case SeatLinked():
+        case ev.SeatLinked():
             username = event.player.username or ""
             return [t("history-linked", username=username, name=event.player.name, time=time)]
     return []
-
-
-def _history_record(
-    t: Translator,
-    state: GameState,
-    row: EventRow,
-    event: Dealt | RuleChanged | LastRoundMarked | Penalized,
-    numbers: dict[int, str],
-    zone: tzinfo,
-) -> list[str]:
-    time = chat_time(row.at, zone, t.lang, date=False)
-    who = state.player_name(row.author) or "?"
-    item = state.item(row.seq)
-    line = item.line if isinstance(event, RuleChanged) else state.canonical(item.line, t.lang)
-    if item.undone:
-        return [t("history-undone", line=line, time=time, author=who)]
-    number = numbers.get(row.seq, "?")
-    if isinstance(event, Penalized):
-        return [t("history-penalty", line=line, vote=event.vote, time=time)]
-    if isinstance(event, RuleChanged):
-        vote = "?" if event.vote is None else event.vote
-        return [t("history-rule-changed", line=rule_said(t, item.line), vote=vote, time=time)]
-    if isinstance(event, Dealt) and event.vote is not None:
-        return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
-    return [t("history-line", number=number, line=line, time=time, author=who)]
 
 
 def rule_said(t: Translator, line: str) -> str:
@@ -159,46 +161,7 @@ def rule_said(t: Translator, line: str) -> str:
     return option_said(t, change.option, change.value) if change is not None else line
 
 
-def _history_proposal(
-    t: Translator,
-    state: GameState,
-    row: EventRow,
-    event: Proposed,
-    numbers: dict[int, str],
-    zone: tzinfo,
-) -> list[str]:
-    vote = state.votes[row.seq]
-    target = 0
-    if isinstance(event, CorrectionProposed):
-        target = event.target
-    elif isinstance(event, LateDealProposed):
-        target = event.before
-    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
-    old = event.old if isinstance(event, CorrectionProposed | RuleChangeProposed) else ""
-    if isinstance(event, CorrectionProposed | LateDealProposed):
-        line, old = state.canonical(line, t.lang), state.canonical(old, t.lang) if old else ""
-    if isinstance(event, RuleChangeProposed):
-        line, old = rule_said(t, line), option_value(t, old)
-    arbiter = arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None)
-    out: list[str] = [
-        t(
-            f"history-{event.KIND.value}",
-            vote=row.seq,
-            who=state.player_name(row.author) or "?",
-            time=chat_time(row.at, zone, t.lang, date=False),
-            number=numbers.get(target, "?"),
-            old=old,
-            line=line,
-            arbiter=arbiter,
-            was=old,
-        )
-    ]
-    if not vote.closed:
-        out.append(t("history-vote-open", ballots=_ballots(t, state, vote)))
-    return out
-
-
-def _ballots(t: Translator, state: GameState, vote: Vote) -> Safe:
+def _ballots(state: GameState, vote: Vote) -> Safe:
     parts = []
     for user_id, yes in vote.ballots.items():
         name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"

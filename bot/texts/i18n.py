@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections import defaultdict
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
@@ -27,10 +28,10 @@ def quote(value: object) -> Safe:
 
 
 class Translator:
-    """The texts of one language, with the default language's as a fallback."""
+    """The texts of one language (English for an unknown one), English filling gaps."""
 
-    def __init__(self, lang: str, fallback: str = "en") -> None:
-        self.lang = lang if lang in LANGUAGES else fallback
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in LANGUAGES else "en"
         self._messages = load(self.lang)
 
     def has(self, key: str) -> bool:
@@ -44,7 +45,8 @@ class Translator:
         return value
 
     def __call__(self, key: str, /, **params: object) -> Safe:
-        quoted = _Params({name: quote(value) for name, value in params.items()})
+        # A parameter the caller did not give shows as nothing (errors vary in params).
+        quoted = defaultdict[str, str](str, {name: quote(value) for name, value in params.items()})
         try:
             return Safe(self.template(key).format_map(quoted))
         except (KeyError, IndexError, ValueError):
@@ -58,23 +60,12 @@ class Translator:
         return numbers.decimal(value, self.lang, signed=signed, places=places)
 
     def money(self, value: Decimal, *, signed: bool = False) -> str:
-        """Money with two decimals: `+1.25`, `−0.40`."""
         return numbers.money(value, self.lang, signed=signed)
-
-    def plural(self, key: str, shown: str) -> str:
-        return catalog.plural(self.lang, key, shown)
 
     def count(self, value: Fraction | int, key: str, *, signed: bool = False) -> str:
         """`5 вистов`, `2,5 виста`, `1 whist`."""
         shown = self.number(value, signed=signed)
-        return f"{shown} {self.plural(key, shown)}"
-
-
-class _Params(dict[str, str]):
-    """Parameters of a text; one the caller did not give shows as nothing (errors vary in params)."""
-
-    def __missing__(self, key: str) -> str:
-        return ""
+        return f"{shown} {catalog.plural(self.lang, key, shown)}"
 
 
 @cache

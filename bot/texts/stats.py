@@ -48,17 +48,12 @@ def _best_worst(t: Translator, stats: ChatStats, tally: Tally, key: str = "stats
     )
 
 
-def _levels(t: Translator, tally: Tally) -> str:
-    parts = [
+def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Safe:
+    levels = " · ".join(
         t("stats-level", level=level, made=made, declared=declared)
         for level, made, declared in zip(LEVELS, tally.made, tally.declared, strict=True)
         if declared
-    ]
-    return " · ".join(parts)
-
-
-def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Safe:
-    levels = _levels(t, tally)
+    )
     return t(
         key,
         made=tally.contracts_made,
@@ -67,17 +62,13 @@ def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Saf
     )
 
 
-def _miseres(t: Translator, tally: Tally, key: str = "stats-miseres") -> Safe:
-    return t(key, made=tally.miseres_made, declared=tally.miseres)
-
-
 def _play_lines(t: Translator, tally: Tally) -> list[str]:
     """Contracts and misères, whists and raspasy, each only when there was one."""
     declared: list[str] = []
     if tally.contracts:
         declared.append(_contracts(t, tally))
     if tally.miseres:
-        declared.append(_miseres(t, tally))
+        declared.append(t("stats-miseres", made=tally.miseres_made, declared=tally.miseres))
     habits = [t("stats-habits", whists=_ratio(t, tally.whists_per_deal))]
     if tally.raspasy:
         habits.append(t("stats-raspasy", tricks=_ratio(t, tally.tricks_per_raspasy)))
@@ -85,18 +76,18 @@ def _play_lines(t: Translator, tally: Tally) -> list[str]:
 
 
 def _head(t: Translator, key: str, stats: ChatStats) -> Safe:
+    """The title (`key`) of the chat's selected games, or that there are none."""
+    if not stats.players:
+        return t("stats-none", filter=filter_text(t, stats.filter))
     return t(key, filter=filter_text(t, stats.filter), games=t.count(len(stats.games), "game"))
-
-
-def _none(t: Translator, stats: ChatStats) -> Safe:
-    return t("stats-none", filter=filter_text(t, stats.filter))
 
 
 def stats_text(t: Translator, stats: ChatStats) -> Safe:
     """/stats: every player of the chat's selected games, best total first."""
+    head = _head(t, "stats-title", stats)
     if not stats.players:
-        return _none(t, stats)
-    lines: list[str] = [_head(t, "stats-title", stats)]
+        return head
+    lines: list[str] = [head]
     for player in stats.players:
         tally = player.tally
         lines += [
@@ -139,7 +130,7 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
             players=len(stats.players),
         ),
         _contracts(t, tally, "stats-detail-contracts"),
-        _miseres(t, tally, "stats-detail-miseres"),
+        t("stats-detail-miseres", made=tally.miseres_made, declared=tally.miseres),
         t("stats-detail-whists", whists=_ratio(t, tally.whists_per_deal), deals=tally.deals),
         t(
             "stats-detail-raspasy",
@@ -150,25 +141,22 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
     return join_lines(lines)
 
 
-def top_line(t: Translator, place: int, player: PlayerStats) -> Safe:
-    tally = player.tally
-    return t(
-        "top-line",
-        place=place,
-        name=player.name,
-        total=_signed(t, tally.total),
-        games=t.count(tally.games, "game"),
-        average=_signed(t, tally.average),
-        rating=rating_shown(player.rating),
-    )
-
-
 def top_text(t: Translator, stats: ChatStats) -> Safe:
     """/top as text: the players by total, with games, average and rating."""
-    if not stats.players:
-        return _none(t, stats)
     lines: list[str] = [_head(t, "top-title", stats)]
-    lines += [top_line(t, place, p) for place, p in enumerate(stats.players, start=1)]
+    for place, player in enumerate(stats.players, start=1):
+        tally = player.tally
+        lines.append(
+            t(
+                "top-line",
+                place=place,
+                name=player.name,
+                total=_signed(t, tally.total),
+                games=t.count(tally.games, "game"),
+                average=_signed(t, tally.average),
+                rating=rating_shown(player.rating),
+            )
+        )
     return join_lines(lines)
 
 

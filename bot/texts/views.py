@@ -24,8 +24,6 @@ MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin fo
 # The longest piece of input an error quotes: a 4,000-character command is answered with its first
 # part, and the refusal stays far under Telegram's limit.
 QUOTE_LIMIT: Final = 200
-
-
 _TAG: Final = re.compile(r"<[^>]+>")
 
 
@@ -43,28 +41,24 @@ def shown_line(t: Translator, record: Record, names: Sequence[str]) -> str:
     return format_record(record, names, lang=t.lang)
 
 
-def player_ref(t: Translator, player: Player) -> str:
-    if player.username and player.username != player.name:
-        return f"{player.name} (@{player.username})"
-    if player.named_only:
-        return t("player-named", name=player.name)
-    return player.name
-
-
 def seats_text(t: Translator, state: GameState) -> Safe:
-    lines = [
-        f"{SEATS[seat]}. {quote(player_ref(t, player))}"
-        for seat, player in enumerate(state.players)
-    ]
-    free = state.seats - len(state.players)
-    lines += [f"{SEATS[len(state.players) + i]}. …" for i in range(free)]
+    lines = []
+    for seat, player in enumerate(state.players):
+        shown = player.name
+        if player.username and player.username != player.name:
+            shown = f"{player.name} (@{player.username})"
+        elif player.named_only:
+            shown = t("player-named", name=player.name)
+        lines.append(f"{SEATS[seat]}. {quote(shown)}")
+    lines += [f"{SEATS[seat]}. …" for seat in range(len(state.players), state.seats)]
     return join_lines(lines)
 
 
 def rules_brief(t: Translator, state: GameState) -> Safe:
     """Convention, pool, stake and the options that differ from the preset, in one line."""
     convention = t(f"convention-{state.convention}")
-    parts: list[str] = [t("rules-brief", convention=convention, pool=_pool(state))]
+    now = state.rules_now() or rules_for(state.convention, state.seats, state.overrides)
+    parts: list[str] = [t("rules-brief", convention=convention, pool=str(now.pool_target))]
     if state.stake is not None:
         parts.append(t("rules-stake", stake=t.number(state.stake, places=4)))
     frozen = state.rules or rules_for(state.convention, state.seats, state.overrides)
@@ -80,26 +74,18 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
     return Safe(" · ".join(quote(p) for p in parts))
 
 
-def _pool(state: GameState) -> str:
-    rules = state.rules_now()
-    if rules is not None:
-        return str(rules.pool_target)
-    return str(rules_for(state.convention, state.seats, state.overrides).pool_target)
-
-
 def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
-    lines = [
-        t("game-opened", game=state.number),
-        rules_brief(t, state),
-        "",
-        t("seats", count=len(state.players), seats=state.seats),
-        seats_text(t, state),
-    ]
-    if started:
-        lines += ["", started_text(t, state)]
-    else:
-        lines += ["", t("join-hint", seats=state.seats)]
-    return join_lines(lines)
+    return join_lines(
+        [
+            t("game-opened", game=state.number),
+            rules_brief(t, state),
+            "",
+            t("seats", count=len(state.players), seats=state.seats),
+            seats_text(t, state),
+            "",
+            started_text(t, state) if started else t("join-hint", seats=state.seats),
+        ]
+    )
 
 
 def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
@@ -124,9 +110,8 @@ def left_text(t: Translator, state: GameState, player: Player) -> Safe:
 
 
 def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
-    return join_lines(
-        [t("sheet-title", game=state.number, deals=sheet.deals), footer_text(t, state, sheet)]
-    )
+    title = t("sheet-title", game=state.number, deals=sheet.deals)
+    return join_lines([title, footer_text(t, state, sheet)])
 
 
 def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
@@ -178,10 +163,8 @@ def number_label(t: Translator, scored: ScoredRecord) -> str:
 
 
 def recorded_text(t: Translator, result: Recorded) -> Safe:
-    names = result.state.names
-    scored = result.scored
+    names, scored, sheet = result.state.names, result.scored, result.sheet
     if isinstance(scored.record, LastRound):
-        sheet = result.sheet
         size = len(names)
         wait = (sheet.game.first_dealer - sheet.next_dealer) % size  # deals before his turn
         announced = t(
@@ -191,14 +174,9 @@ def recorded_text(t: Translator, result: Recorded) -> Safe:
             remain=wait + size,
         )
         return join_lines([announced, footer_text(t, result.state, sheet)])
-    head = t(
-        "deal-recorded",
-        number=number_label(t, scored),
-        line=shown_line(t, scored.record, names),
-    )
-    lines = [head, why_text(t, names, scored)]
-    lines.append(footer_text(t, result.state, result.sheet))
-    return join_lines(lines)
+    line = shown_line(t, scored.record, names)
+    head = t("deal-recorded", number=number_label(t, scored), line=line)
+    return join_lines([head, why_text(t, names, scored), footer_text(t, result.state, sheet)])
 
 
 def footer_text(t: Translator, state: GameState, sheet: Sheet) -> Safe:
@@ -208,31 +186,18 @@ def footer_text(t: Translator, state: GameState, sheet: Sheet) -> Safe:
 
 
 def undone_text(t: Translator, result: Undone) -> Safe:
-    return join_lines(
-        [
-            t(
-                "deal-undone",
-                number=f"#{result.number}",
-                line=result.state.canonical(result.line, t.lang),
-            ),
-            footer_text(t, result.state, result.sheet),
-        ]
-    )
+    line = result.state.canonical(result.line, t.lang)
+    head = t("deal-undone", number=f"#{result.number}", line=line)
+    return join_lines([head, footer_text(t, result.state, result.sheet)])
 
 
 def edited_text(t: Translator, result: Edited) -> Safe:
-    names = result.state.names
+    names, scored = result.state.names, result.scored
+    old = result.state.canonical(result.old, t.lang)
+    line = shown_line(t, scored.record, names)
+    head = t("deal-edited", number=number_label(t, scored), old=old, line=line)
     return join_lines(
-        [
-            t(
-                "deal-edited",
-                number=number_label(t, result.scored),
-                old=result.state.canonical(result.old, t.lang),
-                line=shown_line(t, result.scored.record, names),
-            ),
-            why_text(t, names, result.scored),
-            footer_text(t, result.state, result.sheet),
-        ]
+        [head, why_text(t, names, scored), footer_text(t, result.state, result.sheet)]
     )
 
 

@@ -5,14 +5,7 @@ from __future__ import annotations
 from datetime import UTC, tzinfo
 
 from bot.core import GameState, Player
-from bot.core.events import (
-    ArbiterProposed,
-    CorrectionProposed,
-    EndProposed,
-    Kind,
-    LateDealProposed,
-    RuleChangeProposed,
-)
+from bot.core import events as ev
 from bot.core.results import Applied, Proposal, VoteState
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.options import option_label, option_value
@@ -26,23 +19,20 @@ from scoring.voting import majority
 def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     """The vote message: what is proposed (a record before and after, with its entries and the
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
-    vote, state = result.vote, result.state
-    proposer = state.player_name(vote.author) or "?"
+    vote, state, proposal = result.vote, result.state, result.proposal
     event = vote.event
-    line = "" if isinstance(event, EndProposed | ArbiterProposed) else event.line
-    proposal = result.proposal
-    number = proposal.number if proposal is not None else "?"
+    line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
     head = t(
         f"vote-{vote.kind.value}",
         game=state.number,
-        number=number,
-        proposer=proposer,
+        number=proposal.number if proposal is not None else "?",
+        proposer=state.player_name(vote.author) or "?",
         writer=(proposal.writer if proposal is not None else None) or "?",
-        arbiter=arbiter_name(event.arbiter if isinstance(event, ArbiterProposed) else None),
+        arbiter=arbiter_name(event.arbiter if isinstance(event, ev.ArbiterProposed) else None),
         line=line,
     )
     lines: list[str] = [head]
-    if vote.kind is not Kind.END_PROPOSED:
+    if vote.kind is not ev.Kind.END_PROPOSED:
         count = len(result.voters)
         if vote.threshold == "majority":
             lines.append(t("vote-majority", need=majority(count), count=count))
@@ -50,9 +40,9 @@ def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
             lines.append(t("vote-all"))
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
-    elif isinstance(event, CorrectionProposed | LateDealProposed):
+    elif isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
         lines.append(t("vote-line", line=state.canonical(event.line, t.lang)))
-    elif isinstance(event, RuleChangeProposed):
+    elif isinstance(event, ev.RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
         lines.append(
@@ -121,10 +111,8 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
         lines.append(t("vote-penalty-warning", name=writer))
     if proposal.penalty:
         lines.append(t("vote-penalty-title", name=writer))
-        for adjust in proposal.penalty:
-            entry = Entry(
-                adjust.player, adjust.column, adjust.amount, Reason.ADJUST, adjust.target
-            )
+        for adj in proposal.penalty:
+            entry = Entry(adj.player, adj.column, adj.amount, Reason.ADJUST, adj.target)
             lines.append(entry_text(t, names, entry))
     return lines
 
@@ -143,8 +131,7 @@ def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
         lines.append(t("penalty-warning", name=applied.warning))
     if applied.penalties:
         lines.append(t("penalty-title", name=applied.writer or "?"))
-        for scored in applied.penalties:
-            lines.append(why_text(t, names, scored))
+        lines += [why_text(t, names, scored) for scored in applied.penalties]
     lines.append(footer_text(t, state, applied.sheet))
     return join_lines(lines)
 
