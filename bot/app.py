@@ -28,8 +28,7 @@ from bot.core.lease import Lease, holds_clock
 from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
-from bot.startup import open_when_ready
-from bot.storage.factory import StoreUnavailable
+from bot.startup import StartupError, open_when_ready
 from bot.storage.upkeep import pruning
 from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
@@ -111,18 +110,6 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
         log.warning("the commands menu was not set: %s", error)
 
 
-class StartupError(Exception):
-    """A start-up problem the user can fix; its message is the one line to show."""
-
-
-async def open_store(settings: Settings) -> Store:
-    """The store, a database that does not answer yet waited for (`bot.startup`)."""
-    try:
-        return await open_when_ready(settings)
-    except StoreUnavailable as error:
-        raise StartupError(str(error)) from None
-
-
 async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0) -> None:
     """`getMe` until Telegram answers: a refused token stops the start, a network error waits."""
     while True:
@@ -177,7 +164,7 @@ async def start_vote_clock(
 async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
-    store = await open_store(settings)
+    store = await open_when_ready(settings)
     log.info("database: %s", settings.database_setting())  # which one, masked
     bot = build_bot(settings)
     tasks = [asyncio.create_task(pruning(store, utc_now), name="prune-updates")]
