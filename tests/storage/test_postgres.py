@@ -12,11 +12,12 @@ import asyncpg
 import pytest
 from pydantic import ValidationError
 
+from bot.redact import masked_url
 from bot.settings import Settings
 from bot.startup import StartupError, open_store
 from bot.storage import SqliteStore
 from bot.storage.pg_migrations import PG_MIGRATIONS
-from bot.storage.postgres import PostgresStore, masked_url
+from bot.storage.postgres import PostgresStore
 from tests.pg import PostgresServer
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
