@@ -56,7 +56,8 @@ def run() -> None:
     setup_logging(settings)
     for line in unknown_settings():
         log.warning("%s", line)
-    from bot.app import StartupError, run  # aiogram loads once settings are good
+    from bot.app import run  # aiogram loads once settings are good
+    from bot.startup import StartupError
 
     try:
         asyncio.run(run(settings))

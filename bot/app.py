@@ -28,8 +28,7 @@ from bot.core.lease import Lease, holds_clock
 from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
-from bot.startup import open_when_ready
-from bot.storage.factory import StoreUnavailable
+from bot.startup import StartupError, open_when_ready
 from bot.storage.upkeep import pruning
 from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
@@ -55,8 +54,7 @@ REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts ev
 
 
 def _detached(router: Router) -> Router:
-    """The tests build many dispatchers, and aiogram has no public way to detach a router from
-    the one it was included in (docs/decisions.md)."""
+    # the tests build many dispatchers, and aiogram has no public way to detach a router
     router._parent_router = None
     return router
 
@@ -86,16 +84,6 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     return dispatcher
 
 
-def build_bot(settings: Settings) -> Bot:
-    url = settings.telegram_api_url
-    session = AiohttpSession(api=TelegramAPIServer.from_base(url) if url else PRODUCTION)
-    return Bot(
-        settings.bot_token.get_secret_value(),
-        session=session,
-        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
-    )
-
-
 async def set_commands(bot: Bot, default_locale: str) -> None:
     """The menus of groups and of private chats, in each language and (for the rest) the default."""
     try:
@@ -109,18 +97,6 @@ async def set_commands(bot: Bot, default_locale: str) -> None:
                 await bot.set_my_commands(menu, scope=scope, language_code=code)
     except TelegramAPIError as error:
         log.warning("the commands menu was not set: %s", error)
-
-
-class StartupError(Exception):
-    """A start-up problem the user can fix; its message is the one line to show."""
-
-
-async def open_store(settings: Settings) -> Store:
-    """The store, a database that does not answer yet waited for (`bot.startup`)."""
-    try:
-        return await open_when_ready(settings)
-    except StoreUnavailable as error:
-        raise StartupError(str(error)) from None
 
 
 async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0) -> None:
@@ -142,14 +118,12 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
         return
 
 
-async def vote_clock(
-    core: Core, default_locale: str, tick: float, lease: Lease | None = None
-) -> None:
-    """Every `tick` seconds close the votes whose time is over; every `REMIND_TICKS` remind the
-    chats whose reminder of debts is due."""
+async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:
+    """Every `VOTE_TICK` seconds close the votes whose time is over; every `REMIND_TICKS` remind
+    the chats whose reminder of debts is due."""
     ticks = 0
     while True:
-        await asyncio.sleep(tick)
+        await asyncio.sleep(VOTE_TICK)
         beat(VOTE_CLOCK)
         try:
             if lease is not None and not await holds_clock(lease, core, ticks):
@@ -162,24 +136,17 @@ async def vote_clock(
             log.exception("closing timed-out votes failed; trying again")
 
 
-async def start_vote_clock(
-    core: Core, default_locale: str, tick: float = VOTE_TICK, lease: Lease | None = None
-) -> asyncio.Task[None]:
-    """Close the votes that timed out while the bot was down, then keep watching."""
-    watched = await votes.watch_open_votes(core)
-    if lease is None or await lease.hold():
-        closed = await close_expired_votes(core, default_locale)
-        log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
-    task = vote_clock(core, default_locale, tick, lease)
-    return asyncio.create_task(task, name="vote-clock")
-
-
 async def run(settings: Settings) -> None:
     """Open the database, reach Telegram, set the menu, start the vote clock, then take updates:
     long polling, or in webhook mode (WEBHOOK_URL) on the web listener until stopped."""
-    store = await open_store(settings)
+    store = await open_when_ready(settings)
     log.info("database: %s", settings.database_setting())  # which one, masked
-    bot = build_bot(settings)
+    url = settings.telegram_api_url
+    bot = Bot(
+        settings.bot_token.get_secret_value(),
+        session=AiohttpSession(api=TelegramAPIServer.from_base(url) if url else PRODUCTION),
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
     tasks = [asyncio.create_task(pruning(store, utc_now), name="prune-updates")]
     web: AppRunner | None = None
     lease = Lease(store, seconds=settings.lease_seconds) if not store.serial else None
@@ -206,7 +173,12 @@ async def run(settings: Settings) -> None:
             except OSError as error:
                 raise StartupError(f"WEB_LISTEN={address[0]}:{address[1]}: {error}.") from None
         await set_commands(bot, settings.default_locale)
-        tasks.append(await start_vote_clock(core, settings.default_locale, lease=lease))
+        watched = await votes.watch_open_votes(core)  # those that timed out while the bot was down
+        if lease is None or await lease.hold():
+            closed = await close_expired_votes(core, settings.default_locale)
+            log.info("votes: %d game(s) with open votes, %d closed at start-up", watched, closed)
+        clock = vote_clock(core, settings.default_locale, lease)
+        tasks.append(asyncio.create_task(clock, name="vote-clock"))
         if settings.webhook_url is not None:
             await set_webhook(bot, dispatcher, settings)
             await until_stopped()

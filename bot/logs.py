@@ -6,7 +6,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -147,34 +147,28 @@ class OperatorHandler(logging.StreamHandler[IO[str]]):
         super().close()
 
 
-class Redactor:
+def redactor(settings: Settings) -> Callable[[str], str]:
     """Replaces each secret of the settings in a text: every URL by its masked form, the token by
     `<token>` and every password by `***`, raw and percent-encoded; longest first, so a URL is
     masked whole before the password in it."""
+    urls = [u for u in (settings.database_url, settings.redis_url, settings.telegram_api_url) if u]
+    found = [(settings.bot_token.get_secret_value(), "<token>")]
+    for secret in (settings.webhook_secret, settings.pgpassword):
+        if secret is not None:
+            found.append((secret.get_secret_value(), "***"))
+    for url in urls:  # the password of the user info (up to the last @), decoded
+        auth = url.partition("://")[2].rpartition("@")[0]
+        found.append((unquote(auth.partition(":")[2]), "***"))
+    found += [(quote(text, safe=""), mark) for text, mark in found]
+    found += [(url, masked_url(url)) for url in urls]
+    secrets = sorted({pair for pair in found if pair[0]}, key=lambda pair: -len(pair[0]))
 
-    def __init__(self, secrets: Iterable[tuple[str, str]]) -> None:
-        pairs = {(secret, mark) for secret, mark in secrets if secret}
-        self.secrets = sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
-
-    @classmethod
-    def of(cls, settings: Settings) -> Redactor:
-        urls = [
-            u for u in (settings.database_url, settings.redis_url, settings.telegram_api_url) if u
-        ]
-        found = [(settings.bot_token.get_secret_value(), "<token>")]
-        for secret in (settings.webhook_secret, settings.pgpassword):
-            if secret is not None:
-                found.append((secret.get_secret_value(), "***"))
-        for url in urls:  # the password of the user info (up to the last @), decoded
-            auth = url.partition("://")[2].rpartition("@")[0]
-            found.append((unquote(auth.partition(":")[2]), "***"))
-        found += [(quote(text, safe=""), mark) for text, mark in found]
-        return cls([*found, *((url, masked_url(url)) for url in urls)])
-
-    def __call__(self, text: str) -> str:
-        for secret, mark in self.secrets:
+    def redact(text: str) -> str:
+        for secret, mark in secrets:
             text = text.replace(secret, mark)
         return text
+
+    return redact
 
 
 class OperatorFormatter(logging.Formatter):
@@ -215,7 +209,7 @@ class OperatorFormatter(logging.Formatter):
 def setup_logging(settings: Settings, stream: IO[str] | None = None) -> OperatorHandler:
     """The root logger writes through one `OperatorHandler` at LOG_LEVEL, in LOG_FORMAT."""
     handler = OperatorHandler(stream)
-    handler.setFormatter(OperatorFormatter(Redactor.of(settings), settings.log_format == "json"))
+    handler.setFormatter(OperatorFormatter(redactor(settings), settings.log_format == "json"))
     handler.addFilter(quiet_bad_requests)
     handler.addFilter(add_update)
     root = logging.getLogger()

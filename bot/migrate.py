@@ -20,9 +20,9 @@ import asyncpg
 
 from bot.core.base import records_of
 from bot.core.folding import fold
+from bot.domain import EventRow, Repo
 from bot.redact import masked_url
 from bot.settings import storage_settings
-from bot.storage.base import EventRow, Repo
 from bot.storage.postgres import PostgresStore
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay

@@ -8,12 +8,11 @@ import functools
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import UTC, datetime
+from typing import Final
 
 import asyncpg
 
 from bot.domain import PRUNE_BATCH, Fault, StoreBroken
-from bot.redact import masked_url as masked_url  # the one mask, kept importable here
-from bot.storage.faults import postgres_fault
 from bot.storage.games import Games
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, in_batches, write_probe
@@ -23,6 +22,9 @@ from bot.storage.sql import Row
 from bot.storage.tournaments import Tournaments
 
 POOL_SIZE = 10
+_PG_TRANSIENT: Final = ("08", "57", "40", "53300", "55P03")
+_PG_UNWRITABLE: Final = ("53100", "25006")
+_PG_CONNECTION_GONE: Final = ("closed", "another operation")
 
 
 @functools.lru_cache(maxsize=512)
@@ -123,7 +125,23 @@ class PostgresStore:
         return await in_batches(self.statement, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
-        return postgres_fault(error)
+        if isinstance(error, asyncpg.PostgresError):
+            state = str(getattr(error, "sqlstate", "") or "")
+            if state.startswith(_PG_UNWRITABLE):
+                return Fault.UNWRITABLE
+            if state.startswith(_PG_TRANSIENT):
+                return Fault.TRANSIENT
+            return None
+        if isinstance(error, asyncpg.InterfaceError | asyncpg.exceptions.InternalClientError):
+            # A connection terminated under asyncpg: closed, or left mid-operation (its next
+            # statement finds "another operation in progress").
+            text = str(error)
+            return Fault.TRANSIENT if any(w in text for w in _PG_CONNECTION_GONE) else None
+        if isinstance(
+            error, OSError | TimeoutError
+        ):  # refused, reset: the server is not reachable
+            return Fault.TRANSIENT
+        return None
 
     async def close(self) -> None:
         await self._pool.close()

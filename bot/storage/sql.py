@@ -16,7 +16,7 @@ IN_BATCH: Final = 500  # ids per `IN (…)`: far below SQLite's limit of bound v
 
 
 def when(value: str | datetime) -> datetime:
-    """A stored time: SQLite keeps ISO text (UTC, `sqlite_trips.bound`), PostgreSQL a timestamptz."""
+    """A stored time: SQLite keeps ISO text (UTC, `sqlite.bound`), PostgreSQL a timestamptz."""
     return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from aiogram.types import InlineKeyboardButton, WebAppInfo
 
 from bot.texts.i18n import Translator
 from bot.web.auth import start_param
@@ -30,13 +30,3 @@ def live_sheet_button(
         url = f"{app_url.rstrip('/')}?start={quote(param)}"
         return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=url))
     return InlineKeyboardButton(text=text, url=f"{miniapp_link}?startapp={quote(param)}")
-
-
-def with_live_sheet(
-    markup: InlineKeyboardMarkup | None, button: InlineKeyboardButton | None
-) -> InlineKeyboardMarkup | None:
-    """`markup` with the button as a last row of its own (the markup unchanged without one)."""
-    if button is None:
-        return markup
-    rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
-    return InlineKeyboardMarkup(inline_keyboard=[*rows, [button]])

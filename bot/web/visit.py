@@ -123,19 +123,6 @@ def unverified_user(header: str | None) -> WebAppUser | None:
         return None
 
 
-async def load_state(core: Core, game_id: int) -> GameState | None:
-    """A game by its id, folded from its log (ended games too)."""
-    async with core.store.reading() as repo:
-        row = await repo.game(game_id)
-        if row is None:
-            return None
-        events = await repo.events(game_id)
-    state = fold(game_id, events)
-    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
-    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
-    return state
-
-
 @dataclass(frozen=True, slots=True)
 class Visit:
     """An authorised call: who, which game, in which languages."""
@@ -173,9 +160,14 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         game_id = game_of(ctx.token, start)
     except AuthError as error:
         raise refusal(t, error.status, error.code) from None
-    state = await load_state(ctx.core, game_id)
-    if state is None:
+    async with ctx.core.store.reading() as repo:
+        row = await repo.game(game_id)
+        events = await repo.events(game_id) if row is not None else []
+    if row is None:
         raise refusal(t, 404, "game-gone")
+    state = fold(game_id, events)  # ended games too
+    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise refusal(t, 403, "not-member")

@@ -17,7 +17,7 @@ from aiogram import Dispatcher, Router
 from aiogram.types import Message, Update
 from aiohttp import web
 
-from bot.logs import EVERY, OperatorHandler, Redactor, Repeats, setup_logging, update_context
+from bot.logs import EVERY, OperatorHandler, Repeats, redactor, setup_logging, update_context
 from bot.settings import Settings
 from tests.bot.mocked_bot import MockedBot
 
@@ -160,7 +160,7 @@ def test_no_secret_reaches_the_log_in_a_message_or_a_traceback(
 
 
 def test_the_redactor_masks_a_pg_password_raw_and_encoded() -> None:
-    redact = Redactor.of(settings(pghost="db", pguser="prefbot", pgpassword=PASSWORD))
+    redact = redactor(settings(pghost="db", pguser="prefbot", pgpassword=PASSWORD))
     assert redact(f"auth {PASSWORD} and p%40ss%2Fw%23rd%2541%3Az%2B%3D") == "auth *** and ***"
 
 

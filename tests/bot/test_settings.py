@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.app import StartupError, open_store
 from bot.settings import Settings, load_settings, settings_error_lines
+from bot.startup import StartupError, open_when_ready
 
 REPO = Path(__file__).resolve().parents[2]
 OWN_ENV = (
@@ -99,7 +99,7 @@ async def test_an_unopenable_database_is_one_clear_line(tmp_path: Path) -> None:
     blocker.write_text("")
     settings = Settings(bot_token="123456:SECRET-value", database_path=blocker / "db.sqlite3")
     with pytest.raises(StartupError) as error:
-        await open_store(settings)
+        await open_when_ready(settings)
     line = str(error.value)
     assert line.startswith("DATABASE_PATH=") and "\n" not in line and "SECRET" not in line
 

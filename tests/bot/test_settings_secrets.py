@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from bot.redact import masked_url
 from bot.settings import Settings, known_keys, settings_error_lines, unknown_settings
 from bot.settings_checks import pg_url
-from bot.storage.factory import StoreUnavailable, open_store
+from bot.startup import StartupError, open_store
 
 REPO = Path(__file__).resolve().parents[2]
 # Every character that means something in a URL, and '+' that a form decoder turns into a space.
@@ -133,7 +133,7 @@ async def test_an_unreachable_postgresql_named_by_pg_variables_is_one_line_namin
     settings = Settings(
         bot_token="42:TEST", pghost="127.0.0.1", pgport=1, pguser="prefbot", pgpassword=PASSWORD
     )
-    with pytest.raises(StoreUnavailable) as caught:
+    with pytest.raises(StartupError) as caught:
         await open_store(settings)
     message = str(caught.value)
     assert message.startswith("PGHOST=127.0.0.1 PGPORT=1 PGDATABASE=prefbot cannot be opened")

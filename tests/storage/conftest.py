@@ -12,7 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage.base import Repo, Store
+from bot.domain import Repo, Store
 from bot.storage.postgres import PostgresRepo, PostgresStore
 from bot.storage.sqlite import SqliteRepo, SqliteStore
 from tests.pg import PostgresServer

@@ -8,8 +8,7 @@ import asyncio
 from datetime import UTC, datetime, timedelta
 
 from bot.core import Core
-from bot.domain import Account, Reminder
-from bot.storage.base import GameStatus, Store
+from bot.domain import Account, GameStatus, Reminder, Store
 from bot.telegram.outbound.settling import remind_debts
 from tests.storage.conftest import Backend
 

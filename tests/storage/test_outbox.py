@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage.base import Owed, OwedKind, Store
+from bot.domain import Owed, OwedKind, Store
 from tests.storage.conftest import Backend
 
 NOW = 1_800_000_000.0

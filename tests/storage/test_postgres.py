@@ -12,11 +12,12 @@ import asyncpg
 import pytest
 from pydantic import ValidationError
 
+from bot.redact import masked_url
 from bot.settings import Settings
+from bot.startup import StartupError, open_store
 from bot.storage import SqliteStore
-from bot.storage.factory import StoreUnavailable, open_store
 from bot.storage.pg_migrations import PG_MIGRATIONS
-from bot.storage.postgres import PostgresStore, masked_url
+from bot.storage.postgres import PostgresStore
 from tests.pg import PostgresServer
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -239,7 +240,7 @@ async def test_an_unreachable_database_is_one_line_without_the_password() -> Non
     settings = Settings(
         bot_token="42:TEST", database_url="postgresql://bot:s3cret@127.0.0.1:1/prefbot"
     )
-    with pytest.raises(StoreUnavailable) as caught:
+    with pytest.raises(StartupError) as caught:
         await open_store(settings)
     message = str(caught.value)
     assert message.startswith("DATABASE_URL=postgresql://***@127.0.0.1:1/prefbot cannot be opened")

@@ -1,5 +1,5 @@
 """Issue 12: inside a transaction the SQLite repository holds its writes back and sends them with
-the next read or the COMMIT (bot.storage.sqlite_trips): fewer trips to the connection's thread, the
+the next read or the COMMIT (bot.storage.sqlite): fewer trips to the connection's thread, the
 same transaction."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.storage import SqliteStore
-from bot.storage.sqlite_trips import SqliteTrips
+from bot.storage.sqlite import SqliteRepo
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -29,13 +29,13 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 def trips(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """One entry a trip to the connection's thread, from now on."""
     counted: list[int] = []
-    real = SqliteTrips._go
+    real = SqliteRepo._go
 
-    async def go(self: SqliteTrips, work: Any, *args: object) -> Any:
+    async def go(self: SqliteRepo, work: Any, *args: object) -> Any:
         counted.append(1)
         return await real(self, work, *args)
 
-    monkeypatch.setattr(SqliteTrips, "_go", go)
+    monkeypatch.setattr(SqliteRepo, "_go", go)
     return counted
 
 

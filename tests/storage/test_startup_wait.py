@@ -15,10 +15,9 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.domain import Store
 from bot.settings import Settings, known_keys
-from bot.startup import open_when_ready
-from bot.storage.base import Store
-from bot.storage.factory import StoreUnavailable, open_store
+from bot.startup import StartupError, open_store, open_when_ready
 from bot.storage.postgres import PostgresStore
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
@@ -62,7 +61,7 @@ class Opener:
     async def __call__(self, settings: Settings) -> Store:
         self.calls += 1
         if self.calls <= self.failures or self.store is None:
-            raise StoreUnavailable(
+            raise StartupError(
                 f"{settings.database_setting()} cannot be opened: refused.",
                 transient=self.transient,
             )
@@ -104,7 +103,7 @@ async def test_a_database_that_answers_late_is_waited_for_with_back_off_one_line
 async def test_a_database_that_never_answers_is_given_up_after_database_wait_seconds() -> None:
     time = FakeTime()
     opener = Opener(10**6)
-    with pytest.raises(StoreUnavailable) as caught:
+    with pytest.raises(StartupError) as caught:
         await open_when_ready(pg_settings(20), opener=opener, sleep=time.sleep, clock=time.clock)
     assert time.now == 20 and sum(time.slept) == 20  # the last pause is cut to the limit
     assert str(caught.value).endswith("Gave up after 6 tries in 20 s (DATABASE_WAIT_SECONDS).")
@@ -113,7 +112,7 @@ async def test_a_database_that_never_answers_is_given_up_after_database_wait_sec
 async def test_a_database_that_refuses_stops_the_start_at_once() -> None:
     time = FakeTime()
     opener = Opener(10**6, transient=False)
-    with pytest.raises(StoreUnavailable):
+    with pytest.raises(StartupError):
         await open_when_ready(pg_settings(), opener=opener, sleep=time.sleep, clock=time.clock)
     assert opener.calls == 1 and time.slept == []
 
@@ -125,7 +124,7 @@ async def test_a_try_that_hangs_is_cut_short_and_counts_as_not_answering() -> No
         await asyncio.sleep(3600)
         raise AssertionError("unreachable")
 
-    with pytest.raises(StoreUnavailable, match="does not answer"):
+    with pytest.raises(StartupError, match="does not answer"):
         await open_when_ready(pg_settings(0), opener=hangs, sleep=time.sleep, clock=time.clock)
 
 
@@ -190,7 +189,7 @@ async def test_pg_variables_reach_a_real_server_with_any_password(
         await store.ping()
     finally:
         await store.close()
-    with pytest.raises(StoreUnavailable) as caught:
+    with pytest.raises(StartupError) as caught:
         await open_when_ready(settings(PASSWORD + "x"))
     assert not caught.value.transient
     assert "password authentication failed" in str(caught.value)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from pydantic import ValidationError
 
 from bot.settings import Settings
 from bot.texts.i18n import translator
 from bot.web.auth import game_of, start_param
-from bot.web.links import live_sheet_button, with_live_sheet
+from bot.web.links import live_sheet_button
 
 TOKEN = "42:TEST"
 LINK = "https://t.me/pulka_bot/sheet"
@@ -17,8 +16,6 @@ LINK = "https://t.me/pulka_bot/sheet"
 
 def test_no_button_without_miniapp_link() -> None:
     assert live_sheet_button(translator("en"), TOKEN, 7, None) is None
-    markup = InlineKeyboardMarkup(inline_keyboard=[[InlineKeyboardButton(text="x", url=LINK)]])
-    assert with_live_sheet(markup, None) is markup
 
 
 def test_in_a_group_the_button_opens_the_app_link_with_the_games_start_parameter() -> None:
@@ -39,15 +36,6 @@ def test_in_a_private_chat_a_web_app_button_opens_the_page_directly() -> None:
     # without the page's https address the private chat gets the link button too
     fallback = live_sheet_button(translator("en"), TOKEN, 7, LINK, private=True)
     assert fallback is not None and fallback.url is not None
-
-
-def test_the_button_goes_under_the_other_buttons() -> None:
-    button = live_sheet_button(translator("en"), TOKEN, 7, LINK)
-    keep = InlineKeyboardButton(text="✅", callback_data="v:1:2:1")
-    markup = with_live_sheet(InlineKeyboardMarkup(inline_keyboard=[[keep]]), button)
-    assert markup is not None and markup.inline_keyboard == [[keep], [button]]
-    alone = with_live_sheet(None, button)
-    assert alone is not None and alone.inline_keyboard == [[button]]
 
 
 def test_web_listen_and_miniapp_link_settings() -> None:
