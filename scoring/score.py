@@ -136,7 +136,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     if u:
         entries.append(mountain(declarer, u * remise_price(rules, level), Reason.REMISE))
     per_consolation = u * consolation(rules, level)
-    whisters = deal.whisters()
+    whisters = [d for d in deal.defenders if d.role is Role.WHIST]
     passers = [d for d in deal.defenders if d.role is Role.PASS]
 
     if len(whisters) == 2:
