@@ -8,8 +8,7 @@ from typing import Final
 
 from scoring.deal import Column
 from scoring.entries import Entry, Reason
-from scoring.options import EndRule, MadeGame, Overflow
-from scoring.rules import Rules
+from scoring.rules import EndRule, MadeGame, Overflow, Rules
 from scoring.score import mountain, pool, whists
 from scoring.seating import clockwise
 from scoring.sheet import Game, Totals

@@ -21,17 +21,17 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
-from scoring.options import (
+from scoring.rules import (
     ConsolationKind,
     GentlemanScope,
     Progression,
     RaspasyFamily,
     RaspasyZero,
     Responsibility,
+    Rules,
     WhistRequirement,
     WhistSplit,
 )
-from scoring.rules import Rules
 from scoring.seating import clockwise
 
 
