@@ -28,12 +28,7 @@ class _Failure(Exception):
     """An error to report as one line: where (file, line 0 = the whole file) and what."""
 
     def __init__(self, where: str, line: int, message: str) -> None:
-        super().__init__(where, line, message)
-        self.where, self.line, self.message = where, line, message
-
-    def __str__(self) -> str:
-        place = f"{self.where}:{self.line}" if self.line else self.where
-        return f"{place}: {self.message}"
+        super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
 
 
 def _failure(path: str, line: int, error: ScoringError) -> _Failure:
@@ -51,11 +46,12 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
     command, path = args.command, args.file
     try:
         if command == "conventions":
-            _write(conventions_text())
+            text = conventions_text()
         elif command == "settle":
-            _write(settle_output(_read(path), args.json))
+            text = settle_output(_read(path), args.json)
         else:
-            _write(replay_output(_read(path), args.json, args.sheet, renderer))
+            text = replay_output(_read(path), args.json, args.sheet, renderer)
+        print(text, end="", flush=True)
     except _Failure as failure:
         print(failure, file=sys.stderr)
         return EXIT_ERROR
@@ -254,11 +250,6 @@ def _read(path: str) -> tuple[str, str]:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start]
         raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
 
 
 def _configure_streams() -> None:

@@ -114,7 +114,8 @@ class Report:
 
 def json_number(value: Fraction) -> int | Decimal:
     """The exact value rounded to 2 decimals (halves away from zero); a whole number as an int."""
-    hundredths = _round_half_away(value * 100)
+    magnitude = floor(abs(value) * 100 + Fraction(1, 2))
+    hundredths = magnitude if value >= 0 else -magnitude
     if hundredths % 100 == 0:
         return hundredths // 100
     return Decimal(hundredths).scaleb(-2).normalize()
@@ -138,11 +139,6 @@ def dump_json(value: object) -> str:
     if isinstance(value, Decimal):
         return str(value)
     return json.dumps(value, ensure_ascii=ascii_only)
-
-
-def _round_half_away(value: Fraction) -> int:
-    magnitude = floor(abs(value) + Fraction(1, 2))
-    return magnitude if value >= 0 else -magnitude
 
 
 def _decimal_text(value: Fraction) -> str:

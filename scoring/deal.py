@@ -96,9 +96,6 @@ class Contract:
     def undertricks(self) -> int:
         return max(0, -self.result)
 
-    def whisters(self) -> tuple[Defender, ...]:
-        return tuple(d for d in self.defenders if d.role is Role.WHIST)
-
 
 @dataclass(frozen=True, slots=True)
 class Misere:

@@ -38,16 +38,10 @@ class Protocol:
     options: dict[str, str] = field(default_factory=dict)  # raw `name=value`, already checked
     records: tuple[tuple[int, Record], ...] = ()
 
-    def overrides(self) -> dict[str, str]:
-        """The options over the preset, the `# pool:` header as `pool_target`."""
-        overrides = dict(self.options)
-        if self.pool is not None:
-            overrides[_POOL] = str(self.pool)
-        return overrides
-
     def game(self) -> Game:
         """The game the file describes: its frozen rules, players, first dealer and stake."""
-        rules = rules_for(self.convention, len(self.players), self.overrides())
+        pool = {} if self.pool is None else {_POOL: str(self.pool)}  # the `# pool:` header
+        rules = rules_for(self.convention, len(self.players), {**self.options, **pool})
         return Game(rules, self.players, self.dealer, self.stake)
 
 

@@ -103,7 +103,6 @@ class Replay:
             totals=totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
-            raspasy_streak=state.streak,
             closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
             finished=state.finished,
             last_round_announced=state.last_round_announced,

@@ -9,20 +9,86 @@ from enum import StrEnum
 from typing import Final, get_type_hints
 
 from scoring.errors import OptionError
-from scoring.options import (
-    Consolation,
-    ConsolationKind,
-    GentlemanScope,
-    MadeGame,
-    Overflow,
-    Progression,
-    RaspasyFamily,
-    RaspasyZero,
-    Responsibility,
-    WhistRequirement,
-    WhistSplit,
-)
-from scoring.options import EndRule as EndRule  # (the bot reads it here)
+
+
+class Responsibility(StrEnum):
+    """How much a short whister writes into his mountain per trick he (or his side) owed."""
+
+    FULL = "full"  # p × 1, «ответственный»
+    HALF = "half"  # p × ½, «полуответственный»
+    NONE = "none"
+
+
+class ConsolationKind(StrEnum):
+    """Consolation per undertrick; an integer option value means a fixed number of whists."""
+
+    PRICE = "price"  # the whist price p
+    VALUE = "value"  # the game value v
+    NONE = "none"
+
+
+class WhistSplit(StrEnum):
+    """One whister and one passer against a failed declarer (§1.1.3)."""
+
+    GREEDY = "greedy"  # «жлобский»: the whister writes the tricks, the passer only his consolation
+    GENTLEMAN = "gentleman"  # «джентльменский»: the two split everything in half
+
+
+class GentlemanScope(StrEnum):
+    REMISE = "remise"  # split only when the declarer failed
+    ALWAYS = "always"  # split on every one-whist deal
+
+
+class WhistRequirement(StrEnum):
+    """Two whisters on a six or a seven: who answers for the side's obligation."""
+
+    SIDE_FIRST = "side_first"  # each for his half, once the side is short
+    EACH = "each"  # each for his half, always
+    TOGETHER = "together"  # the side's shortfall, charged to the second whister
+
+
+class MadeGame(StrEnum):
+    POOL = "pool"
+    # Rostov: write off the own mountain first, the rest into the pool
+    MOUNTAIN_FIRST = "mountain_first"
+
+
+class RaspasyFamily(StrEnum):
+    MOUNTAIN = "mountain"  # tricks into the own mountain
+    WHISTS = "whists"  # Moscow: the player with the fewest tricks writes whists on the others
+
+
+class Progression(StrEnum):
+    NONE = "none"
+    ARITHMETIC = "arithmetic"  # ×1, 2, 3 …
+    GEOMETRIC = "geometric"  # ×1, 2, 4 …
+
+
+class RaspasyZero(StrEnum):
+    """The bonus of a player who took no trick on raspasy."""
+
+    POOL_PRICE = "pool_price"  # pool += the current trick price (Кодекс)
+    POOL_1 = "pool_1"  # pool += 1 (Moscow)
+    MOUNTAIN_OFF = "mountain_off"  # mountain −= the current trick price
+    NONE = "none"
+
+
+class Overflow(StrEnum):
+    """What happens to pool points past the target (§1.3)."""
+
+    HELP = "help"
+    OWN_MOUNTAIN = "own_mountain"
+    KEEP = "keep"
+
+
+class EndRule(StrEnum):
+    ALL_CLOSED = "all_closed"
+    POOL_SUM = "pool_sum"
+    TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
+
+
+Consolation = ConsolationKind | int
+
 
 # 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
 # `stored_rules` still reads a version-1 snapshot.
@@ -31,44 +97,46 @@ RULES_VERSION: Final = 2
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every option of spec/conventions.md §2.1. Field names are the option names."""
+    """Every option of spec/conventions.md §2.1 (field names are the option names); Sochi by default."""
 
-    convention: str
-    pool_target: int
-    whist_factor: int
-    remise_factor: int
-    misere_price: int
-    responsibility: Responsibility
-    consolation: Consolation
-    consolation_dealer: bool
-    whist_split: WhistSplit
-    gentleman_scope: GentlemanScope
-    ten_whisted: bool
-    whist_requirement: WhistRequirement
-    made_game: MadeGame
-    three_down: bool
-    misere_consolation: bool
-    raspasy: RaspasyFamily
-    raspasy_price: int
-    raspasy_progression: Progression
-    raspasy_cap: int
-    raspasy_zero: RaspasyZero
-    raspasy_dealer_pool: int
-    raspasy_exit: str
-    overflow: Overflow
-    end_rule: EndRule
-    duration_minutes: int
-    pool_to_mountain: int
-    start_mountain: int
-    made_lowers_mountain: bool
-    passer_consolation_to_whister: bool
-    close_mountain_bonus: int
-    close_pool_bonus: int
-    prikup_bonus: bool
-    record_penalties: bool
-    pencil_seconds: int
-    dispute_grace_seconds: int
-    vote_seconds: int
+    convention: str = "sochi"
+    pool_target: int = 20
+    whist_factor: int = 1  # seed A table: 6 → 2 per whist trick
+    remise_factor: int = 1  # seed A table: 6 → 2 in mountain per undertrick
+    misere_price: int = 10  # seed A: misère 10 per trick
+    responsibility: Responsibility = Responsibility.FULL  # seed A: «вист ответственный»
+    consolation: Consolation = (
+        ConsolationKind.PRICE
+    )  # seed A: «в размере стоимости игры» (p = v in Sochi)
+    consolation_dealer: bool = True  # Кодекс 3.8.1.2
+    whist_split: WhistSplit = WhistSplit.GREEDY  # seed A: «вист жлобский»
+    gentleman_scope: GentlemanScope = GentlemanScope.REMISE
+    ten_whisted: bool = True
+    whist_requirement: WhistRequirement = WhistRequirement.SIDE_FIRST
+    made_game: MadeGame = MadeGame.POOL
+    three_down: bool = True
+    misere_consolation: bool = False
+    raspasy: RaspasyFamily = RaspasyFamily.MOUNTAIN
+    raspasy_price: int = 1
+    raspasy_progression: Progression = Progression.ARITHMETIC
+    raspasy_cap: int = 3
+    raspasy_zero: RaspasyZero = RaspasyZero.POOL_PRICE
+    raspasy_dealer_pool: int = 0
+    raspasy_exit: str = "6"
+    overflow: Overflow = Overflow.HELP
+    end_rule: EndRule = EndRule.ALL_CLOSED
+    duration_minutes: int = 60
+    pool_to_mountain: int = 1
+    start_mountain: int = 0
+    made_lowers_mountain: bool = False
+    passer_consolation_to_whister: bool = False
+    close_mountain_bonus: int = 0
+    close_pool_bonus: int = 0
+    prikup_bonus: bool = False
+    record_penalties: bool = False
+    pencil_seconds: int = 120  # corrections.md
+    dispute_grace_seconds: int = 300
+    vote_seconds: int = 900
 
     @property
     def odessa_rules(self) -> bool:
@@ -85,44 +153,7 @@ class Rules:
         }
 
 
-SOCHI: Final = Rules(
-    convention="sochi",
-    pool_target=20,
-    whist_factor=1,  # seed A table: 6 → 2 per whist trick
-    remise_factor=1,  # seed A table: 6 → 2 in mountain per undertrick
-    misere_price=10,  # seed A: misère 10 per trick
-    responsibility=Responsibility.FULL,  # seed A: «вист ответственный»
-    consolation=ConsolationKind.PRICE,  # seed A: «в размере стоимости игры» (p = v in Sochi)
-    consolation_dealer=True,  # Кодекс 3.8.1.2
-    whist_split=WhistSplit.GREEDY,  # seed A: «вист жлобский»
-    gentleman_scope=GentlemanScope.REMISE,
-    ten_whisted=True,
-    whist_requirement=WhistRequirement.SIDE_FIRST,
-    made_game=MadeGame.POOL,
-    three_down=True,
-    misere_consolation=False,
-    raspasy=RaspasyFamily.MOUNTAIN,
-    raspasy_price=1,
-    raspasy_progression=Progression.ARITHMETIC,
-    raspasy_cap=3,
-    raspasy_zero=RaspasyZero.POOL_PRICE,
-    raspasy_dealer_pool=0,
-    raspasy_exit="6",
-    overflow=Overflow.HELP,
-    end_rule=EndRule.ALL_CLOSED,
-    duration_minutes=60,
-    pool_to_mountain=1,
-    start_mountain=0,
-    made_lowers_mountain=False,
-    passer_consolation_to_whister=False,
-    close_mountain_bonus=0,
-    close_pool_bonus=0,
-    prikup_bonus=False,
-    record_penalties=False,
-    pencil_seconds=120,  # corrections.md
-    dispute_grace_seconds=300,
-    vote_seconds=900,
-)
+SOCHI: Final = Rules()
 
 LENINGRAD: Final = replace(
     SOCHI,
@@ -309,20 +340,6 @@ def check_rules(rules: Rules) -> Rules:
     return rules
 
 
-def _table_preset(convention: str, players: int) -> Rules:
-    rules = preset(convention)
-    if players == 4 and rules.close_mountain_bonus == 80:
-        rules = replace(rules, close_mountain_bonus=60)  # seed B 8: 60 each with four players
-    return rules
-
-
-def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
-    """One game's rules: the preset, its table-size defaults, then the overrides (§2.1)."""
-    rules = _table_preset(convention, players)
-    typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
-    return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
-
-
 # Rules version 1 held an option and a value §2.1 has since retired: Odessa's dealer whist
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
@@ -331,15 +348,23 @@ _RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
 }
 
 
+def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
+    """One game's rules: the preset, its table-size defaults, then the overrides (§2.1)."""
+    rules = preset(convention)
+    if players == 4 and rules.close_mountain_bonus == 80:
+        rules = replace(rules, close_mountain_bonus=60)  # seed B 8: 60 each with four players
+    typed = {name: parse_option(name, raw) for name, raw in (overrides or {}).items()}
+    return check_rules(replace(rules, **typed))  # type: ignore[arg-type]
+
+
 def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> Rules:
     """A game's frozen rules from stored options of any version, kept as frozen (§1.4)."""
-    rules = _table_preset(convention, players)
     typed = {
         name: parse_option(name, _RETIRED_VALUES.get((name, raw), raw))
         for name, raw in options.items()
         if name not in _RETIRED_OPTIONS
     }
-    return replace(rules, **typed)  # type: ignore[arg-type]
+    return replace(rules_for(convention, players), **typed)  # type: ignore[arg-type]
 
 
 def with_option(rules: Rules, name: str, raw: str) -> Rules:

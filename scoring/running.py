@@ -8,8 +8,7 @@ from typing import Final
 
 from scoring.deal import Column
 from scoring.entries import Entry, Reason
-from scoring.options import EndRule, MadeGame, Overflow
-from scoring.rules import Rules
+from scoring.rules import EndRule, MadeGame, Overflow, Rules
 from scoring.score import mountain, pool, whists
 from scoring.seating import clockwise
 from scoring.sheet import Game, Totals
@@ -107,7 +106,9 @@ class Running:
         rules = self.rules
         if entry.column is Column.POOL and entry.amount > 0:
             if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
-                entry = self.game_off_mountain_first(entry)
+                # Rostov: a made game writes off the own mountain first, point for point (§2.2).
+                off = self.game_off_mountain(entry.player, entry.amount)
+                entry = Entry(entry.player, entry.column, entry.amount - off, entry.reason)
             self.add_pool(entry)
             if entry.reason is Reason.GAME and rules.made_lowers_mountain:
                 self.lower_mountain(entry.player, entry.amount)
@@ -126,12 +127,12 @@ class Running:
         if was_open and self.mountain[player] <= 0:
             self.check_mountain_bonus(player)
 
-    def game_off_mountain_first(self, entry: Entry) -> Entry:
-        """Rostov: a made game writes off the own mountain first, point for point (§2.2)."""
-        off = min(entry.amount, max(0, self.mountain[entry.player]))
+    def game_off_mountain(self, player: int, points: Amount) -> Amount:
+        """A made game's points off the own mountain, down to 0; how many went off."""
+        off = min(points, max(0, self.mountain[player]))
         if off:
-            self.write_off(entry.player, off, Reason.GAME_OFF_MOUNTAIN)
-        return Entry(entry.player, entry.column, entry.amount - off, entry.reason)
+            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
+        return off
 
     def add_pool(self, entry: Entry) -> None:
         """A pool entry up to the target; the excess by Odessa's fall-backs, then `overflow`."""
@@ -173,10 +174,7 @@ class Running:
 
     def lower_mountain(self, player: int, points: Amount) -> None:
         """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
-        off = min(points, max(0, self.mountain[player]))
-        if off:
-            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
-        rest = points - off
+        rest = points - self.game_off_mountain(player, points)
         while rest > 0:
             open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
             if not open_mountains:
@@ -188,18 +186,14 @@ class Running:
             rest -= given
 
     def write_pool(self, entry: Entry) -> None:
-        """A pool entry of the player's own play, then the "first to close" bonus if it is due."""
+        """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
         was_open = self.is_pool_open(entry.player)
         self.write(entry)
         if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
-            self.check_pool_bonus(entry.player, entry.reason)
-
-    def check_pool_bonus(self, player: int, reason: Reason) -> None:
-        """§2.2 "First to close": only a deal's positive entry of the player's own play."""
-        rules = self.rules
-        if rules.close_pool_bonus and not self.pool_bonus_paid and reason in OWN_POOL_REASONS:
-            self.pool_bonus_paid = True
-            self.bonus(player, rules.close_pool_bonus, Reason.CLOSE_POOL)
+            each = self.rules.close_pool_bonus
+            if each and entry.reason in OWN_POOL_REASONS and not self.pool_bonus_paid:
+                self.pool_bonus_paid = True
+                self.bonus(entry.player, each, Reason.CLOSE_POOL)
 
     def check_mountain_bonus(self, player: int) -> None:
         if self.rules.close_mountain_bonus and not self.mountain_bonus_paid:

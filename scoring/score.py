@@ -21,17 +21,17 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
-from scoring.options import (
+from scoring.rules import (
     ConsolationKind,
     GentlemanScope,
     Progression,
     RaspasyFamily,
     RaspasyZero,
     Responsibility,
+    Rules,
     WhistRequirement,
     WhistSplit,
 )
-from scoring.rules import Rules
 from scoring.seating import clockwise
 
 
@@ -136,7 +136,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     if u:
         entries.append(mountain(declarer, u * remise_price(rules, level), Reason.REMISE))
     per_consolation = u * consolation(rules, level)
-    whisters = deal.whisters()
+    whisters = [d for d in deal.defenders if d.role is Role.WHIST]
     passers = [d for d in deal.defenders if d.role is Role.PASS]
 
     if len(whisters) == 2:

@@ -37,15 +37,6 @@ def active_seats(size: int, dealer: int) -> tuple[int, ...]:
     return tuple(s for s in range(size) if size == 3 or s != dealer)
 
 
-def defenders_of(size: int, dealer: int, declarer: int) -> tuple[int, int]:
-    """The declarer's two defenders, clockwise from him: the order of the canonical line."""
-    active = active_seats(size, dealer)
-    if declarer not in active:
-        raise ValueError(f"seat {declarer} does not play this deal")
-    first, second = (s for s in clockwise(declarer, size)[1:] if s in active)
-    return first, second
-
-
 @dataclass(frozen=True, slots=True)
 class Seating:
     """Where a deal is played: the players in seat order, who deals it, its number on the sheet."""
@@ -60,5 +51,9 @@ class Seating:
         return active_seats(len(self.names), self.dealer)
 
     def defenders(self, declarer: int) -> tuple[int, int]:
-        """The declarer's two defenders, clockwise from him."""
-        return defenders_of(len(self.names), self.dealer, declarer)
+        """The declarer's two defenders, clockwise from him: the order of the canonical line."""
+        active = self.active
+        if declarer not in active:
+            raise ValueError(f"seat {declarer} does not play this deal")
+        first, second = (s for s in clockwise(declarer, len(self.names))[1:] if s in active)
+        return first, second

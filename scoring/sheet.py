@@ -62,7 +62,6 @@ class Sheet:
     # Running totals per band, one value per record that changed it: (index in `records`, total).
     history: dict[Band, tuple[tuple[int, Fraction], ...]] = field(default_factory=dict)
     next_dealer: int = 0
-    raspasy_streak: int = 0
     closed_pools: frozenset[int] = frozenset()
     finished: bool = False
     last_round_announced: bool = False

@@ -2,8 +2,9 @@
 
 from fractions import Fraction
 
-from scoring.corrections import NO_PENALTY, PenaltyOutlook, correction_penalty, record_penalty
+from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Column
+from scoring.voting import Outcome, correction_outcome
 from tests.scoring.engine import A, B, C, contract, make_game, pas, play, vist
 
 
@@ -67,12 +68,14 @@ def test_the_penalty_a_correction_would_bring_is_known_before_the_vote() -> None
     game = make_game("russian")
     wrong = contract(A, 7, 0, vist(B), pas(C))
     right = contract(A, 7, -1, vist(B), pas(C))
-    outlook = correction_penalty(game.rules, game, [wrong], 0, right, A, earlier_corrections=1)
-    assert outlook == PenaltyOutlook(
-        False, (Adjust(A, Column.MOUNTAIN, Fraction(4), None, "penalty"),)
+    assert (
+        correction_outcome(game.rules.record_penalties, earlier_corrections=1) is Outcome.PENALTY
     )
-    first = correction_penalty(game.rules, game, [wrong], 0, right, A, earlier_corrections=0)
-    assert first == PenaltyOutlook(True, ())
+    assert record_penalty(game, [wrong], 0, right, A) == (
+        Adjust(A, Column.MOUNTAIN, Fraction(4), None, "penalty"),
+    )
+    assert (
+        correction_outcome(game.rules.record_penalties, earlier_corrections=0) is Outcome.WARNING
+    )
     sochi = make_game("sochi")
-    assert correction_penalty(sochi.rules, sochi, [wrong], 0, right, A, 3) == NO_PENALTY
-    assert correction_penalty(game.rules, game, [wrong], 0, right, None, 3) == NO_PENALTY
+    assert correction_outcome(sochi.rules.record_penalties, earlier_corrections=3) is Outcome.FREE

@@ -6,10 +6,10 @@ import pytest
 
 from locales import catalog
 from scoring.errors import OptionError
-from scoring.options import ConsolationKind
 from scoring.rules import (
     OPTION_NAMES,
     PRESETS,
+    ConsolationKind,
     format_option,
     parse_option,
     rules_for,

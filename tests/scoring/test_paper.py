@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from scoring.errors import ERROR_CODES, ProtocolError
-from scoring.options import WhistSplit
 from scoring.paper import parse_paper_sheet
+from scoring.rules import WhistSplit
 
 SHEETS = Path(__file__).parent.parent / "data" / "sheets"
 SPEC_EXAMPLE = """{"convention": "sochi", "players": ["A", "B", "C"], "pool_target": 10,

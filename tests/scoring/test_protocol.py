@@ -21,10 +21,9 @@ from scoring.deal import (
 )
 from scoring.errors import ProtocolError
 from scoring.notation import Table, parse_record
-from scoring.options import WhistSplit
 from scoring.protocol import Protocol, format_protocol, parse_protocol
 from scoring.replay import replay
-from scoring.rules import rules_for
+from scoring.rules import WhistSplit, rules_for
 from scoring.sheet import Game
 
 A, B, C, D = 0, 1, 2, 3

@@ -7,9 +7,8 @@ from hypothesis import given, settings
 
 from scoring.deal import Column, Raspasy, Record, RuleChange
 from scoring.entries import Reason
-from scoring.options import Overflow, RaspasyFamily
 from scoring.replay import replay
-from scoring.rules import OPTION_NAMES, with_option
+from scoring.rules import OPTION_NAMES, Overflow, RaspasyFamily, with_option
 from scoring.score import score_deal
 from scoring.settle import settle
 from scoring.sheet import Game, Sheet

@@ -12,7 +12,6 @@ from scoring.seating import (
     Seating,
     active_seats,
     clockwise,
-    defenders_of,
     reserved_name,
 )
 
@@ -49,23 +48,23 @@ def test_seats_go_clockwise_in_the_order_given_at_newgame() -> None:
 
 def test_defenders_are_clockwise_from_the_declarer() -> None:
     """notation.md "Canonical form": defenders are kept clockwise from the declarer."""
-    assert defenders_of(3, 0, 0) == (1, 2)
-    assert defenders_of(3, 0, 1) == (2, 0)
-    assert defenders_of(3, 0, 2) == (0, 1)
+    assert Seating(NAMES[:3], 0).defenders(0) == (1, 2)
+    assert Seating(NAMES[:3], 0).defenders(1) == (2, 0)
+    assert Seating(NAMES[:3], 0).defenders(2) == (0, 1)
     # four players, Boris (1) deals and sits out: Dmitry declares, Anna then Clara defend
-    assert defenders_of(4, 1, 3) == (0, 2)
-    assert defenders_of(4, 1, 0) == (2, 3)
+    assert Seating(NAMES[:4], 1).defenders(3) == (0, 2)
+    assert Seating(NAMES[:4], 1).defenders(0) == (2, 3)
 
 
 def test_the_dealer_of_four_has_no_defenders_because_he_does_not_play() -> None:
     with pytest.raises(ValueError):
-        defenders_of(4, 1, 1)
+        Seating(NAMES[:4], 1).defenders(1)
 
 
 @pytest.mark.parametrize("size", [3, 4])
 def test_the_defenders_order_is_the_order_the_notation_reads_back(size: int) -> None:
     """What the canonical line holds is what the engine normalises a deal to: defenders in the
-    order `defenders_of` gives, whatever order they were typed in."""
+    order `Seating.defenders` gives, whatever order they were typed in."""
     names = NAMES[:size]
     for dealer in range(size):
         seating = Seating(names, dealer)
