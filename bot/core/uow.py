@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core.base import LIVE, Caller, Core
-from bot.core.base import Clock as Clock  # (for bot.telegram.inbound.fsm_db)
-from bot.core.base import deal_example as deal_example  # (for bot.texts.views)
-from bot.core.base import utc_now as utc_now
 from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.state import GameState
@@ -160,7 +157,7 @@ class UnitOfWork:
             unit = Command(self.core, chat_id, repo, self._touch)
             row = await find(repo)
             if row is not None:
-                unit.adopt(self.core.tracked(await self._fold(repo, row)))
+                unit.adopt(self.core.track(await self._fold(repo, row)))
             return unit
         async with store.reading() as repo:
             await self._mark(repo, write=False)
@@ -168,7 +165,7 @@ class UnitOfWork:
             read = await self.core.games.read(repo, row) if row is not None else None
         unit = Command(self.core, chat_id, None, self._touch)
         if row is not None and read is not None:  # folded with the store free
-            unit.adopt(self.core.tracked(self.core.games.take(row, read)))
+            unit.adopt(self.core.track(self.core.games.take(row, read)))
         return unit
 
     @asynccontextmanager
