@@ -101,11 +101,9 @@ class UnitOfWork:
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
         """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
-
-        async def find(repo: Repo) -> GameRow | None:
-            return await _row(repo, caller.chat_id, game, caller.topic)
-
-        unit = await self._begin(caller.chat_id, find, direct)
+        unit = await self._begin(
+            caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
+        )
         if unit.has_state:
             await unit.link(caller)
         async with self._running(unit) as running:
@@ -114,11 +112,7 @@ class UnitOfWork:
     @asynccontextmanager
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
         """A command of the bot itself on one game; None when the game is gone or has ended."""
-
-        async def find(repo: Repo) -> GameRow | None:
-            return await repo.game(game_id)
-
-        unit = await self._begin(chat_id, find, direct=False)
+        unit = await self._begin(chat_id, lambda repo: repo.game(game_id), direct=False)
         if not unit.has_state or unit.state.status is GameStatus.ENDED:
             yield None
             return
