@@ -9,7 +9,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.domain.owed import Owed, OwedRow
 from bot.domain.rows import (
     PRUNE_BATCH,
     Account,
@@ -18,9 +17,11 @@ from bot.domain.rows import (
     EventRow,
     GameRow,
     GameStatus,
+    Owed,
+    OwedRow,
     Reminder,
+    TournamentRow,
 )
-from bot.domain.tournaments import TournamentRow
 
 
 class StoreBroken(Exception):
