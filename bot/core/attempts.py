@@ -19,32 +19,26 @@ ATTEMPTS: Final = 5
 FIRST_PAUSE: Final = 0.05  # seconds; doubled after each failed attempt, ±50 %
 LONGEST_PAUSE: Final = 1.0
 
-Work = Callable[[UnitOfWork], Awaitable[T]]
 
-
-async def retrying(
-    once: Callable[[], Awaitable[T]],
-    what: str,
-    *,
-    attempts: int = ATTEMPTS,
-    pause: float = FIRST_PAUSE,
-) -> T:
+async def retrying(once: Callable[[], Awaitable[T]], what: str) -> T:
     """`once()`, again after each `Transient` failure; `Redeliver` when every attempt failed."""
-    for attempt in range(1, attempts + 1):
+    for attempt in range(1, ATTEMPTS + 1):
         try:
             return await once()
         except Transient as error:
-            tried = f"{what}: attempt {attempt} of {attempts} failed ({error})"
-            if attempt == attempts:
+            tried = f"{what}: attempt {attempt} of {ATTEMPTS} failed ({error})"
+            if attempt == ATTEMPTS:
                 log.warning("%s; left to come again", tried)
                 raise Redeliver(str(error)) from error
-            wait = min(pause * 2 ** (attempt - 1), LONGEST_PAUSE) * random.uniform(0.5, 1.5)
+            wait = min(FIRST_PAUSE * 2 ** (attempt - 1), LONGEST_PAUSE) * random.uniform(0.5, 1.5)
             log.warning("%s; again in %.2f s", tried, wait)
             await asyncio.sleep(wait)
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def run(core: Core, work: Work[T], caller: Caller | None = None) -> T:
+async def run(
+    core: Core, work: Callable[[UnitOfWork], Awaitable[T]], caller: Caller | None = None
+) -> T:
     """`work(uow)` in a unit of work committed when it returns, retried on transient failures."""
 
     async def once() -> T:

@@ -126,14 +126,6 @@ def index_of(state: GameState, seq: int) -> int | None:
     return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
 
 
-Notify = Callable[[], Awaitable[None]]
-
-
-def _weight(pairs: list[tuple[GameState, Sheet]]) -> int:
-    """What a game's recent sheets weigh, in records (their states share the kept one's)."""
-    return sum(len(sheet.records) for _, sheet in pairs) + 1
-
-
 class Core:
     """Shared by every unit of work: store, clock, chats' locks, sheet cache, watched votes."""
 
@@ -143,9 +135,14 @@ class Core:
         # corrected values worked out, by game (`bot.core.audit.Known`)
         self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(KEPT_RECORDS // 2, _weight)
+        # a game's recent sheets weigh their records (their states share the kept one's)
+        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(
+            KEPT_RECORDS // 2, lambda pairs: sum(len(sheet.records) for _, sheet in pairs) + 1
+        )
         self.watch: dict[int, tuple[int, datetime]] = {}
-        self.notify: Notify | None = None  # told when owed rows were committed (the sender)
+        self.notify: Callable[[], Awaitable[None]] | None = (
+            None  # told when owed rows were committed (the sender)
+        )
         self.games = Games()  # each live game's state and replay, kept
 
     def lock(self, chat_id: int) -> asyncio.Lock:
@@ -156,28 +153,23 @@ class Core:
             await self.notify()
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.tracked(await self.games.state(repo, row))
-
-    def tracked(self, state: GameState) -> GameState:
-        self.track(state)
-        return state
+        return self.track(await self.games.state(repo, row))
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
         state.chat_id = row.chat_id
         state.number = row.chat_number
         state.thread_id = row.thread_id
-        self.track(state)
-        return state
+        return self.track(state)
 
-    def track(self, state: GameState) -> None:
+    def track(self, state: GameState) -> GameState:
         """Remember when this game's earliest open vote times out (never later than known)."""
         due = [v.deadline for v in state.open_votes() if v.referred is None]
-        if not due or state.status is GameStatus.ENDED:
-            return
-        known = self.watch.get(state.game_id)
-        earliest = min(due) if known is None else min(known[1], *due)
-        self.watch[state.game_id] = (state.chat_id, earliest)
+        if due and state.status is not GameStatus.ENDED:
+            known = self.watch.get(state.game_id)
+            earliest = min(due) if known is None else min(known[1], *due)
+            self.watch[state.game_id] = (state.chat_id, earliest)
+        return state
 
     # -- the sheet ---------------------------------------------------------------------------
     def cached(self, state: GameState) -> Sheet | None:

@@ -38,12 +38,8 @@ def parsed(tab: Table) -> dict[str, Record]:
     return known
 
 
-@dataclass(frozen=True, slots=True)
-class Log:
-    """Events read for a game: those after the kept state's seq (`kept`), or else the whole log."""
-
-    kept: GameState | None
-    rows: list[EventRow]
+Log = tuple[GameState | None, list[EventRow]]
+"""Events read for a game: those after the kept state's seq (kept), or else the whole log."""
 
 
 @dataclass(slots=True)
@@ -107,20 +103,14 @@ class Kept(Generic[V]):
         return found[0]
 
 
-def _state_weight(state: GameState) -> int:
-    return len(state.items) + 1
-
-
-def _line_weight(line: _Line) -> int:
-    return line.tip.count * (1 + len(line.marks)) + 1
-
-
 class Games:
     """The kept states and replays of the live games."""
 
     def __init__(self) -> None:
-        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, _state_weight)
-        self._lines: Kept[_Line] = Kept(KEPT_RECORDS // 2, _line_weight)
+        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, lambda s: len(s.items) + 1)
+        self._lines: Kept[_Line] = Kept(
+            KEPT_RECORDS // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
+        )
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
@@ -133,19 +123,17 @@ class Games:
         """The short read: the events after the kept state's seq, or the whole log."""
         game_id = row.game_id
         kept = self._states.get(game_id)
-        if kept is not None:
-            return Log(kept, await repo.events(game_id, after=kept.last_seq))
-        return Log(None, await repo.events(game_id))
+        return kept, await repo.events(game_id, after=0 if kept is None else kept.last_seq)
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
-        kept = log.kept  # (held since the read: still itself if it was dropped from the cache)
+        kept, rows = log  # (held since the read: still itself if it was dropped from the cache)
         if kept is None:
-            kept = fold(game_id, log.rows)
+            kept = fold(game_id, rows)
             self.folds += 1
         else:
-            tail = [ev for ev in log.rows if ev.seq > kept.last_seq]  # none another reader applied
+            tail = [ev for ev in rows if ev.seq > kept.last_seq]  # none another reader applied
             if tail and tail[0].seq != kept.last_seq + 1:
                 raise RuntimeError(f"game {game_id}: event {tail[0].seq} after {kept.last_seq}")
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final, TypedDict
+from typing import Any, ClassVar, Final
 
 from scoring.voting import Threshold
 
@@ -47,12 +47,6 @@ VOTE_KINDS: Final = frozenset(kind for kind in Kind if kind.endswith("_proposed"
 RECORD_VOTE_KINDS: Final = frozenset({Kind.CORRECTION_PROPOSED, Kind.LATE_DEAL_PROPOSED})
 
 
-class PlayerPayload(TypedDict):
-    name: str
-    user_id: int | None
-    username: str | None
-
-
 class EndReason(StrEnum):
     END_RULE = "end_rule"  # the convention's end rule is met
     AGREED = "agreed"  # every player agreed to end early
@@ -60,9 +54,7 @@ class EndReason(StrEnum):
     CANCELLED = "cancelled"  # the scorekeeper cancelled a forming game
 
 
-class ReferReason(StrEnum):
-    """Why a vote waits for the arbiter."""
-
+class ReferReason(StrEnum):  # why a vote waits for the arbiter
     TIE = "tie"
     TIMEOUT = "timeout"
 
@@ -74,9 +66,7 @@ class DebtSide(StrEnum):
     RECEIVED = "received"
 
 
-class CloseReason(StrEnum):
-    """How a vote closed."""
-
+class CloseReason(StrEnum):  # how a vote closed
     CERTAIN = "certain"  # its result could no longer change
     TIMEOUT = "timeout"  # the time was over (rejected)
     ARBITER = "arbiter"  # the arbiter decided
@@ -100,7 +90,7 @@ class Player:
             return self.user_id == user_id
         return bool(self.username and username and self.username.lower() == username.lower())
 
-    def payload(self) -> PlayerPayload:
+    def payload(self) -> dict[str, Any]:
         return {"name": self.name, "user_id": self.user_id, "username": self.username}
 
     @classmethod
@@ -206,18 +196,14 @@ class Penalized(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DealUndone(Event):
-    """The pencil rule: the writer takes his record back."""
-
+class DealUndone(Event):  # the pencil rule: the writer takes his record back
     KIND = Kind.DEAL_UNDONE
     target: int
     line: str
 
 
 @dataclass(frozen=True, slots=True)
-class DealEdited(Event):
-    """The pencil rule (no vote) or a passed correction vote."""
-
+class DealEdited(Event):  # the pencil rule (no vote) or a passed correction vote
     KIND = Kind.DEAL_EDITED
     OMIT = frozenset({"vote", "warning"})
     target: int
@@ -283,9 +269,7 @@ Proposed = (
 
 
 @dataclass(frozen=True, slots=True)
-class VoteCast(Event):
-    """A voter's ballot; a later cast replaces his earlier one."""
-
+class VoteCast(Event):  # a voter's ballot; a later cast replaces his earlier one
     KIND = Kind.VOTE_CAST
     vote: int
     yes: bool
@@ -313,11 +297,9 @@ class VoteClosed(Event):
 
 @dataclass(frozen=True, slots=True)
 class VotePosted(Event):
-    """The chat message that shows the vote (to edit it later)."""
-
     KIND = Kind.VOTE_POSTED
     vote: int
-    message_id: int
+    message_id: int  # the chat message that shows the vote (to edit it later)
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,9 +323,7 @@ class SeatLinked(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class DebtOpened(Event):
-    """One transfer of the settlement at the game's end; its seq is the debt's id."""
-
+class DebtOpened(Event):  # one transfer of the settlement at the game's end; seq: the debt's id
     KIND = Kind.DEBT_OPENED
     debtor: Player
     creditor: Player

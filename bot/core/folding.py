@@ -14,8 +14,6 @@ from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
 
-__all__ = ["apply", "clone", "fold"]
-
 
 def fold(game_id: int, events: list[EventRow]) -> GameState:
     state = GameState(game_id)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 POLLER: Final = "poller"
 WEBHOOK: Final = "webhook"
@@ -25,13 +24,11 @@ STALE_AFTER: Final[dict[str, float | None]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Age:
+class Age(NamedTuple):
     """A watched loop's last beat: seconds ago (since it was watched, if it has not beaten yet)."""
 
     name: str
     seconds: float
-    beaten: bool
     stale: bool
 
 
@@ -41,15 +38,14 @@ class Heartbeats:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._last: dict[str, float] = {}
-        self._watched: dict[str, tuple[float, float | None]] = {}  # name → (since, stale after)
+        self._watched: dict[str, float] = {}  # name → since
 
     def beat(self, name: str) -> None:
         self._last[name] = self._clock()
 
-    def watch(self, name: str, stale_after: float | None = None) -> None:
-        """Report `name` from now on; stale once `stale_after` seconds pass without a beat."""
-        limit = stale_after if stale_after is not None else STALE_AFTER.get(name)
-        self._watched[name] = (self._clock(), limit)
+    def watch(self, name: str) -> None:
+        """Report `name` from now on; stale once `STALE_AFTER[name]` seconds pass without a beat."""
+        self._watched[name] = self._clock()
 
     def forget(self, name: str) -> None:
         """No longer report `name` (its loop was stopped on purpose)."""
@@ -60,11 +56,10 @@ class Heartbeats:
         """Every watched loop, in the order they were watched."""
         now = self._clock()
         found: list[Age] = []
-        for name, (since, limit) in self._watched.items():
-            last = self._last.get(name)
-            beaten = last is not None and last >= since
-            seconds = now - (last if last is not None and beaten else since)
-            found.append(Age(name, seconds, beaten, limit is not None and seconds > limit))
+        for name, since in self._watched.items():
+            seconds = now - max(self._last.get(name, since), since)
+            limit = STALE_AFTER.get(name)
+            found.append(Age(name, seconds, limit is not None and seconds > limit))
         return found
 
 

@@ -25,18 +25,17 @@ def instance_name() -> str:
 
 
 class Lease:
-    """One named lease as seen by one instance; `hold()` takes or renews it."""
+    """The vote clock's lease as seen by one instance; `hold()` takes or renews it."""
 
     def __init__(
         self,
         store: Store,
-        name: str = VOTE_CLOCK,
         holder: str | None = None,
         seconds: float = LEASE_SECONDS,
         clock: Clock = utc_now,
     ) -> None:
         self.store = store
-        self.name = name
+        self.name = VOTE_CLOCK
         self.holder = holder or instance_name()
         self.seconds = seconds
         self.clock = clock

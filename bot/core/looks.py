@@ -11,7 +11,7 @@ from bot.core.audit import CorrectedValues
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
 from bot.core.folding import fold
-from bot.core.results import Arrival, ChatSettings, Exported, Snapshot
+from bot.core.results import Arrival, Exported, Snapshot
 from bot.core.state import GameState
 from bot.core.uow import UnitOfWork
 from scoring.replay import replay
@@ -106,8 +106,7 @@ async def arrival(core: Core, caller: Caller) -> Arrival:
         seen = caller.update_id is not None and await repo.update_seen(
             caller.update_id, caller.chat_id, caller.message_id
         )
-        chat = await repo.chat_settings(caller.chat_id)
-        return Arrival(seen, ChatSettings(chat.locale, chat.time_zone))
+        return Arrival(seen, await repo.chat_settings(caller.chat_id))
 
 
 async def was_handled(core: Core, update_id: int) -> bool:

@@ -8,22 +8,15 @@ from fractions import Fraction
 from bot.core.events import CloseReason, EndReason, ReferReason
 from bot.core.ledger import Debt
 from bot.core.state import GameState, Player, RecordItem, Vote
+from bot.domain import ChatSettings
 from scoring.deal import Adjust
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
 
 
 @dataclass(frozen=True, slots=True)
-class ChatSettings:
-    """A chat's own settings, read with each update (so every instance sees a change at once)."""
-
-    locale: str | None = None  # chosen by /lang (or taken from a new group's opener)
-    time_zone: str | None = None  # chosen by /tz (an IANA name); None: the language's
-
-
-@dataclass(frozen=True, slots=True)
 class Arrival:
-    """What an update is read with: whether it was handled before, and its chat's settings."""
+    """What an update is read with: whether it was handled before, its chat's settings now."""
 
     seen: bool
     chat: ChatSettings

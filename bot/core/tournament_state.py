@@ -9,7 +9,7 @@ from bot.core.base import Caller
 from bot.core.errors import GameError
 from bot.core.events import Player
 from bot.domain import EventRow, Repo
-from bot.domain.tournaments import TournamentRow
+from bot.domain.rows import TournamentRow
 from scoring.tournament import Scoring
 
 

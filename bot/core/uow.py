@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core.base import LIVE, Caller, Core
-from bot.core.base import Clock as Clock  # (for bot.telegram.inbound.fsm_db)
-from bot.core.base import deal_example as deal_example  # (for bot.texts.views)
-from bot.core.base import utc_now as utc_now
 from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.state import GameState
@@ -104,11 +101,9 @@ class UnitOfWork:
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
         """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
-
-        async def find(repo: Repo) -> GameRow | None:
-            return await _row(repo, caller.chat_id, game, caller.topic)
-
-        unit = await self._begin(caller.chat_id, find, direct)
+        unit = await self._begin(
+            caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
+        )
         if unit.has_state:
             await unit.link(caller)
         async with self._running(unit) as running:
@@ -117,11 +112,7 @@ class UnitOfWork:
     @asynccontextmanager
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
         """A command of the bot itself on one game; None when the game is gone or has ended."""
-
-        async def find(repo: Repo) -> GameRow | None:
-            return await repo.game(game_id)
-
-        unit = await self._begin(chat_id, find, direct=False)
+        unit = await self._begin(chat_id, lambda repo: repo.game(game_id), direct=False)
         if not unit.has_state or unit.state.status is GameStatus.ENDED:
             yield None
             return
@@ -160,7 +151,7 @@ class UnitOfWork:
             unit = Command(self.core, chat_id, repo, self._touch)
             row = await find(repo)
             if row is not None:
-                unit.adopt(self.core.tracked(await self._fold(repo, row)))
+                unit.adopt(self.core.track(await self._fold(repo, row)))
             return unit
         async with store.reading() as repo:
             await self._mark(repo, write=False)
@@ -168,7 +159,7 @@ class UnitOfWork:
             read = await self.core.games.read(repo, row) if row is not None else None
         unit = Command(self.core, chat_id, None, self._touch)
         if row is not None and read is not None:  # folded with the store free
-            unit.adopt(self.core.tracked(self.core.games.take(row, read)))
+            unit.adopt(self.core.track(self.core.games.take(row, read)))
         return unit
 
     @asynccontextmanager

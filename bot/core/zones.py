@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from contextlib import suppress
 from datetime import UTC, tzinfo
 from functools import cache
 from typing import Final
@@ -23,26 +24,14 @@ UTC_NAME: Final = "UTC"
 NAME_LIMIT: Final = 64  # the longest IANA name is 32 characters
 
 
-def _zone(name: str) -> tzinfo | None:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
-def default_zone(lang: str | None) -> tzinfo:
-    """The zone of a chat that chose none, from its language."""
-    found = _zone(DEFAULT_ZONES.get(lang or "", UTC_NAME))
-    if found is None:
-        log.warning("no time zone data on this machine: times are shown in UTC")
-        return UTC
-    return found
-
-
 def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
     """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's."""
-    found = _zone(chosen) if chosen else None
-    return found if found is not None else default_zone(lang)
+    for name in (chosen, DEFAULT_ZONES.get(lang or "", UTC_NAME)):
+        if name:
+            with suppress(ZoneInfoNotFoundError, ValueError):
+                return ZoneInfo(name)
+    log.warning("no time zone data on this machine: times are shown in UTC")
+    return UTC
 
 
 @cache

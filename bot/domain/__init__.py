@@ -1,6 +1,5 @@
 """The domain's types and ports, below the core and the storage (docs/architecture.md)."""
 
-from bot.domain.owed import Owed, OwedKind, OwedRow
 from bot.domain.ports import Fault, Repo, Store, StoreBroken
 from bot.domain.rows import (
     PRUNE_BATCH,
@@ -11,7 +10,11 @@ from bot.domain.rows import (
     EventRow,
     GameRow,
     GameStatus,
+    Owed,
+    OwedKind,
+    OwedRow,
     Reminder,
+    TournamentRow,
     same_update,
 )
 
@@ -32,5 +35,6 @@ __all__ = [
     "Repo",
     "Store",
     "StoreBroken",
+    "TournamentRow",
     "same_update",
 ]

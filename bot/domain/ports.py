@@ -9,7 +9,6 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from bot.domain.owed import Owed, OwedRow
 from bot.domain.rows import (
     PRUNE_BATCH,
     Account,
@@ -18,9 +17,11 @@ from bot.domain.rows import (
     EventRow,
     GameRow,
     GameStatus,
+    Owed,
+    OwedRow,
     Reminder,
+    TournamentRow,
 )
-from bot.domain.tournaments import TournamentRow
 
 
 class StoreBroken(Exception):
@@ -61,7 +62,6 @@ class Repo(Protocol):
         """A new game of the table (the chat, or its forum topic), numbered in the chat."""
 
     async def game(self, game_id: int) -> GameRow | None: ...
-
     async def live_game(self, chat_id: int, thread_id: int = 0) -> GameRow | None:
         """The table's game that has not ended (at most one; thread 0: the chat, General)."""
 
@@ -71,11 +71,7 @@ class Repo(Protocol):
     async def live_games(self) -> list[GameRow]:
         """Every game that has not ended, oldest first (start-up: open votes to watch)."""
 
-    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
-        """Up to `limit` live games with an event since `since`, latest first (to warm)."""
-
     async def set_status(self, game_id: int, status: GameStatus) -> None: ...
-
     async def append(
         self,
         game_id: int,
@@ -88,14 +84,6 @@ class Repo(Protocol):
 
     async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
         """The game's events with `seq > after`, in order."""
-
-    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        """The game's stored snapshot (`bot.core.snapshots`): its seq, engine version, bytes."""
-
-    async def put_snapshot(
-        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
-    ) -> None:
-        """Keep the game's snapshot at `seq` unless one of this version is newer (a cache)."""
 
     async def add_member(self, game_id: int, user_id: int) -> None: ...
     async def remove_member(self, game_id: int, user_id: int) -> None: ...
@@ -119,7 +107,6 @@ class Repo(Protocol):
         """The chat's language, title and time zone (all None for a chat never seen)."""
 
     async def set_chat_time_zone(self, chat_id: int, time_zone: str) -> None: ...
-
     async def chat_games(self, chat_id: int) -> list[GameRow]:
         """Every game of the chat, live or ended, newest first."""
 
@@ -135,27 +122,18 @@ class Repo(Protocol):
     async def save_summaries(self, rows: list[tuple[int, str, dict[str, Any]]]) -> None:
         """Keep (game id, engine, payload) summaries, replacing any older one of a game."""
 
-    async def count_events(self) -> int:
-        """Every event of every game (for tests and health checks)."""
-
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
         """Hold the lease until `until` if free, expired or `holder`'s; whether `holder` has it."""
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give the lease up at once if `holder` holds it (a clean shutdown)."""
 
-    async def lease_holder(self, name: str, now: datetime) -> str | None:
-        """Who holds the lease now (None when free or expired)."""
-
-    async def fsm_state(self, key: str) -> str | None:
-        """aiogram FSM state of one key (a user in a chat), None when none."""
-
+    # aiogram's FSM storage, by key (a user in a chat): None and {} when nothing is kept
+    async def fsm_state(self, key: str) -> str | None: ...
     async def set_fsm_state(self, key: str, state: str | None) -> None: ...
-
-    async def fsm_data(self, key: str) -> dict[str, Any]:
-        """aiogram FSM data of one key, {} when none."""
-
+    async def fsm_data(self, key: str) -> dict[str, Any]: ...
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None: ...
+
     # -- settling up (bot.core.ledger) ---------------------------------------------------------
     async def debt_events(self, chat_id: int) -> DebtLog:
         """The `debt_opened`/`debt_marked` events of the chat's games, game by game."""
@@ -177,12 +155,10 @@ class Repo(Protocol):
         """The account blocked the bot: nothing is written to it in private any more."""
 
     async def reminder(self, chat_id: int) -> Reminder | None: ...
-
     async def set_reminder(self, chat_id: int, every: int | None) -> None:
         """Remind the chat of its open debts every `every` seconds (None: never again)."""
 
-    async def reminders(self) -> list[Reminder]:
-        """Every chat's reminder."""
+    async def reminders(self) -> list[Reminder]: ...
 
     async def reminded(self, chat_id: int, at: datetime, last_at: datetime | None) -> bool:
         """Mark the chat reminded at `at` if its reminder still reads `last_at`; whether it did."""
@@ -221,11 +197,7 @@ class Repo(Protocol):
     async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
         """Give back every unsent row `claimant` holds but those in `keep`; how many."""
 
-    async def owed_claimants(self) -> list[str]:
-        """The senders holding claims on unsent rows."""
-
-    async def owed_count(self) -> int:
-        """Unsent rows."""
+    async def owed_claimants(self) -> list[str]: ...
 
     async def prune_sent(self, before: float) -> int:
         """Forget rows sent before `before`; how many."""
@@ -257,8 +229,7 @@ class Repo(Protocol):
         payload: dict[str, Any],
         author: int | None,
         at: datetime,
-    ) -> EventRow:
-        """Append to the tournament's log (seq is its next)."""
+    ) -> EventRow: ...
 
     async def tournament_events(self, tournament_id: int) -> list[EventRow]: ...
 

@@ -1,4 +1,5 @@
-"""A game's index row and log rows, and which update is the same update again."""
+"""The domain's rows: games, their logs, tournaments, what the bot owes a chat (docs/architecture.md
+"Delivery"), and which update is the same update again."""
 
 from __future__ import annotations
 
@@ -113,3 +114,51 @@ class Account:
 
 DebtLog = list[tuple[GameRow, list[EventRow]]]
 """The debt events of several games, game by game (`Repo.debt_events`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    tournament_id: int
+    code: str  # what a table types to join it
+    home_chat_id: int  # where it was created: its standings are posted there
+    home_thread_id: int  # the home's forum topic (0: the chat itself)
+    created_by: int | None
+    created_at: datetime
+
+
+class OwedKind(StrEnum):
+    """What an owed row asks the sender to do."""
+
+    TEXT = "text"  # send `text` (or edit `target` when set) with `markup`
+    SHEET = "sheet"  # draw game `game_id` as of event `seq`, send it with `text` as caption
+    REDRAW = "redraw"  # the same, redrawn in place of the live sheet when it is near `reply_to`
+    VOTE = "vote"  # edit vote `seq`'s message `target`, or post it anew and remember it
+    DOCUMENT = "document"  # send `body` as the file `filename` with `text` as caption
+    PHOTO = "photo"  # send `body` (a PNG drawn by the command: /top) with `text` as caption
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """One message the bot owes a chat, written in the transaction of the command that owes it."""
+
+    chat_id: int
+    kind: OwedKind
+    text: str = ""  # rendered HTML: the message, the caption
+    lang: str = "en"  # the picture's language
+    markup: str | None = None  # the inline keyboard as JSON
+    game_id: int | None = None  # the game whose sheet (SHEET, REDRAW) or vote (VOTE) this is
+    seq: int | None = None  # the event seq the sheet is drawn at; the vote's seq
+    target: int | None = None  # the message to edit (a vote's, a button's)
+    reply_to: int | None = None  # the command's message
+    body: bytes | None = None  # a document's content
+    filename: str | None = None
+    thread_id: int | None = None  # the forum topic it goes to (None: the chat itself)
+
+
+@dataclass(frozen=True, slots=True)
+class OwedRow:
+    """An owed row claimed by one sender; `attempts` failed before."""
+
+    id: int
+    owed: Owed
+    attempts: int

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from bot.core import GameState, Player
+from bot.core.base import deal_example
 from bot.core.results import Edited, Recorded, Undone
-from bot.core.uow import deal_example
 from bot.texts.examples import example_in
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.options import option_lines, option_said

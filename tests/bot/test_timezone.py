@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import build_dispatcher
 from bot.core.errors import GameError
-from bot.core.zones import chat_zone, default_zone, parse_zone
+from bot.core.zones import chat_zone, parse_zone
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.texts.times import chat_time
@@ -33,8 +33,8 @@ def test_a_time_is_written_in_the_zone_and_the_language_s_way() -> None:
 
 
 def test_a_chat_without_a_zone_takes_its_language_s() -> None:
-    assert default_zone("ru") == ZoneInfo("Europe/Moscow")
-    assert default_zone("en") == ZoneInfo("UTC") == default_zone(None)
+    assert chat_zone(None, "ru") == ZoneInfo("Europe/Moscow")
+    assert chat_zone(None, "en") == ZoneInfo("UTC") == chat_zone(None, None)
     assert chat_zone("Asia/Almaty", "ru") == ZoneInfo("Asia/Almaty")
     assert chat_zone("Gone/Zone", "ru") == ZoneInfo("Europe/Moscow")  # a zone no longer known
 

@@ -20,8 +20,8 @@ from aiogram.fsm.storage.base import (
     StorageKey,
 )
 
+from bot.core.base import Clock, utc_now
 from bot.core.lease import instance_name
-from bot.core.uow import Clock, utc_now
 from bot.domain import Fault, Repo, Store
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from bot.core.events import ReferReason
 from bot.core.results import VoteState
 from bot.core.state import GameState
 from bot.domain import Owed, OwedKind
-from bot.domain.tournaments import TournamentRow
+from bot.domain.rows import TournamentRow
 from bot.texts.i18n import Safe, translator
 from bot.texts.tournaments import ended_home_text, referred_text, standings_text
 from bot.texts.views import chunks
