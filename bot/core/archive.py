@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
 from fractions import Fraction
-from typing import Final, Protocol
+from typing import Final
 
 from bot.core.audit import event_log_json, protocol_comments
 from bot.core.base import Core, records_of, settlement
@@ -17,9 +16,10 @@ from bot.core.events import EndReason, Player
 from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
 from bot.core.state import GameState
-from bot.core.summaries import Summary, summaries
+from bot.core.summaries import summaries
+from bot.core.uow import UnitOfWork
 from bot.core.zones import chat_zone
-from bot.domain import GameRow, GameStatus, Repo
+from bot.domain import GameRow, GameStatus, Store
 from scoring.protocol import format_protocol
 from scoring.replay import replay
 
@@ -65,56 +65,34 @@ class GamesPage:
     zone: tzinfo
 
 
-def _ended_line(summary: Summary) -> GameLine:
-    plays = summary.plays
-    money = None
-    if plays is not None and all(p.money is not None for p in plays):
-        money = tuple(p.money for p in plays if p.money is not None)
-    return GameLine(
-        summary.game_id,
-        summary.chat_id,
-        summary.number,
-        summary.created_at,
-        summary.convention,
-        tuple(p.name for p in summary.players),
-        GameStatus.ENDED,
-        summary.reason,
-        summary.deals,
-        None if plays is None else tuple(p.balance for p in plays),
-        money,
-    )
-
-
-def _live_line(state: GameState, row: GameRow) -> GameLine:
-    return GameLine(
-        row.game_id,
-        row.chat_id,
-        row.chat_number,
-        row.created_at,
-        state.convention,
-        state.names,
-        row.status,
-    )
-
-
 def page_bounds(total: int, page: int) -> tuple[int, int]:
     """The page asked for, kept within the list, and how many pages there are."""
     pages = max(1, -(-total // PAGE_SIZE))
     return min(max(page, 0), pages - 1), pages
 
 
-async def _lines(
-    core: Core, repo: Repo, rows: list[GameRow], ended: dict[int, Summary]
-) -> list[tuple[GameLine, tuple[Player, ...]]]:
+async def _lines(core: Core, rows: list[GameRow]) -> list[tuple[GameLine, tuple[Player, ...]]]:
     """Each game's line, and who sits in it."""
+    ended = {s.game_id: s for s in await summaries(core.store, rows)}
     lines = []
-    for row in rows:
-        if row.status is GameStatus.ENDED:
-            summary = ended[row.game_id]
-            lines.append((_ended_line(summary), summary.players))
-        else:
-            state = await core.fold(repo, row)
-            lines.append((_live_line(state, row), tuple(state.players)))
+    async with core.store.reading() as repo:
+        for row in rows:
+            head = (row.game_id, row.chat_id, row.chat_number, row.created_at)
+            if row.status is not GameStatus.ENDED:
+                state = await core.fold(repo, row)
+                line = GameLine(*head, state.convention, state.names, row.status)
+                lines.append((line, tuple(state.players)))
+                continue
+            s = ended[row.game_id]
+            plays, money = s.plays, None
+            if plays is not None and all(p.money is not None for p in plays):
+                money = tuple(p.money for p in plays if p.money is not None)
+            balances = None if plays is None else tuple(p.balance for p in plays)
+            names = tuple(p.name for p in s.players)
+            line = GameLine(
+                *head, s.convention, names, row.status, s.reason, s.deals, balances, money
+            )
+            lines.append((line, s.players))
     return lines
 
 
@@ -125,9 +103,7 @@ async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPag
         rows = await repo.chat_games(chat_id)
     page, pages = page_bounds(len(rows), page)
     shown = rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    ended = {s.game_id: s for s in await summaries(core.store, shown)}
-    async with core.store.reading() as repo:
-        lines = [line for line, _ in await _lines(core, repo, shown, ended)]
+    lines = [line for line, _ in await _lines(core, shown)]
     zone = chat_zone(settings.time_zone, settings.locale or lang)
     return GamesPage(tuple(lines), page, pages, len(rows), zone)
 
@@ -137,13 +113,12 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
     async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
-    ended = {s.game_id: s for s in await summaries(core.store, rows)}
+    lines = [
+        line
+        for line, players in await _lines(core, rows)
+        if any(p.user_id == user_id for p in players)
+    ]
     async with core.store.reading() as repo:
-        lines = [
-            line
-            for line, players in await _lines(core, repo, rows, ended)
-            if any(p.user_id == user_id for p in players)
-        ]
         titles = {c: (await repo.chat_settings(c)).title for c in {x.chat_id for x in lines}}
     page, pages = page_bounds(len(lines), page)
     shown = [
@@ -182,13 +157,7 @@ async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
     return Snapshot(state, sheet, settlement(state, sheet))
 
 
-class Reader(Protocol):
-    """A unit of work or a store: what a read of the log goes through."""
-
-    def reading(self) -> AbstractAsyncContextManager[Repo]: ...
-
-
-async def read_log(reader: Reader, state: GameState) -> GameState:
+async def read_log(reader: UnitOfWork | Store, state: GameState) -> GameState:
     """`state` with its whole log, read for /history or the export (a kept game holds none)."""
     if state.log is None:
         async with reader.reading() as repo:
@@ -197,7 +166,7 @@ async def read_log(reader: Reader, state: GameState) -> GameState:
 
 
 async def exported(
-    reader: Reader, state: GameState, now: datetime, zone: tzinfo = UTC
+    reader: UnitOfWork | Store, state: GameState, now: datetime, zone: tzinfo = UTC
 ) -> Exported:
     """The protocol file of a game and its JSON event log."""
     await read_log(reader, state)

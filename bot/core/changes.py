@@ -82,50 +82,31 @@ def outlook(
     return outcome is Outcome.WARNING, penalties
 
 
-def planned(state: GameState, vote: Vote) -> list[Record] | None:
-    """The records in force once this passed vote is applied; None when it no longer can be."""
+def fits(state: GameState, vote: Vote) -> bool:
+    """Whether a passed vote's change still takes on the log as it is now."""
     event = vote.event
-    assert isinstance(event, ev.CorrectionProposed | ev.LateDealProposed)
-    records = records_of(state)
-    new = parse_stored(event.line, table(state))
+    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed | ev.RuleChangeProposed):
+        return True
+    records, new = records_of(state), parse_stored(event.line, table(state))
     if isinstance(event, ev.CorrectionProposed):
         index = index_of(state, event.target)
         if index is None or state.records[index].line != event.old:
-            return None
+            return False
         records[index] = new
-    else:
+    elif isinstance(event, ev.LateDealProposed):
         index = index_of(state, event.before)
         if index is None:
-            return None
+            return False
         records.insert(index, new)
+    else:  # a rule change: the option still as its voters were shown
+        assert isinstance(new, RuleChange)
+        if format_option(getattr(rules_now(state), new.option)) != event.old:
+            return False
+        records.append(new)
     try:
         replay(state.game(), records)
     except ScoringError:
-        return None
-    return records
-
-
-def rule_fits(state: GameState, vote: Vote) -> bool:
-    """A passed rule change still takes: the option is unchanged and the engine accepts it."""
-    event = vote.event
-    assert isinstance(event, ev.RuleChangeProposed)
-    change = parse_stored(event.line, table(state))
-    assert isinstance(change, RuleChange)
-    if format_option(getattr(rules_now(state), change.option)) != event.old:
         return False
-    try:
-        replay(state.game(), [*records_of(state), change])
-    except ScoringError:
-        return False
-    return True
-
-
-def fits(state: GameState, vote: Vote) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now."""
-    if isinstance(vote.event, ev.CorrectionProposed | ev.LateDealProposed):
-        return planned(state, vote) is not None
-    if isinstance(vote.event, ev.RuleChangeProposed):
-        return rule_fits(state, vote)
     return True
 
 
@@ -136,71 +117,54 @@ def corrections_count(state: GameState, writer: int | None) -> int:
         for item in state.items
         if item.author == writer
         for seq in item.votes
-        if not _pencil(state.votes[seq])
+        if not (isinstance(e := state.votes[seq].event, ev.CorrectionProposed) and e.pencil)
     )
 
 
 async def apply(unit: Command, vote: Vote) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
-    event = vote.event
+    state, event = unit.state, vote.event
     if isinstance(event, ev.CorrectionProposed):
-        records = planned(unit.state, vote)
-        assert records is not None
-        return await apply_correction(unit, vote, event, records)
+        # The record's new line, then the writer's penalty if due (4.2.7).
+        target = event.target
+        index = index_of(state, target)
+        assert index is not None
+        item = state.records[index]
+        before = records_of(state)
+        new = parse_stored(event.line, table(state))
+        warning, penalties = outlook(state, event, index, before, new)
+        edited = ev.DealEdited(target, event.line, item.line, vote.seq, warning)
+        await unit.append(edited, vote.author)
+        for adjust in penalties:
+            line = format_record(adjust, state.names)
+            await unit.append(ev.Penalized(line, vote.seq, target), None)
+        sheet = unit.sheet()
+        writer = state.player_name(item.author)
+        return Applied(
+            sheet.records[index].number,
+            state.item(target).old_lines[-1],  # the record as the edit left it (a copy)
+            sheet.records[index],
+            sheet,
+            settlement(state, sheet),
+            tuple(sheet.records[len(before) :]),
+            writer if warning else None,
+            writer,
+        )
     if isinstance(event, ev.LateDealProposed):
-        return await apply_late(unit, vote, event)
+        # Inserted before the record it was proposed before (Кодекс 4.2.10).
+        author = vote.author
+        seat = None if author is None else state.seat_of(author, vote.usernames.get(author))
+        await unit.append(ev.Dealt(event.line, event.before, vote.seq, seat), author)
+        index = index_of(state, state.last_seq)
+        assert index is not None
+        sheet = unit.sheet()
+        scored = sheet.records[index]
+        return Applied(scored.number, None, scored, sheet, settlement(state, sheet))
     if isinstance(event, ev.ArbiterProposed):
         await unit.append(ev.ArbiterNamed(event.arbiter, vote.seq), None)
     elif isinstance(event, ev.RuleChangeProposed):
         # At the log's end, and by nobody: no pencil rule lets its proposer undo it.
-        change = parse_stored(event.line, table(unit.state))
+        change = parse_stored(event.line, table(state))
         assert isinstance(change, RuleChange)
         await unit.append(ev.RuleChanged(change.option, change.value, vote.seq), None)
     return None
-
-
-def _pencil(vote: Vote) -> bool:
-    return isinstance(vote.event, ev.CorrectionProposed) and vote.event.pencil
-
-
-async def apply_correction(
-    unit: Command, vote: Vote, event: ev.CorrectionProposed, records: list[Record]
-) -> Applied:
-    """A passed correction: the record's new line, then the writer's penalty if due (4.2.7)."""
-    state = unit.state
-    target = event.target
-    index = index_of(state, target)
-    assert index is not None
-    item = state.records[index]
-    before = records_of(state)
-    warning, penalties = outlook(state, event, index, before, records[index])
-    await unit.append(ev.DealEdited(target, event.line, item.line, vote.seq, warning), vote.author)
-    for adjust in penalties:
-        line = format_record(adjust, state.names)
-        await unit.append(ev.Penalized(line, vote.seq, target), None)
-    sheet = unit.sheet()
-    writer = state.player_name(item.author)
-    return Applied(
-        sheet.records[index].number,
-        state.item(target).old_lines[-1],  # the record as the edit left it (a copy)
-        sheet.records[index],
-        sheet,
-        settlement(state, sheet),
-        tuple(sheet.records[len(before) :]),
-        writer if warning else None,
-        writer,
-    )
-
-
-async def apply_late(unit: Command, vote: Vote, event: ev.LateDealProposed) -> Applied:
-    """A passed late deal: inserted before the record it was proposed before (Кодекс 4.2.10)."""
-    state = unit.state
-    proposer_seat = None
-    if vote.author is not None:
-        proposer_seat = state.seat_of(vote.author, vote.usernames.get(vote.author))
-    await unit.append(ev.Dealt(event.line, event.before, vote.seq, proposer_seat), vote.author)
-    index = index_of(state, state.last_seq)
-    assert index is not None
-    sheet = unit.sheet()
-    scored = sheet.records[index]
-    return Applied(scored.number, None, scored, sheet, settlement(state, sheet))

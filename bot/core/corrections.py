@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Final
 
 from bot.core import events as ev
@@ -10,18 +9,17 @@ from bot.core.base import Caller, deal_example, records_of, rules_now, table
 from bot.core.errors import GameError
 from bot.core.events import Kind
 from bot.core.newgame import parse_arbiter
-from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, no_rule_change, playing, votes_on
+from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, playing, read_deal, votes_on
 from bot.core.results import VoteState
 from bot.core.state import GameState
 from bot.core.uow import UnitOfWork
 from bot.core.votes import open_vote
 from bot.domain import GameStatus
-from scoring.deal import Adjust, LastRound, Record, RuleChange
+from scoring.deal import LastRound, Record
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.notation import format_record, parse_record, parse_rule_change
+from scoring.notation import format_record, parse_rule_change
 from scoring.replay import replay
 from scoring.rules import format_option
-from scoring.sheet import Sheet
 from scoring.voting import (
     ARBITER_THRESHOLD,
     LATE_THRESHOLD,
@@ -32,23 +30,6 @@ from scoring.voting import (
 )
 
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
-
-
-def in_window(state: GameState, index: int, now: datetime) -> bool:
-    """Кодекс 4.2.9: disputable while the latest deal, or while the next one is young enough."""
-    later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
-    grace = rules_now(state).dispute_grace_seconds
-    return dispute_window(later[0].at if later else None, now, grace)
-
-
-def deal_index(sheet: Sheet, number: str, example: str) -> int:
-    """The index (among the records in force) of the deal numbered `number` (`5`, `#5`)."""
-    text = number.strip().lstrip("#№")
-    if text.isdigit():
-        for index, scored in enumerate(sheet.records):
-            if scored.number == int(text):
-                return index
-    raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
 
 
 async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> VoteState:
@@ -63,13 +44,22 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
             last = sheet.records[-1]
             shown = deal_example(state.names, last.dealer or 0).removeprefix("/deal ")
             example = f"/dispute {last.number or 1} {shown}"
-        index = deal_index(sheet, number, example)
+        wanted = number.strip().lstrip("#№")
+        index = next(
+            (
+                i
+                for i, d in enumerate(sheet.records)
+                if wanted.isdigit() and d.number == int(wanted)
+            ),
+            None,
+        )
+        if index is None:
+            raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
         item, scored = state.records[index], sheet.records[index]
         if votes_on(state, item):
             raise GameError("vote-open", f"#{scored.number}", {}, "/history")
-        record = parse_record(text, table(state, scored.dealer, seat))
-        no_rule_change(record, text)
-        if isinstance(record, Adjust | LastRound):
+        record = read_deal(text, table(state, scored.dealer, seat), "dispute-not-deal", example)
+        if isinstance(record, LastRound):
             raise GameError("dispute-not-deal", text.strip(), {}, example)
         line = format_record(record, state.names)
         if line == item.line:
@@ -77,12 +67,14 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
         records = records_of(state)
         records[index] = record
         unit.replay(records, scored.dealer or 0)
-        terms = dispute_terms(
-            in_window(state, index, unit.now()), by_writer=item.author == caller.user_id
-        )
+        # Кодекс 4.2.9: disputable while the latest deal, or while the next one is young enough.
+        later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
+        grace = rules.dispute_grace_seconds
+        young = dispute_window(later[0].at if later else None, unit.now(), grace)
+        terms = dispute_terms(young, by_writer=item.author == caller.user_id)
         if not terms.allowed:
             writer = state.player_name(item.author) or "?"
-            params = {"writer": writer, "seconds": str(rules.dispute_grace_seconds)}
+            params = {"writer": writer, "seconds": str(grace)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         # A /dispute is never under the pencil rule, however soon it follows the record
         # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
@@ -109,10 +101,7 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
             raise GameError("late-window", f"#{sheet.records[index].number}", params, "/history")
         if state.open_votes(Kind.LATE_DEAL_PROPOSED) or votes_on(state, latest):
             raise GameError("vote-open", text.strip(), {}, "/history")
-        record = parse_record(text, table(state, dealer, seat))
-        no_rule_change(record, text)
-        if isinstance(record, Adjust):
-            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+        record = read_deal(text, table(state, dealer, seat))
         if isinstance(record, LastRound):
             raise GameError("dispute-not-deal", text.strip(), {}, DEAL_EXAMPLE)
         records = records_of(state)
@@ -144,25 +133,19 @@ def later_clash(state: GameState, records: list[Record], start: int, number: int
     replay(game, records)  # not a later deal: the engine's own refusal
 
 
-def read_rule_change(text: str) -> RuleChange:
-    """`/rule name=value` (or `option name=value`): the change, its value made canonical."""
-    words = text.strip()
-    try:
-        change = parse_rule_change(words) or parse_rule_change(f"option {words}")
-    except ScoringError as error:
-        error.example = RULE_EXAMPLE
-        raise
-    if change is None:
-        raise GameError("bad-rule-change", words, {}, RULE_EXAMPLE)
-    return change
-
-
 async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
     """/rule name=value: a vote to change a rule from the next record on (conventions.md §1.4)."""
     async with uow.command(caller) as unit:
         state = unit.state
         playing(state, caller)
-        change = read_rule_change(text)
+        words = text.strip()
+        try:
+            change = parse_rule_change(words) or parse_rule_change(f"option {words}")
+        except ScoringError as error:
+            error.example = RULE_EXAMPLE
+            raise
+        if change is None:
+            raise GameError("bad-rule-change", words, {}, RULE_EXAMPLE)
         current = format_option(getattr(rules_now(state), change.option))
         if current == change.value:
             params = {"option": change.option, "value": current}

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from itertools import groupby
+from operator import attrgetter
 from typing import Final
 
 from bot.core.base import Caller, Core
@@ -95,15 +96,11 @@ async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
         raise GameError("debt-name-missing", "/paid", {}, PAID_EXAMPLE)
     async with uow.reading() as repo:
         debts = open_debts(all_debts(await repo.debt_events(caller.chat_id)))
-    mine = [d for d in debts if _is(d.creditor, caller)]
-    named = [d for d in mine if _named(d.debtor, ref)]
+    named = [d for d in debts if _is(d.creditor, caller) and _named(d.debtor, ref)]
     if not named:
         raise GameError("debt-none-from", ref, {"name": ref}, PAID_EXAMPLE)
-    by_game: dict[int, list[Debt]] = defaultdict(list)
-    for debt in named:
-        by_game[debt.game_id].append(debt)
     closed: list[Debt] = []
-    for game_id, wanted in by_game.items():
+    for game_id, wanted in groupby(named, attrgetter("game_id")):  # a game's debts together
         async with uow.command(caller, game=game_id) as unit:
             state = unit.state
             now = debts_of(game_id, state.chat_id, state.number, state.debt_rows)

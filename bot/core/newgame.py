@@ -105,23 +105,17 @@ def parse_newgame(
     mentions = mentions or {}
     spec = NewGame()
     seats_given: int | None = None
-    tokens = args.split()
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
+    tokens = iter(args.split())
+    for i, tok in enumerate(tokens):
         low = tok.casefold()
-        nxt = tokens[i + 1] if i + 1 < len(tokens) else None
         if low in _POOL_WORDS:
+            nxt = next(tokens, None)
             spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
-            i += 2
-            continue
-        if low in _STAKE_WORDS:
-            if nxt is None:
+        elif low in _STAKE_WORDS:
+            if (nxt := next(tokens, None)) is None:
                 raise GameError("bad-stake", tok, {}, EXAMPLE)
             spec.stake = _stake(nxt)
-            i += 2
-            continue
-        if "=" in tok and not tok.startswith("="):
+        elif "=" in tok and not tok.startswith("="):
             key, _, value = tok.partition("=")
             key_low = key.casefold().replace("-", "_")
             if key_low in _PLAYERS_OPTION:
@@ -133,25 +127,27 @@ def parse_newgame(
             elif key_low in _ARBITER_OPTION:
                 spec.arbiter = parse_arbiter(value, me)
             elif value.startswith("@") or value.casefold() in _ME:
-                spec.players.append(_named_player(key, value, me))
+                # `Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's.
+                check_name(key)
+                if value.casefold() in _ME:
+                    spec.players.append(Player(key, me.user_id, me.username))
+                else:
+                    spec.players.append(Player(key, None, _handle(value)))
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key in ("pool", "pool_target"):
                 spec.overrides["pool_target"] = _pool(value, tok)
             else:
                 spec.overrides[key] = value  # §2.1: the exact lower-case name
-            i += 1
-            continue
-        if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:
-            try:
-                spec.convention = canonical_convention(tok)
-                i += 1
-                continue
-            except OptionError:
-                if tok.isalpha() and tok == low:  # names start with a capital letter
-                    raise
-        spec.players.append(_player(tok, me, mentions))
-        i += 1
+        else:
+            if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:
+                try:
+                    spec.convention = canonical_convention(tok)
+                    continue
+                except OptionError:
+                    if tok.isalpha() and tok == low:  # names start with a capital letter
+                        raise
+            spec.players.append(_player(tok, me, mentions))
 
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
@@ -163,21 +159,14 @@ def parse_newgame(
     try:
         rules_for(spec.convention, spec.seats, spec.overrides)
     except OptionError as error:
-        # Quote the option as typed (`whist_split=nice`), not only its value.
-        if error.code == "bad-option-value":
-            option = error.params.get("option", "")
-            error.span = f"{option}={error.span}" if option else error.span
-        error.example = error.example or _option_example(error)
+        option, valid = error.params.get("option", ""), error.params.get("valid", "")
+        if error.code == "bad-option-value" and option:  # quoted as typed: `whist_split=nice`
+            error.span = f"{option}={error.span}"
+        if not error.example and option and valid:
+            error.example = f"/newgame sochi {option}={valid.split(',')[0].strip()}"
+        error.example = error.example or "/newgame sochi whist_split=gentleman"
         raise
     return spec
-
-
-def _option_example(error: OptionError) -> str:
-    valid = error.params.get("valid", "")
-    option = error.params.get("option")
-    if option and valid:
-        return f"/newgame sochi {option}={valid.split(',')[0].strip()}"
-    return "/newgame sochi whist_split=gentleman"
 
 
 def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
@@ -196,14 +185,6 @@ def _handle(tok: str) -> str:
     if not _HANDLE.fullmatch(handle):
         raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
     return handle
-
-
-def _named_player(name: str, ref: str, me: Player) -> Player:
-    """`Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's seat."""
-    check_name(name)
-    if ref.casefold() in _ME:
-        return Player(name, me.user_id, me.username)
-    return Player(name, None, _handle(ref))
 
 
 def parse_arbiter(ref: str, me: Player, example: str = ARBITER_EXAMPLE) -> Player:

@@ -17,7 +17,7 @@ from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
-from scoring.notation import format_record, parse_record
+from scoring.notation import Table, format_record, parse_record
 from scoring.rules import EndRule
 from scoring.sheet import Sheet
 from scoring.voting import pencil_holds
@@ -30,10 +30,16 @@ LATE_WORDS: Final = frozenset({"late", "поздно", "забытая"})
 SENT_SLACK: Final = timedelta(seconds=1)
 
 
-def no_rule_change(record: Record, text: str) -> None:
-    """A rule changes mid-game only by everyone's vote (`/rule`), never as a deal (conventions.md §1.4)."""
+def read_deal(
+    text: str, tab: Table, refusal: str = "adjust-by-vote", example: str = DEAL_EXAMPLE
+) -> Record:
+    """A typed record: a rule changes by vote only (`/rule`, conventions.md §1.4), no adjustment."""
+    record = parse_record(text, tab)
     if isinstance(record, RuleChange):
         raise GameError("rule-change-needs-vote", text.strip(), {}, RULE_EXAMPLE)
+    if isinstance(record, Adjust):
+        raise GameError(refusal, text.strip(), {}, example)
+    return record
 
 
 def split_late(text: str) -> tuple[str, bool]:
@@ -88,12 +94,13 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         before = unit.sheet(records)
         if before.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
-        new = parse_record(text, table(state, before.next_dealer, seat))
-        no_rule_change(new, text)
-        if isinstance(new, Adjust):
-            raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+        new = read_deal(text, table(state, before.next_dealer, seat))
         if isinstance(new, LastRound):
-            check_last_round(before)
+            if before.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
+                params = {"convention": before.rules.convention}
+                raise GameError("last-round-not-allowed", "/lastround", params, "/score")
+            if before.last_round_announced:
+                raise GameError("last-round-twice", "/lastround", {}, "/score")
         sheet = unit.replay([*records, new], before.next_dealer)
         line = format_record(new, state.names)
         event = (
@@ -106,14 +113,6 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         unit.remember(sheet)
         scored = sheet.records[-1]
         return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))
-
-
-def check_last_round(sheet: Sheet) -> None:
-    if sheet.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
-        params = {"convention": sheet.rules.convention}
-        raise GameError("last-round-not-allowed", "/lastround", params, "/score")
-    if sheet.last_round_announced:
-        raise GameError("last-round-twice", "/lastround", {}, "/score")
 
 
 def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
@@ -182,10 +181,7 @@ async def _replace_last(
     state = unit.state
     scored = before.records[-1]
     seat = state.seat_of(caller.user_id, caller.username)
-    new = parse_record(text, table(state, scored.dealer, seat))
-    no_rule_change(new, text)
-    if isinstance(new, Adjust):
-        raise GameError("adjust-by-vote", text.strip(), {}, DEAL_EXAMPLE)
+    new = read_deal(text, table(state, scored.dealer, seat))
     if isinstance(new, LastRound) != isinstance(scored.record, LastRound):
         raise GameError("edit-mismatch", text.strip(), {"line": last.line}, DEAL_EXAMPLE)
     sheet = unit.replay([*records_of(state)[:-1], new], scored.dealer or 0)

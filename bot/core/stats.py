@@ -18,7 +18,7 @@ from bot.domain import GameStatus, Store
 from scoring.errors import OptionError
 from scoring.rating import START, ratings
 from scoring.rules import canonical_convention
-from scoring.stats import Play, Tally, tally_games
+from scoring.stats import Tally, tally_games
 
 STATS_EXAMPLE: Final = "/stats @anna year"
 STANDINGS_KEPT: Final = 64  # the statistics last made, per store
@@ -154,17 +154,15 @@ class ChatStats:
         raise GameError("unknown-stats-player", ref, {}, example)
 
 
-def _seats(known: Identities, summary: Summary) -> list[tuple[PlayerKey, Play]]:
-    assert summary.plays is not None
-    return [(known.key(p), play) for p, play in zip(summary.players, summary.plays, strict=True)]
-
-
 def standings(
     chat_id: int, played: Sequence[Summary], filt: StatsFilter, zone: tzinfo
 ) -> ChatStats:
     """Tallies and ratings of the chat's played games (given in the order they ended)."""
     known = Identities.of(reversed(played))
-    tables = [_seats(known, s) for s in played]
+    tables = [
+        [(known.key(p), play) for p, play in zip(s.players, s.plays or (), strict=True)]
+        for s in played
+    ]
     tallies = tally_games([(s.game_id, seats) for s, seats in zip(played, tables, strict=True)])
     rated = ratings([(key, play.balance) for key, play in seats] for seats in tables)
     players = [

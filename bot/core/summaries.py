@@ -16,7 +16,6 @@ from weakref import WeakKeyDictionary
 from bot.core.base import parse_stored, table
 from bot.core.events import EndReason, Kind, Player
 from bot.core.folding import fold
-from bot.core.state import GameState
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay
 from scoring.settle import settle
@@ -64,7 +63,8 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
     played: tuple[Play, ...] | None = None
     deals = 0
     if state.rules is not None:
-        sheet = replay(state.game(), _records(state))
+        tab = table(state)  # the shared line cache is an `lru_cache`: thread-safe
+        sheet = replay(state.game(), [parse_stored(item.line, tab) for item in state.records])
         deals = sheet.deals
         if deals:
             played = plays(sheet, settle(sheet.rules, sheet.totals, state.stake))
@@ -81,12 +81,6 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
         played,
         state.stake,
     )
-
-
-def _records(state: GameState) -> list[Any]:
-    """The records in force, read through the shared line cache (thread-safe: an `lru_cache`)."""
-    tab = table(state)
-    return [parse_stored(item.line, tab) for item in state.records]
 
 
 # -- kept as JSON ------------------------------------------------------------------------------
@@ -149,9 +143,8 @@ def summary_json(summary: Summary) -> dict[str, Any]:
     }
 
 
-def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None) -> Summary:
+def summary_of(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary:
     """A kept summary read back; `shared` holds the values read before, to be shared."""
-    shared = {} if shared is None else shared
     ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
     players = tuple(_one(shared, Player(*player)) for player in data["players"])
     return Summary(
@@ -169,24 +162,11 @@ def summary_of(row: GameRow, data: dict[str, Any], shared: Shared | None = None)
     )
 
 
-def _read(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary | None:
-    """A kept summary, or None when it cannot be read (then it is made again)."""
-    try:
-        return summary_of(row, data, shared)
-    except (KeyError, IndexError, TypeError, ValueError):
-        log.warning("game %s: its kept summary does not read; made again", row.game_id)
-        return None
-
-
 # -- read, or made and kept --------------------------------------------------------------------
 _Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games are read anew
 # Per store (a database): what its summaries decoded to. An ended game's summary never changes,
 # nor does the engine of a running process, so this holds what the database holds.
 _memos: WeakKeyDictionary[Store, OrderedDict[_Key, Summary]] = WeakKeyDictionary()
-
-
-def _key(row: GameRow) -> _Key:
-    return (row.game_id, row.chat_id, row.chat_number)
 
 
 def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
@@ -203,8 +183,7 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
     decoded = _memos.setdefault(store, OrderedDict())
     found: dict[int, Summary] = {}
     for row in ended:
-        known = decoded.get(_key(row))
-        if known is not None:
+        if (known := decoded.get((row.game_id, row.chat_id, row.chat_number))) is not None:
             found[row.game_id] = known
     unread = [row for row in ended if row.game_id not in found]
     if unread:
@@ -213,23 +192,23 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
         shared: Shared = {}
         for row in unread:
             version, data = kept.get(row.game_id, ("", {}))
-            summary = _read(row, data, shared) if version == VERSION else None
-            if summary is not None:
-                found[row.game_id] = summary
-                _keep(decoded, summary)
+            if version != VERSION:
+                continue
+            try:
+                found[row.game_id] = summary = summary_of(row, data, shared)
+            except (KeyError, IndexError, TypeError, ValueError):  # then it is made again
+                log.warning("game %s: its kept summary does not read; made again", row.game_id)
+                continue
+            _keep(decoded, summary)
     missing = [row for row in ended if row.game_id not in found]
     for start in range(0, len(missing), BATCH):
         batch = missing[start : start + BATCH]
         async with store.reading() as repo:
             logs = [await repo.events(row.game_id) for row in batch]
-        made = await asyncio.to_thread(_summarise_all, batch, logs)
+        made = await asyncio.to_thread(list, map(summarise, batch, logs))
         async with store.transaction() as repo:
             await repo.save_summaries([(s.game_id, VERSION, summary_json(s)) for s in made])
         for summary in made:
             found[summary.game_id] = summary
             _keep(decoded, summary)
     return [found[row.game_id] for row in ended]
-
-
-def _summarise_all(rows: Sequence[GameRow], logs: Sequence[list[EventRow]]) -> list[Summary]:
-    return [summarise(row, log) for row, log in zip(rows, logs, strict=True)]

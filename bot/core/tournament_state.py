@@ -108,6 +108,6 @@ def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
     return state
 
 
-async def read(repo: Repo, row: TournamentRow | None) -> Tournament | None:
-    """The tournament of `row` as `repo` shows its log (None for no row)."""
-    return None if row is None else fold(row, await repo.tournament_events(row.tournament_id))
+async def read(repo: Repo, row: TournamentRow) -> Tournament:
+    """The tournament of `row` as `repo` shows its log."""
+    return fold(row, await repo.tournament_events(row.tournament_id))

@@ -1,29 +1,30 @@
-"""Tournaments: tables under one set of frozen rules, in rounds, with a judge."""
+"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings."""
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Final
 
 from bot.core.base import Caller
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind, Player
+from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
-from bot.core.tournament_standings import Standings as Standings
-from bot.core.tournament_standings import TableGame as TableGame
-from bot.core.tournament_standings import standings_of as standings_of
-from bot.core.tournament_standings import table_games as table_games
+from bot.core.summaries import summaries
 from bot.core.tournament_state import Entry as Entry
 from bot.core.tournament_state import Table as Table
 from bot.core.tournament_state import TKind, read
 from bot.core.tournament_state import Tournament as Tournament
 from bot.core.tournament_state import fold as fold
 from bot.core.uow import UnitOfWork
-from bot.domain import Repo
+from bot.domain import GameStatus, Repo
+from bot.domain.tournaments import TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
-from scoring.tournament import SCORINGS, Scoring
+from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
 
 EXAMPLE: Final = "/tournament new Cup sochi pool 20"
 CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
@@ -71,8 +72,8 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     _group_only(caller)
     name, spec, scoring = parse_new(args, caller.as_player())
     repo = await _writing(uow, caller)
-    code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-    while await repo.tournament_by_code(code) is not None:
+    code = ""
+    while not code or await repo.tournament_by_code(code) is not None:
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
     row = await repo.create_tournament(
         code, (caller.chat_id, caller.topic), caller.user_id, uow.now()
@@ -87,9 +88,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     await repo.append_tournament(
         row.tournament_id, TKind.CREATED.value, payload, caller.user_id, uow.now()
     )
-    state = await read(repo, row)
-    assert state is not None
-    return state
+    return await read(repo, row)
 
 
 async def join(
@@ -105,9 +104,7 @@ async def join(
             "tournament-unknown", code or "/tournament join", {}, "/tournament join K7M2QX"
         )
     repo = await _writing(uow, caller, row.home_chat_id)
-    state = await read(repo, row)
-    assert state is not None
-    if state.table_at(caller.chat_id, caller.topic) is not None:
+    if (await read(repo, row)).table_at(caller.chat_id, caller.topic) is not None:
         raise GameError("tournament-joined", code, {}, "/standings")
     shown = title or caller.chat_title
     payload = {"chat_id": caller.chat_id, "thread_id": caller.topic, "title": shown}
@@ -116,7 +113,6 @@ async def join(
     )
     await repo.set_table_tournament(caller.chat_id, caller.topic, row.tournament_id)
     state = await read(repo, row)
-    assert state is not None
     table = state.table_at(caller.chat_id, caller.topic)
     assert table is not None
     return state, table
@@ -125,13 +121,9 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    async with uow.reading() as repo:
-        row = await repo.home_tournament(caller.chat_id, caller.topic)
-    if row is None:
-        raise GameError("tournament-none", command, {}, EXAMPLE)
+    row = (await at_home(uow, caller, command)).row
     repo = await _writing(uow, caller)
     state = await read(repo, row)
-    assert state is not None
     if not state.is_creator(caller):
         raise GameError("tournament-creator-only", command, {}, "/standings")
     return repo, state
@@ -204,13 +196,11 @@ def rules_typed(args: str, spec: NewGame) -> bool:
 async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
     """Check a table's /newgame against its tournament (None: the table plays in none)."""
     async with uow.reading() as repo:
-        tournament_id = await repo.table_tournament(caller.chat_id, caller.topic)
-        row = await repo.tournament(tournament_id) if tournament_id is not None else None
+        row = await _table_row(repo, caller.chat_id, caller.topic)
     if row is None:
         return None
     repo = await uow.holding(caller.chat_id, row.home_chat_id)
     state = await read(repo, row)
-    assert state is not None
     table = state.table_at(caller.chat_id, caller.topic)
     assert table is not None
     if not state.open:
@@ -246,25 +236,25 @@ async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
 
 
 # -- looking -------------------------------------------------------------------------------------
+async def _table_row(repo: Repo, chat_id: int, topic: int) -> TournamentRow | None:
+    """The tournament a table plays in, if any."""
+    tournament_id = await repo.table_tournament(chat_id, topic)
+    return None if tournament_id is None else await repo.tournament(tournament_id)
+
+
 async def find(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament:
     """The tournament at home here, else the one this table plays in."""
     async with uow.reading() as repo:
-        row = await repo.home_tournament(chat_id, topic)
+        row = await repo.home_tournament(chat_id, topic) or await _table_row(repo, chat_id, topic)
         if row is None:
-            tournament_id = await repo.table_tournament(chat_id, topic)
-            row = await repo.tournament(tournament_id) if tournament_id is not None else None
-        state = await read(repo, row)
-    if state is None:
-        raise GameError("tournament-none", "/standings", {}, EXAMPLE)
-    return state
+            raise GameError("tournament-none", "/standings", {}, EXAMPLE)
+        return await read(repo, row)
 
 
 async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | None:
-    """The tournament a table plays in, if any."""
     async with uow.reading() as repo:
-        tournament_id = await repo.table_tournament(chat_id, topic)
-        row = await repo.tournament(tournament_id) if tournament_id is not None else None
-        return await read(repo, row)
+        row = await _table_row(repo, chat_id, topic)
+        return None if row is None else await read(repo, row)
 
 
 def delegated(caller: Caller, table: Table) -> Caller:
@@ -282,10 +272,9 @@ async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
     """The tournament at home here (the judge's and the creator's commands)."""
     async with uow.reading() as repo:
         row = await repo.home_tournament(caller.chat_id, caller.topic)
-        state = await read(repo, row)
-    if state is None:
-        raise GameError("tournament-none", command, {}, EXAMPLE)
-    return state
+        if row is None:
+            raise GameError("tournament-none", command, {}, EXAMPLE)
+        return await read(repo, row)
 
 
 async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:
@@ -311,3 +300,58 @@ def parse_decision(args: str) -> tuple[int, int, bool]:
     if verdict not in {"yes", "no", "да", "нет", "+", "-"}:
         raise GameError("tournament-usage", parts[2], {}, example)
     return int(parts[0]), int(parts[1].lstrip("#")), verdict in {"yes", "да", "+"}
+
+
+# -- the standings, and each table's game as the judge sees it ----------------------------------
+@dataclass(frozen=True, slots=True)
+class Standings:
+    tournament: Tournament
+    lines: tuple[Line, ...]
+    names: dict[Hashable, str]  # a player's key → his name as his last game shows it
+    played: int  # games counted
+    playing: int  # games entered and not ended yet
+
+
+async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
+    """The standings: every entered game that ended (not cancelled), scored and summed."""
+    async with uow.reading() as repo:
+        rows = [r for e in state.entries if (r := await repo.game(e.game_id)) is not None]
+    rounds = {e.game_id: e.round for e in state.entries}
+    results: list[tuple[int, dict[Hashable, Fraction]]] = []
+    names: dict[Hashable, str] = {}
+    for summary in await summaries(uow.core.store, rows):
+        if summary.plays is None or summary.reason is EndReason.CANCELLED:
+            continue
+        keys = [person(p) for p in summary.players]
+        names.update(zip(keys, (p.name for p in summary.players), strict=True))
+        points = game_points(state.scoring, [play.balance for play in summary.plays])
+        results.append((rounds[summary.game_id], dict(zip(keys, points, strict=True))))
+    playing = sum(1 for row in rows if row.status is not GameStatus.ENDED)
+    lines = tuple(standings(max(state.round, 1), results))
+    return Standings(state, lines, names, len(results), playing)
+
+
+@dataclass(frozen=True, slots=True)
+class TableGame:
+    """A table's live game: its number in its chat, status, and the votes waiting for the judge."""
+
+    number: int
+    status: GameStatus
+    waiting: tuple[int, ...]
+
+
+async def table_games(uow: UnitOfWork, state: Tournament) -> dict[int, TableGame]:
+    """Each table's live game, else its last (by table number)."""
+    found: dict[int, TableGame] = {}
+    async with uow.reading() as repo:
+        for table in state.tables:
+            row = await repo.live_game(table.chat_id, table.thread_id)
+            row = row or await repo.last_game(table.chat_id, table.thread_id)
+            if row is None:
+                continue
+            waiting: tuple[int, ...] = ()
+            if row.status is not GameStatus.ENDED:
+                game = await uow.core.fold(repo, row)
+                waiting = tuple(v.seq for v in game.open_votes() if v.referred is not None)
+            found[table.number] = TableGame(row.chat_number, row.status, waiting)
+    return found

@@ -21,21 +21,11 @@ from scoring import voting
 from scoring.voting import END_THRESHOLD, Threshold
 
 
-def _counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int]:
-    ballots = [vote.ballot(v) for v in voters]
-    return ballots.count(True), ballots.count(False)
-
-
 def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> bool | None:
     """A vote's result once it cannot change, else None (`scoring.voting.tally` over its ballots)."""
-    yes, no = _counts(vote, voters)
+    ballots = [vote.ballot(v) for v in voters]
+    yes, no = ballots.count(True), ballots.count(False)
     return voting.tally(Threshold(vote.threshold), yes, no, len(voters), arbiter=arbiter)
-
-
-def tied(vote: Vote, voters: Sequence[Player]) -> bool:
-    """Every voter has voted on a majority vote and it is even: the arbiter's to decide."""
-    yes, no = _counts(vote, voters)
-    return voting.tied(Threshold(vote.threshold), yes, no, len(voters))
 
 
 def voter_of(state: GameState, caller: Caller) -> Player | None:
@@ -131,7 +121,10 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
     if passed is None:
-        if with_arbiter and tied(vote, voters):
+        ballots = [vote.ballot(v) for v in voters]
+        counts = ballots.count(True), ballots.count(False), len(voters)
+        # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
+        if with_arbiter and voting.tied(Threshold(vote.threshold), *counts):
             return await refer(unit, vote, ev.ReferReason.TIE)
         return vote_state(state, vote)
     return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
