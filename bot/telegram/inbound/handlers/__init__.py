@@ -3,21 +3,16 @@
 from aiogram import Router
 
 from bot.telegram.inbound.handlers import (
-    archive,
     calc,
-    chat,
     deal,
     deal_steps,
     debts,
-    endgame,
     errors,
-    help,
     inline,
     newgame,
     settings,
     start,
     stats,
-    timezone,
     tournament,
     view,
     votes,
@@ -25,22 +20,17 @@ from bot.telegram.inbound.handlers import (
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
-    chat.router,
+    start.router,  # a group's upgrade, /start (deep links), the greetings, /help and its topics
     newgame.router,
     tournament.router,  # /tournament, /standings, and /history TABLE N at a tournament's home
     deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
     deal.router,
-    view.router,
-    archive.router,  # /games, /game N and their buttons
+    view.router,  # the looks, /games, /game N and their buttons
     stats.router,  # /stats, /top, /me
-    endgame.router,
-    votes.router,  # /dispute, /arbiter and every vote's buttons
+    votes.router,  # /endgame, /dispute, /arbiter and every vote's buttons
     debts.router,  # /debts, /paid, /remind and the "✅ paid" buttons
-    settings.router,
-    timezone.router,
+    settings.router,  # /lang, /tz
     calc.router,  # /calc: a paper sheet settled; keeps nothing
-    start.router,  # /start (deep links) and the greeting when added to a group
-    help.router,  # /help and its topic buttons
     inline.router,  # @bot in any chat: a deal's price, the sender's games to share
     errors.router,
 )

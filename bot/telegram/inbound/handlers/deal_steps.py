@@ -134,7 +134,7 @@ async def record_press(
         return
     text = steps.notation(entry.seating, entry.draft)
     try:
-        async with ctx.unit() as uow:
+        async with ctx.work() as uow:
             result = await records.record(uow, ctx.caller, text)
             names = result.state.names
             number = number_label(t, result.scored)
@@ -143,7 +143,6 @@ async def record_press(
                 uow, message.message_id, t("deal-recorded", number=number, line=line)
             )
             await ctx.out.sheet(uow, result, recorded_text(t, result))
-            await uow.commit()
     except ScoringError as error:
         await book.done(message.message_id)  # the refused draft is done with
         await at_once.edit(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))

@@ -33,29 +33,25 @@ async def debts_cmd(message: Message, ctx: Ctx) -> None:
     caller, t = ctx.caller, ctx.t
     if caller.private:
         view = await debts.account_debts(ctx.core, caller)
-        text = account_debts_text(t, view, caller.user_id, caller.username)
         owing = [d for d in view.debts if d.debtor.is_user(caller.user_id, caller.username)]
-        text, markup = text, debts_keyboard(t, owing)
+        text = account_debts_text(t, view, caller.user_id, caller.username)
+        await ctx.say(text, debts_keyboard(t, owing))
     else:
         view = await debts.chat_debts(ctx.core, caller.chat_id)
-        text, markup = chat_debts_text(t, view), debts_keyboard(t, view.debts)
-    async with ctx.unit() as uow:
-        await ctx.out.text(uow, text, markup)
-        await uow.commit()
+        await ctx.say(chat_debts_text(t, view), debts_keyboard(t, view.debts))
 
 
 @router.message(Command("paid"))
 async def paid_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         closed = await debts.paid_all(uow, ctx.caller, command.args or "")
         await ctx.out.text(uow, paid_text(ctx.t, closed))
-        await uow.commit()
 
 
 @router.message(Command("remind"))
 async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/remind 3d` or `/remind off`; `/remind` alone says how it is set."""
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         if not (command.args or "").strip():
             now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
             every = now.every if now is not None else None
@@ -63,29 +59,26 @@ async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
             every = parse_period(command.args or "")
             await debts.set_reminder(uow, ctx.caller, every)
         await ctx.out.text(uow, reminder_set_text(ctx.t, every))
-        await uow.commit()
 
 
 @router.my_chat_member(MagicData(F.event.chat.type == "private"))
 async def private_chat_changed(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """The user blocked the bot in private: a game's end writes to him there no more."""
     if event.new_chat_member.status == ChatMemberStatus.KICKED:
-        async with ctx.unit() as uow:
+        async with ctx.work() as uow:
             await debts.forget_account(uow, ctx.caller)
-            await uow.commit()
 
 
 @router.callback_query(DebtCb.filter())
 async def debt_button(query: CallbackQuery, callback_data: DebtCb, ctx: Ctx) -> None:
     """A "✅ paid" press: the debtor's says he paid, the creditor's closes the debt."""
     caller, t = ctx.caller, ctx.t
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         marked = await debts.mark(uow, caller, callback_data.game, callback_data.debt)
         here = marked.debt.chat_id
         chat_lang = await looks.locale(ctx.core, here, uow) if here != caller.chat_id else None
         chat_t = translator(chat_lang or t.lang) if here != caller.chat_id else t
         await Outbox(chat_t, here).text(uow, marked_text(chat_t, marked))
-        await uow.commit()
     await at_once.toast(query, marked_toast(t, marked))
     if marked.side is DebtSide.RECEIVED:  # closed: its button has nothing more to do
         await at_once.drop_button(query)

@@ -57,7 +57,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     spec = parse_newgame(args, caller.as_player(), mentions)
     user = message.from_user
     language = locale_of(user.language_code if user else None)
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)
         if admitted is not None:  # a tournament's table: the game counts in its round
@@ -66,22 +66,20 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
         state = opened.state
         markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
         await replace(ctx.out, t=t).text(uow, opened_text(t, state, opened.started), markup)
-        await uow.commit()
 
 
 @router.message(Command("join"))
 async def join_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         joined = await lobby.join(uow, ctx.caller, name)
         await ctx.out.text(uow, joined_text(ctx.t, joined.state, joined.player, joined.started))
-        await uow.commit()
 
 
 @router.callback_query(JoinCb.filter())
 async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> None:
     t = ctx.t
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         joined = await lobby.join(uow, ctx.caller, game_id=callback_data.game)
         state = joined.state
         if isinstance(query.message, Message):
@@ -89,7 +87,6 @@ async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> 
             await ctx.out.edit(uow, query.message.message_id, opened_text(t, state, False), markup)
         if joined.started:
             await ctx.out.text(uow, started_text(t, state, with_seats=True))
-        await uow.commit()
     await at_once.toast(query, t("joined-toast", name=joined.player.name))
 
 
@@ -97,21 +94,19 @@ async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> 
 async def claim_button(query: CallbackQuery, callback_data: ClaimCb, ctx: Ctx) -> None:
     """ "✋ This is me": the seat is the presser's from now on; the button goes."""
     t = ctx.t
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         claimed = await lobby.claim(uow, ctx.caller, callback_data.game, callback_data.seat)
         state = claimed.state
         if isinstance(query.message, Message):
             markup = opening_keyboard(t, state.game_id, state.players, not claimed.started)
             text = opened_text(t, state, claimed.started)
             await ctx.out.edit(uow, query.message.message_id, text, markup)
-        await uow.commit()
     await at_once.toast(query, t("claimed-toast", name=claimed.player.name))
 
 
 @router.message(Command("leave"))
 async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         left = await lobby.leave(uow, ctx.caller, name)
         await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
-        await uow.commit()

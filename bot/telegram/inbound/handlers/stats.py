@@ -10,16 +10,9 @@ from bot.core import GameError
 from bot.core.stats import account_key, account_stats, chat_stats, parse_query
 from bot.telegram.inbound.archive import standings_png
 from bot.telegram.inbound.context import Ctx
-from bot.texts.i18n import Safe
 from bot.texts.stats import me_text, player_text, stats_text, top_text
 
 router = Router(name=__name__)
-
-
-async def _say(ctx: Ctx, text: Safe) -> None:
-    async with ctx.unit() as uow:
-        await ctx.out.text(uow, text)
-        await uow.commit()
 
 
 @router.message(Command("stats"))
@@ -32,9 +25,9 @@ async def stats_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     query = parse_query(command.args or "")
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     if query.player is None:
-        await _say(ctx, stats_text(t, stats))
+        await ctx.say(stats_text(t, stats))
     else:
-        await _say(ctx, player_text(t, stats, stats.find(query.player)))
+        await ctx.say(player_text(t, stats, stats.find(query.player)))
 
 
 @router.message(Command("top"))
@@ -49,12 +42,11 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     text = top_text(t, stats)
     png = await standings_png(t, stats)
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         if png is None:
             await ctx.out.text(uow, text)
         else:
             await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
-        await uow.commit()
 
 
 @router.message(Command("me"))
@@ -69,6 +61,6 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
         found = next((p for p in stats.players if p.key == key), None)
         if found is None:
             found = stats.find(caller.username or caller.first_name or str(caller.user_id))
-        await _say(ctx, player_text(t, stats, found))
+        await ctx.say(player_text(t, stats, found))
         return
-    await _say(ctx, me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
+    await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))

@@ -45,9 +45,8 @@ def topic_title(message: Message) -> str | None:
 async def tournament_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     action, _, rest = (command.args or "").strip().partition(" ")
     action = action.casefold()
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         await _tournament(message, ctx, uow, action, rest)
-        await uow.commit()
 
 
 async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, rest: str) -> None:
@@ -84,9 +83,8 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
 
 @router.message(Command("standings", "турнирная"))
 async def standings_cmd(message: Message, ctx: Ctx) -> None:
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         await _standings(ctx, uow)
-        await uow.commit()
 
 
 async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
@@ -127,18 +125,16 @@ async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
 @router.message(Command("export"), TableGame())
 async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         snap = await _table_game(ctx, uow, command.args or "")
         await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
-        await uow.commit()
 
 
 @router.message(Command("history", "история"), TableGame())
 async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         await owe_history(uow, ctx.out, ctx.t, await _table_game(ctx, uow, command.args or ""))
-        await uow.commit()
 
 
 async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
