@@ -6,30 +6,22 @@ from bot.telegram.inbound.handlers import (
     calc,
     deal,
     deal_steps,
-    debts,
     errors,
     inline,
     newgame,
-    settings,
     start,
     stats,
-    tournament,
     view,
-    votes,
 )
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
-    start.router,  # a group's upgrade, /start (deep links), the greetings, /help and its topics
-    newgame.router,
-    tournament.router,  # /tournament, /standings, and /history TABLE N at a tournament's home
+    start.router,  # a group's upgrade, /start (deep links), the greetings, /help, /lang, /tz
+    newgame.router,  # and /tournament, /standings, /history TABLE N at a tournament's home
     deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
-    deal.router,
+    deal.router,  # and /endgame, /dispute, /arbiter and every vote's buttons
     view.router,  # the looks, /games, /game N and their buttons
-    stats.router,  # /stats, /top, /me
-    votes.router,  # /endgame, /dispute, /arbiter and every vote's buttons
-    debts.router,  # /debts, /paid, /remind and the "✅ paid" buttons
-    settings.router,  # /lang, /tz
+    stats.router,  # /stats, /top, /me; /debts, /paid, /remind and the "✅ paid" buttons
     calc.router,  # /calc: a paper sheet settled; keeps nothing
     inline.router,  # @bot in any chat: a deal's price, the sender's games to share
     errors.router,

@@ -1,4 +1,5 @@
-"""/start, /help and the greetings; a group upgraded to a supergroup moves its games along."""
+"""/start, /help and the greetings; a group upgraded to a supergroup moves its games along;
+/lang ru|en and /tz Region/City: the chat's language, and the time zone of its dates and times."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from aiogram.filters import (
 )
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
-from bot.core import debts, looks, tournaments
+from bot.core import GameError, debts, lobby, looks, tournaments
 from bot.core.base import settlement as settle
+from bot.core.zones import parse_zone, set_zone, zone_of_chat
 from bot.domain import GameStatus
 from bot.telegram.deeplinks import GROUP_PAYLOAD, read_game_payload
 from bot.telegram.inbound.context import Ctx
@@ -25,6 +27,7 @@ from bot.telegram.outbound import at_once
 from bot.texts.help import Topic, topic_text
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.score import score_text
+from bot.texts.times import chat_time
 from bot.texts.views import open_games_text, opened_text, sheet_caption
 
 router = Router(name=__name__)
@@ -113,3 +116,26 @@ async def help_topic(query: CallbackQuery, callback_data: HelpCb, ctx: Ctx, bot:
     elif message is not None:
         await at_once.send(bot, message.chat.id, text, help_keyboard(t, topic))
     await at_once.toast(query)
+
+
+@router.message(Command("lang", "language"))
+async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    lang = (command.args or "").strip().lower()
+    if lang not in LANGUAGES:
+        raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
+    async with ctx.work() as uow:
+        await lobby.set_language(uow, ctx.caller, lang)
+        await ctx.out.text(uow, translator(lang)("lang-set"))
+
+
+@router.message(Command("tz", "timezone"))
+async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
+    t, typed = ctx.t, (command.args or "").strip()
+    async with ctx.work() as uow:
+        if typed:
+            chosen = parse_zone(typed)
+            await set_zone(uow, ctx.caller, chosen)
+        zone = chosen if typed else await zone_of_chat(ctx.core.store, ctx.caller.chat_id, t.lang)
+        now = chat_time(ctx.now(), zone, t.lang, date=False, label=True)
+        await ctx.out.text(uow, t("tz-set" if typed else "tz-shown", zone=str(zone), time=now))
