@@ -12,7 +12,7 @@ from bot.core.archive import GamesPage, page_bounds
 from bot.telegram import keyboards
 from bot.telegram.inbound import archive
 from bot.telegram.inbound.archive import GameAct, GameCb, GamesCb, pages_keyboard
-from bot.telegram.inbound.calc_steps import CalcCb
+from bot.telegram.inbound.handlers.calc import CalcCb
 from bot.texts.i18n import translator
 
 

@@ -17,7 +17,7 @@ from aiogram.methods import (
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import SqliteStore
-from bot.telegram.inbound.calc_steps import CalcAct, CalcCb, CalcStep
+from bot.telegram.inbound.handlers.calc import CalcAct, CalcCb, CalcStep
 from bot.telegram.keyboards import HelpCb
 from bot.texts.help import Topic
 from bot.texts.i18n import translator

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.middlewares.user_context import EventContext
-from aiogram.types import Message, TelegramObject, Update, User
+from aiogram.types import InlineKeyboardMarkup, Message, TelegramObject, Update, User
 
 from bot.core import Caller, Core, GaveUp, Redeliver, UnitOfWork, Unsaved, attempts, looks
 from bot.core.errors import Transient
 from bot.core.lobby import locale_of
-from bot.core.results import Arrival
 from bot.core.zones import chat_zone
 from bot.domain import Fault
 from bot.telegram.inbound.promises import REDEEMING, Promises
@@ -33,36 +33,12 @@ TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is 
 _OLD_FORWARD_FIELDS = frozenset({"forward_from", "forward_from_chat", "forward_date"})
 
 
-def message_of(update: Update) -> Message | None:
-    """The message an update is about: sent, edited, or the one under a pressed button."""
-    if update.message is not None:
-        return update.message
-    if update.edited_message is not None:
-        return update.edited_message
-    query = update.callback_query
-    if query is not None and isinstance(query.message, Message):
-        return query.message
-    return None
-
-
-def is_command(message: Message) -> bool:
-    return (message.text or "").startswith("/")
-
-
-def forwarded(message: Message) -> bool:
-    return message.forward_origin is not None or bool(
-        _OLD_FORWARD_FIELDS & message.model_fields_set
-    )
-
-
-def anonymous(message: Message) -> bool:
-    """Sent as a group (anonymous admin) or a channel; not Telegram's automatic forward."""
-    return message.sender_chat is not None and not message.is_automatic_forward
-
-
 def caller_of(update: Update, context: EventContext) -> Caller:
     chat, user = context.chat, context.user
-    message = message_of(update)
+    message = update.message or update.edited_message
+    pressed = update.callback_query.message if update.callback_query else None
+    if message is None and isinstance(pressed, Message):  # the message under a pressed button
+        message = pressed
     return Caller(
         chat_id=chat.id if chat else (user.id if user else 0),
         user_id=user.id if user else None,
@@ -72,15 +48,20 @@ def caller_of(update: Update, context: EventContext) -> Caller:
         chat_type=chat.type if chat else "private",
         chat_title=chat.title if chat else None,
         message_id=message.message_id if message is not None else None,
-        thread_id=topic_of(message),
+        # a forum topic is a table of its own
+        thread_id=message.message_thread_id if message and message.is_topic_message else None,
     )
 
 
-def topic_of(message: Message | None) -> int | None:
-    """The forum topic a message is in: a table of its own."""
-    if message is None or not message.is_topic_message:
+def refusal(message: Message | None) -> str | None:
+    """Why a command is not taken: forwarded, or sent as a group or a channel."""
+    if message is None or not (message.text or "").startswith("/"):
         return None
-    return message.message_thread_id
+    if message.forward_origin is not None or _OLD_FORWARD_FIELDS & message.model_fields_set:
+        return "refused-forwarded"
+    if message.sender_chat is not None and not message.is_automatic_forward:  # not Telegram's own
+        return "refused-anonymous"
+    return None
 
 
 Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
@@ -98,6 +79,17 @@ class Ctx:
 
     def unit(self) -> UnitOfWork:
         return UnitOfWork(self.core, self.caller)
+
+    @asynccontextmanager
+    async def work(self) -> AsyncIterator[UnitOfWork]:
+        """The update's unit of work, committed when the block ends without an error."""
+        async with self.unit() as uow:
+            yield uow
+            await uow.commit()
+
+    async def say(self, text: str, markup: InlineKeyboardMarkup | None = None) -> None:
+        async with self.work() as uow:
+            await self.out.text(uow, text, markup)
 
     def now(self) -> datetime:
         return self.core.clock()
@@ -119,7 +111,12 @@ class UpdateContext(BaseMiddleware):
         redeeming = bool(data.get(REDEEMING))
 
         async def attempt() -> Any:
-            arrival = await self._arrival(caller)
+            try:
+                arrival = await looks.arrival(self.core, caller)
+            except Exception as error:
+                if self.core.store.fault(error) is Fault.TRANSIENT:
+                    raise Transient(str(error)) from error
+                raise
             if arrival.seen:
                 log.info("update %s was handled before; skipped", event.update_id)
                 return None
@@ -127,22 +124,15 @@ class UpdateContext(BaseMiddleware):
             said[:] = [t]
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             sent = event.message
-            out = Outbox(
-                t,
-                caller.chat_id,
-                sent.message_id if sent else None,
-                data.get("live_sheet"),
-                zone,
-                caller.thread_id,
-            )
+            message_id = sent.message_id if sent else None
+            live = data.get("live_sheet")
+            out = Outbox(t, caller.chat_id, message_id, live, zone, caller.thread_id)
             ctx = Ctx(self.core, caller, t, zone, out)
             data.update(ctx=ctx, caller=caller, t=t, out=out, zone=zone)
-            if sent is not None and is_command(sent) and (forwarded(sent) or anonymous(sent)):
-                refusal = "refused-forwarded" if forwarded(sent) else "refused-anonymous"
-                log.info("update %s: %s, nothing recorded", event.update_id, refusal)
-                async with ctx.unit() as uow:
-                    await out.text(uow, t(refusal))
-                    await uow.commit()
+            refused = refusal(sent)
+            if refused is not None:
+                log.info("update %s: %s, nothing recorded", event.update_id, refused)
+                await ctx.say(t(refused))
                 return None
             return await handler(event, data)
 
@@ -159,7 +149,9 @@ class UpdateContext(BaseMiddleware):
             if data.get(LAST_TRY):  # the transport lets it go; the promise still holds it
                 return None
             if event.update_id not in self._told:
-                self._remember(event.update_id)
+                self._told[event.update_id] = None
+                while len(self._told) > TOLD_KEPT:
+                    self._told.popitem(last=False)
                 await at_once.send(
                     data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
                 )
@@ -168,19 +160,6 @@ class UpdateContext(BaseMiddleware):
             if data.get(LAST_TRY):
                 raise GaveUp(str(again)) from again
             raise
-
-    async def _arrival(self, caller: Caller) -> Arrival:
-        try:
-            return await looks.arrival(self.core, caller)
-        except Exception as error:
-            if self.core.store.fault(error) is Fault.TRANSIENT:
-                raise Transient(str(error)) from error
-            raise
-
-    def _remember(self, update_id: int) -> None:
-        self._told[update_id] = None
-        while len(self._told) > TOLD_KEPT:
-            self._told.popitem(last=False)
 
     def _language(self, chosen: str | None, language_code: str | None) -> str:
         """The chat's language, else the sender's own (ru* → ru, else en), else the default."""

@@ -32,33 +32,18 @@ ISOLATION_SECONDS: Final = 10.0  # longest an update of one key may hold the oth
 ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another instance holds
 
 
-async def retried(store: Store, step: Callable[[], Awaitable[T]]) -> T:
-    """`step()`, tried again after a transient database failure."""
+async def _in(store: Store, write: bool, step: Callable[[Repo], Awaitable[T]]) -> T:
+    """`step(repo)` in a transaction (or a read), tried again after a transient database failure."""
     for attempt in range(TRIES):
         try:
-            return await step()
+            async with store.transaction() if write else store.reading() as repo:
+                return await step(repo)
         except Exception as error:
             if attempt == TRIES - 1 or store.fault(error) is not Fault.TRANSIENT:
                 raise
             log.info("fsm: try %d of %d failed (%s); again", attempt + 1, TRIES, error)
             await asyncio.sleep(PAUSE * 2**attempt)
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-async def _written(store: Store, write: Callable[[Repo], Awaitable[T]]) -> T:
-    async def step() -> T:
-        async with store.transaction() as repo:
-            return await write(repo)
-
-    return await retried(store, step)
-
-
-async def _read(store: Store, read: Callable[[Repo], Awaitable[T]]) -> T:
-    async def step() -> T:
-        async with store.reading() as repo:
-            return await read(repo)
-
-    return await retried(store, step)
 
 
 class DatabaseStorage(BaseStorage):
@@ -68,25 +53,24 @@ class DatabaseStorage(BaseStorage):
         self.store = store
         self.key_builder = key_builder or DefaultKeyBuilder(with_bot_id=True)
 
-    def _key(self, key: StorageKey) -> str:
-        return self.key_builder.build(key)
-
     async def set_state(self, key: StorageKey, state: StateType = None) -> None:
-        value = state.state if isinstance(state, State) else state
-        name = self._key(key)
-        await _written(self.store, lambda repo: repo.set_fsm_state(name, value))
+        value, name = (
+            state.state if isinstance(state, State) else state,
+            self.key_builder.build(key),
+        )
+        await _in(self.store, True, lambda repo: repo.set_fsm_state(name, value))
 
     async def get_state(self, key: StorageKey) -> str | None:
-        name = self._key(key)
-        return await _read(self.store, lambda repo: repo.fsm_state(name))
+        name = self.key_builder.build(key)
+        return await _in(self.store, False, lambda repo: repo.fsm_state(name))
 
     async def set_data(self, key: StorageKey, data: Mapping[str, Any]) -> None:
-        name, value = self._key(key), dict(data)
-        await _written(self.store, lambda repo: repo.set_fsm_data(name, value))
+        name, value = self.key_builder.build(key), dict(data)
+        await _in(self.store, True, lambda repo: repo.set_fsm_data(name, value))
 
     async def get_data(self, key: StorageKey) -> dict[str, Any]:
-        name = self._key(key)
-        return await _read(self.store, lambda repo: repo.fsm_data(name))
+        name = self.key_builder.build(key)
+        return await _in(self.store, False, lambda repo: repo.fsm_data(name))
 
     async def close(self) -> None:
         """The store belongs to the bot, which closes it itself."""
@@ -119,15 +103,15 @@ class DatabaseEventIsolation(BaseEventIsolation):
                 yield
             finally:
                 try:
-                    await _written(self.store, lambda repo: repo.release_lease(name, self.holder))
+                    await _in(self.store, True, lambda repo: repo.release_lease(name, self.holder))
                 except Exception as error:  # it expires after `seconds` all the same
                     log.warning("fsm: %s not released (%s)", name, error)
 
     async def _take(self, name: str) -> bool:
         now = self.clock()
         until = now + timedelta(seconds=self.seconds)
-        return await _written(
-            self.store, lambda repo: repo.take_lease(name, self.holder, now, until)
+        return await _in(
+            self.store, True, lambda repo: repo.take_lease(name, self.holder, now, until)
         )
 
     async def close(self) -> None:

@@ -54,44 +54,34 @@ class Pending:
         self.failing = {u: t for u, t in self.failing.items() if u >= offset}
 
 
-async def _feed(
+async def handle_batch(
     bot: Bot, dispatcher: Dispatcher, updates: list[Update], pending: Pending, **kwargs: Any
 ) -> list[Update]:
-    """One chat's updates in order; those left to come again."""
-    left: list[Update] = []
-    for index, update in enumerate(updates):
-        if update.update_id in pending.handled:
-            continue
-        last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
-        try:
-            await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
-        except Redeliver as again:
-            pending.failed(update.update_id)
-            if not again.unwritable:
-                return [*left, *updates[index:]]
-            left.append(update)
-            continue
-        except Exception:  # the errors router answered what it could; the batch goes on
-            log.exception("update %s failed", update.update_id)
-        pending.done(update.update_id)
-    return left
-
-
-async def handle_batch(
-    bot: Bot,
-    dispatcher: Dispatcher,
-    updates: list[Update],
-    pending: Pending | None = None,
-    **kwargs: Any,
-) -> list[Update]:
     """Every update of the batch, per chat in order, chats concurrently; those to come again."""
-    pending = pending or Pending()
+
+    async def feed(updates: list[Update]) -> list[Update]:
+        left: list[Update] = []
+        for index, update in enumerate(updates):
+            if update.update_id in pending.handled:
+                continue
+            last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
+            try:
+                await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
+            except Redeliver as again:
+                pending.failed(update.update_id)
+                if not again.unwritable:  # the chat's later updates wait behind this one
+                    return [*left, *updates[index:]]
+                left.append(update)
+                continue
+            except Exception:  # the errors router answered what it could; the batch goes on
+                log.exception("update %s failed", update.update_id)
+            pending.done(update.update_id)
+        return left
+
     by_chat: dict[int, list[Update]] = defaultdict(list)
     for update in updates:
         by_chat[chat_of(update)].append(update)
-    left = await asyncio.gather(
-        *(_feed(bot, dispatcher, part, pending, **kwargs) for part in by_chat.values())
-    )
+    left = await asyncio.gather(*(feed(part) for part in by_chat.values()))
     return [update for part in left for update in part]
 
 
@@ -127,7 +117,9 @@ async def poll(
             fetch.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await fetch
-            await _confirm(bot, offset)
+            if offset is not None:  # the last batch confirmed; what this fetches comes again
+                with contextlib.suppress(Exception):
+                    await bot.get_updates(offset=offset, timeout=0, limit=1, request_timeout=5)
             return
         try:
             updates = fetch.result()
@@ -143,24 +135,14 @@ async def poll(
         if not updates:
             continue
         left = await handle_batch(bot, dispatcher, updates, pending, **kwargs)
+        offset = min(u.update_id for u in left) if left else updates[-1].update_id + 1
+        pending.confirmed(offset)
         if not left:
-            offset = updates[-1].update_id + 1
-            pending.confirmed(offset)
             again = FIRST_AGAIN
             continue
-        offset = min(update.update_id for update in left)
-        pending.confirmed(offset)
         log.info("%d update(s) to handle again, from %s, in %.1f s", len(left), offset, again)
         await _sleep(stop, again)
         again = min(again * 2, LONGEST_PAUSE)
-
-
-async def _confirm(bot: Bot, offset: int | None) -> None:
-    """Confirm the last batch (an update this fetches is not confirmed and comes again)."""
-    if offset is None:
-        return
-    with contextlib.suppress(Exception):
-        await bot.get_updates(offset=offset, timeout=0, limit=1, request_timeout=5)
 
 
 async def _sleep(stop: asyncio.Event, seconds: float) -> None:

@@ -23,25 +23,24 @@ log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
-class UpdatesEndpoint:
-    """The webhook's route: one Telegram update per POST."""
+def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings: Settings) -> str:
+    """The webhook route (one Telegram update per POST) on the web listener; returns its path."""
+    path, secret = settings.webhook_path(), settings.webhook_secret
+    assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
 
-    def __init__(self, dispatcher: Dispatcher, bot: Bot, secret: str) -> None:
-        self.dispatcher = dispatcher
-        self.bot = bot
-        self.secret = secret
-
-    async def handle(self, request: web.Request) -> web.Response:
+    async def handle(request: web.Request) -> web.Response:
         beat(WEBHOOK)
-        if not secrets.compare_digest(request.headers.get(SECRET_HEADER, ""), self.secret):
+        if not secrets.compare_digest(
+            request.headers.get(SECRET_HEADER, ""), secret.get_secret_value()
+        ):
             return web.Response(status=401, text="Unauthorized")
         try:
-            update = Update.model_validate(await request.json(), context={"bot": self.bot})
+            update = Update.model_validate(await request.json(), context={"bot": bot})
         except (ValueError, ValidationError) as error:
             log.warning("webhook: a request that is no update (%s)", type(error).__name__)
             return web.json_response({"ok": False}, status=400)
         try:
-            await promises_of(self.dispatcher).feed(self.dispatcher, self.bot, update)
+            await promises_of(dispatcher).feed(dispatcher, bot, update)
         except Redeliver as error:
             log.warning(
                 "update %s not handled yet (%s); answering 500 so that it comes again",
@@ -54,13 +53,7 @@ class UpdatesEndpoint:
             return web.json_response({"ok": False}, status=500)
         return web.json_response({})
 
-
-def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings: Settings) -> str:
-    """The webhook route on the web listener's application; returns its path."""
-    path = settings.webhook_path()
-    secret = settings.webhook_secret
-    assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
-    app.router.add_post(path, UpdatesEndpoint(dispatcher, bot, secret.get_secret_value()).handle)
+    app.router.add_post(path, handle)
     return path
 
 

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Final
 
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
+from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
-from bot.core import Caller, GameError, looks, records
+from bot.core import Caller, GameError, GameState, looks, records
 from bot.core.records import DEAL_EXAMPLE
+from bot.core.results import Snapshot
 from bot.domain import GameStatus
-from bot.telegram.inbound import fsm
 from bot.telegram.inbound.context import Ctx
-from bot.telegram.inbound.deal_entry import Refused, StepsBook, fingerprint
-from bot.telegram.inbound.fsm import DealEntry, OpenSteps
+from bot.telegram.inbound.fsm import (
+    STEPS_KEY,
+    DealEntry,
+    OpenSteps,
+    closed,
+    open_steps,
+    with_closed,
+)
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
@@ -30,16 +41,115 @@ log = logging.getLogger(__name__)
 NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
 
 
+LIFETIME: Final = timedelta(hours=6)
+
+
+def fingerprint(state: GameState) -> str:
+    """Changes whenever a record is added, undone or corrected: a draft made before is stale."""
+    text = "\n".join(f"{item.seq} {item.line}" for item in state.records)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Why a press does nothing: the toast's key, and whether the message is now stale."""
+
+    key: str
+    params: dict[str, object] = field(default_factory=dict)
+    alert: bool = False
+    close: bool = False
+
+
+STALE: Final = Refused("steps-stale-toast", alert=True, close=True)
+
+
+def opener_of(message: Message) -> int | None:
+    """Who opened a step message, as its buttons (Telegram's copy, not the press) say."""
+    markup = message.reply_markup
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            try:
+                return DealCb.unpack(button.callback_data or "").by
+            except (TypeError, ValueError):
+                continue
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class StepsBook:
+    """The presser's open steps and, through the dispatcher's FSM, anyone else's."""
+
+    state: FSMContext
+    contexts: FSMContextMiddleware
+    bot: Bot
+
+    async def open(self, entry: OpenSteps) -> None:
+        await self.state.set_state(DealEntry.steps)
+        await self.state.update_data({STEPS_KEY: entry.to_data()})
+
+    async def save(self, entry: OpenSteps) -> None:
+        await self.state.update_data({STEPS_KEY: entry.to_data()})
+
+    async def done(self, message_id: int) -> None:
+        """The message is done with (recorded, cancelled, stale): later presses change nothing."""
+        data = with_closed(await self.state.get_data(), message_id)
+        await self.state.set_data(data)
+        if STEPS_KEY not in data:
+            await self.state.set_state(None)
+
+    async def opener_name(self, message: Message, presser: int) -> str | None:
+        """The name of someone else who has `message` open (his FSM state confirms it)."""
+        opener = opener_of(message)
+        if opener is None or opener == presser:
+            return None
+        context = self.contexts.resolve_context(self.bot, message.chat.id, opener)
+        entry = open_steps(await context.get_data(), message.message_id) if context else None
+        return entry.opener_name if entry is not None else None
+
+    async def check(
+        self,
+        message: Message,
+        data: DealCb,
+        caller: Caller,
+        snap: Snapshot | None,
+        now: datetime,
+    ) -> OpenSteps | Refused:
+        """The steps this press may act on, or why it may not (a stale message is forgotten)."""
+        live = snap.state if snap is not None else None
+        if live is None or live.game_id != data.game:
+            return Refused("error-stale-button")
+        if not live.may_record(caller.user_id, caller.username):
+            return Refused("steps-not-player")
+        saved = await self.state.get_data()
+        if closed(saved, message.message_id):
+            return Refused("steps-moved-on")
+        entry = open_steps(saved, message.message_id)
+        if entry is None:
+            name = await self.opener_name(message, caller.user_id or 0)
+            if name is not None:
+                return Refused("steps-not-opener", {"name": name})
+        playing = live.status is GameStatus.PLAYING and snap is not None and snap.sheet is not None
+        if (
+            entry is None
+            or not playing
+            or entry.game_id != live.game_id
+            or entry.records != fingerprint(live)
+            or now - entry.opened_at > LIFETIME
+        ):
+            await self.done(message.message_id)
+            return STALE
+        current = steps.step(entry.seating, entry.draft)
+        if data.ver != entry.version or data.step is not current:
+            return Refused("steps-moved-on")
+        return entry
+
+
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
     back = len(entry.drafts) > 1
     flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
     return deal_keyboard(
         t, entry.game_id, opener, entry.version, entry.seating, entry.draft, back=back, **flags
     )
-
-
-def book_of(state: FSMContext, dispatcher: Dispatcher, bot: Bot) -> StepsBook:
-    return StepsBook(state, dispatcher.fsm, bot)
 
 
 # -- opening ---------------------------------------------------------------------------------
@@ -81,7 +191,7 @@ async def deal_steps_cmd(
     if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
         return
     entry.message_id = sent.message_id
-    await book_of(state, dispatcher, bot).open(entry)
+    await StepsBook(state, dispatcher.fsm, bot).open(entry)
 
 
 # -- presses ---------------------------------------------------------------------------------
@@ -124,7 +234,7 @@ async def record_press(
 ) -> None:
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
-    book = book_of(state, dispatcher, bot)
+    book = StepsBook(state, dispatcher.fsm, bot)
     checked = await _checked(query, callback_data, ctx, book)
     if checked is None:
         return
@@ -134,7 +244,7 @@ async def record_press(
         return
     text = steps.notation(entry.seating, entry.draft)
     try:
-        async with ctx.unit() as uow:
+        async with ctx.work() as uow:
             result = await records.record(uow, ctx.caller, text)
             names = result.state.names
             number = number_label(t, result.scored)
@@ -143,7 +253,6 @@ async def record_press(
                 uow, message.message_id, t("deal-recorded", number=number, line=line)
             )
             await ctx.out.sheet(uow, result, recorded_text(t, result))
-            await uow.commit()
     except ScoringError as error:
         await book.done(message.message_id)  # the refused draft is done with
         await at_once.edit(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
@@ -163,7 +272,7 @@ async def step_press(
 ) -> None:
     """A value, ↩ or ✖: the draft moves and the message shows the next step."""
     caller, t = ctx.caller, ctx.t
-    book = book_of(state, dispatcher, bot)
+    book = StepsBook(state, dispatcher.fsm, bot)
     checked = await _checked(query, callback_data, ctx, book)
     if checked is None:
         return
@@ -217,13 +326,13 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
     data = await state.get_data()
     message_id = int(data.pop(NOTE_KEY))
     await state.set_data(data)
-    entry = fsm.open_steps(data, message_id)
+    entry = open_steps(data, message_id)
     if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
         await at_once.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
-    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
+    await state.update_data({STEPS_KEY: entry.to_data()})
     bot = message.bot
     assert bot is not None
     await at_once.edit_in(

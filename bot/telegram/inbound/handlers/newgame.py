@@ -1,22 +1,30 @@
-"""/newgame, /join, /leave and the Join button."""
+"""/newgame, /join, /leave and the Join button; /tournament's subcommands, /standings, and a
+table's history shown in its home."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from dataclasses import replace
 
 from aiogram import Router
 from aiogram.enums import MessageEntityType
-from aiogram.filters import Command, CommandObject
+from aiogram.filters import Command, CommandObject, Filter
 from aiogram.types import CallbackQuery, Message
 
-from bot.core import Player, lobby, parse_newgame, tournaments
+from bot.core import GameError, Player, UnitOfWork, lobby, looks, parse_newgame, tournaments, votes
+from bot.core.archive import exported, game_snapshot, game_state, parse_number
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
+from bot.core.results import Snapshot
+from bot.telegram.inbound.archive import owe_export, owe_history, tournament_png
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import ClaimCb, JoinCb, opening_keyboard
 from bot.telegram.outbound import at_once
+from bot.telegram.outbound.outbox import Outbox
+from bot.texts import tournaments as tour
 from bot.texts.i18n import translator
-from bot.texts.views import joined_text, left_text, opened_text, started_text
+from bot.texts.views import joined_text, left_text, opened_text, plain_text, started_text
 
 router = Router(name=__name__)
 
@@ -57,7 +65,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     spec = parse_newgame(args, caller.as_player(), mentions)
     user = message.from_user
     language = locale_of(user.language_code if user else None)
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)
         if admitted is not None:  # a tournament's table: the game counts in its round
@@ -66,22 +74,20 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
         state = opened.state
         markup = opening_keyboard(t, state.game_id, state.players, not opened.started)
         await replace(ctx.out, t=t).text(uow, opened_text(t, state, opened.started), markup)
-        await uow.commit()
 
 
 @router.message(Command("join"))
 async def join_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         joined = await lobby.join(uow, ctx.caller, name)
         await ctx.out.text(uow, joined_text(ctx.t, joined.state, joined.player, joined.started))
-        await uow.commit()
 
 
 @router.callback_query(JoinCb.filter())
 async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> None:
     t = ctx.t
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         joined = await lobby.join(uow, ctx.caller, game_id=callback_data.game)
         state = joined.state
         if isinstance(query.message, Message):
@@ -89,7 +95,6 @@ async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> 
             await ctx.out.edit(uow, query.message.message_id, opened_text(t, state, False), markup)
         if joined.started:
             await ctx.out.text(uow, started_text(t, state, with_seats=True))
-        await uow.commit()
     await at_once.toast(query, t("joined-toast", name=joined.player.name))
 
 
@@ -97,21 +102,152 @@ async def join_button(query: CallbackQuery, callback_data: JoinCb, ctx: Ctx) -> 
 async def claim_button(query: CallbackQuery, callback_data: ClaimCb, ctx: Ctx) -> None:
     """ "✋ This is me": the seat is the presser's from now on; the button goes."""
     t = ctx.t
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         claimed = await lobby.claim(uow, ctx.caller, callback_data.game, callback_data.seat)
         state = claimed.state
         if isinstance(query.message, Message):
             markup = opening_keyboard(t, state.game_id, state.players, not claimed.started)
             text = opened_text(t, state, claimed.started)
             await ctx.out.edit(uow, query.message.message_id, text, markup)
-        await uow.commit()
     await at_once.toast(query, t("claimed-toast", name=claimed.player.name))
 
 
 @router.message(Command("leave"))
 async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     name = (command.args or "").strip() or None
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         left = await lobby.leave(uow, ctx.caller, name)
         await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
-        await uow.commit()
+
+
+USAGE = "/tournament new Cup sochi pool 20"
+
+
+def topic_title(message: Message) -> str | None:
+    """A forum topic's name (from the topic's creation), else the chat's title."""
+    created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
+    if created is None or not message.chat.title:
+        return None
+    return f"{message.chat.title} · {created.name}"
+
+
+@router.message(Command("tournament", "турнир"))
+async def tournament_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    action, _, rest = (command.args or "").strip().partition(" ")
+    action = action.casefold()
+    async with ctx.work() as uow:
+        await _tournament(message, ctx, uow, action, rest)
+
+
+async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, rest: str) -> None:
+    caller, t, out = ctx.caller, ctx.t, ctx.out
+    if action in ("new", "создать"):
+        await out.text(uow, tour.created_text(t, await tournaments.create(uow, caller, rest)))
+    elif action in ("join", "войти"):
+        state, table = await tournaments.join(uow, caller, rest, topic_title(message))
+        await out.text(uow, tour.joined_text(t, state, table))
+        home = state.row
+        if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
+            lang = await looks.locale(ctx.core, home.home_chat_id, uow)
+            at_home = translator(lang or t.lang)
+            there = Outbox(at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
+            await there.text(uow, tour.joined_home_text(at_home, state, table))
+    elif action in ("round", "тур"):
+        await out.text(uow, tour.round_text(t, await tournaments.start_round(uow, caller)))
+    elif action in ("close", "закрыть"):
+        await out.text(uow, tour.round_text(t, await tournaments.close_round(uow, caller)))
+    elif action in ("judge", "судья"):
+        await out.text(uow, tour.judge_text(t, await tournaments.name_judge(uow, caller, rest)))
+    elif action in ("tables", "столы"):
+        state = await tournaments.at_home(uow, caller, "/tournament tables")
+        await out.text(uow, tour.tables_text(t, state, await tournaments.table_games(uow, state)))
+    elif action in ("decide", "решить"):
+        await _decide(ctx, uow, rest)
+    elif action in ("export", "экспорт"):
+        await _export(ctx, uow)
+    elif action in ("standings", "таблица", ""):
+        await _standings(ctx, uow)
+    else:
+        raise GameError("tournament-usage", action, {}, USAGE)
+
+
+@router.message(Command("standings", "турнирная"))
+async def standings_cmd(message: Message, ctx: Ctx) -> None:
+    async with ctx.work() as uow:
+        await _standings(ctx, uow)
+
+
+async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
+    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
+    standings = await tournaments.standings_of(uow, state)
+    text = tour.standings_text(ctx.t, standings)
+    png = await tournament_png(ctx.t, standings)
+    if png is None:
+        await ctx.out.text(uow, text)
+    else:
+        await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
+
+
+async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
+    """The judge decides a table's vote from the home chat; both chats are told."""
+    number, vote, yes = tournaments.parse_decision(args)
+    table, game_id = await tournaments.judged_table(uow, ctx.caller, number)
+    result = await votes.vote(uow, tournaments.delegated(ctx.caller, table), game_id, vote, yes)
+    await ctx.out.vote(uow, result)
+    await ctx.out.text(uow, tour.decided_text(ctx.t, table, vote, result.passed))
+
+
+class TableGame(Filter):
+    """`/history TABLE N`, `/export TABLE N`, read in a tournament's home."""
+
+    async def __call__(self, message: Message) -> bool:
+        parts = (message.text or "").split()[1:]
+        return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
+
+
+async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
+    number_text, game_text = args.split()
+    state = await tournaments.at_home(uow, ctx.caller, "/history")
+    table = state.table(int(number_text.lstrip("#")))
+    return await game_snapshot(ctx.core, table.chat_id, parse_number(game_text, "/history"))
+
+
+@router.message(Command("export"), TableGame())
+async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    """Game N of table TABLE as its protocol file and event log, from the home chat."""
+    async with ctx.work() as uow:
+        snap = await _table_game(ctx, uow, command.args or "")
+        await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
+
+
+@router.message(Command("history", "история"), TableGame())
+async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
+    async with ctx.work() as uow:
+        await owe_history(uow, ctx.out, ctx.t, await _table_game(ctx, uow, command.args or ""))
+
+
+async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
+    """Every entered game's protocol file and event log, and the standings, in one zip."""
+    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
+    standings = await tournaments.standings_of(uow, state)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("standings.txt", plain_text(tour.standings_text(ctx.t, standings)))
+        for entry in state.entries:
+            table = state.table(entry.table)
+            async with uow.reading() as repo:
+                row = await repo.game(entry.game_id)
+            if row is None:
+                continue
+            played = await game_state(ctx.core, row.chat_id, row.chat_number)
+            if played.rules is None:
+                continue
+            done = await exported(uow, played, ctx.now())
+            stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
+            archive.writestr(f"{stem}.pref", done.protocol)
+            archive.writestr(f"{stem}-events.json", done.events)
+    name = f"tournament-{state.code}.zip"
+    await ctx.out.document(
+        uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
+    )

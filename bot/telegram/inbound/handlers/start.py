@@ -1,4 +1,5 @@
-"""/start and the greetings."""
+"""/start, /help and the greetings; a group upgraded to a supergroup moves its games along;
+/lang ru|en and /tz Region/City: the chat's language, and the time zone of its dates and times."""
 
 from __future__ import annotations
 
@@ -8,24 +9,43 @@ from aiogram import Bot, F, Router
 from aiogram.filters import (
     JOIN_TRANSITION,
     ChatMemberUpdatedFilter,
+    Command,
     CommandObject,
     CommandStart,
     MagicData,
 )
-from aiogram.types import ChatMemberUpdated, Message
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
-from bot.core import debts, looks
+from bot.core import GameError, debts, lobby, looks, tournaments
 from bot.core.base import settlement as settle
+from bot.core.zones import parse_zone, set_zone, zone_of_chat
 from bot.domain import GameStatus
 from bot.telegram.deeplinks import GROUP_PAYLOAD, read_game_payload
 from bot.telegram.inbound.context import Ctx
-from bot.telegram.inbound.handlers.help import bot_username
-from bot.telegram.keyboards import greeting_keyboard, private_start_keyboard
+from bot.telegram.keyboards import HelpCb, greeting_keyboard, help_keyboard, private_start_keyboard
+from bot.telegram.outbound import at_once
+from bot.texts.help import Topic, topic_text
 from bot.texts.i18n import LANGUAGES, translator
 from bot.texts.score import score_text
+from bot.texts.times import chat_time
 from bot.texts.views import open_games_text, opened_text, sheet_caption
 
 router = Router(name=__name__)
+
+
+async def bot_username(bot: Bot) -> str:
+    """The bot's @username (aiogram keeps getMe's answer after the first call)."""
+    return (await bot.me()).username or ""
+
+
+@router.message(MagicData(F.event.migrate_to_chat_id | F.event.migrate_from_chat_id))
+async def migrated(message: Message, ctx: Ctx) -> None:
+    """Either side of a group's upgrade: its games and tournaments go to the new chat id."""
+    old = message.migrate_from_chat_id or message.chat.id
+    new = message.migrate_to_chat_id or message.chat.id
+    async with ctx.work() as uow:
+        await looks.migrate_chat(uow, old, new)
+        await tournaments.migrate(uow, old, new)
 
 
 @router.message(CommandStart(), MagicData(F.event.chat.type == "private"))
@@ -36,7 +56,7 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
     username = await bot_username(bot)
     games = await looks.open_games(ctx.core, caller.user_id) if caller.user_id else []
     wanted = read_game_payload(payload)
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         if caller.user_id is not None:
             await debts.start_account(uow, caller, t.lang)
         if wanted is not None:
@@ -56,17 +76,13 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
         else:
             lines = [t("start-private", bot=username), "", open_games_text(t, games)]
             await out.text(uow, "\n".join(lines), private_start_keyboard(t, username))
-        await uow.commit()
 
 
 @router.message(CommandStart())
 async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/start` in a group: the greeting, unless the "add to a group" link brought it."""
-    if (command.args or "").strip() == GROUP_PAYLOAD:
-        return
-    async with ctx.unit() as uow:
-        await ctx.out.text(uow, ctx.t("group-greeting"), greeting_keyboard(ctx.t))
-        await uow.commit()
+    if (command.args or "").strip() != GROUP_PAYLOAD:
+        await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
 @router.my_chat_member(
@@ -76,8 +92,50 @@ async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """Added to a group: three lines and "how to start", in the chat's or adder's language."""
     t = ctx.t
     code = (event.from_user.language_code or "").split("-")[0].lower()
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         if await looks.locale(ctx.core, event.chat.id, uow) is None and code in LANGUAGES:
             t = translator(code)
         await replace(ctx.out, t=t).text(uow, t("group-greeting"), greeting_keyboard(t))
-        await uow.commit()
+
+
+@router.message(Command("help"))
+async def help_cmd(message: Message, ctx: Ctx, bot: Bot) -> None:
+    text = topic_text(ctx.t, Topic.HOME, await bot_username(bot))
+    await ctx.say(text, help_keyboard(ctx.t, Topic.HOME))
+
+
+@router.callback_query(HelpCb.filter())
+async def help_topic(query: CallbackQuery, callback_data: HelpCb, ctx: Ctx, bot: Bot) -> None:
+    """A topic in place of the screen pressed (a message too old to edit: the topic anew)."""
+    t, topic = ctx.t, callback_data.topic
+    text = topic_text(t, topic, await bot_username(bot))
+    message = query.message
+    if isinstance(message, Message):
+        if message.text != text:  # pressed twice: Telegram refuses an edit changing nothing
+            await at_once.edit(message, text, help_keyboard(t, topic))
+    elif message is not None:
+        await at_once.send(bot, message.chat.id, text, help_keyboard(t, topic))
+    await at_once.toast(query)
+
+
+@router.message(Command("lang", "language"))
+async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    lang = (command.args or "").strip().lower()
+    if lang not in LANGUAGES:
+        raise GameError("bad-locale", lang, {"valid": ", ".join(LANGUAGES)}, "/lang en")
+    async with ctx.work() as uow:
+        await lobby.set_language(uow, ctx.caller, lang)
+        await ctx.out.text(uow, translator(lang)("lang-set"))
+
+
+@router.message(Command("tz", "timezone"))
+async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
+    t, typed = ctx.t, (command.args or "").strip()
+    async with ctx.work() as uow:
+        if typed:
+            chosen = parse_zone(typed)
+            await set_zone(uow, ctx.caller, chosen)
+        zone = chosen if typed else await zone_of_chat(ctx.core.store, ctx.caller.chat_id, t.lang)
+        now = chat_time(ctx.now(), zone, t.lang, date=False, label=True)
+        await ctx.out.text(uow, t("tz-set" if typed else "tz-shown", zone=str(zone), time=now))

@@ -1,29 +1,32 @@
-"""/score, /sheet, /history, /rules, /export: looks at any game of the chat."""
+"""/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N."""
 
 from __future__ import annotations
 
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import Message
+from aiogram.types import CallbackQuery, Message
 
-from bot.core import UnitOfWork, archive, looks
+from bot.core import GameError, UnitOfWork, archive, looks
+from bot.core.archive import GamesPage
 from bot.core.results import Snapshot
-from bot.telegram.inbound.archive import owe_export, owe_history
+from bot.telegram.inbound.archive import (
+    GameAct,
+    GameCb,
+    GamesCb,
+    game_keyboard,
+    owe_export,
+    owe_history,
+    pages_keyboard,
+)
 from bot.telegram.inbound.context import Ctx
+from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import render_png
-from bot.texts.archive import look_caption
+from bot.texts.archive import games_text, look_caption
 from bot.texts.score import score_text
 from bot.texts.views import opened_text, rules_text
 
 router = Router(name=__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
-
-
-def _split_full(args: str) -> tuple[str, bool]:
-    """The arguments without the word `full` (anywhere), and whether it was there."""
-    words = args.split()
-    kept = [w for w in words if w.casefold() not in FULL_WORDS]
-    return " ".join(kept), len(kept) != len(words)
 
 
 async def _look(ctx: Ctx, uow: UnitOfWork, command: str, args: str) -> Snapshot:
@@ -36,62 +39,114 @@ async def _look(ctx: Ctx, uow: UnitOfWork, command: str, args: str) -> Snapshot:
 
 @router.message(Command("score"))
 async def score_cmd(message: Message, ctx: Ctx) -> None:
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         snap = await looks.look(ctx.core, uow, ctx.caller)
         if snap.sheet is None or snap.settlement is None:
             await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
         else:
             await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
-        await uow.commit()
 
 
 @router.message(Command("sheet"))
 async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    t = ctx.t
-    args, full = _split_full(command.args or "")
-    async with ctx.unit() as uow:
-        snap = await _look(ctx, uow, command.command, args)
+    """The sheet as a picture; with the word `full` (anywhere), every total, as a document."""
+    t, words = ctx.t, (command.args or "").split()
+    kept = [w for w in words if w.casefold() not in FULL_WORDS]
+    async with ctx.work() as uow:
+        snap = await _look(ctx, uow, command.command, " ".join(kept))
         if snap.sheet is None or snap.settlement is None:
             await ctx.out.text(uow, opened_text(t, snap.state, False))
+            return
+        caption = look_caption(t, snap.state, snap.sheet)
+        png = None
+        if len(kept) != len(words):
+            png = await render_png(
+                snap.sheet, t.lang, snap.settlement, ctx.core, snap.state, full=True
+            )
+        if png is not None:
+            await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
         else:
-            caption = look_caption(t, snap.state, snap.sheet)
-            png = None
-            if full:  # every total, as a document
-                png = await render_png(
-                    snap.sheet, t.lang, snap.settlement, ctx.core, snap.state, full=True
-                )
-            if png is not None:
-                await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
-            else:
-                await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
-        await uow.commit()
+            await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
 
 
 @router.message(Command("history"))
 async def history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         snap = await _look(ctx, uow, command.command, command.args or "")
         await owe_history(uow, ctx.out, ctx.t, snap)
-        await uow.commit()
 
 
 @router.message(Command("rules"))
 async def rules_cmd(message: Message, ctx: Ctx) -> None:
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         snap = await looks.look(ctx.core, uow, ctx.caller)
         await ctx.out.text(uow, rules_text(ctx.t, snap.state))
-        await uow.commit()
 
 
 @router.message(Command("export"))
 async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
     args, caller = command.args or "", ctx.caller
-    async with ctx.unit() as uow:
+    async with ctx.work() as uow:
         if args.strip():
             snap = await _look(ctx, uow, command.command, args)
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
         else:
             exported = await looks.export(ctx.core, caller.chat_id, uow, ctx.zone, caller.topic)
         await owe_export(uow, ctx.out, ctx.t, exported)
-        await uow.commit()
+
+
+async def _page(ctx: Ctx, page: int) -> GamesPage:
+    caller, lang = ctx.caller, ctx.t.lang
+    if caller.private and caller.user_id is not None:
+        return await archive.account_games(ctx.core, caller.user_id, caller.chat_id, page, lang)
+    return await archive.chat_games(ctx.core, caller.chat_id, page, lang)
+
+
+@router.message(Command("games"))
+async def games_cmd(message: Message, ctx: Ctx) -> None:
+    page = await _page(ctx, 0)
+    await ctx.say(games_text(ctx.t, page, private=ctx.caller.private), pages_keyboard(ctx.t, page))
+
+
+@router.callback_query(GamesCb.filter())
+async def games_page(query: CallbackQuery, callback_data: GamesCb, ctx: Ctx) -> None:
+    """◀ ▶: the page asked for, within the list as it stands now, shown in place."""
+    t = ctx.t
+    page = await _page(ctx, callback_data.page)
+    async with ctx.work() as uow:
+        if query.message is not None:
+            text = games_text(t, page, private=ctx.caller.private)
+            await ctx.out.edit(uow, query.message.message_id, text, pages_keyboard(t, page))
+    await at_once.toast(query, t("archive-page-toast", page=page.page + 1, pages=page.pages))
+
+
+@router.message(Command("game"))
+async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
+    """Game N of this chat: its sheet, then its score with the History and Export buttons."""
+    t = ctx.t
+    if ctx.caller.private:
+        raise GameError("group-only", "/game", {}, "/games")
+    number = archive.parse_number(command.args or "", "/game")
+    snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, number)
+    keyboard = game_keyboard(t, number)
+    async with ctx.work() as uow:
+        if snap.sheet is None or snap.settlement is None:
+            await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
+            return
+        caption = look_caption(t, snap.state, snap.sheet)
+        await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
+        await ctx.out.text(uow, score_text(t, snap.state, snap.sheet, snap.settlement), keyboard)
+
+
+@router.callback_query(GameCb.filter())
+async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> None:
+    """History or Export of the game the button names, looked up in the pressing chat."""
+    snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, callback_data.game)
+    async with ctx.work() as uow:
+        if callback_data.act is GameAct.HISTORY:
+            await owe_history(uow, ctx.out, ctx.t, snap)
+        else:
+            exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
+            await owe_export(uow, ctx.out, ctx.t, exported)
+    await at_once.toast(query)
