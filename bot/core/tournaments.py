@@ -21,7 +21,7 @@ from bot.core.tournament_state import Tournament as Tournament
 from bot.core.tournament_state import fold as fold
 from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
-from bot.domain.tournaments import TournamentRow
+from bot.domain.rows import TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
