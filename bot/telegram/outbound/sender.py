@@ -28,7 +28,14 @@ from bot.domain import OwedKind, OwedRow
 from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing
-from bot.telegram.outbound.posting import REQUEST_TIMEOUT, Poster, StoreFault, calls_needed
+from bot.telegram.outbound.posting import (
+    REQUEST_TIMEOUT,
+    ClaimLost,
+    Poster,
+    StoreFault,
+    calls_needed,
+    store_faults,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +57,6 @@ def pause(attempts: int) -> float:
     return float(min(0.5 * 2**attempts, LONGEST_PAUSE))
 
 
-def claimant_name(host: str | None = None, pid: int | None = None) -> str:
-    """`host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)."""
-    return f"{host or socket.gethostname()}/{pid or os.getpid()}/{secrets.token_hex(4)}"
-
-
 def _dead_here(claimant: str, host: str) -> bool:
     parts = claimant.split("/")
     if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
@@ -67,7 +69,7 @@ def _dead_here(claimant: str, host: str) -> bool:
     except ProcessLookupError:
         return True
     except PermissionError:
-        return False
+        pass
     return False
 
 
@@ -99,10 +101,6 @@ class Unwritten:
     failures: int = 1
 
 
-class ClaimLost(Exception):
-    """Another sender holds the row now (this one's lease ran out)."""
-
-
 class Sender:
     """Delivers the outbox: `drain()` once, `run()` for ever, woken by `wake()` after a commit."""
 
@@ -122,16 +120,14 @@ class Sender:
         self.store = core.store
         self.lease = lease
         self.clock = clock
-        self.name = name or claimant_name()
+        # `host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)
+        self.name = name or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, core, self.store, self.pacing, self._now, sleep)
+        self.poster = Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
         self.due = float("inf")  # when the first row given back for its chat's pace is due
-
-    def _now(self) -> float:
-        return self.clock()
 
     async def wake(self) -> None:
         self._woken.set()
@@ -255,7 +251,7 @@ class Sender:
         owed = row.owed
         if owed.kind not in SHEETS:
             return row, 0
-        try:
+        with store_faults():
             async with self.store.reading() as repo:
                 behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
             plan = merge(run_of(row, behind), CAPTION_LIMIT)
@@ -267,10 +263,6 @@ class Sender:
                 done = await repo.owed_done(plan.done, self.clock())
                 if plan.last is not None:
                     await repo.owed_replace(*plan.last)
-        except ClaimLost:
-            raise
-        except Exception as error:
-            raise StoreFault(f"{type(error).__name__}: {error}") from error
         log.info(
             "outbox row %s: %d sheet(s) waiting in chat %s go out with it",
             row.id,
