@@ -209,21 +209,6 @@ def caption_head(
     return runs, Area(area.points, (*area.obstacles, around, above)), []
 
 
-def band_runs(
-    band: Band,
-    caption: str,
-    values: Sequence[tuple[int, Fraction]],
-    area: Area,
-    colour: str,
-    closed: bool,
-    corrections: Corrections,
-    style: Style,
-) -> list[TextRun]:
-    """The band's caption and its totals (`flow.lay`)."""
-    drawn, area, heads = caption_head(band, caption, area, style, closed)
-    return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
-
-
 def name_tab(
     name: str,
     anchor: Point,
@@ -368,7 +353,9 @@ def layout_sheet(
     for region, caption, values, closed in regions:
         assert region.band is not None
         area, colour = Area(region.points, obstacles), SEAT_COLOURS[region.player]
-        runs += band_runs(region.band, caption, values, area, colour, closed, corrections, style)
+        drawn, area, heads = caption_head(region.band, caption, area, style, closed)
+        items = total_items(region.band, values, colour, corrections)
+        runs += drawn + lay(region.band, items, area, style, heads)
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))
