@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Final
 
 from aiogram import Bot
@@ -64,22 +65,15 @@ def _markup(owed: Owed) -> InlineKeyboardMarkup | None:
     return InlineKeyboardMarkup.model_validate_json(owed.markup)
 
 
+@dataclass(frozen=True, slots=True)
 class Poster:
     """Makes the Telegram calls of one row, each after its chat's and the bot's token."""
 
-    def __init__(
-        self,
-        bot: Bot,
-        core: Core,
-        pacing: Pacing,
-        clock: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-    ) -> None:
-        self.bot = bot
-        self.core = core
-        self.pacing = pacing
-        self.clock = clock
-        self.sleep = sleep
+    bot: Bot
+    core: Core
+    pacing: Pacing
+    clock: Callable[[], float]
+    sleep: Callable[[float], Awaitable[None]]
 
     async def send(self, row: OwedRow) -> tuple[int | None, int | None]:
         """Telegram's message id, and the new live sheet message (a sheet photo sent)."""

@@ -196,51 +196,45 @@ class Sender:
 
     async def deliver(self, row: OwedRow) -> int:
         """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
-        owed = row.owed
-        now = self.clock()
-        wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
+        chat_id, now = row.owed.chat_id, self.clock()
+        wait = self.pacing.ready_in(chat_id, now, calls_needed(row.owed))
+        merged = 0
+        outcome: Outcome
         if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
             self.due = min(self.due, now + wait)
-            outcome: Outcome = Again(now + wait)
-            merged = 0
+            outcome = Again(now + wait)
         else:
             try:
                 row, merged = await self._coalesced(row)
+                outcome = Sent(*await self.poster.send(row))
             except ClaimLost:
                 log.warning("outbox row %s: the claim ran out before it was sent", row.id)
                 return 0
+            except TelegramRetryAfter as error:
+                self.pacing.pause(chat_id, self.clock(), float(error.retry_after))
+                outcome = self._again(row, float(error.retry_after), f"429: {error.message}")
+            except TelegramServerError as error:
+                outcome = self._again(row, pause(row.attempts), f"5xx: {error.message}")
+            except TelegramNetworkError as error:  # a time-out, a dropped connection
+                outcome = self._again(row, pause(row.attempts), f"network: {error.message}")
+            except TelegramAPIError as error:  # refused for good: a retry gets the same answer
+                log.warning("outbox row %s to chat %s refused: %s", row.id, chat_id, error)
+                outcome = Sent(None)
             except StoreFault as error:
                 log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
-                outcome, merged = Again(self.clock() + STORE_PAUSE), 0
-            else:
-                outcome = await self._attempt(row)
+                outcome = Again(self.clock() + STORE_PAUSE)
+            except Exception as error:  # an answer that cannot be read, a bug of ours
+                if row.attempts + 1 >= GIVE_UP_AFTER:
+                    log.exception(
+                        "outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER
+                    )
+                    outcome = Sent(None)
+                else:
+                    error_text = f"{type(error).__name__}: {error}"
+                    outcome = self._again(row, pause(row.attempts), error_text)
         if not await self._write(row, outcome):
             return 0
         return 1 + merged if isinstance(outcome, Sent) else merged
-
-    async def _attempt(self, row: OwedRow) -> Outcome:
-        owed = row.owed
-        try:
-            message_id, live = await self.poster.send(row)
-        except TelegramRetryAfter as error:
-            self.pacing.pause(owed.chat_id, self.clock(), float(error.retry_after))
-            return self._again(row, float(error.retry_after), f"429: {error.message}")
-        except TelegramServerError as error:
-            return self._again(row, pause(row.attempts), f"5xx: {error.message}")
-        except TelegramNetworkError as error:  # a time-out, a dropped connection
-            return self._again(row, pause(row.attempts), f"network: {error.message}")
-        except TelegramAPIError as error:  # refused for good: a retry gets the same answer
-            log.warning("outbox row %s to chat %s refused: %s", row.id, owed.chat_id, error)
-            return Sent(None)
-        except StoreFault as error:
-            log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
-            return Again(self.clock() + STORE_PAUSE)
-        except Exception as error:  # an answer that cannot be read, a bug of ours
-            if row.attempts + 1 >= GIVE_UP_AFTER:
-                log.exception("outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER)
-                return Sent(None)
-            return self._again(row, pause(row.attempts), f"{type(error).__name__}: {error}")
-        return Sent(message_id, live)
 
     def _again(self, row: OwedRow, after: float, error: str) -> Again:
         log.info("outbox row %s: %s; again in %.1f s", row.id, error, after)
