@@ -310,7 +310,7 @@ def layout_sheet(
     obstacles = (circled, *(obstacle for _, _, obstacle in tabs))
 
     # Sectors in their tints, a closed pool in gold; every band a region carrying its band.
-    regions: list[tuple[Region, str, Sequence[tuple[int, Fraction]], bool]] = []
+    band_texts: list[TextRun] = []
     for sector in parts:
         seat = sector.seat
         shapes.append(Region((*sector.path, centre), SEAT_TINTS[seat], seat))
@@ -326,8 +326,12 @@ def layout_sheet(
         for band, path, lo, hi, caption, fill in bands:
             region = Region(band_polygon(path, centre, lo, hi), fill, seat, band)
             shapes.append(region)
-            history = sheet.history.get(band, ())
-            regions.append((region, caption, history, closed and band.column is Column.POOL))
+            pool = closed and band.column is Column.POOL
+            drawn, area, heads = caption_head(
+                band, caption, Area(region.points, obstacles), style, pool
+            )
+            items = total_items(band, sheet.history.get(band, ()), SEAT_COLOURS[seat], corrections)
+            band_texts += drawn + lay(band, items, area, style, heads)
 
     # Lines: the concentric rectangles, the sector lines, the whists splits, the frame.
     for s in (middle, inner):
@@ -348,14 +352,7 @@ def layout_sheet(
     for rect, run, _ in tabs:
         shapes.append(rect)
         runs.append(run)
-    runs += centre_runs
-
-    for region, caption, values, closed in regions:
-        assert region.band is not None
-        area, colour = Area(region.points, obstacles), SEAT_COLOURS[region.player]
-        drawn, area, heads = caption_head(region.band, caption, area, style, closed)
-        items = total_items(region.band, values, colour, corrections)
-        runs += drawn + lay(region.band, items, area, style, heads)
+    runs += centre_runs + band_texts
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))

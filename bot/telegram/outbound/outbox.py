@@ -73,6 +73,7 @@ class Sheeted(Protocol):
     def settlement(self) -> Settlement: ...
 
 
+Markup = InlineKeyboardMarkup | None
 LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 """(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
 
@@ -88,20 +89,11 @@ class Outbox:
     zone: tzinfo = UTC  # the chat's time zone, in which every time it is shown is written
     thread_id: int | None = None  # the forum topic the answer goes to (None: the chat itself)
 
-    def _owed(
-        self, kind: OwedKind, text: str, markup: InlineKeyboardMarkup | None = None, **fields: Any
-    ) -> Owed:
-        return Owed(
-            self.chat_id,
-            kind,
-            text,
-            self.t.lang,
-            as_json(markup),
-            thread_id=self.thread_id,
-            **fields,
-        )
+    def _owed(self, kind: OwedKind, text: str, markup: Markup = None, **fields: Any) -> Owed:
+        lang, thread = self.t.lang, self.thread_id
+        return Owed(self.chat_id, kind, text, lang, as_json(markup), thread_id=thread, **fields)
 
-    def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
+    def _texts(self, text: str, markup: Markup = None) -> list[Owed]:
         parts = chunks(text.split("\n"))
         return [
             self._owed(OwedKind.TEXT, part, markup if index == len(parts) - 1 else None)
@@ -114,18 +106,12 @@ class Outbox:
             return self._texts(caption), Safe(short)
         return [], caption
 
-    async def text(
-        self, uow: UnitOfWork, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> None:
+    async def text(self, uow: UnitOfWork, text: str, markup: Markup = None) -> None:
         """`text` into the chat, split into messages Telegram accepts (the markup on the last)."""
         uow.owe(*self._texts(text, markup))
 
     async def edit(
-        self,
-        uow: UnitOfWork,
-        message_id: int,
-        text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        self, uow: UnitOfWork, message_id: int, text: str, markup: Markup = None
     ) -> None:
         uow.owe(self._owed(OwedKind.TEXT, text, markup, target=message_id))
 
@@ -197,7 +183,7 @@ class Outbox:
         png: bytes,
         filename: str,
         caption: Safe,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
     ) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows, caption = self._captioned(caption, caption.split("\n", 1)[0])

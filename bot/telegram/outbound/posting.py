@@ -60,9 +60,7 @@ def _parts(text: str) -> list[Safe]:
 
 
 def _markup(owed: Owed) -> InlineKeyboardMarkup | None:
-    if owed.markup is None:
-        return None
-    return InlineKeyboardMarkup.model_validate_json(owed.markup)
+    return None if owed.markup is None else InlineKeyboardMarkup.model_validate_json(owed.markup)
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,6 @@ class Sender:
         pacing: Pacing | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.bot = bot
         self.core = core
         self.store = core.store
         self.lease = lease
