@@ -27,10 +27,7 @@ def render_sheet_png(
     corrections: Corrections | None = None,
     fold: bool = True,
 ) -> bytes:
-    """The chat's picture as PNG bytes (1010×1279, under 200 KB, a crowded band's oldest totals
-    folded behind "…"); `lang` picks its words (ru, en; others fall back to en); without
-    `settlement` the balances are `scoring.settle.settle`'s; `corrections` maps (band, record
-    index) to the value first written there. `fold=False`: `render_document_png`."""
+    """The chat's picture as PNG bytes (1010×1279, under 200 KB; arguments: `layout_sheet`)."""
     with drawing_lock:
         layout = layout_sheet(
             sheet, lang, settlement=settlement, corrections=corrections, fold=fold
@@ -46,8 +43,7 @@ def render_document_png(
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
 ) -> bytes:
-    """The full sheet (`/sheet full`) as an RGB PNG to send as a document: every total, a crowded
-    band's type shrinking to 9 px rather than folding."""
+    """The full sheet (`/sheet full`) as an RGB PNG: every total, none folded behind "…"."""
     return render_sheet_png(
         sheet, lang, settlement=settlement, corrections=corrections, fold=False
     )

@@ -209,21 +209,6 @@ def caption_head(
     return runs, Area(area.points, (*area.obstacles, around, above)), []
 
 
-def band_runs(
-    band: Band,
-    caption: str,
-    values: Sequence[tuple[int, Fraction]],
-    area: Area,
-    colour: str,
-    closed: bool,
-    corrections: Corrections,
-    style: Style,
-) -> list[TextRun]:
-    """The band's caption and its totals (`flow.lay`)."""
-    drawn, area, heads = caption_head(band, caption, area, style, closed)
-    return drawn + lay(band, total_items(band, values, colour, corrections), area, style, heads)
-
-
 def name_tab(
     name: str,
     anchor: Point,
@@ -325,7 +310,7 @@ def layout_sheet(
     obstacles = (circled, *(obstacle for _, _, obstacle in tabs))
 
     # Sectors in their tints, a closed pool in gold; every band a region carrying its band.
-    regions: list[tuple[Region, str, Sequence[tuple[int, Fraction]], bool]] = []
+    band_texts: list[TextRun] = []
     for sector in parts:
         seat = sector.seat
         shapes.append(Region((*sector.path, centre), SEAT_TINTS[seat], seat))
@@ -341,8 +326,12 @@ def layout_sheet(
         for band, path, lo, hi, caption, fill in bands:
             region = Region(band_polygon(path, centre, lo, hi), fill, seat, band)
             shapes.append(region)
-            history = sheet.history.get(band, ())
-            regions.append((region, caption, history, closed and band.column is Column.POOL))
+            pool = closed and band.column is Column.POOL
+            drawn, area, heads = caption_head(
+                band, caption, Area(region.points, obstacles), style, pool
+            )
+            items = total_items(band, sheet.history.get(band, ()), SEAT_COLOURS[seat], corrections)
+            band_texts += drawn + lay(band, items, area, style, heads)
 
     # Lines: the concentric rectangles, the sector lines, the whists splits, the frame.
     for s in (middle, inner):
@@ -363,12 +352,7 @@ def layout_sheet(
     for rect, run, _ in tabs:
         shapes.append(rect)
         runs.append(run)
-    runs += centre_runs
-
-    for region, caption, values, closed in regions:
-        assert region.band is not None
-        area, colour = Area(region.points, obstacles), SEAT_COLOURS[region.player]
-        runs += band_runs(region.band, caption, values, area, colour, closed, corrections, style)
+    runs += centre_runs + band_texts
 
     # The strip under the drawing.
     shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))

@@ -66,21 +66,11 @@ def _axis(rows: Sequence[StandingRow], left: float, right: float) -> tuple[float
     return left + float(low) * scale, scale
 
 
-def _detail(row: StandingRow, lang: str, words: dict[str, str]) -> str:
-    games = str(row.games)
-    return words["detail" if row.rating is not None else "detail-unrated"].format(
-        games=f"{games} {catalog.plural(lang, 'game', games)}",
-        average=numbers.decimal(row.average, lang, signed=True),
-        rating=row.rating,
-    )
-
-
 def render_standings_png(
     rows: Sequence[StandingRow], lang: str = "ru", title: str = "", subtitle: str = ""
 ) -> bytes:
-    """The standings as PNG bytes, 720 px wide (names above 15 px on a 390 px screen) and as tall
-    as its rows: place, name, total, a bar of the total from a zero line, and under it his games,
-    average and rating. Pure and synchronous: call it through `asyncio.to_thread`."""
+    """The standings as PNG bytes, 720 px wide (names above 15 px on a 390 px screen): a row per
+    player of place, name, total, a bar from a zero line, his games, average and rating."""
     words = dict(catalog.table(lang, "standings"))
     shown = list(rows[:MOST_ROWS])
     more = len(rows) - len(shown)
@@ -128,5 +118,10 @@ def _row(
         end = zero + float(row.total) * scale
         left, right_end = sorted((zero, end))
         draw.rectangle((left, bar_top, right_end, bar_top + BAR_HEIGHT), fill=ink)
-    detail = _detail(row, lang, words)
+    games = str(row.games)
+    detail = words["detail" if row.rating is not None else "detail-unrated"].format(
+        games=f"{games} {catalog.plural(lang, 'game', games)}",
+        average=numbers.decimal(row.average, lang, signed=True),
+        rating=row.rating,
+    )
     draw.text((NAME_X, top + 74), detail, fill=MUTED, font=font(DETAIL_SIZE))

@@ -160,30 +160,22 @@ def strip_runs(
     helped = sheet.helped
     if helped is None:
         helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
-    shown = {  # in the order they are given up
-        "overrides": True,
-        "last": True,
-        "label": True,
-        "help": helped,
-        "unit": True,
-        "correction": corrected,
-        "money": True,
-        "folded": folded,
-    }
+    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
+    present = {"help": helped, "correction": corrected, "folded": folded}
+    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
     head = strip.head()
-    plans = [dict(shown)]  # each gives up one more thing than the one before
-    for key in shown:
-        if shown[key]:
-            shown[key] = False
-            plans.append(dict(shown))
+    # each gives up one more thing than the one before
+    plans = [set(shown[given:]) for given in range(len(shown) + 1)]
 
-    def laid(plan: dict[str, bool]) -> list[TextRun]:
-        legend = [words[f"legend_{key}"] for key in ("folded", "correction", "help") if plan[key]]
+    def laid(plan: set[str]) -> list[TextRun]:
+        legend = [
+            words[f"legend_{key}"] for key in ("folded", "correction", "help") if key in plan
+        ]
         items = (
             head
-            + (strip.overrides() if plan["overrides"] else [])
-            + strip.balances(plan["label"], plan["unit"], plan["money"])
-            + (strip.last_deal() if plan["last"] else [])
+            + (strip.overrides() if "overrides" in plan else [])
+            + strip.balances("label" in plan, "unit" in plan, "money" in plan)
+            + (strip.last_deal() if "last" in plan else [])
             + strip.legend(legend)
         )
         return flow(items, area, *style.strip)

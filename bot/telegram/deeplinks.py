@@ -5,21 +5,18 @@ from __future__ import annotations
 import re
 from typing import Final
 
-GAME_PREFIX: Final = "game_"
 GROUP_PAYLOAD: Final = "added"  # ?startgroup=: the bot was added from its private /start
 _GAME: Final = re.compile(r"game_(?P<chat>-?\d{1,20})_(?P<number>\d{1,9})")
 
 
 def game_payload(chat_id: int, number: int) -> str:
-    return f"{GAME_PREFIX}{chat_id}_{number}"
+    return f"game_{chat_id}_{number}"
 
 
 def read_game_payload(payload: str) -> tuple[int, int] | None:
     """(chat id, game number) of a game's payload; None for any other payload."""
     match = _GAME.fullmatch(payload.strip())
-    if match is None:
-        return None
-    return int(match["chat"]), int(match["number"])
+    return None if match is None else (int(match["chat"]), int(match["number"]))
 
 
 def start_url(username: str, payload: str) -> str:

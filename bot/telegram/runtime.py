@@ -23,17 +23,12 @@ def method_types() -> list[type[TelegramMethod[Any]]]:
     ]
 
 
-def keep_response_types(kinds: list[type[TelegramMethod[Any]]] | None = None) -> int:
+def keep_response_types() -> int:
     """Build and keep `Response[T]` per method's return type, once a process; how many."""
-    if _kept and kinds is None:
-        return len(_kept)
-    seen: set[str] = set()
-    for kind in method_types() if kinds is None else kinds:
-        returning: Any = kind.__returning__
-        if repr(returning) in seen:
-            continue
-        seen.add(repr(returning))
-        _kept.append(Response.__class_getitem__(returning))  # what Response[returning] does
+    if not _kept:
+        returning = {repr(kind.__returning__): kind.__returning__ for kind in method_types()}
+        # what Response[returning] does
+        _kept.extend(Response.__class_getitem__(kind) for kind in returning.values())
     return len(_kept)
 
 
@@ -43,8 +38,8 @@ def start_up() -> None:
     limit_malloc_arenas()
 
 
-def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
-    """`mallopt(M_ARENA_MAX, arenas)` on glibc; whether it was set."""
+def limit_malloc_arenas() -> bool:
+    """`mallopt(M_ARENA_MAX, ARENAS)` on glibc; whether it was set."""
     name = ctypes.util.find_library("c")
     if name is None:
         return False
@@ -55,4 +50,4 @@ def limit_malloc_arenas(arenas: int = ARENAS) -> bool:
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
     mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_ARENA_MAX, arenas))
+    return bool(mallopt(M_ARENA_MAX, ARENAS))

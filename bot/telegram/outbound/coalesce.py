@@ -25,8 +25,6 @@ class Merge:
 
 def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
     """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
-    if first.owed.kind not in SHEETS:
-        return [first]
     run = [first]
     for row in behind:
         if row.owed.kind not in SHEETS or row.owed.game_id != first.owed.game_id:
@@ -39,7 +37,7 @@ def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
     """How a run of two or more sheets goes out (None: a run of one goes as it is)."""
     if len(run) < 2:
         return None
-    joined = JOIN.join(row.owed.text for row in run if row.owed.text)
+    joined = _captions(run)
     if len(plain_text(joined)) <= caption_limit:
         return Merge(replace(_picture(run), text=joined), tuple(row.id for row in run[1:]))
     skipped = _captions(run[:-1])

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -73,6 +73,7 @@ class Sheeted(Protocol):
     def settlement(self) -> Settlement: ...
 
 
+Markup = InlineKeyboardMarkup | None
 LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 """(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
 
@@ -88,45 +89,31 @@ class Outbox:
     zone: tzinfo = UTC  # the chat's time zone, in which every time it is shown is written
     thread_id: int | None = None  # the forum topic the answer goes to (None: the chat itself)
 
-    def _live(self, state: GameState) -> str | None:
-        """The sheet message's keyboard: the live sheet button, as JSON (None without one)."""
-        button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
-        return as_json(
-            InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
-        )
+    def _owed(self, kind: OwedKind, text: str, markup: Markup = None, **fields: Any) -> Owed:
+        lang, thread = self.t.lang, self.thread_id
+        return Owed(self.chat_id, kind, text, lang, as_json(markup), thread_id=thread, **fields)
 
-    def _text(self, text: str, markup: InlineKeyboardMarkup | None, target: int | None) -> Owed:
-        return Owed(
-            self.chat_id,
-            OwedKind.TEXT,
-            text,
-            self.t.lang,
-            as_json(markup),
-            target=target,
-            thread_id=self.thread_id,
-        )
-
-    def _texts(self, text: str, markup: InlineKeyboardMarkup | None = None) -> list[Owed]:
+    def _texts(self, text: str, markup: Markup = None) -> list[Owed]:
         parts = chunks(text.split("\n"))
         return [
-            self._text(part, markup if index == len(parts) - 1 else None, None)
+            self._owed(OwedKind.TEXT, part, markup if index == len(parts) - 1 else None)
             for index, part in enumerate(parts)
         ]
 
-    async def text(
-        self, uow: UnitOfWork, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> None:
+    def _captioned(self, caption: Safe, short: str) -> tuple[list[Owed], Safe]:
+        """A caption over Telegram's limit goes first as text, `short` in its place."""
+        if len(plain_text(caption)) > CAPTION_LIMIT:
+            return self._texts(caption), Safe(short)
+        return [], caption
+
+    async def text(self, uow: UnitOfWork, text: str, markup: Markup = None) -> None:
         """`text` into the chat, split into messages Telegram accepts (the markup on the last)."""
         uow.owe(*self._texts(text, markup))
 
     async def edit(
-        self,
-        uow: UnitOfWork,
-        message_id: int,
-        text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        self, uow: UnitOfWork, message_id: int, text: str, markup: Markup = None
     ) -> None:
-        uow.owe(self._text(text, markup, message_id))
+        uow.owe(self._owed(OwedKind.TEXT, text, markup, target=message_id))
 
     async def sheet(
         self, uow: UnitOfWork, result: Sheeted, caption: Safe, *, redraw: bool = False
@@ -146,47 +133,31 @@ class Outbox:
         redraw: bool = False,
     ) -> None:
         """The sheet with `caption`; with `redraw`, the live photo redrawn when it is near."""
-        rows: list[Owed] = []
-        if len(plain_text(caption)) > CAPTION_LIMIT:
-            rows += self._texts(caption)
-            caption = Safe(self.t("sheet-title", game=state.number, deals=sheet.deals))
+        title = self.t("sheet-title", game=state.number, deals=sheet.deals)
+        rows, caption = self._captioned(caption, title)
         kind = OwedKind.REDRAW if redraw and self.message_id is not None else OwedKind.SHEET
-        rows.append(
-            Owed(
-                self.chat_id,
-                kind,
-                caption,
-                self.t.lang,
-                self._live(state),
-                game_id=state.game_id,
-                seq=state.last_seq,
-                reply_to=self.message_id,
-                thread_id=self.thread_id,
-            )
+        button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
+        markup = InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
+        game, seq = state.game_id, state.last_seq
+        sheet_row = self._owed(
+            kind, caption, markup, game_id=game, seq=seq, reply_to=self.message_id
         )
-        uow.owe(*rows)
+        uow.owe(*rows, sheet_row)
 
     async def vote(
         self, uow: UnitOfWork, result: VoteState, *, message_id: int | None = None
     ) -> None:
         """Redraw a vote's message or post it anew, then show what a passed vote did."""
-        state = result.state
         state, vote, t = result.state, result.vote, self.t
         here = replace(
             self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
         )
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
+        target = message_id if message_id is not None else vote.message_id
+        text = vote_text(t, result, self.zone)
         uow.owe(
-            Owed(
-                here.chat_id,
-                OwedKind.VOTE,
-                vote_text(t, result, self.zone),
-                t.lang,
-                as_json(markup),
-                game_id=state.game_id,
-                seq=vote.seq,
-                target=message_id if message_id is not None else vote.message_id,
-                thread_id=here.thread_id,
+            here._owed(
+                OwedKind.VOTE, text, markup, game_id=state.game_id, seq=vote.seq, target=target
             )
         )
         await tournament_news.referred(uow, t.lang, result)  # told at the home too
@@ -200,11 +171,9 @@ class Outbox:
     async def ended(self, uow: UnitOfWork, ended: Ended) -> None:
         """A game's end: the chat's message, private ones, and the tournament's standings."""
         t = self.t
-        lines: list[str] = [ended_text(self.t, ended)]
         hint = ended_hint(t, ended.debts)
-        if hint is not None:
-            lines += ["", hint]
-        await self.text(uow, "\n".join(lines), debts_keyboard(t, ended.debts))
+        text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
+        await self.text(uow, text, debts_keyboard(t, ended.debts))
         uow.owe(*await private_messages(uow, ended))
         await tournament_news.ended(uow, t.lang, ended.state)
 
@@ -214,39 +183,14 @@ class Outbox:
         png: bytes,
         filename: str,
         caption: Safe,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Markup = None,
     ) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
-        rows: list[Owed] = []
-        if len(plain_text(caption)) > CAPTION_LIMIT:
-            rows += self._texts(caption)
-            caption = Safe(caption.split("\n", 1)[0])
-        rows.append(
-            Owed(
-                self.chat_id,
-                OwedKind.PHOTO,
-                caption,
-                self.t.lang,
-                as_json(markup),
-                body=png,
-                filename=filename,
-                thread_id=self.thread_id,
-            )
-        )
-        uow.owe(*rows)
+        rows, caption = self._captioned(caption, caption.split("\n", 1)[0])
+        uow.owe(*rows, self._owed(OwedKind.PHOTO, caption, markup, body=png, filename=filename))
 
     async def document(self, uow: UnitOfWork, data: bytes, filename: str, caption: str) -> None:
-        uow.owe(
-            Owed(
-                self.chat_id,
-                OwedKind.DOCUMENT,
-                caption,
-                self.t.lang,
-                body=data,
-                filename=filename,
-                thread_id=self.thread_id,
-            )
-        )
+        uow.owe(self._owed(OwedKind.DOCUMENT, caption, body=data, filename=filename))
 
 
 async def close_expired_votes(core: Core, default_locale: str) -> int:

@@ -105,11 +105,6 @@ class Pacing:
             bucket = self._chats[chat_id] = TokenBucket.full(limit, now)
         return bucket
 
-    def _bot_bucket(self, now: float) -> TokenBucket | None:
-        if self._bot is None and self.bot is not None:
-            self._bot = TokenBucket.full(self.bot, now)
-        return self._bot
-
     def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
         """Seconds until the chat may take `calls` calls (0: now); nothing is taken."""
         bucket = self._chat(chat_id, now)
@@ -124,8 +119,9 @@ class Pacing:
 
     def take_bot(self, now: float) -> float:
         """Reserve one call of the bot's (after the chat's); seconds to wait before it may go."""
-        bucket = self._bot_bucket(now)
-        return bucket.take(now) if bucket is not None else 0.0
+        if self._bot is None and self.bot is not None:
+            self._bot = TokenBucket.full(self.bot, now)
+        return self._bot.take(now) if self._bot is not None else 0.0
 
     def pause(self, chat_id: int, now: float, seconds: float) -> None:
         """A 429 for the chat: its bucket waits `seconds`."""

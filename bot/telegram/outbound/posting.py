@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Final, TypeVar
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
 
 from bot.core import Core, looks
-from bot.domain import Owed, OwedKind, OwedRow, Store
+from bot.domain import Owed, OwedKind, OwedRow
 from bot.telegram.outbound.outbox import CAPTION_LIMIT, NEAR, render_png
 from bot.telegram.outbound.pacing import Pacing
 from bot.texts.i18n import Safe, translator
@@ -22,11 +24,24 @@ log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT: Final = 20  # seconds; below the sender's lease
 
-T = TypeVar("T")
-
 
 class StoreFault(Exception):
     """The database failed under an attempt: tried again soon, the attempt not counted."""
+
+
+class ClaimLost(Exception):
+    """Another sender holds the row now (this one's lease ran out)."""
+
+
+@contextmanager
+def store_faults() -> Iterator[None]:
+    """A database error in the block raised as `StoreFault` (a lost claim as itself)."""
+    try:
+        yield
+    except ClaimLost:
+        raise
+    except Exception as error:
+        raise StoreFault(f"{type(error).__name__}: {error}") from error
 
 
 def calls_needed(owed: Owed) -> int:
@@ -45,41 +60,27 @@ def _parts(text: str) -> list[Safe]:
 
 
 def _markup(owed: Owed) -> InlineKeyboardMarkup | None:
-    if owed.markup is None:
-        return None
-    return InlineKeyboardMarkup.model_validate_json(owed.markup)
+    return None if owed.markup is None else InlineKeyboardMarkup.model_validate_json(owed.markup)
 
 
+@dataclass(frozen=True, slots=True)
 class Poster:
     """Makes the Telegram calls of one row, each after its chat's and the bot's token."""
 
-    def __init__(
-        self,
-        bot: Bot,
-        core: Core,
-        store: Store,
-        pacing: Pacing,
-        clock: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-    ) -> None:
-        self.bot = bot
-        self.core = core
-        self.store = store
-        self.pacing = pacing
-        self.clock = clock
-        self.sleep = sleep
-
-    async def _sheet_message(self, game_id: int) -> int | None:
-        async with self.store.reading() as repo:
-            return await repo.sheet_message(game_id)
+    bot: Bot
+    core: Core
+    pacing: Pacing
+    clock: Callable[[], float]
+    sleep: Callable[[float], Awaitable[None]]
 
     async def send(self, row: OwedRow) -> tuple[int | None, int | None]:
         """Telegram's message id, and the new live sheet message (a sheet photo sent)."""
         owed = row.owed
-        if owed.kind is OwedKind.TEXT:
-            return await self._text(owed), None
-        if owed.kind is OwedKind.VOTE:
-            return await self._vote(owed), None
+        if owed.kind in (OwedKind.TEXT, OwedKind.VOTE):
+            # A text's edit is done even if refused; a vote whose message is gone is posted anew.
+            if owed.target is not None and (await self._edit(owed) or owed.kind is OwedKind.TEXT):
+                return owed.target, None
+            return await self._plain(owed, owed.text), None
         if owed.kind in (OwedKind.DOCUMENT, OwedKind.PHOTO):  # a file the command made
             assert owed.body is not None
             file = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
@@ -107,12 +108,6 @@ class Poster:
         if wait > 0:
             await self.sleep(wait)
 
-    async def _read(self, reading: Awaitable[T]) -> T:
-        try:
-            return await reading
-        except Exception as error:
-            raise StoreFault(f"{type(error).__name__}: {error}") from error
-
     async def _edit(self, owed: Owed) -> bool:
         """Edit the row's message; whether it shows the text (a retried edit changes nothing)."""
         await self._paced(owed)
@@ -130,56 +125,43 @@ class Poster:
                 return False
         return True
 
-    async def _text(self, owed: Owed) -> int | None:
-        if owed.target is None:
-            return await self._plain(owed, owed.text)
-        await self._edit(owed)
-        return owed.target
-
-    async def _vote(self, owed: Owed) -> int | None:
-        """Edit the vote's message, or post it anew when there is none or it is gone."""
-        if owed.target is not None and await self._edit(owed):
-            return owed.target
-        return await self._plain(owed, owed.text)
-
     async def _sheet(self, row: OwedRow) -> tuple[int | None, int | None]:
         owed = row.owed
         assert owed.game_id is not None and owed.seq is not None
-        snap = await self._read(looks.sheet_at(self.core, owed.game_id, owed.seq))
+        with store_faults():
+            snap = await looks.sheet_at(self.core, owed.game_id, owed.seq)
         if snap is None or snap.sheet is None or snap.settlement is None:
             return await self._plain(owed, owed.text), None
         state, sheet, settlement = snap.state, snap.sheet, snap.settlement
         t = translator(owed.lang)
         png = await render_png(sheet, owed.lang, settlement, self.core, state)
-        if png is None:
-            text = Safe(f"{owed.text}\n\n{sheet_text(t, state, sheet, settlement)}")
-            return await self._plain(owed, text), None
         caption = owed.text
-        if len(plain_text(caption)) > CAPTION_LIMIT:  # the caption as a text, the title under
-            await self._plain(owed, caption, markup=False)
-            caption = t("sheet-title", game=state.number, deals=sheet.deals)
-        elif owed.kind is OwedKind.REDRAW and await self._redrawn(row, png, caption):
-            return await self._plain(owed, caption), None  # the answer, under the command
-        photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
-        await self._paced(owed)
-        try:
-            sent = await self.bot.send_photo(
-                owed.chat_id,
-                photo,
-                message_thread_id=owed.thread_id,
-                caption=caption,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
-            )
-        except (TelegramBadRequest, TelegramEntityTooLarge) as error:
-            log.warning(
-                "chat %s: the sheet picture was refused (%s); sending the text sheet",
-                owed.chat_id,
-                error,
-            )
-            text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
-            return await self._plain(owed, text), None
-        return sent.message_id, sent.message_id
+        if png is not None:
+            if len(plain_text(caption)) > CAPTION_LIMIT:  # the caption as a text, the title under
+                await self._plain(owed, caption, markup=False)
+                caption = t("sheet-title", game=state.number, deals=sheet.deals)
+            elif owed.kind is OwedKind.REDRAW and await self._redrawn(row, png, caption):
+                return await self._plain(owed, caption), None  # the answer, under the command
+            photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
+            await self._paced(owed)
+            try:
+                sent = await self.bot.send_photo(
+                    owed.chat_id,
+                    photo,
+                    message_thread_id=owed.thread_id,
+                    caption=caption,
+                    reply_markup=_markup(owed),
+                    request_timeout=REQUEST_TIMEOUT,
+                )
+                return sent.message_id, sent.message_id
+            except (TelegramBadRequest, TelegramEntityTooLarge) as error:
+                log.warning(
+                    "chat %s: the sheet picture was refused (%s); sending the text sheet",
+                    owed.chat_id,
+                    error,
+                )
+        text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
+        return await self._plain(owed, text), None
 
     async def _redrawn(self, row: OwedRow, png: bytes, caption: str) -> bool:
         """Redraw the live sheet photo in place when it is near the command; whether it was."""
@@ -187,7 +169,9 @@ class Poster:
         assert owed.game_id is not None
         if owed.reply_to is None:
             return False
-        live = await self._read(self._sheet_message(owed.game_id))
+        with store_faults():
+            async with self.core.store.reading() as repo:
+                live = await repo.sheet_message(owed.game_id)
         if live is None or not 0 < owed.reply_to - live <= NEAR:
             return False
         photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
@@ -203,12 +187,10 @@ class Poster:
         except (TelegramBadRequest, TelegramEntityTooLarge) as error:
             log.info("the sheet could not be redrawn (%s); sending a new one", error)
             return False
-        await self._read(self._as_text(row.id))
+        with store_faults():
+            async with self.core.store.transaction() as repo:
+                await repo.owed_as_text(row.id)
         return True
-
-    async def _as_text(self, row_id: int) -> None:
-        async with self.store.transaction() as repo:
-            await repo.owed_as_text(row_id)
 
     async def _plain(self, owed: Owed, text: str, *, markup: bool = True) -> int | None:
         """A text in as many messages as Telegram's limit asks, the keyboard on the last."""

@@ -28,7 +28,14 @@ from bot.domain import OwedKind, OwedRow
 from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing
-from bot.telegram.outbound.posting import REQUEST_TIMEOUT, Poster, StoreFault, calls_needed
+from bot.telegram.outbound.posting import (
+    REQUEST_TIMEOUT,
+    ClaimLost,
+    Poster,
+    StoreFault,
+    calls_needed,
+    store_faults,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +57,6 @@ def pause(attempts: int) -> float:
     return float(min(0.5 * 2**attempts, LONGEST_PAUSE))
 
 
-def claimant_name(host: str | None = None, pid: int | None = None) -> str:
-    """`host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)."""
-    return f"{host or socket.gethostname()}/{pid or os.getpid()}/{secrets.token_hex(4)}"
-
-
 def _dead_here(claimant: str, host: str) -> bool:
     parts = claimant.split("/")
     if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
@@ -67,7 +69,7 @@ def _dead_here(claimant: str, host: str) -> bool:
     except ProcessLookupError:
         return True
     except PermissionError:
-        return False
+        pass
     return False
 
 
@@ -99,10 +101,6 @@ class Unwritten:
     failures: int = 1
 
 
-class ClaimLost(Exception):
-    """Another sender holds the row now (this one's lease ran out)."""
-
-
 class Sender:
     """Delivers the outbox: `drain()` once, `run()` for ever, woken by `wake()` after a commit."""
 
@@ -117,21 +115,18 @@ class Sender:
         pacing: Pacing | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.bot = bot
         self.core = core
         self.store = core.store
         self.lease = lease
         self.clock = clock
-        self.name = name or claimant_name()
+        # `host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)
+        self.name = name or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, core, self.store, self.pacing, self._now, sleep)
+        self.poster = Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
         self.due = float("inf")  # when the first row given back for its chat's pace is due
-
-    def _now(self) -> float:
-        return self.clock()
 
     async def wake(self) -> None:
         self._woken.set()
@@ -200,51 +195,45 @@ class Sender:
 
     async def deliver(self, row: OwedRow) -> int:
         """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
-        owed = row.owed
-        now = self.clock()
-        wait = self.pacing.ready_in(owed.chat_id, now, calls_needed(owed))
+        chat_id, now = row.owed.chat_id, self.clock()
+        wait = self.pacing.ready_in(chat_id, now, calls_needed(row.owed))
+        merged = 0
+        outcome: Outcome
         if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
             self.due = min(self.due, now + wait)
-            outcome: Outcome = Again(now + wait)
-            merged = 0
+            outcome = Again(now + wait)
         else:
             try:
                 row, merged = await self._coalesced(row)
+                outcome = Sent(*await self.poster.send(row))
             except ClaimLost:
                 log.warning("outbox row %s: the claim ran out before it was sent", row.id)
                 return 0
+            except TelegramRetryAfter as error:
+                self.pacing.pause(chat_id, self.clock(), float(error.retry_after))
+                outcome = self._again(row, float(error.retry_after), f"429: {error.message}")
+            except TelegramServerError as error:
+                outcome = self._again(row, pause(row.attempts), f"5xx: {error.message}")
+            except TelegramNetworkError as error:  # a time-out, a dropped connection
+                outcome = self._again(row, pause(row.attempts), f"network: {error.message}")
+            except TelegramAPIError as error:  # refused for good: a retry gets the same answer
+                log.warning("outbox row %s to chat %s refused: %s", row.id, chat_id, error)
+                outcome = Sent(None)
             except StoreFault as error:
                 log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
-                outcome, merged = Again(self.clock() + STORE_PAUSE), 0
-            else:
-                outcome = await self._attempt(row)
+                outcome = Again(self.clock() + STORE_PAUSE)
+            except Exception as error:  # an answer that cannot be read, a bug of ours
+                if row.attempts + 1 >= GIVE_UP_AFTER:
+                    log.exception(
+                        "outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER
+                    )
+                    outcome = Sent(None)
+                else:
+                    error_text = f"{type(error).__name__}: {error}"
+                    outcome = self._again(row, pause(row.attempts), error_text)
         if not await self._write(row, outcome):
             return 0
         return 1 + merged if isinstance(outcome, Sent) else merged
-
-    async def _attempt(self, row: OwedRow) -> Outcome:
-        owed = row.owed
-        try:
-            message_id, live = await self.poster.send(row)
-        except TelegramRetryAfter as error:
-            self.pacing.pause(owed.chat_id, self.clock(), float(error.retry_after))
-            return self._again(row, float(error.retry_after), f"429: {error.message}")
-        except TelegramServerError as error:
-            return self._again(row, pause(row.attempts), f"5xx: {error.message}")
-        except TelegramNetworkError as error:  # a time-out, a dropped connection
-            return self._again(row, pause(row.attempts), f"network: {error.message}")
-        except TelegramAPIError as error:  # refused for good: a retry gets the same answer
-            log.warning("outbox row %s to chat %s refused: %s", row.id, owed.chat_id, error)
-            return Sent(None)
-        except StoreFault as error:
-            log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
-            return Again(self.clock() + STORE_PAUSE)
-        except Exception as error:  # an answer that cannot be read, a bug of ours
-            if row.attempts + 1 >= GIVE_UP_AFTER:
-                log.exception("outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER)
-                return Sent(None)
-            return self._again(row, pause(row.attempts), f"{type(error).__name__}: {error}")
-        return Sent(message_id, live)
 
     def _again(self, row: OwedRow, after: float, error: str) -> Again:
         log.info("outbox row %s: %s; again in %.1f s", row.id, error, after)
@@ -255,7 +244,7 @@ class Sender:
         owed = row.owed
         if owed.kind not in SHEETS:
             return row, 0
-        try:
+        with store_faults():
             async with self.store.reading() as repo:
                 behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
             plan = merge(run_of(row, behind), CAPTION_LIMIT)
@@ -267,10 +256,6 @@ class Sender:
                 done = await repo.owed_done(plan.done, self.clock())
                 if plan.last is not None:
                     await repo.owed_replace(*plan.last)
-        except ClaimLost:
-            raise
-        except Exception as error:
-            raise StoreFault(f"{type(error).__name__}: {error}") from error
         log.info(
             "outbox row %s: %d sheet(s) waiting in chat %s go out with it",
             row.id,
