@@ -3,44 +3,37 @@
 from __future__ import annotations
 
 import hashlib
-import logging
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Final
 
 from aiogram import Bot, Dispatcher, F, Router
 from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.fsm.context import FSMContext
-from aiogram.fsm.middleware import FSMContextMiddleware
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
 from bot.core import Caller, GameError, GameState, looks, records
 from bot.core.records import DEAL_EXAMPLE
-from bot.core.results import Snapshot
 from bot.domain import GameStatus
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.inbound.fsm import (
+    CLOSED_KEY,
     STEPS_KEY,
     DealEntry,
     OpenSteps,
-    closed,
     open_steps,
     with_closed,
 )
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
-from bot.texts.deal_draft import DealStep
+from bot.texts.deal_draft import BadPress, DealStep, Extra
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.seating import Seating
 
 router = Router(name=__name__)
-log = logging.getLogger(__name__)
 NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
-
-
 LIFETIME: Final = timedelta(hours=6)
 
 
@@ -50,106 +43,31 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """Why a press does nothing: the toast's key, and whether the message is now stale."""
-
-    key: str
-    params: dict[str, object] = field(default_factory=dict)
-    alert: bool = False
-    close: bool = False
-
-
-STALE: Final = Refused("steps-stale-toast", alert=True, close=True)
-
-
-def opener_of(message: Message) -> int | None:
-    """Who opened a step message, as its buttons (Telegram's copy, not the press) say."""
-    markup = message.reply_markup
-    for row in markup.inline_keyboard if markup is not None else ():
-        for button in row:
-            try:
-                return DealCb.unpack(button.callback_data or "").by
-            except (TypeError, ValueError):
-                continue
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class StepsBook:
-    """The presser's open steps and, through the dispatcher's FSM, anyone else's."""
-
-    state: FSMContext
-    contexts: FSMContextMiddleware
-    bot: Bot
-
-    async def open(self, entry: OpenSteps) -> None:
-        await self.state.set_state(DealEntry.steps)
-        await self.state.update_data({STEPS_KEY: entry.to_data()})
-
-    async def save(self, entry: OpenSteps) -> None:
-        await self.state.update_data({STEPS_KEY: entry.to_data()})
-
-    async def done(self, message_id: int) -> None:
-        """The message is done with (recorded, cancelled, stale): later presses change nothing."""
-        data = with_closed(await self.state.get_data(), message_id)
-        await self.state.set_data(data)
-        if STEPS_KEY not in data:
-            await self.state.set_state(None)
-
-    async def opener_name(self, message: Message, presser: int) -> str | None:
-        """The name of someone else who has `message` open (his FSM state confirms it)."""
-        opener = opener_of(message)
-        if opener is None or opener == presser:
-            return None
-        context = self.contexts.resolve_context(self.bot, message.chat.id, opener)
-        entry = open_steps(await context.get_data(), message.message_id) if context else None
-        return entry.opener_name if entry is not None else None
-
-    async def check(
-        self,
-        message: Message,
-        data: DealCb,
-        caller: Caller,
-        snap: Snapshot | None,
-        now: datetime,
-    ) -> OpenSteps | Refused:
-        """The steps this press may act on, or why it may not (a stale message is forgotten)."""
-        live = snap.state if snap is not None else None
-        if live is None or live.game_id != data.game:
-            return Refused("error-stale-button")
-        if not live.may_record(caller.user_id, caller.username):
-            return Refused("steps-not-player")
-        saved = await self.state.get_data()
-        if closed(saved, message.message_id):
-            return Refused("steps-moved-on")
-        entry = open_steps(saved, message.message_id)
-        if entry is None:
-            name = await self.opener_name(message, caller.user_id or 0)
-            if name is not None:
-                return Refused("steps-not-opener", {"name": name})
-        playing = live.status is GameStatus.PLAYING and snap is not None and snap.sheet is not None
-        if (
-            entry is None
-            or not playing
-            or entry.game_id != live.game_id
-            or entry.records != fingerprint(live)
-            or now - entry.opened_at > LIFETIME
-        ):
-            await self.done(message.message_id)
-            return STALE
-        current = steps.step(entry.seating, entry.draft)
-        if data.ver != entry.version or data.step is not current:
-            return Refused("steps-moved-on")
-        return entry
-
-
 def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
-    back = len(entry.drafts) > 1
-    flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
     return deal_keyboard(
-        t, entry.game_id, opener, entry.version, entry.seating, entry.draft, back=back, **flags
+        t,
+        entry.game_id,
+        opener,
+        entry.version,
+        entry.seating,
+        entry.draft,
+        back=len(entry.drafts) > 1,
+        concede=entry.concede,
+        prikup=entry.prikup,
+        odessa=entry.odessa,
     )
+
+
+async def _done(state: FSMContext, message_id: int) -> None:
+    """The message is done with (recorded, cancelled, stale): later presses change nothing."""
+    data = with_closed(await state.get_data(), message_id)
+    await state.set_data(data)
+    if STEPS_KEY not in data:
+        await state.set_state(None)
+
+
+async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
+    await at_once.toast(query, plain_text(text), alert=alert)
 
 
 # -- opening ---------------------------------------------------------------------------------
@@ -158,13 +76,7 @@ async def _without_args(message: Message, command: CommandObject) -> bool:
 
 
 @router.message(Command("deal", "d"), _without_args)
-async def deal_steps_cmd(
-    message: Message,
-    ctx: Ctx,
-    state: FSMContext,
-    dispatcher: Dispatcher,
-    bot: Bot,
-) -> None:
+async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
     caller, t = ctx.caller, ctx.t
     snap = await looks.snapshot(ctx.core, caller.chat_id, topic=caller.topic)
@@ -191,40 +103,63 @@ async def deal_steps_cmd(
     if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
         return
     entry.message_id = sent.message_id
-    await StepsBook(state, dispatcher.fsm, bot).open(entry)
+    await state.set_state(DealEntry.steps)
+    await state.update_data({STEPS_KEY: entry.to_data()})
 
 
 # -- presses ---------------------------------------------------------------------------------
-async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
-    await at_once.toast(query, plain_text(text), alert=alert)
+def _opener(message: Message) -> int | None:
+    """Who opened a step message, as its buttons (Telegram's copy, not the press) say."""
+    markup = message.reply_markup
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            try:
+                return DealCb.unpack(button.callback_data or "").by
+            except (TypeError, ValueError):
+                continue
+    return None
 
 
-async def _checked(
-    query: CallbackQuery,
-    data: DealCb,
-    ctx: Ctx,
-    book: StepsBook,
-) -> tuple[Message, OpenSteps] | None:
-    """The step message and its draft when this press may act on it; else the presser is told."""
-    message, caller, t = query.message, ctx.caller, ctx.t
-    if not isinstance(message, Message):
-        await _toast(query, t("steps-stale-toast"), alert=True)
-        return None
+async def _verdict(
+    message: Message, data: DealCb, ctx: Ctx, state: FSMContext, dispatcher: Dispatcher, bot: Bot
+) -> OpenSteps | str | None:
+    """The steps this press may act on, why it may not, or None: the message is stale."""
+    caller, t = ctx.caller, ctx.t
     try:
         snap = await looks.snapshot(ctx.core, caller.chat_id, topic=caller.topic)
     except GameError:
-        snap = None
-    verdict = await book.check(message, data, caller, snap, ctx.now())
-    if isinstance(verdict, Refused):
-        await _toast(query, t(verdict.key, **verdict.params), alert=verdict.alert)
-        if verdict.close:
-            await at_once.edit(message, t("steps-stale"))
+        return t("error-stale-button")
+    live = snap.state
+    if live.game_id != data.game:
+        return t("error-stale-button")
+    if not live.may_record(caller.user_id, caller.username):
+        return t("steps-not-player")
+    saved = await state.get_data()
+    if message.message_id in saved.get(CLOSED_KEY, ()):
+        return t("steps-moved-on")
+    entry = open_steps(saved, message.message_id)
+    opener = _opener(message)
+    if entry is None and opener is not None and opener != (caller.user_id or 0):
+        context = dispatcher.fsm.resolve_context(bot, message.chat.id, opener)
+        other = open_steps(await context.get_data(), message.message_id) if context else None
+        if other is not None:
+            return t("steps-not-opener", name=other.opener_name)
+    if (
+        entry is None
+        or live.status is not GameStatus.PLAYING
+        or snap.sheet is None
+        or entry.game_id != live.game_id
+        or entry.records != fingerprint(live)
+        or ctx.now() - entry.opened_at > LIFETIME
+    ):
         return None
-    return message, verdict
+    if data.ver != entry.version or data.step is not steps.step(entry.seating, entry.draft):
+        return t("steps-moved-on")
+    return entry
 
 
-@router.callback_query(DealCb.filter(F.act == Act.RECORD))
-async def record_press(
+@router.callback_query(DealCb.filter())
+async def step_press(
     query: CallbackQuery,
     callback_data: DealCb,
     ctx: Ctx,
@@ -232,13 +167,62 @@ async def record_press(
     dispatcher: Dispatcher,
     bot: Bot,
 ) -> None:
+    """A value, ↩, ✖ or ✅: the draft moves and the message shows the next step, or is recorded."""
+    caller, t, act = ctx.caller, ctx.t, callback_data.act
+    message = query.message
+    if not isinstance(message, Message):
+        await _toast(query, t("steps-stale-toast"), alert=True)
+        return
+    entry = await _verdict(message, callback_data, ctx, state, dispatcher, bot)
+    if entry is None:
+        await _done(state, message.message_id)
+        await _toast(query, t("steps-stale-toast"), alert=True)
+        await at_once.edit(message, t("steps-stale"))
+        return
+    if isinstance(entry, str):
+        await _toast(query, entry)
+        return
+    if act is Act.RECORD:
+        await _record(query, ctx, state, message, entry)
+        return
+    if act is Act.CANCEL:
+        await _done(state, message.message_id)
+        await at_once.toast(query)
+        await at_once.edit(message, t("steps-cancelled"))
+        return
+    if act is Act.EXTRA and callback_data.v == Extra.NOTE:
+        await at_once.toast(query)
+        await state.update_data({NOTE_KEY: message.message_id})
+        ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
+        await at_once.answer(message, ask, reply_markup=ForceReply(selective=True))
+        return
+    seating, draft, value = entry.seating, entry.draft, callback_data.v
+    try:
+        if act is Act.BACK:  # the first draft stays
+            entry.drafts = entry.drafts[: max(1, len(entry.drafts) - 1)]
+        elif act is Act.EXTRA:
+            flags = entry.concede, entry.prikup, entry.odessa
+            entry.drafts.append(steps.toggle(seating, draft, value, *flags))
+        else:
+            entry.drafts.append(steps.press(seating, draft, value))
+    except BadPress:
+        await _toast(query, t("steps-moved-on"))
+        return
+    entry.version += 1
+    await state.update_data({STEPS_KEY: entry.to_data()})
+    await at_once.toast(query)
+    await at_once.edit(
+        message,
+        steps.step_text(t, entry.seating, entry.draft),
+        keyboard(t, caller.user_id or 0, entry),
+    )
+
+
+async def _record(
+    query: CallbackQuery, ctx: Ctx, state: FSMContext, message: Message, entry: OpenSteps
+) -> None:
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
-    book = StepsBook(state, dispatcher.fsm, bot)
-    checked = await _checked(query, callback_data, ctx, book)
-    if checked is None:
-        return
-    message, entry = checked
     if steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
         await _toast(query, t("steps-moved-on"))
         return
@@ -254,64 +238,11 @@ async def record_press(
             )
             await ctx.out.sheet(uow, result, recorded_text(t, result))
     except ScoringError as error:
-        await book.done(message.message_id)  # the refused draft is done with
+        await _done(state, message.message_id)  # the refused draft is done with
         await at_once.edit(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
         raise  # the errors router answers the press with the same refusal
-    await book.done(message.message_id)  # committed: a second ✅ records nothing
+    await _done(state, message.message_id)  # committed: a second ✅ records nothing
     await _toast(query, t("steps-recorded-toast"))
-
-
-@router.callback_query(DealCb.filter())
-async def step_press(
-    query: CallbackQuery,
-    callback_data: DealCb,
-    ctx: Ctx,
-    state: FSMContext,
-    dispatcher: Dispatcher,
-    bot: Bot,
-) -> None:
-    """A value, ↩ or ✖: the draft moves and the message shows the next step."""
-    caller, t = ctx.caller, ctx.t
-    book = StepsBook(state, dispatcher.fsm, bot)
-    checked = await _checked(query, callback_data, ctx, book)
-    if checked is None:
-        return
-    message, entry = checked
-    if callback_data.act is Act.CANCEL:
-        await book.done(message.message_id)
-        await at_once.toast(query)
-        await at_once.edit(message, t("steps-cancelled"))
-        return
-    if callback_data.act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
-        await at_once.toast(query)
-        await state.update_data({NOTE_KEY: message.message_id})
-        ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
-        await at_once.answer(message, ask, reply_markup=ForceReply(selective=True))
-        return
-    if callback_data.act is Act.BACK:
-        if len(entry.drafts) > 1:
-            entry.drafts.pop()
-    else:
-        seating, draft, value = entry.seating, entry.draft, callback_data.v
-        try:
-            if callback_data.act is Act.EXTRA:
-                moved = steps.toggle(
-                    seating, draft, value, entry.concede, entry.prikup, entry.odessa
-                )
-            else:
-                moved = steps.press(seating, draft, value)
-        except steps.BadPress:
-            await _toast(query, t("steps-moved-on"))
-            return
-        entry.drafts.append(moved)
-    entry.version += 1
-    await book.save(entry)
-    await at_once.toast(query)
-    await at_once.edit(
-        message,
-        steps.step_text(t, entry.seating, entry.draft),
-        keyboard(t, caller.user_id or 0, entry),
-    )
 
 
 async def awaiting_note(message: Message, state: FSMContext) -> bool:
