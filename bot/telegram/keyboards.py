@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import Player
@@ -137,32 +137,26 @@ def deal_keyboard(
 ) -> InlineKeyboardMarkup:
     """The buttons of the draft's step, then ✅ at the confirmation, ↩ when possible, and ✖."""
     current = steps.step(seating, draft)
-    builder = InlineKeyboardBuilder()
 
-    def button(text: str, act: Act, value: int = 0) -> None:
+    def button(text: str, act: Act, value: int = 0) -> InlineKeyboardButton:
         data = DealCb(game=game_id, ver=version, act=act, step=current, v=value, by=opener)
-        builder.button(text=text, callback_data=data)
+        return InlineKeyboardButton(text=text, callback_data=data.pack())
 
-    sizes: list[int] = []
-    for row in steps.rows(seating, draft):
-        for choice in row:
-            button(steps.label(t, choice), Act.PICK, choice.value)
-        sizes.append(len(row))
-    extra = steps.extras(seating, draft, concede, prikup, odessa)
-    for choice in extra:
-        button(steps.label(t, choice), Act.EXTRA, choice.value)
-    if extra:
-        sizes.append(len(extra))
-    last = 1
-    if current is DealStep.CONFIRM:
-        button(t.template("steps-record"), Act.RECORD)
-        last += 1
-    if back:
-        button(t.template("steps-back"), Act.BACK)
-        last += 1
-    button(t.template("steps-cancel"), Act.CANCEL)
-    builder.adjust(*sizes, last)
-    return builder.as_markup()
+    grid = [
+        [button(steps.label(t, choice), act, choice.value) for choice in row]
+        for act, row in (
+            *((Act.PICK, row) for row in steps.rows(seating, draft)),
+            (Act.EXTRA, steps.extras(seating, draft, concede, prikup, odessa)),
+        )
+        if row
+    ]
+    tail = (
+        ("steps-record", Act.RECORD, current is DealStep.CONFIRM),
+        ("steps-back", Act.BACK, back),
+        ("steps-cancel", Act.CANCEL, True),
+    )
+    grid.append([button(t.template(key), act) for key, act, shown in tail if shown])
+    return InlineKeyboardMarkup(inline_keyboard=grid)
 
 
 def game_link_keyboard(

@@ -1,17 +1,22 @@
-"""A deal by buttons: the pure step machine behind `/deal` alone (notation.md "Canonical form").
-
-What a step offers is the engine's (`scoring.offers`); a finished draft's line goes through the
-same `GameService.record` as a typed `/deal`, so every rule and refusal stays the engine's."""
+"""A deal by buttons: the pure step machine behind `/deal` alone, offering what the engine does."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
-from bot.texts.deal_draft import KINDS, ROLES, SHORTCUT_WORDS, Choice, DealKind, DealStep, Draft
-from bot.texts.deal_draft import BadPress as BadPress  # callers catch `steps.BadPress`
-from bot.texts.deal_draft import Extra as Extra  # and read `steps.Extra`
+from bot.texts.deal_draft import (
+    KINDS,
+    ROLES,
+    SHORTCUT_WORDS,
+    BadPress,
+    Choice,
+    DealKind,
+    DealStep,
+    Draft,
+    Extra,
+)
 from bot.texts.i18n import Safe, Translator
 from scoring import offers
 from scoring.deal import Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
@@ -77,12 +82,10 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
         first = offers.first_whister_tricks(draft.taken)
         return _chunks([Choice(n, f"{n} : {side - n}") for n in first], ROW)
     if current is DealStep.MISERE:
-        return _numbers(offers.misere_tricks())
-    if current is DealStep.RASPASY:
+        return _chunks([Choice(n, str(n)) for n in offers.misere_tricks()], ROW)
+    if current is DealStep.RASPASY:  # the last player has the rest: one button
         counts = offers.raspasy_tricks(len(seating.active), draft.tricks)
-        if len(counts) == 1:
-            return ((Choice(counts[0], str(counts[0])),),)  # the last player has the rest
-        return _numbers(counts)
+        return _chunks([Choice(n, str(n)) for n in counts], ROW)
     return ()
 
 
@@ -94,7 +97,7 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
     """The draft after pressing `value` at its step; steps with a single answer are filled in."""
     if value not in {c.value for c in choices(seating, draft)}:
         raise BadPress(f"{value} is not offered at step {step(seating, draft).value}")
-    return _filled(seating, _answer(seating, draft, value))
+    return _filled(seating, ANSWERS[step(seating, draft)](draft, value))
 
 
 def _filled(seating: Seating, draft: Draft) -> Draft:
@@ -103,7 +106,7 @@ def _filled(seating: Seating, draft: Draft) -> Draft:
         only = choices(seating, draft)
         if len(only) != 1:
             break
-        draft = _answer(seating, draft, only[0].value)
+        draft = ANSWERS[step(seating, draft)](draft, only[0].value)
     return draft
 
 
@@ -224,23 +227,17 @@ def notation(seating: Seating, draft: Draft) -> str:
     return format_record(record(seating, draft), seating.names)
 
 
-def _answer(seating: Seating, draft: Draft, value: int) -> Draft:
-    current = step(seating, draft)
-    if current is DealStep.KIND:
-        return replace(draft, kind=KINDS[value])
-    if current is DealStep.DECLARER:
-        return replace(draft, declarer=value)
-    if current is DealStep.CONTRACT:
-        return replace(draft, level=value // 10, suit=SUITS[value % 10])
-    if current is DealStep.WORD:
-        return replace(draft, words=(*draft.words, ROLES[value]))
-    if current is DealStep.RESULT:
-        return replace(draft, taken=value)
-    if current is DealStep.SPLIT:
-        return replace(draft, split=value)
-    if current in (DealStep.MISERE, DealStep.RASPASY):
-        return replace(draft, tricks=(*draft.tricks, value))
-    raise BadPress("the deal is complete")
+# what a press at each step (but the confirmation, which offers none) tells the draft
+ANSWERS: Final[dict[DealStep, Callable[[Draft, int], Draft]]] = {
+    DealStep.KIND: lambda draft, v: replace(draft, kind=KINDS[v]),
+    DealStep.DECLARER: lambda draft, v: replace(draft, declarer=v),
+    DealStep.CONTRACT: lambda draft, v: replace(draft, level=v // 10, suit=SUITS[v % 10]),
+    DealStep.WORD: lambda draft, v: replace(draft, words=(*draft.words, ROLES[v])),
+    DealStep.RESULT: lambda draft, v: replace(draft, taken=v),
+    DealStep.SPLIT: lambda draft, v: replace(draft, split=v),
+    DealStep.MISERE: lambda draft, v: replace(draft, tricks=(*draft.tricks, v)),
+    DealStep.RASPASY: lambda draft, v: replace(draft, tricks=(*draft.tricks, v)),
+}
 
 
 def contract_choice(level: int, suit: Suit) -> Choice:
@@ -255,10 +252,6 @@ def result_text(result: int) -> str:
     if result == 0:
         return "="
     return f"+{result}" if result > 0 else f"−{-result}"
-
-
-def _numbers(counts: Sequence[int]) -> tuple[tuple[Choice, ...], ...]:
-    return _chunks([Choice(n, str(n)) for n in counts], ROW)
 
 
 def _chunks(items: Sequence[Choice], most: int) -> tuple[tuple[Choice, ...], ...]:
