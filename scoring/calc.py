@@ -10,31 +10,24 @@ from typing import Final
 
 from scoring.errors import ERROR_CODES, OptionError, ScoringError
 from scoring.paper import PaperSheet
-from scoring.paper import as_sheet as as_sheet
-from scoring.paper import format_calc as format_calc
-from scoring.rules import canonical_convention, rules_for
+from scoring.rules import ALIASES, PRESETS, canonical_convention, rules_for
 from scoring.sheet import Totals
 
-EXAMPLE: Final = (
-    "/calc sochi pool 10 stake 0.1\n"
-    "Anna pool 10 mountain 14 whists Boris 30 Clara 16\n"
-    "Boris pool 10 mountain 20 whists Anna 10 Clara 24\n"
-    "Clara pool 6 mountain 4 whists Anna 40 Boris 8"
-)
-EXAMPLE_RU: Final = (
-    "/calc сочи пуля 10 ставка 0,1\n"
-    "Анна пуля 10 гора 14 висты Борис 30 Клара 16\n"
-    "Борис пуля 10 гора 20 висты Анна 10 Клара 24\n"
-    "Клара пуля 6 гора 4 висты Анна 40 Борис 8"
-)
 # Examples in the words the user wrote (Cyrillic anywhere in the message: Russian).
-_SHEET: Final = {"en": EXAMPLE, "ru": EXAMPLE_RU}
-_HEADER: Final = {"en": "/calc sochi pool 10 stake 0.1", "ru": "/calc сочи пуля 10 ставка 0,1"}
-_LINE: Final = {
-    "en": "{name} pool 10 mountain 14 whists {pairs}",
-    "ru": "{name} пуля 10 гора 14 висты {pairs}",
+_SHEET: Final = {
+    "en": (
+        "/calc sochi pool 10 stake 0.1\n"
+        "Anna pool 10 mountain 14 whists Boris 30 Clara 16\n"
+        "Boris pool 10 mountain 20 whists Anna 10 Clara 24\n"
+        "Clara pool 6 mountain 4 whists Anna 40 Boris 8"
+    ),
+    "ru": (
+        "/calc сочи пуля 10 ставка 0,1\n"
+        "Анна пуля 10 гора 14 висты Борис 30 Клара 16\n"
+        "Борис пуля 10 гора 20 висты Анна 10 Клара 24\n"
+        "Клара пуля 6 гора 4 висты Анна 40 Борис 8"
+    ),
 }
-_OTHERS: Final = {"en": ("Anna", "Boris", "Clara"), "ru": ("Анна", "Борис", "Клара")}
 _CYRILLIC: Final = re.compile(r"[а-яё]", re.IGNORECASE)
 
 # The words of a line, English and Russian, to the column they name.
@@ -59,8 +52,6 @@ _LINKING: Final = frozenset({"на", "и", "on", "and"})
 _A_ENDINGS: Final = frozenset({"у", "ю", "ы", "и", "е", "ой", "ей", "ою", "ею"})
 _SOFT_ENDINGS: Final = frozenset({"я", "ю", "е", "ем", "ём", "и"})
 _HARD_ENDINGS: Final = frozenset({"а", "у", "е", "ом", "ым"})
-MIN_PLAYERS: Final = 3
-MAX_PLAYERS: Final = 4
 
 # The codes a CalcError carries besides the option codes.
 CALC_ERROR_CODES: Final = frozenset(c for c in ERROR_CODES if c.startswith("calc-"))
@@ -84,15 +75,6 @@ class CalcError(ScoringError):
 
 
 @dataclass(frozen=True, slots=True)
-class Header:
-    """The first line: the convention, the options as option strings, and the stake."""
-
-    convention: str = "sochi"
-    overrides: tuple[tuple[str, str], ...] = ()
-    stake: Fraction | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class PlayerLine:
     """One player's line: pool (None = closed at the target), mountain, whists on others by name."""
 
@@ -106,27 +88,25 @@ def parse_calc(text: str) -> PaperSheet:
     """The sheet of a `/calc` message (the command itself may be left out); raises CalcError."""
     lang = "ru" if _CYRILLIC.search(text) else "en"
     lines = text.strip().split("\n")
-    header = parse_header(_COMMAND.sub("", lines[0].strip(), count=1), lang)
+    convention, overrides, stake = parse_header(_COMMAND.sub("", lines[0].strip(), count=1), lang)
     rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
     names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
     players = [
         parse_player_line(raw, names, line=number, name=name, lang=lang)
         for (number, raw), name in zip(rows, names, strict=True)
     ]
-    return build_sheet(header, players)
+    return build_sheet(convention, overrides, stake, players)
 
 
-def parse_header(text: str, lang: str) -> Header:
+def parse_header(text: str, lang: str) -> tuple[str, dict[str, str], Fraction | None]:
     """`sochi pool 10 stake 0.1 whist_split=gentleman` in any order; every part optional."""
     text = text.strip()
-    example = _HEADER.get(lang, _HEADER["en"])
-    words = split_words(text)
+    example = _SHEET[lang].split("\n")[0]
     convention: str | None = None
     overrides: dict[str, str] = {}
     stake: dict[str, str] = {}  # its own, so that `stake=…` stays an unknown option
-    k = 0
-    while k < len(words):
-        word = words[k]
+    words = iter(split_words(text))
+    for word in words:
         column = WORDS.get(word.casefold())
         if "=" in word or column in ("pool", "stake"):
             name, eq, value = word.partition("=")
@@ -135,55 +115,43 @@ def parse_header(text: str, lang: str) -> Header:
             if key in found:
                 raise _error("calc-repeated", word, {}, example, 1, text)
             if not eq:
-                if k + 1 >= len(words):
+                if not (value := next(words, "")):
                     raise _error("calc-missing-number", word, {}, example, 1, text)
-                k += 1
-                value = words[k]
                 number = _TARGET if column == "pool" else _STAKE
                 if number.fullmatch(value) is None or Fraction(value.replace(",", ".")) == 0:
                     raise _error("calc-bad-number", value, {}, example, 1, text)
             found[key] = value
-        elif convention is None and _is_convention(word):
+        elif convention is None and ALIASES.get(word.lower(), word.lower()) in PRESETS:
             convention = canonical_convention(word)
         else:
             raise _error("calc-unknown-word", word, {}, example, 1, text)
-        k += 1
-    amount = stake.get("stake")
-    header = Header(
-        convention or "sochi",
-        tuple(overrides.items()),
-        None if amount is None else Fraction(amount.replace(",", ".")),
-    )
+    convention = convention or "sochi"
     try:
-        rules_for(header.convention, MIN_PLAYERS, dict(header.overrides))
+        rules_for(convention, 3, overrides)
     except OptionError as error:
         raise CalcError(error.code, error.span, error.params, example, 1, text) from None
-    return header
+    amount = stake.get("stake")
+    return convention, overrides, None if amount is None else Fraction(amount.replace(",", "."))
 
 
 def read_names(
     words: Sequence[str], rows: Sequence[tuple[int, str]] = (), lang: str = "en"
 ) -> tuple[str, ...]:
     """The players' names in seat order: 3 or 4 different names (case-insensitive)."""
-    sheet = _SHEET.get(lang, EXAMPLE)
-
-    def at(k: int) -> tuple[int, str]:
-        return rows[k] if k < len(rows) else (0, " ".join(words))
-
+    sheet = _SHEET.get(lang, _SHEET["en"])
     names: list[str] = []
     for k, word in enumerate(words):
-        if k == MAX_PLAYERS:
-            line, text = at(k)
+        line, text = rows[k] if k < len(rows) else (0, " ".join(words))
+        if k == 4:
             raise _error("calc-player-count", word, {"count": str(len(words))}, sheet, line, text)
         name = word.rstrip(":")
-        line, text = at(k)
         if _NAME.fullmatch(name) is None or name.casefold() in WORDS:
             raise _error("calc-bad-name", word, {}, line_example(name, (), lang), line, text)
         if name.casefold() in (n.casefold() for n in names):
             raise _error("calc-same-name", name, {}, sheet, line, text)
         names.append(name)
-    if len(names) < MIN_PLAYERS:
-        line, text = at(len(names))
+    if len(names) < 3:
+        line, text = rows[len(names)] if len(names) < len(rows) else (0, " ".join(words))
         raise _error("calc-player-count", "", {"count": str(len(names))}, sheet, line, text)
     return tuple(names)
 
@@ -249,41 +217,35 @@ def parse_player_line(
 
 def line_example(name: str, names: Sequence[str], lang: str = "en") -> str:
     """A correct line for this player, whisting on the others, in the user's words."""
-    lang = lang if lang in _LINE else "en"
-    name = name if _NAME.fullmatch(name) else _OTHERS[lang][0]
+    lines = [line.split() for line in _SHEET.get(lang, _SHEET["en"]).split("\n")[1:]]
+    name = name if _NAME.fullmatch(name) else lines[0][0]
     others = [n for n in names if n.casefold() != name.casefold()]
-    others = others or [n for n in _OTHERS[lang] if n.casefold() != name.casefold()][:2]
-    amounts = (30, 16, 8)
-    pairs = " ".join(f"{other} {amount}" for other, amount in zip(others, amounts, strict=False))
-    return _LINE[lang].format(name=name, pairs=pairs)
+    others = others or [w[0] for w in lines if w[0].casefold() != name.casefold()][:2]
+    pairs = " ".join(
+        f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)
+    )
+    return " ".join([name, *lines[0][1:6], pairs])
 
 
-def build_sheet(header: Header, players: Sequence[PlayerLine]) -> PaperSheet:
+def build_sheet(
+    convention: str,
+    overrides: Mapping[str, str],
+    stake: Fraction | None,
+    players: Sequence[PlayerLine],
+) -> PaperSheet:
     """The sheet the engine settles from a read header and the players' lines (names checked)."""
     names = tuple(p.name for p in players)
     try:
-        rules = rules_for(header.convention, len(names), dict(header.overrides))
+        rules = rules_for(convention, len(names), overrides)
     except OptionError as error:
-        example = _HEADER["en"]
+        example = _SHEET["en"].split("\n")[0]
         raise CalcError(error.code, error.span, error.params, example, 1) from None
-    target = Fraction(rules.pool_target)
-    matrix = tuple(
-        tuple(dict(p.whists).get(other, Fraction(0)) for other in names) for p in players
-    )
     totals = Totals(
-        pool=tuple(target if p.pool is None else p.pool for p in players),
+        pool=tuple(Fraction(rules.pool_target) if p.pool is None else p.pool for p in players),
         mountain=tuple(p.mountain for p in players),
-        whists=matrix,
+        whists=tuple(tuple(dict(p.whists).get(o, Fraction(0)) for o in names) for p in players),
     )
-    return PaperSheet(rules, names, totals, header.stake)
-
-
-def _is_convention(word: str) -> bool:
-    try:
-        canonical_convention(word)
-    except OptionError:
-        return False
-    return True
+    return PaperSheet(rules, names, totals, stake)
 
 
 def split_words(text: str) -> list[str]:

@@ -6,12 +6,10 @@ so that `/calc` answers in the same words as `/score`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.score import balances_text, totals_lines, transfers_text
 from bot.texts.views import capped, error_text, join_lines
-from scoring.calc import CalcError, format_calc
+from scoring.calc import CalcError
 from scoring.paper import PaperSheet
 from scoring.settle import Settlement
 
@@ -54,50 +52,9 @@ def calc_text(t: Translator, sheet: PaperSheet, settlement: Settlement) -> Safe:
     )
 
 
-def calc_message_text(t: Translator, sheet: PaperSheet) -> Safe:
-    """The one-message form of a sheet asked step by step (to copy and correct next time)."""
-    return t("calc-as-message", text=format_calc(sheet))
-
-
 def calc_error_text(t: Translator, error: CalcError) -> Safe:
     """The error as a bad `/deal`'s (its text, the part at fault, an example) with the line quoted."""
     lines: list[str] = [error_text(t, error)]
     if error.line:
         lines.insert(0, t("calc-error-line", number=error.line, line=capped(error.text)))
     return join_lines(lines)
-
-
-def convention_prompt(t: Translator, opener: str) -> Safe:
-    return t("calc-step-convention", name=opener)
-
-
-def players_prompt(t: Translator, convention: str) -> Safe:
-    return t("calc-step-players", convention=t(f"convention-{convention}"))
-
-
-def pool_prompt(t: Translator, convention: str, players: int) -> Safe:
-    return t("calc-step-pool", convention=t(f"convention-{convention}"), players=players)
-
-
-def names_prompt(t: Translator, convention: str, pool: int, example: str, players: int) -> Safe:
-    return t(
-        "calc-step-names",
-        convention=t(f"convention-{convention}"),
-        pool=pool,
-        players=players,
-        example=example,
-    )
-
-
-def player_prompt(
-    t: Translator, names: Sequence[str], number: int, pool: int, example: str
-) -> Safe:
-    """The prompt for the numbers of player `number` (1-based)."""
-    return t(
-        "calc-step-player",
-        name=names[number - 1],
-        number=number,
-        players=len(names),
-        pool=pool,
-        example=example,
-    )

@@ -9,17 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.calc import (
-    CALC_ERROR_CODES,
-    CalcError,
-    as_sheet,
-    format_calc,
-    parse_calc,
-    parse_player_line,
-)
+from scoring.calc import CALC_ERROR_CODES, CalcError, parse_calc, parse_player_line
 from scoring.deal import Column
 from scoring.errors import ERROR_CODES
-from scoring.paper import PaperSheet, parse_paper_sheet
+from scoring.paper import PaperSheet, as_sheet, format_calc, parse_paper_sheet
 from scoring.rules import PRESETS, rules_for
 from scoring.settle import settle
 from scoring.sheet import Band, Totals
