@@ -14,11 +14,7 @@ from bot.core.events import EndReason, Kind, Player
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
-from bot.core.tournament_state import Entry as Entry
-from bot.core.tournament_state import Table as Table
-from bot.core.tournament_state import TKind, read
-from bot.core.tournament_state import Tournament as Tournament
-from bot.core.tournament_state import fold as fold
+from bot.core.tournament_state import Table, TKind, Tournament, read
 from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
 from bot.domain.rows import TournamentRow
@@ -124,7 +120,7 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
     row = (await at_home(uow, caller, command)).row
     repo = await _writing(uow, caller)
     state = await read(repo, row)
-    if not state.is_creator(caller):
+    if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
         raise GameError("tournament-creator-only", command, {}, "/standings")
     return repo, state
 
@@ -173,24 +169,7 @@ async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
 
 
 # -- a table's /newgame --------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Admission:
-    """A table's game admitted into the tournament: entered once the game exists."""
-
-    tournament: Tournament
-    table: Table
-
-
-def rules_typed(args: str, spec: NewGame) -> bool:
-    """Whether /newgame's arguments name a convention or an option."""
-    if spec.overrides:
-        return True
-    first = args.split()[0] if args.split() else ""
-    try:
-        canonical_convention(first)
-    except OptionError:
-        return False
-    return True
+Admission = tuple[Tournament, Table]  # a table's game admitted: entered once the game exists
 
 
 async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
@@ -205,8 +184,11 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
     assert table is not None
     if not state.open:
         raise GameError("tournament-no-round", "/newgame", {"name": state.name}, "/standings")
-    if not rules_typed(args, spec):
-        spec.convention, spec.overrides = state.convention, dict(state.overrides)
+    if not spec.overrides:  # no option typed, nor a convention: the tournament's rules
+        try:
+            canonical_convention((args.split() or [""])[0])
+        except OptionError:
+            spec.convention, spec.overrides = state.convention, dict(state.overrides)
     if spec.convention != state.convention or spec.overrides != state.overrides:
         expected = " ".join([state.convention, *(f"{k}={v}" for k, v in state.overrides.items())])
         params = {"name": state.name, "rules": expected}
@@ -218,7 +200,7 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
             raise GameError("tournament-played", "/newgame", params, "/standings")
     if state.judge is not None:
         spec.arbiter = state.judge
-    return Admission(state, table)
+    return state, table
 
 
 async def _cancelled(repo: Repo, game_id: int) -> bool:
@@ -229,7 +211,7 @@ async def _cancelled(repo: Repo, game_id: int) -> bool:
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
     """The admitted table's new game enters the tournament's current round."""
-    state, table = admission.tournament, admission.table
+    state, table = admission
     repo = await uow.holding(table.chat_id, state.row.home_chat_id)
     data = {"game_id": game_id, "table": table.number, "round": state.round}
     await _log(uow, repo, state, TKind.GAME_ENTERED, data)
@@ -280,7 +262,7 @@ async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
 async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:
     """The judge's table `number` (from the home chat) and its live game's id."""
     state = await at_home(uow, caller, "/tournament decide")
-    if not state.is_judge(caller):
+    if state.judge is None or not state.judge.is_user(caller.user_id, caller.username):
         raise GameError("tournament-judge-only", "/tournament decide", {}, "/tournament tables")
     table = state.table(number)
     async with uow.reading() as repo:

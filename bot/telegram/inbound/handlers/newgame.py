@@ -247,7 +247,7 @@ async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)
-    name = f"tournament-{state.code}.zip"
+    name = f"tournament-{state.row.code}.zip"
     await ctx.out.document(
         uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
     )
