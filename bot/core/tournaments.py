@@ -117,7 +117,7 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    row = (await at_home(uow, caller, command)).row
+    row = (await find(uow, caller, command, home_only=True)).row
     repo = await _writing(uow, caller)
     state = await read(repo, row)
     if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
@@ -224,12 +224,16 @@ async def _table_row(repo: Repo, chat_id: int, topic: int) -> TournamentRow | No
     return None if tournament_id is None else await repo.tournament(tournament_id)
 
 
-async def find(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament:
-    """The tournament at home here, else the one this table plays in."""
+async def find(
+    uow: UnitOfWork, caller: Caller, command: str = "/standings", *, home_only: bool = False
+) -> Tournament:
+    """The tournament at home here, else (unless `home_only`) the one this table plays in."""
     async with uow.reading() as repo:
-        row = await repo.home_tournament(chat_id, topic) or await _table_row(repo, chat_id, topic)
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+        if row is None and not home_only:
+            row = await _table_row(repo, caller.chat_id, caller.topic)
         if row is None:
-            raise GameError("tournament-none", "/standings", {}, EXAMPLE)
+            raise GameError("tournament-none", command, {}, EXAMPLE)
         return await read(repo, row)
 
 
@@ -250,18 +254,9 @@ def delegated(caller: Caller, table: Table) -> Caller:
     )
 
 
-async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
-    """The tournament at home here (the judge's and the creator's commands)."""
-    async with uow.reading() as repo:
-        row = await repo.home_tournament(caller.chat_id, caller.topic)
-        if row is None:
-            raise GameError("tournament-none", command, {}, EXAMPLE)
-        return await read(repo, row)
-
-
 async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:
     """The judge's table `number` (from the home chat) and its live game's id."""
-    state = await at_home(uow, caller, "/tournament decide")
+    state = await find(uow, caller, "/tournament decide", home_only=True)
     if state.judge is None or not state.judge.is_user(caller.user_id, caller.username):
         raise GameError("tournament-judge-only", "/tournament decide", {}, "/tournament tables")
     table = state.table(number)
