@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from bot.core.base import Caller
 from bot.core.errors import GameError
 from bot.core.events import Player
 from bot.domain import EventRow, Repo
@@ -54,10 +53,6 @@ class Tournament:
     open: bool = False  # whether that round is still open
     entries: list[Entry] = field(default_factory=list)
 
-    @property
-    def code(self) -> str:
-        return self.row.code
-
     def table_at(self, chat_id: int, thread_id: int) -> Table | None:
         return next(
             (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
@@ -67,15 +62,6 @@ class Tournament:
         if not 1 <= number <= len(self.tables):
             raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
         return self.tables[number - 1]
-
-    def at_home(self, caller: Caller) -> bool:
-        return (caller.chat_id, caller.topic) == (self.row.home_chat_id, self.row.home_thread_id)
-
-    def is_creator(self, caller: Caller) -> bool:
-        return self.creator is not None and self.creator.is_user(caller.user_id, caller.username)
-
-    def is_judge(self, caller: Caller) -> bool:
-        return self.judge is not None and self.judge.is_user(caller.user_id, caller.username)
 
 
 def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:

@@ -14,11 +14,7 @@ from bot.core.events import EndReason, Kind, Player
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
-from bot.core.tournament_state import Entry as Entry
-from bot.core.tournament_state import Table as Table
-from bot.core.tournament_state import TKind, read
-from bot.core.tournament_state import Tournament as Tournament
-from bot.core.tournament_state import fold as fold
+from bot.core.tournament_state import Table, TKind, Tournament, read
 from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus, Repo
 from bot.domain.rows import TournamentRow
@@ -121,10 +117,10 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    row = (await at_home(uow, caller, command)).row
+    row = (await find(uow, caller, command, home_only=True)).row
     repo = await _writing(uow, caller)
     state = await read(repo, row)
-    if not state.is_creator(caller):
+    if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
         raise GameError("tournament-creator-only", command, {}, "/standings")
     return repo, state
 
@@ -173,24 +169,7 @@ async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
 
 
 # -- a table's /newgame --------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Admission:
-    """A table's game admitted into the tournament: entered once the game exists."""
-
-    tournament: Tournament
-    table: Table
-
-
-def rules_typed(args: str, spec: NewGame) -> bool:
-    """Whether /newgame's arguments name a convention or an option."""
-    if spec.overrides:
-        return True
-    first = args.split()[0] if args.split() else ""
-    try:
-        canonical_convention(first)
-    except OptionError:
-        return False
-    return True
+Admission = tuple[Tournament, Table]  # a table's game admitted: entered once the game exists
 
 
 async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Admission | None:
@@ -205,8 +184,11 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
     assert table is not None
     if not state.open:
         raise GameError("tournament-no-round", "/newgame", {"name": state.name}, "/standings")
-    if not rules_typed(args, spec):
-        spec.convention, spec.overrides = state.convention, dict(state.overrides)
+    if not spec.overrides:  # no option typed, nor a convention: the tournament's rules
+        try:
+            canonical_convention((args.split() or [""])[0])
+        except OptionError:
+            spec.convention, spec.overrides = state.convention, dict(state.overrides)
     if spec.convention != state.convention or spec.overrides != state.overrides:
         expected = " ".join([state.convention, *(f"{k}={v}" for k, v in state.overrides.items())])
         params = {"name": state.name, "rules": expected}
@@ -218,7 +200,7 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
             raise GameError("tournament-played", "/newgame", params, "/standings")
     if state.judge is not None:
         spec.arbiter = state.judge
-    return Admission(state, table)
+    return state, table
 
 
 async def _cancelled(repo: Repo, game_id: int) -> bool:
@@ -229,7 +211,7 @@ async def _cancelled(repo: Repo, game_id: int) -> bool:
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
     """The admitted table's new game enters the tournament's current round."""
-    state, table = admission.tournament, admission.table
+    state, table = admission
     repo = await uow.holding(table.chat_id, state.row.home_chat_id)
     data = {"game_id": game_id, "table": table.number, "round": state.round}
     await _log(uow, repo, state, TKind.GAME_ENTERED, data)
@@ -242,12 +224,16 @@ async def _table_row(repo: Repo, chat_id: int, topic: int) -> TournamentRow | No
     return None if tournament_id is None else await repo.tournament(tournament_id)
 
 
-async def find(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament:
-    """The tournament at home here, else the one this table plays in."""
+async def find(
+    uow: UnitOfWork, caller: Caller, command: str = "/standings", *, home_only: bool = False
+) -> Tournament:
+    """The tournament at home here, else (unless `home_only`) the one this table plays in."""
     async with uow.reading() as repo:
-        row = await repo.home_tournament(chat_id, topic) or await _table_row(repo, chat_id, topic)
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+        if row is None and not home_only:
+            row = await _table_row(repo, caller.chat_id, caller.topic)
         if row is None:
-            raise GameError("tournament-none", "/standings", {}, EXAMPLE)
+            raise GameError("tournament-none", command, {}, EXAMPLE)
         return await read(repo, row)
 
 
@@ -268,19 +254,10 @@ def delegated(caller: Caller, table: Table) -> Caller:
     )
 
 
-async def at_home(uow: UnitOfWork, caller: Caller, command: str) -> Tournament:
-    """The tournament at home here (the judge's and the creator's commands)."""
-    async with uow.reading() as repo:
-        row = await repo.home_tournament(caller.chat_id, caller.topic)
-        if row is None:
-            raise GameError("tournament-none", command, {}, EXAMPLE)
-        return await read(repo, row)
-
-
 async def judged_table(uow: UnitOfWork, caller: Caller, number: int) -> tuple[Table, int]:
     """The judge's table `number` (from the home chat) and its live game's id."""
-    state = await at_home(uow, caller, "/tournament decide")
-    if not state.is_judge(caller):
+    state = await find(uow, caller, "/tournament decide", home_only=True)
+    if state.judge is None or not state.judge.is_user(caller.user_id, caller.username):
         raise GameError("tournament-judge-only", "/tournament decide", {}, "/tournament tables")
     table = state.table(number)
     async with uow.reading() as repo:

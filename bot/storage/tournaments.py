@@ -22,15 +22,11 @@ class Tournaments(Statements):
     async def create_tournament(
         self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
     ) -> TournamentRow:
-        row = await self._one(
+        sql = (
             "INSERT INTO tournaments (code, home_chat_id, home_thread_id, created_by, created_at)"
-            " VALUES (?, ?, ?, ?, ?) RETURNING tournament_id",
-            code,
-            home[0],
-            home[1],
-            created_by,
-            at,
+            " VALUES (?, ?, ?, ?, ?) RETURNING tournament_id"
         )
+        row = await self._one(sql, code, *home, created_by, at)
         assert row is not None
         return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
 
@@ -49,33 +45,22 @@ class Tournaments(Statements):
         return await self._tournament(where, chat_id, thread_id)
 
     async def table_tournament(self, chat_id: int, thread_id: int) -> int | None:
-        row = await self._one(
-            "SELECT tournament_id FROM tournament_tables WHERE chat_id = ? AND thread_id = ?",
-            chat_id,
-            thread_id,
-        )
+        sql = "SELECT tournament_id FROM tournament_tables WHERE chat_id = ? AND thread_id = ?"
+        row = await self._one(sql, chat_id, thread_id)
         return int(row[0]) if row else None
 
     async def set_table_tournament(self, chat_id: int, thread_id: int, tournament_id: int) -> None:
-        await self._write(
+        sql = (
             "INSERT INTO tournament_tables (chat_id, thread_id, tournament_id) VALUES (?, ?, ?)"
-            " ON CONFLICT (chat_id, thread_id) DO UPDATE SET tournament_id = excluded.tournament_id",
-            chat_id,
-            thread_id,
-            tournament_id,
+            " ON CONFLICT (chat_id, thread_id) DO UPDATE SET tournament_id = excluded.tournament_id"
         )
+        await self._write(sql, chat_id, thread_id, tournament_id)
 
     async def move_tournament_chat(self, old_chat_id: int, new_chat_id: int) -> list[int]:
-        rows = await self._all(
-            "UPDATE tournament_tables SET chat_id = ? WHERE chat_id = ? RETURNING tournament_id",
-            new_chat_id,
-            old_chat_id,
-        )
-        await self._write(
-            "UPDATE tournaments SET home_chat_id = ? WHERE home_chat_id = ?",
-            new_chat_id,
-            old_chat_id,
-        )
+        sql = "UPDATE tournament_tables SET chat_id = ? WHERE chat_id = ? RETURNING tournament_id"
+        rows = await self._all(sql, new_chat_id, old_chat_id)
+        sql = "UPDATE tournaments SET home_chat_id = ? WHERE home_chat_id = ?"
+        await self._write(sql, new_chat_id, old_chat_id)
         return sorted({int(row[0]) for row in rows})
 
     async def append_tournament(
@@ -86,17 +71,12 @@ class Tournaments(Statements):
         author: int | None,
         at: datetime,
     ) -> EventRow:
-        row = await self._one(
+        sql = (
             "INSERT INTO tournament_events (tournament_id, seq, kind, payload, author, at)"
             " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tournament_events"
-            " WHERE tournament_id = ?), ?, ?, ?, ?) RETURNING seq",
-            tournament_id,
-            tournament_id,
-            kind,
-            dumps(payload),
-            author,
-            at,
+            " WHERE tournament_id = ?), ?, ?, ?, ?) RETURNING seq"
         )
+        row = await self._one(sql, tournament_id, tournament_id, kind, dumps(payload), author, at)
         assert row is not None
         return EventRow(tournament_id, int(row[0]), kind, payload, author, at, 1)
 

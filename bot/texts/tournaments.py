@@ -1,11 +1,10 @@
-"""A tournament's texts: its creation, tables, rounds, judge, and standings (ranked players with
-their games, total and per-round points)."""
+"""A tournament's texts: its creation, tables, rounds, judge, and standings."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from bot.core.tournaments import Standings, Table, TableGame, Tournament
+from bot.core.events import Player
+from bot.core.tournament_state import Table, Tournament
+from bot.core.tournaments import Standings, TableGame
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
 from scoring.tournament import Scoring, shown_places
@@ -16,18 +15,17 @@ def rules_shown(tournament: Tournament) -> str:
     return " ".join([tournament.convention, *options])
 
 
-def scoring_shown(t: Translator, tournament: Tournament) -> Safe:
-    return t(f"tournament-scoring-{tournament.scoring.value}")
+def handle(player: Player | None) -> str:
+    """How a judge is named: `@username`, else his name."""
+    if player is None:
+        return ""
+    return f"@{player.username}" if player.username else player.name
 
 
 def created_text(t: Translator, tournament: Tournament) -> Safe:
-    return t(
-        "tournament-created",
-        name=tournament.name,
-        code=tournament.code,
-        rules=rules_shown(tournament),
-        scoring=scoring_shown(t, tournament),
-    )
+    rules, scoring = rules_shown(tournament), t(f"tournament-scoring-{tournament.scoring.value}")
+    code = tournament.row.code
+    return t("tournament-created", name=tournament.name, code=code, rules=rules, scoring=scoring)
 
 
 def table_title(t: Translator, table: Table) -> str:
@@ -35,21 +33,13 @@ def table_title(t: Translator, table: Table) -> str:
 
 
 def joined_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
-    return t(
-        "tournament-joined",
-        name=tournament.name,
-        table=table.number,
-        rules=rules_shown(tournament),
-    )
+    rules = rules_shown(tournament)
+    return t("tournament-joined", name=tournament.name, table=table.number, rules=rules)
 
 
 def joined_home_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
-    return t(
-        "tournament-table-joined-home",
-        name=tournament.name,
-        table=table.number,
-        title=table_title(t, table),
-    )
+    title, name = table_title(t, table), tournament.name
+    return t("tournament-table-joined-home", name=name, table=table.number, title=title)
 
 
 def round_text(t: Translator, tournament: Tournament) -> Safe:
@@ -58,33 +48,23 @@ def round_text(t: Translator, tournament: Tournament) -> Safe:
 
 
 def judge_text(t: Translator, tournament: Tournament) -> Safe:
-    judge = tournament.judge
-    shown = f"@{judge.username}" if judge and judge.username else (judge.name if judge else "")
-    return t("tournament-judge", name=tournament.name, judge=shown)
-
-
-def _points(t: Translator, scoring: Scoring, value: Fraction) -> str:
-    return t.number(value, signed=scoring is Scoring.WHISTS)
+    return t("tournament-judge", name=tournament.name, judge=handle(tournament.judge))
 
 
 def standings_text(t: Translator, standings: Standings) -> Safe:
     """The ranked players: place, name, total, games, and each round's points."""
     tournament = standings.tournament
+    signed = tournament.scoring is Scoring.WHISTS
     playing = t("standings-playing", count=standings.playing) if standings.playing else ""
-    lines = [
-        t(
-            "standings-title",
-            name=tournament.name,
-            played=t.count(standings.played, "game"),
-            playing=playing,
-            scoring=scoring_shown(t, tournament),
-        )
-    ]
+    played = t.count(standings.played, "game")
+    scoring = t(f"tournament-scoring-{tournament.scoring.value}")
+    params = {"name": tournament.name, "played": played, "playing": playing, "scoring": scoring}
+    lines = [t("standings-title", **params)]
     if not standings.lines:
         lines.append(t("standings-empty"))
     for place, line in zip(shown_places(standings.lines), standings.lines, strict=True):
         rounds = " · ".join(
-            t("standings-round", round=n, points=_points(t, tournament.scoring, value))
+            t("standings-round", round=n, points=t.number(value, signed=signed))
             for n, value in enumerate(line.rounds, start=1)
             if value is not None
         )
@@ -93,7 +73,7 @@ def standings_text(t: Translator, standings: Standings) -> Safe:
                 "standings-line",
                 place=place,
                 name=standings.names.get(line.player, "?"),
-                total=_points(t, tournament.scoring, line.total),
+                total=t.number(line.total, signed=signed),
                 games=t.count(line.games, "game"),
                 rounds=rounds,
             )
@@ -116,20 +96,13 @@ def tables_text(t: Translator, tournament: Tournament, games: dict[int, TableGam
         for vote in found.waiting if found else ():
             lines.append(t("tournament-table-vote", table=table.number, vote=vote))
     if not tournament.tables:
-        lines.append(t("tournament-no-tables", code=tournament.code))
+        lines.append(t("tournament-no-tables", code=tournament.row.code))
     return join_lines(lines)
 
 
-def referred_text(
-    t: Translator, tournament: Tournament, table: Table, vote: int, judge: str
-) -> Safe:
-    return t(
-        "tournament-referred",
-        table=table.number,
-        title=table_title(t, table),
-        vote=vote,
-        judge=judge,
-    )
+def referred_text(t: Translator, table: Table, vote: int, judge: str) -> Safe:
+    title = table_title(t, table)
+    return t("tournament-referred", table=table.number, title=title, vote=vote, judge=judge)
 
 
 def decided_text(t: Translator, table: Table, vote: int, passed: bool | None) -> Safe:
@@ -138,6 +111,5 @@ def decided_text(t: Translator, table: Table, vote: int, passed: bool | None) ->
 
 
 def ended_home_text(t: Translator, table: Table, round_number: int) -> Safe:
-    return t(
-        "standings-after-game", table=table.number, title=table_title(t, table), round=round_number
-    )
+    title = table_title(t, table)
+    return t("standings-after-game", table=table.number, title=title, round=round_number)

@@ -10,10 +10,11 @@ from bot.core.base import Core
 from bot.core.events import ReferReason
 from bot.core.results import VoteState
 from bot.core.state import GameState
+from bot.core.tournament_state import Entry, fold
 from bot.domain import Owed, OwedKind
 from bot.domain.rows import TournamentRow
 from bot.texts.i18n import Safe, translator
-from bot.texts.tournaments import ended_home_text, referred_text, standings_text
+from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
 from bot.texts.views import chunks
 
 log = logging.getLogger(__name__)
@@ -46,9 +47,7 @@ async def referred(uow: UnitOfWork, lang: str, result: VoteState) -> None:
     if table is None or not state.is_arbiter(tournament.judge.user_id, tournament.judge.username):
         return
     home = await _home_lang(uow, tournament.row, lang)
-    judge = tournament.judge
-    shown = f"@{judge.username}" if judge.username else judge.name
-    text = referred_text(translator(home), tournament, table, result.vote.seq, shown)
+    text = referred_text(translator(home), table, result.vote.seq, handle(tournament.judge))
     _owe_home(uow, tournament.row, home, text)
 
 
@@ -63,11 +62,11 @@ async def ended(uow: UnitOfWork, lang: str, state: GameState) -> None:
     uow.then(partial(_post, uow.core, tournament.row, entry, lang))
 
 
-async def _post(core: Core, row: TournamentRow, entry: tournaments.Entry, lang: str) -> None:
+async def _post(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
     async def work(uow: UnitOfWork) -> None:
         async with uow.reading() as repo:
             events = await repo.tournament_events(row.tournament_id)
-        state = tournaments.fold(row, events)
+        state = fold(row, events)
         standings = await tournaments.standings_of(uow, state)
         home = await _home_lang(uow, row, lang)
         t = translator(home)

@@ -120,9 +120,6 @@ async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
 
 
-USAGE = "/tournament new Cup sochi pool 20"
-
-
 def topic_title(message: Message) -> str | None:
     """A forum topic's name (from the topic's creation), else the chat's title."""
     created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
@@ -159,7 +156,7 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     elif action in ("judge", "судья"):
         await out.text(uow, tour.judge_text(t, await tournaments.name_judge(uow, caller, rest)))
     elif action in ("tables", "столы"):
-        state = await tournaments.at_home(uow, caller, "/tournament tables")
+        state = await tournaments.find(uow, caller, "/tournament tables", home_only=True)
         await out.text(uow, tour.tables_text(t, state, await tournaments.table_games(uow, state)))
     elif action in ("decide", "решить"):
         await _decide(ctx, uow, rest)
@@ -168,7 +165,7 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     elif action in ("standings", "таблица", ""):
         await _standings(ctx, uow)
     else:
-        raise GameError("tournament-usage", action, {}, USAGE)
+        raise GameError("tournament-usage", action, {}, tournaments.EXAMPLE)
 
 
 @router.message(Command("standings", "турнирная"))
@@ -178,7 +175,7 @@ async def standings_cmd(message: Message, ctx: Ctx) -> None:
 
 
 async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
-    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
+    state = await tournaments.find(uow, ctx.caller)
     standings = await tournaments.standings_of(uow, state)
     text = tour.standings_text(ctx.t, standings)
     png = await tournament_png(ctx.t, standings)
@@ -207,7 +204,7 @@ class TableGame(Filter):
 
 async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
     number_text, game_text = args.split()
-    state = await tournaments.at_home(uow, ctx.caller, "/history")
+    state = await tournaments.find(uow, ctx.caller, "/history", home_only=True)
     table = state.table(int(number_text.lstrip("#")))
     return await game_snapshot(ctx.core, table.chat_id, parse_number(game_text, "/history"))
 
@@ -229,7 +226,7 @@ async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) 
 
 async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
     """Every entered game's protocol file and event log, and the standings, in one zip."""
-    state = await tournaments.find(uow, ctx.caller.chat_id, ctx.caller.topic)
+    state = await tournaments.find(uow, ctx.caller)
     standings = await tournaments.standings_of(uow, state)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -247,7 +244,7 @@ async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)
-    name = f"tournament-{state.code}.zip"
+    name = f"tournament-{state.row.code}.zip"
     await ctx.out.document(
         uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
     )
