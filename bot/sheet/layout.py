@@ -5,7 +5,7 @@ under its caption, the players' name tabs and the circle in the centre."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -99,15 +99,6 @@ def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
 
 def scale(point: Point, centre: Point, s: float) -> Point:
     return (centre[0] + (point[0] - centre[0]) * s, centre[1] + (point[1] - centre[1]) * s)
-
-
-def band_polygon(
-    path: Sequence[Point], centre: Point, inner: float, outer: float
-) -> tuple[Point, ...]:
-    """The part of the ring between two scales that lies over this stretch of the edge."""
-    out = [scale(p, centre, outer) for p in path]
-    inside = [scale(p, centre, inner) for p in reversed(path)] if inner > 0 else [centre]
-    return tuple(out + inside)
 
 
 def total_items(
@@ -209,67 +200,6 @@ def caption_head(
     return runs, Area(area.points, (*area.obstacles, around, above)), []
 
 
-def name_tab(
-    name: str,
-    anchor: Point,
-    frame: Frame,
-    colour: str,
-    limit: float,
-    style: Style,
-    toward: Point = (0.0, 0.0),
-) -> tuple[Rect, TextRun, Obstacle]:
-    """The name in white in a coloured tab at `anchor` on the edge (centred, at a corner, or going
-    `toward` along the edge), at most `limit` px of text: smaller type, then cut with "…"."""
-    x0, y0, x1, y1 = frame.sheet
-    size, smallest = style.name
-    text = name
-    while size > smallest and text_width(text, size, True) > limit:
-        size -= 1
-    while text_width(text, size, True) > limit and len(text) > 1:
-        text = text[:-2] + "…"
-    ascent, descent = metrics(size, True)
-    w, h = text_width(text, size, True) + 2 * 12, ascent + descent + 2 * 6
-    inset = 8.0
-    ax, ay = anchor
-    dx, dy = toward
-    ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
-    bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
-    by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
-    inner = (bx + 12, by + 6, bx + w - 12, by + h - 6)
-    run = TextRun(text, bx + 12, by + 6, inner, size, True, "#ffffff", RunKind.NAME)
-    tab = Rect((bx, by, bx + w, by + h), colour, None, 0, h / 2)
-    return tab, run, Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2))
-
-
-def centre_circle(
-    sheet: Sheet, frame: Frame, words: Mapping[str, str], style: Style, lang: str = "en"
-) -> tuple[Circle, list[TextRun]]:
-    """The circle in the centre: the pool size over the stake (or the word "pool" without one),
-    a text too wide for it shrinking down to the smallest number."""
-    cx, cy = frame.centre
-    r = frame.radius
-    runs: list[TextRun] = []
-    number, word = style.centre
-    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), number, True, INK)]
-    if sheet.game.stake is not None:
-        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
-        lines.append((stake, style.strip[1], False, MUTED))
-    else:
-        lines.append((words["centre_pool"], word, False, MUTED))
-    total = sum(sum(metrics(s, b)) for _, s, b, _ in lines)
-    y = round(cy - total / 2)
-    for text, size, bold, colour in lines:
-        while size > style.strip[1] and text_width(text, size, bold) > 2 * r - 14:
-            size -= 1
-        w = text_width(text, size, bold)
-        ascent, descent = metrics(size, bold)
-        x = round(cx - w / 2)
-        box = (x, y, x + w, y + ascent + descent)
-        runs.append(TextRun(text, x, y, box, size, bold, colour, RunKind.CENTRE))
-        y += ascent + descent
-    return Circle((cx, cy), r, "#ffffff", LINE, 3), runs
-
-
 def layout_sheet(
     sheet: Sheet,
     lang: str = "ru",
@@ -298,16 +228,52 @@ def layout_sheet(
 
     shapes: list[Shape] = [Rect((0, 0, frame.width, frame.height), BACKGROUND)]
     runs: list[TextRun] = []
-    circle, centre_runs = centre_circle(sheet, frame, words, style, lang)
-    sides = {frame.sheet[0], frame.sheet[2]}
-    tabs = [
-        name_tab(names[s.seat], s.anchor, frame, SEAT_COLOURS[s.seat], room, style, s.toward)
-        for s in parts
-        for room in (NAME_ROOM[size][s.anchor[0] in sides],)
-    ]
-    (cx, cy), r = centre, frame.radius + 3
-    circled = Obstacle((cx - r, cy - r, cx + r, cy + r), round=True)
-    obstacles = (circled, *(obstacle for _, _, obstacle in tabs))
+    # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
+    # text too wide for it shrinking down to the smallest number.
+    (cx, cy), r = centre, frame.radius
+    number, word = style.centre
+    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), number, True, INK)]
+    if sheet.game.stake is not None:
+        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
+        lines.append((stake, style.strip[1], False, MUTED))
+    else:
+        lines.append((words["centre_pool"], word, False, MUTED))
+    y = round(cy - sum(sum(metrics(s, b)) for _, s, b, _ in lines) / 2)
+    centre_runs: list[TextRun] = []
+    for text, em, bold, colour in lines:
+        while em > style.strip[1] and text_width(text, em, bold) > 2 * r - 14:
+            em -= 1
+        w = text_width(text, em, bold)
+        ascent, descent = metrics(em, bold)
+        x = round(cx - w / 2)
+        box = (x, y, x + w, y + ascent + descent)
+        centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
+        y += ascent + descent
+    circle = Circle((cx, cy), r, "#ffffff", LINE, 3)
+    # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
+    # along it), in at most its room of px: smaller type, then cut with "…".
+    x0, y0, x1, y1 = frame.sheet
+    tabs: list[tuple[Rect, TextRun]] = []
+    obstacles = [Obstacle((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), round=True)]
+    for sector in parts:
+        limit = NAME_ROOM[size][sector.anchor[0] in (x0, x1)]
+        text, (em, smallest) = names[sector.seat], style.name
+        while em > smallest and text_width(text, em, True) > limit:
+            em -= 1
+        while text_width(text, em, True) > limit and len(text) > 1:
+            text = text[:-2] + "…"
+        ascent, descent = metrics(em, True)
+        w, h = text_width(text, em, True) + 2 * 12, ascent + descent + 2 * 6
+        (ax, ay), (dx, dy), inset = sector.anchor, sector.toward, 8.0
+        ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
+        bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
+        by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
+        inner_box = (bx + 12, by + 6, bx + w - 12, by + h - 6)
+        run = TextRun(text, bx + 12, by + 6, inner_box, em, True, "#ffffff", RunKind.NAME)
+        tabs.append(
+            (Rect((bx, by, bx + w, by + h), SEAT_COLOURS[sector.seat], None, 0, h / 2), run)
+        )
+        obstacles.append(Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2)))
 
     # Sectors in their tints, a closed pool in gold; every band a region carrying its band.
     band_texts: list[TextRun] = []
@@ -324,11 +290,14 @@ def layout_sheet(
             caption = words["whists_on"].format(name=names[target])
             bands.append((Band(seat, Column.WHISTS, target), path, middle, 1.0, caption, None))
         for band, path, lo, hi, caption, fill in bands:
-            region = Region(band_polygon(path, centre, lo, hi), fill, seat, band)
+            # the part of the ring between two scales that lies over this stretch of the edge
+            inside = [scale(p, centre, lo) for p in reversed(path)] if lo > 0 else [centre]
+            points = (*(scale(p, centre, hi) for p in path), *inside)
+            region = Region(points, fill, seat, band)
             shapes.append(region)
             pool = closed and band.column is Column.POOL
             drawn, area, heads = caption_head(
-                band, caption, Area(region.points, obstacles), style, pool
+                band, caption, Area(region.points, tuple(obstacles)), style, pool
             )
             items = total_items(band, sheet.history.get(band, ()), SEAT_COLOURS[seat], corrections)
             band_texts += drawn + lay(band, items, area, style, heads)
@@ -349,7 +318,7 @@ def layout_sheet(
         shapes.append(Line(start, corner, 3, LINE))
     shapes.append(Rect(frame.sheet, None, LINE, 3))
     shapes.append(circle)
-    for rect, run, _ in tabs:
+    for rect, run in tabs:
         shapes.append(rect)
         runs.append(run)
     runs += centre_runs + band_texts

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.sheet.model import (
     BACKGROUND,
@@ -45,25 +45,13 @@ class StandingRow:
     rating: int | None = None  # a tournament's standings have none
 
 
-def _fit(text: str, size: int, bold: bool, width: float) -> str:
+def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
     """`text`, cut with "…" until it fits `width` px."""
-    face = font(size, bold)
     if face.getlength(text) <= width:
         return text
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text + "…"
-
-
-def _axis(rows: Sequence[StandingRow], left: float, right: float) -> tuple[float, float]:
-    """Where the zero line stands between `left` and `right`, and px per whist."""
-    high = max((max(r.total, Fraction(0)) for r in rows), default=Fraction(0))
-    low = max((max(-r.total, Fraction(0)) for r in rows), default=Fraction(0))
-    span = high + low
-    if span == 0:
-        return left, 0.0
-    scale = (right - left) / float(span)
-    return left + float(low) * scale, scale
 
 
 def render_standings_png(
@@ -76,52 +64,42 @@ def render_standings_png(
     more = len(rows) - len(shown)
     height = TOP + ROW * max(len(shown), 1) + (48 if more else 0) + PAD
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    # The zero line between the name column and the edge, and px per whist.
+    high = max((max(r.total, Fraction(0)) for r in shown), default=Fraction(0))
+    low = max((max(-r.total, Fraction(0)) for r in shown), default=Fraction(0))
+    scale = (WIDTH - PAD - NAME_X) / float(high + low) if high + low else 0.0
+    zero = NAME_X + float(low) * scale
     with drawing_lock:
         draw = ImageDraw.Draw(image)
         draw.text((PAD, 24), title, fill=INK, font=font(TITLE_SIZE, True))
         draw.text((PAD, 78), subtitle, fill=MUTED, font=font(SUBTITLE_SIZE))
         if not shown:
             draw.text((PAD, TOP + 30), words["empty"], fill=MUTED, font=font(NAME_SIZE))
-        zero, scale = _axis(shown, NAME_X, WIDTH - PAD)
+        face = font(NAME_SIZE, True)
         for index, row in enumerate(shown):
-            _row(draw, TOP + index * ROW, index, row, lang, words, zero, scale)
+            top = TOP + index * ROW
+            if index % 2:
+                draw.rectangle((0, top, WIDTH, top + ROW - 1), fill=STRIP_FILL)
+            draw.text((PAD, top + 14), str(row.place), fill=MUTED, font=face)
+            total = numbers.decimal(row.total, lang, signed=True)
+            ink = PLUS if row.total > 0 else MINUS if row.total < 0 else INK
+            draw.text((WIDTH - PAD, top + 14), total, fill=ink, font=face, anchor="ra")
+            room = WIDTH - PAD - face.getlength(total) - 20 - NAME_X
+            draw.text((NAME_X, top + 14), _fit(row.name, face, room), fill=INK, font=face)
+            bar_top = top + 56
+            if scale:
+                draw.line((zero, bar_top - 4, zero, bar_top + BAR_HEIGHT + 4), fill=THIN, width=2)
+            if scale and row.total:
+                left, right = sorted((zero, zero + float(row.total) * scale))
+                draw.rectangle((left, bar_top, right, bar_top + BAR_HEIGHT), fill=ink)
+            games = str(row.games)
+            detail = words["detail" if row.rating is not None else "detail-unrated"].format(
+                games=f"{games} {catalog.plural(lang, 'game', games)}",
+                average=numbers.decimal(row.average, lang, signed=True),
+                rating=row.rating,
+            )
+            draw.text((NAME_X, top + 74), detail, fill=MUTED, font=font(DETAIL_SIZE))
         if more:
             text = f"… +{more}"
             draw.text((NAME_X, TOP + ROW * len(shown) + 8), text, fill=MUTED, font=font(26))
     return encode_png(image)
-
-
-def _row(
-    draw: ImageDraw.ImageDraw,
-    top: float,
-    index: int,
-    row: StandingRow,
-    lang: str,
-    words: dict[str, str],
-    zero: float,
-    scale: float,
-) -> None:
-    if index % 2:
-        draw.rectangle((0, top, WIDTH, top + ROW - 1), fill=STRIP_FILL)
-    draw.text((PAD, top + 14), str(row.place), fill=MUTED, font=font(NAME_SIZE, True))
-    total = numbers.decimal(row.total, lang, signed=True)
-    ink = PLUS if row.total > 0 else MINUS if row.total < 0 else INK
-    face = font(NAME_SIZE, True)
-    right = WIDTH - PAD
-    draw.text((right, top + 14), total, fill=ink, font=face, anchor="ra")
-    room = right - face.getlength(total) - 20 - NAME_X
-    draw.text((NAME_X, top + 14), _fit(row.name, NAME_SIZE, True, room), fill=INK, font=face)
-    bar_top = top + 56
-    if scale:
-        draw.line((zero, bar_top - 4, zero, bar_top + BAR_HEIGHT + 4), fill=THIN, width=2)
-    if scale and row.total:
-        end = zero + float(row.total) * scale
-        left, right_end = sorted((zero, end))
-        draw.rectangle((left, bar_top, right_end, bar_top + BAR_HEIGHT), fill=ink)
-    games = str(row.games)
-    detail = words["detail" if row.rating is not None else "detail-unrated"].format(
-        games=f"{games} {catalog.plural(lang, 'game', games)}",
-        average=numbers.decimal(row.average, lang, signed=True),
-        rating=row.rating,
-    )
-    draw.text((NAME_X, top + 74), detail, fill=MUTED, font=font(DETAIL_SIZE))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from bot.sheet.flow import NEWLINE, Area, Item, Seg, fewest, flow
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, RED, SEAT_COLOURS, RunKind, Style, TextRun
@@ -46,99 +45,6 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class _Strip:
-    """The strip's items of one sheet, its words at `rel` times the numbers' size."""
-
-    sheet: Sheet
-    settlement: Settlement
-    words: Mapping[str, str]
-    lang: str
-    rel: float
-
-    def word(
-        self, text: str, color: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False
-    ) -> Seg:
-        return Seg(text, rel=self.rel, bold=bold, color=color, kind=kind)
-
-    def head(self) -> list[Item]:
-        """The convention, the stake, the deals, who deals next (the pool size is in the
-        circle)."""
-        sheet, words, word = self.sheet, self.words, self.word
-        game, rules = sheet.game, sheet.rules
-        sep = word(" · ", MUTED)
-        items = [Item((word(words.get(rules.convention, rules.convention), bold=True),))]
-        if game.stake is not None:
-            stake = format_amount(game.stake, decimals=True, lang=self.lang)
-            items.append(Item((sep, word(words["centre_stake"].format(stake=stake)))))
-        items.append(Item((sep, word(words["deals"].format(count=sheet.deals)))))
-        if sheet.finished:
-            items.append(Item((sep, word(words["finished"], bold=True))))
-            return items
-        dealer = sheet.next_dealer
-        name = word(game.players[dealer], SEAT_COLOURS[dealer], bold=True)
-        items.append(Item((sep, word(words["next_dealer"]), name)))
-        if sheet.last_round_announced:
-            items.append(Item((sep, word(words["last_round"], bold=True))))
-        return items
-
-    def balances(self, label: bool = True, unit: bool = True, money: bool = True) -> list[Item]:
-        """Each player's balance if the game ended now, in whists and, with a stake and `money`,
-        in money; `label`: the words that say so first, `unit`: "wh." after each."""
-        sheet, words, word = self.sheet, self.words, self.word
-        settlement = self.settlement
-        items = [NEWLINE]
-        if label:
-            head = words["balance_final"] if sheet.finished else words["balance_now"]
-            items.append(Item((word(head, MUTED),), gap=0.5))
-        for seat, balance in enumerate(settlement.balances):
-            colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
-            amount = format_amount(balance, decimals=True, sign=True, lang=self.lang)
-            segs = [
-                word(sheet.game.players[seat] + " ", SEAT_COLOURS[seat], bold=True),
-                Seg(amount, bold=True, color=colour, kind=RunKind.BALANCE),
-            ]
-            if unit:
-                segs.append(word(" " + words["whists_unit"], colour, bold=True))
-            if money and settlement.money is not None:
-                cash = format_money(settlement.money[seat], self.lang)
-                segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
-            items.append(Item(tuple(segs), gap=0.9))
-        return items
-
-    def overrides(self) -> list[Item]:
-        """The rules that differ from the preset."""
-        overrides = self.sheet.rules.overrides(self.sheet.game.size)
-        if not overrides:
-            return []
-        items = [NEWLINE, Item((self.word(self.words["overrides"], MUTED),))]
-        pairs = list(overrides.items())
-        for i, (name, value) in enumerate(pairs):
-            text = f"{name}={value}" + (", " if i < len(pairs) - 1 else "")
-            items.append(Item((self.word(text),), gap=0.2))
-        return items
-
-    def last_deal(self) -> list[Item]:
-        summary = _deal_summary(self.sheet, self.words)
-        if summary is None:
-            return []
-        number, text = summary
-        segs = [self.word(self.words["last_deal"].format(number=number), MUTED)]
-        for part in filter(None, re.split("([♦♥])", text)):  # the red suits in red
-            segs.append(self.word(part, RED if part in "♦♥" else INK))
-        return [NEWLINE, Item(tuple(segs))]
-
-    def legend(self, lines: list[str]) -> list[Item]:
-        """Legend lines, one a row, in grey words."""
-        items: list[Item] = []
-        for line in lines:
-            items.append(NEWLINE)
-            items += [
-                Item((self.word(word, MUTED, RunKind.LEGEND),), gap=0.3) for word in line.split()
-            ]
-        return items
-
-
 def strip_runs(
     sheet: Sheet,
     settlement: Settlement,
@@ -154,7 +60,64 @@ def strip_runs(
     deal (the photo's caption has it), the words before the balances, the legend of help, the
     unit after each balance, the legend of corrections, the money (`/score` has it), the legend
     of folded totals."""
-    strip = _Strip(sheet, settlement, words, lang, style.words)
+    game, rules, names = sheet.game, sheet.rules, sheet.game.players
+
+    def word(
+        text: str, color: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False
+    ) -> Seg:
+        return Seg(text, rel=style.words, bold=bold, color=color, kind=kind)
+
+    # The convention, the stake, the deals, who deals next (the pool size is in the circle).
+    sep = word(" · ", MUTED)
+    head = [Item((word(words.get(rules.convention, rules.convention), bold=True),))]
+    if game.stake is not None:
+        stake = format_amount(game.stake, decimals=True, lang=lang)
+        head.append(Item((sep, word(words["centre_stake"].format(stake=stake)))))
+    head.append(Item((sep, word(words["deals"].format(count=sheet.deals)))))
+    if sheet.finished:
+        head.append(Item((sep, word(words["finished"], bold=True))))
+    else:
+        dealer = sheet.next_dealer
+        name = word(names[dealer], SEAT_COLOURS[dealer], bold=True)
+        head.append(Item((sep, word(words["next_dealer"]), name)))
+        if sheet.last_round_announced:
+            head.append(Item((sep, word(words["last_round"], bold=True))))
+    overrides: list[Item] = []
+    pairs = list(rules.overrides(game.size).items())
+    if pairs:
+        overrides = [NEWLINE, Item((word(words["overrides"], MUTED),))]
+        for i, (key, value) in enumerate(pairs):
+            text = f"{key}={value}" + (", " if i < len(pairs) - 1 else "")
+            overrides.append(Item((word(text),), gap=0.2))
+    last: list[Item] = []
+    summary = _deal_summary(sheet, words)
+    if summary is not None:
+        segs = [word(words["last_deal"].format(number=summary[0]), MUTED)]
+        for part in filter(None, re.split("([♦♥])", summary[1])):  # the red suits in red
+            segs.append(word(part, RED if part in "♦♥" else INK))
+        last = [NEWLINE, Item(tuple(segs))]
+
+    def balances(plan: set[str]) -> list[Item]:
+        """Each player's balance if the game ended now, in whists and, with a stake, in money."""
+        items = [NEWLINE]
+        if "label" in plan:
+            label = words["balance_final"] if sheet.finished else words["balance_now"]
+            items.append(Item((word(label, MUTED),), gap=0.5))
+        for seat, balance in enumerate(settlement.balances):
+            colour = PLUS if balance > 0 else (MINUS if balance < 0 else INK)
+            amount = format_amount(balance, decimals=True, sign=True, lang=lang)
+            segs = [
+                word(names[seat] + " ", SEAT_COLOURS[seat], bold=True),
+                Seg(amount, bold=True, color=colour, kind=RunKind.BALANCE),
+            ]
+            if "unit" in plan:
+                segs.append(word(" " + words["whists_unit"], colour, bold=True))
+            if "money" in plan and settlement.money is not None:
+                cash = format_money(settlement.money[seat], lang)
+                segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
+            items.append(Item(tuple(segs), gap=0.9))
+        return items
+
     # Some pool or mountain points were given by another player: the replay says so, a sheet
     # made otherwise is read.
     helped = sheet.helped
@@ -163,29 +126,22 @@ def strip_runs(
     order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
     present = {"help": helped, "correction": corrected, "folded": folded}
     shown = [key for key in order if present.get(key, True)]  # in the order they are given up
-    head = strip.head()
-    # each gives up one more thing than the one before
-    plans = [set(shown[given:]) for given in range(len(shown) + 1)]
-
-    def laid(plan: set[str]) -> list[TextRun]:
-        legend = [
-            words[f"legend_{key}"] for key in ("folded", "correction", "help") if key in plan
-        ]
-        items = (
-            head
-            + (strip.overrides() if "overrides" in plan else [])
-            + strip.balances("label" in plan, "unit" in plan, "money" in plan)
-            + (strip.last_deal() if "last" in plan else [])
-            + strip.legend(legend)
-        )
-        return flow(items, area, *style.strip)
-
-    # Giving up more only makes it fit more easily.
+    # each gives up one more thing than the one before; giving up more only makes it fit more easily
     tried: dict[int, list[TextRun]] = {}
 
-    def fits(index: int) -> bool:
-        tried[index] = laid(plans[index])
-        return bool(tried[index])
+    def fits(given: int) -> bool:
+        plan = set(shown[given:])
+        items = head + (overrides if "overrides" in plan else []) + balances(plan)
+        items += last if "last" in plan else []
+        for key in ("folded", "correction", "help"):  # the legend, a line each, in grey words
+            if key in plan:
+                items.append(NEWLINE)
+                items += [
+                    Item((word(w, MUTED, RunKind.LEGEND),), gap=0.3)
+                    for w in words[f"legend_{key}"].split()
+                ]
+        tried[given] = flow(items, area, *style.strip)
+        return bool(tried[given])
 
-    first = fewest(range(len(plans)), fits)
+    first = fewest(range(len(shown) + 1), fits)
     return [] if first is None else tried[first]

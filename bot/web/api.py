@@ -154,15 +154,6 @@ async def get_history(ctx: WebContext, request: web.Request) -> web.StreamRespon
     return web.json_response({"lines": lines})
 
 
-def request_id(user_id: int, nonce: str | None) -> int | None:
-    """The page's submission as an update id for the service's once-only check: negative, so it
-    never meets Telegram's; the same nonce (a retried or double-tapped submit) is taken once."""
-    if not nonce:
-        return None
-    digest = hashlib.sha256(f"miniapp:{user_id}:{nonce}".encode()).digest()
-    return -1 - int.from_bytes(digest[:7], "big")
-
-
 def _line(body: dict[str, Any]) -> str:
     """The deal line with its spaces made single; empty when there is none or it is too long."""
     line = " ".join(body["line"].split()) if isinstance(body.get("line"), str) else ""
@@ -176,12 +167,16 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
     picture (the `Announce` port): both commit, or neither. The answer is the new sheet."""
     body, start = await posted(request, ctx, _line)
     line, nonce = _line(body), body.get("nonce")
-    if not isinstance(nonce, str) or len(nonce) > NONCE_LIMIT:
-        nonce = None
     seen = await visit(ctx, request, start)
     if seen.state.status is GameStatus.ENDED:
         raise refusal(seen.t, 409, "ended")
-    caller = seen.caller(request_id(seen.user.id, nonce), seen.state.thread_id or None)
+    # The submission as an update id for the service's once-only check: negative, so it never
+    # meets Telegram's; the same nonce (a retried or double-tapped submit) is taken once.
+    update_id = None
+    if isinstance(nonce, str) and 0 < len(nonce) <= NONCE_LIMIT:
+        digest = hashlib.sha256(f"miniapp:{seen.user.id}:{nonce}".encode()).digest()
+        update_id = -1 - int.from_bytes(digest[:7], "big")
+    caller = seen.caller(update_id, seen.state.thread_id or None)
 
     async def work(uow: UnitOfWork) -> Recorded:
         recorded = await records.record(uow, caller, line)

@@ -72,12 +72,9 @@ def authenticate(token: str, header: str | None, now: datetime | None = None) ->
 
 
 # -- the start parameter -----------------------------------------------------------------------
-def _key(token: str) -> bytes:
-    return hashlib.sha256(b"prefbot miniapp start\0" + token.encode()).digest()
-
-
 def _tag(token: str, game_id: int) -> str:
-    digest = hmac.new(_key(token), f"game:{game_id}".encode(), hashlib.sha256).digest()
+    key = hashlib.sha256(b"prefbot miniapp start\0" + token.encode()).digest()
+    digest = hmac.new(key, f"game:{game_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode()[:16]
 
 

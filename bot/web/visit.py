@@ -70,12 +70,9 @@ def amount(value: Fraction | None) -> float | int | None:
     return int(value) if value.denominator == 1 else float(value)
 
 
-Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
 def answers(
     handler: Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]],
-) -> Handler:
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """The handler with its context; a `Refused` becomes its JSON answer."""
 
     async def wrapped(request: web.Request) -> web.StreamResponse:
@@ -109,20 +106,6 @@ def page_lang(user: WebAppUser | None, fallback: str) -> str:
     return lang if lang in LANGUAGES else fallback
 
 
-def unverified_user(header: str | None) -> WebAppUser | None:
-    """The user initData claims, unchecked: only to word a refusal in his language."""
-    try:
-        fields = dict(parse_qsl(header_init_data(header)))
-        user = json.loads(fields.get("user", "null"))
-        return WebAppUser(
-            id=int(user["id"]),
-            first_name=str(user.get("first_name", "")),
-            language_code=user.get("language_code"),
-        )
-    except (AuthError, ValueError, TypeError, KeyError):
-        return None
-
-
 @dataclass(frozen=True, slots=True)
 class Visit:
     """An authorised call: who, which game, in which languages."""
@@ -150,7 +133,18 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
     """Check the signature (401), the start parameter (403), that the game is there (404) and the
     user's right to it: a player, or a member of its chat (403)."""
     header = request.headers.get("Authorization")
-    fallback = translator(page_lang(unverified_user(header), ctx.default_locale))
+    claimed = None  # the user initData claims, unchecked: only to word a refusal in his language
+    try:
+        fields = dict(parse_qsl(header_init_data(header)))
+        user = json.loads(fields.get("user", "null"))
+        claimed = WebAppUser(
+            id=int(user["id"]),
+            first_name=str(user.get("first_name", "")),
+            language_code=user.get("language_code"),
+        )
+    except (AuthError, ValueError, TypeError, KeyError):
+        pass
+    fallback = translator(page_lang(claimed, ctx.default_locale))
     try:
         user = authenticate(ctx.token, header)
     except AuthError as error:
