@@ -49,22 +49,10 @@ class Play:
     raspasy_tricks: int = 0
 
 
-@dataclass(slots=True)
-class _Counting:
-    deals: int = 0
-    declared: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
-    made: list[int] = field(default_factory=lambda: [0] * len(LEVELS))
-    miseres: int = 0
-    miseres_made: int = 0
-    whists: Fraction = Fraction(0)
-    raspasy: int = 0
-    raspasy_tricks: int = 0
-
-
 def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
     """Each seat's play in this game, in seat order."""
     size = sheet.game.size
-    counts = [_Counting() for _ in range(size)]
+    counts = [Tally() for _ in range(size)]  # its counts, no game yet
     for scored in sheet.records:
         record = scored.record
         if not scored.number or scored.dealer is None:  # an adjustment, a mark, a rule change
@@ -73,7 +61,7 @@ def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
             counts[seat].deals += 1
         for entry in scored.entries:
             if entry.column is Column.WHISTS:
-                counts[entry.player].whists += entry.amount
+                _add(counts[entry.player].written, entry.amount)
         if isinstance(record, Contract):
             level = LEVELS.index(record.level)
             counts[record.declarer].declared[level] += 1

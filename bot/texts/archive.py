@@ -4,9 +4,6 @@ game's balances. Pure functions of (translator, values)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from fractions import Fraction
-
 from bot.core.archive import GameLine, GamesPage
 from bot.core.events import EndReason
 from bot.core.state import GameState
@@ -15,15 +12,6 @@ from bot.texts.i18n import Safe, Translator
 from bot.texts.times import chat_time
 from bot.texts.views import join_lines, sheet_caption
 from scoring.sheet import Sheet
-
-
-def balances_inline(t: Translator, names: Sequence[str], balances: Sequence[Fraction]) -> Safe:
-    """`Anna +24 · Boris −6 · Clara −18`, in seat order."""
-    parts = [
-        t("archive-balance", name=name, whists=t.number(balance, signed=True))
-        for name, balance in zip(names, balances, strict=True)
-    ]
-    return Safe(" · ".join(parts))
 
 
 def game_state_text(t: Translator, line: GameLine) -> Safe:
@@ -35,8 +23,12 @@ def game_state_text(t: Translator, line: GameLine) -> Safe:
         return t("archive-state-cancelled", players=players)
     if line.balances is None or not line.deals:
         return t("archive-state-unplayed", players=players)
-    balances = balances_inline(t, line.names, line.balances)
-    return t("archive-state-ended", deals=t.count(line.deals, "deal"), balances=balances)
+    parts = [
+        t("archive-balance", name=name, whists=t.number(balance, signed=True))
+        for name, balance in zip(line.names, line.balances, strict=True)
+    ]
+    deals = t.count(line.deals, "deal")
+    return t("archive-state-ended", deals=deals, balances=Safe(" · ".join(parts)))
 
 
 def game_line_text(t: Translator, line: GameLine, page: GamesPage, *, private: bool) -> Safe:

@@ -90,23 +90,11 @@ def _event_lines(
             | ev.ArbiterProposed()
             | ev.RuleChangeProposed()
         ):
-            target = 0
-            if isinstance(event, ev.CorrectionProposed):
-                target = event.target
-            elif isinstance(event, ev.LateDealProposed):
-                target = event.before
-            line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
-            old = (
-                event.old
-                if isinstance(event, ev.CorrectionProposed | ev.RuleChangeProposed)
-                else ""
-            )
+            target = getattr(event, "target", getattr(event, "before", 0))
+            line, old = getattr(event, "line", ""), getattr(event, "old", "")
             if isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
-                line, old = (
-                    state.canonical(line, t.lang),
-                    state.canonical(old, t.lang) if old else "",
-                )
-            if isinstance(event, ev.RuleChangeProposed):
+                line, old = state.canonical(line, t.lang), old and state.canonical(old, t.lang)
+            elif isinstance(event, ev.RuleChangeProposed):
                 line, old = rule_said(t, line), option_value(t, old)
             arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
             out = [

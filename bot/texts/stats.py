@@ -33,8 +33,23 @@ def _signed(t: Translator, value: Fraction) -> str:
     return t.number(value, signed=True)
 
 
-def _money(t: Translator, tally: Tally) -> str:
-    return "" if tally.money is None else t("stats-money", money=t.money(tally.money, signed=True))
+def _money(t: Translator, tally: Tally) -> Safe:
+    money = tally.money
+    return Safe("") if money is None else t("stats-money", money=t.money(money, signed=True))
+
+
+def _line(t: Translator, player: PlayerStats) -> dict[str, object]:
+    """What a player's line in /stats, /top or /me shows."""
+    tally = player.tally
+    return {
+        "name": player.name,
+        "games": t.count(tally.games, "game"),
+        "wins": tally.wins,
+        "total": _signed(t, tally.total),
+        "average": _signed(t, tally.average),
+        "money": _money(t, tally),
+        "rating": rating_shown(player.rating),
+    }
 
 
 def _best_worst(t: Translator, stats: ChatStats, tally: Tally, key: str = "stats-best") -> Safe:
@@ -62,19 +77,6 @@ def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Saf
     )
 
 
-def _play_lines(t: Translator, tally: Tally) -> list[str]:
-    """Contracts and misères, whists and raspasy, each only when there was one."""
-    declared: list[str] = []
-    if tally.contracts:
-        declared.append(_contracts(t, tally))
-    if tally.miseres:
-        declared.append(t("stats-miseres", made=tally.miseres_made, declared=tally.miseres))
-    habits = [t("stats-habits", whists=_ratio(t, tally.whists_per_deal))]
-    if tally.raspasy:
-        habits.append(t("stats-raspasy", tricks=_ratio(t, tally.tricks_per_raspasy)))
-    return [t("stats-indent", parts=Safe(" · ".join(p))) for p in (declared, habits) if p]
-
-
 def _head(t: Translator, key: str, stats: ChatStats) -> Safe:
     """The title (`key`) of the chat's selected games, or that there are none."""
     if not stats.players:
@@ -90,20 +92,17 @@ def stats_text(t: Translator, stats: ChatStats) -> Safe:
     lines: list[str] = [head]
     for player in stats.players:
         tally = player.tally
-        lines += [
-            "",
-            t(
-                "stats-player",
-                name=player.name,
-                games=t.count(tally.games, "game"),
-                wins=tally.wins,
-                total=_signed(t, tally.total),
-                average=_signed(t, tally.average),
-                money=Safe(_money(t, tally)),
-            ),
-            _best_worst(t, stats, tally),
-            *_play_lines(t, tally),
-        ]
+        lines += ["", t("stats-player", **_line(t, player)), _best_worst(t, stats, tally)]
+        # contracts and misères, whists and raspasy, each only when there was one
+        declared: list[str] = []
+        if tally.contracts:
+            declared.append(_contracts(t, tally))
+        if tally.miseres:
+            declared.append(t("stats-miseres", made=tally.miseres_made, declared=tally.miseres))
+        habits = [t("stats-habits", whists=_ratio(t, tally.whists_per_deal))]
+        if tally.raspasy:
+            habits.append(t("stats-raspasy", tricks=_ratio(t, tally.tricks_per_raspasy)))
+        lines += [t("stats-indent", parts=Safe(" · ".join(p))) for p in (declared, habits) if p]
     lines += ["", t("stats-hint")]
     return join_lines(lines)
 
@@ -120,7 +119,7 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
             "stats-detail-total",
             total=t.count(tally.total, "whist", signed=True),
             average=_signed(t, tally.average),
-            money=Safe(_money(t, tally)),
+            money=_money(t, tally),
         ),
         _best_worst(t, stats, tally, "stats-detail-best"),
         t(
@@ -144,19 +143,10 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
 def top_text(t: Translator, stats: ChatStats) -> Safe:
     """/top as text: the players by total, with games, average and rating."""
     lines: list[str] = [_head(t, "top-title", stats)]
-    for place, player in enumerate(stats.players, start=1):
-        tally = player.tally
-        lines.append(
-            t(
-                "top-line",
-                place=place,
-                name=player.name,
-                total=_signed(t, tally.total),
-                games=t.count(tally.games, "game"),
-                average=_signed(t, tally.average),
-                rating=rating_shown(player.rating),
-            )
-        )
+    lines += [
+        t("top-line", place=place, **_line(t, player))
+        for place, player in enumerate(stats.players, start=1)
+    ]
     return join_lines(lines)
 
 
@@ -177,19 +167,8 @@ def me_text(t: Translator, records: Sequence[ChatRecord]) -> Safe:
         )
     ]
     for record in records:
-        tally = record.player.tally
-        lines.append(
-            t(
-                "me-chat",
-                chat=quote(record.title or "?"),
-                games=t.count(tally.games, "game"),
-                wins=tally.wins,
-                total=_signed(t, tally.total),
-                average=_signed(t, tally.average),
-                rating=rating_shown(record.player.rating),
-                place=record.place,
-                players=record.players,
-            )
-        )
+        chat = quote(record.title or "?")
+        params = {"chat": chat, "place": record.place, "players": record.players}
+        lines.append(t("me-chat", **_line(t, record.player), **params))
     lines += ["", t("me-hint")]
     return join_lines(lines)

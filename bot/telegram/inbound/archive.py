@@ -54,26 +54,19 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
     if page.pages <= 1:
         return None
     builder = InlineKeyboardBuilder()
-    if page.page > 0:
-        builder.button(
-            text=t.template("button-page-back").format(page=page.page),
-            callback_data=GamesCb(page=page.page - 1),
-        )
-    if page.page + 1 < page.pages:
-        builder.button(
-            text=t.template("button-page-next").format(page=page.page + 2),
-            callback_data=GamesCb(page=page.page + 1),
-        )
+    back, ahead = ("button-page-back", page.page, -1), ("button-page-next", page.page + 2, 1)
+    for key, shown, step in (back, ahead):
+        if 0 <= page.page + step < page.pages:
+            text = t.template(key).format(page=shown)
+            builder.button(text=text, callback_data=GamesCb(page=page.page + step))
     return builder.as_markup()
 
 
 def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     builder = InlineKeyboardBuilder()
-    for key, act in (
-        ("button-game-history", GameAct.HISTORY),
-        ("button-game-export", GameAct.EXPORT),
-    ):
-        builder.button(text=t.template(key), callback_data=GameCb(game=number, act=act))
+    for act in GameAct:
+        text = t.template(f"button-game-{act.name.lower()}")
+        builder.button(text=text, callback_data=GameCb(game=number, act=act))
     builder.adjust(2)
     return builder.as_markup()
 
