@@ -117,7 +117,8 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    row = (await find(uow, caller, command, home_only=True)).row
+    async with uow.reading() as repo:
+        row = await _row_here(repo, caller, command, home_only=True)
     repo = await _writing(uow, caller)
     state = await read(repo, row)
     if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
@@ -229,12 +230,17 @@ async def find(
 ) -> Tournament:
     """The tournament at home here, else (unless `home_only`) the one this table plays in."""
     async with uow.reading() as repo:
-        row = await repo.home_tournament(caller.chat_id, caller.topic)
-        if row is None and not home_only:
-            row = await _table_row(repo, caller.chat_id, caller.topic)
-        if row is None:
-            raise GameError("tournament-none", command, {}, EXAMPLE)
-        return await read(repo, row)
+        return await read(repo, await _row_here(repo, caller, command, home_only=home_only))
+
+
+async def _row_here(repo: Repo, caller: Caller, command: str, *, home_only: bool) -> TournamentRow:
+    """`find`'s row without reading its log: a creator's command reads that under its write lock."""
+    row = await repo.home_tournament(caller.chat_id, caller.topic)
+    if row is None and not home_only:
+        row = await _table_row(repo, caller.chat_id, caller.topic)
+    if row is None:
+        raise GameError("tournament-none", command, {}, EXAMPLE)
+    return row
 
 
 async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | None:
