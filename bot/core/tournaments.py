@@ -1,10 +1,12 @@
-"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings."""
+"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings.
+A tournament's log folds to its state: rules, tables, rounds, games entered."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
@@ -14,9 +16,8 @@ from bot.core.events import EndReason, Kind, Player
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
-from bot.core.tournament_state import Table, TKind, Tournament, read
 from bot.core.uow import UnitOfWork
-from bot.domain import GameStatus, Repo
+from bot.domain import EventRow, GameStatus, Repo
 from bot.domain.rows import TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
@@ -27,6 +28,92 @@ CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read al
 CODE_LENGTH: Final = 6
 NAME_LIMIT: Final = 40
 _SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
+
+
+class TKind(StrEnum):  # the kinds of a tournament's log
+    CREATED = "created"  # {name, convention, overrides, scoring, creator}
+    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
+    JUDGE_NAMED = "judge_named"  # {judge: player}
+    ROUND_STARTED = "round_started"  # {round}
+    ROUND_CLOSED = "round_closed"  # {round}
+    GAME_ENTERED = "game_entered"  # {game_id, table, round}
+    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int  # 1, 2, … in the order the tables joined
+    chat_id: int
+    thread_id: int
+    title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    game_id: int
+    table: int
+    round: int
+
+
+@dataclass(slots=True)
+class Tournament:
+    row: TournamentRow
+    name: str = ""
+    convention: str = "sochi"
+    overrides: dict[str, str] = field(default_factory=dict)
+    scoring: Scoring = Scoring.WHISTS
+    creator: Player | None = None
+    judge: Player | None = None
+    tables: list[Table] = field(default_factory=list)
+    round: int = 0  # the last round started
+    open: bool = False  # whether that round is still open
+    entries: list[Entry] = field(default_factory=list)
+
+    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
+        return next(
+            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
+        )
+
+    def table(self, number: int) -> Table:
+        if not 1 <= number <= len(self.tables):
+            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
+        return self.tables[number - 1]
+
+    def apply(self, kind: TKind, data: dict[str, Any]) -> None:
+        """One event of the log, on the state before it."""
+        if kind is TKind.CREATED:
+            self.name, self.convention = data["name"], data["convention"]
+            self.overrides = dict(data["overrides"])
+            self.scoring = Scoring(data["scoring"])
+            self.creator = Player.of(data["creator"])
+        elif kind is TKind.TABLE_JOINED:
+            number = len(self.tables) + 1
+            self.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
+        elif kind is TKind.JUDGE_NAMED:
+            self.judge = Player.of(data["judge"])
+        elif kind is TKind.ROUND_STARTED:
+            self.round, self.open = data["round"], True
+        elif kind is TKind.ROUND_CLOSED:
+            self.open = False
+        elif kind is TKind.GAME_ENTERED:
+            self.entries.append(Entry(data["game_id"], data["table"], data["round"]))
+        elif kind is TKind.TABLE_MOVED:
+            self.tables = [
+                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
+                for t in self.tables
+            ]
+
+
+def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+    """The tournament as its log stands."""
+    state = Tournament(row)
+    for event in events:
+        state.apply(TKind(event.kind), event.payload)
+    return state
+
+
+async def read(repo: Repo, row: TournamentRow) -> Tournament:
+    return fold(row, await repo.tournament_events(row.tournament_id))
 
 
 async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
@@ -81,10 +168,9 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
         "scoring": scoring.value,
         "creator": caller.as_player().payload(),
     }
-    await repo.append_tournament(
-        row.tournament_id, TKind.CREATED.value, payload, caller.user_id, uow.now()
-    )
-    return await read(repo, row)
+    state = Tournament(row)
+    await _log(uow, repo, state, TKind.CREATED, payload)
+    return state
 
 
 async def join(
@@ -100,18 +186,14 @@ async def join(
             "tournament-unknown", code or "/tournament join", {}, "/tournament join K7M2QX"
         )
     repo = await _writing(uow, caller, row.home_chat_id)
-    if (await read(repo, row)).table_at(caller.chat_id, caller.topic) is not None:
+    state = await read(repo, row)
+    if state.table_at(caller.chat_id, caller.topic) is not None:
         raise GameError("tournament-joined", code, {}, "/standings")
     shown = title or caller.chat_title
     payload = {"chat_id": caller.chat_id, "thread_id": caller.topic, "title": shown}
-    await repo.append_tournament(
-        row.tournament_id, TKind.TABLE_JOINED.value, payload, caller.user_id, uow.now()
-    )
+    await _log(uow, repo, state, TKind.TABLE_JOINED, payload)
     await repo.set_table_tournament(caller.chat_id, caller.topic, row.tournament_id)
-    state = await read(repo, row)
-    table = state.table_at(caller.chat_id, caller.topic)
-    assert table is not None
-    return state, table
+    return state, state.tables[-1]
 
 
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
@@ -127,9 +209,10 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
 
 
 async def _log(uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any) -> None:
-    caller = uow.caller
-    author = caller.user_id if caller is not None else None
+    """Append the event to the tournament's log and apply it to `state`."""
+    author = uow.caller.user_id if uow.caller is not None else None
     await repo.append_tournament(state.row.tournament_id, kind.value, data, author, uow.now())
+    state.apply(kind, data)
 
 
 async def start_round(uow: UnitOfWork, caller: Caller) -> Tournament:
@@ -138,7 +221,6 @@ async def start_round(uow: UnitOfWork, caller: Caller) -> Tournament:
     if state.open:
         raise GameError("tournament-round-open", str(state.round), {}, "/tournament close")
     await _log(uow, repo, state, TKind.ROUND_STARTED, {"round": state.round + 1})
-    state.round, state.open = state.round + 1, True
     return state
 
 
@@ -148,7 +230,6 @@ async def close_round(uow: UnitOfWork, caller: Caller) -> Tournament:
     if not state.open:
         raise GameError("tournament-no-round", "/tournament close", {}, "/tournament round")
     await _log(uow, repo, state, TKind.ROUND_CLOSED, {"round": state.round})
-    state.open = False
     return state
 
 
@@ -157,7 +238,6 @@ async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
     repo, state = await _managed(uow, caller, "/tournament judge")
     judge = parse_arbiter(ref, caller.as_player())
     await _log(uow, repo, state, TKind.JUDGE_NAMED, {"judge": judge.payload()})
-    state.judge = judge
     return state
 
 
@@ -194,20 +274,15 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
         expected = " ".join([state.convention, *(f"{k}={v}" for k, v in state.overrides.items())])
         params = {"name": state.name, "rules": expected}
         raise GameError("tournament-rules", "/newgame", params, "/newgame")
-    this_round = [e for e in state.entries if (e.table, e.round) == (table.number, state.round)]
-    for entry in this_round:
-        if not await _cancelled(repo, entry.game_id):
-            params = {"round": str(state.round)}
-            raise GameError("tournament-played", "/newgame", params, "/standings")
+    for entry in state.entries:  # a cancelled game leaves the round to play
+        if (entry.table, entry.round) == (table.number, state.round):
+            last = (await repo.events(entry.game_id))[-1]
+            if (last.kind, last.payload.get("reason")) != (Kind.GAME_ENDED, EndReason.CANCELLED):
+                params = {"round": str(state.round)}
+                raise GameError("tournament-played", "/newgame", params, "/standings")
     if state.judge is not None:
         spec.arbiter = state.judge
     return state, table
-
-
-async def _cancelled(repo: Repo, game_id: int) -> bool:
-    last = (await repo.events(game_id))[-1:]
-    ended = [row.payload.get("reason") for row in last if row.kind == Kind.GAME_ENDED]
-    return ended == [EndReason.CANCELLED.value]
 
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
@@ -328,8 +403,8 @@ async def table_games(uow: UnitOfWork, state: Tournament) -> dict[int, TableGame
     found: dict[int, TableGame] = {}
     async with uow.reading() as repo:
         for table in state.tables:
-            row = await repo.live_game(table.chat_id, table.thread_id)
-            row = row or await repo.last_game(table.chat_id, table.thread_id)
+            # its newest game: the live one if any (a table opens a game only when none is live)
+            row = await repo.last_game(table.chat_id, table.thread_id)
             if row is None:
                 continue
             waiting: tuple[int, ...] = ()
