@@ -26,9 +26,7 @@ def same_update(
     """Whether a processed update's row is this update again: the same unless both know the chat
     and they differ in chat or message (a new Bot API server, an old database; logged)."""
     kept_chat, kept_message = kept
-    if kept_chat is None or chat_id is None:
-        return True
-    if (kept_chat, kept_message) == (chat_id, message_id):
+    if kept_chat is None or chat_id is None or (kept_chat, kept_message) == (chat_id, message_id):
         return True
     log.warning(
         "update_id %s came back for chat %s message %s (kept: chat %s message %s): a new update,"
@@ -67,8 +65,7 @@ class GameRow:
 
     @property
     def chat_number(self) -> int:
-        """The number its chat knows it by ("Game #1"); a row from before the per-chat number
-        has its global id."""
+        """Its number in its chat ("Game #1"); a row older than that number shows its global id."""
         return self.number or self.game_id
 
 
@@ -112,8 +109,7 @@ class Account:
     username: str | None = None
 
 
-DebtLog = list[tuple[GameRow, list[EventRow]]]
-"""The debt events of several games, game by game (`Repo.debt_events`)."""
+DebtLog = list[tuple[GameRow, list[EventRow]]]  # debt events, game by game (`Repo.debt_events`)
 
 
 @dataclass(frozen=True, slots=True)
