@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import attrgetter
 from typing import Final
 
 from bot.core.errors import GameError
@@ -64,17 +62,12 @@ def check_name(name: str) -> str:
 
 
 def name_from_profile(first_name: str | None, username: str | None, taken: set[str]) -> str:
-    """A name a deal line can hold for a Telegram user, unique in the game."""
-    candidates = [(first_name or "").split(), [(username or "")]]
-    base = ""
-    for words in candidates:
-        if words:
-            cleaned = "".join(c for c in words[0] if c.isalnum() or c in "_-'.")[:NAME_MAX]
-            cleaned = cleaned.lstrip("0123456789_-'.")
-            if cleaned and name_problem(cleaned) is None:
-                base = cleaned
-                break
-    base = base or "Player"
+    """A name a deal line can hold for a Telegram user (his first name's first word, else his
+    username), unique in the game."""
+    words = [*(first_name or "").split()[:1], username or ""]
+    kept = ("".join(c for c in w if c.isalnum() or c in "_-'.")[:NAME_MAX] for w in words)
+    cleaned = (w.lstrip("0123456789_-'.") for w in kept)
+    base = next((w for w in cleaned if w and name_problem(w) is None), "Player")
     name, n = base, 1
     while name.casefold() in taken:
         n += 1
@@ -152,8 +145,13 @@ def parse_newgame(
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
-    _check_unique(spec.players, attrgetter("name"))
-    _check_unique(spec.players, lambda p: p.username and f"@{p.username}")
+    # no two players share a name, nor an @username, whatever its case
+    handles = [f"@{p.username}" for p in spec.players if p.username]
+    for shown in ([p.name for p in spec.players], handles):
+        folded = [name.casefold() for name in shown]
+        same = [name for i, name in enumerate(shown) if folded[i] in folded[:i]]
+        if same:
+            raise GameError("same-name", same[0], {}, EXAMPLE)
     if spec.arbiter is not None:
         _check_arbiter(spec.arbiter, spec.players)
     try:
@@ -205,13 +203,3 @@ def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
         )
         if same_user or player.name.casefold() == arbiter.name.casefold():
             raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
-
-
-def _check_unique(players: list[Player], shown: Callable[[Player], str | None]) -> None:
-    """No two players share a name (`shown`: the name, or the @username) whatever its case."""
-    seen: set[str] = set()
-    for player in players:
-        key = (shown(player) or "").casefold()
-        if key and key in seen:
-            raise GameError("same-name", shown(player) or "", {}, EXAMPLE)
-        seen.add(key)
