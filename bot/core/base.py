@@ -132,7 +132,7 @@ class Core:
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
         self.store = store
         self.clock = clock
-        # corrected values worked out, by game (`bot.core.audit.Known`)
+        # corrected values worked out, by game (`bot.core.archive.Known`)
         self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         # a game's recent sheets weigh their records (their states share the kept one's)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import logging
 from datetime import UTC, tzinfo
 
-from bot.core import audit, lobby
-from bot.core.archive import exported
-from bot.core.audit import CorrectedValues
+from bot.core import archive, lobby
+from bot.core.archive import CorrectedValues, exported
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
 from bot.core.folding import fold
@@ -76,7 +75,7 @@ async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
 
 
 def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedValues:
-    return audit.corrected_values(state, sheet, core.corrected)
+    return archive.corrected_values(state, sheet, core.corrected)
 
 
 async def export(

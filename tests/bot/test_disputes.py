@@ -416,11 +416,11 @@ async def test_the_corrected_values_stay_as_a_fresh_reading_gives_them_as_the_ga
 ) -> None:
     """The corrected values are worked out once per correction (not on every picture): later
     deals, an undo and a second correction still give what a reading of the whole game gives."""
-    from bot.core import audit
+    from bot.core import archive
 
     def fresh(snap: Snapshot) -> object:
         assert snap.sheet is not None
-        return audit.corrected_values(snap.state, snap.sheet)  # nothing known: worked out
+        return archive.corrected_values(snap.state, snap.sheet)  # nothing known: worked out
 
     await open_game(chat)
     await chat.send(ANNA, f"/deal {DEAL_1}")
