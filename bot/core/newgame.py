@@ -89,11 +89,7 @@ def _pool(value: str | None, span: str) -> str:
     return value
 
 
-def parse_newgame(
-    args: str,
-    me: Player,
-    mentions: dict[str, Player] | None = None,
-) -> NewGame:
+def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = None) -> NewGame:
     """Read the arguments of /newgame; raises GameError or OptionError with the part at fault."""
     mentions = mentions or {}
     spec = NewGame()

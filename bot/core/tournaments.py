@@ -1,5 +1,4 @@
-"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings.
-A tournament's log folds to its state: rules, tables, rounds, games entered."""
+"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
 from bot.core.uow import UnitOfWork
-from bot.domain import EventRow, GameStatus, Repo
-from bot.domain.rows import TournamentRow
+from bot.domain import EventRow, GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
@@ -57,6 +55,8 @@ class Entry:
 
 @dataclass(slots=True)
 class Tournament:
+    """A tournament as its log folds: rules, tables, rounds, games entered."""
+
     row: TournamentRow
     name: str = ""
     convention: str = "sochi"
@@ -134,8 +134,7 @@ def parse_new(args: str, me: Player) -> tuple[str, NewGame, Scoring]:
     tokens = args.split()
     if len(tokens) < 2:
         raise GameError("tournament-usage", args.strip() or "/tournament new", {}, EXAMPLE)
-    name, rest = tokens[0], []
-    scoring = Scoring.WHISTS
+    name, rest, scoring = tokens[0], [], Scoring.WHISTS
     for token in tokens[1:]:
         key, sep, value = token.partition("=")
         if sep and key.casefold() in _SCORING_OPTION:
@@ -158,9 +157,8 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     code = ""
     while not code or await repo.tournament_by_code(code) is not None:
         code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-    row = await repo.create_tournament(
-        code, (caller.chat_id, caller.topic), caller.user_id, uow.now()
-    )
+    home = (caller.chat_id, caller.topic)
+    row = await repo.create_tournament(code, home, caller.user_id, uow.now())
     payload = {
         "name": name,
         "convention": spec.convention,
