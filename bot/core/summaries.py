@@ -169,22 +169,12 @@ _Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games ar
 _memos: WeakKeyDictionary[Store, OrderedDict[_Key, Summary]] = WeakKeyDictionary()
 
 
-def _keep(decoded: OrderedDict[_Key, Summary], summary: Summary) -> None:
-    key = (summary.game_id, summary.chat_id, summary.number)
-    decoded[key] = summary
-    decoded.move_to_end(key)
-    while len(decoded) > KEPT:
-        decoded.popitem(last=False)
-
-
 async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
     """The summaries of the ended games among `rows`, in their order (made if missing)."""
     ended = [row for row in rows if row.status is GameStatus.ENDED]
     decoded = _memos.setdefault(store, OrderedDict())
-    found: dict[int, Summary] = {}
-    for row in ended:
-        if (known := decoded.get((row.game_id, row.chat_id, row.chat_number))) is not None:
-            found[row.game_id] = known
+    keys = {row.game_id: (row.game_id, row.chat_id, row.chat_number) for row in ended}
+    found = {game_id: decoded[key] for game_id, key in keys.items() if key in decoded}
     unread = [row for row in ended if row.game_id not in found]
     if unread:
         async with store.reading() as repo:
@@ -192,14 +182,11 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
         shared: Shared = {}
         for row in unread:
             version, data = kept.get(row.game_id, ("", {}))
-            if version != VERSION:
-                continue
             try:
-                found[row.game_id] = summary = summary_of(row, data, shared)
+                if version == VERSION:
+                    found[row.game_id] = summary_of(row, data, shared)
             except (KeyError, IndexError, TypeError, ValueError):  # then it is made again
                 log.warning("game %s: its kept summary does not read; made again", row.game_id)
-                continue
-            _keep(decoded, summary)
     missing = [row for row in ended if row.game_id not in found]
     for start in range(0, len(missing), BATCH):
         batch = missing[start : start + BATCH]
@@ -208,7 +195,9 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
         made = await asyncio.to_thread(list, map(summarise, batch, logs))
         async with store.transaction() as repo:
             await repo.save_summaries([(s.game_id, VERSION, summary_json(s)) for s in made])
-        for summary in made:
-            found[summary.game_id] = summary
-            _keep(decoded, summary)
+        found.update((summary.game_id, summary) for summary in made)
+    for game_id, key in keys.items():
+        decoded.setdefault(key, found[game_id])
+    while len(decoded) > KEPT:  # the least recently kept go first
+        decoded.popitem(last=False)
     return [found[row.game_id] for row in ended]
