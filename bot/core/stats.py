@@ -64,9 +64,8 @@ def parse_query(text: str) -> StatsQuery:
     """Period words and conventions wherever they stand; what remains names one player."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
-        low = token.casefold()
-        if low in PERIOD_WORDS:
-            period = PERIOD_WORDS[low]
+        if (named := PERIOD_WORDS.get(token.casefold())) is not None:
+            period = named
             continue
         if not token.startswith("@"):
             try:
@@ -94,17 +93,15 @@ class Identities:
     def of(cls, games: Iterable[Summary]) -> Identities:
         """From the games newest first: the newest name a player had is the one shown."""
         known = cls()
-        games = list(games)
-        for summary in games:
-            for player in summary.players:
-                if player.user_id is not None and player.username:
-                    known.accounts.setdefault(player.username.casefold(), player.user_id)
-        for summary in games:
-            for player in summary.players:
-                key = known.key(player)
-                known.names.setdefault(key, player.name)
-                if player.username:
-                    known.usernames.setdefault(key, player.username)
+        seats = [player for summary in games for player in summary.players]
+        for player in seats:
+            if player.user_id is not None and player.username:
+                known.accounts.setdefault(player.username.casefold(), player.user_id)
+        for player in seats:
+            key = known.key(player)
+            known.names.setdefault(key, player.name)
+            if player.username:
+                known.usernames.setdefault(key, player.username)
         return known
 
     def key(self, player: Player) -> PlayerKey:
@@ -197,12 +194,10 @@ async def chat_stats(
     played = [s for s in in_order(await summaries(store, rows)) if filt.keeps(s, now, zone)]
     kept = _standings.setdefault(store, OrderedDict())
     key = (chat_id, filt, str(zone), tuple(s.game_id for s in played))
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = standings(chat_id, played, filt, zone)
-        while len(kept) > STANDINGS_KEPT:
-            kept.popitem(last=False)
-    kept.move_to_end(key)
+    found = kept.pop(key, None) or standings(chat_id, played, filt, zone)
+    kept[key] = found  # the last asked for last
+    while len(kept) > STANDINGS_KEPT:
+        kept.popitem(last=False)
     return found
 
 
@@ -226,9 +221,8 @@ async def account_stats(store: Store, user_id: int, now: datetime, lang: str) ->
     found: list[ChatRecord] = []
     for chat_id, title in titled:
         stats = await chat_stats(store, chat_id, StatsFilter(), now, lang)
-        place = next((i for i, p in enumerate(stats.players) if p.key == key), None)
-        if place is not None:
-            player = stats.players[place]
-            found.append(ChatRecord(chat_id, title, player, place + 1, len(stats.players)))
+        for place, player in enumerate(stats.players, start=1):
+            if player.key == key:
+                found.append(ChatRecord(chat_id, title, player, place, len(stats.players)))
     found.sort(key=lambda r: (-r.player.tally.games, r.chat_id))
     return found
