@@ -47,8 +47,7 @@ async def new_game(
             await repo.set_chat_title(caller.chat_id, caller.chat_title)
         row = await repo.create_game(caller.chat_id, caller.user_id, unit.now(), caller.topic)
         unit.adopt(GameState(row.game_id, row.chat_id, row.chat_number, row.thread_id))
-        if spec.dealer is not None:
-            check_dealer_ref(spec)
+        check_dealer_ref(spec)
         stake = stake_text(spec.stake) if spec.stake is not None else None
         created = GameCreated(
             spec.convention, spec.seats, spec.overrides, stake, spec.dealer, caller.as_player()
@@ -67,8 +66,8 @@ async def new_game(
 
 
 def check_dealer_ref(spec: NewGame) -> None:
-    ref = spec.dealer or ""
-    if len(ref) == 1 and ref in SEATS[: spec.seats]:
+    ref = spec.dealer
+    if ref is None or (len(ref) == 1 and ref in SEATS[: spec.seats]):
         return
     if len(spec.players) == spec.seats:
         try:
@@ -140,10 +139,8 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
         if name is not None:
             if not state.is_scorekeeper(caller.user_id):
                 raise GameError("scorekeeper-only", name, {}, "/leave")
-            wanted = name.casefold()
-            seat = next(
-                (s for s, p in enumerate(state.players) if p.name.casefold() == wanted), None
-            )
+            folded = [n.casefold() for n in state.names]
+            seat = folded.index(name.casefold()) if name.casefold() in folded else None
         else:
             seat = state.seat_of(caller.user_id, caller.username)
         if seat is None:
@@ -171,11 +168,9 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
         if row is not None and row.status is not GameStatus.ENDED:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
-            if state.seat_of(caller.user_id, caller.username) is None and not (
-                state.is_scorekeeper(caller.user_id)
-            ):
-                players = ", ".join(state.names)
-                raise GameError(refusal, span, {"players": players}, "/score")
+            plays = state.seat_of(caller.user_id, caller.username) is not None
+            if not plays and not state.is_scorekeeper(caller.user_id):
+                raise GameError(refusal, span, {"players": ", ".join(state.names)}, "/score")
         return unit.repo
 
 
@@ -189,9 +184,8 @@ async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joi
         if caller.user_id is not None and player.user_id == caller.user_id:
             return Joined(state, player, state.status is GameStatus.PLAYING)
         handle = f"@{player.username}" if player.username else player.name
-        if player.user_id is not None:
-            raise GameError("seat-claimed", "", {"name": player.name, "handle": handle}, "")
-        raise GameError("seat-not-yours", "", {"name": player.name, "handle": handle}, "")
+        refusal = "seat-not-yours" if player.user_id is None else "seat-claimed"
+        raise GameError(refusal, "", {"name": player.name, "handle": handle}, "")
 
 
 def needs_link(state: GameState, caller: Caller) -> bool:
