@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Hashable
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Final
 
 from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.events import EndReason, Kind, Player
+from bot.core.events import EndReason, Kind
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
+from bot.core.tournament_state import Table, TKind, Tournament, read
 from bot.core.uow import UnitOfWork
-from bot.domain import EventRow, GameStatus, Repo, TournamentRow
+from bot.domain import GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
@@ -26,94 +26,6 @@ CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read al
 CODE_LENGTH: Final = 6
 NAME_LIMIT: Final = 40
 _SCORING_OPTION: Final = frozenset({"scoring", "зачёт", "зачет"})
-
-
-class TKind(StrEnum):  # the kinds of a tournament's log
-    CREATED = "created"  # {name, convention, overrides, scoring, creator}
-    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
-    JUDGE_NAMED = "judge_named"  # {judge: player}
-    ROUND_STARTED = "round_started"  # {round}
-    ROUND_CLOSED = "round_closed"  # {round}
-    GAME_ENTERED = "game_entered"  # {game_id, table, round}
-    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    number: int  # 1, 2, … in the order the tables joined
-    chat_id: int
-    thread_id: int
-    title: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    game_id: int
-    table: int
-    round: int
-
-
-@dataclass(slots=True)
-class Tournament:
-    """A tournament as its log folds: rules, tables, rounds, games entered."""
-
-    row: TournamentRow
-    name: str = ""
-    convention: str = "sochi"
-    overrides: dict[str, str] = field(default_factory=dict)
-    scoring: Scoring = Scoring.WHISTS
-    creator: Player | None = None
-    judge: Player | None = None
-    tables: list[Table] = field(default_factory=list)
-    round: int = 0  # the last round started
-    open: bool = False  # whether that round is still open
-    entries: list[Entry] = field(default_factory=list)
-
-    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
-        return next(
-            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
-        )
-
-    def table(self, number: int) -> Table:
-        if not 1 <= number <= len(self.tables):
-            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
-        return self.tables[number - 1]
-
-    def apply(self, kind: TKind, data: dict[str, Any]) -> None:
-        """One event of the log, on the state before it."""
-        if kind is TKind.CREATED:
-            self.name, self.convention = data["name"], data["convention"]
-            self.overrides = dict(data["overrides"])
-            self.scoring = Scoring(data["scoring"])
-            self.creator = Player.of(data["creator"])
-        elif kind is TKind.TABLE_JOINED:
-            number = len(self.tables) + 1
-            self.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
-        elif kind is TKind.JUDGE_NAMED:
-            self.judge = Player.of(data["judge"])
-        elif kind is TKind.ROUND_STARTED:
-            self.round, self.open = data["round"], True
-        elif kind is TKind.ROUND_CLOSED:
-            self.open = False
-        elif kind is TKind.GAME_ENTERED:
-            self.entries.append(Entry(data["game_id"], data["table"], data["round"]))
-        elif kind is TKind.TABLE_MOVED:
-            self.tables = [
-                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
-                for t in self.tables
-            ]
-
-
-def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
-    """The tournament as its log stands."""
-    state = Tournament(row)
-    for event in events:
-        state.apply(TKind(event.kind), event.payload)
-    return state
-
-
-async def read(repo: Repo, row: TournamentRow) -> Tournament:
-    return fold(row, await repo.tournament_events(row.tournament_id))
 
 
 async def _writing(uow: UnitOfWork, caller: Caller, *chat_ids: int) -> Repo:
@@ -129,8 +41,10 @@ def _group_only(caller: Caller) -> None:
 
 
 # -- the commands ------------------------------------------------------------------------------
-def parse_new(args: str, me: Player) -> tuple[str, NewGame, Scoring]:
-    """`NAME convention [options] [scoring=places]`: the name, the rules, how games score."""
+async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
+    """/tournament new NAME convention [options] [scoring=places]: a tournament at home in this
+    chat (or topic), its rules frozen."""
+    _group_only(caller)
     tokens = args.split()
     if len(tokens) < 2:
         raise GameError("tournament-usage", args.strip() or "/tournament new", {}, EXAMPLE)
@@ -146,13 +60,7 @@ def parse_new(args: str, me: Player) -> tuple[str, NewGame, Scoring]:
             rest.append(token)
     if len(name) > NAME_LIMIT:
         raise GameError("tournament-usage", name, {}, EXAMPLE)
-    return name, parse_newgame(" ".join(rest), me), scoring
-
-
-async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
-    """/tournament new: a tournament at home in this chat (or topic), its rules frozen."""
-    _group_only(caller)
-    name, spec, scoring = parse_new(args, caller.as_player())
+    spec = parse_newgame(" ".join(rest), caller.as_player())
     repo = await _writing(uow, caller)
     code = ""
     while not code or await repo.tournament_by_code(code) is not None:
