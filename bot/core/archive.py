@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict, defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
@@ -24,7 +23,6 @@ from bot.core.summaries import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import chat_zone
 from bot.domain import GameRow, GameStatus, Store
-from scoring.deal import Record
 from scoring.errors import ScoringError
 from scoring.protocol import format_protocol
 from scoring.replay import replay
@@ -179,9 +177,7 @@ async def exported(
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
-    in_force = records_of(state)
-    comments = protocol_comments(state, in_force, zone)
-    protocol = format_protocol(state.game(), in_force, comments)
+    protocol = format_protocol(state.game(), records_of(state), protocol_comments(state, zone))
     return Exported(state, protocol, event_log_json(state, now))
 
 
@@ -206,12 +202,9 @@ def ballots_text(state: GameState, vote: Vote) -> str:
     return ", ".join(parts) or "no ballots"
 
 
-def protocol_comments(
-    state: GameState, records: Sequence[Record], zone: tzinfo = UTC
-) -> dict[int, list[str]]:
+def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[str]]:
     """Comment lines per record index telling the game's history beside its records (in `zone`)."""
     in_force = state.records
-    assert len(in_force) == len(records)
     index = {item.seq: i for i, item in enumerate(in_force)}
     deals = [item.seq for item in in_force if item.kind is Kind.DEAL and item.change is None]
     numbers = {seq: number for number, seq in enumerate(deals, start=1)}

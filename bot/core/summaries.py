@@ -68,19 +68,9 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
         deals = sheet.deals
         if deals:
             played = plays(sheet, settle(sheet.rules, sheet.totals, state.stake))
-    return Summary(
-        row.game_id,
-        row.chat_id,
-        row.chat_number,
-        row.created_at,
-        ended,
-        state.convention,
-        state.ended_reason,
-        deals,
-        tuple(state.players),
-        played,
-        state.stake,
-    )
+    head = (row.game_id, row.chat_id, row.chat_number, row.created_at, ended, state.convention)
+    players = tuple(state.players)
+    return Summary(*head, state.ended_reason, deals, players, played, state.stake)
 
 
 # -- kept as JSON ------------------------------------------------------------------------------
