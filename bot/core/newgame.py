@@ -62,8 +62,7 @@ def check_name(name: str) -> str:
 
 
 def name_from_profile(first_name: str | None, username: str | None, taken: set[str]) -> str:
-    """A name a deal line can hold for a Telegram user (his first name's first word, else his
-    username), unique in the game."""
+    """A deal line's name for a Telegram user (first name, else username), unique in the game."""
     words = [*(first_name or "").split()[:1], username or ""]
     kept = ("".join(c for c in w if c.isalnum() or c in "_-'.")[:NAME_MAX] for w in words)
     cleaned = (w.lstrip("0123456789_-'.") for w in kept)

@@ -42,8 +42,7 @@ def _group_only(caller: Caller) -> None:
 
 # -- the commands ------------------------------------------------------------------------------
 async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
-    """/tournament new NAME convention [options] [scoring=places]: a tournament at home in this
-    chat (or topic), its rules frozen."""
+    """/tournament new NAME convention [options] [scoring=places]: a tournament, rules frozen."""
     _group_only(caller)
     tokens = args.split()
     if len(tokens) < 2:
