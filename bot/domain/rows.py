@@ -59,11 +59,6 @@ class GameRow:
     thread_id: int = 0  # its forum topic (a table of its own); 0: the General topic, any group
 
     @property
-    def thread(self) -> int | None:
-        """The topic to send its messages to (None: the chat itself)."""
-        return self.thread_id or None
-
-    @property
     def chat_number(self) -> int:
         """Its number in its chat ("Game #1"); a row older than that number shows its global id."""
         return self.number or self.game_id
