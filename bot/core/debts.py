@@ -168,12 +168,11 @@ def parse_period(text: str) -> int | None:
     return seconds
 
 
-async def set_reminder(uow: UnitOfWork, caller: Caller, every: int | None) -> Reminder | None:
+async def set_reminder(uow: UnitOfWork, caller: Caller, every: int | None) -> None:
     if caller.private:
         raise GameError("group-only", "/remind", {}, REMIND_EXAMPLE)
     repo = await uow.holding(caller.chat_id)
     await repo.set_reminder(caller.chat_id, every)
-    return None if every is None else Reminder(caller.chat_id, every)
 
 
 async def reminder_of(core: Core, chat_id: int) -> Reminder | None:
