@@ -76,8 +76,8 @@ def page_bounds(total: int, page: int) -> tuple[int, int]:
     return min(max(page, 0), pages - 1), pages
 
 
-async def _lines(core: Core, rows: list[GameRow]) -> list[tuple[GameLine, tuple[Player, ...]]]:
-    """Each game's line, and who sits in it."""
+async def _lines(core: Core, rows: list[GameRow], user_id: int | None = None) -> list[GameLine]:
+    """Each game's line (with `user_id`: of the games that account sits in)."""
     ended = {s.game_id: s for s in await summaries(core.store, rows)}
     lines = []
     async with core.store.reading() as repo:
@@ -85,19 +85,21 @@ async def _lines(core: Core, rows: list[GameRow]) -> list[tuple[GameLine, tuple[
             head = (row.game_id, row.chat_id, row.chat_number, row.created_at)
             if row.status is not GameStatus.ENDED:
                 state = await core.fold(repo, row)
+                players = tuple(state.players)
                 line = GameLine(*head, state.convention, state.names, row.status)
-                lines.append((line, tuple(state.players)))
-                continue
-            s = ended[row.game_id]
-            plays, money = s.plays, None
-            if plays is not None and all(p.money is not None for p in plays):
-                money = tuple(p.money for p in plays if p.money is not None)
-            balances = None if plays is None else tuple(p.balance for p in plays)
-            names = tuple(p.name for p in s.players)
-            line = GameLine(
-                *head, s.convention, names, row.status, s.reason, s.deals, balances, money
-            )
-            lines.append((line, s.players))
+            else:
+                s = ended[row.game_id]
+                players = s.players
+                plays, money = s.plays, None
+                if plays is not None and all(p.money is not None for p in plays):
+                    money = tuple(p.money for p in plays if p.money is not None)
+                balances = None if plays is None else tuple(p.balance for p in plays)
+                names = tuple(p.name for p in s.players)
+                line = GameLine(
+                    *head, s.convention, names, row.status, s.reason, s.deals, balances, money
+                )
+            if user_id is None or any(p.user_id == user_id for p in players):
+                lines.append(line)
     return lines
 
 
@@ -109,7 +111,7 @@ async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPag
     page, pages = page_bounds(len(rows), page)
     shown = await _lines(core, rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
     zone = chat_zone(settings.time_zone, settings.locale or lang)
-    return GamesPage(tuple(line for line, _ in shown), page, pages, len(rows), zone)
+    return GamesPage(tuple(shown), page, pages, len(rows), zone)
 
 
 async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang: str) -> GamesPage:
@@ -117,11 +119,7 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
     async with core.store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
-    lines = [
-        line
-        for line, players in await _lines(core, rows)
-        if any(p.user_id == user_id for p in players)
-    ]
+    lines = await _lines(core, rows, user_id)
     async with core.store.reading() as repo:
         titles = {c: (await repo.chat_settings(c)).title for c in {x.chat_id for x in lines}}
     page, pages = page_bounds(len(lines), page)
