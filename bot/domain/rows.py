@@ -25,8 +25,7 @@ def same_update(
 ) -> bool:
     """Whether a processed update's row is this update again: the same unless both know the chat
     and they differ in chat or message (a new Bot API server, an old database; logged)."""
-    kept_chat, kept_message = kept
-    if kept_chat is None or chat_id is None or (kept_chat, kept_message) == (chat_id, message_id):
+    if kept[0] is None or chat_id is None or kept == (chat_id, message_id):
         return True
     log.warning(
         "update_id %s came back for chat %s message %s (kept: chat %s message %s): a new update,"
@@ -34,8 +33,7 @@ def same_update(
         update_id,
         chat_id,
         message_id,
-        kept_chat,
-        kept_message,
+        *kept,
     )
     return False
 
