@@ -6,7 +6,7 @@ import json
 from datetime import datetime
 from typing import Any, Final
 
-from bot.domain.rows import EventRow, TournamentRow
+from bot.domain import EventRow, TournamentRow
 from bot.storage.sql import Row, Statements, dumps, when
 
 _COLUMNS: Final = "tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
