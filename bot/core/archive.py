@@ -15,7 +15,7 @@ from typing import Any, Final
 from bot.core import events as ev
 from bot.core.base import Core, index_of, parse_stored, records_of, settlement, table
 from bot.core.errors import GameError
-from bot.core.events import EndReason, Kind, Player
+from bot.core.events import EndReason, Kind
 from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
 from bot.core.state import GameState, Vote
@@ -191,15 +191,6 @@ _VOTE_TOPIC = {
 }
 
 
-def ballots_text(state: GameState, vote: Vote) -> str:
-    """`Anna yes, Boris yes, Clara no` — the standing ballots of a vote."""
-    parts = []
-    for user_id, yes in vote.ballots.items():
-        name = state.player_name(user_id) or vote.usernames.get(user_id) or str(user_id)
-        parts.append(f"{name} {'yes' if yes else 'no'}")
-    return ", ".join(parts) or "no ballots"
-
-
 def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[str]]:
     """Comment lines per record index telling the game's history beside its records (in `zone`)."""
     in_force = state.records
@@ -234,11 +225,15 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
                 at = index.get(event.before, anchor(vote.seq))
             case ev.RuleChangeProposed():
                 text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
-            case ev.ArbiterProposed():
-                text, at = f"{head} {_shown(event.arbiter)}", anchor(vote.seq)
+            case ev.ArbiterProposed(arbiter=named):
+                text, at = f"{head} {named.username or named.name}", anchor(vote.seq)
             case _:
                 text, at = head, anchor(vote.seq)
-        add(at, f"{text}; {_result(vote)}; ballots: {ballots_text(state, vote)}")
+        ballots = ", ".join(  # `Anna yes, Boris yes, Clara no`
+            f"{state.player_name(u) or vote.usernames.get(u) or u} {'yes' if yes else 'no'}"
+            for u, yes in vote.ballots.items()
+        )
+        add(at, f"{text}; {_result(vote)}; ballots: {ballots or 'no ballots'}")
 
     for row, event in state.logged():
         seq = row.seq
@@ -264,7 +259,8 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
             case ev.VoteClosed():
                 vote_comment(state.votes[event.vote])
             case ev.ArbiterNamed():
-                shown = _shown(event.arbiter) if event.arbiter is not None else "nobody"
+                named = event.arbiter
+                shown = "nobody" if named is None else named.username or named.name
                 add(anchor(seq), f"arbiter: {shown}, named {when}")
             case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
@@ -272,21 +268,13 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
 
 
 def _result(vote: Vote) -> str:
-    if vote.passed:
-        result = "passed"
-    elif vote.reason == "conflict":
-        result = "passed, but the log had moved on: nothing changed"
-    else:
-        result = "rejected"
+    conflict = "passed, but the log had moved on: nothing changed"
+    result = "passed" if vote.passed else conflict if vote.reason == "conflict" else "rejected"
     how = {"certain": "", "timeout": ", time was up", "arbiter": ", by the arbiter"}
     result += how.get(vote.reason or "", f", {vote.reason}")
     if vote.referred:
         result += f" (went to the arbiter: {vote.referred})"
     return result
-
-
-def _shown(player: Player) -> str:
-    return player.username or player.name
 
 
 def event_log_json(state: GameState, exported_at: datetime) -> str:
