@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from enum import StrEnum
 from typing import Final
@@ -77,47 +77,14 @@ def parse_query(text: str) -> StatsQuery:
     return StatsQuery(StatsFilter(period, convention), " ".join(rest) or None)
 
 
-# -- who is who --------------------------------------------------------------------------------
-PlayerKey = str
-
-
-@dataclass(slots=True)
-class Identities:
-    """The chat's players: each seat's key, and the name, username and account a key shows."""
-
-    accounts: dict[str, int] = field(default_factory=dict)  # username (folded) → its account
-    names: dict[PlayerKey, str] = field(default_factory=dict)
-    usernames: dict[PlayerKey, str] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, games: Iterable[Summary]) -> Identities:
-        """From the games newest first: the newest name a player had is the one shown."""
-        known = cls()
-        seats = [player for summary in games for player in summary.players]
-        for player in seats:
-            if player.user_id is not None and player.username:
-                known.accounts.setdefault(player.username.casefold(), player.user_id)
-        for player in seats:
-            key = known.key(player)
-            known.names.setdefault(key, player.name)
-            if player.username:
-                known.usernames.setdefault(key, player.username)
-        return known
-
-    def key(self, player: Player) -> PlayerKey:
-        if player.user_id is not None:
-            return f"u{player.user_id}"
-        if player.username:
-            account = self.accounts.get(player.username.casefold())
-            return f"u{account}" if account is not None else f"@{player.username.casefold()}"
-        return f"n{player.name.casefold()}"
+# -- the statistics ------------------------------------------------------------------------------
+PlayerKey = str  # `u` and an account, else `@` and a username, else `n` and a name (folded)
 
 
 def account_key(user_id: int) -> PlayerKey:
     return f"u{user_id}"
 
 
-# -- the statistics ------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     key: PlayerKey
@@ -155,15 +122,31 @@ def standings(
     chat_id: int, played: Sequence[Summary], filt: StatsFilter, zone: tzinfo
 ) -> ChatStats:
     """Tallies and ratings of the chat's played games (given in the order they ended)."""
-    known = Identities.of(reversed(played))
+    everyone = [player for summary in played for player in summary.players]
+    # a username seen with an account is that account's; the newest name and username are shown
+    accounts = {
+        p.username.casefold(): p.user_id for p in everyone if p.user_id is not None and p.username
+    }
+
+    def key_of(player: Player) -> PlayerKey:
+        if player.user_id is not None:
+            return account_key(player.user_id)
+        if not player.username:
+            return f"n{player.name.casefold()}"
+        handle = player.username.casefold()
+        return account_key(accounts[handle]) if handle in accounts else f"@{handle}"
+
+    keyed = [(key_of(player), player) for player in everyone]
+    names = {k: player.name for k, player in keyed}
+    usernames = {k: player.username for k, player in keyed if player.username}
     tables = [
-        [(known.key(p), play) for p, play in zip(s.players, s.plays or (), strict=True)]
+        [(key_of(p), play) for p, play in zip(s.players, s.plays or (), strict=True)]
         for s in played
     ]
     tallies = tally_games([(s.game_id, seats) for s, seats in zip(played, tables, strict=True)])
     rated = ratings([(key, play.balance) for key, play in seats] for seats in tables)
     players = [
-        PlayerStats(key, known.names[key], known.usernames.get(key), tally, rated.get(key, START))
+        PlayerStats(key, names[key], usernames.get(key), tally, rated.get(key, START))
         for key, tally in tallies.items()
     ]
     players.sort(key=lambda p: (-p.tally.total, -p.rating, p.name.casefold()))
