@@ -1,25 +1,111 @@
-"""Tournaments: tables under one set of frozen rules, in rounds, with a judge; the standings."""
+"""Tournaments: tables under frozen rules, in rounds, with a judge; their log, state, standings."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
 from bot.core.base import Caller
 from bot.core.errors import GameError
-from bot.core.events import EndReason, Kind
+from bot.core.events import EndReason, Kind, Player
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.summaries import summaries
-from bot.core.tournament_state import Table, TKind, Tournament, read
 from bot.core.uow import UnitOfWork
-from bot.domain import GameStatus, Repo, TournamentRow
+from bot.domain import EventRow, GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
+
+
+class TKind(StrEnum):  # the kinds of a tournament's log
+    CREATED = "created"  # {name, convention, overrides, scoring, creator}
+    TABLE_JOINED = "table_joined"  # {chat_id, thread_id, title}
+    JUDGE_NAMED = "judge_named"  # {judge: player}
+    ROUND_STARTED = "round_started"  # {round}
+    ROUND_CLOSED = "round_closed"  # {round}
+    GAME_ENTERED = "game_entered"  # {game_id, table, round}
+    TABLE_MOVED = "table_moved"  # {from_chat, to_chat}: its group became a supergroup
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    number: int  # 1, 2, … in the order the tables joined
+    chat_id: int
+    thread_id: int
+    title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    game_id: int
+    table: int
+    round: int
+
+
+@dataclass(slots=True)
+class Tournament:
+    row: TournamentRow
+    name: str = ""
+    convention: str = "sochi"
+    overrides: dict[str, str] = field(default_factory=dict)
+    scoring: Scoring = Scoring.WHISTS
+    creator: Player | None = None
+    judge: Player | None = None
+    tables: list[Table] = field(default_factory=list)
+    round: int = 0  # the last round started
+    open: bool = False  # whether that round is still open
+    entries: list[Entry] = field(default_factory=list)
+
+    def table_at(self, chat_id: int, thread_id: int) -> Table | None:
+        return next(
+            (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
+        )
+
+    def table(self, number: int) -> Table:
+        if not 1 <= number <= len(self.tables):
+            raise GameError("tournament-no-table", str(number), {}, "/tournament tables")
+        return self.tables[number - 1]
+
+    def apply(self, kind: TKind, data: dict[str, Any]) -> None:
+        """One event of the log, on the state before it."""
+        if kind is TKind.CREATED:
+            self.name, self.convention = data["name"], data["convention"]
+            self.overrides = dict(data["overrides"])
+            self.scoring, self.creator = Scoring(data["scoring"]), Player.of(data["creator"])
+        elif kind is TKind.TABLE_JOINED:
+            number = len(self.tables) + 1
+            self.tables.append(Table(number, data["chat_id"], data["thread_id"], data["title"]))
+        elif kind is TKind.JUDGE_NAMED:
+            self.judge = Player.of(data["judge"])
+        elif kind is TKind.ROUND_STARTED:
+            self.round, self.open = data["round"], True
+        elif kind is TKind.ROUND_CLOSED:
+            self.open = False
+        elif kind is TKind.GAME_ENTERED:
+            self.entries.append(Entry(data["game_id"], data["table"], data["round"]))
+        elif kind is TKind.TABLE_MOVED:
+            self.tables = [
+                replace(t, chat_id=data["to_chat"]) if t.chat_id == data["from_chat"] else t
+                for t in self.tables
+            ]
+
+
+def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+    """The tournament as its log stands."""
+    state = Tournament(row)
+    for event in events:
+        state.apply(TKind(event.kind), event.payload)
+    return state
+
+
+async def read(repo: Repo, row: TournamentRow) -> Tournament:
+    return fold(row, await repo.tournament_events(row.tournament_id))
+
 
 EXAMPLE: Final = "/tournament new Cup sochi pool 20"
 CODE_LETTERS: Final = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud, typed
@@ -50,13 +136,12 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     name, rest, scoring = tokens[0], [], Scoring.WHISTS
     for token in tokens[1:]:
         key, sep, value = token.partition("=")
-        if sep and key.casefold() in _SCORING_OPTION:
-            found = SCORINGS.get(value.casefold())
-            if found is None:
-                raise GameError("tournament-scoring", token, {}, f"{EXAMPLE} scoring=places")
-            scoring = found
-        else:
+        if not sep or key.casefold() not in _SCORING_OPTION:
             rest.append(token)
+        elif (found := SCORINGS.get(value.casefold())) is None:
+            raise GameError("tournament-scoring", token, {}, f"{EXAMPLE} scoring=places")
+        else:
+            scoring = found
     if len(name) > NAME_LIMIT:
         raise GameError("tournament-usage", name, {}, EXAMPLE)
     spec = parse_newgame(" ".join(rest), caller.as_player())
@@ -73,9 +158,7 @@ async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
         "scoring": scoring.value,
         "creator": caller.as_player().payload(),
     }
-    state = Tournament(row)
-    await _log(uow, repo, state, TKind.CREATED, payload)
-    return state
+    return await _log(uow, repo, Tournament(row), TKind.CREATED, payload)
 
 
 async def join(
@@ -113,11 +196,14 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
     return repo, state
 
 
-async def _log(uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any) -> None:
-    """Append the event to the tournament's log and apply it to `state`."""
+async def _log(
+    uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any
+) -> Tournament:
+    """Append the event to the tournament's log and apply it: `state` as it stands then."""
     author = uow.caller.user_id if uow.caller is not None else None
     await repo.append_tournament(state.row.tournament_id, kind.value, data, author, uow.now())
     state.apply(kind, data)
+    return state
 
 
 async def start_round(uow: UnitOfWork, caller: Caller) -> Tournament:
@@ -125,8 +211,7 @@ async def start_round(uow: UnitOfWork, caller: Caller) -> Tournament:
     repo, state = await _managed(uow, caller, "/tournament round")
     if state.open:
         raise GameError("tournament-round-open", str(state.round), {}, "/tournament close")
-    await _log(uow, repo, state, TKind.ROUND_STARTED, {"round": state.round + 1})
-    return state
+    return await _log(uow, repo, state, TKind.ROUND_STARTED, {"round": state.round + 1})
 
 
 async def close_round(uow: UnitOfWork, caller: Caller) -> Tournament:
@@ -134,16 +219,14 @@ async def close_round(uow: UnitOfWork, caller: Caller) -> Tournament:
     repo, state = await _managed(uow, caller, "/tournament close")
     if not state.open:
         raise GameError("tournament-no-round", "/tournament close", {}, "/tournament round")
-    await _log(uow, repo, state, TKind.ROUND_CLOSED, {"round": state.round})
-    return state
+    return await _log(uow, repo, state, TKind.ROUND_CLOSED, {"round": state.round})
 
 
 async def name_judge(uow: UnitOfWork, caller: Caller, ref: str) -> Tournament:
     """/tournament judge @user: the arbiter of every table's games opened from now on."""
     repo, state = await _managed(uow, caller, "/tournament judge")
     judge = parse_arbiter(ref, caller.as_player())
-    await _log(uow, repo, state, TKind.JUDGE_NAMED, {"judge": judge.payload()})
-    return state
+    return await _log(uow, repo, state, TKind.JUDGE_NAMED, {"judge": judge.payload()})
 
 
 async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
@@ -200,7 +283,6 @@ async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
 
 # -- looking -------------------------------------------------------------------------------------
 async def _table_row(repo: Repo, chat_id: int, topic: int) -> TournamentRow | None:
-    """The tournament a table plays in, if any."""
     tournament_id = await repo.table_tournament(chat_id, topic)
     return None if tournament_id is None else await repo.tournament(tournament_id)
 
@@ -295,9 +377,7 @@ async def standings_of(uow: UnitOfWork, state: Tournament) -> Standings:
 
 
 @dataclass(frozen=True, slots=True)
-class TableGame:
-    """A table's live game: its number in its chat, status, and the votes waiting for the judge."""
-
+class TableGame:  # a table's live game: its number in its chat, status, votes for the judge
     number: int
     status: GameStatus
     waiting: tuple[int, ...]

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from bot.core.events import Player
-from bot.core.tournament_state import Table, Tournament
-from bot.core.tournaments import Standings, TableGame
+from bot.core.tournaments import Standings, Table, TableGame, Tournament
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
 from scoring.tournament import Scoring, shown_places

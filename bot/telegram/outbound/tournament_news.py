@@ -10,7 +10,7 @@ from bot.core.base import Core
 from bot.core.events import ReferReason
 from bot.core.results import VoteState
 from bot.core.state import GameState
-from bot.core.tournament_state import Entry, fold
+from bot.core.tournaments import Entry, fold
 from bot.domain import Owed, OwedKind, TournamentRow
 from bot.texts.i18n import Safe, translator
 from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
