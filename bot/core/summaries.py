@@ -79,20 +79,10 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
 # the five made, misères and clean ones, whists numerator and denominator, raspasy, their tricks.
 def _play_json(play: Play) -> list[Any]:
     money = None if play.money is None else str(play.money)
-    return [
-        play.balance.numerator,
-        play.balance.denominator,
-        money,
-        play.deals,
-        *play.declared,
-        *play.made,
-        play.miseres,
-        play.miseres_made,
-        play.whists.numerator,
-        play.whists.denominator,
-        play.raspasy,
-        play.raspasy_tricks,
-    ]
+    head = [play.balance.numerator, play.balance.denominator, money, play.deals]
+    levels = [*play.declared, *play.made, play.miseres, play.miseres_made]
+    tail = [play.whists.numerator, play.whists.denominator, play.raspasy, play.raspasy_tricks]
+    return head + levels + tail
 
 
 Shared = dict[object, Any]  # players and counts read back once, shared: fewer objects to collect
@@ -104,18 +94,10 @@ def _one(shared: Shared, value: Any) -> Any:
 
 
 def _play(data: list[Any], shared: Shared) -> Play:
-    return Play(
-        Fraction(data[0], data[1]),
-        None if data[2] is None else Decimal(data[2]),
-        data[3],
-        _one(shared, tuple(data[4:9])),
-        _one(shared, tuple(data[9:14])),
-        data[14],
-        data[15],
-        Fraction(data[16], data[17]) if data[16] else ZERO,
-        data[18],
-        data[19],
-    )
+    balance, money = Fraction(data[0], data[1]), None if data[2] is None else Decimal(data[2])
+    declared, made = _one(shared, tuple(data[4:9])), _one(shared, tuple(data[9:14]))
+    whists = Fraction(data[16], data[17]) if data[16] else ZERO
+    return Play(balance, money, data[3], declared, made, data[14], data[15], whists, *data[18:20])
 
 
 def summary_json(summary: Summary) -> dict[str, Any]:
@@ -136,20 +118,13 @@ def summary_json(summary: Summary) -> dict[str, Any]:
 def summary_of(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary:
     """A kept summary read back; `shared` holds the values read before, to be shared."""
     ended, reason, plays_, stake = data["ended"], data["reason"], data["plays"], data["stake"]
-    players = tuple(_one(shared, Player(*player)) for player in data["players"])
-    return Summary(
-        row.game_id,
-        row.chat_id,
-        row.chat_number,
-        datetime.fromisoformat(data["created"]),
-        None if ended is None else datetime.fromisoformat(ended),
-        data["convention"],
-        None if reason is None else EndReason(reason),
-        data["deals"],
-        _one(shared, players),
-        None if plays_ is None else tuple(_play(p, shared) for p in plays_),
-        None if stake is None else Fraction(stake[0], stake[1]),
-    )
+    head = (row.game_id, row.chat_id, row.chat_number, datetime.fromisoformat(data["created"]))
+    ended_at = None if ended is None else datetime.fromisoformat(ended)
+    players = _one(shared, tuple(_one(shared, Player(*player)) for player in data["players"]))
+    played = None if plays_ is None else tuple(_play(p, shared) for p in plays_)
+    why = None if reason is None else EndReason(reason)
+    money = None if stake is None else Fraction(stake[0], stake[1])
+    return Summary(*head, ended_at, data["convention"], why, data["deals"], players, played, money)
 
 
 # -- read, or made and kept --------------------------------------------------------------------
