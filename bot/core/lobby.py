@@ -21,11 +21,6 @@ from scoring.rules import rules_for
 log = logging.getLogger(__name__)
 
 
-async def _new_chat(repo: Repo, chat_id: int) -> bool:
-    """A chat that never had a game nor chose a language."""
-    return await repo.chat_locale(chat_id) is None and await repo.last_game(chat_id) is None
-
-
 def locale_of(language_code: str | None) -> str:
     """The chat language for a Telegram `language_code`: ru* → ru, anything else → en."""
     return "ru" if (language_code or "").lower().startswith("ru") else "en"
@@ -41,7 +36,11 @@ async def new_game(
         repo = unit.repo
         if await repo.live_game(caller.chat_id, caller.topic) is not None:
             raise GameError("game-exists", "", {}, "/endgame")
-        if language is not None and await _new_chat(repo, caller.chat_id):
+        if (
+            language is not None
+            and await repo.chat_locale(caller.chat_id) is None
+            and await repo.last_game(caller.chat_id) is None
+        ):
             await repo.set_chat_locale(caller.chat_id, language)
         if caller.chat_title:
             await repo.set_chat_title(caller.chat_id, caller.chat_title)

@@ -117,10 +117,8 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
             elif value.startswith("@") or value.casefold() in _ME:
                 # `Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's.
                 check_name(key)
-                if value.casefold() in _ME:
-                    spec.players.append(Player(key, me.user_id, me.username))
-                else:
-                    spec.players.append(Player(key, None, _handle(value)))
+                held = me if value.casefold() in _ME else Player(key, None, _handle(value))
+                spec.players.append(Player(key, held.user_id, held.username))
             elif key_low == "stake":
                 spec.stake = _stake(value)
             elif key in ("pool", "pool_target"):
@@ -147,8 +145,13 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
         same = [name for i, name in enumerate(shown) if folded[i] in folded[:i]]
         if same:
             raise GameError("same-name", same[0], {}, EXAMPLE)
-    if spec.arbiter is not None:
-        _check_arbiter(spec.arbiter, spec.players)
+    if (arbiter := spec.arbiter) is not None:
+        for player in spec.players:
+            same_user = player.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(
+                player.user_id, player.username
+            )
+            if same_user or player.name.casefold() == arbiter.name.casefold():
+                raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
     try:
         rules_for(spec.convention, spec.seats, spec.overrides)
     except OptionError as error:
@@ -189,12 +192,3 @@ def parse_arbiter(ref: str, me: Player, example: str = ARBITER_EXAMPLE) -> Playe
     if not ref.startswith("@") or not _HANDLE.fullmatch(handle):
         raise GameError("bad-arbiter", ref, {}, example)
     return Player(handle, None, handle)
-
-
-def _check_arbiter(arbiter: Player, players: list[Player]) -> None:
-    for player in players:
-        same_user = player.is_user(arbiter.user_id, arbiter.username) or arbiter.is_user(
-            player.user_id, player.username
-        )
-        if same_user or player.name.casefold() == arbiter.name.casefold():
-            raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
