@@ -33,11 +33,9 @@ async def open_game_debts(unit: Command, settled: Settlement) -> tuple[Debt, ...
         amount = transfer.money if money else transfer.whists
         if amount is None or amount <= 0:
             continue
-        debtor, creditor = state.players[transfer.debtor], state.players[transfer.creditor]
-        event = DebtOpened(
-            debtor, creditor, transfer.debtor, transfer.creditor, str(amount), money
-        )
-        await unit.append(event, None)
+        seats = (transfer.debtor, transfer.creditor)
+        people = (state.players[transfer.debtor], state.players[transfer.creditor])
+        await unit.append(DebtOpened(*people, *seats, str(amount), money), None)
     return tuple(debts_of(state.game_id, state.chat_id, state.number, state.debt_rows).values())
 
 
@@ -141,18 +139,16 @@ async def account_debts(core: Core, caller: Caller) -> DebtsView:
 
 async def start_account(uow: UnitOfWork, caller: Caller, lang: str) -> None:
     """A private /start: the bot may write to this account in private from now on."""
-    if caller.user_id is None or not caller.private:
-        return
-    repo = await uow.holding(caller.chat_id)
-    await repo.start_account(caller.user_id, uow.now(), lang, caller.username)
+    if caller.user_id is not None and caller.private:
+        repo = await uow.holding(caller.chat_id)
+        await repo.start_account(caller.user_id, uow.now(), lang, caller.username)
 
 
 async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
     """The account blocked the bot in private: it is not written to there any more."""
-    if caller.user_id is None or not caller.private:
-        return
-    repo = await uow.holding(caller.chat_id)
-    await repo.forget_account(caller.user_id)
+    if caller.user_id is not None and caller.private:
+        repo = await uow.holding(caller.chat_id)
+        await repo.forget_account(caller.user_id)
 
 
 # -- reminders --------------------------------------------------------------------------------
