@@ -19,7 +19,7 @@ from bot.core.events import EndReason, Kind
 from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
 from bot.core.state import GameState, Vote
-from bot.core.summaries import summaries
+from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import chat_zone
 from bot.domain import GameRow, GameStatus, Store

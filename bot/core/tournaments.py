@@ -14,7 +14,7 @@ from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind, Player
 from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
-from bot.core.summaries import summaries
+from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.domain import EventRow, GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError

@@ -1,5 +1,5 @@
 """Games, their members and chats, and the archive (the summaries of ended games, a cache of their
-logs: `bot.core.summaries`), on either database."""
+logs: `bot.core.stats`), on either database."""
 
 from __future__ import annotations
 

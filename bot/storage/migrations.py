@@ -112,7 +112,7 @@ MIGRATIONS: Final[tuple[str, ...]] = (
     );
     """,
     # the chat's time zone (NULL: the one of its language); a summary of each ended game, a cache
-    # of its log made by one engine (`bot.core.summaries`); the outbox owes photos too (/top), so
+    # of its log made by one engine (`bot.core.stats`); the outbox owes photos too (/top), so
     # it is rebuilt with the wider CHECK, its ids and their sequence kept.
     f"""
     ALTER TABLE chats ADD COLUMN time_zone TEXT;

@@ -17,8 +17,16 @@ from hypothesis import strategies as st
 
 from bot.core import Caller, Core, looks, parse_newgame
 from bot.core.errors import GameError
-from bot.core.stats import Period, StatsFilter, chat_stats, in_order, standings
-from bot.core.summaries import VERSION, summaries, summarise
+from bot.core.stats import (
+    VERSION,
+    Period,
+    StatsFilter,
+    chat_stats,
+    in_order,
+    standings,
+    summaries,
+    summarise,
+)
 from bot.core.zones import chat_zone
 from bot.storage import GameStatus, SqliteStore
 from scoring.errors import ScoringError
