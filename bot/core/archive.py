@@ -120,13 +120,12 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
         settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
     lines = await _lines(core, rows, user_id)
-    async with core.store.reading() as repo:
-        titles = {c: (await repo.chat_settings(c)).title for c in {x.chat_id for x in lines}}
     page, pages = page_bounds(len(lines), page)
-    shown = [
-        replace(line, chat_title=titles.get(line.chat_id))
-        for line in lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    ]
+    async with core.store.reading() as repo:
+        shown = [
+            replace(line, chat_title=(await repo.chat_settings(line.chat_id)).title)
+            for line in lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+        ]
     zone = chat_zone(settings.time_zone, settings.locale or lang)
     return GamesPage(tuple(shown), page, pages, len(lines), zone)
 
