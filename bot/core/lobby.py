@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 
 from bot.core.base import Caller
 from bot.core.command import Command
@@ -69,11 +70,9 @@ def check_dealer_ref(spec: NewGame) -> None:
     if ref is None or (len(ref) == 1 and ref in SEATS[: spec.seats]):
         return
     if len(spec.players) == spec.seats:
-        try:
+        with suppress(ScoringError):
             resolve_player(ref, Table(tuple(p.name for p in spec.players)))
             return
-        except ScoringError:
-            pass
     raise GameError("unknown-dealer", ref, {}, "/newgame sochi dealer=B")
 
 

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from decimal import Decimal
@@ -224,11 +225,9 @@ def parse_query(text: str) -> StatsQuery:
             period = named
             continue
         if not token.startswith("@"):
-            try:
+            with suppress(OptionError):
                 convention = canonical_convention(token)
                 continue
-            except OptionError:
-                pass
         rest.append(token)
     return StatsQuery(StatsFilter(period, convention), " ".join(rest) or None)
 
