@@ -175,16 +175,12 @@ class Repo(Protocol):
     async def lock_chat(self, chat_id: int) -> None: ...
     # Whether this update was already accepted (its id, chat and message: `same_update`).
     async def update_seen(
-        self, update_id: int, chat_id: int | None = None, message_id: int | None = None
+        self, update_id: int, chat_id: int | None, message_id: int | None
     ) -> bool: ...
     # Keep the update as accepted, replacing an older update's row with this id; the same update
     # marked twice is an integrity error, so two processes never both handle it.
     async def mark_update(
-        self,
-        update_id: int,
-        at: datetime,
-        chat_id: int | None = None,
-        message_id: int | None = None,
+        self, update_id: int, at: datetime, chat_id: int | None, message_id: int | None
     ) -> None: ...
     # A new game of the table (the chat, or its forum topic), numbered in the chat.
     async def create_game(
