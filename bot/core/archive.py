@@ -257,8 +257,7 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
                 add(index.get(event.target, anchor(seq)), text)
             case ev.VoteClosed():
                 vote_comment(state.votes[event.vote])
-            case ev.ArbiterNamed():
-                named = event.arbiter
+            case ev.ArbiterNamed(arbiter=named):
                 shown = "nobody" if named is None else named.username or named.name
                 add(anchor(seq), f"arbiter: {shown}, named {when}")
             case ev.GameEnded():

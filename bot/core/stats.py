@@ -201,12 +201,9 @@ class StatsFilter:
     def keeps(self, summary: Summary, now: datetime, zone: tzinfo) -> bool:
         if self.convention is not None and summary.convention != self.convention:
             return False
-        if self.period is Period.ALL:
-            return True
         when, today = summary.when.astimezone(zone), now.astimezone(zone)
-        if self.period is Period.YEAR:
-            return when.year == today.year
-        return (when.year, when.month) == (today.year, today.month)
+        year, month = when.year == today.year, when.month == today.month
+        return self.period is Period.ALL or (year and (self.period is Period.YEAR or month))
 
 
 @dataclass(frozen=True, slots=True)
