@@ -1,5 +1,4 @@
-"""Ended games' summaries (a projection of each log, kept as JSON) for the archive and the
-statistics, and the statistics of a chat, a player and an account made from them."""
+"""Ended games' summaries (kept as JSON), and the statistics of a chat, player, account of them."""
 
 from __future__ import annotations
 

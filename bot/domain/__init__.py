@@ -1,7 +1,5 @@
-"""The domain, below the core and the storage (docs/architecture.md): its rows (games, their logs,
-tournaments, what the bot owes a chat: "Delivery"; which update is the same update again) and the
-port the core works through and each database implements: `Store` opens units of work, `Repo` is
-what one may read and write (never committing), `Store.fault` classes a driver's error."""
+"""The domain, below the core and the storage (docs/architecture.md): its rows, and the port each
+database implements: `Store` opens units of work, `Repo` is what one may read and write in."""
 
 from __future__ import annotations
 
