@@ -142,8 +142,7 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
     handles = [f"@{p.username}" for p in spec.players if p.username]
     for shown in ([p.name for p in spec.players], handles):
         folded = [name.casefold() for name in shown]
-        same = [name for i, name in enumerate(shown) if folded[i] in folded[:i]]
-        if same:
+        if same := [name for i, name in enumerate(shown) if folded[i] in folded[:i]]:
             raise GameError("same-name", same[0], {}, EXAMPLE)
     if (arbiter := spec.arbiter) is not None:
         for player in spec.players:

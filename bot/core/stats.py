@@ -76,8 +76,7 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
         if deals:
             played = plays(sheet, settle(sheet.rules, sheet.totals, state.stake))
     head = (row.game_id, row.chat_id, row.chat_number, row.created_at, ended, state.convention)
-    players = tuple(state.players)
-    return Summary(*head, state.ended_reason, deals, players, played, state.stake)
+    return Summary(*head, state.ended_reason, deals, tuple(state.players), played, state.stake)
 
 
 # -- kept as JSON ------------------------------------------------------------------------------
