@@ -55,12 +55,11 @@ async def new_game(
         await unit.append(created, caller.user_id)
         if spec.arbiter is not None:
             await unit.append(ArbiterNamed(spec.arbiter), caller.user_id)
-        if caller.user_id is not None:
-            await repo.add_member(row.game_id, caller.user_id)
         for player in spec.players:
             await unit.append(PlayerJoined(player), caller.user_id)
-            if player.user_id is not None:
-                await repo.add_member(row.game_id, player.user_id)
+        for user_id in [caller.user_id, *(player.user_id for player in spec.players)]:
+            if user_id is not None:
+                await repo.add_member(row.game_id, user_id)
         started = await start_if_full(unit, caller)
         return Opened(unit.state, started, await repo.chat_locale(caller.chat_id))
 
