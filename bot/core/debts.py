@@ -177,8 +177,7 @@ async def reminder_of(core: Core, chat_id: int) -> Reminder | None:
 
 
 def due(reminder: Reminder, now: datetime) -> bool:
-    last = reminder.last_at
-    return last is None or now >= last + timedelta(seconds=reminder.every)
+    return reminder.last_at is None or now >= reminder.last_at + timedelta(seconds=reminder.every)
 
 
 async def due_reminders(core: Core) -> list[Reminder]:

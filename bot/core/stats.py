@@ -322,7 +322,7 @@ async def chat_stats(
     """The chat's statistics over the ended games `filt` keeps (`now` for the period)."""
     async with store.reading() as repo:
         settings = await repo.chat_settings(chat_id)
-        rows = [r for r in await repo.chat_games(chat_id) if r.status is GameStatus.ENDED]
+        rows = await repo.chat_games(chat_id)  # `summaries` keeps the ended ones
     zone = chat_zone(settings.time_zone, settings.locale or lang)
     played = [s for s in in_order(await summaries(store, rows)) if filt.keeps(s, now, zone)]
     kept = _standings.setdefault(store, OrderedDict())
