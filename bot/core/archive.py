@@ -316,8 +316,7 @@ def corrected_values(
     records = records_of(state)
     tab = table(state)
     for number, event in enumerate(state.corrections, start=1):
-        index = index_of(state, event.target)
-        if index is None:
+        if (index := index_of(state, event.target)) is None:
             continue
         try:
             old = parse_stored(state.canonical(event.old), tab)
