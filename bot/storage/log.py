@@ -18,19 +18,17 @@ class Log(Statements):
 
     async def prune_updates(self, before: datetime, batch: int) -> int:
         """Up to `batch` of the oldest processed updates before `before` forgotten; how many."""
-        return await self._count(
+        sql = (
             "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
-            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)",
-            before,
-            batch,
+            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)"
         )
+        return await self._count(sql, before, batch)
 
     async def update_seen(
         self, update_id: int, chat_id: int | None = None, message_id: int | None = None
     ) -> bool:
-        row = await self._one(
-            "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?", update_id
-        )
+        sql = "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?"
+        row = await self._one(sql, update_id)
         return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
 
     async def mark_update(
@@ -41,55 +39,38 @@ class Log(Statements):
         message_id: int | None = None,
     ) -> None:
         if chat_id is not None:  # an older update's row with this id goes (`same_update`)
-            await self._write(
+            sql = (
                 "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
-                " AND (chat_id IS DISTINCT FROM ? OR message_id IS DISTINCT FROM ?)",
-                update_id,
-                chat_id,
-                message_id,
+                " AND (chat_id IS DISTINCT FROM ? OR message_id IS DISTINCT FROM ?)"
             )
-        await self._write(
+            await self._write(sql, update_id, chat_id, message_id)
+        sql = (
             "INSERT INTO processed_updates (update_id, at, chat_id, message_id)"
-            " VALUES (?, ?, ?, ?)",
-            update_id,
-            at,
-            chat_id,
-            message_id,
+            " VALUES (?, ?, ?, ?)"
         )
+        await self._write(sql, update_id, at, chat_id, message_id)
 
     async def append(
-        self,
-        game_id: int,
-        kind: str,
-        payload: dict[str, Any],
-        author: int | None,
-        at: datetime,
+        self, game_id: int, kind: str, payload: dict[str, Any], author: int | None, at: datetime
     ) -> EventRow:
-        row = await self._one(
+        sql = (
             "INSERT INTO events (game_id, seq, kind, payload, author, at, schema_version)"
             " VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?),"
-            " ?, ?, ?, ?, ?) RETURNING seq",
-            game_id,
-            game_id,
-            kind,
-            dumps(payload),
-            author,
-            at,
-            EVENT_SCHEMA_VERSION,
+            " ?, ?, ?, ?, ?) RETURNING seq"
         )
+        version = EVENT_SCHEMA_VERSION
+        row = await self._one(sql, game_id, game_id, kind, dumps(payload), author, at, version)
         assert row is not None
-        return EventRow(game_id, int(row[0]), kind, payload, author, at, EVENT_SCHEMA_VERSION)
+        return EventRow(game_id, int(row[0]), kind, payload, author, at, version)
 
     async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
-        rows = await self._all(
+        sql = (
             "SELECT seq, kind, payload, author, at, schema_version FROM events"
-            " WHERE game_id = ? AND seq > ? ORDER BY seq",
-            game_id,
-            after,
+            " WHERE game_id = ? AND seq > ? ORDER BY seq"
         )
         return [
             EventRow(game_id, seq, kind, json.loads(payload), author, when(at), version)
-            for seq, kind, payload, author, at, version in rows
+            for seq, kind, payload, author, at, version in await self._all(sql, game_id, after)
         ]
 
     async def count_events(self) -> int:
@@ -97,47 +78,38 @@ class Log(Statements):
         return int(row[0]) if row else 0
 
     async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        row = await self._one(
-            "SELECT seq, version, data FROM snapshots WHERE game_id = ?", game_id
-        )
+        sql = "SELECT seq, version, data FROM snapshots WHERE game_id = ?"
+        row = await self._one(sql, game_id)
         return (int(row[0]), str(row[1]), bytes(row[2])) if row else None
 
     async def put_snapshot(
         self, game_id: int, seq: int, version: str, data: bytes, at: datetime
     ) -> None:
-        await self._write(
+        sql = (
             "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
             " version = excluded.version, data = excluded.data, at = excluded.at"
-            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version",
-            game_id,
-            seq,
-            version,
-            data,
-            at,
+            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version"
         )
+        await self._write(sql, game_id, seq, version, data, at)
 
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
-        row = await self._one(
+        sql = (
             "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
             " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
             " expires_at = excluded.expires_at"
             " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
-            " RETURNING holder",
-            name,
-            holder,
-            until,
-            now,
+            " RETURNING holder"
         )
+        row = await self._one(sql, name, holder, until, now)
         return row is not None and row[0] == holder
 
     async def release_lease(self, name: str, holder: str) -> None:
         await self._write("DELETE FROM leases WHERE name = ? AND holder = ?", name, holder)
 
     async def lease_holder(self, name: str, now: datetime) -> str | None:
-        row = await self._one(
-            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", name, now
-        )
+        sql = "SELECT holder FROM leases WHERE name = ? AND expires_at > ?"
+        row = await self._one(sql, name, now)
         return str(row[0]) if row else None
 
     async def fsm_state(self, key: str) -> str | None:
@@ -145,34 +117,28 @@ class Log(Statements):
         return str(row[0]) if row and row[0] is not None else None
 
     async def set_fsm_state(self, key: str, state: str | None) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, state) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET state = excluded.state",
-            key,
-            state,
-        )
+        await self._set_fsm("state", key, state)
 
     async def fsm_data(self, key: str) -> dict[str, Any]:
         row = await self._one("SELECT data FROM fsm WHERE key = ?", key)
         return dict(json.loads(row[0])) if row and row[0] is not None else {}
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
-        await self._write(
-            "INSERT INTO fsm (key, data) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET data = excluded.data",
-            key,
-            dumps(data),
+        await self._set_fsm("data", key, dumps(data))
+
+    async def _set_fsm(self, column: str, key: str, value: str | None) -> None:
+        sql = (
+            f"INSERT INTO fsm (key, {column}) VALUES (?, ?)"
+            f" ON CONFLICT (key) DO UPDATE SET {column} = excluded.{column}"
         )
+        await self._write(sql, key, value)
 
 
 async def write_probe(unit: Callable[[], AbstractAsyncContextManager[Log]]) -> None:
     """A row written and deleted in a unit of work of its own: the start-up check's write probe."""
     async with unit() as repo:
-        await repo._write(
-            "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?)"
-            " ON CONFLICT (update_id) DO NOTHING",
-            datetime.now(UTC),
-        )
+        sql = "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?) ON CONFLICT DO NOTHING"
+        await repo._write(sql, datetime.now(UTC))
         await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
 
 

@@ -13,13 +13,12 @@ from typing import Final
 import asyncpg
 
 from bot.domain import PRUNE_BATCH, Fault, StoreBroken
-from bot.storage.games import Games
+from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, in_batches, write_probe
 from bot.storage.outbox import Outbox
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
-from bot.storage.tournaments import Tournaments
 
 POOL_SIZE = 10
 _PG_TRANSIENT: Final = ("08", "57", "40", "53300", "55P03")
@@ -35,12 +34,6 @@ def numbered(sql: str) -> str:
     return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], start=1))
 
 
-def rowcount(status: str) -> int:
-    """The row count of a command's status tag ("UPDATE 3" → 3)."""
-    tail = status.rsplit(" ", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
-
 class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
@@ -50,12 +43,10 @@ class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
     async def _all(self, sql: str, *args: object) -> list[Row]:
         return list(await self._conn.fetch(numbered(sql), *args))
 
-    async def _one(self, sql: str, *args: object) -> Row | None:
-        row: Row | None = await self._conn.fetchrow(numbered(sql), *args)
-        return row
-
     async def _count(self, sql: str, *args: object) -> int:
-        return rowcount(await self._conn.execute(numbered(sql), *args))
+        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3"
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
 
     async def _write(self, sql: str, *args: object) -> None:
         await self._conn.execute(numbered(sql), *args)
@@ -137,22 +128,11 @@ class PostgresStore:
             # statement finds "another operation in progress").
             text = str(error)
             return Fault.TRANSIENT if any(w in text for w in _PG_CONNECTION_GONE) else None
-        if isinstance(
-            error, OSError | TimeoutError
-        ):  # refused, reset: the server is not reachable
-            return Fault.TRANSIENT
-        return None
+        # refused, reset: the server is not reachable
+        return Fault.TRANSIENT if isinstance(error, OSError | TimeoutError) else None
 
     async def close(self) -> None:
         await self._pool.close()
-
-
-async def schema_version(conn: asyncpg.Connection) -> int:
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations"
-        " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
-    )
-    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
 
 
 async def migrate(conn: asyncpg.Connection) -> int:
@@ -160,13 +140,19 @@ async def migrate(conn: asyncpg.Connection) -> int:
     while True:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            version = await schema_version(conn)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations"
+                " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
+            )
+            version = await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+            )
             if version > len(PG_MIGRATIONS):
                 raise RuntimeError(
                     f"database schema {version} is newer than this program ({len(PG_MIGRATIONS)})"
                 )
             if version == len(PG_MIGRATIONS):
-                return version
+                return int(version)
             await conn.execute(PG_MIGRATIONS[version])
             await conn.execute(
                 "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
