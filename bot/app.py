@@ -8,7 +8,7 @@ import logging
 import signal
 from typing import Final
 
-from aiogram import Bot, Dispatcher, Router
+from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
@@ -53,12 +53,6 @@ VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts every 5 ticks
 
 
-def _detached(router: Router) -> Router:
-    # the tests build many dispatchers, and aiogram has no public way to detach a router
-    router._parent_router = None
-    return router
-
-
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
     runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited
     core = Core(store, clock)
@@ -80,7 +74,9 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
     promises = dispatcher["promises"] = Promises()  # what the bot said it would record by itself
     dispatcher.update.outer_middleware(UpdateContext(core, settings.default_locale, promises))
-    dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
+    for router in ROUTERS:  # the tests build many dispatchers; aiogram cannot detach a router
+        router._parent_router = None
+    dispatcher.include_routers(*ROUTERS)
     return dispatcher
 
 
@@ -104,6 +100,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
     while True:
         try:
             me = await bot.get_me()
+            break
         except TelegramUnauthorizedError:
             raise StartupError(
                 "BOT_TOKEN was refused by Telegram (Unauthorized): take the current token from "
@@ -113,9 +110,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
             log.warning("Telegram cannot be reached (%s); trying again in %.0f s", error, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, longest)
-            continue
-        log.info("running as @%s", me.username)
-        return
+    log.info("running as @%s", me.username)
 
 
 async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:

@@ -106,22 +106,20 @@ class Repeats:
         for key, count in list(self._counts.items()):
             if now - count.since < self.window:
                 continue
-            if count.more == 0:
+            if not count.more:
                 del self._counts[key]
                 continue
             seconds = min(now, self._clock()) - count.since  # `inf`: at exit
             first = count.first
-            summary = logging.makeLogRecord(
-                {
-                    "name": first.name,
-                    "levelno": first.levelno,
-                    "levelname": first.levelname,
-                    "msg": "%s (and %d more like it in the last %.0f s)",
-                    "args": (first.getMessage(), count.more, seconds),
-                    "repeated": count.more,
-                }
-            )
-            out.append(summary)
+            summary = {
+                "name": first.name,
+                "levelno": first.levelno,
+                "levelname": first.levelname,
+                "msg": "%s (and %d more like it in the last %.0f s)",
+                "args": (first.getMessage(), count.more, seconds),
+                "repeated": count.more,
+            }
+            out.append(logging.makeLogRecord(summary))
             self._counts[key] = _Count(now, first)
         return out
 
@@ -138,12 +136,9 @@ class OperatorHandler(logging.StreamHandler[IO[str]]):
             super().emit(item)
 
     def close(self) -> None:
-        self.acquire()
-        try:
+        with self.lock:  # type: ignore[union-attr]
             for item in self.repeats.due(float("inf")):
                 super().emit(item)
-        finally:
-            self.release()
         super().close()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +39,8 @@ _FAULTS: Final = {
 _DAMAGED: Final = "restore it from a backup, or move it away to start with an empty one"
 
 
-Statement = tuple[str, Sequence[object] | Iterable[Sequence[object]], bool]  # sql, args, many
+# The sql and its arguments: a tuple for one run, a list of them for `executemany`.
+Statement = tuple[str, tuple[object, ...] | list[tuple[object, ...]]]
 
 
 def bound(args: Sequence[object]) -> tuple[object, ...]:
@@ -54,8 +55,8 @@ def bound(args: Sequence[object]) -> tuple[object, ...]:
 def _run(conn: sqlite3.Connection, statements: list[Statement], rows: bool) -> Any:
     """In the connection's thread: the statements in order; the last one's rows or row count."""
     answer: Any = None
-    for sql, args, many in statements:
-        run = conn.executemany if many else conn.execute
+    for sql, args in statements:
+        run = conn.executemany if isinstance(args, list) else conn.execute
         with closing(run(sql, args)) as cursor:  # type: ignore[arg-type]
             answer = cursor.fetchall() if rows else cursor.rowcount
     return answer
@@ -92,10 +93,10 @@ class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
         return await self._db._execute(work, self._db._conn, *args)  # type: ignore[no-untyped-call]
 
     async def _all(self, sql: str, *args: object) -> list[Row]:
-        return list(await self._trip((sql, bound(args), False), rows=True))
+        return list(await self._trip((sql, bound(args)), rows=True))
 
     async def _count(self, sql: str, *args: object) -> int:
-        return int(await self._trip((sql, bound(args), False)))
+        return int(await self._trip((sql, bound(args))))
 
     async def _hold(self, statement: Statement) -> None:
         """A statement whose answer nobody reads: held in a transaction, run now outside one."""
@@ -105,24 +106,10 @@ class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
             await self._trip(statement)
 
     async def _write(self, sql: str, *args: object) -> None:
-        await self._hold((sql, bound(args), False))
+        await self._hold((sql, bound(args)))
 
     async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
-        await self._hold((sql, [bound(row) for row in rows], True))
-
-    # -- the transaction -------------------------------------------------------------------
-    def begin(self) -> None:
-        """`BEGIN IMMEDIATE`, held with the writes until the first trip."""
-        self._held = [("BEGIN IMMEDIATE", (), False)]
-
-    async def commit(self) -> None:
-        await self._trip(("COMMIT", (), False))
-        self._held = None
-
-    async def rollback(self) -> None:
-        """What was held is dropped; what went is rolled back (if the `BEGIN` itself went)."""
-        self._held = None
-        await self._go(_rollback)
+        await self._hold((sql, [bound(row) for row in rows]))
 
 
 class SqliteStore:
@@ -156,7 +143,7 @@ class SqliteStore:
         return cls(db)
 
     @asynccontextmanager
-    async def _held(self) -> AsyncIterator[SqliteRepo]:
+    async def _unit(self) -> AsyncIterator[SqliteRepo]:
         """The one connection, for one unit of work at a time; a task holding it that asks again
         would wait for ever, so it is told to use its own (`bot.core.uow.UnitOfWork.reading`)."""
         task = asyncio.current_task()
@@ -171,23 +158,23 @@ class SqliteStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteRepo]:
-        async with self._held() as repo:
-            repo.begin()  # held, with the writes, until the unit's first trip
+        async with self._unit() as repo:
+            repo._held = [("BEGIN IMMEDIATE", ())]  # held, with the writes, until the first trip
             try:
                 yield repo
-                await repo.commit()
-            except BaseException:
-                await repo.rollback()
+                await repo._trip(("COMMIT", ()))
+            except BaseException:  # what went is rolled back (if the `BEGIN` itself went)
+                await repo._go(_rollback)
                 raise
+            finally:
+                repo._held = None
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[SqliteRepo]:
-        async with self._held() as repo:
-            yield repo
+    def reading(self) -> AbstractAsyncContextManager[SqliteRepo]:
+        return self._unit()
 
     def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
         """Autocommit: the lock keeps other units out, and one statement is atomic by itself."""
-        return self.reading()
+        return self._unit()
 
     async def check(self) -> None:
         """`PRAGMA quick_check` and a write probe (a row written, deleted, committed), so a
@@ -229,8 +216,8 @@ class SqliteStore:
         await self._db.close()
 
 
-async def migrate(db: aiosqlite.Connection) -> int:
-    """Run the migrations not yet applied, each in its own transaction; returns the version."""
+async def migrate(db: aiosqlite.Connection) -> None:
+    """Run the migrations not yet applied, each in its own transaction."""
     await db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations"
         " (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
@@ -253,4 +240,3 @@ async def migrate(db: aiosqlite.Connection) -> int:
             if db.in_transaction:
                 await db.execute("ROLLBACK")
             raise
-    return len(MIGRATIONS)
