@@ -29,7 +29,7 @@ from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
 from bot.startup import StartupError, open_when_ready
-from bot.storage.upkeep import pruning
+from bot.storage.log import pruning
 from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
 from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage

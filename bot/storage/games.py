@@ -69,15 +69,6 @@ class Games(Statements):
     async def account_games(self, user_id: int) -> list[GameRow]:
         return await self._games(_OF_MEMBER + " ORDER BY g.game_id DESC", user_id)
 
-    async def recent_games(self, since: datetime, limit: int) -> list[GameRow]:
-        sql = (
-            f"SELECT {GAME_COLUMNS} FROM (SELECT g.*, (SELECT at FROM events AS e"
-            " WHERE e.game_id = g.game_id ORDER BY e.seq DESC LIMIT 1) AS last_at"
-            " FROM games AS g WHERE g.status <> 'ended') AS live"
-            " WHERE last_at >= ? ORDER BY last_at DESC, game_id DESC LIMIT ?"
-        )
-        return [game_row(row) for row in await self._all(sql, since, limit)]
-
     async def set_status(self, game_id: int, status: GameStatus) -> None:
         await self._write("UPDATE games SET status = ? WHERE game_id = ?", status.value, game_id)
 

@@ -1,16 +1,23 @@
-"""Events and snapshots, processed updates, leases and the FSM's state, on either database."""
+"""Events, processed updates, leases and the FSM's state, on either database;
+`processed_updates` pruned past Telegram's redelivery horizon, at start-up and every hour."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
-from bot.domain import EventRow, same_update
+from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.sql import Statements, dumps, when
+
+log = logging.getLogger(__name__)
+
+PRUNE_EVERY: Final = 3600.0  # seconds between two prunings
 
 
 class Log(Statements):
@@ -77,22 +84,6 @@ class Log(Statements):
         row = await self._one("SELECT COUNT(*) FROM events")
         return int(row[0]) if row else 0
 
-    async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        sql = "SELECT seq, version, data FROM snapshots WHERE game_id = ?"
-        row = await self._one(sql, game_id)
-        return (int(row[0]), str(row[1]), bytes(row[2])) if row else None
-
-    async def put_snapshot(
-        self, game_id: int, seq: int, version: str, data: bytes, at: datetime
-    ) -> None:
-        sql = (
-            "INSERT INTO snapshots (game_id, seq, version, data, at) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq,"
-            " version = excluded.version, data = excluded.data, at = excluded.at"
-            " WHERE excluded.seq > snapshots.seq OR excluded.version != snapshots.version"
-        )
-        await self._write(sql, game_id, seq, version, data, at)
-
     async def take_lease(self, name: str, holder: str, now: datetime, until: datetime) -> bool:
         sql = (
             "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
@@ -153,3 +144,21 @@ async def in_batches(
         gone += max(count, 0)
         if count < batch:
             return gone
+
+
+async def prune_processed(store: Store, now: datetime, batch: int = PRUNE_BATCH) -> int:
+    """Delete the processed updates older than the redelivery horizon; returns how many went."""
+    gone = await store.prune_updates(now - REDELIVERY_HORIZON, batch)
+    if gone:
+        log.info("processed updates: %d older than %s pruned", gone, REDELIVERY_HORIZON)
+    return gone
+
+
+async def pruning(store: Store, clock: Callable[[], datetime], every: float = PRUNE_EVERY) -> None:
+    """The background task: prune, then again every `every` seconds; a failure is logged."""
+    while True:
+        try:
+            await prune_processed(store, clock())
+        except Exception:
+            log.exception("pruning processed updates failed; trying again later")
+        await asyncio.sleep(every)
