@@ -238,9 +238,7 @@ class Settings(BaseSettings):
             return data
         host, user = _text(data.get("pghost")), _text(data.get("pguser"))
         port = _text(data.get("pgport")) or str(DEFAULT_PG_PORT)
-        if not (
-            host and user and _PG_HOST.match(host) and port.isdigit() and 0 < int(port) < 65536
-        ):
+        if not (user and _PG_HOST.match(host) and port.isdigit() and 0 < int(port) < 65536):
             return data
         password = data.get("pgpassword")
         if isinstance(password, SecretStr):

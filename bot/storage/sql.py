@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from bot.domain import GameRow, GameStatus
 
@@ -34,23 +34,15 @@ def game_row(row: Row) -> GameRow:
     return GameRow(row[0], row[1], status, row[3], when(row[4]), row[5], row[6])
 
 
-class Statements:
+class Statements(Protocol):
     """The statement calls a repository's queries use; a backend's repository provides them.
     Writes whose answer nobody reads go through `_write`, so SQLite may hold them back."""
 
-    async def _all(self, sql: str, *args: object) -> list[Row]:
-        raise NotImplementedError
+    async def _all(self, sql: str, *args: object) -> list[Row]: ...
+    async def _count(self, sql: str, *args: object) -> int: ...  # how many rows it changed
+    async def _write(self, sql: str, *args: object) -> None: ...
+    async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None: ...
 
     async def _one(self, sql: str, *args: object) -> Row | None:
         rows = await self._all(sql, *args)
         return rows[0] if rows else None
-
-    async def _count(self, sql: str, *args: object) -> int:
-        """The statement run; how many rows it changed."""
-        raise NotImplementedError
-
-    async def _write(self, sql: str, *args: object) -> None:
-        raise NotImplementedError
-
-    async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
-        raise NotImplementedError
