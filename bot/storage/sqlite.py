@@ -68,8 +68,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
-    """The `Repo` of one unit of work (its methods never commit), writes held back while
-    `begin()` is in force."""
+    """The `Repo` of one unit of work (its methods never commit); a transaction's writes held."""
 
     _held: list[Statement] | None = None  # None: outside a transaction, every write goes now
 
@@ -177,8 +176,7 @@ class SqliteStore:
         return self._unit()
 
     async def check(self) -> None:
-        """`PRAGMA quick_check` and a write probe (a row written, deleted, committed), so a
-        damaged or read-only file stops the start."""
+        """`PRAGMA quick_check` and a write probe: a damaged or read-only file stops the start."""
         try:
             async with self.reading() as repo:
                 found = [str(row[0]) for row in await repo._all("PRAGMA quick_check")]
