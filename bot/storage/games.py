@@ -91,21 +91,14 @@ class Games(Statements):
     async def chat_title(self, chat_id: int) -> str | None:
         return (await self.chat_settings(chat_id)).title
 
-    async def _set_chat(self, chat_id: int, column: str, value: str) -> None:
-        sql = (
-            f"INSERT INTO chats (chat_id, {column}) VALUES (?, ?)"
-            f" ON CONFLICT (chat_id) DO UPDATE SET {column} = excluded.{column}"
-        )
-        await self._write(sql, chat_id, value)
-
     async def set_chat_locale(self, chat_id: int, locale: str) -> None:
-        await self._set_chat(chat_id, "locale", locale)
+        await self._upsert("chats", ("chat_id", chat_id), "locale", locale)
 
     async def set_chat_title(self, chat_id: int, title: str) -> None:
-        await self._set_chat(chat_id, "title", title)
+        await self._upsert("chats", ("chat_id", chat_id), "title", title)
 
     async def set_chat_time_zone(self, chat_id: int, time_zone: str) -> None:
-        await self._set_chat(chat_id, "time_zone", time_zone)
+        await self._upsert("chats", ("chat_id", chat_id), "time_zone", time_zone)
 
     async def move_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         sql = "UPDATE games SET chat_id = ? WHERE chat_id = ?"

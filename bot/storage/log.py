@@ -108,21 +108,14 @@ class Log(Statements):
         return str(row[0]) if row and row[0] is not None else None
 
     async def set_fsm_state(self, key: str, state: str | None) -> None:
-        await self._set_fsm("state", key, state)
+        await self._upsert("fsm", ("key", key), "state", state)
 
     async def fsm_data(self, key: str) -> dict[str, Any]:
         row = await self._one("SELECT data FROM fsm WHERE key = ?", key)
         return dict(json.loads(row[0])) if row and row[0] is not None else {}
 
     async def set_fsm_data(self, key: str, data: dict[str, Any]) -> None:
-        await self._set_fsm("data", key, dumps(data))
-
-    async def _set_fsm(self, column: str, key: str, value: str | None) -> None:
-        sql = (
-            f"INSERT INTO fsm (key, {column}) VALUES (?, ?)"
-            f" ON CONFLICT (key) DO UPDATE SET {column} = excluded.{column}"
-        )
-        await self._write(sql, key, value)
+        await self._upsert("fsm", ("key", key), "data", dumps(data))
 
 
 async def write_probe(unit: Callable[[], AbstractAsyncContextManager[Log]]) -> None:

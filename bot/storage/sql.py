@@ -46,3 +46,13 @@ class Statements(Protocol):
     async def _one(self, sql: str, *args: object) -> Row | None:
         rows = await self._all(sql, *args)
         return rows[0] if rows else None
+
+    async def _upsert(
+        self, table: str, key: tuple[str, object], column: str, value: object
+    ) -> None:
+        """`column` of the row of `table` whose key is `key` (name, value) set to `value`."""
+        sql = (
+            f"INSERT INTO {table} ({key[0]}, {column}) VALUES (?, ?)"
+            f" ON CONFLICT ({key[0]}) DO UPDATE SET {column} = excluded.{column}"
+        )
+        await self._write(sql, key[1], value)
