@@ -118,25 +118,31 @@ class Log(Statements):
         await self._upsert("fsm", ("key", key), "data", dumps(data))
 
 
-async def write_probe(unit: Callable[[], AbstractAsyncContextManager[Log]]) -> None:
-    """A row written and deleted in a unit of work of its own: the start-up check's write probe."""
-    async with unit() as repo:
-        sql = "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?) ON CONFLICT DO NOTHING"
-        await repo._write(sql, datetime.now(UTC))
-        await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+class Upkeep:
+    """What both stores do alike through their own transactions: the write probe, the pruning."""
 
+    def transaction(self) -> AbstractAsyncContextManager[Log]:
+        raise NotImplementedError
 
-async def in_batches(
-    unit: Callable[[], AbstractAsyncContextManager[Log]], before: datetime, batch: int
-) -> int:
-    """`Repo.prune_updates` in units of work of `batch` rows each, until none is left; how many."""
-    gone = 0
-    while True:
-        async with unit() as repo:
-            count = await repo.prune_updates(before, batch)
-        gone += max(count, 0)
-        if count < batch:
-            return gone
+    async def _write_probe(self) -> None:
+        """A row written, deleted and committed: the start-up check's write probe."""
+        async with self.transaction() as repo:
+            await repo._write(
+                "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?)"
+                " ON CONFLICT DO NOTHING",
+                datetime.now(UTC),
+            )
+            await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+
+    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
+        """`Repo.prune_updates` in units of `batch` rows each, until none is left; how many."""
+        gone = 0
+        while True:
+            async with self.transaction() as repo:
+                count = await repo.prune_updates(before, batch)
+            gone += count
+            if count < batch:
+                return gone
 
 
 async def prune_processed(store: Store, now: datetime, batch: int = PRUNE_BATCH) -> int:

@@ -12,10 +12,10 @@ from typing import Final
 
 import asyncpg
 
-from bot.domain import PRUNE_BATCH, Fault, StoreBroken
+from bot.domain import Fault, StoreBroken
 from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches, write_probe
+from bot.storage.log import Log, Upkeep
 from bot.storage.outbox import Outbox
 from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
@@ -59,7 +59,7 @@ class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", chat_id)
 
 
-class PostgresStore:
+class PostgresStore(Upkeep):
     """The `Store` on a PostgreSQL database; `await PostgresStore.open(url)` migrates it."""
 
     serial = False  # a pool: units of work of different chats (and instances) run at once
@@ -101,16 +101,13 @@ class PostgresStore:
     async def check(self) -> None:
         """A write probe, so a read-only server (a standby, a read-only default) stops the start."""
         try:
-            await write_probe(self.transaction)
+            await self._write_probe()
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreBroken(f"the database takes no writes ({error})") from None
 
     async def ping(self) -> None:
         """`SELECT 1` on a connection of the pool."""
         await self._pool.fetchval("SELECT 1")
-
-    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        return await in_batches(self.statement, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
         if isinstance(error, asyncpg.PostgresError):

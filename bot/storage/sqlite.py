@@ -17,10 +17,10 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.domain import PRUNE_BATCH, Fault, StoreBroken
+from bot.domain import Fault, StoreBroken
 from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches, write_probe
+from bot.storage.log import Log, Upkeep
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.outbox import Outbox
 from bot.storage.sql import Row
@@ -111,7 +111,7 @@ class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
         await self._hold((sql, [bound(row) for row in rows]))
 
 
-class SqliteStore:
+class SqliteStore(Upkeep):
     """The `Store` on one SQLite file; `await SqliteStore.open(path)` creates it and its folder."""
 
     serial = True  # one connection: one unit of work at a time
@@ -185,7 +185,7 @@ class SqliteStore:
         if found != ["ok"]:
             raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
         try:
-            await write_probe(self.transaction)
+            await self._write_probe()
         except sqlite3.DatabaseError as error:
             raise StoreBroken(
                 f"the database takes no writes ({error}); check the file's and its"
@@ -196,9 +196,6 @@ class SqliteStore:
         """`SELECT 1` in one trip, without the store's lock: it waits for the statement running
         in the connection's thread, never for a unit of work, and reads no table."""
         await self._repo._go(lambda conn: conn.execute("SELECT 1").fetchone())
-
-    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        return await in_batches(self.transaction, before, batch)
 
     def fault(self, error: BaseException) -> Fault | None:
         if not isinstance(error, sqlite3.Error):
