@@ -16,11 +16,14 @@ from bot.domain import Fault, StoreBroken
 from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, Upkeep
+from bot.storage.migrations import PG_MIGRATIONS
 from bot.storage.outbox import Outbox
-from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
 
 POOL_SIZE = 10
+# The key of the advisory lock taken while migrating (any bigint no chat id can be: chat ids are
+# below 2**52 in magnitude).
+MIGRATION_LOCK: Final = 0x7072_6566_6D69_6772  # "prefmigr"
 _PG_TRANSIENT: Final = ("08", "57", "40", "53300", "55P03")
 _PG_UNWRITABLE: Final = ("53100", "25006")
 _PG_CONNECTION_GONE: Final = ("closed", "another operation")
@@ -130,7 +133,8 @@ class PostgresStore(Upkeep):
 
 
 async def migrate(conn: asyncpg.Connection) -> int:
-    """Run the migrations not yet applied, each in its own transaction; returns the version."""
+    """Run the migrations not yet applied, each in its own transaction under an advisory lock (so
+    instances starting together migrate once); returns the version."""
     while True:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)

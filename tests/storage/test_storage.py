@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import GameStatus, SqliteStore, Store
-from bot.storage.migrations import MIGRATIONS
-from bot.storage.pg_migrations import PG_MIGRATIONS
+from bot.storage.migrations import MIGRATIONS, PG_MIGRATIONS
 from tests.storage.conftest import Backend
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
