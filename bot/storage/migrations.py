@@ -11,8 +11,13 @@ from typing import Final
 # Version of the JSON payloads written now; stored with every event.
 EVENT_SCHEMA_VERSION: Final = 1
 
-# The outbox's columns after its kind, in migration 4 and in its rebuild in migration 6.
-_OUTBOX_REST: Final = """        text TEXT NOT NULL,
+# The outbox, as migration 4 makes it and as migration 6 rebuilds it on SQLite with photos too.
+_OUTBOX: Final = """    CREATE TABLE IF NOT EXISTS outbox (
+        id {serial},
+        chat_id {id} NOT NULL,
+        kind TEXT NOT NULL
+            CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document'{photo})),
+        text TEXT NOT NULL,
         lang TEXT NOT NULL,
         markup TEXT,
         game_id {id},
@@ -28,6 +33,7 @@ _OUTBOX_REST: Final = """        text TEXT NOT NULL,
         sent_at {real},
         message_id {id},
         error TEXT
+    );
 """
 
 _MIGRATIONS: Final = (
@@ -96,12 +102,7 @@ _MIGRATIONS: Final = (
     """,
     # the outbox: what the bot owes the chats (docs/architecture.md "Delivery").
     """
-    CREATE TABLE IF NOT EXISTS outbox (
-        id {serial},
-        chat_id {id} NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document')),
-{outbox_rest}    );
-    CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
+{outbox}    CREATE INDEX IF NOT EXISTS outbox_owed ON outbox (chat_id, id) WHERE sent_at IS NULL;
     """,
     # games are numbered per chat ("Game #1" in a group's first game)
     """
@@ -203,13 +204,7 @@ _PG_APPEND_ONLY_FUNCTION: Final = """    CREATE FUNCTION events_are_append_only(
 """
 # SQLite's outbox is rebuilt with the wider CHECK, its ids and their sequence kept.
 _SQLITE_OUTBOX_PHOTOS: Final = """    ALTER TABLE outbox RENAME TO outbox_before_photos;
-    CREATE TABLE outbox (
-        id {serial},
-        chat_id {id} NOT NULL,
-        kind TEXT NOT NULL
-            CHECK (kind IN ('text', 'sheet', 'redraw', 'vote', 'document', 'photo')),
-{outbox_rest}    );
-    INSERT INTO outbox SELECT * FROM outbox_before_photos;
+{photo_outbox}    INSERT INTO outbox SELECT * FROM outbox_before_photos;
     INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox', 0
         WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'outbox');
     UPDATE sqlite_sequence SET seq = MAX(seq, COALESCE(
@@ -226,7 +221,8 @@ _PG_OUTBOX_PHOTOS: Final = """    ALTER TABLE outbox DROP CONSTRAINT IF EXISTS o
 
 def _scripts(words: dict[str, str]) -> tuple[str, ...]:
     """The migrations in one dialect: `words` are its column types and its own statements."""
-    words = {**words, "outbox_rest": _OUTBOX_REST.format_map(words)}
+    words["outbox"] = _OUTBOX.format_map({**words, "photo": ""})
+    words["photo_outbox"] = _OUTBOX.format_map({**words, "photo": ", 'photo'"})
     words["outbox_photos"] = words["outbox_photos"].format_map(words)
     for table in ("events", "tournament_events"):
         words[f"{table}_append_only"] = words["append_only"].format(table=table)
