@@ -207,9 +207,5 @@ def setup_logging(settings: Settings, stream: IO[str] | None = None) -> Operator
     handler.setFormatter(OperatorFormatter(redactor(settings), settings.log_format == "json"))
     handler.addFilter(quiet_bad_requests)
     handler.addFilter(add_update)
-    root = logging.getLogger()
-    for old in root.handlers:
-        old.close()
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
+    logging.basicConfig(handlers=[handler], level=settings.log_level, force=True)
     return handler

@@ -86,8 +86,7 @@ class PostgresStore(Upkeep):
         async with self._pool.acquire() as conn, conn.transaction():
             yield PostgresRepo(conn)
 
-    def statement(self) -> AbstractAsyncContextManager[PostgresRepo]:
-        return self.transaction()
+    statement = transaction
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresRepo]:

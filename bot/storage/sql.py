@@ -30,8 +30,7 @@ def marks(count: int) -> str:
 
 
 def game_row(row: Row) -> GameRow:
-    status = GameStatus(row[2])
-    return GameRow(row[0], row[1], status, row[3], when(row[4]), row[5], row[6])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], when(row[4]), row[5], row[6])
 
 
 class Statements(Protocol):

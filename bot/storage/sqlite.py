@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, closing
+from contextlib import asynccontextmanager, closing
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -142,7 +142,7 @@ class SqliteStore(Upkeep):
         return cls(db)
 
     @asynccontextmanager
-    async def _unit(self) -> AsyncIterator[SqliteRepo]:
+    async def reading(self) -> AsyncIterator[SqliteRepo]:
         """The one connection, for one unit of work at a time; a task holding it that asks again
         would wait for ever, so it is told to use its own (`bot.core.uow.UnitOfWork.reading`)."""
         task = asyncio.current_task()
@@ -157,7 +157,7 @@ class SqliteStore(Upkeep):
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteRepo]:
-        async with self._unit() as repo:
+        async with self.reading() as repo:
             repo._held = [("BEGIN IMMEDIATE", ())]  # held, with the writes, until the first trip
             try:
                 yield repo
@@ -168,12 +168,8 @@ class SqliteStore(Upkeep):
             finally:
                 repo._held = None
 
-    def reading(self) -> AbstractAsyncContextManager[SqliteRepo]:
-        return self._unit()
-
-    def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
-        """Autocommit: the lock keeps other units out, and one statement is atomic by itself."""
-        return self._unit()
+    # Autocommit: the lock keeps other units out, and one statement is atomic by itself.
+    statement = reading
 
     async def check(self) -> None:
         """`PRAGMA quick_check` and a write probe: a damaged or read-only file stops the start."""
