@@ -83,10 +83,8 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
 async def set_commands(bot: Bot, default_locale: str) -> None:
     """The menus of groups and of private chats, in each language and (for the rest) the default."""
     try:
-        for private, scope in (
-            (False, BotCommandScopeAllGroupChats()),
-            (True, BotCommandScopeAllPrivateChats()),
-        ):
+        for scope in (BotCommandScopeAllGroupChats(), BotCommandScopeAllPrivateChats()):
+            private = isinstance(scope, BotCommandScopeAllPrivateChats)
             for code in (*LANGUAGES, None):  # None: any other language, in the default one
                 pairs = menu_commands(translator(code or default_locale), private)
                 menu = [BotCommand(command=c, description=d) for c, d in pairs]

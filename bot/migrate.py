@@ -173,15 +173,12 @@ def main(argv: Sequence[str]) -> int:
         " its PGHOST, PGUSER, PGPASSWORD and PGDATABASE)",
     )
     args = parse.parse_args(argv)
-    target = args.target or storage_settings().database_url
-    if target is None:
-        print(
-            "migrate-db: --to is missing, and neither DATABASE_URL nor PGHOST names a"
-            " PostgreSQL database: write --to postgresql://USER:PASSWORD@HOST:5432/DBNAME",
-            file=sys.stderr,
-        )
-        return EXIT_REFUSED
     try:
+        if (target := args.target or storage_settings().database_url) is None:
+            raise Refused(
+                "--to is missing, and neither DATABASE_URL nor PGHOST names a PostgreSQL"
+                " database: write --to postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+            )
         print(asyncio.run(migrate(args.source, target)))
     except Refused as error:
         print(f"migrate-db: {error}", file=sys.stderr)

@@ -27,8 +27,7 @@ class Games(Statements):
             " RETURNING game_id, number"
         )
         forming = GameStatus.FORMING
-        row = await self._one(sql, chat_id, forming.value, created_by, at, chat_id, thread_id)
-        assert row is not None
+        (row,) = await self._all(sql, chat_id, forming.value, created_by, at, chat_id, thread_id)
         return GameRow(int(row[0]), chat_id, forming, created_by, at, int(row[1]), thread_id)
 
     async def _games(self, where: str, *args: object) -> list[GameRow]:
@@ -162,8 +161,7 @@ class Tournaments(Statements):
             "INSERT INTO tournaments (code, home_chat_id, home_thread_id, created_by, created_at)"
             " VALUES (?, ?, ?, ?, ?) RETURNING tournament_id"
         )
-        row = await self._one(sql, code, *home, created_by, at)
-        assert row is not None
+        (row,) = await self._all(sql, code, *home, created_by, at)
         return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
 
     async def _tournament(self, where: str, *args: object) -> TournamentRow | None:

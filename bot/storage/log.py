@@ -66,8 +66,7 @@ class Log(Statements):
             " ?, ?, ?, ?, ?) RETURNING seq"
         )
         version = EVENT_SCHEMA_VERSION
-        row = await self._one(sql, game_id, game_id, kind, dumps(payload), author, at, version)
-        assert row is not None
+        (row,) = await self._all(sql, game_id, game_id, kind, dumps(payload), author, at, version)
         return EventRow(game_id, int(row[0]), kind, payload, author, at, version)
 
     async def events(self, game_id: int, after: int = 0) -> list[EventRow]:
