@@ -261,15 +261,12 @@ class Settings(BaseSettings):
 
     def webhook_path(self) -> str | None:
         """The path of WEBHOOK_URL the listener serves ("/" when it has none); None in polling."""
-        if self.webhook_url is None:
-            return None
-        return urlsplit(self.webhook_url).path or "/"
+        return None if self.webhook_url is None else urlsplit(self.webhook_url).path or "/"
 
     def web_address(self) -> tuple[str, int] | None:
         """WEB_LISTEN, else 0.0.0.0:8080 for the Mini App or the webhook, else None."""
         if self.web_listen is None:
-            wanted = self.miniapp_link or self.webhook_url
-            return (DEFAULT_HOST, DEFAULT_PORT) if wanted else None
+            return (DEFAULT_HOST, DEFAULT_PORT) if self.miniapp_link or self.webhook_url else None
         host, _, port = self.web_listen.rpartition(":")
         return host, int(port)
 

@@ -95,13 +95,7 @@ async def open_when_ready(
                 " (DATABASE_WAIT_SECONDS)."
             )
         wait = min(pause, left)
-        log.warning(
-            "%s Trying again in %.0f s (try %d, waiting up to %.0f s more).",
-            problem,
-            wait,
-            tries,
-            left,
-            extra=EVERY,
-        )
+        again = "%s Trying again in %.0f s (try %d, waiting up to %.0f s more)."
+        log.warning(again, problem, wait, tries, left, extra=EVERY)
         await sleep(wait)
         pause = min(pause * 2, LONGEST_PAUSE)

@@ -139,8 +139,7 @@ _MIGRATIONS: Final = (
     CREATE INDEX IF NOT EXISTS events_of_debts ON events (game_id, seq)
         WHERE kind IN ('debt_opened', 'debt_marked');
     """,
-    # snapshots, a cache of each game's fold and replay at one seq (bot/core/snapshots.py):
-    # never the truth, ignored when of another engine version; the events stay the game.
+    # snapshots, a cache of each game's fold and replay at one seq: never the truth.
     """
     CREATE TABLE IF NOT EXISTS snapshots (
         game_id {id} PRIMARY KEY REFERENCES games (game_id),

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime
 from typing import Final
 
 import asyncpg
@@ -108,7 +107,6 @@ class PostgresStore(Upkeep):
             raise StoreBroken(f"the database takes no writes ({error})") from None
 
     async def ping(self) -> None:
-        """`SELECT 1` on a connection of the pool."""
         await self._pool.fetchval("SELECT 1")
 
     def fault(self, error: BaseException) -> Fault | None:
@@ -151,8 +149,5 @@ async def migrate(conn: asyncpg.Connection) -> int:
             if version == len(PG_MIGRATIONS):
                 return int(version)
             await conn.execute(PG_MIGRATIONS[version])
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
-                version + 1,
-                datetime.now(UTC),
-            )
+            sql = "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())"
+            await conn.execute(sql, version + 1)
