@@ -112,8 +112,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
 
 
 async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:
-    """Every `VOTE_TICK` seconds close the votes whose time is over; every `REMIND_TICKS` remind
-    the chats whose reminder of debts is due."""
+    """Each tick close the votes whose time is over; every `REMIND_TICKS` ticks remind of debts."""
     ticks = 0
     while True:
         await asyncio.sleep(VOTE_TICK)

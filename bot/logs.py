@@ -75,16 +75,12 @@ class Repeats:
     written once, then counted: one line a minute says how many more there were. A database
     outage of 30 s wrote thousands of tracebacks otherwise."""
 
-    def __init__(
-        self, window: float = REPEAT_WINDOW, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.window = window
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._counts: dict[tuple[str, int, str, str], _Count] = {}
 
     def admit(self, record: logging.LogRecord) -> list[logging.LogRecord]:
-        """The records to write now: the counts whose minute is over, then `record` unless it
-        repeats a failure of this minute."""
+        """The counts whose minute is over, then `record` unless it repeats one of this minute."""
         now = self._clock()
         out = self.due(now)
         if getattr(record, "every_time", False) or (
@@ -104,7 +100,7 @@ class Repeats:
         """The counts whose minute is over (all of them at `now=inf`), as records to write."""
         out: list[logging.LogRecord] = []
         for key, count in list(self._counts.items()):
-            if now - count.since < self.window:
+            if now - count.since < REPEAT_WINDOW:
                 continue
             if not count.more:
                 del self._counts[key]

@@ -89,8 +89,7 @@ def _token(value: SecretStr) -> SecretStr:
 
 
 def _matching(pattern: str, hint: str, strip: str = "") -> Callable[[str | None], str | None]:
-    """An optional text setting that matches `pattern` once `strip`'s characters are taken off
-    its end."""
+    """An optional text setting that matches `pattern`, `strip`'s characters taken off its end."""
 
     def check(value: str) -> str:
         if not re.match(pattern, value := value.rstrip(strip)):
