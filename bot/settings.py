@@ -174,13 +174,15 @@ def _cased(case: Callable[[str], str]) -> BeforeValidator:
 class Settings(BaseSettings):
     """Env names are the field names in upper case: BOT_TOKEN, DATABASE_PATH, TELEGRAM_API_URL…"""
 
-    # hide_input_in_errors: a ValidationError printed whole never shows a value (a password).
+    # hide_input_in_errors: a ValidationError printed whole never shows a value (a password);
+    # validate_default: a default is checked against the settings given (a burst below its count).
     model_config = SettingsConfigDict(
         env_file=ENV_FILE,
         env_file_encoding="utf-8",
         extra="ignore",
         frozen=True,
         hide_input_in_errors=True,
+        validate_default=True,
     )
 
     bot_token: Annotated[SecretStr, AfterValidator(_token)]
@@ -191,9 +193,7 @@ class Settings(BaseSettings):
     # libpq's own names, so that compose passes the password as it is, unencoded.
     pghost: Annotated[str | None, AfterValidator(_pghost)] = None
     pgport: int = Field(default=DEFAULT_PG_PORT, ge=1, le=65535)
-    pguser: Annotated[str | None, AfterValidator(_pguser)] = Field(
-        default=None, validate_default=True
-    )
+    pguser: Annotated[str | None, AfterValidator(_pguser)] = None
     pgpassword: SecretStr | None = None
     pgdatabase: str | None = None
     database_wait_seconds: float = Field(default=60.0, ge=0, le=3600)
@@ -207,9 +207,7 @@ class Settings(BaseSettings):
     miniapp_url: Annotated[str | None, AfterValidator(_miniapp_url)] = None
     # Unset: long polling. Set: Telegram POSTs updates there, with WEBHOOK_SECRET in a header.
     webhook_url: Annotated[str | None, AfterValidator(_webhook_url)] = None
-    webhook_secret: Annotated[SecretStr | None, AfterValidator(_webhook_secret)] = Field(
-        default=None, validate_default=True
-    )
+    webhook_secret: Annotated[SecretStr | None, AfterValidator(_webhook_secret)] = None
     # aiogram's RedisStorage for the /deal steps (the optional `redis` package).
     redis_url: Annotated[HiddenUrl, AfterValidator(_redis_url)] = None
     # Not part of the documented environment contract; tests shorten it.
@@ -218,15 +216,13 @@ class Settings(BaseSettings):
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
     # The token buckets that pace what the bot sends to Telegram's limits (bot/telegram/pacing.py).
     pace_group_per_minute: int = Field(default=20, ge=2)
-    pace_group_burst: Annotated[int, AfterValidator(_below("pace_group_per_minute"))] = Field(
-        default=10, ge=1, validate_default=True
-    )
+    pace_group_burst: Annotated[
+        int, Field(ge=1), AfterValidator(_below("pace_group_per_minute"))
+    ] = 10
     pace_private_per_second: float = Field(default=1.0, gt=0)
     pace_private_burst: int = Field(default=3, ge=1)
     pace_bot_per_second: int = Field(default=30, ge=2)
-    pace_bot_burst: Annotated[int, AfterValidator(_below("pace_bot_per_second"))] = Field(
-        default=10, ge=1, validate_default=True
-    )
+    pace_bot_burst: Annotated[int, Field(ge=1), AfterValidator(_below("pace_bot_per_second"))] = 10
 
     @model_validator(mode="before")
     @classmethod
