@@ -14,12 +14,7 @@ from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
-from aiogram.types import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    InlineKeyboardButton,
-)
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, Core, utc_now, votes
@@ -42,7 +37,7 @@ from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
 from bot.telegram.outbound.settling import remind_debts
 from bot.texts.help import menu_commands
-from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.texts.i18n import LANGUAGES, translator
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
 
@@ -64,12 +59,9 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
         token, link = settings.bot_token.get_secret_value(), settings.miniapp_link
-
-        def live_sheet(t: Translator, game_id: int, private: bool) -> InlineKeyboardButton | None:
-            url = settings.miniapp_url
-            return live_sheet_button(t, token, game_id, link, private=private, app_url=url)
-
-        dispatcher["live_sheet"] = live_sheet
+        dispatcher["live_sheet"] = lambda t, game_id, private: live_sheet_button(
+            t, token, game_id, link, private=private, app_url=settings.miniapp_url
+        )
     dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
     promises = dispatcher["promises"] = Promises()  # what the bot said it would record by itself
