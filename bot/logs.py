@@ -143,13 +143,11 @@ def redactor(settings: Settings) -> Callable[[str], str]:
     `<token>` and every password by `***`, raw and percent-encoded; longest first, so a URL is
     masked whole before the password in it."""
     urls = [u for u in (settings.database_url, settings.redis_url, settings.telegram_api_url) if u]
-    found = [(settings.bot_token.get_secret_value(), "<token>")]
-    for secret in (settings.webhook_secret, settings.pgpassword):
-        if secret is not None:
-            found.append((secret.get_secret_value(), "***"))
+    passwords = [s.get_secret_value() for s in (settings.webhook_secret, settings.pgpassword) if s]
     for url in urls:  # the password of the user info (up to the last @), decoded
         auth = url.partition("://")[2].rpartition("@")[0]
-        found.append((unquote(auth.partition(":")[2]), "***"))
+        passwords.append(unquote(auth.partition(":")[2]))
+    found = [(settings.bot_token.get_secret_value(), "<token>"), *((p, "***") for p in passwords)]
     found += [(quote(text, safe=""), mark) for text, mark in found]
     found += [(url, masked_url(url)) for url in urls]
     secrets = sorted({pair for pair in found if pair[0]}, key=lambda pair: -len(pair[0]))

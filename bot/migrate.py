@@ -159,20 +159,18 @@ async def copy_into(
 
 
 def main(argv: Sequence[str]) -> int:
-    parse = argparse.ArgumentParser(
+    cli = argparse.ArgumentParser(
         prog="python -m bot migrate-db",
         description="Copy the bot's SQLite database into an empty PostgreSQL database.",
     )
-    parse.add_argument(
-        "--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3"
-    )
-    parse.add_argument(
+    cli.add_argument("--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3")
+    cli.add_argument(
         "--to",
         dest="target",
         help="postgresql://USER:PASSWORD@HOST:5432/DBNAME (default: the bot's DATABASE_URL, or"
         " its PGHOST, PGUSER, PGPASSWORD and PGDATABASE)",
     )
-    args = parse.parse_args(argv)
+    args = cli.parse_args(argv)
     try:
         if (target := args.target or storage_settings().database_url) is None:
             raise Refused(

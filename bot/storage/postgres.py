@@ -114,14 +114,11 @@ class PostgresStore(Upkeep):
             state = str(getattr(error, "sqlstate", "") or "")
             if state.startswith(_PG_UNWRITABLE):
                 return Fault.UNWRITABLE
-            if state.startswith(_PG_TRANSIENT):
-                return Fault.TRANSIENT
-            return None
+            return Fault.TRANSIENT if state.startswith(_PG_TRANSIENT) else None
         if isinstance(error, asyncpg.InterfaceError | asyncpg.exceptions.InternalClientError):
             # A connection terminated under asyncpg: closed, or left mid-operation (its next
             # statement finds "another operation in progress").
-            text = str(error)
-            return Fault.TRANSIENT if any(w in text for w in _PG_CONNECTION_GONE) else None
+            return Fault.TRANSIENT if any(w in str(error) for w in _PG_CONNECTION_GONE) else None
         # refused, reset: the server is not reachable
         return Fault.TRANSIENT if isinstance(error, OSError | TimeoutError) else None
 
