@@ -74,11 +74,10 @@ def _sync(path: Path) -> None:
 def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
     """What to run instead on PostgreSQL; the password is taken from the environment, unprinted."""
     file = str(target)
-    if settings.database_setting().startswith("PGHOST="):  # the URL was built from PG*
-        dump = f"pg_dump --format=custom --file={file}"
-        note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
-    else:
-        dump = f'pg_dump --format=custom --file={file} --dbname="$DATABASE_URL"'
+    dump = f"pg_dump --format=custom --file={file}"
+    note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
+    if not settings.database_setting().startswith("PGHOST="):  # DATABASE_URL, not built from PG*
+        dump += ' --dbname="$DATABASE_URL"'
         note = "with DATABASE_URL set in the shell as the bot has it"
     return [
         f"# The bot's database is PostgreSQL ({settings.database_setting()}): back it up with",
