@@ -30,15 +30,12 @@ EXIT_BAD_SETTINGS: Final = 2
 DEFAULT_PORT: Final = 8080
 ENV_FILE: Final = ".env"
 
-Locale = Literal["ru", "en"]
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
-LogFormat = Literal["text", "json"]
 # A URL that may hold a password: kept out of the settings' repr.
 HiddenUrl = Annotated[str | None, Field(repr=False)]
 
 # The checks of single settings: each returns the value as the bot uses it, or raises ValueError
 # with the hint printed after the setting's name.
-TOKEN_FORM: Final = re.compile(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$")
 DEFAULT_HOST: Final = "0.0.0.0"
 DEFAULT_PG_PORT: Final = 5432
 # postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME[?options]: no raw @ : / ? # in the user or the
@@ -83,7 +80,7 @@ def _below(count_field: str) -> Callable[[int, ValidationInfo], int]:
 
 
 def _token(value: SecretStr) -> SecretStr:
-    if not TOKEN_FORM.match(value.get_secret_value().strip()):
+    if not re.match(r"^\d{1,20}:[A-Za-z0-9_-]{1,100}$", value.get_secret_value().strip()):
         raise ValueError("not of the form 123456:ABC-DEF")
     return SecretStr(value.get_secret_value().strip())
 
@@ -198,9 +195,9 @@ class Settings(BaseSettings):
     pgdatabase: str | None = None
     database_wait_seconds: float = Field(default=60.0, ge=0, le=3600)
     telegram_api_url: Annotated[HiddenUrl, AfterValidator(_api_url)] = None
-    default_locale: Annotated[Locale, _cased(str.lower)] = "ru"
+    default_locale: Annotated[Literal["ru", "en"], _cased(str.lower)] = "ru"
     log_level: Annotated[LogLevel, _cased(str.upper)] = "INFO"
-    log_format: LogFormat = "text"
+    log_format: Literal["text", "json"] = "text"
     web_listen: Annotated[str | None, AfterValidator(_listen)] = None
     miniapp_link: Annotated[str | None, AfterValidator(_miniapp_link)] = None
     # The page's https address registered with @BotFather: a private chat's web_app button.
