@@ -170,11 +170,8 @@ class OperatorFormatter(logging.Formatter):
         self.redact, self.as_json = redact, as_json
 
     def format(self, record: logging.LogRecord) -> str:
-        known = {
-            name: value
-            for name in ("chat_id", "update_id", "repeated")
-            if (value := getattr(record, name, None)) is not None
-        }
+        names = ("chat_id", "update_id", "repeated")
+        known = {name: v for name in names if (v := getattr(record, name, None)) is not None}
         if not self.as_json:
             where = [f"{k} {known[f'{k}_id']}" for k in ("chat", "update") if f"{k}_id" in known]
             record.where = f" ({', '.join(where)})" if where else ""
