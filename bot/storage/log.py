@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, same_update
+from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, StoreBroken, same_update
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.sql import Statements, dumps, when
 
@@ -123,15 +123,18 @@ class Upkeep:
     def transaction(self) -> AbstractAsyncContextManager[Log]:
         raise NotImplementedError
 
-    async def _write_probe(self) -> None:
-        """A row written, deleted and committed: the start-up check's write probe."""
-        async with self.transaction() as repo:
-            await repo._write(
-                "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?)"
-                " ON CONFLICT DO NOTHING",
-                datetime.now(UTC),
-            )
-            await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+    async def _write_probe(self, errors: tuple[type[Exception], ...], hint: str = "") -> None:
+        """A row written, deleted and committed; one of `errors` is a `StoreBroken` (and `hint`)."""
+        try:
+            async with self.transaction() as repo:
+                await repo._write(
+                    "INSERT INTO processed_updates (update_id, at) VALUES (-1, ?)"
+                    " ON CONFLICT DO NOTHING",
+                    datetime.now(UTC),
+                )
+                await repo._write("DELETE FROM processed_updates WHERE update_id = -1")
+        except errors as error:
+            raise StoreBroken(f"the database takes no writes ({error}){hint}") from None
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
         """`Repo.prune_updates` in units of `batch` rows each, until none is left; how many."""

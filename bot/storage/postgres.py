@@ -11,7 +11,7 @@ from typing import Final
 
 import asyncpg
 
-from bot.domain import Fault, StoreBroken
+from bot.domain import Fault
 from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, Upkeep
@@ -101,10 +101,7 @@ class PostgresStore(Upkeep):
 
     async def check(self) -> None:
         """A write probe, so a read-only server (a standby, a read-only default) stops the start."""
-        try:
-            await self._write_probe()
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreBroken(f"the database takes no writes ({error})") from None
+        await self._write_probe((OSError, asyncpg.PostgresError, asyncpg.InterfaceError))
 
     async def ping(self) -> None:
         await self._pool.fetchval("SELECT 1")

@@ -180,13 +180,8 @@ class SqliteStore(Upkeep):
             raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
         if found != ["ok"]:
             raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
-        try:
-            await self._write_probe()
-        except sqlite3.DatabaseError as error:
-            raise StoreBroken(
-                f"the database takes no writes ({error}); check the file's and its"
-                " folder's permissions and the free disk space"
-            ) from None
+        hint = "; check the file's and its folder's permissions and the free disk space"
+        await self._write_probe((sqlite3.DatabaseError,), hint)
 
     async def ping(self) -> None:
         """`SELECT 1` in one trip, without the store's lock: it waits for the statement running
