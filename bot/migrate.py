@@ -12,7 +12,6 @@ import contextlib
 import sqlite3
 import sys
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +23,7 @@ from bot.domain import EventRow, Repo
 from bot.redact import masked_url
 from bot.settings import storage_settings
 from bot.storage.postgres import PostgresStore
+from bot.storage.sql import when
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
 
@@ -61,10 +61,7 @@ def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             order = ", ".join(columns[:2])
             found = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
             rows[table] = [
-                tuple(
-                    datetime.fromisoformat(value) if time and value is not None else value
-                    for time, value in zip(times, row, strict=True)
-                )
+                tuple(when(v) if time else v for time, v in zip(times, row, strict=True))
                 for row in found
             ]
     return rows
@@ -131,8 +128,7 @@ async def copy_into(
 ) -> str:
     async with target.transaction() as repo, source.reading() as theirs:
         conn = repo._conn
-        names = ", ".join(TABLES)
-        await conn.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
+        await conn.execute(f"LOCK TABLE {', '.join(TABLES)} IN EXCLUSIVE MODE")
         held = {table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows}
         if any(held.values()):
             raise Refused(

@@ -30,8 +30,7 @@ _PG_CONNECTION_GONE: Final = ("closed", "another operation")
 
 @functools.lru_cache(maxsize=512)
 def numbered(sql: str) -> str:
-    """The query with its `?` numbered as PostgreSQL wants them (`$1`, `$2`, …); no query of
-    the repository has a `?` of its own."""
+    """The query with its `?` as PostgreSQL's `$1`, `$2`, …; no query has a `?` of its own."""
     parts = sql.split("?")
     return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], start=1))
 

@@ -44,8 +44,7 @@ Statement = tuple[str, tuple[object, ...] | list[tuple[object, ...]]]
 
 
 def bound(args: Sequence[object]) -> tuple[object, ...]:
-    """The arguments as SQLite keeps them: a time as ISO text in UTC, so that text compares as
-    the times do."""
+    """The arguments as SQLite keeps them: times as ISO text in UTC, which compares as they do."""
     return tuple(
         a.astimezone(UTC).isoformat(timespec="microseconds") if isinstance(a, datetime) else a
         for a in args
