@@ -68,8 +68,7 @@ def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def replay_check(source: Repo, target: Repo, games: Sequence[int]) -> int:
-    """Every game's events equal on both sides, every started game's sheet equal; returns how many
-    games were replayed."""
+    """Each game's events and each started game's sheet equal on both sides; how many replayed."""
     replayed = 0
     for game_id in games:
         theirs: list[EventRow] = await source.events(game_id)

@@ -306,8 +306,7 @@ def known_keys() -> frozenset[str]:
 def unknown_settings(
     env_file: Path | str = ENV_FILE, environ: Mapping[str, str] | None = None
 ) -> list[str]:
-    """A line for each key of `.env` no setting reads, and each environment variable that looks
-    like a setting (its prefix) but is none, with the nearest setting's name."""
+    """A line for each key of `.env`, or variable named like a setting, that no setting reads."""
     known = known_keys()
     words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
     prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
