@@ -120,8 +120,7 @@ class Log(Statements):
 class Upkeep:
     """What both stores do alike through their own transactions: the write probe, the pruning."""
 
-    def transaction(self) -> AbstractAsyncContextManager[Log]:
-        raise NotImplementedError
+    transaction: Callable[[], AbstractAsyncContextManager[Log]]  # each store's own
 
     async def _write_probe(self, errors: tuple[type[Exception], ...], hint: str = "") -> None:
         """A row written, deleted and committed; one of `errors` is a `StoreBroken` (and `hint`)."""
