@@ -8,18 +8,13 @@ import logging
 import signal
 from typing import Final
 
-from aiogram import Bot, Dispatcher, Router
+from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import PRODUCTION, TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramUnauthorizedError
-from aiogram.types import (
-    BotCommand,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    InlineKeyboardButton,
-)
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, Core, utc_now, votes
@@ -29,7 +24,7 @@ from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
 from bot.startup import StartupError, open_when_ready
-from bot.storage.upkeep import pruning
+from bot.storage.log import pruning
 from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
 from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
@@ -42,7 +37,7 @@ from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
 from bot.telegram.outbound.settling import remind_debts
 from bot.texts.help import menu_commands
-from bot.texts.i18n import LANGUAGES, Translator, translator
+from bot.texts.i18n import LANGUAGES, translator
 from bot.web.links import live_sheet_button
 from bot.web.server import build_web_app, start_web
 
@@ -51,12 +46,6 @@ log = logging.getLogger(__name__)
 
 VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts every 5 ticks
-
-
-def _detached(router: Router) -> Router:
-    # the tests build many dispatchers, and aiogram has no public way to detach a router
-    router._parent_router = None
-    return router
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
@@ -70,27 +59,24 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
         token, link = settings.bot_token.get_secret_value(), settings.miniapp_link
-
-        def live_sheet(t: Translator, game_id: int, private: bool) -> InlineKeyboardButton | None:
-            url = settings.miniapp_url
-            return live_sheet_button(t, token, game_id, link, private=private, app_url=url)
-
-        dispatcher["live_sheet"] = live_sheet
+        dispatcher["live_sheet"] = lambda t, game_id, private: live_sheet_button(
+            t, token, game_id, link, private=private, app_url=settings.miniapp_url
+        )
     dispatcher.update.outer_middleware(update_context)  # each log line names its update and chat
     dispatcher["announce"] = ChatAnnouncer(dispatcher.get("live_sheet"))  # the Mini App's deals
     promises = dispatcher["promises"] = Promises()  # what the bot said it would record by itself
     dispatcher.update.outer_middleware(UpdateContext(core, settings.default_locale, promises))
-    dispatcher.include_routers(*(_detached(r) for r in ROUTERS))
+    for router in ROUTERS:  # the tests build many dispatchers; aiogram cannot detach a router
+        router._parent_router = None
+    dispatcher.include_routers(*ROUTERS)
     return dispatcher
 
 
 async def set_commands(bot: Bot, default_locale: str) -> None:
     """The menus of groups and of private chats, in each language and (for the rest) the default."""
     try:
-        for private, scope in (
-            (False, BotCommandScopeAllGroupChats()),
-            (True, BotCommandScopeAllPrivateChats()),
-        ):
+        for scope in (BotCommandScopeAllGroupChats(), BotCommandScopeAllPrivateChats()):
+            private = isinstance(scope, BotCommandScopeAllPrivateChats)
             for code in (*LANGUAGES, None):  # None: any other language, in the default one
                 pairs = menu_commands(translator(code or default_locale), private)
                 menu = [BotCommand(command=c, description=d) for c, d in pairs]
@@ -104,6 +90,7 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
     while True:
         try:
             me = await bot.get_me()
+            break
         except TelegramUnauthorizedError:
             raise StartupError(
                 "BOT_TOKEN was refused by Telegram (Unauthorized): take the current token from "
@@ -113,14 +100,11 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
             log.warning("Telegram cannot be reached (%s); trying again in %.0f s", error, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, longest)
-            continue
-        log.info("running as @%s", me.username)
-        return
+    log.info("running as @%s", me.username)
 
 
 async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:
-    """Every `VOTE_TICK` seconds close the votes whose time is over; every `REMIND_TICKS` remind
-    the chats whose reminder of debts is due."""
+    """Each tick close the votes whose time is over; every `REMIND_TICKS` ticks remind of debts."""
     ticks = 0
     while True:
         await asyncio.sleep(VOTE_TICK)

@@ -47,8 +47,7 @@ def backup_sqlite(source: Path, target: Path) -> str:
 
 
 def _copy(source: Path, target: Path) -> tuple[int, int, int]:
-    """The online backup in one step (one read transaction: one moment), made self-contained and
-    checked; its games, events and schema version."""
+    """The online backup in one step (one moment), checked: its games, events, schema version."""
     with (
         contextlib.closing(sqlite3.connect(source, timeout=30.0)) as src,
         contextlib.closing(sqlite3.connect(target, isolation_level=None)) as dst,
@@ -73,14 +72,12 @@ def _sync(path: Path) -> None:
 
 
 def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
-    """What to run instead on PostgreSQL; the password is taken from the environment, never
-    printed."""
+    """What to run instead on PostgreSQL; the password is taken from the environment, unprinted."""
     file = str(target)
-    if settings.database_setting().startswith("PGHOST="):  # the URL was built from PG*
-        dump = f"pg_dump --format=custom --file={file}"
-        note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
-    else:
-        dump = f'pg_dump --format=custom --file={file} --dbname="$DATABASE_URL"'
+    dump = f"pg_dump --format=custom --file={file}"
+    note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
+    if not settings.database_setting().startswith("PGHOST="):  # DATABASE_URL, not built from PG*
+        dump += ' --dbname="$DATABASE_URL"'
         note = "with DATABASE_URL set in the shell as the bot has it"
     return [
         f"# The bot's database is PostgreSQL ({settings.database_setting()}): back it up with",

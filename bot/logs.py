@@ -75,16 +75,12 @@ class Repeats:
     written once, then counted: one line a minute says how many more there were. A database
     outage of 30 s wrote thousands of tracebacks otherwise."""
 
-    def __init__(
-        self, window: float = REPEAT_WINDOW, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.window = window
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._counts: dict[tuple[str, int, str, str], _Count] = {}
 
     def admit(self, record: logging.LogRecord) -> list[logging.LogRecord]:
-        """The records to write now: the counts whose minute is over, then `record` unless it
-        repeats a failure of this minute."""
+        """The counts whose minute is over, then `record` unless it repeats one of this minute."""
         now = self._clock()
         out = self.due(now)
         if getattr(record, "every_time", False) or (
@@ -104,24 +100,22 @@ class Repeats:
         """The counts whose minute is over (all of them at `now=inf`), as records to write."""
         out: list[logging.LogRecord] = []
         for key, count in list(self._counts.items()):
-            if now - count.since < self.window:
+            if now - count.since < REPEAT_WINDOW:
                 continue
-            if count.more == 0:
+            if not count.more:
                 del self._counts[key]
                 continue
             seconds = min(now, self._clock()) - count.since  # `inf`: at exit
             first = count.first
-            summary = logging.makeLogRecord(
-                {
-                    "name": first.name,
-                    "levelno": first.levelno,
-                    "levelname": first.levelname,
-                    "msg": "%s (and %d more like it in the last %.0f s)",
-                    "args": (first.getMessage(), count.more, seconds),
-                    "repeated": count.more,
-                }
-            )
-            out.append(summary)
+            summary = {
+                "name": first.name,
+                "levelno": first.levelno,
+                "levelname": first.levelname,
+                "msg": "%s (and %d more like it in the last %.0f s)",
+                "args": (first.getMessage(), count.more, seconds),
+                "repeated": count.more,
+            }
+            out.append(logging.makeLogRecord(summary))
             self._counts[key] = _Count(now, first)
         return out
 
@@ -138,12 +132,9 @@ class OperatorHandler(logging.StreamHandler[IO[str]]):
             super().emit(item)
 
     def close(self) -> None:
-        self.acquire()
-        try:
+        with self.lock:  # type: ignore[union-attr]
             for item in self.repeats.due(float("inf")):
                 super().emit(item)
-        finally:
-            self.release()
         super().close()
 
 
@@ -152,13 +143,11 @@ def redactor(settings: Settings) -> Callable[[str], str]:
     `<token>` and every password by `***`, raw and percent-encoded; longest first, so a URL is
     masked whole before the password in it."""
     urls = [u for u in (settings.database_url, settings.redis_url, settings.telegram_api_url) if u]
-    found = [(settings.bot_token.get_secret_value(), "<token>")]
-    for secret in (settings.webhook_secret, settings.pgpassword):
-        if secret is not None:
-            found.append((secret.get_secret_value(), "***"))
+    passwords = [s.get_secret_value() for s in (settings.webhook_secret, settings.pgpassword) if s]
     for url in urls:  # the password of the user info (up to the last @), decoded
         auth = url.partition("://")[2].rpartition("@")[0]
-        found.append((unquote(auth.partition(":")[2]), "***"))
+        passwords.append(unquote(auth.partition(":")[2]))
+    found = [(settings.bot_token.get_secret_value(), "<token>"), *((p, "***") for p in passwords)]
     found += [(quote(text, safe=""), mark) for text, mark in found]
     found += [(url, masked_url(url)) for url in urls]
     secrets = sorted({pair for pair in found if pair[0]}, key=lambda pair: -len(pair[0]))
@@ -181,11 +170,8 @@ class OperatorFormatter(logging.Formatter):
         self.redact, self.as_json = redact, as_json
 
     def format(self, record: logging.LogRecord) -> str:
-        known = {
-            name: value
-            for name in ("chat_id", "update_id", "repeated")
-            if (value := getattr(record, name, None)) is not None
-        }
+        names = ("chat_id", "update_id", "repeated")
+        known = {name: v for name in names if (v := getattr(record, name, None)) is not None}
         if not self.as_json:
             where = [f"{k} {known[f'{k}_id']}" for k in ("chat", "update") if f"{k}_id" in known]
             record.where = f" ({', '.join(where)})" if where else ""
@@ -212,9 +198,5 @@ def setup_logging(settings: Settings, stream: IO[str] | None = None) -> Operator
     handler.setFormatter(OperatorFormatter(redactor(settings), settings.log_format == "json"))
     handler.addFilter(quiet_bad_requests)
     handler.addFilter(add_update)
-    root = logging.getLogger()
-    for old in root.handlers:
-        old.close()
-    root.handlers[:] = [handler]
-    root.setLevel(settings.log_level)
+    logging.basicConfig(handlers=[handler], level=settings.log_level, force=True)
     return handler

@@ -12,7 +12,6 @@ import contextlib
 import sqlite3
 import sys
 from collections.abc import Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,6 +23,7 @@ from bot.domain import EventRow, Repo
 from bot.redact import masked_url
 from bot.settings import storage_settings
 from bot.storage.postgres import PostgresStore
+from bot.storage.sql import when
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
 
@@ -61,18 +61,14 @@ def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
             order = ", ".join(columns[:2])
             found = db.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order}")
             rows[table] = [
-                tuple(
-                    datetime.fromisoformat(value) if time and value is not None else value
-                    for time, value in zip(times, row, strict=True)
-                )
+                tuple(when(v) if time else v for time, v in zip(times, row, strict=True))
                 for row in found
             ]
     return rows
 
 
 async def replay_check(source: Repo, target: Repo, games: Sequence[int]) -> int:
-    """Every game's events equal on both sides, every started game's sheet equal; returns how many
-    games were replayed."""
+    """Each game's events and each started game's sheet equal on both sides; how many replayed."""
     replayed = 0
     for game_id in games:
         theirs: list[EventRow] = await source.events(game_id)
@@ -131,8 +127,7 @@ async def copy_into(
 ) -> str:
     async with target.transaction() as repo, source.reading() as theirs:
         conn = repo._conn
-        names = ", ".join(TABLES)
-        await conn.execute(f"LOCK TABLE {names} IN EXCLUSIVE MODE")
+        await conn.execute(f"LOCK TABLE {', '.join(TABLES)} IN EXCLUSIVE MODE")
         held = {table: int(await conn.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in rows}
         if any(held.values()):
             raise Refused(
@@ -159,29 +154,24 @@ async def copy_into(
 
 
 def main(argv: Sequence[str]) -> int:
-    parse = argparse.ArgumentParser(
+    cli = argparse.ArgumentParser(
         prog="python -m bot migrate-db",
         description="Copy the bot's SQLite database into an empty PostgreSQL database.",
     )
-    parse.add_argument(
-        "--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3"
-    )
-    parse.add_argument(
+    cli.add_argument("--from", dest="source", required=True, help="sqlite:///data/prefbot.sqlite3")
+    cli.add_argument(
         "--to",
         dest="target",
         help="postgresql://USER:PASSWORD@HOST:5432/DBNAME (default: the bot's DATABASE_URL, or"
         " its PGHOST, PGUSER, PGPASSWORD and PGDATABASE)",
     )
-    args = parse.parse_args(argv)
-    target = args.target or storage_settings().database_url
-    if target is None:
-        print(
-            "migrate-db: --to is missing, and neither DATABASE_URL nor PGHOST names a"
-            " PostgreSQL database: write --to postgresql://USER:PASSWORD@HOST:5432/DBNAME",
-            file=sys.stderr,
-        )
-        return EXIT_REFUSED
+    args = cli.parse_args(argv)
     try:
+        if (target := args.target or storage_settings().database_url) is None:
+            raise Refused(
+                "--to is missing, and neither DATABASE_URL nor PGHOST names a PostgreSQL"
+                " database: write --to postgresql://USER:PASSWORD@HOST:5432/DBNAME"
+            )
         print(asyncio.run(migrate(args.source, target)))
     except Refused as error:
         print(f"migrate-db: {error}", file=sys.stderr)

@@ -46,14 +46,11 @@ class StartupError(Exception):
 
 async def open_store(settings: Settings) -> Store:
     """The store the settings name, opened, migrated and checked; `StartupError` if not."""
-    where = settings.database_setting()
+    where, url, path = settings.database_setting(), settings.database_url, settings.database_path
     try:
-        if settings.database_url:
-            store: Store = await PostgresStore.open(settings.database_url)
-        else:
-            store = await SqliteStore.open(settings.database_path)
+        store: Store = await PostgresStore.open(url) if url else await SqliteStore.open(path)
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, RuntimeError) as error:
-        transient = bool(settings.database_url) and isinstance(error, _PG_NOT_YET)
+        transient = bool(url) and isinstance(error, _PG_NOT_YET)
         raise StartupError(
             f"{where} cannot be opened: {error or type(error).__name__}.", transient=transient
         ) from None
@@ -95,13 +92,7 @@ async def open_when_ready(
                 " (DATABASE_WAIT_SECONDS)."
             )
         wait = min(pause, left)
-        log.warning(
-            "%s Trying again in %.0f s (try %d, waiting up to %.0f s more).",
-            problem,
-            wait,
-            tries,
-            left,
-            extra=EVERY,
-        )
+        again = "%s Trying again in %.0f s (try %d, waiting up to %.0f s more)."
+        log.warning(again, problem, wait, tries, left, extra=EVERY)
         await sleep(wait)
         pause = min(pause * 2, LONGEST_PAUSE)

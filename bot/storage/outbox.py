@@ -12,10 +12,10 @@ from bot.storage.sql import Row, Statements, marks
 
 _FIELDS = tuple(field.name for field in fields(Owed))  # the outbox's columns are its fields
 OWED_COLUMNS = ", ".join(_FIELDS)
-OWED_CONTENT = _FIELDS[1:]  # what a row owes, its chat aside: what `owed_replace` rewrites
+_UNCLAIMED = "claimed_by = NULL, claimed_until = NULL"
 
 
-def owed_values(owed: Owed) -> tuple[Any, ...]:
+def _values(owed: Owed) -> tuple[Any, ...]:
     """The values of `OWED_COLUMNS`, in order."""
     return (owed.chat_id, owed.kind.value, *(getattr(owed, name) for name in _FIELDS[2:]))
 
@@ -30,116 +30,88 @@ class Outbox(Statements):
     """The outbox methods of the `Repo`; they never commit."""
 
     async def owe(self, rows: list[Owed]) -> None:
-        await self._write_many(
-            f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES ({marks(12)})",
-            [owed_values(owed) for owed in rows],
-        )
+        sql = f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES ({marks(len(_FIELDS))})"
+        await self._write_many(sql, [_values(owed) for owed in rows])
 
     async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
         # PostgreSQL's READ COMMITTED re-checks the outer conditions on a row another sender just
         # changed, so two senders never both claim one row (the subquery alone is not re-read).
-        rows = await self._all(
+        sql = (
             "UPDATE outbox SET claimed_by = ?, claimed_until = ?"
             " WHERE id IN (SELECT MIN(id) FROM outbox WHERE sent_at IS NULL GROUP BY chat_id)"
             " AND sent_at IS NULL AND not_before <= ?"
             " AND (claimed_until IS NULL OR claimed_until < ?)"
-            f" RETURNING id, attempts, {OWED_COLUMNS}",
-            claimant,
-            until,
-            now,
-            now,
+            f" RETURNING id, attempts, {OWED_COLUMNS}"
         )
+        rows = await self._all(sql, claimant, until, now, now)
         return sorted((owed_row(row) for row in rows), key=lambda r: r.id)
 
     async def owed_sent(
         self, row_id: int, claimant: str, message_id: int | None, now: float
     ) -> bool:
-        changed = await self._count(
-            "UPDATE outbox SET sent_at = ?, message_id = ?, claimed_by = NULL,"
-            " claimed_until = NULL, body = NULL WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
-            now,
-            message_id,
-            row_id,
-            claimant,
+        sql = (
+            f"UPDATE outbox SET sent_at = ?, message_id = ?, {_UNCLAIMED}, body = NULL"
+            " WHERE id = ? AND claimed_by = ? AND sent_at IS NULL"
         )
-        return changed == 1
+        return await self._count(sql, now, message_id, row_id, claimant) == 1
 
     async def owed_retry(self, row_id: int, claimant: str, not_before: float, error: str) -> None:
-        await self._write(
+        sql = (
             "UPDATE outbox SET attempts = attempts + 1, not_before = ?, error = ?,"
-            " claimed_by = NULL, claimed_until = NULL WHERE id = ? AND claimed_by = ?",
-            not_before,
-            error[:500],
-            row_id,
-            claimant,
+            f" {_UNCLAIMED} WHERE id = ? AND claimed_by = ?"
         )
+        await self._write(sql, not_before, error[:500], row_id, claimant)
 
     async def owed_release(self, row_id: int, claimant: str, not_before: float) -> bool:
-        changed = await self._count(
-            "UPDATE outbox SET not_before = ?, claimed_by = NULL, claimed_until = NULL"
-            " WHERE id = ? AND claimed_by = ? AND sent_at IS NULL",
-            not_before,
-            row_id,
-            claimant,
+        sql = (
+            f"UPDATE outbox SET not_before = ?, {_UNCLAIMED}"
+            " WHERE id = ? AND claimed_by = ? AND sent_at IS NULL"
         )
-        return changed == 1
+        return await self._count(sql, not_before, row_id, claimant) == 1
 
     async def owed_after(self, chat_id: int, row_id: int, limit: int) -> list[OwedRow]:
-        rows = await self._all(
+        sql = (
             f"SELECT id, attempts, {OWED_COLUMNS} FROM outbox"
-            " WHERE chat_id = ? AND id > ? AND sent_at IS NULL ORDER BY id LIMIT ?",
-            chat_id,
-            row_id,
-            limit,
+            " WHERE chat_id = ? AND id > ? AND sent_at IS NULL ORDER BY id LIMIT ?"
         )
-        return [owed_row(row) for row in rows]
+        return [owed_row(row) for row in await self._all(sql, chat_id, row_id, limit)]
 
     async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
-        values = owed_values(owed)[1:]  # the chat stays the row's own
-        sets = ", ".join(f"{column} = ?" for column in OWED_CONTENT)
+        """What a row owes, its chat aside, rewritten (by `claimant` alone if given)."""
+        sets = ", ".join(f"{column} = ?" for column in _FIELDS[1:])
         claimed = " AND claimed_by = ?" if claimant is not None else ""
-        changed = await self._count(
-            f"UPDATE outbox SET {sets} WHERE id = ? AND chat_id = ? AND sent_at IS NULL{claimed}",
-            *values,
-            row_id,
-            owed.chat_id,
-            *((claimant,) if claimant is not None else ()),
-        )
-        return changed == 1
+        sql = f"UPDATE outbox SET {sets} WHERE id = ? AND chat_id = ? AND sent_at IS NULL{claimed}"
+        by = (claimant,) if claimant is not None else ()
+        return await self._count(sql, *_values(owed)[1:], row_id, owed.chat_id, *by) == 1
 
     async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
         if not row_ids:
             return 0
-        return await self._count(
-            "UPDATE outbox SET sent_at = ?, claimed_by = NULL, claimed_until = NULL, body = NULL"
-            f" WHERE id IN ({marks(len(row_ids))}) AND sent_at IS NULL",
-            now,
-            *row_ids,
+        sql = (
+            f"UPDATE outbox SET sent_at = ?, {_UNCLAIMED}, body = NULL"
+            f" WHERE id IN ({marks(len(row_ids))}) AND sent_at IS NULL"
         )
+        return await self._count(sql, now, *row_ids)
 
     async def owed_as_text(self, row_id: int) -> None:
         await self._write("UPDATE outbox SET kind = 'text' WHERE id = ?", row_id)
 
     async def release_claims(self, claimant: str, keep: Sequence[int] = ()) -> int:
         kept = f" AND id NOT IN ({marks(len(keep))})" if keep else ""
-        return await self._count(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL"
-            f" WHERE claimed_by = ? AND sent_at IS NULL{kept}",
-            claimant,
-            *keep,
-        )
+        sql = f"UPDATE outbox SET {_UNCLAIMED} WHERE claimed_by = ? AND sent_at IS NULL{kept}"
+        return await self._count(sql, claimant, *keep)
 
     async def owed_claimants(self) -> list[str]:
-        rows = await self._all(
-            "SELECT DISTINCT claimed_by FROM outbox WHERE sent_at IS NULL AND claimed_by IS NOT NULL"
+        sql = (
+            "SELECT DISTINCT claimed_by FROM outbox"
+            " WHERE sent_at IS NULL AND claimed_by IS NOT NULL"
         )
-        return [str(row[0]) for row in rows]
+        return [str(row[0]) for row in await self._all(sql)]
 
     async def owed_count(self) -> int:
         row = await self._one("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
         return int(row[0]) if row else 0
 
     async def prune_sent(self, before: float) -> int:
-        return await self._count(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", before
-        )
+        sql = "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?"
+        return await self._count(sql, before)

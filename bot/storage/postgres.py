@@ -7,21 +7,22 @@ from __future__ import annotations
 import functools
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime
 from typing import Final
 
 import asyncpg
 
-from bot.domain import PRUNE_BATCH, Fault, StoreBroken
-from bot.storage.games import Games
+from bot.domain import Fault
+from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches, write_probe
+from bot.storage.log import Log, Upkeep
+from bot.storage.migrations import PG_MIGRATIONS
 from bot.storage.outbox import Outbox
-from bot.storage.pg_migrations import MIGRATION_LOCK, PG_MIGRATIONS
 from bot.storage.sql import Row
-from bot.storage.tournaments import Tournaments
 
 POOL_SIZE = 10
+# The key of the advisory lock taken while migrating (any bigint no chat id can be: chat ids are
+# below 2**52 in magnitude).
+MIGRATION_LOCK: Final = 0x7072_6566_6D69_6772  # "prefmigr"
 _PG_TRANSIENT: Final = ("08", "57", "40", "53300", "55P03")
 _PG_UNWRITABLE: Final = ("53100", "25006")
 _PG_CONNECTION_GONE: Final = ("closed", "another operation")
@@ -29,16 +30,9 @@ _PG_CONNECTION_GONE: Final = ("closed", "another operation")
 
 @functools.lru_cache(maxsize=512)
 def numbered(sql: str) -> str:
-    """The query with its `?` numbered as PostgreSQL wants them (`$1`, `$2`, …); no query of
-    the repository has a `?` of its own."""
+    """The query with its `?` as PostgreSQL's `$1`, `$2`, …; no query has a `?` of its own."""
     parts = sql.split("?")
     return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], start=1))
-
-
-def rowcount(status: str) -> int:
-    """The row count of a command's status tag ("UPDATE 3" → 3)."""
-    tail = status.rsplit(" ", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
 
 
 class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
@@ -50,12 +44,10 @@ class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
     async def _all(self, sql: str, *args: object) -> list[Row]:
         return list(await self._conn.fetch(numbered(sql), *args))
 
-    async def _one(self, sql: str, *args: object) -> Row | None:
-        row: Row | None = await self._conn.fetchrow(numbered(sql), *args)
-        return row
-
     async def _count(self, sql: str, *args: object) -> int:
-        return rowcount(await self._conn.execute(numbered(sql), *args))
+        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3"
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
 
     async def _write(self, sql: str, *args: object) -> None:
         await self._conn.execute(numbered(sql), *args)
@@ -68,7 +60,7 @@ class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
         await self._conn.execute("SELECT pg_advisory_xact_lock($1)", chat_id)
 
 
-class PostgresStore:
+class PostgresStore(Upkeep):
     """The `Store` on a PostgreSQL database; `await PostgresStore.open(url)` migrates it."""
 
     serial = False  # a pool: units of work of different chats (and instances) run at once
@@ -92,8 +84,7 @@ class PostgresStore:
         async with self._pool.acquire() as conn, conn.transaction():
             yield PostgresRepo(conn)
 
-    def statement(self) -> AbstractAsyncContextManager[PostgresRepo]:
-        return self.transaction()
+    statement = transaction
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PostgresRepo]:
@@ -103,73 +94,53 @@ class PostgresStore:
         ):
             yield PostgresRepo(conn)
 
-    @asynccontextmanager
-    async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """A raw connection from the pool (bulk copies of `python -m bot migrate-db`, tests)."""
-        async with self._pool.acquire() as conn:
-            yield conn
+    def connection(self) -> AbstractAsyncContextManager[asyncpg.Connection]:
+        """A raw connection from the pool (tests, benchmarks)."""
+        return self._pool.acquire()  # type: ignore[no-any-return]
 
     async def check(self) -> None:
         """A write probe, so a read-only server (a standby, a read-only default) stops the start."""
-        try:
-            await write_probe(self.transaction)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise StoreBroken(f"the database takes no writes ({error})") from None
+        await self._write_probe((OSError, asyncpg.PostgresError, asyncpg.InterfaceError))
 
     async def ping(self) -> None:
-        """`SELECT 1` on a connection of the pool."""
-        async with self._pool.acquire() as conn:
-            await conn.fetchval("SELECT 1")
-
-    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        return await in_batches(self.statement, before, batch)
+        await self._pool.fetchval("SELECT 1")
 
     def fault(self, error: BaseException) -> Fault | None:
         if isinstance(error, asyncpg.PostgresError):
             state = str(getattr(error, "sqlstate", "") or "")
             if state.startswith(_PG_UNWRITABLE):
                 return Fault.UNWRITABLE
-            if state.startswith(_PG_TRANSIENT):
-                return Fault.TRANSIENT
-            return None
+            return Fault.TRANSIENT if state.startswith(_PG_TRANSIENT) else None
         if isinstance(error, asyncpg.InterfaceError | asyncpg.exceptions.InternalClientError):
             # A connection terminated under asyncpg: closed, or left mid-operation (its next
             # statement finds "another operation in progress").
-            text = str(error)
-            return Fault.TRANSIENT if any(w in text for w in _PG_CONNECTION_GONE) else None
-        if isinstance(
-            error, OSError | TimeoutError
-        ):  # refused, reset: the server is not reachable
-            return Fault.TRANSIENT
-        return None
+            return Fault.TRANSIENT if any(w in str(error) for w in _PG_CONNECTION_GONE) else None
+        # refused, reset: the server is not reachable
+        return Fault.TRANSIENT if isinstance(error, OSError | TimeoutError) else None
 
     async def close(self) -> None:
         await self._pool.close()
 
 
-async def schema_version(conn: asyncpg.Connection) -> int:
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations"
-        " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
-    )
-    return int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations"))
-
-
 async def migrate(conn: asyncpg.Connection) -> int:
-    """Run the migrations not yet applied, each in its own transaction; returns the version."""
+    """Run the migrations not yet applied, each in its own transaction under an advisory lock (so
+    instances starting together migrate once); returns the version."""
     while True:
         async with conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            version = await schema_version(conn)
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations"
+                " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL)"
+            )
+            version = await conn.fetchval(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
+            )
             if version > len(PG_MIGRATIONS):
                 raise RuntimeError(
                     f"database schema {version} is newer than this program ({len(PG_MIGRATIONS)})"
                 )
             if version == len(PG_MIGRATIONS):
-                return version
+                return int(version)
             await conn.execute(PG_MIGRATIONS[version])
-            await conn.execute(
-                "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)",
-                version + 1,
-                datetime.now(UTC),
-            )
+            sql = "INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())"
+            await conn.execute(sql, version + 1)

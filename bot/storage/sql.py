@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from bot.domain import GameRow, GameStatus
 
@@ -30,27 +30,28 @@ def marks(count: int) -> str:
 
 
 def game_row(row: Row) -> GameRow:
-    status = GameStatus(row[2])
-    return GameRow(row[0], row[1], status, row[3], when(row[4]), row[5], row[6])
+    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], when(row[4]), row[5], row[6])
 
 
-class Statements:
+class Statements(Protocol):
     """The statement calls a repository's queries use; a backend's repository provides them.
     Writes whose answer nobody reads go through `_write`, so SQLite may hold them back."""
 
-    async def _all(self, sql: str, *args: object) -> list[Row]:
-        raise NotImplementedError
+    async def _all(self, sql: str, *args: object) -> list[Row]: ...
+    async def _count(self, sql: str, *args: object) -> int: ...  # how many rows it changed
+    async def _write(self, sql: str, *args: object) -> None: ...
+    async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None: ...
 
     async def _one(self, sql: str, *args: object) -> Row | None:
         rows = await self._all(sql, *args)
         return rows[0] if rows else None
 
-    async def _count(self, sql: str, *args: object) -> int:
-        """The statement run; how many rows it changed."""
-        raise NotImplementedError
-
-    async def _write(self, sql: str, *args: object) -> None:
-        raise NotImplementedError
-
-    async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
-        raise NotImplementedError
+    async def _upsert(
+        self, table: str, key: tuple[str, object], column: str, value: object
+    ) -> None:
+        """`column` of the row of `table` whose key is `key` (name, value) set to `value`."""
+        sql = (
+            f"INSERT INTO {table} ({key[0]}, {column}) VALUES (?, ?)"
+            f" ON CONFLICT ({key[0]}) DO UPDATE SET {column} = excluded.{column}"
+        )
+        await self._write(sql, key[1], value)

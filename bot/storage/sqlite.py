@@ -9,56 +9,55 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager, closing
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import aiosqlite
 
-from bot.domain import PRUNE_BATCH, Fault, StoreBroken
-from bot.storage.games import Games
+from bot.domain import Fault, StoreBroken
+from bot.storage.games import Games, Tournaments
 from bot.storage.ledger import Ledger
-from bot.storage.log import Log, in_batches, write_probe
+from bot.storage.log import Log, Upkeep
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.outbox import Outbox
 from bot.storage.sql import Row
-from bot.storage.tournaments import Tournaments
 
-_SQLITE_TRANSIENT: Final = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_PROTOCOL")
-_SQLITE_UNWRITABLE: Final = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN")
-_SQLITE_TRANSIENT_WORDS: Final = ("database is locked", "database table is locked", "busy")
-_SQLITE_UNWRITABLE_WORDS: Final = ("disk is full", "readonly", "read-only", "disk i/o error")
+# Each fault: the error names (`sqlite_errorname`) and, without one, the words of the message.
+_FAULTS: Final = {
+    Fault.TRANSIENT: (
+        ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_PROTOCOL"),
+        ("database is locked", "database table is locked", "busy"),
+    ),
+    Fault.UNWRITABLE: (
+        ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN"),
+        ("disk is full", "readonly", "read-only", "disk i/o error"),
+    ),
+}
 _DAMAGED: Final = "restore it from a backup, or move it away to start with an empty one"
 
 
-Statement = tuple[str, Sequence[object] | Iterable[Sequence[object]], bool]  # sql, args, many
-Want = Literal["rows", "count", "nothing"]
+# The sql and its arguments: a tuple for one run, a list of them for `executemany`.
+Statement = tuple[str, tuple[object, ...] | list[tuple[object, ...]]]
 
 
 def bound(args: Sequence[object]) -> tuple[object, ...]:
-    """The arguments as SQLite keeps them: a time as ISO text in UTC, so that text compares as
-    the times do."""
+    """The arguments as SQLite keeps them: times as ISO text in UTC, which compares as they do."""
     return tuple(
         a.astimezone(UTC).isoformat(timespec="microseconds") if isinstance(a, datetime) else a
         for a in args
     )
 
 
-def _run(conn: sqlite3.Connection, statements: list[Statement], want: Want) -> Any:
-    """In the connection's thread: the statements in order; the last one's answer."""
+def _run(conn: sqlite3.Connection, statements: list[Statement], rows: bool) -> Any:
+    """In the connection's thread: the statements in order; the last one's rows or row count."""
     answer: Any = None
-    for index, (sql, args, many) in enumerate(statements):
-        cursor = conn.executemany(sql, args) if many else conn.execute(sql, args)  # type: ignore[arg-type]
-        try:
-            if index == len(statements) - 1:
-                if want == "rows":
-                    answer = cursor.fetchall()
-                elif want == "count":
-                    answer = cursor.rowcount
-        finally:
-            cursor.close()
+    for sql, args in statements:
+        run = conn.executemany if isinstance(args, list) else conn.execute
+        with closing(run(sql, args)) as cursor:  # type: ignore[arg-type]
+            answer = cursor.fetchall() if rows else cursor.rowcount
     return answer
 
 
@@ -68,8 +67,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
-    """The `Repo` of one unit of work (its methods never commit), writes held back while
-    `begin()` is in force."""
+    """The `Repo` of one unit of work (its methods never commit); a transaction's writes held."""
 
     _held: list[Statement] | None = None  # None: outside a transaction, every write goes now
 
@@ -79,12 +77,12 @@ class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
     async def lock_chat(self, chat_id: int) -> None:
         """Nothing to do: `BEGIN IMMEDIATE` already makes this the only writer."""
 
-    async def _trip(self, statement: Statement, want: Want) -> Any:
+    async def _trip(self, statement: Statement, rows: bool = False) -> Any:
         """The statements held, then `statement`, in one trip; its answer."""
         statements = [*(self._held or ()), statement]
         if self._held is not None:
             self._held = []
-        return await self._go(_run, statements, want)
+        return await self._go(_run, statements, rows)
 
     async def _go(self, work: Callable[..., Any], *args: object) -> Any:
         """`work(connection, *args)` in the connection's thread: one trip. aiosqlite has no
@@ -93,40 +91,26 @@ class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
         return await self._db._execute(work, self._db._conn, *args)  # type: ignore[no-untyped-call]
 
     async def _all(self, sql: str, *args: object) -> list[Row]:
-        return list(await self._trip((sql, bound(args), False), "rows"))
+        return list(await self._trip((sql, bound(args)), rows=True))
 
     async def _count(self, sql: str, *args: object) -> int:
-        return int(await self._trip((sql, bound(args), False), "count"))
+        return int(await self._trip((sql, bound(args))))
 
     async def _hold(self, statement: Statement) -> None:
         """A statement whose answer nobody reads: held in a transaction, run now outside one."""
         if self._held is not None:
             self._held.append(statement)
         else:
-            await self._trip(statement, "nothing")
+            await self._trip(statement)
 
     async def _write(self, sql: str, *args: object) -> None:
-        await self._hold((sql, bound(args), False))
+        await self._hold((sql, bound(args)))
 
     async def _write_many(self, sql: str, rows: list[Sequence[object]]) -> None:
-        await self._hold((sql, [bound(row) for row in rows], True))
-
-    # -- the transaction -------------------------------------------------------------------
-    def begin(self) -> None:
-        """`BEGIN IMMEDIATE`, held with the writes until the first trip."""
-        self._held = [("BEGIN IMMEDIATE", (), False)]
-
-    async def commit(self) -> None:
-        await self._trip(("COMMIT", (), False), "nothing")
-        self._held = None
-
-    async def rollback(self) -> None:
-        """What was held is dropped; what went is rolled back (if the `BEGIN` itself went)."""
-        self._held = None
-        await self._go(_rollback)
+        await self._hold((sql, [bound(row) for row in rows]))
 
 
-class SqliteStore:
+class SqliteStore(Upkeep):
     """The `Store` on one SQLite file; `await SqliteStore.open(path)` creates it and its folder."""
 
     serial = True  # one connection: one unit of work at a time
@@ -146,10 +130,10 @@ class SqliteStore:
             sqlite3.connect(path).close()
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA busy_timeout = 5000")
+            await db.executescript(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+                " PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;"
+            )
             await migrate(db)
         except BaseException:
             await db.close()
@@ -157,7 +141,7 @@ class SqliteStore:
         return cls(db)
 
     @asynccontextmanager
-    async def _held(self) -> AsyncIterator[SqliteRepo]:
+    async def reading(self) -> AsyncIterator[SqliteRepo]:
         """The one connection, for one unit of work at a time; a task holding it that asks again
         would wait for ever, so it is told to use its own (`bot.core.uow.UnitOfWork.reading`)."""
         task = asyncio.current_task()
@@ -172,27 +156,22 @@ class SqliteStore:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[SqliteRepo]:
-        async with self._held() as repo:
-            repo.begin()  # held, with the writes, until the unit's first trip
+        async with self.reading() as repo:
+            repo._held = [("BEGIN IMMEDIATE", ())]  # held, with the writes, until the first trip
             try:
                 yield repo
-                await repo.commit()
-            except BaseException:
-                await repo.rollback()
+                await repo._trip(("COMMIT", ()))
+            except BaseException:  # what went is rolled back (if the `BEGIN` itself went)
+                await repo._go(_rollback)
                 raise
+            finally:
+                repo._held = None
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[SqliteRepo]:
-        async with self._held() as repo:
-            yield repo
-
-    def statement(self) -> AbstractAsyncContextManager[SqliteRepo]:
-        """Autocommit: the lock keeps other units out, and one statement is atomic by itself."""
-        return self.reading()
+    # Autocommit: the lock keeps other units out, and one statement is atomic by itself.
+    statement = reading
 
     async def check(self) -> None:
-        """`PRAGMA quick_check` and a write probe (a row written, deleted, committed), so a
-        damaged or read-only file stops the start."""
+        """`PRAGMA quick_check` and a write probe: a damaged or read-only file stops the start."""
         try:
             async with self.reading() as repo:
                 found = [str(row[0]) for row in await repo._all("PRAGMA quick_check")]
@@ -200,56 +179,36 @@ class SqliteStore:
             raise StoreBroken(f"the database is damaged ({error}); {_DAMAGED}") from None
         if found != ["ok"]:
             raise StoreBroken(f"the database is damaged (quick_check: {found[0]}); {_DAMAGED}")
-        try:
-            await write_probe(self.transaction)
-        except sqlite3.DatabaseError as error:
-            raise StoreBroken(
-                f"the database takes no writes ({error}); check the file's and its"
-                " folder's permissions and the free disk space"
-            ) from None
+        hint = "; check the file's and its folder's permissions and the free disk space"
+        await self._write_probe((sqlite3.DatabaseError,), hint)
 
     async def ping(self) -> None:
         """`SELECT 1` in one trip, without the store's lock: it waits for the statement running
         in the connection's thread, never for a unit of work, and reads no table."""
         await self._repo._go(lambda conn: conn.execute("SELECT 1").fetchone())
 
-    async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        return await in_batches(self.transaction, before, batch)
-
     def fault(self, error: BaseException) -> Fault | None:
         if not isinstance(error, sqlite3.Error):
             return None
-        name = getattr(error, "sqlite_errorname", None)
-        if isinstance(name, str) and name.startswith("SQLITE_"):
-            if name.startswith(_SQLITE_TRANSIENT):
-                return Fault.TRANSIENT
-            if name.startswith(_SQLITE_UNWRITABLE):
-                return Fault.UNWRITABLE
-            return None
-        text = str(error).casefold()
-        if any(words in text for words in _SQLITE_TRANSIENT_WORDS):
-            return Fault.TRANSIENT
-        if any(words in text for words in _SQLITE_UNWRITABLE_WORDS):
-            return Fault.UNWRITABLE
+        name = str(getattr(error, "sqlite_errorname", ""))
+        named, text = name.startswith("SQLITE_"), str(error).casefold()
+        for fault, (names, words) in _FAULTS.items():
+            if name.startswith(names) if named else any(word in text for word in words):
+                return fault
         return None
 
     async def close(self) -> None:
         await self._db.close()
 
 
-async def schema_version(db: aiosqlite.Connection) -> int:
+async def migrate(db: aiosqlite.Connection) -> None:
+    """Run the migrations not yet applied, each in its own transaction."""
     await db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations"
         " (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
     async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cursor:
-        row = await cursor.fetchone()
-    return int(row[0]) if row else 0
-
-
-async def migrate(db: aiosqlite.Connection) -> int:
-    """Run the migrations not yet applied, each in its own transaction; returns the version."""
-    version = await schema_version(db)
+        (version,) = await cursor.fetchone() or (0,)
     if version > len(MIGRATIONS):
         raise RuntimeError(
             f"database schema {version} is newer than this program ({len(MIGRATIONS)})"
@@ -266,4 +225,3 @@ async def migrate(db: aiosqlite.Connection) -> int:
             if db.in_transaction:
                 await db.execute("ROLLBACK")
             raise
-    return len(MIGRATIONS)

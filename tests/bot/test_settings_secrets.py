@@ -15,8 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.redact import masked_url
-from bot.settings import Settings, known_keys, settings_error_lines, unknown_settings
-from bot.settings_checks import pg_url
+from bot.settings import Settings, known_keys, pg_url, settings_error_lines, unknown_settings
 from bot.startup import StartupError, open_store
 
 REPO = Path(__file__).resolve().parents[2]

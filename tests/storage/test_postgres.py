@@ -16,7 +16,7 @@ from bot.redact import masked_url
 from bot.settings import Settings
 from bot.startup import StartupError, open_store
 from bot.storage import SqliteStore
-from bot.storage.pg_migrations import PG_MIGRATIONS
+from bot.storage.migrations import PG_MIGRATIONS
 from bot.storage.postgres import PostgresStore
 from tests.pg import PostgresServer
 

@@ -4,14 +4,13 @@ game per chat, units of work. The same test functions run on each (`backend`/`st
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.storage import GameStatus, SqliteStore, Store
-from bot.storage.migrations import MIGRATIONS
-from bot.storage.pg_migrations import PG_MIGRATIONS
+from bot.storage.migrations import MIGRATIONS, PG_MIGRATIONS
 from tests.storage.conftest import Backend
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -145,25 +144,6 @@ async def test_live_games_lists_every_game_not_ended_oldest_first(store: Store) 
     assert [row.game_id for row in live] == [first.game_id, third.game_id]
 
 
-async def test_recent_games_are_the_live_games_played_since_a_time_latest_first(
-    store: Store,
-) -> None:
-    at = datetime(2026, 11, 29, 12, tzinfo=UTC)
-    async with store.transaction() as repo:
-        games = [await repo.create_game(-chat, 1, at) for chat in range(1, 5)]
-        for row, minutes in zip(games, (1, 50, 40, 30), strict=True):
-            await repo.append(row.game_id, "note", {}, 1, at)
-            await repo.append(row.game_id, "note", {}, 1, at + timedelta(minutes=minutes))
-        await repo.set_status(games[2].game_id, GameStatus.ENDED)
-        await repo.create_game(-5, 1, at)  # no event yet
-    since = at + timedelta(minutes=10)
-    async with store.reading() as repo:
-        recent = await repo.recent_games(since, 10)
-        latest = await repo.recent_games(since, 1)
-    assert [row.chat_id for row in recent] == [-2, -4]
-    assert [row.chat_id for row in latest] == [-2]
-
-
 async def test_members_list_a_users_live_games_newest_first(store: Store) -> None:
     async with store.transaction() as repo:
         old = await repo.create_game(-1, 1, AT)
@@ -195,24 +175,6 @@ async def test_the_sheet_message_and_chat_settings_are_kept(store: Store) -> Non
     async with store.transaction() as repo:
         await repo.set_sheet_message(game.game_id, None)
         assert await repo.sheet_message(game.game_id) is None
-
-
-async def test_a_snapshot_is_kept_newest_first_and_replaced_by_another_engines(
-    store: Store,
-) -> None:
-    async with store.transaction() as repo:
-        game = await repo.create_game(-1, 1, AT)
-        assert await repo.snapshot(game.game_id) is None
-        await repo.put_snapshot(game.game_id, 10, "1.a", b"ten", AT)
-        await repo.put_snapshot(game.game_id, 7, "1.a", b"seven", AT)  # older: not kept
-    async with store.reading() as repo:
-        assert await repo.snapshot(game.game_id) == (10, "1.a", b"ten")
-    async with store.transaction() as repo:
-        await repo.put_snapshot(game.game_id, 8, "2.b", b"eight", AT)  # a new engine's
-        await repo.put_snapshot(game.game_id, 12, "2.b", b"\x00twelve", AT)
-    async with store.reading() as repo:
-        assert await repo.snapshot(game.game_id) == (12, "2.b", b"\x00twelve")
-        assert await repo.count_events() == 0  # the log is not touched
 
 
 async def test_the_chat_lock_can_be_taken_in_any_unit_of_work(store: Store) -> None:

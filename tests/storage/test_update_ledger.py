@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import REDELIVERY_HORIZON, SqliteStore, Store, StoreBroken
+from bot.storage.log import prune_processed, pruning
 from bot.storage.postgres import PostgresStore
-from bot.storage.upkeep import prune_processed, pruning
 from tests.pg import PostgresServer
 from tests.storage.conftest import Backend
 
