@@ -58,20 +58,7 @@ CALC_ERROR_CODES: Final = frozenset(c for c in ERROR_CODES if c.startswith("calc
 
 
 class CalcError(ScoringError):
-    """A `/calc` message that cannot be settled, at its 1-based `line` (0: all), `text`."""
-
-    def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
-        line: int = 0,
-        text: str = "",
-    ) -> None:
-        super().__init__(code, span, params, example)
-        self.line = line
-        self.text = text
+    """A `/calc` message that cannot be settled."""
 
 
 @dataclass(frozen=True, slots=True)
