@@ -38,17 +38,11 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`player` writes `amount` into his `column`; for whists, on `target`."""
+    """`player` writes `amount` into his `column`; whists, and only whists, on a `target`."""
 
     player: int
     column: Column
     amount: Fraction
     reason: Reason
     target: int | None = None
-    source: int | None = None
-
-    def __post_init__(self) -> None:
-        if (self.column is Column.WHISTS) != (self.target is not None):
-            raise ValueError("whists, and only whists, have a target")
-        if (self.source is not None) != (self.reason is Reason.HELP):
-            raise ValueError("help, and only help, has a source")
+    source: int | None = None  # help only: who gave it

@@ -217,24 +217,15 @@ RUSSIAN: Final = replace(
 )
 
 PRESETS: Final[Mapping[str, Rules]] = {
-    "sochi": SOCHI,
-    "leningrad": LENINGRAD,
-    "moscow": MOSCOW,
-    "odessa": ODESSA,
-    "russian": RUSSIAN,
+    rules.convention: rules for rules in (SOCHI, LENINGRAD, MOSCOW, ODESSA, RUSSIAN)
 }
 
 ALIASES: Final[Mapping[str, str]] = {
-    "rostov": "moscow",  # Лесной: «московская пулька … другое название: Ростов»
-    "сочи": "sochi",
-    "сочинка": "sochi",
-    "ленинград": "leningrad",
-    "ленинградка": "leningrad",
-    "питер": "leningrad",
-    "москва": "moscow",
-    "ростов": "moscow",
-    "одесса": "odessa",
-    "финка": "odessa",
+    **dict.fromkeys(("сочи", "сочинка"), "sochi"),
+    **dict.fromkeys(("ленинград", "ленинградка", "питер"), "leningrad"),
+    # Лесной: «московская пулька … другое название: Ростов»
+    **dict.fromkeys(("rostov", "москва", "ростов"), "moscow"),
+    **dict.fromkeys(("одесса", "финка"), "odessa"),
     "русский": "russian",
 }
 

@@ -36,11 +36,6 @@ def as_fraction(total: Amount) -> Fraction:
     return known
 
 
-def help_entry(helper: int, helped: int, column: Column, amount: Amount) -> Entry:
-    """The help entry, written on the player helped and saying who helped (its `source`)."""
-    return Entry(helped, column, Fraction(amount), Reason.HELP, source=helper)
-
-
 def whole(amount: Fraction) -> Amount:
     """An amount as an `int` when it is whole."""
     return amount.numerator if amount.denominator == 1 else amount
@@ -85,13 +80,8 @@ class Running:
         amount = whole(entry.amount)
         if amount == 0:
             return
-        if entry.column is Column.POOL:
-            self.pool[entry.player] += amount
-        elif entry.column is Column.MOUNTAIN:
-            self.mountain[entry.player] += amount
-        else:
-            assert entry.target is not None
-            self.whists[entry.player][entry.target] += amount
+        row, at = self.cell(entry.player, entry.column, entry.target)
+        row[at] += amount
         if entry.reason is Reason.HELP:
             self.helped = True
         self.applied.append(entry)
@@ -124,8 +114,10 @@ class Running:
         off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
         if off:
             self.write(mountain(player, -off, reason))
-        if was_open and self.mountain[player] <= 0:
-            self.check_mountain_bonus(player)
+        each = self.rules.close_mountain_bonus
+        if was_open and self.mountain[player] <= 0 and each and not self.mountain_bonus_paid:
+            self.mountain_bonus_paid = True
+            self.bonus(player, each, Reason.CLOSE_MOUNTAIN)
 
     def game_off_mountain(self, player: int, points: Amount) -> Amount:
         """A made game's points off the own mountain, down to 0; how many went off."""
@@ -166,7 +158,8 @@ class Running:
                 return
             helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
             given = min(points, rules.pool_target - self.pool[helped])
-            self.write(help_entry(helper, helped, Column.POOL, given))
+            # a help entry is written on the player helped and says who helped (its `source`)
+            self.write(Entry(helped, Column.POOL, Fraction(given), Reason.HELP, source=helper))
             self.write(
                 whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
             )
@@ -181,7 +174,9 @@ class Running:
                 return
             helped = min(open_mountains, key=lambda s: self.mountain[s])
             given = min(rest, self.mountain[helped])
-            self.write(help_entry(player, helped, Column.MOUNTAIN, -given))
+            self.write(
+                Entry(helped, Column.MOUNTAIN, Fraction(-given), Reason.HELP, source=player)
+            )
             self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
             rest -= given
 
@@ -195,24 +190,18 @@ class Running:
                 self.pool_bonus_paid = True
                 self.bonus(entry.player, each, Reason.CLOSE_POOL)
 
-    def check_mountain_bonus(self, player: int) -> None:
-        if self.rules.close_mountain_bonus and not self.mountain_bonus_paid:
-            self.mountain_bonus_paid = True
-            self.bonus(player, self.rules.close_mountain_bonus, Reason.CLOSE_MOUNTAIN)
-
     def bonus(self, player: int, each: int, reason: Reason) -> None:
         for other in clockwise(player, self.size)[1:]:
             self.write(whists(player, other, each, reason))
 
     # -- a record ------------------------------------------------------------------------------
 
-    def total(self, player: int, column: Column, target: int | None) -> Amount:
-        if column is Column.POOL:
-            return self.pool[player]
-        if column is Column.MOUNTAIN:
-            return self.mountain[player]
-        assert target is not None
-        return self.whists[player][target]
+    def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
+        """The list, and the index in it, of a band's total."""
+        if column is Column.WHISTS:
+            assert target is not None
+            return self.whists[player], target
+        return self.pool if column is Column.POOL else self.mountain, player
 
     def note_history(self, index: int) -> None:
         """Append the new total of every band this record touched, when it changed."""
@@ -220,7 +209,8 @@ class Running:
         for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
             values = self.history.get(key)
             last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
-            total = self.total(*key)
+            row, at = self.cell(*key)
+            total = row[at]
             if total == last:
                 continue
             self.history.setdefault(key, []).append((index, as_fraction(total)))

@@ -1,4 +1,5 @@
-"""The entries one deal writes before the pool's overflow rule (conventions.md §1)."""
+"""One deal: whether the game takes it, and the entries it writes before the pool's overflow rule
+(conventions.md §1, notation.md "Errors")."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
+from scoring.errors import IllegalDeal
 from scoring.rules import (
     ConsolationKind,
     GentlemanScope,
@@ -33,6 +35,7 @@ from scoring.rules import (
     WhistSplit,
 )
 from scoring.seating import clockwise
+from scoring.sheet import Game
 
 
 def exact(amount: Fraction | int) -> Fraction:
@@ -203,11 +206,7 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
         return [pool(declarer, MISERE_VALUE, Reason.GAME)]
     entries = [mountain(declarer, t * rules.misere_price, Reason.MISERE)]
     if rules.misere_consolation:
-        each = (
-            Fraction(rules.consolation)
-            if isinstance(rules.consolation, int)
-            else Fraction(10 * rules.whist_factor)
-        )
+        each = rules.consolation if isinstance(rules.consolation, int) else 10 * rules.whist_factor
         for seat in clockwise(declarer, size)[1:]:
             if size == 3 or seat != dealer or rules.consolation_dealer:
                 entries.append(whists(seat, declarer, t * each, Reason.CONSOLATION))
@@ -217,13 +216,12 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
 def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
     """The bonus of a player with no trick on raspasy (`raspasy_zero`)."""
     zero = rules.raspasy_zero
-    if zero is RaspasyZero.POOL_PRICE:
-        return [pool(player, price, Reason.RASPASY_ZERO)]  # the replay routes Odessa's fall-backs
-    if zero is RaspasyZero.POOL_1:
-        return [pool(player, 1, Reason.RASPASY_ZERO)]
+    if zero is RaspasyZero.NONE:
+        return []
     if zero is RaspasyZero.MOUNTAIN_OFF:
         return [mountain(player, -price, Reason.RASPASY_ZERO)]
-    return []
+    # POOL_PRICE or POOL_1; the replay routes Odessa's fall-backs
+    return [pool(player, price if zero is RaspasyZero.POOL_PRICE else 1, Reason.RASPASY_ZERO)]
 
 
 def score_raspasy(
@@ -273,3 +271,54 @@ def _ordered(entries: list[Entry], declarer: int, size: int) -> list[Entry]:
     """Declarer first, then clockwise from him; a stable sort keeps each player's own order."""
     rank = {seat: i for i, seat in enumerate(clockwise(declarer, size))}
     return sorted(entries, key=lambda e: rank[e.player])
+
+
+def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int) -> None:
+    """What the notation cannot know: the dealer's seat, the convention's options, the game's end."""
+    size = game.size
+    if finished:
+        raise IllegalDeal("game-finished", "", {}, "")
+    active = [s for s in range(size) if size == 3 or s != dealer]
+    names = game.players
+    if isinstance(deal, Raspasy):
+        if sorted(p for p, _ in deal.tricks) != active:
+            raise IllegalDeal(
+                "player-not-active",
+                " ".join(names[p] for p, _ in deal.tricks),
+                {"dealer": names[dealer]},
+                "pass "
+                + " ".join(f"{names[s]}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
+            )
+        return
+    if deal.declarer not in active:
+        raise IllegalDeal("dealer-in-play", names[deal.declarer], {"dealer": names[dealer]}, "")
+    if isinstance(deal, Misere):
+        return
+    if deal.three_down and not rules.three_down:
+        raise IllegalDeal("three-down-not-allowed", "three_down", {"convention": rules.convention})
+    seats = [d.player for d in deal.defenders]
+    dealer_whists = dealer in seats and size == 4
+    if dealer_whists:
+        roles = {d.player: d.role for d in deal.defenders}
+        if (
+            not rules.odessa_rules
+            or roles[dealer] is not Role.WHIST
+            or Role.WHIST in [r for s, r in roles.items() if s != dealer]
+        ):
+            raise IllegalDeal("dealer-in-play", names[dealer], {"dealer": names[dealer]}, "")
+    elif seats and sorted([deal.declarer, *seats]) != active:
+        wrong = next(s for s in seats if s not in active)
+        raise IllegalDeal("player-not-active", names[wrong], {"dealer": names[dealer]}, "")
+    if deal.extras.prikup and (not rules.prikup_bonus or size != 4 or dealer_whists):
+        raise IllegalDeal(
+            "prikup-not-allowed", f"prikup:{deal.extras.prikup}", {"convention": rules.convention}
+        )
+
+
+def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ...]:
+    """`raspasy_exit` (e.g. 6-7-8): the lowest contract right after the k-th raspasy — advice only."""
+    if not streak or not isinstance(deal, Contract):
+        return ()
+    steps = [int(x) for x in rules.raspasy_exit.split("-")]
+    lowest = steps[min(streak, len(steps)) - 1]
+    return ("raspasy-exit",) if deal.level < lowest else ()
