@@ -87,9 +87,6 @@ class EndRule(StrEnum):
     TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
 
 
-Consolation = ConsolationKind | int
-
-
 # 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
 # `stored_rules` still reads a version-1 snapshot.
 RULES_VERSION: Final = 2
@@ -105,9 +102,8 @@ class Rules:
     remise_factor: int = 1  # seed A table: 6 → 2 in mountain per undertrick
     misere_price: int = 10  # seed A: misère 10 per trick
     responsibility: Responsibility = Responsibility.FULL  # seed A: «вист ответственный»
-    consolation: Consolation = (
-        ConsolationKind.PRICE
-    )  # seed A: «в размере стоимости игры» (p = v in Sochi)
+    # seed A: «в размере стоимости игры» (p = v in Sochi)
+    consolation: ConsolationKind | int = ConsolationKind.PRICE
     consolation_dealer: bool = True  # Кодекс 3.8.1.2
     whist_split: WhistSplit = WhistSplit.GREEDY  # seed A: «вист жлобский»
     gentleman_scope: GentlemanScope = GentlemanScope.REMISE
@@ -249,7 +245,6 @@ def canonical_convention(name: str) -> str:
 
 
 def preset(name: str) -> Rules:
-    """The preset of a convention by name or alias."""
     return PRESETS[canonical_convention(name)]
 
 
@@ -271,14 +266,9 @@ _SIGNED: Final = frozenset({"start_mountain"})  # `-10` is a mountain, not a mis
 _AT_LEAST_ONE: Final = frozenset({"pool_target"})
 
 
-def _option_example(name: str) -> str:
-    return f"{name}={format_option(getattr(SOCHI, name))}"
-
-
 def _bad_value(name: str, raw: str, valid: str) -> OptionError:
-    return OptionError(
-        "bad-option-value", raw, {"option": name, "valid": valid}, _option_example(name)
-    )
+    example = f"{name}={format_option(getattr(SOCHI, name))}"
+    return OptionError("bad-option-value", raw, {"option": name, "valid": valid}, example)
 
 
 def parse_option(name: str, raw: str) -> object:
@@ -287,16 +277,11 @@ def parse_option(name: str, raw: str) -> object:
         raise OptionError(
             "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
         )
-    if name in _ENUMS:
-        enum = _ENUMS[name]
-        values = [m.value for m in enum]
+    if name in _ENUMS or name in _BOOLS:
+        values = [m.value for m in _ENUMS[name]] if name in _ENUMS else ["true", "false"]
         if raw not in values:
             raise _bad_value(name, raw, ", ".join(values))
-        return enum(raw)
-    if name in _BOOLS:
-        if raw in ("true", "false"):
-            return raw == "true"
-        raise _bad_value(name, raw, "true, false")
+        return _ENUMS[name](raw) if name in _ENUMS else raw == "true"
     if name == "consolation" and raw in [m.value for m in ConsolationKind]:
         return ConsolationKind(raw)
     if name == "raspasy_exit":
@@ -362,5 +347,4 @@ def with_option(rules: Rules, name: str, raw: str) -> Rules:
     """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
     if name == "convention":
         raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
-    changed = replace(rules, **{name: parse_option(name, raw)})  # type: ignore[arg-type]
-    return check_rules(changed)
+    return check_rules(replace(rules, **{name: parse_option(name, raw)}))  # type: ignore[arg-type]

@@ -16,9 +16,8 @@ from bot.core.summaries import Summary, summaries
 from bot.core.zones import chat_zone
 from bot.domain import GameStatus, Store
 from scoring.errors import OptionError
-from scoring.rating import START, ratings
 from scoring.rules import canonical_convention
-from scoring.stats import Tally, tally_games
+from scoring.stats import START, Tally, ratings, tally_games
 
 STATS_EXAMPLE: Final = "/stats @anna year"
 STANDINGS_KEPT: Final = 64  # the statistics last made, per store
