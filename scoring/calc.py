@@ -147,33 +147,28 @@ def parse_player_line(
     text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
     """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
-    words = split_words(text)
-    if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
-        words = words[1:]
+    all_words = split_words(text)
+    if name is None or (all_words and all_words[0].rstrip(":").casefold() == name.casefold()):
+        all_words = all_words[1:]
     me = name if name is not None else _first_word(text).rstrip(":")
     example = line_example(me, names, lang)
     columns: dict[str, Fraction] = {}
     whists: dict[str, Fraction] = {}
     column: str | None = None  # the column the words now fill
-    k = 0
-    while k < len(words):
-        word = words[k]
+    words = iter(all_words)
+    for word in words:
         found = WORDS.get(word.casefold())
+        if found in columns:
+            raise _error("calc-repeated", word, {}, example, line, text)
         if found == "whists":
-            if "whists" in columns:
-                raise _error("calc-repeated", word, {}, example, line, text)
             columns["whists"] = Fraction(0)
             column = "whists"
-            k += 1
             continue
         if found in ("pool", "mountain"):
-            if found in columns:
-                raise _error("calc-repeated", word, {}, example, line, text)
             column = None
         elif column != "whists":
             raise _error("calc-unknown-word", word, {}, example, line, text)
         elif word.casefold() in _LINKING:
-            k += 1
             continue
         else:
             target = find_name(word, names) or ""
@@ -184,9 +179,9 @@ def parse_player_line(
                 raise _error("calc-whists-self", word, {}, example, line, text)
             if target in whists:
                 raise _error("calc-repeated", word, {}, example, line, text)
-        if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
+        amount = next(words, "")
+        if not amount or amount.casefold() in WORDS:
             raise _error("calc-missing-number", word, {}, example, line, text)
-        amount = words[k + 1]
         if _AMOUNT.fullmatch(amount) is None:
             raise _error("calc-bad-number", amount, {}, example, line, text)
         value = Fraction(amount.replace(",", "."))
@@ -196,7 +191,6 @@ def parse_player_line(
             whists[target] = value
         else:
             columns[found] = value
-        k += 2
     return PlayerLine(
         me, columns.get("pool"), columns.get("mountain", Fraction(0)), tuple(whists.items())
     )

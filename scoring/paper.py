@@ -136,9 +136,8 @@ def _parse(text: str) -> PaperSheet:
     rules = _rules(sheet, len(players))
     pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))
     pools = {} if pool is None else _amounts(pool, players, "pool")
-    for name in players:
-        if pool is not None and name not in pools:
-            raise _bad(f"pool.{name}", name, "every-player")
+    if pool is not None and (missing := [name for name in players if name not in pools]):
+        raise _bad(f"pool.{missing[0]}", missing[0], "every-player")
     mountains = _amounts({} if mountain is None else mountain, players, "mountain")
     rows = _by_player({} if whists is None else whists, players, "whists")
     matrix: list[tuple[Fraction, ...]] = []
@@ -173,10 +172,8 @@ def _rules(sheet: Mapping[str, object], players: int) -> Rules:
     convention = sheet.get("convention", "sochi")
     if not isinstance(convention, str):
         raise _bad("convention", convention, "string")
-    overrides: dict[str, str] = {}
     options = _object(sheet.get("options", {}), "options")
-    for name, value in options.items():
-        overrides[name] = _option_text(value, f"options.{name}")
+    overrides = {name: _option_text(value, f"options.{name}") for name, value in options.items()}
     if "pool_target" in sheet:
         if "pool_target" in options:
             raise _bad("pool_target", sheet["pool_target"], "once")
@@ -299,22 +296,16 @@ def format_calc(sheet: PaperSheet) -> str:
         if name != "pool_target"
     ]
     lines = [" ".join(head)]
+    totals = sheet.totals
     for seat, name in enumerate(names):
-        words = [
-            name,
-            "pool",
-            format_amount(sheet.totals.pool[seat]),
-            "mountain",
-            format_amount(sheet.totals.mountain[seat]),
-        ]
+        pool, mountain = format_amount(totals.pool[seat]), format_amount(totals.mountain[seat])
         pairs = [
-            f"{other} {format_amount(sheet.totals.whists[seat][k])}"
+            f"{other} {format_amount(totals.whists[seat][k])}"
             for k, other in enumerate(names)
-            if k != seat and sheet.totals.whists[seat][k]
+            if k != seat and totals.whists[seat][k]
         ]
-        if pairs:
-            words += ["whists", *pairs]
-        lines.append(" ".join(words))
+        whists = ["whists", *pairs] if pairs else []
+        lines.append(" ".join([name, "pool", pool, "mountain", mountain, *whists]))
     return "\n".join(lines)
 
 
@@ -323,9 +314,7 @@ def format_amount(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     decimal = _decimal(value)
-    return (
-        format(decimal, "f") if decimal is not None else f"{value.numerator}/{value.denominator}"
-    )
+    return str(value) if decimal is None else format(decimal, "f")
 
 
 def format_stake(value: Fraction) -> str:
