@@ -34,7 +34,7 @@ from scoring.rules import (
     WhistRequirement,
     WhistSplit,
 )
-from scoring.seating import clockwise
+from scoring.seating import active_seats, clockwise
 from scoring.sheet import Game
 
 
@@ -278,7 +278,7 @@ def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int
     size = game.size
     if finished:
         raise IllegalDeal("game-finished", "", {}, "")
-    active = [s for s in range(size) if size == 3 or s != dealer]
+    active = list(active_seats(size, dealer))
     names = game.players
     if isinstance(deal, Raspasy):
         if sorted(p for p, _ in deal.tricks) != active:
@@ -299,12 +299,9 @@ def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int
     seats = [d.player for d in deal.defenders]
     dealer_whists = dealer in seats and size == 4
     if dealer_whists:
-        roles = {d.player: d.role for d in deal.defenders}
-        if (
-            not rules.odessa_rules
-            or roles[dealer] is not Role.WHIST
-            or Role.WHIST in [r for s, r in roles.items() if s != dealer]
-        ):
+        # §6 dealer whist: the dealer whists alone
+        whisting = [d.player for d in deal.defenders if d.role is Role.WHIST]
+        if not rules.odessa_rules or whisting != [dealer]:
             raise IllegalDeal("dealer-in-play", names[dealer], {"dealer": names[dealer]}, "")
     elif seats and sorted([deal.declarer, *seats]) != active:
         wrong = next(s for s in seats if s not in active)

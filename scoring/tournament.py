@@ -27,15 +27,11 @@ PLACE_POINTS: Final = (3, 2, 1, 0)  # first, second, third, fourth at the table
 
 def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
     """Each seat's points by its place (`PLACE_POINTS`); tied seats share them."""
-    order = sorted(range(len(balances)), key=lambda seat: -balances[seat])
-    points = [Fraction(0)] * len(balances)
-    place = 0
-    while place < len(order):
-        tied = [s for s in order[place:] if balances[s] == balances[order[place]]]
-        shared = Fraction(sum(PLACE_POINTS[place : place + len(tied)]), len(tied))
-        for seat in tied:
-            points[seat] = shared
-        place += len(tied)
+    points: list[Fraction] = []
+    for mine in balances:
+        place = sum(other > mine for other in balances)
+        tied = sum(other == mine for other in balances)
+        points.append(Fraction(sum(PLACE_POINTS[place : place + tied]), tied))
     return points
 
 
@@ -73,14 +69,9 @@ def standings(
         )
         for player, row in totals.items()
     ]
-    first = {line.player: index for index, line in enumerate(lines)}
-    return sorted(lines, key=lambda line: (-line.total, line.games, first[line.player]))
+    return sorted(lines, key=lambda line: (-line.total, line.games))  # stable: first seen first
 
 
 def shown_places(lines: Sequence[Line]) -> list[int]:
     """The place shown beside each ranked line: its rank, shared by equal totals (1, 2, 2, 4)."""
-    places: list[int] = []
-    for index, line in enumerate(lines, start=1):
-        tied = bool(places) and line.total == lines[index - 2].total
-        places.append(places[-1] if tied else index)
-    return places
+    return [1 + sum(other.total > line.total for other in lines) for line in lines]
