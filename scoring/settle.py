@@ -125,17 +125,14 @@ def _transfers(
     balances: Sequence[Fraction], money: Sequence[Decimal] | None
 ) -> tuple[Transfer, ...]:
     """The greedy whist payments, and money on the same pairs from the rounded balances."""
-    payments = greedy_transfers(balances)
+    by_pair = {(d, c): amount for d, c, amount in greedy_transfers(balances)}
     if money is None:
-        return tuple(Transfer(d, c, amount, None) for d, c, amount in payments)
-    paid = money_on_pairs([(d, c) for d, c, _ in payments], money)
+        return tuple(Transfer(d, c, amount, None) for (d, c), amount in by_pair.items())
+    paid = money_on_pairs(list(by_pair), money)
     if paid is not None:
-        return tuple(
-            Transfer(d, c, amount, cash)
-            for (d, c, amount), cash in zip(payments, paid, strict=True)
-        )
-    by_pair = {(d, c): amount for d, c, amount in payments}
-    cash_by_pair = {(d, c): cash for d, c, cash in greedy_transfers(money)}
+        cash_by_pair = dict(zip(by_pair, paid, strict=True))
+    else:  # money greedily on its own pairs; a pair paying one currency only pays 0 of the other
+        cash_by_pair = {(d, c): cash for d, c, cash in greedy_transfers(money)}
     pairs = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
     return tuple(
         Transfer(d, c, by_pair.get((d, c), Fraction(0)), cash_by_pair.get((d, c), Decimal("0.00")))
