@@ -10,7 +10,6 @@ from scoring.deal import Adjust, Column, LastRound, Raspasy, Record, RuleChange
 from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.rules import Rules, with_option
-from scoring.running import _FRACTIONS as _FRACTIONS  # (a memory test empties it)
 from scoring.running import Running, copy_state, start, totals
 from scoring.score import check_deal, raspasy_exit_warning, score_deal
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals

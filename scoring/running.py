@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Final
 
 from scoring.deal import Column
@@ -22,18 +23,8 @@ MOUNTAIN_HELP_WHISTS = 10
 Amount = int | Fraction
 
 
-_FRACTIONS: dict[Amount, Fraction] = {}
-FRACTIONS_KEPT: Final = 4096  # distinct totals shared (a sheet's totals repeat: a few hundred)
-
-
-def as_fraction(total: Amount) -> Fraction:
-    """The total as a Fraction shared by every equal total (a long game's totals repeat)."""
-    known = _FRACTIONS.get(total)
-    if known is None:
-        if len(_FRACTIONS) >= FRACTIONS_KEPT:
-            _FRACTIONS.clear()
-        known = _FRACTIONS[total] = Fraction(total)
-    return known
+# A total as a Fraction shared by every equal total: a long game's totals repeat (a few hundred).
+as_fraction: Final = lru_cache(maxsize=4096)(Fraction)
 
 
 def whole(amount: Fraction) -> Amount:
