@@ -48,7 +48,6 @@ class ProtocolError(ScoringError):
 
     @classmethod
     def at(cls, line: int, error: ScoringError) -> ProtocolError:
-        """The same error, placed at a line of a file."""
         return cls(error.code, error.span, error.params, error.example, line)
 
 

@@ -57,7 +57,6 @@ class Replay:
 
     @property
     def count(self) -> int:
-        """How many records this replay has taken."""
         return len(self._scored)
 
     def fork(self) -> Replay:
@@ -87,7 +86,6 @@ class Replay:
         return self.sheet()
 
     def sheet(self) -> Sheet:
-        """The sheet after the records taken so far."""
         state, game = self._state, self.game
         size = game.size
         bands = self._bands

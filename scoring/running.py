@@ -188,7 +188,6 @@ class Running:
     # -- a record ------------------------------------------------------------------------------
 
     def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
-        """The list, and the index in it, of a band's total."""
         if column is Column.WHISTS:
             assert target is not None
             return self.whists[player], target

@@ -26,7 +26,6 @@ def reserved_name(name: str) -> bool:
 
 
 def clockwise(start: int, size: int) -> tuple[int, ...]:
-    """Every seat clockwise, beginning with `start`."""
     return tuple((start + i) % size for i in range(size))
 
 
@@ -47,7 +46,6 @@ class Seating:
 
     @property
     def active(self) -> tuple[int, ...]:
-        """The seats in play (notation.md "Players")."""
         return active_seats(len(self.names), self.dealer)
 
     def defenders(self, declarer: int) -> tuple[int, int]:

@@ -37,8 +37,6 @@ ENGINE: Final = _engine_fingerprint()
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One player's numbers in one game."""
-
     balance: Fraction  # whists, from the settlement
     money: Decimal | None  # with a stake
     deals: int = 0
@@ -52,7 +50,6 @@ class Play:
 
 
 def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
-    """Each seat's play in this game, in seat order."""
     size = sheet.game.size
     counts = [Tally() for _ in range(size)]  # its counts, no game yet
     for scored in sheet.records:
@@ -231,8 +228,6 @@ def duel(mine: Fraction, theirs: Fraction) -> float:
 def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[float, ...]:
     """The ratings after one game, in seat order, from the ratings before it and its balances."""
     size = len(ratings)
-    if size != len(balances) or size < 2:
-        raise ValueError("a rated game needs a rating and a balance for each of its players")
     change = [0.0] * size
     for i in range(size):
         for j in range(i + 1, size):  # j's side of the duel is the complement of i's

@@ -36,7 +36,6 @@ def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
 
 
 def game_points(scoring: Scoring, balances: Sequence[Fraction]) -> list[Fraction]:
-    """What a finished game gives each of its seats in the tournament."""
     if scoring is Scoring.PLACES:
         return place_points(balances)
     return list(balances)
