@@ -1,18 +1,266 @@
-"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6)."""
+"""The replay: the sheet as a fold of a game's records, and the running sheet's rules that depend on
+it (conventions.md §1.3, §2.2, §6)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
+from typing import Final
 
 from scoring.deal import Adjust, Column, LastRound, Raspasy, Record, RuleChange
 from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.rules import Rules, with_option
-from scoring.running import Running, copy_state, start, totals
-from scoring.score import check_deal, raspasy_exit_warning, score_deal
+from scoring.rules import EndRule, MadeGame, Overflow, Rules, with_option
+from scoring.score import check_deal, mountain, pool, raspasy_exit_warning, score_deal, whists
+from scoring.seating import clockwise
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
+
+# Reasons under which a player writes into his own pool by his own play: only these can make him the
+# "first to close" (a player closed by someone's help never is).
+OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
+# §2.2 "Mountain help always pays 10 whists a point" (seed B 10: 20 whists for two points).
+MOUNTAIN_HELP_WHISTS = 10
+
+Amount = int | Fraction
+
+
+# A total as a Fraction shared by every equal total: a long game's totals repeat (a few hundred).
+as_fraction: Final = lru_cache(maxsize=4096)(Fraction)
+
+
+def whole(amount: Fraction) -> Amount:
+    """An amount as an `int` when it is whole."""
+    return amount.numerator if amount.denominator == 1 else amount
+
+
+@dataclass
+class Running:
+    """The running sheet inside one replay: totals, running totals and the sheet's rules."""
+
+    game: Game
+    rules: Rules
+    # Totals stay `int` while whole: integer arithmetic is many times faster than Fraction's, and
+    # most sheets never see a half. The Sheet gets Fractions.
+    pool: list[Amount]
+    mountain: list[Amount]
+    whists: list[list[Amount]]
+    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet. The
+    # values are the Sheet's own (index, Fraction) pairs, shared with every Sheet made from here:
+    # a long game's running totals are its largest part, and they are kept once.
+    history: dict[tuple[int, Column, int | None], list[tuple[int, Fraction]]] = field(
+        default_factory=dict
+    )
+    next_dealer: int = 0
+    streak: int = 0
+    deals: int = 0
+    mountain_bonus_paid: bool = False
+    pool_bonus_paid: bool = False
+    last_round_announced: bool = False
+    last_round_played: int | None = None  # deals of the last round played so far, once it began
+    finished: bool = False
+    helped: bool = False  # a help entry was written
+    applied: list[Entry] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def write(self, entry: Entry) -> None:
+        """Put one entry on the sheet as it is, with no rule applied."""
+        amount = whole(entry.amount)
+        if amount == 0:
+            return
+        row, at = self.cell(entry.player, entry.column, entry.target)
+        row[at] += amount
+        if entry.reason is Reason.HELP:
+            self.helped = True
+        self.applied.append(entry)
+
+    def is_pool_open(self, seat: int) -> bool:
+        return self.pool[seat] < self.rules.pool_target
+
+    # -- the rules of one entry --------------------------------------------------------------------
+
+    def take(self, entry: Entry) -> None:
+        """Apply one scored entry through the rules that depend on the sheet."""
+        rules = self.rules
+        if entry.column is Column.POOL and entry.amount > 0:
+            if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
+                # Rostov: a made game writes off the own mountain first, point for point (§2.2).
+                off = self.game_off_mountain(entry.player, entry.amount)
+                entry = Entry(entry.player, entry.column, entry.amount - off, entry.reason)
+            self.add_pool(entry)
+            if entry.reason is Reason.GAME and rules.made_lowers_mountain:
+                self.lower_mountain(entry.player, entry.amount)
+        elif entry.column is Column.MOUNTAIN and entry.amount < 0:
+            self.write_off(entry.player, -entry.amount, entry.reason)
+        else:
+            self.write(entry)
+
+    def write_off(self, player: int, points: Amount, reason: Reason) -> None:
+        """Points off the own mountain (Odessa: down to 0); closing it so counts (§2.2)."""
+        was_open = self.mountain[player] > 0
+        # Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say).
+        off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
+        if off:
+            self.write(mountain(player, -off, reason))
+        each = self.rules.close_mountain_bonus
+        if was_open and self.mountain[player] <= 0 and each and not self.mountain_bonus_paid:
+            self.mountain_bonus_paid = True
+            self.bonus(player, each, Reason.CLOSE_MOUNTAIN)
+
+    def game_off_mountain(self, player: int, points: Amount) -> Amount:
+        """A made game's points off the own mountain, down to 0; how many went off."""
+        off = min(points, max(0, self.mountain[player]))
+        if off:
+            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
+        return off
+
+    def add_pool(self, entry: Entry) -> None:
+        """A pool entry up to the target; the excess by Odessa's fall-backs, then `overflow`."""
+        rules, player = self.rules, entry.player
+        room = max(0, rules.pool_target - self.pool[player])
+        if entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules and not room:
+            self.write_off(player, entry.amount, Reason.RASPASY_ZERO)
+            return
+        if rules.overflow is Overflow.KEEP or entry.amount <= room:
+            self.write_pool(entry)
+            return
+        if room:
+            self.write_pool(pool(player, room, entry.reason))
+        excess = entry.amount - room
+        if rules.overflow is Overflow.OWN_MOUNTAIN:
+            self.off_own_mountain(player, excess)
+        else:
+            self.help_pools(player, excess)
+
+    def off_own_mountain(self, player: int, points: Amount) -> None:
+        """Pool points off the own mountain, × `pool_to_mountain` (§1.3, §2.2)."""
+        self.write_off(player, points * self.rules.pool_to_mountain, Reason.OVERFLOW)
+
+    def help_pools(self, helper: int, points: Amount) -> None:
+        """«Помощь»: the excess to the largest open pool, 10 × `pool_to_mountain` whists each."""
+        rules = self.rules
+        while points > 0:
+            open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
+            if not open_pools:
+                self.off_own_mountain(helper, points)
+                return
+            helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
+            given = min(points, rules.pool_target - self.pool[helped])
+            # a help entry is written on the player helped and says who helped (its `source`)
+            self.write(Entry(helped, Column.POOL, Fraction(given), Reason.HELP, source=helper))
+            self.write(
+                whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
+            )
+            points -= given
+
+    def lower_mountain(self, player: int, points: Amount) -> None:
+        """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
+        rest = points - self.game_off_mountain(player, points)
+        while rest > 0:
+            open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
+            if not open_mountains:
+                return
+            helped = min(open_mountains, key=lambda s: self.mountain[s])
+            given = min(rest, self.mountain[helped])
+            self.write(
+                Entry(helped, Column.MOUNTAIN, Fraction(-given), Reason.HELP, source=player)
+            )
+            self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
+            rest -= given
+
+    def write_pool(self, entry: Entry) -> None:
+        """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
+        was_open = self.is_pool_open(entry.player)
+        self.write(entry)
+        if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
+            each = self.rules.close_pool_bonus
+            if each and entry.reason in OWN_POOL_REASONS and not self.pool_bonus_paid:
+                self.pool_bonus_paid = True
+                self.bonus(entry.player, each, Reason.CLOSE_POOL)
+
+    def bonus(self, player: int, each: int, reason: Reason) -> None:
+        for other in clockwise(player, self.size)[1:]:
+            self.write(whists(player, other, each, reason))
+
+    # -- a record ------------------------------------------------------------------------------
+
+    def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
+        if column is Column.WHISTS:
+            assert target is not None
+            return self.whists[player], target
+        return self.pool if column is Column.POOL else self.mountain, player
+
+    def note_history(self, index: int) -> None:
+        """Append the new total of every band this record touched, when it changed."""
+        start = self.game.rules.start_mountain
+        for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
+            values = self.history.get(key)
+            last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
+            row, at = self.cell(*key)
+            total = row[at]
+            if total == last:
+                continue
+            self.history.setdefault(key, []).append((index, as_fraction(total)))
+
+    def end_check(self, dealer: int) -> None:
+        rules, size = self.rules, self.size
+        if rules.end_rule is EndRule.ALL_CLOSED:
+            self.finished = all(not self.is_pool_open(s) for s in range(size))
+        elif rules.end_rule is EndRule.POOL_SUM:
+            self.finished = sum(self.pool) >= rules.pool_target * size
+        else:
+            starts = self.last_round_announced and dealer == self.game.first_dealer
+            if starts and self.last_round_played is None:
+                self.last_round_played = 0
+            if self.last_round_played is not None:
+                self.last_round_played += 1
+                self.finished = self.last_round_played >= size and any(
+                    not self.is_pool_open(s) for s in range(size)
+                )
+
+
+def totals(state: Running) -> Totals:
+    return Totals(
+        pool=tuple(map(Fraction, state.pool)),
+        mountain=tuple(map(Fraction, state.mountain)),
+        whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
+    )
+
+
+def start(game: Game) -> Running:
+    size, rules = game.size, game.rules
+    state = Running(
+        game=game,
+        rules=rules,
+        pool=[0] * size,
+        mountain=[rules.start_mountain] * size,
+        whists=[[0] * size for _ in range(size)],
+        next_dealer=game.first_dealer,
+    )
+    if rules.start_mountain:
+        for seat in range(size):
+            state.history[(seat, Column.MOUNTAIN, None)] = [
+                (-1, as_fraction(rules.start_mountain))
+            ]
+    return state
+
+
+def copy_state(state: Running) -> Running:
+    """A copy to write on: the running totals and each band's list copied, the rest immutable."""
+    return replace(
+        state,
+        pool=list(state.pool),
+        mountain=list(state.mountain),
+        whists=[list(row) for row in state.whists],
+        history={key: list(values) for key, values in state.history.items()},
+        applied=[],
+    )
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:

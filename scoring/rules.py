@@ -296,12 +296,9 @@ def parse_option(name: str, raw: str) -> object:
     valid = "an integer such as -10" if name in _SIGNED else f"N ≥ {least}"
     if name == "consolation":
         valid = f"price, value, none, {valid}"
-    if _INTEGER.fullmatch(raw) is None:
+    if _INTEGER.fullmatch(raw) is None or (name not in _SIGNED and int(raw) < least):
         raise _bad_value(name, raw, valid)
-    number = int(raw)
-    if name not in _SIGNED and number < least:
-        raise _bad_value(name, raw, valid)
-    return number
+    return int(raw)
 
 
 def check_rules(rules: Rules) -> Rules:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import scoring.running
+import scoring.replay
 from bot.core import base
 from bot.core.base import settlement
 from bot.core.state import GameState
@@ -26,7 +26,7 @@ def test_a_replays_running_totals_are_held_once(
     case: tuple[Game, list[Record]], data: st.DataObject
 ) -> None:
     game, records = case
-    scoring.running.as_fraction.cache_clear()  # (bounded, and never full within a short game)
+    scoring.replay.as_fraction.cache_clear()  # (bounded, and never full within a short game)
     cut = data.draw(st.integers(0, len(records)))
     kept = Replay(game)
     earlier = kept.advance(records[:cut])
