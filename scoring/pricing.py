@@ -44,8 +44,7 @@ class PricedDeal:
 
 def price_deal(text: str, lang: str = "en") -> PricedDeal:
     """The deal in `text` priced under every preset; raises NotationError if not one deal."""
-    line = seated(text)
-    record: Record = parse_record(line, Table(SEATS))
+    record: Record = parse_record(seated(text), Table(SEATS))
     if not isinstance(record, Contract | Misere | Raspasy):
         raise InvalidDeal("not-a-deal", text.strip(), {}, EXAMPLE.get(lang, EXAMPLE["en"]))
     prices: list[Price] = []
