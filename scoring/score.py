@@ -90,18 +90,14 @@ def raspasy_multiplier(rules: Rules, step: int) -> int:
 
 def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> dict[int, int]:
     """Tricks each whister answers for when the contract was made (§1.1.3)."""
-    duty = obligation(rules, deal.level)
-    side = deal.defence_tricks
+    duty, side = obligation(rules, deal.level), deal.defence_tricks
+    requirement = rules.whist_requirement
     if duty == 0:
         return {}
-    if (
-        len(whisters) == 1
-        or deal.level >= 8
-        or rules.whist_requirement is WhistRequirement.TOGETHER
-    ):
+    if len(whisters) == 1 or deal.level >= 8 or requirement is WhistRequirement.TOGETHER:
         answering = whisters[-1]  # defenders are kept clockwise from the declarer: the second
         return {answering.player: duty - side} if side < duty else {}
-    if rules.whist_requirement is WhistRequirement.SIDE_FIRST and side >= duty:
+    if requirement is WhistRequirement.SIDE_FIRST and side >= duty:
         return {}
     half = duty // 2  # 6 → 2 each, 7 → 1 each
     shorts = {w.player: half - (w.tricks or 0) for w in whisters}
@@ -156,11 +152,10 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
         entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
 
-    if not u:
-        r = responsibility_factor(rules)
+    r = responsibility_factor(rules)
+    if not u and r:
         for player, short in short_tricks(rules, deal, whisters).items():
-            if short and r:
-                entries.append(mountain(player, short * p * r, Reason.RESPONSIBILITY))
+            entries.append(mountain(player, short * p * r, Reason.RESPONSIBILITY))
     return _ordered(entries, declarer, size)
 
 
