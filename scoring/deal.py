@@ -51,8 +51,7 @@ class Extras:
     open: bool | None = None  # `open` / `closed`: recorded, no effect on scores
     prikup: int = 0  # Odessa quick tricks in the prikup, 1–3
     note: str = ""
-    # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
-    late: bool = False
+    late: bool = False  # `/deal … late`: a forgotten deal put before the latest one (bot only)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,7 @@ class Reason(StrEnum):
     """Why an entry exists; the locales name each one (`reason-<value>`)."""
 
     GAME = "game"  # a made game into the pool
-    # a made game written off the mountain (Odessa, Rostov)
-    GAME_OFF_MOUNTAIN = "game-off-mountain"
+    GAME_OFF_MOUNTAIN = "game-off-mountain"  # a made game off the own mountain (Odessa, Rostov)
     REMISE = "remise"  # the declarer's undertricks
     MISERE = "misere"  # tricks of a failed misère
     THREE_DOWN = "three-down"  # «без трёх»

@@ -4,9 +4,9 @@ spec/corrections.md."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import NamedTuple
 
 from scoring.deal import Adjust, Column, Record
 from scoring.replay import replay
@@ -66,8 +66,7 @@ def dispute_window(next_deal_at: datetime | None, now: datetime, grace_seconds: 
     return next_deal_at is None or now - next_deal_at < timedelta(seconds=grace_seconds)
 
 
-@dataclass(frozen=True, slots=True)
-class DisputeTerms:
+class DisputeTerms(NamedTuple):
     """Who may propose a correction and how many must agree."""
 
     allowed: bool
