@@ -20,9 +20,7 @@ RESERVED_NAMES: Final = frozenset(
 
 def reserved_name(name: str) -> bool:
     """Whether `name` is a word of the notation or a seat letter, so no player may take it."""
-    return name.casefold() in RESERVED_NAMES or (
-        len(name) == 1 and name.casefold() in SEAT_LOOKALIKES
-    )
+    return name.casefold() in RESERVED_NAMES or name.casefold() in SEAT_LOOKALIKES
 
 
 def clockwise(start: int, size: int) -> tuple[int, ...]:
