@@ -202,10 +202,8 @@ def line_example(name: str, names: Sequence[str], lang: str = "en") -> str:
     name = name if _NAME.fullmatch(name) else lines[0][0]
     others = [n for n in names if n.casefold() != name.casefold()]
     others = others or [w[0] for w in lines if w[0].casefold() != name.casefold()][:2]
-    pairs = " ".join(
-        f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)
-    )
-    return " ".join([name, *lines[0][1:6], pairs])
+    pairs = [f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)]
+    return " ".join([name, *lines[0][1:6], *pairs])
 
 
 def build_sheet(

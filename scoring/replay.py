@@ -203,10 +203,8 @@ class Running:
             values = self.history.get(key)
             last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
             row, at = self.cell(*key)
-            total = row[at]
-            if total == last:
-                continue
-            self.history.setdefault(key, []).append((index, as_fraction(total)))
+            if row[at] != last:
+                self.history.setdefault(key, []).append((index, as_fraction(row[at])))
 
     def end_check(self, dealer: int) -> None:
         rules, size = self.rules, self.size
@@ -235,20 +233,16 @@ def totals(state: Running) -> Totals:
 
 def start(game: Game) -> Running:
     size, rules = game.size, game.rules
-    state = Running(
+    begun = as_fraction(rules.start_mountain)
+    return Running(
         game=game,
         rules=rules,
         pool=[0] * size,
         mountain=[rules.start_mountain] * size,
         whists=[[0] * size for _ in range(size)],
+        history={(seat, Column.MOUNTAIN, None): [(-1, begun)] for seat in range(size) if begun},
         next_dealer=game.first_dealer,
     )
-    if rules.start_mountain:
-        for seat in range(size):
-            state.history[(seat, Column.MOUNTAIN, None)] = [
-                (-1, as_fraction(rules.start_mountain))
-            ]
-    return state
 
 
 def copy_state(state: Running) -> Running:
@@ -335,7 +329,6 @@ class Replay:
 
     def sheet(self) -> Sheet:
         state, game = self._state, self.game
-        size = game.size
         bands = self._bands
         for key, values in state.history.items():
             known = bands.get(key, ())
@@ -347,7 +340,7 @@ class Replay:
             totals=totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
-            closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
+            closed_pools=frozenset(s for s in range(game.size) if not state.is_pool_open(s)),
             finished=state.finished,
             last_round_announced=state.last_round_announced,
             rules_now=state.rules if state.rules != game.rules else None,
