@@ -48,9 +48,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     found: dict[str, object] = {}
     for key, value in pairs:
         if key in found:
-            raise ProtocolError(
-                "bad-sheet", _quote(key), {"field": key, "expected": "once"}, EXAMPLE
-            )
+            raise _bad(key, key, "once")
         found[key] = value
     return found
 

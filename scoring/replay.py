@@ -364,11 +364,10 @@ def _take_record(state: Running, record: Record) -> ScoredRecord:
     dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
     check_deal(state.game, state.rules, state.finished, record, dealer)
     warnings = raspasy_exit_warning(state.rules, record, state.streak)
-    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0
-    step = state.streak if isinstance(record, Raspasy) else 0
-    for entry in score_deal(state.rules, state.size, dealer, record, step):
+    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
+    for entry in score_deal(state.rules, state.size, dealer, record, state.streak):
         state.take(entry)
     state.deals += 1
     state.next_dealer = (dealer + 1) % state.size
     state.end_check(dealer)
-    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), step, warnings)
+    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), state.streak, warnings)
