@@ -77,10 +77,8 @@ class Contract:
     @property
     def played(self) -> bool:
         """Whether cards were played: someone whisted and nobody took a half-whist."""
-        if self.three_down:
-            return False
         roles = self.roles
-        return Role.WHIST in roles and Role.HALF not in roles
+        return not self.three_down and Role.WHIST in roles and Role.HALF not in roles
 
     @property
     def declarer_tricks(self) -> int:

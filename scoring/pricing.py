@@ -22,7 +22,6 @@ EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
 # A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
 _BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
 # A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
-_REF: Final = re.compile(r"(?P<ref>[^/=]*)(?:[/=](?P<tricks>.*))?", re.DOTALL)
 _SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
 
 
@@ -102,8 +101,6 @@ def _defender(word: str) -> tuple[str, str, str] | None:
         return bare["role"], "", f"/{bare['tricks']}" if bare["tricks"] else ""
     if norm(role) not in ROLES or not rest:
         return None
-    match = _REF.fullmatch(rest)
-    assert match is not None  # the pattern takes any text
-    ref, tricks = match["ref"], match["tricks"]
+    ref, *tricks = re.split("[/=]", rest, maxsplit=1)
     seat = _SEAT_LETTERS.get(norm(ref), "") if len(ref) == 1 else ""
-    return role, seat, f"/{tricks}" if tricks is not None else ""
+    return role, seat, f"/{tricks[0]}" if tricks else ""
