@@ -251,9 +251,7 @@ def preset(name: str) -> Rules:
 def format_option(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, StrEnum):
-        return value.value
-    return str(value)
+    return str(value)  # a StrEnum's str is its value
 
 
 # §2.1 "Values are exactly as written here": plain integers (no `+`, no leading zero, ASCII digits),
