@@ -156,10 +156,8 @@ class Tally:
             self.worst = (balance, game)
         self.deals += play.deals
         if any(play.declared):  # most games a player declares a contract or two, or none
-            for level, count in enumerate(play.declared):
-                self.declared[level] += count
-            for level, count in enumerate(play.made):
-                self.made[level] += count
+            self.declared = [a + b for a, b in zip(self.declared, play.declared, strict=True)]
+            self.made = [a + b for a, b in zip(self.made, play.made, strict=True)]
         self.miseres += play.miseres
         self.miseres_made += play.miseres_made
         if play.whists:
