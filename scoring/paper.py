@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -79,7 +80,7 @@ def line_of(text: str, path: Sequence[str]) -> int:
     """The 1-based line of the deepest key of `path` in the JSON text; 0 when none is there."""
     decoder = json.JSONDecoder()
     pos, found = 0, 0
-    try:
+    with contextlib.suppress(IndexError, ValueError):  # the text parsed: this guards the walk
         for key in path:
             pos = _skip_space(text, pos)
             if text[pos] != "{":
@@ -97,8 +98,6 @@ def line_of(text: str, path: Sequence[str]) -> int:
                 pos = _skip_space(text, pos + 1) if text[pos] == "," else pos
             else:
                 return found
-    except (IndexError, ValueError):  # the text parsed already; this only guards the walk itself
-        return found
     return found
 
 
