@@ -247,9 +247,7 @@ def _bad(
 
 def _quote(value: object) -> str:
     """The faulty part of the input, as the user typed it (JSON), cut to a readable length."""
-    if isinstance(value, str):
-        text = value
-    elif isinstance(value, int | Decimal):
+    if isinstance(value, str | int | Decimal):
         text = str(value)
     else:
         try:

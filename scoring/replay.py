@@ -276,7 +276,6 @@ def standing(game: Game, records: Sequence[Record]) -> Standing:
     """What `replay` says of the totals, without keeping entries and running totals."""
     state = start(game)
     for index, record in enumerate(records):
-        state.applied = []
         try:
             _take_record(state, record)
         except ScoringError as err:
@@ -314,15 +313,13 @@ class Replay:
         if records:
             trial = copy_state(self._state)
             scored: list[ScoredRecord] = []
-            first = len(self._scored)
-            for offset, record in enumerate(records):
-                trial.applied = []
+            for index, record in enumerate(records, len(self._scored)):
                 try:
                     scored.append(_take_record(trial, record))
                 except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
-                    err.params["record"] = str(first + offset)
+                    err.params["record"] = str(index)
                     raise
-                trial.note_history(first + offset)
+                trial.note_history(index)
             self._state = trial
             self._scored += scored
         return self.sheet()
@@ -349,6 +346,7 @@ class Replay:
 
 
 def _take_record(state: Running, record: Record) -> ScoredRecord:
+    state.applied = []
     if isinstance(record, Adjust):
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
