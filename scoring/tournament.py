@@ -63,9 +63,7 @@ def standings(
             row[number - 1] = (row[number - 1] or Fraction(0)) + value
             games[player] = games.get(player, 0) + 1
     lines = [
-        Line(
-            player, games[player], sum((v for v in row if v is not None), Fraction(0)), tuple(row)
-        )
+        Line(player, games[player], sum(filter(None, row), Fraction(0)), tuple(row))
         for player, row in totals.items()
     ]
     return sorted(lines, key=lambda line: (-line.total, line.games))  # stable: first seen first
