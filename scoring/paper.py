@@ -25,8 +25,9 @@ EXAMPLE: Final = (
     '"whists": {"A": {"B": 30, "C": 16}, "B": {"A": 10, "C": 24}, "C": {"A": 40, "B": 8}}, '
     '"stake": "0.10"}'
 )
-# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
-_AMOUNT: Final = re.compile(r"-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
+# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q; a
+# stake is a decimal ≥ 0 (`0.5`, never `1/2`).
+_AMOUNT: Final = re.compile(r"\s*(?:-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11})\s*")
 _STAKE: Final = re.compile(r"\d{1,12}(\.\d{1,9})?")
 _SPAN: Final = 40  # longest quoted input in an error
 
@@ -148,7 +149,9 @@ def _parse(text: str) -> PaperSheet:
         mountain=tuple(mountains.get(name, Fraction(0)) for name in players),
         whists=tuple(matrix),
     )
-    return PaperSheet(rules, players, totals, _stake(sheet.get("stake")))
+    given = sheet.get("stake")
+    stake = None if given is None else _number(given, "stake", _STAKE, "decimal")
+    return PaperSheet(rules, players, totals, stake)
 
 
 def _players(value: object) -> tuple[str, ...]:
@@ -188,21 +191,9 @@ def _option_text(value: object, field: str) -> str:
     raise _bad(field, value, "option-value")
 
 
-def _stake(value: object) -> Fraction | None:
-    """A decimal stake ≥ 0 (`0.5`, never `1/2`), a JSON number or a string."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
-        raise _bad("stake", value, "decimal")
-    text = format(value, "f") if isinstance(value, Decimal) else str(value)
-    if _STAKE.fullmatch(text) is None:
-        raise _bad("stake", value, "decimal")
-    return Fraction(text)
-
-
 def _amounts(value: object, players: tuple[str, ...], field: str) -> dict[str, Fraction]:
     return {
-        name: _amount(raw, f"{field}.{name}")
+        name: _number(raw, f"{field}.{name}", _AMOUNT, "number")
         for name, raw in _by_player(value, players, field).items()
     }
 
@@ -220,15 +211,15 @@ def _by_player(value: object, players: tuple[str, ...], field: str) -> dict[str,
     return found
 
 
-def _amount(value: object, field: str) -> Fraction:
-    """A JSON number or a string like "36.5" or "110/3", within sensible bounds."""
+def _number(value: object, field: str, pattern: re.Pattern[str], expected: str) -> Fraction:
+    """A JSON number or a string like "36.5" matching `pattern`, within sensible bounds."""
     if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
-        raise _bad(field, value, "number")
-    text = str(value).strip()
-    if isinstance(value, Decimal) and _AMOUNT.fullmatch(text) is None:
-        text = format(value, "f") if abs(value.adjusted()) <= 12 else text
-    if _AMOUNT.fullmatch(text) is None:
-        raise _bad(field, value, "number")
+        raise _bad(field, value, expected)
+    text = str(value)
+    if isinstance(value, Decimal) and abs(value.adjusted()) <= 12:
+        text = format(value, "f")
+    if pattern.fullmatch(text) is None:
+        raise _bad(field, value, expected)
     return Fraction(text)
 
 
@@ -305,23 +296,15 @@ def format_calc(sheet: PaperSheet) -> str:
 
 
 def format_amount(value: Fraction) -> str:
-    """`30`, `36.5`, or `110/3` when no short decimal is exact."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = _decimal(value)
-    return str(value) if decimal is None else format(decimal, "f")
+    """`30`, `36.5` (at most 6 places), or `110/3` when no short decimal is exact."""
+    scaled = value * 10**6
+    if value.denominator == 1 or scaled.denominator != 1:
+        return str(value)
+    return format((Decimal(scaled.numerator) / Decimal(10**6)).normalize(), "f")
 
 
 def format_stake(value: Fraction) -> str:
-    decimal = _decimal(value)
-    if decimal is None:
+    text = format_amount(value)
+    if "/" in text:
         raise ValueError(f"a stake of {value} has no short decimal form")
-    return format(decimal, "f")
-
-
-def _decimal(value: Fraction) -> Decimal | None:
-    """The value as a decimal of at most 6 places, or None."""
-    scaled = value * 10**6
-    if scaled.denominator != 1:
-        return None
-    return (Decimal(scaled.numerator) / Decimal(10**6)).normalize()
+    return text
