@@ -71,8 +71,7 @@ class Running:
 
     def write(self, entry: Entry) -> None:
         """Put one entry on the sheet as it is, with no rule applied."""
-        amount = whole(entry.amount)
-        if amount == 0:
+        if not (amount := whole(entry.amount)):
             return
         row, at = self.cell(entry.player, entry.column, entry.target)
         row[at] += amount
@@ -133,22 +132,18 @@ class Running:
         if room:
             self.write_pool(pool(player, room, entry.reason))
         excess = entry.amount - room
-        if rules.overflow is Overflow.OWN_MOUNTAIN:
-            self.off_own_mountain(player, excess)
+        if rules.overflow is Overflow.OWN_MOUNTAIN:  # × `pool_to_mountain` (§1.3, §2.2)
+            self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)
         else:
             self.help_pools(player, excess)
-
-    def off_own_mountain(self, player: int, points: Amount) -> None:
-        """Pool points off the own mountain, × `pool_to_mountain` (§1.3, §2.2)."""
-        self.write_off(player, points * self.rules.pool_to_mountain, Reason.OVERFLOW)
 
     def help_pools(self, helper: int, points: Amount) -> None:
         """«Помощь»: the excess to the largest open pool, 10 × `pool_to_mountain` whists each."""
         rules = self.rules
         while points > 0:
             open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
-            if not open_pools:
-                self.off_own_mountain(helper, points)
+            if not open_pools:  # the rest off the own mountain, as with `own_mountain`
+                self.write_off(helper, points * rules.pool_to_mountain, Reason.OVERFLOW)
                 return
             helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
             given = min(points, rules.pool_target - self.pool[helped])

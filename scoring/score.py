@@ -57,25 +57,19 @@ def whists(writer: int, target: int, amount: Fraction | int, reason: Reason) -> 
 
 def consolation(rules: Rules, level: int) -> Fraction:
     """Whists written on a failed declarer per undertrick (§1, `consolation`)."""
-    if isinstance(rules.consolation, int):
-        return Fraction(rules.consolation)
     if rules.consolation is ConsolationKind.PRICE:
         return Fraction(whist_price(rules, level))
     if rules.consolation is ConsolationKind.VALUE:
         return Fraction(GAME_VALUE[level])
-    return Fraction(0)
+    return Fraction(0 if rules.consolation is ConsolationKind.NONE else rules.consolation)
 
 
-_RESPONSIBILITY: Final = {
-    Responsibility.FULL: Fraction(1),
-    Responsibility.HALF: Fraction(1, 2),
-    Responsibility.NONE: Fraction(0),
-}
+_RESPONSIBILITY: Final = {Responsibility.FULL: Fraction(1), Responsibility.HALF: Fraction(1, 2)}
 
 
 def responsibility_factor(rules: Rules) -> Fraction:
     """r: the share of the whist price a whister writes into his mountain per short trick."""
-    return _RESPONSIBILITY[rules.responsibility]
+    return _RESPONSIBILITY.get(rules.responsibility, Fraction(0))  # none: 0
 
 
 def raspasy_multiplier(rules: Rules, step: int) -> int:
@@ -145,9 +139,8 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
                 entries.append(whists(w.player, declarer, per_consolation, Reason.CONSOLATION))
     else:
         dealer_whists = dealer_defends and rules.odessa_rules
-        entries += one_whist(
-            rules, deal, whisters[0], passers[0], p, per_consolation, dealer_whists
-        )
+        whister, passer = whisters[0].player, passers[0].player
+        entries += one_whist(rules, deal, whister, passer, p, per_consolation, dealer_whists)
 
     if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
         entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
@@ -160,19 +153,13 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
 
 
 def one_whist(
-    rules: Rules,
-    deal: Contract,
-    whister: Defender,
-    passer: Defender,
-    p: int,
-    cons: Fraction,
-    dealer_whists: bool = False,
+    rules: Rules, deal: Contract, whister: int, passer: int, p: int, cons: Fraction, alone: bool
 ) -> list[Entry]:
-    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation."""
-    declarer, side = deal.declarer, deal.defence_tricks
-    failed = deal.undertricks > 0
+    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation;
+    `alone`: the 4-player dealer whists alone (§6): no split and no passer's consolation."""
+    declarer, side, failed = deal.declarer, deal.defence_tricks, deal.undertricks > 0
     gentleman = (
-        not dealer_whists
+        not alone
         and rules.whist_split is WhistSplit.GENTLEMAN
         and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS)
     )
@@ -180,17 +167,17 @@ def one_whist(
         # Whister and passer each write half of everything the two of them write.
         half = (p * side + 2 * cons) / 2
         return [
-            whists(whister.player, declarer, half, Reason.GENTLEMAN),
-            whists(passer.player, declarer, half, Reason.GENTLEMAN),
+            whists(whister, declarer, half, Reason.GENTLEMAN),
+            whists(passer, declarer, half, Reason.GENTLEMAN),
         ]
-    entries = [whists(whister.player, declarer, p * side, Reason.TRICKS)]
+    entries = [whists(whister, declarer, p * side, Reason.TRICKS)]
     if failed:
-        entries.append(whists(whister.player, declarer, cons, Reason.CONSOLATION))
+        entries.append(whists(whister, declarer, cons, Reason.CONSOLATION))
         # Odessa: «без записи консоляции пасовавшему» — the whister writes the passer's too.
         if rules.passer_consolation_to_whister:
-            entries.append(whists(whister.player, declarer, cons, Reason.PASSER_CONSOLATION))
-        elif not dealer_whists:
-            entries.append(whists(passer.player, declarer, cons, Reason.CONSOLATION))
+            entries.append(whists(whister, declarer, cons, Reason.PASSER_CONSOLATION))
+        elif not alone:
+            entries.append(whists(passer, declarer, cons, Reason.CONSOLATION))
     return entries
 
 

@@ -17,10 +17,8 @@ class Scoring(StrEnum):
 
 
 SCORINGS: Final = {
-    "whists": Scoring.WHISTS,
-    "висты": Scoring.WHISTS,
-    "places": Scoring.PLACES,
-    "места": Scoring.PLACES,
+    **dict.fromkeys(("whists", "висты"), Scoring.WHISTS),
+    **dict.fromkeys(("places", "места"), Scoring.PLACES),
 }
 PLACE_POINTS: Final = (3, 2, 1, 0)  # first, second, third, fourth at the table
 
@@ -36,9 +34,7 @@ def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
 
 
 def game_points(scoring: Scoring, balances: Sequence[Fraction]) -> list[Fraction]:
-    if scoring is Scoring.PLACES:
-        return place_points(balances)
-    return list(balances)
+    return place_points(balances) if scoring is Scoring.PLACES else list(balances)
 
 
 @dataclass(frozen=True, slots=True)
