@@ -225,13 +225,6 @@ ALIASES: Final[Mapping[str, str]] = {
     "русский": "russian",
 }
 
-_TYPES: Final = get_type_hints(Rules)
-_ENUMS: Final[Mapping[str, type[StrEnum]]] = {
-    name: kind
-    for name, kind in _TYPES.items()
-    if isinstance(kind, type) and issubclass(kind, StrEnum)
-}
-_BOOLS: Final = frozenset(name for name, kind in _TYPES.items() if kind is bool)
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
 
 
@@ -259,7 +252,15 @@ def format_option(value: object) -> str:
 _INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
 _CONTRACTS: Final = r"(?:[6-9]|10)"
 _RASPASY_EXIT: Final = re.compile(rf"{_CONTRACTS}(?:-{_CONTRACTS})*")
-_ONE_OR_TWO: Final = frozenset({"whist_factor", "remise_factor", "pool_to_mountain"})
+# The options of a few values: each value as written, to what it means.
+_CHOICES: Final[Mapping[str, Mapping[str, object]]] = {
+    **{
+        name: {"true": True, "false": False} if kind is bool else {m.value: m for m in kind}
+        for name, kind in get_type_hints(Rules).items()
+        if kind is bool or (isinstance(kind, type) and issubclass(kind, StrEnum))
+    },
+    **{name: {"1": 1, "2": 2} for name in ("whist_factor", "remise_factor", "pool_to_mountain")},
+}
 _SIGNED: Final = frozenset({"start_mountain"})  # `-10` is a mountain, not a mistake
 _AT_LEAST_ONE: Final = frozenset({"pool_target"})
 
@@ -275,21 +276,16 @@ def parse_option(name: str, raw: str) -> object:
         raise OptionError(
             "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
         )
-    if name in _ENUMS or name in _BOOLS:
-        values = [m.value for m in _ENUMS[name]] if name in _ENUMS else ["true", "false"]
-        if raw not in values:
-            raise _bad_value(name, raw, ", ".join(values))
-        return _ENUMS[name](raw) if name in _ENUMS else raw == "true"
+    if (choices := _CHOICES.get(name)) is not None:
+        if raw not in choices:
+            raise _bad_value(name, raw, ", ".join(choices))
+        return choices[raw]
     if name == "consolation" and raw in [m.value for m in ConsolationKind]:
         return ConsolationKind(raw)
     if name == "raspasy_exit":
         if _RASPASY_EXIT.fullmatch(raw):
             return raw
         raise _bad_value(name, raw, "6, 7, 6-7-8")
-    if name in _ONE_OR_TWO:
-        if raw in ("1", "2"):
-            return int(raw)
-        raise _bad_value(name, raw, "1, 2")
     least = 1 if name in _AT_LEAST_ONE else 0
     valid = "an integer such as -10" if name in _SIGNED else f"N ≥ {least}"
     if name == "consolation":

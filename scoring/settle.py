@@ -81,26 +81,22 @@ def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal,
     return tuple(Decimal(c).scaleb(-2) for c in cents)
 
 
-def greedy_transfers(balances: Sequence[Amount]) -> list[tuple[int, int, Amount]]:
-    """The largest debtor pays the largest creditor (ties: earlier seat): ≤ N − 1 payments."""
+def settle_balances(balances: Sequence[Amount]) -> tuple[tuple[int, int, Amount], ...]:
+    """Zero-sum balances paid greedily: the largest debtor pays the largest creditor (ties: the
+    earlier seat), ≤ N − 1 payments."""
+    if sum(balances) != 0:
+        raise InvariantError(f"balances sum to {sum(balances)}, not 0")
     left = list(balances)
     payments: list[tuple[int, int, Amount]] = []
     while True:
         debtor = min(range(len(left)), key=lambda i: (left[i], i))
         creditor = min(range(len(left)), key=lambda i: (-left[i], i))
         if left[debtor] >= 0 or left[creditor] <= 0:
-            return payments
+            return tuple(payments)
         amount = min(-left[debtor], left[creditor])
         left[debtor] += amount
         left[creditor] -= amount
         payments.append((debtor, creditor, amount))
-
-
-def settle_balances(balances: Sequence[Amount]) -> tuple[tuple[int, int, Amount], ...]:
-    """The greedy payments that settle zero-sum balances."""
-    if sum(balances) != 0:
-        raise InvariantError(f"balances sum to {sum(balances)}, not 0")
-    return tuple(greedy_transfers(balances))
 
 
 def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settlement:
@@ -125,14 +121,14 @@ def _transfers(
     balances: Sequence[Fraction], money: Sequence[Decimal] | None
 ) -> tuple[Transfer, ...]:
     """The greedy whist payments, and money on the same pairs from the rounded balances."""
-    by_pair = {(d, c): amount for d, c, amount in greedy_transfers(balances)}
+    by_pair = {(d, c): amount for d, c, amount in settle_balances(balances)}
     if money is None:
         return tuple(Transfer(d, c, amount, None) for (d, c), amount in by_pair.items())
     paid = money_on_pairs(list(by_pair), money)
     if paid is not None:
         cash_by_pair = dict(zip(by_pair, paid, strict=True))
     else:  # money greedily on its own pairs; a pair paying one currency only pays 0 of the other
-        cash_by_pair = {(d, c): cash for d, c, cash in greedy_transfers(money)}
+        cash_by_pair = {(d, c): cash for d, c, cash in settle_balances(money)}
     pairs = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
     return tuple(
         Transfer(d, c, by_pair.get((d, c), Fraction(0)), cash_by_pair.get((d, c), Decimal("0.00")))
