@@ -244,7 +244,6 @@ def find_name(word: str, names: Sequence[str]) -> str | None:
 
 
 def _is_case_form(word: str, name: str) -> bool:
-    """Whether `word` is `name` with one of the Russian case endings of a first name."""
     if not _CYRILLIC.search(name) or len(name) < 3:
         return False
     if name[-1] in "ая":  # Боря, Анна: Борю, Бори, Боре, Борей, Аннe, Анну, Анной

@@ -53,7 +53,6 @@ def declarer_tricks(level: int) -> tuple[int, ...]:
 
 
 def tricks_left(taken: Sequence[int]) -> int:
-    """The tricks of the ten not yet placed."""
     left = TRICKS - sum(taken)
     if left < 0:
         raise ValueError(f"more than {TRICKS} tricks placed: {tuple(taken)}")

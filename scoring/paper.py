@@ -66,7 +66,6 @@ def parse_paper_sheet(text: str) -> PaperSheet:
 
 
 def _error_path(error: ProtocolError) -> tuple[str, ...]:
-    """The JSON keys leading to the fault, as far as the error tells them."""
     if "field" in error.params:
         return tuple(error.params["field"].split("."))
     if error.code == "bad-players":
@@ -185,7 +184,6 @@ def _rules(sheet: Mapping[str, object], players: int) -> Rules:
 
 
 def _option_text(value: object, field: str) -> str:
-    """An option's value as the text `name=value` would carry."""
     if isinstance(value, int | str | Decimal):  # (a bool is an int: `true`/`false`)
         return format_option(value)
     raise _bad(field, value, "option-value")

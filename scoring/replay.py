@@ -31,7 +31,6 @@ as_fraction: Final = lru_cache(maxsize=4096)(Fraction)
 
 
 def whole(amount: Fraction) -> Amount:
-    """An amount as an `int` when it is whole."""
     return amount.numerator if amount.denominator == 1 else amount
 
 
@@ -85,7 +84,6 @@ class Running:
     # -- the rules of one entry --------------------------------------------------------------------
 
     def take(self, entry: Entry) -> None:
-        """Apply one scored entry through the rules that depend on the sheet."""
         rules = self.rules
         if entry.column is Column.POOL and entry.amount > 0:
             if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
@@ -131,43 +129,38 @@ class Running:
             return
         if room:
             self.write_pool(pool(player, room, entry.reason))
-        excess = entry.amount - room
-        if rules.overflow is Overflow.OWN_MOUNTAIN:  # × `pool_to_mountain` (§1.3, §2.2)
+        excess: Amount = entry.amount - room
+        if rules.overflow is Overflow.HELP:  # what nobody takes goes as with `own_mountain`
+            excess = self.help(player, excess, Column.POOL)
+        if excess:  # × `pool_to_mountain` (§1.3, §2.2)
             self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)
-        else:
-            self.help_pools(player, excess)
 
-    def help_pools(self, helper: int, points: Amount) -> None:
-        """«Помощь»: the excess to the largest open pool, 10 × `pool_to_mountain` whists each."""
-        rules = self.rules
+    def help(self, helper: int, points: Amount, column: Column) -> Amount:
+        """«Помощь»: points given, in turn, to whoever is nearest to closing his pool (the largest
+        open pool, 10 × `pool_to_mountain` whists a point) or his mountain (Odessa §6: the
+        smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
+        pools = column is Column.POOL
+        each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
         while points > 0:
-            open_pools = [s for s in clockwise(helper, self.size)[1:] if self.is_pool_open(s)]
-            if not open_pools:  # the rest off the own mountain, as with `own_mountain`
-                self.write_off(helper, points * rules.pool_to_mountain, Reason.OVERFLOW)
-                return
-            helped = max(open_pools, key=lambda s: self.pool[s])  # max keeps the first of a tie
-            given = min(points, rules.pool_target - self.pool[helped])
+            rooms = [
+                (self.rules.pool_target - self.pool[s] if pools else self.mountain[s], s)
+                for s in clockwise(helper, self.size)[1:]
+            ]
+            open_rooms = [(room, s) for room, s in rooms if room > 0]
+            if not open_rooms:
+                return points
+            room, helped = min(open_rooms, key=lambda r: r[0])  # min keeps the first of a tie
+            given = min(points, room)
             # a help entry is written on the player helped and says who helped (its `source`)
-            self.write(Entry(helped, Column.POOL, Fraction(given), Reason.HELP, source=helper))
-            self.write(
-                whists(helper, helped, given * 10 * rules.pool_to_mountain, Reason.HELP_WHISTS)
-            )
+            amount = Fraction(given if pools else -given)
+            self.write(Entry(helped, column, amount, Reason.HELP, source=helper))
+            self.write(whists(helper, helped, given * each, Reason.HELP_WHISTS))
             points -= given
+        return 0
 
     def lower_mountain(self, player: int, points: Amount) -> None:
         """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
-        rest = points - self.game_off_mountain(player, points)
-        while rest > 0:
-            open_mountains = [s for s in clockwise(player, self.size)[1:] if self.mountain[s] > 0]
-            if not open_mountains:
-                return
-            helped = min(open_mountains, key=lambda s: self.mountain[s])
-            given = min(rest, self.mountain[helped])
-            self.write(
-                Entry(helped, Column.MOUNTAIN, Fraction(-given), Reason.HELP, source=player)
-            )
-            self.write(whists(player, helped, given * MOUNTAIN_HELP_WHISTS, Reason.HELP_WHISTS))
-            rest -= given
+        self.help(player, points - self.game_off_mountain(player, points), Column.MOUNTAIN)
 
     def write_pool(self, entry: Entry) -> None:
         """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""

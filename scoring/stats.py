@@ -24,7 +24,6 @@ Key = TypeVar("Key", bound=Hashable)
 
 
 def _engine_fingerprint() -> str:
-    """The statistics' version and a digest of the rules engine's modules."""
     digest = hashlib.sha256(str(STATS_VERSION).encode())
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
@@ -126,8 +125,6 @@ def _sum(sums: dict[int, int]) -> Fraction:
 
 @dataclass(slots=True)
 class Tally:
-    """One player's plays added up over games."""
-
     games: int = 0
     wins: int = 0
     money: Decimal | None = None  # the sum over the games that had a stake
@@ -212,7 +209,6 @@ SCALE: Final = 400.0  # a difference of SCALE points: the better player expected
 
 
 def expected(mine: float, theirs: float) -> float:
-    """The expected score of a duel against a player rated `theirs`."""
     return 1.0 / (1.0 + math.pow(10.0, (theirs - mine) / SCALE))
 
 
