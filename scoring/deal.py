@@ -149,6 +149,4 @@ def remise_price(rules: Rules, level: int) -> int:
 
 def obligation(rules: Rules, level: int) -> int:
     """Tricks the defending side must take; the 10 is checked (0) when `ten_whisted` is off."""
-    if level == 10 and not rules.ten_whisted:
-        return 0
-    return OBLIGATION[level]
+    return 0 if level == 10 and not rules.ten_whisted else OBLIGATION[level]

@@ -64,11 +64,9 @@ def seated(text: str) -> str:
     words = text.split()
     if not words:
         return text
-    declarer = "A"
-    start = 0
+    declarer, start = "A", 0
     if len(words) > 1 and not _opens_deal(words[0]) and _opens_deal(words[1]):
-        declarer = _SEAT_LETTERS.get(norm(words[0]), "A")
-        start = 1
+        declarer, start = _SEAT_LETTERS.get(norm(words[0]), "A"), 1
     if not _opens_deal(words[start]):
         return text
     defenders = [_defender(word) for word in words[start + 1 :]]

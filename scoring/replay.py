@@ -30,10 +30,6 @@ Amount = int | Fraction
 as_fraction: Final = lru_cache(maxsize=4096)(Fraction)
 
 
-def whole(amount: Fraction) -> Amount:
-    return amount.numerator if amount.denominator == 1 else amount
-
-
 @dataclass
 class Running:
     """The running sheet inside one replay: totals, running totals and the sheet's rules."""
@@ -70,7 +66,9 @@ class Running:
 
     def write(self, entry: Entry) -> None:
         """Put one entry on the sheet as it is, with no rule applied."""
-        if not (amount := whole(entry.amount)):
+        exact = entry.amount
+        amount = exact.numerator if exact.denominator == 1 else exact  # `int` while whole
+        if not amount:
             return
         row, at = self.cell(entry.player, entry.column, entry.target)
         row[at] += amount
@@ -200,15 +198,12 @@ class Running:
             self.finished = all(not self.is_pool_open(s) for s in range(size))
         elif rules.end_rule is EndRule.POOL_SUM:
             self.finished = sum(self.pool) >= rules.pool_target * size
-        else:
-            starts = self.last_round_announced and dealer == self.game.first_dealer
-            if starts and self.last_round_played is None:
-                self.last_round_played = 0
-            if self.last_round_played is not None:
-                self.last_round_played += 1
-                self.finished = self.last_round_played >= size and any(
-                    not self.is_pool_open(s) for s in range(size)
-                )
+        elif self.last_round_played is not None or (
+            self.last_round_announced and dealer == self.game.first_dealer  # the round begins
+        ):
+            self.last_round_played = (self.last_round_played or 0) + 1
+            closed = any(not self.is_pool_open(s) for s in range(size))
+            self.finished = self.last_round_played >= size and closed
 
 
 def totals(state: Running) -> Totals:
