@@ -3,6 +3,7 @@ it (conventions.md §1.3, §2.2, §6)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -24,6 +25,7 @@ OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_D
 MOUNTAIN_HELP_WHISTS = 10
 
 Amount = int | Fraction
+BandKey = tuple[int, Column, int | None]  # a `Band` while folding
 
 
 # A total as a Fraction shared by every equal total: a long game's totals repeat (a few hundred).
@@ -44,9 +46,7 @@ class Running:
     # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet. The
     # values are the Sheet's own (index, Fraction) pairs, shared with every Sheet made from here:
     # a long game's running totals are its largest part, and they are kept once.
-    history: dict[tuple[int, Column, int | None], list[tuple[int, Fraction]]] = field(
-        default_factory=dict
-    )
+    history: dict[BandKey, list[tuple[int, Fraction]]]
     next_dealer: int = 0
     streak: int = 0
     deals: int = 0
@@ -62,8 +62,6 @@ class Running:
     def size(self) -> int:
         return self.game.size
 
-    # -- writing ---------------------------------------------------------------------------------
-
     def write(self, entry: Entry) -> None:
         """Put one entry on the sheet as it is, with no rule applied."""
         exact = entry.amount
@@ -78,8 +76,6 @@ class Running:
 
     def is_pool_open(self, seat: int) -> bool:
         return self.pool[seat] < self.rules.pool_target
-
-    # -- the rules of one entry --------------------------------------------------------------------
 
     def take(self, entry: Entry) -> None:
         rules = self.rules
@@ -173,8 +169,6 @@ class Running:
     def bonus(self, player: int, each: int, reason: Reason) -> None:
         for other in clockwise(player, self.size)[1:]:
             self.write(whists(player, other, each, reason))
-
-    # -- a record ------------------------------------------------------------------------------
 
     def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
         if column is Column.WHISTS:
@@ -277,17 +271,15 @@ class Replay:
         self._state = start(game)
         self._scored: list[ScoredRecord] = []
         # A band's history as the Sheet shows it (Fractions), kept with how many values it holds.
-        self._bands: dict[tuple[int, Column, int | None], tuple[tuple[int, Fraction], ...]] = {}
+        self._bands: dict[BandKey, tuple[tuple[int, Fraction], ...]] = {}
 
     @property
     def count(self) -> int:
         return len(self._scored)
 
     def fork(self) -> Replay:
-        other = Replay.__new__(Replay)
-        other.game = self.game
-        other._state = copy_state(self._state)
-        other._scored = list(self._scored)
+        other = copy.copy(self)
+        other._state, other._scored = copy_state(self._state), list(self._scored)
         other._bands = dict(self._bands)
         return other
 
