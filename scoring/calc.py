@@ -171,8 +171,7 @@ def parse_player_line(
         elif word.casefold() in _LINKING:
             continue
         else:
-            target = find_name(word, names) or ""
-            if not target:
+            if not (target := find_name(word, names) or ""):
                 params = {"players": ", ".join(names)}
                 raise _error("calc-unknown-name", word, params, example, line, text)
             if target.casefold() == me.casefold():

@@ -126,9 +126,8 @@ def _parse(text: str) -> PaperSheet:
     except ValueError:  # an integer longer than int() accepts
         raise ProtocolError("bad-json", "", {"problem": "too-long"}, EXAMPLE) from None
     sheet = _object(data, "sheet")
-    for key in sheet:
-        if key not in FIELDS:
-            raise _bad(key, key, "field")
+    if (unknown := next((key for key in sheet if key not in FIELDS), None)) is not None:
+        raise _bad(unknown, unknown, "field")
     players = _players(sheet.get("players"))
     rules = _rules(sheet, len(players))
     pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))

@@ -264,13 +264,10 @@ def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int
     names = game.players
     if isinstance(deal, Raspasy):
         if sorted(p for p, _ in deal.tricks) != active:
-            raise IllegalDeal(
-                "player-not-active",
-                " ".join(names[p] for p, _ in deal.tricks),
-                {"dealer": names[dealer]},
-                "pass "
-                + " ".join(f"{names[s]}/{t}" for s, t in zip(active, (2, 3, 5), strict=False)),
-            )
+            pairs = zip(active, (2, 3, 5), strict=False)
+            example = "pass " + " ".join(f"{names[s]}/{t}" for s, t in pairs)
+            playing = " ".join(names[p] for p, _ in deal.tricks)
+            raise IllegalDeal("player-not-active", playing, {"dealer": names[dealer]}, example)
         return
     if deal.declarer not in active:
         raise IllegalDeal("dealer-in-play", names[deal.declarer], {"dealer": names[dealer]}, "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -141,13 +142,10 @@ def money_on_pairs(
 ) -> list[Decimal] | None:
     """What each (debtor, creditor) pair pays so that the money balances are rebuilt, or None."""
     left = list(money)
-    amounts: list[Decimal | None] = [None] * len(pairs)
+    amounts: dict[int, Decimal] = {}
     open_pairs = set(range(len(pairs)))
-    while open_pairs:
-        degree = [0] * len(money)
-        for k in open_pairs:
-            degree[pairs[k][0]] += 1
-            degree[pairs[k][1]] += 1
+    while open_pairs:  # the pairs of greedy payments make a forest: peel it leaf by leaf
+        degree = Counter(seat for k in open_pairs for seat in pairs[k])
         k = min(k for k in open_pairs if 1 in (degree[pairs[k][0]], degree[pairs[k][1]]))
         debtor, creditor = pairs[k]
         amount = left[creditor] if degree[creditor] == 1 else -left[debtor]
@@ -155,7 +153,6 @@ def money_on_pairs(
         left[creditor] -= amount
         amounts[k] = amount
         open_pairs.remove(k)
-    if any(left):
+    if any(left) or any(amount < 0 for amount in amounts.values()):
         return None
-    found = [a for a in amounts if a is not None]
-    return found if all(a >= 0 for a in found) else None
+    return [amounts[k] for k in range(len(pairs))]
