@@ -246,10 +246,6 @@ def _quote(value: object) -> str:
 
 
 # --- Written back: as a `/calc` message, and as a sheet with no records ---
-
-COMMAND: Final = "/calc"
-
-
 def as_sheet(paper: PaperSheet) -> Sheet:
     """The paper sheet as a `Sheet` with no records, each total written at index −1."""
     game = Game(paper.rules, paper.players, 0, paper.stake)
@@ -261,23 +257,21 @@ def as_sheet(paper: PaperSheet) -> Sheet:
         for other in range(len(paper.players)):
             if other != seat and totals.whists[seat][other]:
                 history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
-    closed = frozenset(
-        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
-    )
+    target = paper.rules.pool_target
+    closed = frozenset(seat for seat, pool in enumerate(totals.pool) if pool >= target)
     return Sheet(game, (), totals, history, closed_pools=closed)
 
 
 def format_calc(sheet: PaperSheet) -> str:
     """The sheet as a `/calc` message that reads back to it (zero whists pairs left out)."""
     rules, names = sheet.rules, sheet.players
-    head = [COMMAND, rules.convention, "pool", str(rules.pool_target)]
+    head = ["/calc", rules.convention, "pool", str(rules.pool_target)]
     if sheet.stake is not None:
-        head += ["stake", format_stake(sheet.stake)]
-    head += [
-        f"{name}={value}"
-        for name, value in rules.overrides(len(names)).items()
-        if name != "pool_target"
-    ]
+        if "/" in (stake := format_amount(sheet.stake)):
+            raise ValueError(f"a stake of {sheet.stake} has no short decimal form")
+        head += ["stake", stake]
+    overrides = rules.overrides(len(names))
+    head += [f"{name}={value}" for name, value in overrides.items() if name != "pool_target"]
     lines = [" ".join(head)]
     totals = sheet.totals
     for seat, name in enumerate(names):
@@ -298,10 +292,3 @@ def format_amount(value: Fraction) -> str:
     if value.denominator == 1 or scaled.denominator != 1:
         return str(value)
     return format((Decimal(scaled.numerator) / Decimal(10**6)).normalize(), "f")
-
-
-def format_stake(value: Fraction) -> str:
-    text = format_amount(value)
-    if "/" in text:
-        raise ValueError(f"a stake of {value} has no short decimal form")
-    return text
