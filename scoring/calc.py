@@ -77,7 +77,7 @@ def parse_calc(text: str) -> PaperSheet:
     lines = text.strip().split("\n")
     convention, overrides, stake = parse_header(_COMMAND.sub("", lines[0].strip(), count=1), lang)
     rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
-    names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
+    names = read_names([(split_words(raw) or [""])[0] for _, raw in rows], rows, lang)
     players = [
         parse_player_line(raw, names, line=number, name=name, lang=lang)
         for (number, raw), name in zip(rows, names, strict=True)
@@ -148,9 +148,9 @@ def parse_player_line(
 ) -> PlayerLine:
     """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
     all_words = split_words(text)
+    me = name if name is not None else (all_words or [""])[0].rstrip(":")
     if name is None or (all_words and all_words[0].rstrip(":").casefold() == name.casefold()):
         all_words = all_words[1:]
-    me = name if name is not None else _first_word(text).rstrip(":")
     example = line_example(me, names, lang)
     columns: dict[str, Fraction] = {}
     whists: dict[str, Fraction] = {}
@@ -252,11 +252,6 @@ def _is_case_form(word: str, name: str) -> bool:
     else:  # Борис, Олег: Бориса, Борису, Борисом, Борисе
         stem, endings = name, _HARD_ENDINGS
     return word.startswith(stem) and word[len(stem) :] in endings
-
-
-def _first_word(text: str) -> str:
-    words = split_words(text)
-    return words[0] if words else ""
 
 
 def _error(

@@ -241,8 +241,6 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """The rules in force, totals, deals and end after some records (no running totals)."""
-
     rules: Rules
     totals: Totals
     deals: int
