@@ -74,9 +74,7 @@ def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
     if len(placed) >= active:
         return ()
     left = tricks_left(placed)
-    if len(placed) == active - 1:
-        return (left,)
-    return tuple(range(left + 1))
+    return (left,) if len(placed) == active - 1 else tuple(range(left + 1))
 
 
 def may_concede(allowed: bool, said: Sequence[Role]) -> bool:

@@ -224,14 +224,10 @@ def start(game: Game) -> Running:
 
 def copy_state(state: Running) -> Running:
     """A copy to write on: the running totals and each band's list copied, the rest immutable."""
-    return replace(
-        state,
-        pool=list(state.pool),
-        mountain=list(state.mountain),
-        whists=[list(row) for row in state.whists],
-        history={key: list(values) for key, values in state.history.items()},
-        applied=[],
-    )
+    copied = replace(state, pool=list(state.pool), mountain=list(state.mountain), applied=[])
+    copied.whists = [list(row) for row in state.whists]
+    copied.history = {key: list(values) for key, values in state.history.items()}
+    return copied
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
