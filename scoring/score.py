@@ -104,9 +104,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     p = whist_price(rules, level)
     # §2.2: the dealer's whist exists only with 4 players; with 3 the dealer plays, and a
     # defender who deals is an ordinary defender.
-    dealer_defends = (
-        size == 4 and dealer is not None and any(d.player == dealer for d in deal.defenders)
-    )
+    dealer_defends = size == 4 and any(d.player == dealer for d in deal.defenders)
     entries: list[Entry] = []
     if deal.extras.prikup and dealer is not None and not dealer_defends:
         # Quick tricks: the dealer writes them on the declarer "as for tricks" — on a concession
@@ -158,12 +156,8 @@ def one_whist(
     """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation;
     `alone`: the 4-player dealer whists alone (§6): no split and no passer's consolation."""
     declarer, side, failed = deal.declarer, deal.defence_tricks, deal.undertricks > 0
-    gentleman = (
-        not alone
-        and rules.whist_split is WhistSplit.GENTLEMAN
-        and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS)
-    )
-    if gentleman:
+    split = rules.whist_split is WhistSplit.GENTLEMAN and not alone
+    if split and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS):
         # Whister and passer each write half of everything the two of them write.
         half = (p * side + 2 * cons) / 2
         return [
