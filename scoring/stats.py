@@ -21,6 +21,7 @@ LEVELS: Final = (6, 7, 8, 9, 10)
 # Raise it when what a play holds changes; the engine's own changes are caught by `ENGINE`.
 STATS_VERSION: Final = 1
 Key = TypeVar("Key", bound=Hashable)
+_COUNTS: Final = ("deals", "miseres", "miseres_made", "raspasy", "raspasy_tricks")  # plain ints
 
 
 def _engine_fingerprint() -> str:
@@ -76,15 +77,11 @@ def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
     return tuple(
         Play(
             settlement.balances[seat],
-            money[seat] if money is not None else None,
-            c.deals,
-            tuple(c.declared),
-            tuple(c.made),
-            c.miseres,
-            c.miseres_made,
-            c.whists,
-            c.raspasy,
-            c.raspasy_tricks,
+            None if money is None else money[seat],
+            declared=tuple(c.declared),
+            made=tuple(c.made),
+            whists=c.whists,
+            **{name: getattr(c, name) for name in _COUNTS},
         )
         for seat, c in enumerate(counts)
     )
