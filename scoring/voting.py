@@ -89,6 +89,7 @@ LATE_THRESHOLD = Threshold.ALL  # 4.2.10: "any one partner refusing ends it"
 RULE_CHANGE_THRESHOLD = Threshold.ALL  # conventions.md §1.4: every player's consent
 END_THRESHOLD = Threshold.ALL  # an early end: every player agrees
 ARBITER_THRESHOLD = Threshold.ALL  # an arbiter named mid-game: every player agrees
+PENALTY_NOTE = "penalty"  # the note on a record penalty's entries
 
 
 def correction_outcome(record_penalties: bool, *, earlier_corrections: int) -> Outcome:
@@ -96,9 +97,6 @@ def correction_outcome(record_penalties: bool, *, earlier_corrections: int) -> O
     if not record_penalties:
         return Outcome.FREE
     return Outcome.WARNING if earlier_corrections == 0 else Outcome.PENALTY
-
-
-PENALTY_NOTE = "penalty"
 
 
 def record_penalty(
