@@ -58,20 +58,7 @@ CALC_ERROR_CODES: Final = frozenset(c for c in ERROR_CODES if c.startswith("calc
 
 
 class CalcError(ScoringError):
-    """A `/calc` message that cannot be settled, at its 1-based `line` (0: all), `text`."""
-
-    def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
-        line: int = 0,
-        text: str = "",
-    ) -> None:
-        super().__init__(code, span, params, example)
-        self.line = line
-        self.text = text
+    """A `/calc` message that cannot be settled."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +77,7 @@ def parse_calc(text: str) -> PaperSheet:
     lines = text.strip().split("\n")
     convention, overrides, stake = parse_header(_COMMAND.sub("", lines[0].strip(), count=1), lang)
     rows = [(number, raw.strip()) for number, raw in enumerate(lines[1:], 2) if raw.strip()]
-    names = read_names([_first_word(raw) for _, raw in rows], rows, lang)
+    names = read_names([(split_words(raw) or [""])[0] for _, raw in rows], rows, lang)
     players = [
         parse_player_line(raw, names, line=number, name=name, lang=lang)
         for (number, raw), name in zip(rows, names, strict=True)
@@ -160,46 +147,40 @@ def parse_player_line(
     text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
 ) -> PlayerLine:
     """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
-    words = split_words(text)
-    if name is None or (words and words[0].rstrip(":").casefold() == name.casefold()):
-        words = words[1:]
-    me = name if name is not None else _first_word(text).rstrip(":")
+    all_words = split_words(text)
+    me = name if name is not None else (all_words or [""])[0].rstrip(":")
+    if name is None or (all_words and all_words[0].rstrip(":").casefold() == name.casefold()):
+        all_words = all_words[1:]
     example = line_example(me, names, lang)
     columns: dict[str, Fraction] = {}
     whists: dict[str, Fraction] = {}
     column: str | None = None  # the column the words now fill
-    k = 0
-    while k < len(words):
-        word = words[k]
+    words = iter(all_words)
+    for word in words:
         found = WORDS.get(word.casefold())
+        if found in columns:
+            raise _error("calc-repeated", word, {}, example, line, text)
         if found == "whists":
-            if "whists" in columns:
-                raise _error("calc-repeated", word, {}, example, line, text)
             columns["whists"] = Fraction(0)
             column = "whists"
-            k += 1
             continue
         if found in ("pool", "mountain"):
-            if found in columns:
-                raise _error("calc-repeated", word, {}, example, line, text)
             column = None
         elif column != "whists":
             raise _error("calc-unknown-word", word, {}, example, line, text)
         elif word.casefold() in _LINKING:
-            k += 1
             continue
         else:
-            target = find_name(word, names) or ""
-            if not target:
+            if not (target := find_name(word, names) or ""):
                 params = {"players": ", ".join(names)}
                 raise _error("calc-unknown-name", word, params, example, line, text)
             if target.casefold() == me.casefold():
                 raise _error("calc-whists-self", word, {}, example, line, text)
             if target in whists:
                 raise _error("calc-repeated", word, {}, example, line, text)
-        if k + 1 >= len(words) or words[k + 1].casefold() in WORDS:
+        amount = next(words, "")
+        if not amount or amount.casefold() in WORDS:
             raise _error("calc-missing-number", word, {}, example, line, text)
-        amount = words[k + 1]
         if _AMOUNT.fullmatch(amount) is None:
             raise _error("calc-bad-number", amount, {}, example, line, text)
         value = Fraction(amount.replace(",", "."))
@@ -209,7 +190,6 @@ def parse_player_line(
             whists[target] = value
         else:
             columns[found] = value
-        k += 2
     return PlayerLine(
         me, columns.get("pool"), columns.get("mountain", Fraction(0)), tuple(whists.items())
     )
@@ -221,10 +201,8 @@ def line_example(name: str, names: Sequence[str], lang: str = "en") -> str:
     name = name if _NAME.fullmatch(name) else lines[0][0]
     others = [n for n in names if n.casefold() != name.casefold()]
     others = others or [w[0] for w in lines if w[0].casefold() != name.casefold()][:2]
-    pairs = " ".join(
-        f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)
-    )
-    return " ".join([name, *lines[0][1:6], pairs])
+    pairs = [f"{other} {amount}" for other, amount in zip(others, (30, 16, 8), strict=False)]
+    return " ".join([name, *lines[0][1:6], *pairs])
 
 
 def build_sheet(
@@ -265,7 +243,6 @@ def find_name(word: str, names: Sequence[str]) -> str | None:
 
 
 def _is_case_form(word: str, name: str) -> bool:
-    """Whether `word` is `name` with one of the Russian case endings of a first name."""
     if not _CYRILLIC.search(name) or len(name) < 3:
         return False
     if name[-1] in "ая":  # Боря, Анна: Борю, Бори, Боре, Борей, Аннe, Анну, Анной
@@ -275,11 +252,6 @@ def _is_case_form(word: str, name: str) -> bool:
     else:  # Борис, Олег: Бориса, Борису, Борисом, Борисе
         stem, endings = name, _HARD_ENDINGS
     return word.startswith(stem) and word[len(stem) :] in endings
-
-
-def _first_word(text: str) -> str:
-    words = split_words(text)
-    return words[0] if words else ""
 
 
 def _error(

@@ -51,8 +51,7 @@ class Extras:
     open: bool | None = None  # `open` / `closed`: recorded, no effect on scores
     prikup: int = 0  # Odessa quick tricks in the prikup, 1–3
     note: str = ""
-    # `/deal … late`: a forgotten deal inserted before the latest one (bot only)
-    late: bool = False
+    late: bool = False  # `/deal … late`: a forgotten deal put before the latest one (bot only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +77,8 @@ class Contract:
     @property
     def played(self) -> bool:
         """Whether cards were played: someone whisted and nobody took a half-whist."""
-        if self.three_down:
-            return False
         roles = self.roles
-        return Role.WHIST in roles and Role.HALF not in roles
+        return not self.three_down and Role.WHIST in roles and Role.HALF not in roles
 
     @property
     def declarer_tricks(self) -> int:
@@ -152,6 +149,4 @@ def remise_price(rules: Rules, level: int) -> int:
 
 def obligation(rules: Rules, level: int) -> int:
     """Tricks the defending side must take; the 10 is checked (0) when `ten_whisted` is off."""
-    if level == 10 and not rules.ten_whisted:
-        return 0
-    return OBLIGATION[level]
+    return 0 if level == 10 and not rules.ten_whisted else OBLIGATION[level]

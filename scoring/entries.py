@@ -13,8 +13,7 @@ class Reason(StrEnum):
     """Why an entry exists; the locales name each one (`reason-<value>`)."""
 
     GAME = "game"  # a made game into the pool
-    # a made game written off the mountain (Odessa, Rostov)
-    GAME_OFF_MOUNTAIN = "game-off-mountain"
+    GAME_OFF_MOUNTAIN = "game-off-mountain"  # a made game off the own mountain (Odessa, Rostov)
     REMISE = "remise"  # the declarer's undertricks
     MISERE = "misere"  # tricks of a failed misère
     THREE_DOWN = "three-down"  # «без трёх»
@@ -38,17 +37,11 @@ class Reason(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """`player` writes `amount` into his `column`; for whists, on `target`."""
+    """`player` writes `amount` into his `column`; whists, and only whists, on a `target`."""
 
     player: int
     column: Column
     amount: Fraction
     reason: Reason
     target: int | None = None
-    source: int | None = None
-
-    def __post_init__(self) -> None:
-        if (self.column is Column.WHISTS) != (self.target is not None):
-            raise ValueError("whists, and only whists, have a target")
-        if (self.source is not None) != (self.reason is Reason.HELP):
-            raise ValueError("help, and only help, has a source")
+    source: int | None = None  # help only: who gave it

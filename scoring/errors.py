@@ -7,15 +7,23 @@ from typing import Final
 
 
 class ScoringError(ValueError):
-    """A user's input the rules cannot accept."""
+    """A user's input the rules cannot accept; in a file or message, at 1-based `line` (0: all)."""
 
     def __init__(
-        self, code: str, span: str = "", params: Mapping[str, str] | None = None, example: str = ""
+        self,
+        code: str,
+        span: str = "",
+        params: Mapping[str, str] | None = None,
+        example: str = "",
+        line: int = 0,
+        text: str = "",  # the line at fault, as written
     ) -> None:
         self.code = code
         self.span = span
         self.params: dict[str, str] = dict(params or {})
         self.example = example
+        self.line = line
+        self.text = text
         super().__init__(f"{code}: {span!r}")
 
 
@@ -36,22 +44,10 @@ class OptionError(ScoringError):
 
 
 class ProtocolError(ScoringError):
-    """A protocol or paper-sheet file that cannot be read; `line` is 1-based, 0 for the whole file."""
-
-    def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
-        line: int = 0,
-    ) -> None:
-        super().__init__(code, span, params, example)
-        self.line = line
+    """A protocol or paper-sheet file that cannot be read."""
 
     @classmethod
     def at(cls, line: int, error: ScoringError) -> ProtocolError:
-        """The same error, placed at a line of a file."""
         return cls(error.code, error.span, error.params, error.example, line)
 
 

@@ -9,7 +9,7 @@ from scoring.deal import GAME_VALUE, TRICKS, Role, Suit
 from scoring.seating import Seating
 
 LEVELS: Final = tuple(sorted(GAME_VALUE))  # notation.md: "`LEVEL` 6–10"
-SUITS: Final = (Suit.SPADES, Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.NO_TRUMP)
+SUITS: Final = tuple(Suit)  # ♠ ♣ ♦ ♥ NT
 # notation.md "Errors": "half-whist on 8+ or beside a whist, two half-whists" are refused.
 HALF_WHIST_LEVELS: Final = (6, 7)
 
@@ -48,14 +48,11 @@ def both_whisted(said: Sequence[Role]) -> bool:
 
 
 def declarer_tricks(level: int) -> tuple[int, ...]:
-    """The declarer's tricks in a played contract: 0–10 (the result is tricks − level)."""
-    if level not in LEVELS:
-        raise ValueError(f"no contract of level {level}")
+    """The declarer's tricks in a played contract of any level: 0–10 (the result is tricks − level)."""
     return tuple(range(TRICKS + 1))
 
 
 def tricks_left(taken: Sequence[int]) -> int:
-    """The tricks of the ten not yet placed."""
     left = TRICKS - sum(taken)
     if left < 0:
         raise ValueError(f"more than {TRICKS} tricks placed: {tuple(taken)}")
@@ -77,9 +74,7 @@ def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:
     if len(placed) >= active:
         return ()
     left = tricks_left(placed)
-    if len(placed) == active - 1:
-        return (left,)
-    return tuple(range(left + 1))
+    return (left,) if len(placed) == active - 1 else tuple(range(left + 1))
 
 
 def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
@@ -87,12 +82,9 @@ def may_concede(allowed: bool, said: Sequence[Role]) -> bool:
     return allowed and not said
 
 
-PRIKUP_TRICKS: Final = (1, 2, 3)  # notation.md: "`prikup:N` (Odessa quick tricks, 1–3)"
-
-
 def prikup_tricks(bonus: bool, seating: Seating) -> tuple[int, ...]:
-    """Prikup quick tricks 1–3 where `prikup_bonus` counts them at a table of four."""
-    return PRIKUP_TRICKS if bonus and len(seating.names) == 4 else ()
+    """Odessa's quick tricks (`prikup:N`, 1–3) where `prikup_bonus` counts them: at four."""
+    return (1, 2, 3) if bonus and len(seating.names) == 4 else ()
 
 
 def dealer_whist_partners(

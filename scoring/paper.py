@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -24,8 +25,9 @@ EXAMPLE: Final = (
     '"whists": {"A": {"B": 30, "C": 16}, "B": {"A": 10, "C": 24}, "C": {"A": 40, "B": 8}}, '
     '"stake": "0.10"}'
 )
-# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q.
-_AMOUNT: Final = re.compile(r"-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11}")
+# Hand-written amounts: at most 12 digits before the point and 6 after, or a fraction p/q; a
+# stake is a decimal ≥ 0 (`0.5`, never `1/2`).
+_AMOUNT: Final = re.compile(r"\s*(?:-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11})\s*")
 _STAKE: Final = re.compile(r"\d{1,12}(\.\d{1,9})?")
 _SPAN: Final = 40  # longest quoted input in an error
 
@@ -48,9 +50,7 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     found: dict[str, object] = {}
     for key, value in pairs:
         if key in found:
-            raise ProtocolError(
-                "bad-sheet", _quote(key), {"field": key, "expected": "once"}, EXAMPLE
-            )
+            raise _bad(key, key, "once")
         found[key] = value
     return found
 
@@ -66,7 +66,6 @@ def parse_paper_sheet(text: str) -> PaperSheet:
 
 
 def _error_path(error: ProtocolError) -> tuple[str, ...]:
-    """The JSON keys leading to the fault, as far as the error tells them."""
     if "field" in error.params:
         return tuple(error.params["field"].split("."))
     if error.code == "bad-players":
@@ -81,7 +80,7 @@ def line_of(text: str, path: Sequence[str]) -> int:
     """The 1-based line of the deepest key of `path` in the JSON text; 0 when none is there."""
     decoder = json.JSONDecoder()
     pos, found = 0, 0
-    try:
+    with contextlib.suppress(IndexError, ValueError):  # the text parsed: this guards the walk
         for key in path:
             pos = _skip_space(text, pos)
             if text[pos] != "{":
@@ -99,8 +98,6 @@ def line_of(text: str, path: Sequence[str]) -> int:
                 pos = _skip_space(text, pos + 1) if text[pos] == "," else pos
             else:
                 return found
-    except (IndexError, ValueError):  # the text parsed already; this only guards the walk itself
-        return found
     return found
 
 
@@ -129,16 +126,14 @@ def _parse(text: str) -> PaperSheet:
     except ValueError:  # an integer longer than int() accepts
         raise ProtocolError("bad-json", "", {"problem": "too-long"}, EXAMPLE) from None
     sheet = _object(data, "sheet")
-    for key in sheet:
-        if key not in FIELDS:
-            raise _bad(key, key, "field")
+    if (unknown := next((key for key in sheet if key not in FIELDS), None)) is not None:
+        raise _bad(unknown, unknown, "field")
     players = _players(sheet.get("players"))
     rules = _rules(sheet, len(players))
     pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))
     pools = {} if pool is None else _amounts(pool, players, "pool")
-    for name in players:
-        if pool is not None and name not in pools:
-            raise _bad(f"pool.{name}", name, "every-player")
+    if pool is not None and (missing := [name for name in players if name not in pools]):
+        raise _bad(f"pool.{missing[0]}", missing[0], "every-player")
     mountains = _amounts({} if mountain is None else mountain, players, "mountain")
     rows = _by_player({} if whists is None else whists, players, "whists")
     matrix: list[tuple[Fraction, ...]] = []
@@ -152,7 +147,9 @@ def _parse(text: str) -> PaperSheet:
         mountain=tuple(mountains.get(name, Fraction(0)) for name in players),
         whists=tuple(matrix),
     )
-    return PaperSheet(rules, players, totals, _stake(sheet.get("stake")))
+    given = sheet.get("stake")
+    stake = None if given is None else _number(given, "stake", _STAKE, "decimal")
+    return PaperSheet(rules, players, totals, stake)
 
 
 def _players(value: object) -> tuple[str, ...]:
@@ -173,10 +170,8 @@ def _rules(sheet: Mapping[str, object], players: int) -> Rules:
     convention = sheet.get("convention", "sochi")
     if not isinstance(convention, str):
         raise _bad("convention", convention, "string")
-    overrides: dict[str, str] = {}
     options = _object(sheet.get("options", {}), "options")
-    for name, value in options.items():
-        overrides[name] = _option_text(value, f"options.{name}")
+    overrides = {name: _option_text(value, f"options.{name}") for name, value in options.items()}
     if "pool_target" in sheet:
         if "pool_target" in options:
             raise _bad("pool_target", sheet["pool_target"], "once")
@@ -188,27 +183,14 @@ def _rules(sheet: Mapping[str, object], players: int) -> Rules:
 
 
 def _option_text(value: object, field: str) -> str:
-    """An option's value as the text `name=value` would carry."""
     if isinstance(value, int | str | Decimal):  # (a bool is an int: `true`/`false`)
         return format_option(value)
     raise _bad(field, value, "option-value")
 
 
-def _stake(value: object) -> Fraction | None:
-    """A decimal stake ≥ 0 (`0.5`, never `1/2`), a JSON number or a string."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
-        raise _bad("stake", value, "decimal")
-    text = format(value, "f") if isinstance(value, Decimal) else str(value)
-    if _STAKE.fullmatch(text) is None:
-        raise _bad("stake", value, "decimal")
-    return Fraction(text)
-
-
 def _amounts(value: object, players: tuple[str, ...], field: str) -> dict[str, Fraction]:
     return {
-        name: _amount(raw, f"{field}.{name}")
+        name: _number(raw, f"{field}.{name}", _AMOUNT, "number")
         for name, raw in _by_player(value, players, field).items()
     }
 
@@ -226,15 +208,15 @@ def _by_player(value: object, players: tuple[str, ...], field: str) -> dict[str,
     return found
 
 
-def _amount(value: object, field: str) -> Fraction:
-    """A JSON number or a string like "36.5" or "110/3", within sensible bounds."""
+def _number(value: object, field: str, pattern: re.Pattern[str], expected: str) -> Fraction:
+    """A JSON number or a string like "36.5" matching `pattern`, within sensible bounds."""
     if isinstance(value, bool) or not isinstance(value, int | Decimal | str):
-        raise _bad(field, value, "number")
-    text = str(value).strip()
-    if isinstance(value, Decimal) and _AMOUNT.fullmatch(text) is None:
-        text = format(value, "f") if abs(value.adjusted()) <= 12 else text
-    if _AMOUNT.fullmatch(text) is None:
-        raise _bad(field, value, "number")
+        raise _bad(field, value, expected)
+    text = str(value)
+    if isinstance(value, Decimal) and abs(value.adjusted()) <= 12:
+        text = format(value, "f")
+    if pattern.fullmatch(text) is None:
+        raise _bad(field, value, expected)
     return Fraction(text)
 
 
@@ -253,9 +235,7 @@ def _bad(
 
 def _quote(value: object) -> str:
     """The faulty part of the input, as the user typed it (JSON), cut to a readable length."""
-    if isinstance(value, str):
-        text = value
-    elif isinstance(value, int | Decimal):
+    if isinstance(value, str | int | Decimal):
         text = str(value)
     else:
         try:
@@ -266,10 +246,6 @@ def _quote(value: object) -> str:
 
 
 # --- Written back: as a `/calc` message, and as a sheet with no records ---
-
-COMMAND: Final = "/calc"
-
-
 def as_sheet(paper: PaperSheet) -> Sheet:
     """The paper sheet as a `Sheet` with no records, each total written at index −1."""
     game = Game(paper.rules, paper.players, 0, paper.stake)
@@ -281,63 +257,38 @@ def as_sheet(paper: PaperSheet) -> Sheet:
         for other in range(len(paper.players)):
             if other != seat and totals.whists[seat][other]:
                 history[Band(seat, Column.WHISTS, other)] = ((-1, totals.whists[seat][other]),)
-    closed = frozenset(
-        seat for seat, pool in enumerate(totals.pool) if pool >= paper.rules.pool_target
-    )
+    target = paper.rules.pool_target
+    closed = frozenset(seat for seat, pool in enumerate(totals.pool) if pool >= target)
     return Sheet(game, (), totals, history, closed_pools=closed)
 
 
 def format_calc(sheet: PaperSheet) -> str:
     """The sheet as a `/calc` message that reads back to it (zero whists pairs left out)."""
     rules, names = sheet.rules, sheet.players
-    head = [COMMAND, rules.convention, "pool", str(rules.pool_target)]
+    head = ["/calc", rules.convention, "pool", str(rules.pool_target)]
     if sheet.stake is not None:
-        head += ["stake", format_stake(sheet.stake)]
-    head += [
-        f"{name}={value}"
-        for name, value in rules.overrides(len(names)).items()
-        if name != "pool_target"
-    ]
+        if "/" in (stake := format_amount(sheet.stake)):
+            raise ValueError(f"a stake of {sheet.stake} has no short decimal form")
+        head += ["stake", stake]
+    overrides = rules.overrides(len(names))
+    head += [f"{name}={value}" for name, value in overrides.items() if name != "pool_target"]
     lines = [" ".join(head)]
+    totals = sheet.totals
     for seat, name in enumerate(names):
-        words = [
-            name,
-            "pool",
-            format_amount(sheet.totals.pool[seat]),
-            "mountain",
-            format_amount(sheet.totals.mountain[seat]),
-        ]
+        pool, mountain = format_amount(totals.pool[seat]), format_amount(totals.mountain[seat])
         pairs = [
-            f"{other} {format_amount(sheet.totals.whists[seat][k])}"
+            f"{other} {format_amount(totals.whists[seat][k])}"
             for k, other in enumerate(names)
-            if k != seat and sheet.totals.whists[seat][k]
+            if k != seat and totals.whists[seat][k]
         ]
-        if pairs:
-            words += ["whists", *pairs]
-        lines.append(" ".join(words))
+        whists = ["whists", *pairs] if pairs else []
+        lines.append(" ".join([name, "pool", pool, "mountain", mountain, *whists]))
     return "\n".join(lines)
 
 
 def format_amount(value: Fraction) -> str:
-    """`30`, `36.5`, or `110/3` when no short decimal is exact."""
-    if value.denominator == 1:
-        return str(value.numerator)
-    decimal = _decimal(value)
-    return (
-        format(decimal, "f") if decimal is not None else f"{value.numerator}/{value.denominator}"
-    )
-
-
-def format_stake(value: Fraction) -> str:
-    decimal = _decimal(value)
-    if decimal is None:
-        raise ValueError(f"a stake of {value} has no short decimal form")
-    return format(decimal, "f")
-
-
-def _decimal(value: Fraction) -> Decimal | None:
-    """The value as a decimal of at most 6 places, or None."""
+    """`30`, `36.5` (at most 6 places), or `110/3` when no short decimal is exact."""
     scaled = value * 10**6
-    if scaled.denominator != 1:
-        return None
-    return (Decimal(scaled.numerator) / Decimal(10**6)).normalize()
+    if value.denominator == 1 or scaled.denominator != 1:
+        return str(value)
+    return format((Decimal(scaled.numerator) / Decimal(10**6)).normalize(), "f")

@@ -22,7 +22,6 @@ EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
 # A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
 _BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
 # A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
-_REF: Final = re.compile(r"(?P<ref>[^/=]*)(?:[/=](?P<tricks>.*))?", re.DOTALL)
 _SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
 
 
@@ -44,8 +43,7 @@ class PricedDeal:
 
 def price_deal(text: str, lang: str = "en") -> PricedDeal:
     """The deal in `text` priced under every preset; raises NotationError if not one deal."""
-    line = seated(text)
-    record: Record = parse_record(line, Table(SEATS))
+    record: Record = parse_record(seated(text), Table(SEATS))
     if not isinstance(record, Contract | Misere | Raspasy):
         raise InvalidDeal("not-a-deal", text.strip(), {}, EXAMPLE.get(lang, EXAMPLE["en"]))
     prices: list[Price] = []
@@ -66,11 +64,9 @@ def seated(text: str) -> str:
     words = text.split()
     if not words:
         return text
-    declarer = "A"
-    start = 0
+    declarer, start = "A", 0
     if len(words) > 1 and not _opens_deal(words[0]) and _opens_deal(words[1]):
-        declarer = _SEAT_LETTERS.get(norm(words[0]), "A")
-        start = 1
+        declarer, start = _SEAT_LETTERS.get(norm(words[0]), "A"), 1
     if not _opens_deal(words[start]):
         return text
     defenders = [_defender(word) for word in words[start + 1 :]]
@@ -103,8 +99,6 @@ def _defender(word: str) -> tuple[str, str, str] | None:
         return bare["role"], "", f"/{bare['tricks']}" if bare["tricks"] else ""
     if norm(role) not in ROLES or not rest:
         return None
-    match = _REF.fullmatch(rest)
-    assert match is not None  # the pattern takes any text
-    ref, tricks = match["ref"], match["tricks"]
+    ref, *tricks = re.split("[/=]", rest, maxsplit=1)
     seat = _SEAT_LETTERS.get(norm(ref), "") if len(ref) == 1 else ""
-    return role, seat, f"/{tricks}" if tricks is not None else ""
+    return role, seat, f"/{tricks[0]}" if tricks else ""

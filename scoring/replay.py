@@ -1,20 +1,233 @@
-"""The replay: the sheet as a fold of a game's records (conventions.md §1.3, §6)."""
+"""The replay: the sheet as a fold of a game's records, and the running sheet's rules that depend on
+it (conventions.md §1.3, §2.2, §6)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import lru_cache
+from typing import Final
 
 from scoring.deal import Adjust, Column, LastRound, Raspasy, Record, RuleChange
 from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
-from scoring.legality import check_deal, raspasy_exit_warning
-from scoring.rules import Rules, with_option
-from scoring.running import _FRACTIONS as _FRACTIONS  # (a memory test empties it)
-from scoring.running import Running, copy_state, start, totals
-from scoring.score import score_deal
+from scoring.rules import EndRule, MadeGame, Overflow, Rules, with_option
+from scoring.score import check_deal, mountain, pool, raspasy_exit_warning, score_deal, whists
+from scoring.seating import clockwise
 from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
+
+# Reasons under which a player writes into his own pool by his own play: only these can make him the
+# "first to close" (a player closed by someone's help never is).
+OWN_POOL_REASONS = frozenset({Reason.GAME, Reason.RASPASY_ZERO, Reason.RASPASY_DEALER})
+# §2.2 "Mountain help always pays 10 whists a point" (seed B 10: 20 whists for two points).
+MOUNTAIN_HELP_WHISTS = 10
+
+Amount = int | Fraction
+BandKey = tuple[int, Column, int | None]  # a `Band` while folding
+
+
+# A total as a Fraction shared by every equal total: a long game's totals repeat (a few hundred).
+as_fraction: Final = lru_cache(maxsize=4096)(Fraction)
+
+
+@dataclass
+class Running:
+    """The running sheet inside one replay: totals, running totals and the sheet's rules."""
+
+    game: Game
+    rules: Rules
+    # Totals stay `int` while whole: integer arithmetic is many times faster than Fraction's, and
+    # most sheets never see a half. The Sheet gets Fractions.
+    pool: list[Amount]
+    mountain: list[Amount]
+    whists: list[list[Amount]]
+    # Keyed by (player, column, target) while folding; `Band`s are made once, for the Sheet. The
+    # values are the Sheet's own (index, Fraction) pairs, shared with every Sheet made from here:
+    # a long game's running totals are its largest part, and they are kept once.
+    history: dict[BandKey, list[tuple[int, Fraction]]]
+    next_dealer: int = 0
+    streak: int = 0
+    deals: int = 0
+    mountain_bonus_paid: bool = False
+    pool_bonus_paid: bool = False
+    last_round_announced: bool = False
+    last_round_played: int | None = None  # deals of the last round played so far, once it began
+    finished: bool = False
+    helped: bool = False  # a help entry was written
+    applied: list[Entry] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.game.size
+
+    def write(self, entry: Entry) -> None:
+        """Put one entry on the sheet as it is, with no rule applied."""
+        exact = entry.amount
+        amount = exact.numerator if exact.denominator == 1 else exact  # `int` while whole
+        if not amount:
+            return
+        row, at = self.cell(entry.player, entry.column, entry.target)
+        row[at] += amount
+        if entry.reason is Reason.HELP:
+            self.helped = True
+        self.applied.append(entry)
+
+    def is_pool_open(self, seat: int) -> bool:
+        return self.pool[seat] < self.rules.pool_target
+
+    def take(self, entry: Entry) -> None:
+        rules = self.rules
+        if entry.column is Column.POOL and entry.amount > 0:
+            if entry.reason is Reason.GAME and rules.made_game is MadeGame.MOUNTAIN_FIRST:
+                # Rostov: a made game writes off the own mountain first, point for point (§2.2).
+                off = self.game_off_mountain(entry.player, entry.amount)
+                entry = Entry(entry.player, entry.column, entry.amount - off, entry.reason)
+            self.add_pool(entry)
+            if entry.reason is Reason.GAME and rules.made_lowers_mountain:
+                self.lower_mountain(entry.player, entry.amount)
+        elif entry.column is Column.MOUNTAIN and entry.amount < 0:
+            self.write_off(entry.player, -entry.amount, entry.reason)
+        else:
+            self.write(entry)
+
+    def write_off(self, player: int, points: Amount, reason: Reason) -> None:
+        """Points off the own mountain (Odessa: down to 0); closing it so counts (§2.2)."""
+        was_open = self.mountain[player] > 0
+        # Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say).
+        off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
+        if off:
+            self.write(mountain(player, -off, reason))
+        each = self.rules.close_mountain_bonus
+        if was_open and self.mountain[player] <= 0 and each and not self.mountain_bonus_paid:
+            self.mountain_bonus_paid = True
+            self.bonus(player, each, Reason.CLOSE_MOUNTAIN)
+
+    def game_off_mountain(self, player: int, points: Amount) -> Amount:
+        """A made game's points off the own mountain, down to 0; how many went off."""
+        off = min(points, max(0, self.mountain[player]))
+        if off:
+            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
+        return off
+
+    def add_pool(self, entry: Entry) -> None:
+        """A pool entry up to the target; the excess by Odessa's fall-backs, then `overflow`."""
+        rules, player = self.rules, entry.player
+        room = max(0, rules.pool_target - self.pool[player])
+        if entry.reason is Reason.RASPASY_ZERO and rules.odessa_rules and not room:
+            self.write_off(player, entry.amount, Reason.RASPASY_ZERO)
+            return
+        if rules.overflow is Overflow.KEEP or entry.amount <= room:
+            self.write_pool(entry)
+            return
+        if room:
+            self.write_pool(pool(player, room, entry.reason))
+        excess: Amount = entry.amount - room
+        if rules.overflow is Overflow.HELP:  # what nobody takes goes as with `own_mountain`
+            excess = self.help(player, excess, Column.POOL)
+        if excess:  # × `pool_to_mountain` (§1.3, §2.2)
+            self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)
+
+    def help(self, helper: int, points: Amount, column: Column) -> Amount:
+        """«Помощь»: points given, in turn, to whoever is nearest to closing his pool (the largest
+        open pool, 10 × `pool_to_mountain` whists a point) or his mountain (Odessa §6: the
+        smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
+        pools = column is Column.POOL
+        each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
+        while points > 0:
+            rooms = [
+                (self.rules.pool_target - self.pool[s] if pools else self.mountain[s], s)
+                for s in clockwise(helper, self.size)[1:]
+            ]
+            open_rooms = [(room, s) for room, s in rooms if room > 0]
+            if not open_rooms:
+                return points
+            room, helped = min(open_rooms, key=lambda r: r[0])  # min keeps the first of a tie
+            given = min(points, room)
+            # a help entry is written on the player helped and says who helped (its `source`)
+            amount = Fraction(given if pools else -given)
+            self.write(Entry(helped, column, amount, Reason.HELP, source=helper))
+            self.write(whists(helper, helped, given * each, Reason.HELP_WHISTS))
+            points -= given
+        return 0
+
+    def lower_mountain(self, player: int, points: Amount) -> None:
+        """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
+        self.help(player, points - self.game_off_mountain(player, points), Column.MOUNTAIN)
+
+    def write_pool(self, entry: Entry) -> None:
+        """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
+        was_open = self.is_pool_open(entry.player)
+        self.write(entry)
+        if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
+            each = self.rules.close_pool_bonus
+            if each and entry.reason in OWN_POOL_REASONS and not self.pool_bonus_paid:
+                self.pool_bonus_paid = True
+                self.bonus(entry.player, each, Reason.CLOSE_POOL)
+
+    def bonus(self, player: int, each: int, reason: Reason) -> None:
+        for other in clockwise(player, self.size)[1:]:
+            self.write(whists(player, other, each, reason))
+
+    def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
+        if column is Column.WHISTS:
+            assert target is not None
+            return self.whists[player], target
+        return self.pool if column is Column.POOL else self.mountain, player
+
+    def note_history(self, index: int) -> None:
+        """Append the new total of every band this record touched, when it changed."""
+        start = self.game.rules.start_mountain
+        for key in dict.fromkeys((e.player, e.column, e.target) for e in self.applied):
+            values = self.history.get(key)
+            last = values[-1][1] if values else (start if key[1] is Column.MOUNTAIN else 0)
+            row, at = self.cell(*key)
+            if row[at] != last:
+                self.history.setdefault(key, []).append((index, as_fraction(row[at])))
+
+    def end_check(self, dealer: int) -> None:
+        rules, size = self.rules, self.size
+        if rules.end_rule is EndRule.ALL_CLOSED:
+            self.finished = all(not self.is_pool_open(s) for s in range(size))
+        elif rules.end_rule is EndRule.POOL_SUM:
+            self.finished = sum(self.pool) >= rules.pool_target * size
+        elif self.last_round_played is not None or (
+            self.last_round_announced and dealer == self.game.first_dealer  # the round begins
+        ):
+            self.last_round_played = (self.last_round_played or 0) + 1
+            closed = any(not self.is_pool_open(s) for s in range(size))
+            self.finished = self.last_round_played >= size and closed
+
+
+def totals(state: Running) -> Totals:
+    return Totals(
+        pool=tuple(map(Fraction, state.pool)),
+        mountain=tuple(map(Fraction, state.mountain)),
+        whists=tuple(tuple(map(Fraction, row)) for row in state.whists),
+    )
+
+
+def start(game: Game) -> Running:
+    size, rules = game.size, game.rules
+    begun = as_fraction(rules.start_mountain)
+    return Running(
+        game=game,
+        rules=rules,
+        pool=[0] * size,
+        mountain=[rules.start_mountain] * size,
+        whists=[[0] * size for _ in range(size)],
+        history={(seat, Column.MOUNTAIN, None): [(-1, begun)] for seat in range(size) if begun},
+        next_dealer=game.first_dealer,
+    )
+
+
+def copy_state(state: Running) -> Running:
+    """A copy to write on: the running totals and each band's list copied, the rest immutable."""
+    copied = replace(state, pool=list(state.pool), mountain=list(state.mountain), applied=[])
+    copied.whists = [list(row) for row in state.whists]
+    copied.history = {key: list(values) for key, values in state.history.items()}
+    return copied
 
 
 def replay(game: Game, records: Sequence[Record]) -> Sheet:
@@ -24,8 +237,6 @@ def replay(game: Game, records: Sequence[Record]) -> Sheet:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """The rules in force, totals, deals and end after some records (no running totals)."""
-
     rules: Rules
     totals: Totals
     deals: int
@@ -36,7 +247,6 @@ def standing(game: Game, records: Sequence[Record]) -> Standing:
     """What `replay` says of the totals, without keeping entries and running totals."""
     state = start(game)
     for index, record in enumerate(records):
-        state.applied = []
         try:
             _take_record(state, record)
         except ScoringError as err:
@@ -55,18 +265,15 @@ class Replay:
         self._state = start(game)
         self._scored: list[ScoredRecord] = []
         # A band's history as the Sheet shows it (Fractions), kept with how many values it holds.
-        self._bands: dict[tuple[int, Column, int | None], tuple[tuple[int, Fraction], ...]] = {}
+        self._bands: dict[BandKey, tuple[tuple[int, Fraction], ...]] = {}
 
     @property
     def count(self) -> int:
-        """How many records this replay has taken."""
         return len(self._scored)
 
     def fork(self) -> Replay:
-        other = Replay.__new__(Replay)
-        other.game = self.game
-        other._state = copy_state(self._state)
-        other._scored = list(self._scored)
+        other = copy.copy(self)
+        other._state, other._scored = copy_state(self._state), list(self._scored)
         other._bands = dict(self._bands)
         return other
 
@@ -75,23 +282,19 @@ class Replay:
         if records:
             trial = copy_state(self._state)
             scored: list[ScoredRecord] = []
-            first = len(self._scored)
-            for offset, record in enumerate(records):
-                trial.applied = []
+            for index, record in enumerate(records, len(self._scored)):
                 try:
                     scored.append(_take_record(trial, record))
                 except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
-                    err.params["record"] = str(first + offset)
+                    err.params["record"] = str(index)
                     raise
-                trial.note_history(first + offset)
+                trial.note_history(index)
             self._state = trial
             self._scored += scored
         return self.sheet()
 
     def sheet(self) -> Sheet:
-        """The sheet after the records taken so far."""
         state, game = self._state, self.game
-        size = game.size
         bands = self._bands
         for key, values in state.history.items():
             known = bands.get(key, ())
@@ -103,7 +306,7 @@ class Replay:
             totals=totals(state),
             history={Band(*key): bands[key] for key in state.history},
             next_dealer=state.next_dealer,
-            closed_pools=frozenset(s for s in range(size) if not state.is_pool_open(s)),
+            closed_pools=frozenset(s for s in range(game.size) if not state.is_pool_open(s)),
             finished=state.finished,
             last_round_announced=state.last_round_announced,
             rules_now=state.rules if state.rules != game.rules else None,
@@ -112,6 +315,7 @@ class Replay:
 
 
 def _take_record(state: Running, record: Record) -> ScoredRecord:
+    state.applied = []
     if isinstance(record, Adjust):
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
@@ -127,11 +331,10 @@ def _take_record(state: Running, record: Record) -> ScoredRecord:
     dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
     check_deal(state.game, state.rules, state.finished, record, dealer)
     warnings = raspasy_exit_warning(state.rules, record, state.streak)
-    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0
-    step = state.streak if isinstance(record, Raspasy) else 0
-    for entry in score_deal(state.rules, state.size, dealer, record, step):
+    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
+    for entry in score_deal(state.rules, state.size, dealer, record, state.streak):
         state.take(entry)
     state.deals += 1
     state.next_dealer = (dealer + 1) % state.size
     state.end_check(dealer)
-    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), step, warnings)
+    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), state.streak, warnings)

@@ -87,9 +87,6 @@ class EndRule(StrEnum):
     TIME_THEN_FIRST_CLOSED = "time_then_first_closed"
 
 
-Consolation = ConsolationKind | int
-
-
 # 2: `dealer_whist` and `raspasy_zero=pool_then_mountain` retired (Odessa's own rules, §2.2);
 # `stored_rules` still reads a version-1 snapshot.
 RULES_VERSION: Final = 2
@@ -105,9 +102,8 @@ class Rules:
     remise_factor: int = 1  # seed A table: 6 → 2 in mountain per undertrick
     misere_price: int = 10  # seed A: misère 10 per trick
     responsibility: Responsibility = Responsibility.FULL  # seed A: «вист ответственный»
-    consolation: Consolation = (
-        ConsolationKind.PRICE
-    )  # seed A: «в размере стоимости игры» (p = v in Sochi)
+    # seed A: «в размере стоимости игры» (p = v in Sochi)
+    consolation: ConsolationKind | int = ConsolationKind.PRICE
     consolation_dealer: bool = True  # Кодекс 3.8.1.2
     whist_split: WhistSplit = WhistSplit.GREEDY  # seed A: «вист жлобский»
     gentleman_scope: GentlemanScope = GentlemanScope.REMISE
@@ -217,34 +213,18 @@ RUSSIAN: Final = replace(
 )
 
 PRESETS: Final[Mapping[str, Rules]] = {
-    "sochi": SOCHI,
-    "leningrad": LENINGRAD,
-    "moscow": MOSCOW,
-    "odessa": ODESSA,
-    "russian": RUSSIAN,
+    rules.convention: rules for rules in (SOCHI, LENINGRAD, MOSCOW, ODESSA, RUSSIAN)
 }
 
 ALIASES: Final[Mapping[str, str]] = {
-    "rostov": "moscow",  # Лесной: «московская пулька … другое название: Ростов»
-    "сочи": "sochi",
-    "сочинка": "sochi",
-    "ленинград": "leningrad",
-    "ленинградка": "leningrad",
-    "питер": "leningrad",
-    "москва": "moscow",
-    "ростов": "moscow",
-    "одесса": "odessa",
-    "финка": "odessa",
+    **dict.fromkeys(("сочи", "сочинка"), "sochi"),
+    **dict.fromkeys(("ленинград", "ленинградка", "питер"), "leningrad"),
+    # Лесной: «московская пулька … другое название: Ростов»
+    **dict.fromkeys(("rostov", "москва", "ростов"), "moscow"),
+    **dict.fromkeys(("одесса", "финка"), "odessa"),
     "русский": "russian",
 }
 
-_TYPES: Final = get_type_hints(Rules)
-_ENUMS: Final[Mapping[str, type[StrEnum]]] = {
-    name: kind
-    for name, kind in _TYPES.items()
-    if isinstance(kind, type) and issubclass(kind, StrEnum)
-}
-_BOOLS: Final = frozenset(name for name, kind in _TYPES.items() if kind is bool)
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "convention")
 
 
@@ -258,16 +238,13 @@ def canonical_convention(name: str) -> str:
 
 
 def preset(name: str) -> Rules:
-    """The preset of a convention by name or alias."""
     return PRESETS[canonical_convention(name)]
 
 
 def format_option(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, StrEnum):
-        return value.value
-    return str(value)
+    return str(value)  # a StrEnum's str is its value
 
 
 # §2.1 "Values are exactly as written here": plain integers (no `+`, no leading zero, ASCII digits),
@@ -275,19 +252,22 @@ def format_option(value: object) -> str:
 _INTEGER: Final = re.compile(r"-?(?:0|[1-9][0-9]{0,8})")
 _CONTRACTS: Final = r"(?:[6-9]|10)"
 _RASPASY_EXIT: Final = re.compile(rf"{_CONTRACTS}(?:-{_CONTRACTS})*")
-_ONE_OR_TWO: Final = frozenset({"whist_factor", "remise_factor", "pool_to_mountain"})
+# The options of a few values: each value as written, to what it means.
+_CHOICES: Final[Mapping[str, Mapping[str, object]]] = {
+    **{
+        name: {"true": True, "false": False} if kind is bool else {m.value: m for m in kind}
+        for name, kind in get_type_hints(Rules).items()
+        if kind is bool or (isinstance(kind, type) and issubclass(kind, StrEnum))
+    },
+    **{name: {"1": 1, "2": 2} for name in ("whist_factor", "remise_factor", "pool_to_mountain")},
+}
 _SIGNED: Final = frozenset({"start_mountain"})  # `-10` is a mountain, not a mistake
 _AT_LEAST_ONE: Final = frozenset({"pool_target"})
 
 
-def _option_example(name: str) -> str:
-    return f"{name}={format_option(getattr(SOCHI, name))}"
-
-
 def _bad_value(name: str, raw: str, valid: str) -> OptionError:
-    return OptionError(
-        "bad-option-value", raw, {"option": name, "valid": valid}, _option_example(name)
-    )
+    example = f"{name}={format_option(getattr(SOCHI, name))}"
+    return OptionError("bad-option-value", raw, {"option": name, "valid": valid}, example)
 
 
 def parse_option(name: str, raw: str) -> object:
@@ -296,36 +276,23 @@ def parse_option(name: str, raw: str) -> object:
         raise OptionError(
             "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, "pool_target=20"
         )
-    if name in _ENUMS:
-        enum = _ENUMS[name]
-        values = [m.value for m in enum]
-        if raw not in values:
-            raise _bad_value(name, raw, ", ".join(values))
-        return enum(raw)
-    if name in _BOOLS:
-        if raw in ("true", "false"):
-            return raw == "true"
-        raise _bad_value(name, raw, "true, false")
+    if (choices := _CHOICES.get(name)) is not None:
+        if raw not in choices:
+            raise _bad_value(name, raw, ", ".join(choices))
+        return choices[raw]
     if name == "consolation" and raw in [m.value for m in ConsolationKind]:
         return ConsolationKind(raw)
     if name == "raspasy_exit":
         if _RASPASY_EXIT.fullmatch(raw):
             return raw
         raise _bad_value(name, raw, "6, 7, 6-7-8")
-    if name in _ONE_OR_TWO:
-        if raw in ("1", "2"):
-            return int(raw)
-        raise _bad_value(name, raw, "1, 2")
     least = 1 if name in _AT_LEAST_ONE else 0
     valid = "an integer such as -10" if name in _SIGNED else f"N ≥ {least}"
     if name == "consolation":
         valid = f"price, value, none, {valid}"
-    if _INTEGER.fullmatch(raw) is None:
+    if _INTEGER.fullmatch(raw) is None or (name not in _SIGNED and int(raw) < least):
         raise _bad_value(name, raw, valid)
-    number = int(raw)
-    if name not in _SIGNED and number < least:
-        raise _bad_value(name, raw, valid)
-    return number
+    return int(raw)
 
 
 def check_rules(rules: Rules) -> Rules:
@@ -371,5 +338,4 @@ def with_option(rules: Rules, name: str, raw: str) -> Rules:
     """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
     if name == "convention":
         raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
-    changed = replace(rules, **{name: parse_option(name, raw)})  # type: ignore[arg-type]
-    return check_rules(changed)
+    return check_rules(replace(rules, **{name: parse_option(name, raw)}))  # type: ignore[arg-type]

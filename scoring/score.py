@@ -1,4 +1,5 @@
-"""The entries one deal writes before the pool's overflow rule (conventions.md §1)."""
+"""One deal: whether the game takes it, and the entries it writes before the pool's overflow rule
+(conventions.md §1, notation.md "Errors")."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from scoring.deal import (
     whist_price,
 )
 from scoring.entries import Entry, Reason
+from scoring.errors import IllegalDeal
 from scoring.rules import (
     ConsolationKind,
     GentlemanScope,
@@ -32,7 +34,8 @@ from scoring.rules import (
     WhistRequirement,
     WhistSplit,
 )
-from scoring.seating import clockwise
+from scoring.seating import active_seats, clockwise
+from scoring.sheet import Game
 
 
 def exact(amount: Fraction | int) -> Fraction:
@@ -54,25 +57,19 @@ def whists(writer: int, target: int, amount: Fraction | int, reason: Reason) -> 
 
 def consolation(rules: Rules, level: int) -> Fraction:
     """Whists written on a failed declarer per undertrick (§1, `consolation`)."""
-    if isinstance(rules.consolation, int):
-        return Fraction(rules.consolation)
     if rules.consolation is ConsolationKind.PRICE:
         return Fraction(whist_price(rules, level))
     if rules.consolation is ConsolationKind.VALUE:
         return Fraction(GAME_VALUE[level])
-    return Fraction(0)
+    return Fraction(0 if rules.consolation is ConsolationKind.NONE else rules.consolation)
 
 
-_RESPONSIBILITY: Final = {
-    Responsibility.FULL: Fraction(1),
-    Responsibility.HALF: Fraction(1, 2),
-    Responsibility.NONE: Fraction(0),
-}
+_RESPONSIBILITY: Final = {Responsibility.FULL: Fraction(1), Responsibility.HALF: Fraction(1, 2)}
 
 
 def responsibility_factor(rules: Rules) -> Fraction:
     """r: the share of the whist price a whister writes into his mountain per short trick."""
-    return _RESPONSIBILITY[rules.responsibility]
+    return _RESPONSIBILITY.get(rules.responsibility, Fraction(0))  # none: 0
 
 
 def raspasy_multiplier(rules: Rules, step: int) -> int:
@@ -87,18 +84,14 @@ def raspasy_multiplier(rules: Rules, step: int) -> int:
 
 def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> dict[int, int]:
     """Tricks each whister answers for when the contract was made (§1.1.3)."""
-    duty = obligation(rules, deal.level)
-    side = deal.defence_tricks
+    duty, side = obligation(rules, deal.level), deal.defence_tricks
+    requirement = rules.whist_requirement
     if duty == 0:
         return {}
-    if (
-        len(whisters) == 1
-        or deal.level >= 8
-        or rules.whist_requirement is WhistRequirement.TOGETHER
-    ):
+    if len(whisters) == 1 or deal.level >= 8 or requirement is WhistRequirement.TOGETHER:
         answering = whisters[-1]  # defenders are kept clockwise from the declarer: the second
         return {answering.player: duty - side} if side < duty else {}
-    if rules.whist_requirement is WhistRequirement.SIDE_FIRST and side >= duty:
+    if requirement is WhistRequirement.SIDE_FIRST and side >= duty:
         return {}
     half = duty // 2  # 6 → 2 each, 7 → 1 each
     shorts = {w.player: half - (w.tricks or 0) for w in whisters}
@@ -111,9 +104,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     p = whist_price(rules, level)
     # §2.2: the dealer's whist exists only with 4 players; with 3 the dealer plays, and a
     # defender who deals is an ordinary defender.
-    dealer_defends = (
-        size == 4 and dealer is not None and any(d.player == dealer for d in deal.defenders)
-    )
+    dealer_defends = size == 4 and any(d.player == dealer for d in deal.defenders)
     entries: list[Entry] = []
     if deal.extras.prikup and dealer is not None and not dealer_defends:
         # Quick tricks: the dealer writes them on the declarer "as for tricks" — on a concession
@@ -146,53 +137,41 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
                 entries.append(whists(w.player, declarer, per_consolation, Reason.CONSOLATION))
     else:
         dealer_whists = dealer_defends and rules.odessa_rules
-        entries += one_whist(
-            rules, deal, whisters[0], passers[0], p, per_consolation, dealer_whists
-        )
+        whister, passer = whisters[0].player, passers[0].player
+        entries += one_whist(rules, deal, whister, passer, p, per_consolation, dealer_whists)
 
     if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
         entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
 
-    if not u:
-        r = responsibility_factor(rules)
+    r = responsibility_factor(rules)
+    if not u and r:
         for player, short in short_tricks(rules, deal, whisters).items():
-            if short and r:
-                entries.append(mountain(player, short * p * r, Reason.RESPONSIBILITY))
+            entries.append(mountain(player, short * p * r, Reason.RESPONSIBILITY))
     return _ordered(entries, declarer, size)
 
 
 def one_whist(
-    rules: Rules,
-    deal: Contract,
-    whister: Defender,
-    passer: Defender,
-    p: int,
-    cons: Fraction,
-    dealer_whists: bool = False,
+    rules: Rules, deal: Contract, whister: int, passer: int, p: int, cons: Fraction, alone: bool
 ) -> list[Entry]:
-    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation."""
-    declarer, side = deal.declarer, deal.defence_tricks
-    failed = deal.undertricks > 0
-    gentleman = (
-        not dealer_whists
-        and rules.whist_split is WhistSplit.GENTLEMAN
-        and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS)
-    )
-    if gentleman:
+    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation;
+    `alone`: the 4-player dealer whists alone (§6): no split and no passer's consolation."""
+    declarer, side, failed = deal.declarer, deal.defence_tricks, deal.undertricks > 0
+    split = rules.whist_split is WhistSplit.GENTLEMAN and not alone
+    if split and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS):
         # Whister and passer each write half of everything the two of them write.
         half = (p * side + 2 * cons) / 2
         return [
-            whists(whister.player, declarer, half, Reason.GENTLEMAN),
-            whists(passer.player, declarer, half, Reason.GENTLEMAN),
+            whists(whister, declarer, half, Reason.GENTLEMAN),
+            whists(passer, declarer, half, Reason.GENTLEMAN),
         ]
-    entries = [whists(whister.player, declarer, p * side, Reason.TRICKS)]
+    entries = [whists(whister, declarer, p * side, Reason.TRICKS)]
     if failed:
-        entries.append(whists(whister.player, declarer, cons, Reason.CONSOLATION))
+        entries.append(whists(whister, declarer, cons, Reason.CONSOLATION))
         # Odessa: «без записи консоляции пасовавшему» — the whister writes the passer's too.
         if rules.passer_consolation_to_whister:
-            entries.append(whists(whister.player, declarer, cons, Reason.PASSER_CONSOLATION))
-        elif not dealer_whists:
-            entries.append(whists(passer.player, declarer, cons, Reason.CONSOLATION))
+            entries.append(whists(whister, declarer, cons, Reason.PASSER_CONSOLATION))
+        elif not alone:
+            entries.append(whists(passer, declarer, cons, Reason.CONSOLATION))
     return entries
 
 
@@ -203,11 +182,7 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
         return [pool(declarer, MISERE_VALUE, Reason.GAME)]
     entries = [mountain(declarer, t * rules.misere_price, Reason.MISERE)]
     if rules.misere_consolation:
-        each = (
-            Fraction(rules.consolation)
-            if isinstance(rules.consolation, int)
-            else Fraction(10 * rules.whist_factor)
-        )
+        each = rules.consolation if isinstance(rules.consolation, int) else 10 * rules.whist_factor
         for seat in clockwise(declarer, size)[1:]:
             if size == 3 or seat != dealer or rules.consolation_dealer:
                 entries.append(whists(seat, declarer, t * each, Reason.CONSOLATION))
@@ -217,13 +192,12 @@ def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> l
 def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
     """The bonus of a player with no trick on raspasy (`raspasy_zero`)."""
     zero = rules.raspasy_zero
-    if zero is RaspasyZero.POOL_PRICE:
-        return [pool(player, price, Reason.RASPASY_ZERO)]  # the replay routes Odessa's fall-backs
-    if zero is RaspasyZero.POOL_1:
-        return [pool(player, 1, Reason.RASPASY_ZERO)]
+    if zero is RaspasyZero.NONE:
+        return []
     if zero is RaspasyZero.MOUNTAIN_OFF:
         return [mountain(player, -price, Reason.RASPASY_ZERO)]
-    return []
+    # POOL_PRICE or POOL_1; the replay routes Odessa's fall-backs
+    return [pool(player, price if zero is RaspasyZero.POOL_PRICE else 1, Reason.RASPASY_ZERO)]
 
 
 def score_raspasy(
@@ -273,3 +247,48 @@ def _ordered(entries: list[Entry], declarer: int, size: int) -> list[Entry]:
     """Declarer first, then clockwise from him; a stable sort keeps each player's own order."""
     rank = {seat: i for i, seat in enumerate(clockwise(declarer, size))}
     return sorted(entries, key=lambda e: rank[e.player])
+
+
+def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int) -> None:
+    """What the notation cannot know: the dealer's seat, the convention's options, the game's end."""
+    size = game.size
+    if finished:
+        raise IllegalDeal("game-finished", "", {}, "")
+    active = list(active_seats(size, dealer))
+    names = game.players
+    if isinstance(deal, Raspasy):
+        if sorted(p for p, _ in deal.tricks) != active:
+            pairs = zip(active, (2, 3, 5), strict=False)
+            example = "pass " + " ".join(f"{names[s]}/{t}" for s, t in pairs)
+            playing = " ".join(names[p] for p, _ in deal.tricks)
+            raise IllegalDeal("player-not-active", playing, {"dealer": names[dealer]}, example)
+        return
+    if deal.declarer not in active:
+        raise IllegalDeal("dealer-in-play", names[deal.declarer], {"dealer": names[dealer]}, "")
+    if isinstance(deal, Misere):
+        return
+    if deal.three_down and not rules.three_down:
+        raise IllegalDeal("three-down-not-allowed", "three_down", {"convention": rules.convention})
+    seats = [d.player for d in deal.defenders]
+    dealer_whists = dealer in seats and size == 4
+    if dealer_whists:
+        # §6 dealer whist: the dealer whists alone
+        whisting = [d.player for d in deal.defenders if d.role is Role.WHIST]
+        if not rules.odessa_rules or whisting != [dealer]:
+            raise IllegalDeal("dealer-in-play", names[dealer], {"dealer": names[dealer]}, "")
+    elif seats and sorted([deal.declarer, *seats]) != active:
+        wrong = next(s for s in seats if s not in active)
+        raise IllegalDeal("player-not-active", names[wrong], {"dealer": names[dealer]}, "")
+    if deal.extras.prikup and (not rules.prikup_bonus or size != 4 or dealer_whists):
+        raise IllegalDeal(
+            "prikup-not-allowed", f"prikup:{deal.extras.prikup}", {"convention": rules.convention}
+        )
+
+
+def raspasy_exit_warning(rules: Rules, deal: Deal, streak: int) -> tuple[str, ...]:
+    """`raspasy_exit` (e.g. 6-7-8): the lowest contract right after the k-th raspasy — advice only."""
+    if not streak or not isinstance(deal, Contract):
+        return ()
+    steps = [int(x) for x in rules.raspasy_exit.split("-")]
+    lowest = steps[min(streak, len(steps)) - 1]
+    return ("raspasy-exit",) if deal.level < lowest else ()

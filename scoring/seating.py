@@ -20,13 +20,10 @@ RESERVED_NAMES: Final = frozenset(
 
 def reserved_name(name: str) -> bool:
     """Whether `name` is a word of the notation or a seat letter, so no player may take it."""
-    return name.casefold() in RESERVED_NAMES or (
-        len(name) == 1 and name.casefold() in SEAT_LOOKALIKES
-    )
+    return name.casefold() in RESERVED_NAMES or name.casefold() in SEAT_LOOKALIKES
 
 
 def clockwise(start: int, size: int) -> tuple[int, ...]:
-    """Every seat clockwise, beginning with `start`."""
     return tuple((start + i) % size for i in range(size))
 
 
@@ -47,7 +44,6 @@ class Seating:
 
     @property
     def active(self) -> tuple[int, ...]:
-        """The seats in play (notation.md "Players")."""
         return active_seats(len(self.names), self.dealer)
 
     def defenders(self, declarer: int) -> tuple[int, int]:

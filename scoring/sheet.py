@@ -78,8 +78,4 @@ class Sheet:
 
     @property
     def deals(self) -> int:
-        """How many deals: the last number given, read from the end."""
-        for scored in reversed(self.records):
-            if scored.number:
-                return scored.number
-        return 0
+        return next((scored.number for scored in reversed(self.records) if scored.number), 0)

@@ -1,9 +1,11 @@
-"""Statistics of finished games: each player's plays in one game, tallies over many."""
+"""Statistics of finished games: each player's plays in one game, tallies over many, and an Elo
+rating for tables of three and four (docs/rules.md "The rating")."""
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Sequence
+import math
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -19,10 +21,10 @@ LEVELS: Final = (6, 7, 8, 9, 10)
 # Raise it when what a play holds changes; the engine's own changes are caught by `ENGINE`.
 STATS_VERSION: Final = 1
 Key = TypeVar("Key", bound=Hashable)
+_COUNTS: Final = ("deals", "miseres", "miseres_made", "raspasy", "raspasy_tricks")  # plain ints
 
 
 def _engine_fingerprint() -> str:
-    """The statistics' version and a digest of the rules engine's modules."""
     digest = hashlib.sha256(str(STATS_VERSION).encode())
     for path in sorted(Path(__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
@@ -35,8 +37,6 @@ ENGINE: Final = _engine_fingerprint()
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """One player's numbers in one game."""
-
     balance: Fraction  # whists, from the settlement
     money: Decimal | None  # with a stake
     deals: int = 0
@@ -50,7 +50,6 @@ class Play:
 
 
 def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
-    """Each seat's play in this game, in seat order."""
     size = sheet.game.size
     counts = [Tally() for _ in range(size)]  # its counts, no game yet
     for scored in sheet.records:
@@ -78,15 +77,11 @@ def plays(sheet: Sheet, settlement: Settlement) -> tuple[Play, ...]:
     return tuple(
         Play(
             settlement.balances[seat],
-            money[seat] if money is not None else None,
-            c.deals,
-            tuple(c.declared),
-            tuple(c.made),
-            c.miseres,
-            c.miseres_made,
-            c.whists,
-            c.raspasy,
-            c.raspasy_tricks,
+            None if money is None else money[seat],
+            declared=tuple(c.declared),
+            made=tuple(c.made),
+            whists=c.whists,
+            **{name: getattr(c, name) for name in _COUNTS},
         )
         for seat, c in enumerate(counts)
     )
@@ -127,8 +122,6 @@ def _sum(sums: dict[int, int]) -> Fraction:
 
 @dataclass(slots=True)
 class Tally:
-    """One player's plays added up over games."""
-
     games: int = 0
     wins: int = 0
     money: Decimal | None = None  # the sum over the games that had a stake
@@ -157,10 +150,8 @@ class Tally:
             self.worst = (balance, game)
         self.deals += play.deals
         if any(play.declared):  # most games a player declares a contract or two, or none
-            for level, count in enumerate(play.declared):
-                self.declared[level] += count
-            for level, count in enumerate(play.made):
-                self.made[level] += count
+            self.declared = [a + b for a, b in zip(self.declared, play.declared, strict=True)]
+            self.made = [a + b for a, b in zip(self.made, play.made, strict=True)]
         self.miseres += play.miseres
         self.miseres_made += play.miseres_made
         if play.whists:
@@ -205,3 +196,44 @@ def tally_games(games: Sequence[tuple[int, Sequence[tuple[Key, Play]]]]) -> dict
         for seat, (player, play) in enumerate(seats):
             tallies.setdefault(player, Tally()).add(play, seat in won, game)
     return tallies
+
+
+# -- the rating
+
+START: Final = 1500.0  # a player's rating before his first game
+K: Final = 32.0  # the most one game can move a rating
+SCALE: Final = 400.0  # a difference of SCALE points: the better player expected to win 10:1
+
+
+def expected(mine: float, theirs: float) -> float:
+    return 1.0 / (1.0 + math.pow(10.0, (theirs - mine) / SCALE))
+
+
+def duel(mine: Fraction, theirs: Fraction) -> float:
+    """The score of a duel decided by the final balances: 1 won, ½ drawn, 0 lost."""
+    if same(mine, theirs):
+        return 0.5
+    return 1.0 if above(mine, theirs) else 0.0
+
+
+def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[float, ...]:
+    """The ratings after one game, in seat order, from the ratings before it and its balances."""
+    size = len(ratings)
+    change = [0.0] * size
+    for i in range(size):
+        for j in range(i + 1, size):  # j's side of the duel is the complement of i's
+            gain = duel(balances[i], balances[j]) - expected(ratings[i], ratings[j])
+            change[i] += gain
+            change[j] -= gain
+    weight = K / (size - 1)
+    return tuple(rating + weight * delta for rating, delta in zip(ratings, change, strict=True))
+
+
+def ratings(games: Iterable[Sequence[tuple[Key, Fraction]]]) -> dict[Key, float]:
+    """Every player's rating after `games` (in order; each a table of (player, balance))."""
+    rated: dict[Key, float] = {}
+    for table in games:
+        players = [player for player, _ in table]
+        after = rate_table([rated.get(p, START) for p in players], [b for _, b in table])
+        rated.update(zip(players, after, strict=True))
+    return rated

@@ -17,33 +17,24 @@ class Scoring(StrEnum):
 
 
 SCORINGS: Final = {
-    "whists": Scoring.WHISTS,
-    "висты": Scoring.WHISTS,
-    "places": Scoring.PLACES,
-    "места": Scoring.PLACES,
+    **dict.fromkeys(("whists", "висты"), Scoring.WHISTS),
+    **dict.fromkeys(("places", "места"), Scoring.PLACES),
 }
 PLACE_POINTS: Final = (3, 2, 1, 0)  # first, second, third, fourth at the table
 
 
 def place_points(balances: Sequence[Fraction]) -> list[Fraction]:
     """Each seat's points by its place (`PLACE_POINTS`); tied seats share them."""
-    order = sorted(range(len(balances)), key=lambda seat: -balances[seat])
-    points = [Fraction(0)] * len(balances)
-    place = 0
-    while place < len(order):
-        tied = [s for s in order[place:] if balances[s] == balances[order[place]]]
-        shared = Fraction(sum(PLACE_POINTS[place : place + len(tied)]), len(tied))
-        for seat in tied:
-            points[seat] = shared
-        place += len(tied)
+    points: list[Fraction] = []
+    for mine in balances:
+        place = sum(other > mine for other in balances)
+        tied = sum(other == mine for other in balances)
+        points.append(Fraction(sum(PLACE_POINTS[place : place + tied]), tied))
     return points
 
 
 def game_points(scoring: Scoring, balances: Sequence[Fraction]) -> list[Fraction]:
-    """What a finished game gives each of its seats in the tournament."""
-    if scoring is Scoring.PLACES:
-        return place_points(balances)
-    return list(balances)
+    return place_points(balances) if scoring is Scoring.PLACES else list(balances)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,19 +59,12 @@ def standings(
             row[number - 1] = (row[number - 1] or Fraction(0)) + value
             games[player] = games.get(player, 0) + 1
     lines = [
-        Line(
-            player, games[player], sum((v for v in row if v is not None), Fraction(0)), tuple(row)
-        )
+        Line(player, games[player], sum(filter(None, row), Fraction(0)), tuple(row))
         for player, row in totals.items()
     ]
-    first = {line.player: index for index, line in enumerate(lines)}
-    return sorted(lines, key=lambda line: (-line.total, line.games, first[line.player]))
+    return sorted(lines, key=lambda line: (-line.total, line.games))  # stable: first seen first
 
 
 def shown_places(lines: Sequence[Line]) -> list[int]:
     """The place shown beside each ranked line: its rank, shared by equal totals (1, 2, 2, 4)."""
-    places: list[int] = []
-    for index, line in enumerate(lines, start=1):
-        tied = bool(places) and line.total == lines[index - 2].total
-        places.append(places[-1] if tied else index)
-    return places
+    return [1 + sum(other.total > line.total for other in lines) for line in lines]

@@ -1,10 +1,16 @@
-"""Votes and the time windows of corrections — Кодекс 4.2.7–4.2.10, spec/corrections.md."""
+"""Votes, the time windows of corrections and record penalties — Кодекс 4.2.7–4.2.10 (seed C),
+spec/corrections.md."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum
+from typing import NamedTuple
+
+from scoring.deal import Adjust, Column, Record
+from scoring.replay import replay
+from scoring.sheet import Game
 
 
 class Threshold(StrEnum):
@@ -60,8 +66,7 @@ def dispute_window(next_deal_at: datetime | None, now: datetime, grace_seconds: 
     return next_deal_at is None or now - next_deal_at < timedelta(seconds=grace_seconds)
 
 
-@dataclass(frozen=True, slots=True)
-class DisputeTerms:
+class DisputeTerms(NamedTuple):
     """Who may propose a correction and how many must agree."""
 
     allowed: bool
@@ -84,6 +89,7 @@ LATE_THRESHOLD = Threshold.ALL  # 4.2.10: "any one partner refusing ends it"
 RULE_CHANGE_THRESHOLD = Threshold.ALL  # conventions.md §1.4: every player's consent
 END_THRESHOLD = Threshold.ALL  # an early end: every player agrees
 ARBITER_THRESHOLD = Threshold.ALL  # an arbiter named mid-game: every player agrees
+PENALTY_NOTE = "penalty"  # the note on a record penalty's entries
 
 
 def correction_outcome(record_penalties: bool, *, earlier_corrections: int) -> Outcome:
@@ -91,3 +97,21 @@ def correction_outcome(record_penalties: bool, *, earlier_corrections: int) -> O
     if not record_penalties:
         return Outcome.FREE
     return Outcome.WARNING if earlier_corrections == 0 else Outcome.PENALTY
+
+
+def record_penalty(
+    game: Game, records: Sequence[Record], index: int, corrected: Record, author: int
+) -> tuple[Adjust, ...]:
+    """Entries mirroring what `records[index]` (by `author`) over-wrote in his favour vs `corrected`."""
+    before = list(records[:index])
+    wrong = replay(game, [*before, records[index]]).totals
+    right = replay(game, [*before, corrected]).totals
+    penalties: list[Adjust] = []
+    for partner in range(len(wrong.pool)):
+        extra = wrong.whists[author][partner] - right.whists[author][partner]
+        if partner != author and extra > 0:
+            penalties.append(Adjust(partner, Column.WHISTS, extra, author, PENALTY_NOTE))
+    extra_pool = wrong.pool[author] - right.pool[author]
+    if extra_pool > 0:
+        penalties.append(Adjust(author, Column.MOUNTAIN, extra_pool, None, PENALTY_NOTE))
+    return tuple(penalties)

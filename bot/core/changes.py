@@ -9,13 +9,12 @@ from bot.core.base import index_of, parse_stored, records_of, rules_now, settlem
 from bot.core.command import Command
 from bot.core.results import Applied, Proposal
 from bot.core.state import GameState, Vote
-from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Record, RuleChange
 from scoring.errors import ScoringError
 from scoring.notation import format_record
 from scoring.replay import replay
 from scoring.rules import format_option
-from scoring.voting import Outcome, correction_outcome
+from scoring.voting import Outcome, correction_outcome, record_penalty
 
 
 def proposal(state: GameState, vote: Vote) -> Proposal | None:

@@ -22,11 +22,10 @@ from bot.core.folding import fold
 from bot.core.zones import chat_zone
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.errors import OptionError
-from scoring.rating import START, ratings
 from scoring.replay import replay
 from scoring.rules import canonical_convention
 from scoring.settle import settle
-from scoring.stats import ENGINE, Play, Tally, plays, tally_games
+from scoring.stats import ENGINE, START, Play, Tally, plays, ratings, tally_games
 
 log = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ def test_a_replays_running_totals_are_held_once(
     case: tuple[Game, list[Record]], data: st.DataObject
 ) -> None:
     game, records = case
-    scoring.replay._FRACTIONS.clear()  # (bounded: emptied when full, never within a short game)
+    scoring.replay.as_fraction.cache_clear()  # (bounded, and never full within a short game)
     cut = data.draw(st.integers(0, len(records)))
     kept = Replay(game)
     earlier = kept.advance(records[:cut])

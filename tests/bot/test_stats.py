@@ -1,5 +1,5 @@
 """/stats, /top and /me through the real dispatcher: totals are the sums of the final balances,
-the standings go by total, the rating is `scoring.rating` over the games in the order they ended,
+the standings go by total, the rating is `scoring.stats` over the games in the order they ended,
 a player is his account where linked and his seat name otherwise, and a corrected deal counts as
 corrected."""
 
@@ -14,7 +14,7 @@ from aiogram.methods import SendPhoto
 from bot.core import Core, archive
 from bot.telegram.keyboards import VoteCb
 from bot.texts.stats import rating_shown
-from scoring.rating import ratings
+from scoring.stats import ratings
 from tests.bot.archive_games import short_game
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, texts
 

@@ -4,7 +4,7 @@ Anna, Boris and Clara play three short games in their group (Sochi to a pool of 
 four deals), Anna one more in another chat with Dmitry and Eva. Then: /games lists the games with
 the balances each final /score showed; /game 2 and /export 2 give game 2 (its protocol replays
 offline to its balances); /stats totals are the sums of the final balances; /top ranks by total,
-with a picture, and its ratings are the documented formula (`scoring.rating`) on the exact
+with a picture, and its ratings are the documented formula (`scoring.stats`) on the exact
 balances of those games; /me in a private chat sums Anna over both chats; in Russian and English.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rating import ratings
+from scoring.stats import ratings
 from tests.e2e.fake_telegram import ANNA, BORIS, CLARA, DMITRY, GROUP, OTHER_GROUP, private_chat
 from tests.e2e.harness import BotProcess, Member, contains, is_photo, scoring_replay
 

@@ -9,7 +9,6 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from scoring.corrections import record_penalty
 from scoring.deal import (
     Adjust,
     Column,
@@ -29,6 +28,7 @@ from scoring.notation import format_record
 from scoring.replay import replay
 from scoring.rules import PRESETS, Rules, rules_for, with_option
 from scoring.sheet import Game
+from scoring.voting import record_penalty
 
 NAMES = ("Anna", "Boris", "Clara", "Dima")
 

@@ -2,9 +2,8 @@
 
 from fractions import Fraction
 
-from scoring.corrections import record_penalty
 from scoring.deal import Adjust, Column
-from scoring.voting import Outcome, correction_outcome
+from scoring.voting import Outcome, correction_outcome, record_penalty
 from tests.scoring.engine import A, B, C, contract, make_game, pas, play, vist
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.rating import START, K, duel, expected, rate_table, ratings
+from scoring.stats import START, K, duel, expected, rate_table, ratings
 
 
 def test_rules_md_worked_example_game_one_three_newcomers() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.rules import PRESETS, Rules, rules_for
-from scoring.settle import carried_mountains, closed_form_balance, settle
+from scoring.settle import WHISTS_PER_MOUNTAIN_POINT, carried_mountains, settle
 from scoring.sheet import Totals
 
 amounts = st.integers(-1800, 1800).map(lambda n: Fraction(n, 6))  # halves and thirds
@@ -27,6 +28,17 @@ def games(draw: st.DrawFn) -> tuple[Rules, Totals, Fraction | None]:
         for a in range(size)
     )
     return rules, Totals(pool, mountain, whists), draw(stakes)
+
+
+def closed_form_balance(
+    mountains: Sequence[Fraction], whists: Sequence[Sequence[Fraction]], player: int
+) -> Fraction:
+    """`−10·(M_i − avg M) + Σ_j (W[i][j] − W[j][i])`, M after the pool carry (settlement.md "Method")."""
+    average = Fraction(sum(mountains, Fraction(0)), len(mountains))
+    written = sum(
+        (whists[player][j] - whists[j][player] for j in range(len(mountains))), Fraction(0)
+    )
+    return -WHISTS_PER_MOUNTAIN_POINT * (mountains[player] - average) + written
 
 
 @given(games())
