@@ -223,5 +223,4 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 @cache
 def metrics(size: int, bold: bool = False) -> tuple[int, int]:
     """(ascent, descent) in px."""
-    ascent, descent = font(size, bold).getmetrics()
-    return ascent, descent
+    return font(size, bold).getmetrics()
