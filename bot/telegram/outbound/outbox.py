@@ -7,20 +7,24 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
+from functools import partial
 from typing import Any, Final, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import Core, GameState, UnitOfWork, looks, votes
+from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, votes
+from bot.core.events import ReferReason
 from bot.core.results import Ended, Recorded, VoteState
+from bot.core.tournament_state import Entry, fold
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind
+from bot.domain.rows import TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
-from bot.telegram.outbound import tournament_news
 from bot.telegram.outbound.settling import private_messages
 from bot.texts.debts import ended_hint
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.score import ended_text
+from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
 from bot.texts.views import chunks, plain_text, recorded_text
 from bot.texts.votes import applied_text, vote_text
 from scoring.settle import Settlement
@@ -160,7 +164,7 @@ class Outbox:
                 OwedKind.VOTE, text, markup, game_id=state.game_id, seq=vote.seq, target=target
             )
         )
-        await tournament_news.referred(uow, t.lang, result)  # told at the home too
+        await _referred_home(uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
@@ -175,7 +179,7 @@ class Outbox:
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
         uow.owe(*await private_messages(uow, ended))
-        await tournament_news.ended(uow, t.lang, ended.state)
+        await _ended_home(uow, t.lang, ended.state)
 
     async def photo(
         self,
@@ -225,3 +229,52 @@ class ChatAnnouncer:
         state = result.state
         out = Outbox(t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
         await out.sheet(uow, result, recorded_text(t, result))
+
+
+# -- what a tournament's home chat is told about its tables: referred votes, standings -----------
+
+
+async def _home(uow: UnitOfWork, row: TournamentRow, fallback: str) -> Outbox:
+    """The answers to the tournament's home chat, in its language."""
+    async with uow.reading() as repo:
+        lang = (await repo.chat_settings(row.home_chat_id)).locale or fallback
+    return Outbox(translator(lang), row.home_chat_id, thread_id=row.home_thread_id or None)
+
+
+async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
+    """A table's vote went to the judge now: the home chat is told how he decides it."""
+    if not result.referred or not isinstance(result.reason, ReferReason):
+        return
+    state = result.state
+    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+    if tournament is None or tournament.judge is None:
+        return
+    table = tournament.table_at(state.chat_id, state.thread_id)
+    if table is None or not state.is_arbiter(tournament.judge.user_id, tournament.judge.username):
+        return
+    home = await _home(uow, tournament.row, lang)
+    await home.text(uow, referred_text(home.t, table, result.vote.seq, handle(tournament.judge)))
+
+
+async def _ended_home(uow: UnitOfWork, lang: str, state: GameState) -> None:
+    """A table's game ended in this unit: once it is committed, the home gets the standings."""
+    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+    if tournament is None:
+        return
+    entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
+    if entry is None:
+        return
+    uow.then(partial(_post_standings, uow.core, tournament.row, entry, lang))
+
+
+async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
+    async def work(uow: UnitOfWork) -> None:
+        async with uow.reading() as repo:
+            events = await repo.tournament_events(row.tournament_id)
+        state = fold(row, events)
+        standings = await tournaments.standings_of(uow, state)
+        home = await _home(uow, row, lang)
+        ended = ended_home_text(home.t, state.table(entry.table), entry.round)
+        await home.text(uow, f"{ended}\n\n{standings_text(home.t, standings)}")
+
+    await attempts.run(core, work)
