@@ -37,10 +37,9 @@ from bot.telegram.inbound.handlers import ROUTERS
 from bot.telegram.inbound.polling import poll
 from bot.telegram.inbound.promises import Promises
 from bot.telegram.inbound.webhook import add_webhook, set_webhook, until_stopped
-from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes
+from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes, remind_debts
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
-from bot.telegram.outbound.settling import remind_debts
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.web.links import live_sheet_button

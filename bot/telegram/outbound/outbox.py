@@ -12,16 +12,16 @@ from typing import Any, Final, Protocol
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, votes
+from bot.core import Core, GameState, Player, UnitOfWork, attempts, looks, tournaments, votes
+from bot.core import debts as debts_core
 from bot.core.events import ReferReason
 from bot.core.results import Ended, Recorded, VoteState
 from bot.core.tournament_state import Entry, fold
 from bot.core.zones import zone_of_chat
-from bot.domain import Owed, OwedKind
+from bot.domain import Account, Owed, OwedKind
 from bot.domain.rows import TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
-from bot.telegram.outbound.settling import private_messages
-from bot.texts.debts import ended_hint
+from bot.texts.debts import ended_hint, private_ended_text, reminder_text
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.score import ended_text
 from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
@@ -178,7 +178,7 @@ class Outbox:
         hint = ended_hint(t, ended.debts)
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
-        uow.owe(*await private_messages(uow, ended))
+        uow.owe(*await _private_messages(uow, ended))
         await _ended_home(uow, t.lang, ended.state)
 
     async def photo(
@@ -216,6 +216,54 @@ async def close_expired_votes(core: Core, default_locale: str) -> int:
                 "votes of game %s not closed yet (%s: %s)", game_id, type(error).__name__, error
             )
     return closed
+
+
+async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
+    """One private message per player of the ended game who started the bot: his debts."""
+    debts = ended.debts
+    players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
+    ids = sorted({p.user_id for p in players if p.user_id is not None})
+    names = sorted({p.username for p in players if p.user_id is None and p.username})
+    if not ids and not names:
+        return []
+    async with uow.reading() as repo:
+        started = await repo.accounts(ids, names)
+        title = await repo.chat_title(ended.state.chat_id) if started else None
+    rows: list[Owed] = []
+    for account in started:
+        mine = [d for d in debts if _is(d.debtor, account) or _is(d.creditor, account)]
+        if not mine:
+            continue
+        t = translator(account.lang)
+        owing = [debt for debt in mine if _is(debt.debtor, account)]
+        text = private_ended_text(t, mine, owing, title)
+        keyboard = as_json(debts_keyboard(t, owing))
+        rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
+    return rows
+
+
+def _is(player: Player, account: Account) -> bool:
+    """The seat is this account's: by its id, or by the username it started the bot with."""
+    return player.is_user(account.user_id, account.username)
+
+
+async def remind_debts(core: Core, default_locale: str) -> int:
+    """Remind the chats whose reminder is due, each in a unit of work; how many."""
+    reminded = 0
+    for reminder in await debts_core.due_reminders(core):
+        chat_id = reminder.chat_id
+        try:
+            t = translator(await looks.locale(core, chat_id) or default_locale)
+            async with UnitOfWork(core) as uow:
+                every, debts = await debts_core.remind(uow, chat_id)
+                if debts:  # the keyboard under the last part
+                    text = reminder_text(t, debts, every)
+                    await Outbox(t, chat_id).text(uow, text, debts_keyboard(t, debts))
+                await uow.commit()
+            reminded += bool(debts)
+        except Exception as error:
+            log.warning("chat %s not reminded yet (%s: %s)", chat_id, type(error).__name__, error)
+    return reminded
 
 
 @dataclass(frozen=True, slots=True)
