@@ -15,13 +15,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import (
-    EditMessageText,
-    SendDocument,
-    SendMessage,
-    SendPhoto,
-    TelegramMethod,
-)
+from aiogram.methods import EditMessageText, SendDocument, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,

@@ -9,7 +9,7 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Final
@@ -24,23 +24,16 @@ from aiogram.exceptions import (
 
 from bot.core import Core, attempts, votes
 from bot.core.health import SENDER, beat
-from bot.domain import OwedKind, OwedRow
-from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
+from bot.domain import Owed, OwedKind, OwedRow
+from bot.telegram.outbound import posting
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing
-from bot.telegram.outbound.posting import (
-    REQUEST_TIMEOUT,
-    ClaimLost,
-    Poster,
-    StoreFault,
-    calls_needed,
-    store_faults,
-)
+from bot.texts.views import MESSAGE_LIMIT, plain_text
 
 log = logging.getLogger(__name__)
 
 LEASE: Final = 30.0  # seconds a claim holds; an attempt's request time-out stays below it
-assert REQUEST_TIMEOUT < LEASE
+assert posting.REQUEST_TIMEOUT < LEASE
 TICK: Final = 0.5  # seconds between two looks at the outbox when nobody wakes the sender
 # Seconds between two looks for this host's dead senders: an instance killed beside a live one
 # (several instances on one machine) must not hold its chats' replies for a whole lease.
@@ -50,6 +43,10 @@ STORE_PAUSE: Final = 0.5  # seconds before a row whose attempt met a database fa
 GIVE_UP_AFTER: Final = 12  # attempts that failed with an error of ours (not Telegram's)
 KEEP_SENT: Final = 86_400.0  # sent rows are forgotten after a day
 TOLD_EVERY: Final = 60.0  # seconds between two tracebacks of one kind of failure
+# Sheet pictures waiting in one chat go out as one: the newest.
+SHEETS: Final = frozenset({OwedKind.SHEET, OwedKind.REDRAW})
+BEHIND: Final = 50  # rows looked at behind the claimed one; a longer run goes on in the next round
+JOIN: Final = "\n\n"
 
 
 def pause(attempts: int) -> float:
@@ -101,6 +98,54 @@ class Unwritten:
     failures: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """A run of waiting sheets as it goes out: `first` instead, `done` marked sent, `last` left."""
+
+    first: Owed
+    done: tuple[int, ...]
+    last: tuple[int, Owed] | None = None
+
+
+def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
+    """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
+    run = [first]
+    for row in behind:
+        if row.owed.kind not in SHEETS or row.owed.game_id != first.owed.game_id:
+            break
+        run.append(row)
+    return run
+
+
+def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
+    """How a run of two or more sheets goes out (None: a run of one goes as it is)."""
+    if len(run) < 2:
+        return None
+    joined = _captions(run)
+    if len(plain_text(joined)) <= caption_limit:
+        return Merge(replace(_picture(run), text=joined), tuple(row.id for row in run[1:]))
+    skipped = _captions(run[:-1])
+    while len(run) > 2 and len(skipped) > MESSAGE_LIMIT:  # one message, or a retry repeats
+        run = run[:-1]
+        skipped = _captions(run[:-1])
+    if not skipped:  # only the newest has a caption, too long by itself: the sender splits it
+        return Merge(_picture(run), tuple(row.id for row in run[1:]))
+    first = run[0].owed
+    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang, thread_id=first.thread_id)
+    return Merge(text, tuple(row.id for row in run[1:-1]), (run[-1].id, _picture(run)))
+
+
+def _captions(rows: Sequence[OwedRow]) -> str:
+    return JOIN.join(row.owed.text for row in rows if row.owed.text)
+
+
+def _picture(run: Sequence[OwedRow]) -> Owed:
+    """The newest row's sheet: a new photo if any row of the run asked for one."""
+    kinds = {row.owed.kind for row in run}
+    kind = OwedKind.SHEET if OwedKind.SHEET in kinds else OwedKind.REDRAW
+    return replace(run[-1].owed, kind=kind)
+
+
 class Sender:
     """Delivers the outbox: `drain()` once, `run()` for ever, woken by `wake()` after a commit."""
 
@@ -122,7 +167,7 @@ class Sender:
         # `host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)
         self.name = name or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
+        self.poster = posting.Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
@@ -196,7 +241,7 @@ class Sender:
     async def deliver(self, row: OwedRow) -> int:
         """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
         chat_id, now = row.owed.chat_id, self.clock()
-        wait = self.pacing.ready_in(chat_id, now, calls_needed(row.owed))
+        wait = self.pacing.ready_in(chat_id, now, posting.calls_needed(row.owed))
         merged = 0
         outcome: Outcome
         if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
@@ -206,7 +251,7 @@ class Sender:
             try:
                 row, merged = await self._coalesced(row)
                 outcome = Sent(*await self.poster.send(row))
-            except ClaimLost:
+            except posting.ClaimLost:
                 log.warning("outbox row %s: the claim ran out before it was sent", row.id)
                 return 0
             except TelegramRetryAfter as error:
@@ -219,7 +264,7 @@ class Sender:
             except TelegramAPIError as error:  # refused for good: a retry gets the same answer
                 log.warning("outbox row %s to chat %s refused: %s", row.id, chat_id, error)
                 outcome = Sent(None)
-            except StoreFault as error:
+            except posting.StoreFault as error:
                 log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
                 outcome = Again(self.clock() + STORE_PAUSE)
             except Exception as error:  # an answer that cannot be read, a bug of ours
@@ -244,7 +289,7 @@ class Sender:
         owed = row.owed
         if owed.kind not in SHEETS:
             return row, 0
-        with store_faults():
+        with posting.store_faults():
             async with self.store.reading() as repo:
                 behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
             plan = merge(run_of(row, behind), CAPTION_LIMIT)
@@ -252,7 +297,7 @@ class Sender:
                 return row, 0
             async with self.store.transaction() as repo:
                 if not await repo.owed_replace(row.id, plan.first, self.name):
-                    raise ClaimLost
+                    raise posting.ClaimLost
                 done = await repo.owed_done(plan.done, self.clock())
                 if plan.last is not None:
                     await repo.owed_replace(*plan.last)
