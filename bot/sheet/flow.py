@@ -193,23 +193,16 @@ def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
     y, x, end = planned[0]
     starts: list[Start] = []
     for i, item in enumerate(items):
-        if item.newline:
-            if not fresh:
-                index += 1
-                if index == len(planned):
-                    return None
-                y, x, end = planned[index]
-                fresh = True
-            continue
         width = sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-        while x + width > end:
+        while (item.newline and not fresh) or x + width > end:  # the next row
             index += 1
             if index == len(planned):
                 return None
-            y, x, end = planned[index]
-        starts.append((y, x, i))
-        x += width + round(item.gap * size)
-        fresh = False
+            (y, x, end), fresh = planned[index], True
+        if not item.newline:
+            starts.append((y, x, i))
+            x += width + round(item.gap * size)
+            fresh = False
     return starts
 
 
