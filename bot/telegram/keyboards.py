@@ -166,7 +166,7 @@ def game_link_keyboard(
     """Under a shared score: open the game in the private chat (its players see it there)."""
     if not username:
         return None
-    url = deeplinks.start_url(username, deeplinks.game_payload(chat_id, number))
+    url = deeplinks.game_url(username, chat_id, number)
     return _markup([_button(t.template("button-open-game"), url=url)])
 
 

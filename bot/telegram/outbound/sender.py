@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import takewhile
 from typing import Final
 
 from aiogram import Bot
@@ -58,14 +59,11 @@ def _dead_here(claimant: str, host: str) -> bool:
     parts = claimant.split("/")
     if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
         return False
-    pid = int(parts[1])
-    if pid == os.getpid():
-        return False
     try:
-        os.kill(pid, 0)
+        os.kill(int(parts[1]), 0)  # signal 0: whether the process is there
     except ProcessLookupError:
         return True
-    except PermissionError:
+    except PermissionError:  # there, another user's
         pass
     return False
 
@@ -109,12 +107,8 @@ class Merge:
 
 def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
     """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
-    run = [first]
-    for row in behind:
-        if row.owed.kind not in SHEETS or row.owed.game_id != first.owed.game_id:
-            break
-        run.append(row)
-    return run
+    game = first.owed.game_id
+    return [first, *takewhile(lambda r: r.owed.kind in SHEETS and r.owed.game_id == game, behind)]
 
 
 def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
