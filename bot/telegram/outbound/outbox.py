@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from functools import partial
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import Core, GameState, Player, UnitOfWork, attempts, looks, tournaments, votes
 from bot.core import debts as debts_core
 from bot.core.events import ReferReason
-from bot.core.results import Ended, Recorded, VoteState
+from bot.core.results import Edited, Ended, Recorded, Undone, VoteState
 from bot.core.tournament_state import Entry, fold
 from bot.core.zones import zone_of_chat
 from bot.domain import Account, Owed, OwedKind
@@ -66,17 +66,7 @@ async def render_png(
         return None
 
 
-class Sheeted(Protocol):
-    """A command's result that carries the game and its sheet (Recorded, Undone, Edited)."""
-
-    @property
-    def state(self) -> GameState: ...
-    @property
-    def sheet(self) -> Sheet: ...
-    @property
-    def settlement(self) -> Settlement: ...
-
-
+Sheeted = Recorded | Undone | Edited  # a command's result that carries the game and its sheet
 Markup = InlineKeyboardMarkup | None
 LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 """(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
