@@ -29,7 +29,7 @@ from aiogram.types import (
 from bot.core import Core, looks
 from bot.domain import Owed, OwedKind
 from bot.telegram.keyboards import without_button
-from bot.telegram.outbound.outbox import render_png
+from bot.telegram.outbound.outbox import Markup, render_png
 from bot.texts.i18n import Safe, translator
 from bot.texts.score import sheet_text
 from bot.texts.views import chunks
@@ -79,19 +79,13 @@ async def answer_photo(
     return await call(message.answer_photo(BufferedInputFile(png, filename), caption=caption))
 
 
-async def edit(
-    message: Message, text: str, markup: InlineKeyboardMarkup | None = None
-) -> Message | bool | None:
+async def edit(message: Message, text: str, markup: Markup = None) -> Message | bool | None:
     """`message` (the bot's) shown anew, with `markup` (None: without buttons)."""
     return await call(message.edit_text(text, reply_markup=markup))
 
 
 async def edit_in(
-    bot: Bot,
-    chat_id: int,
-    message_id: int,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: Markup = None
 ) -> Message | bool | None:
     method = EditMessageText(
         chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
@@ -114,12 +108,7 @@ async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = 
 
 
 async def send(
-    bot: Bot,
-    chat_id: int,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
-    *,
-    thread_id: int | None = None,
+    bot: Bot, chat_id: int, text: str, markup: Markup = None, *, thread_id: int | None = None
 ) -> Message | None:
     """`text` into the chat (`thread_id`: into that forum topic)."""
     message = SendMessage(
@@ -163,7 +152,7 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
             await send(bot, owed.chat_id, owed.text, markup, thread_id=owed.thread_id)
 
 
-async def _sheet(bot: Bot, core: Core, owed: Owed, markup: InlineKeyboardMarkup | None) -> None:
+async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
     snap = None
     if owed.game_id is not None and owed.seq is not None:
         snap = await looks.sheet_at(core, owed.game_id, owed.seq)
