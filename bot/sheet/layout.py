@@ -51,17 +51,11 @@ def sectors(size: int, frame: model.Frame) -> tuple[Sector, ...]:
             Sector(c, (tr, br, bm), (((tr, br), b), ((br, bm), a)), br, (br,)),
         )
 
-    def thirds(p: Point, q: Point) -> tuple[Point, Point]:
-        return (
-            (p[0] + (q[0] - p[0]) / 3, p[1] + (q[1] - p[1]) / 3),
-            (p[0] + 2 * (q[0] - p[0]) / 3, p[1] + 2 * (q[1] - p[1]) / 3),
-        )
-
     # The name tab ends where the middle part meets the last: it takes the end of the middle part
     # rather than cutting it in two, and nothing of the corner part, the smallest.
     out = []
     for seat, (p, q) in enumerate(((br, bl), (bl, tl), (tl, tr), (tr, br))):
-        m1, m2 = thirds(p, q)
+        m1, m2 = scale(q, p, 1 / 3), scale(q, p, 2 / 3)  # the thirds of the edge
         targets = ((seat - 1) % 4, (seat + 2) % 4, (seat + 1) % 4)
         parts = (((p, m1), targets[0]), ((m1, m2), targets[1]), ((m2, q), targets[2]))
         back = ((p[0] > q[0]) - (p[0] < q[0]), (p[1] > q[1]) - (p[1] < q[1]))

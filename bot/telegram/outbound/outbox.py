@@ -172,12 +172,7 @@ class Outbox:
         await _ended_home(uow, t.lang, ended.state)
 
     async def photo(
-        self,
-        uow: UnitOfWork,
-        png: bytes,
-        filename: str,
-        caption: Safe,
-        markup: Markup = None,
+        self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe, markup: Markup = None
     ) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows, caption = self._captioned(caption, caption.split("\n", 1)[0])
