@@ -195,7 +195,6 @@ def layout_sheet(
     parts = sectors(size, frame)
 
     shapes: list[model.Shape] = [model.Rect((0, 0, frame.width, frame.height), model.BACKGROUND)]
-    runs: list[TextRun] = []
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
@@ -272,9 +271,8 @@ def layout_sheet(
 
     # Lines: the concentric rectangles, the sector lines, the whists splits, the frame.
     for s in (middle, inner):
-        a = scale(frame.sheet[:2], centre, s)
-        b = scale(frame.sheet[2:], centre, s)
-        shapes.append(model.Rect((a[0], a[1], b[0], b[1]), None, model.THIN, 2))
+        a, b = scale(frame.sheet[:2], centre, s), scale(frame.sheet[2:], centre, s)
+        shapes.append(model.Rect((*a, *b), None, model.THIN, 2))
     for sector in parts:
         for point in sector.splits:
             shapes.append(model.Line(scale(point, centre, middle), point, 2, model.THIN))
@@ -286,10 +284,8 @@ def layout_sheet(
         shapes.append(model.Line(start, corner, 3, model.LINE))
     shapes.append(model.Rect(frame.sheet, None, model.LINE, 3))
     shapes.append(circle)
-    for rect, run in tabs:
-        shapes.append(rect)
-        runs.append(run)
-    runs += centre_runs + band_texts
+    shapes += [rect for rect, _ in tabs]
+    runs = [run for _, run in tabs] + centre_runs + band_texts
 
     # The strip under the drawing.
     shapes.append(model.Rect(frame.strip, model.STRIP_FILL, model.THIN, 2, 10))
