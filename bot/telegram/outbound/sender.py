@@ -216,8 +216,12 @@ class Sender:
         while True:
             beat(SENDER)
             await self._write_again()
-            if self._lost_claims:
-                await self._release_lost()
+            if self._lost_claims:  # give back what the statement whose answer was lost claimed
+                async with self.store.statement() as repo:
+                    released = await repo.release_claims(self.name, keep=list(self._unwritten))
+                self._lost_claims = False
+                if released:
+                    log.info("outbox: %d claim(s) whose answer was lost are owed again", released)
             now = self.clock()
             if self.due <= now:
                 self.due = float("inf")
@@ -251,10 +255,9 @@ class Sender:
             except TelegramRetryAfter as error:
                 self.pacing.pause(chat_id, self.clock(), float(error.retry_after))
                 outcome = self._again(row, float(error.retry_after), f"429: {error.message}")
-            except TelegramServerError as error:
-                outcome = self._again(row, pause(row.attempts), f"5xx: {error.message}")
-            except TelegramNetworkError as error:  # a time-out, a dropped connection
-                outcome = self._again(row, pause(row.attempts), f"network: {error.message}")
+            except (TelegramServerError, TelegramNetworkError) as error:  # or a dropped connection
+                kind = "5xx" if isinstance(error, TelegramServerError) else "network"
+                outcome = self._again(row, pause(row.attempts), f"{kind}: {error.message}")
             except TelegramAPIError as error:  # refused for good: a retry gets the same answer
                 log.warning("outbox row %s to chat %s refused: %s", row.id, chat_id, error)
                 outcome = Sent(None)
@@ -372,11 +375,3 @@ class Sender:
                 log.warning(
                     "vote %s: its new message could not be remembered (%s)", owed.seq, error
                 )
-
-    async def _release_lost(self) -> None:
-        """Give back the claims a claim statement whose answer was lost may have taken."""
-        async with self.store.statement() as repo:
-            released = await repo.release_claims(self.name, keep=list(self._unwritten))
-        self._lost_claims = False
-        if released:
-            log.info("outbox: %d claim(s) whose answer was lost are owed again", released)
