@@ -50,15 +50,13 @@ def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
 
 
 def _subtract(intervals: list[Interval], cut: Interval) -> list[Interval]:
+    """What the intervals keep left and right of `cut`, in order."""
     out: list[Interval] = []
     for lo, hi in intervals:
-        if cut[1] <= lo or cut[0] >= hi:
-            out.append((lo, hi))
-            continue
-        if cut[0] > lo:
-            out.append((lo, cut[0]))
+        if lo < cut[0]:
+            out.append((lo, min(hi, cut[0])))
         if cut[1] < hi:
-            out.append((cut[1], hi))
+            out.append((max(lo, cut[1]), hi))
     return out
 
 
