@@ -133,10 +133,8 @@ class Outbox:
         button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
         markup = InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
         game, seq = state.game_id, state.last_seq
-        sheet_row = self._owed(
-            kind, caption, markup, game_id=game, seq=seq, reply_to=self.message_id
-        )
-        uow.owe(*rows, sheet_row)
+        row = self._owed(kind, caption, markup, game_id=game, seq=seq, reply_to=self.message_id)
+        uow.owe(*rows, row)
 
     async def vote(
         self, uow: UnitOfWork, result: VoteState, *, message_id: int | None = None
@@ -148,12 +146,8 @@ class Outbox:
         )
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
         target = message_id if message_id is not None else vote.message_id
-        text = vote_text(t, result, self.zone)
-        uow.owe(
-            here._owed(
-                OwedKind.VOTE, text, markup, game_id=state.game_id, seq=vote.seq, target=target
-            )
-        )
+        text, game = vote_text(t, result, self.zone), state.game_id
+        uow.owe(here._owed(OwedKind.VOTE, text, markup, game_id=game, seq=vote.seq, target=target))
         await _referred_home(uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
