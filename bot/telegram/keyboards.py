@@ -97,11 +97,8 @@ def opening_keyboard(
 
 
 def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardMarkup:
-    buttons = [
-        _button(t(key), VoteCb(game=game_id, vote=vote_seq, yes=yes))
-        for key, yes in (("button-yes", True), ("button-no", False))
-    ]
-    return _markup(buttons, per_row=2)
+    yes, no = (VoteCb(game=game_id, vote=vote_seq, yes=answer) for answer in (True, False))
+    return _markup([_button(t("button-yes"), yes), _button(t("button-no"), no)], per_row=2)
 
 
 class Act(StrEnum):
