@@ -87,12 +87,9 @@ def total_items(
             segs.append(Seg(wrong, color=model.MUTED, kind=RunKind.WRONG, band=band))
         if total is not None:
             text = format_amount(total) + ("" if fix is not None else dot)
-            if record == latest:
-                segs.append(
-                    Seg(text, bold=True, color=colour, band=band, record=record, latest=True)
-                )
-            else:
-                segs.append(Seg(text, band=band, record=record))
+            newest = record == latest
+            ink = colour if newest else model.INK
+            segs.append(Seg(text, bold=newest, color=ink, band=band, record=record, latest=newest))
         if fix is not None:
             mark = str(fix.number).translate(SUPERSCRIPT) + dot
             segs.append(Seg(mark, color=model.MUTED, kind=RunKind.MARK, band=band))
@@ -104,17 +101,13 @@ def _caption_items(
     band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
 ) -> list[Item]:
     """The caption's words, a closed pool's ✔ after them."""
-    items = [
-        Item(
-            (Seg(word, rel, color=model.MUTED, kind=RunKind.CAPTION, band=band, most=most),),
-            gap=0.3,
-        )
+    segs = [
+        Seg(word, rel, color=model.MUTED, kind=RunKind.CAPTION, band=band, most=most)
         for word in words
     ]
     if closed:
-        mark = Seg("✔", rel, True, model.CLOSED_MARK, RunKind.MARK, band, most=most)
-        items.append(Item((mark,), gap=0.3))
-    return items
+        segs.append(Seg("✔", rel, True, model.CLOSED_MARK, RunKind.MARK, band, most=most))
+    return [Item((seg,), gap=0.3) for seg in segs]
 
 
 SHORTEST: Final = 5  # characters, "…" included: a caption is cut no shorter to let totals in
