@@ -10,7 +10,7 @@ from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
 from bot.core import Core, looks
 from bot.domain import Owed, OwedKind, OwedRow
@@ -83,21 +83,25 @@ class Poster:
             return await self._plain(owed, owed.text), None
         if owed.kind in (OwedKind.DOCUMENT, OwedKind.PHOTO):  # a file the command made
             assert owed.body is not None
-            file = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
-            send = (
-                self.bot.send_document if owed.kind is OwedKind.DOCUMENT else self.bot.send_photo
-            )
-            await self._paced(owed)
-            sent = await send(
-                owed.chat_id,
-                file,
-                message_thread_id=owed.thread_id,
-                caption=owed.text,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
-            )
+            name, document = owed.filename or "picture.png", owed.kind is OwedKind.DOCUMENT
+            sent = await self._file(owed, owed.body, name, owed.text, document=document)
             return sent.message_id, None
         return await self._sheet(row)
+
+    async def _file(
+        self, owed: Owed, body: bytes, filename: str, caption: str, document: bool = False
+    ) -> Message:
+        """A photo (or a document) into the row's chat, the row's keyboard under it."""
+        send = self.bot.send_document if document else self.bot.send_photo
+        await self._paced(owed)
+        return await send(
+            owed.chat_id,
+            BufferedInputFile(body, filename=filename),
+            message_thread_id=owed.thread_id,
+            caption=caption,
+            reply_markup=_markup(owed),
+            request_timeout=REQUEST_TIMEOUT,
+        )
 
     async def _paced(self, owed: Owed) -> None:
         """Wait for a token of the chat's bucket, then of the bot's."""
@@ -142,17 +146,8 @@ class Poster:
                 caption = t("sheet-title", game=state.number, deals=sheet.deals)
             elif owed.kind is OwedKind.REDRAW and await self._redrawn(row, png, caption):
                 return await self._plain(owed, caption), None  # the answer, under the command
-            photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
-            await self._paced(owed)
             try:
-                sent = await self.bot.send_photo(
-                    owed.chat_id,
-                    photo,
-                    message_thread_id=owed.thread_id,
-                    caption=caption,
-                    reply_markup=_markup(owed),
-                    request_timeout=REQUEST_TIMEOUT,
-                )
+                sent = await self._file(owed, png, f"sheet-{owed.game_id}.png", caption)
                 return sent.message_id, sent.message_id
             except (TelegramBadRequest, TelegramEntityTooLarge) as error:
                 log.warning(
