@@ -1,4 +1,5 @@
-"""The one way to answer a user: `Outbox` owes the answers in the handler's unit of work."""
+"""The one way to answer a user: `Outbox` owes the answers in the handler's unit of work; what the
+vote clock, a game's end, the debt reminders and a tournament's tables owe goes through it too."""
 
 from __future__ import annotations
 
