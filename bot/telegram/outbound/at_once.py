@@ -153,9 +153,8 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
 
 
 async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
-    snap = None
-    if owed.game_id is not None and owed.seq is not None:
-        snap = await looks.sheet_at(core, owed.game_id, owed.seq)
+    assert owed.game_id is not None and owed.seq is not None  # a sheet's row names its game
+    snap = await looks.sheet_at(core, owed.game_id, owed.seq)
     if snap is None or snap.sheet is None or snap.settlement is None:
         await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
         return
