@@ -24,9 +24,7 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
         return None
     number, deal = last
     if isinstance(deal, Contract):
-        suit = "" if deal.suit is None else deal.suit.value
-        if deal.suit is Suit.NO_TRUMP:
-            suit = words["no_trump"]
+        suit = words["no_trump"] if deal.suit is Suit.NO_TRUMP else (deal.suit or "")
         if deal.three_down:
             result = words["three_down"]
         elif not deal.played:
