@@ -108,9 +108,7 @@ class Pacing:
     def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
         """Seconds until the chat may take `calls` calls (0: now); nothing is taken."""
         bucket = self._chat(chat_id, now)
-        if bucket is None:
-            return 0.0
-        return bucket.delay(now, min(calls, bucket.limit.burst))
+        return 0.0 if bucket is None else bucket.delay(now, min(calls, bucket.limit.burst))
 
     def take_chat(self, chat_id: int, now: float) -> float:
         """Reserve one call to the chat; seconds to wait before it may go."""

@@ -6,7 +6,8 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
+from functools import partial
+from typing import Any, Final, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
@@ -23,6 +24,7 @@ from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text
 log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT: Final = 20  # seconds; below the sender's lease
+T = TypeVar("T")
 
 
 class StoreFault(Exception):
@@ -93,35 +95,30 @@ class Poster:
     ) -> Message:
         """A photo (or a document) into the row's chat, the row's keyboard under it."""
         send = self.bot.send_document if document else self.bot.send_photo
-        await self._paced(owed)
-        return await send(
-            owed.chat_id,
-            BufferedInputFile(body, filename=filename),
-            message_thread_id=owed.thread_id,
-            caption=caption,
-            reply_markup=_markup(owed),
-            request_timeout=REQUEST_TIMEOUT,
+        field = "document" if document else "photo"
+        file: dict[str, Any] = {field: BufferedInputFile(body, filename=filename)}
+        return await self._call(
+            owed, send, message_thread_id=owed.thread_id, caption=caption, **file
         )
 
-    async def _paced(self, owed: Owed) -> None:
-        """Wait for a token of the chat's bucket, then of the bot's."""
-        wait = self.pacing.take_chat(owed.chat_id, self.clock())
-        if wait > 0:
-            await self.sleep(wait)
-        wait = self.pacing.take_bot(self.clock())
-        if wait > 0:
-            await self.sleep(wait)
+    async def _call(
+        self, owed: Owed, method: Callable[..., Awaitable[T]], keyboard: bool = True, **fields: Any
+    ) -> T:
+        """`method` into the row's chat, its keyboard under, after a token of the chat's bucket,
+        then of the bot's."""
+        for take in (partial(self.pacing.take_chat, owed.chat_id), self.pacing.take_bot):
+            if (wait := take(self.clock())) > 0:
+                await self.sleep(wait)
+        markup = _markup(owed) if keyboard else None
+        return await method(
+            chat_id=owed.chat_id, reply_markup=markup, request_timeout=REQUEST_TIMEOUT, **fields
+        )
 
     async def _edit(self, owed: Owed) -> bool:
         """Edit the row's message; whether it shows the text (a retried edit changes nothing)."""
-        await self._paced(owed)
         try:
-            await self.bot.edit_message_text(
-                text=owed.text,
-                chat_id=owed.chat_id,
-                message_id=owed.target,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
+            await self._call(
+                owed, self.bot.edit_message_text, text=owed.text, message_id=owed.target
             )
         except TelegramBadRequest as error:
             if "not modified" not in str(error):
@@ -170,15 +167,9 @@ class Poster:
         if live is None or not 0 < owed.reply_to - live <= NEAR:
             return False
         photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
-        await self._paced(owed)
+        media = InputMediaPhoto(media=photo, caption=caption)
         try:
-            await self.bot.edit_message_media(
-                media=InputMediaPhoto(media=photo, caption=caption),
-                chat_id=owed.chat_id,
-                message_id=live,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
-            )
+            await self._call(owed, self.bot.edit_message_media, media=media, message_id=live)
         except (TelegramBadRequest, TelegramEntityTooLarge) as error:
             log.info("the sheet could not be redrawn (%s); sending a new one", error)
             return False
@@ -192,14 +183,10 @@ class Poster:
         message_id = None
         parts = _parts(text)
         for index, part in enumerate(parts):
-            keyboard = _markup(owed) if markup and index == len(parts) - 1 else None
-            await self._paced(owed)
-            sent = await self.bot.send_message(
-                owed.chat_id,
-                part,
-                message_thread_id=owed.thread_id,
-                reply_markup=keyboard,
-                request_timeout=REQUEST_TIMEOUT,
+            keyboard = markup and index == len(parts) - 1
+            thread = owed.thread_id
+            sent = await self._call(
+                owed, self.bot.send_message, keyboard, text=part, message_thread_id=thread
             )
             message_id = sent.message_id
         return message_id
