@@ -5,7 +5,7 @@ under its caption, the players' name tabs and the circle in the centre."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -113,11 +113,12 @@ def _caption_items(
 SHORTEST: Final = 5  # characters, "…" included: a caption is cut no shorter to let totals in
 
 
-def _shorter(words: list[str]) -> list[str] | None:
-    """The caption with its last word a letter shorter and ending in "…", or None."""
-    if len(words[-1]) <= 2:
-        return None
-    return [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+def _shortened(words: list[str]) -> Iterator[list[str]]:
+    """The caption, then with its last word a letter shorter each time, ending in "…"."""
+    yield words
+    while len(words[-1]) > 2:
+        words = [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+        yield words
 
 
 def caption_head(
@@ -127,31 +128,25 @@ def caption_head(
     "…", a closed pool's ending in ✔. With `Style.caption_flows` it is returned as heads to flow
     before the totals (then shorter ones, for a band too narrow beside its latest total); else it
     is drawn here and the totals' area returned avoids it. Returns (runs, area, heads)."""
-    words: list[str] = []
+    whole: list[str] = []
     for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
-        if words and words[-1] == "→":
-            words[-1] += " " + word
+        if whole and whole[-1] == "→":
+            whole[-1] += " " + word
         else:
-            words.append(word)
-    runs: list[TextRun] = []
-    shorter: list[str] | None = words
-    while shorter is not None:
-        words = shorter
+            whole.append(word)
+    for words in _shortened(whole):
         runs = flow(_caption_items(band, words, closed), area, *style.caption)
         if runs:
             break
-        shorter = _shorter(words)
-    if not runs:
+    else:
         return [], area, []
     if style.caption_flows:
         rel = style.caption[1] / style.totals[-1]
-        heads = []
-        variant: list[str] | None = words
-        while variant is not None:
-            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
-            variant = _shorter(variant)
-            if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
+        heads: list[list[Item]] = []
+        for variant in _shortened(words):
+            if heads and len(variant[-1].removeprefix("→ ")) < SHORTEST:
                 break
+            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
         return [], area, heads
     x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
     x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)

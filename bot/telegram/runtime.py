@@ -44,10 +44,7 @@ def limit_malloc_arenas() -> bool:
     if name is None:
         return False
     try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(name).mallopt
     except (OSError, AttributeError):
         return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_ARENA_MAX, ARENAS))
+    return bool(mallopt(M_ARENA_MAX, ARENAS))  # ctypes passes and returns C ints by default
