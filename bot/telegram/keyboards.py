@@ -1,22 +1,33 @@
-"""Inline buttons and their typed callback data (each within Telegram's 64 bytes)."""
+"""Inline buttons and their typed callback data (each within Telegram's 64 bytes); the bot's deep
+links, whose game payload `game_<chat>_<number>` grants nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Final
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.core import Player
 from bot.core.ledger import Debt
-from bot.telegram import deeplinks
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
 from bot.texts.deal_draft import DealStep, Draft
 from bot.texts.help import TOPICS, Topic, topic_label
 from bot.texts.i18n import Translator
 from scoring.seating import Seating
+
+GROUP_PAYLOAD: Final = "added"  # ?startgroup=: the bot was added from its private /start
+_GAME: Final = re.compile(r"game_(?P<chat>-?\d{1,20})_(?P<number>\d{1,9})")
+
+
+def read_game_payload(payload: str) -> tuple[int, int] | None:
+    """(chat id, game number) of a game's payload; None for any other payload."""
+    match = _GAME.fullmatch(payload.strip())
+    return None if match is None else (int(match["chat"]), int(match["number"]))
 
 
 class JoinCb(CallbackData, prefix="j"):
@@ -160,10 +171,10 @@ def deal_keyboard(
 def game_link_keyboard(
     t: Translator, username: str, chat_id: int, number: int
 ) -> InlineKeyboardMarkup | None:
-    """Under a shared score: open the game in the private chat (its players see it there)."""
+    """Under a shared score: the private /start that opens the game (its players see it there)."""
     if not username:
         return None
-    url = deeplinks.game_url(username, chat_id, number)
+    url = f"https://t.me/{username}?start=game_{chat_id}_{number}"
     return _markup([_button(t.template("button-open-game"), url=url)])
 
 
@@ -187,6 +198,7 @@ def greeting_keyboard(t: Translator) -> InlineKeyboardMarkup:
 
 def private_start_keyboard(t: Translator, username: str) -> InlineKeyboardMarkup:
     """Under the private /start: add the bot to a group, and how to play (/help)."""
-    add = _button(t.template("button-add-to-group"), url=deeplinks.add_to_group_url(username))
+    url = f"https://t.me/{username}?startgroup={GROUP_PAYLOAD}"
+    add = _button(t.template("button-add-to-group"), url=url)
     play = _button(t.template("button-how-to-play"), HelpCb(topic=Topic.HOME))
     return _markup([add, play] if username else [play])
