@@ -298,12 +298,8 @@ class Sender:
                 done = await repo.owed_done(plan.done, self.clock())
                 if plan.last is not None:
                     await repo.owed_replace(*plan.last)
-        log.info(
-            "outbox row %s: %d sheet(s) waiting in chat %s go out with it",
-            row.id,
-            done,
-            owed.chat_id,
-        )
+        told = "outbox row %s: %d sheet(s) waiting in chat %s go out with it"
+        log.info(told, row.id, done, owed.chat_id)
         return replace(row, owed=plan.first), done
 
     async def _write(self, row: OwedRow, outcome: Outcome) -> bool:
@@ -311,12 +307,8 @@ class Sender:
         try:
             await self._record(row, outcome, with_live=True)
         except Exception as error:
-            log.warning(
-                "outbox row %s: its outcome could not be written (%s: %s); again next round",
-                row.id,
-                type(error).__name__,
-                error,
-            )
+            told = "outbox row %s: its outcome could not be written (%s: %s); again next round"
+            log.warning(told, row.id, type(error).__name__, error)
             self._unwritten[row.id] = Unwritten(row, outcome)
             return False
         await self._after(row, outcome)
@@ -355,23 +347,17 @@ class Sender:
 
     async def _after(self, row: OwedRow, outcome: Outcome) -> None:
         """A vote posted anew is remembered (failing that, its next redraw posts it again)."""
-        if not isinstance(outcome, Sent):
+        owed = row.owed
+        if owed.kind is not OwedKind.VOTE or not isinstance(outcome, Sent):
             return
-        owed, message_id = row.owed, outcome.message_id
-        if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
-            assert owed.game_id is not None and owed.seq is not None
-            try:
-                await attempts.run(
-                    self.core,
-                    partial(
-                        votes.vote_posted,
-                        chat_id=owed.chat_id,
-                        game_id=owed.game_id,
-                        vote_seq=owed.seq,
-                        message_id=message_id,
-                    ),
-                )
-            except Exception as error:
-                log.warning(
-                    "vote %s: its new message could not be remembered (%s)", owed.seq, error
-                )
+        message_id = outcome.message_id
+        if message_id is None or message_id == owed.target:
+            return
+        assert owed.game_id is not None and owed.seq is not None
+        posted = partial(votes.vote_posted, chat_id=owed.chat_id, game_id=owed.game_id)
+        try:
+            await attempts.run(
+                self.core, partial(posted, vote_seq=owed.seq, message_id=message_id)
+            )
+        except Exception as error:
+            log.warning("vote %s: its new message could not be remembered (%s)", owed.seq, error)
