@@ -136,20 +136,18 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
     for owed in rows:
         markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
         if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
-            document = BufferedInputFile(owed.body, owed.filename or "file")
-            method = SendDocument(
-                chat_id=owed.chat_id,
-                message_thread_id=owed.thread_id,
-                document=document,
-                caption=owed.text,
-            )
-            await call(method, bot)
+            file = BufferedInputFile(owed.body, owed.filename or "file")
+            await call(SendDocument(document=file, caption=owed.text, **_where(owed)), bot)
         elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
             await _sheet(bot, core, owed, markup)
         elif owed.target is not None:
             await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
         else:
             await send(bot, owed.chat_id, owed.text, markup, thread_id=owed.thread_id)
+
+
+def _where(owed: Owed) -> dict[str, Any]:
+    return {"chat_id": owed.chat_id, "message_thread_id": owed.thread_id}
 
 
 async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
@@ -161,14 +159,9 @@ async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
     png = await render_png(snap.sheet, owed.lang, snap.settlement, core, snap.state)
     if png is not None:
         photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
-        method = SendPhoto(
-            chat_id=owed.chat_id,
-            message_thread_id=owed.thread_id,
-            photo=photo,
-            caption=owed.text,
-            reply_markup=markup,
+        await call(
+            SendPhoto(photo=photo, caption=owed.text, reply_markup=markup, **_where(owed)), bot
         )
-        await call(method, bot)
         return
     t = translator(owed.lang)
     text = Safe(f"{owed.text}\n\n{sheet_text(t, snap.state, snap.sheet, snap.settlement)}")
