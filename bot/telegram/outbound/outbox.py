@@ -13,13 +13,13 @@ from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import Core, GameState, Player, UnitOfWork, attempts, looks, tournaments, votes
+from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, votes
 from bot.core import debts as debts_core
 from bot.core.events import ReferReason
 from bot.core.results import Edited, Ended, Recorded, Undone, VoteState
 from bot.core.tournament_state import Entry, fold
 from bot.core.zones import zone_of_chat
-from bot.domain import Account, Owed, OwedKind
+from bot.domain import Owed, OwedKind
 from bot.domain.rows import TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
 from bot.texts.debts import ended_hint, private_ended_text, reminder_text
@@ -211,20 +211,16 @@ async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
         title = await repo.chat_title(ended.state.chat_id) if started else None
     rows: list[Owed] = []
     for account in started:
-        mine = [d for d in debts if _is(d.debtor, account) or _is(d.creditor, account)]
+        me = (account.user_id, account.username)  # a seat is his by its id or its @username
+        mine = [d for d in debts if d.debtor.is_user(*me) or d.creditor.is_user(*me)]
         if not mine:
             continue
         t = translator(account.lang)
-        owing = [debt for debt in mine if _is(debt.debtor, account)]
+        owing = [debt for debt in mine if debt.debtor.is_user(*me)]
         text = private_ended_text(t, mine, owing, title)
         keyboard = as_json(debts_keyboard(t, owing))
         rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
     return rows
-
-
-def _is(player: Player, account: Account) -> bool:
-    """The seat is this account's: by its id, or by the username it started the bot with."""
-    return player.is_user(account.user_id, account.username)
 
 
 async def remind_debts(core: Core, default_locale: str) -> int:

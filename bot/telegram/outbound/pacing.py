@@ -44,10 +44,8 @@ class TokenBucket:
     def delay(self, now: float, need: float = 1) -> float:
         """Seconds until `need` tokens are there (0: now); nothing is taken."""
         self._fill(now)
-        frozen = max(0.0, self.at - now)
-        if self.tokens >= need:
-            return frozen
-        return frozen + (need - self.tokens) / self.limit.rate
+        missing = max(0.0, need - self.tokens)
+        return max(0.0, self.at - now) + (missing / self.limit.rate if missing else 0.0)
 
     def take(self, now: float) -> float:
         """Reserve a token; the seconds to wait before the call may go (0: at once)."""
