@@ -247,12 +247,9 @@ def layout_sheet(
             # the part of the ring between two scales that lies over this stretch of the edge
             inside = [scale(p, centre, lo) for p in reversed(path)] if lo > 0 else [centre]
             points = (*(scale(p, centre, hi) for p in path), *inside)
-            region = model.Region(points, fill, seat, band)
-            shapes.append(region)
-            pool = closed and band.column is Column.POOL
-            drawn, area, heads = caption_head(
-                band, caption, Area(region.points, tuple(obstacles)), style, pool
-            )
+            shapes.append(model.Region(points, fill, seat, band))
+            area = Area(points, tuple(obstacles))  # only a closed pool is filled (gold)
+            drawn, area, heads = caption_head(band, caption, area, style, fill is not None)
             values = sheet.history.get(band, ())
             items = total_items(band, values, model.SEAT_COLOURS[seat], corrections)
             band_texts += drawn + lay(band, items, area, style, heads)
