@@ -59,7 +59,8 @@ def _detached(router: Router) -> Router:
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
-    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited
+    runtime.keep_response_types()  # aiogram's response models kept from the garbage collector
+    runtime.limit_malloc_arenas()
     core = Core(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),

@@ -32,12 +32,6 @@ def keep_response_types() -> int:
     return len(_kept)
 
 
-def start_up() -> None:
-    """Both, once at start-up (`bot.app.build_dispatcher`)."""
-    keep_response_types()
-    limit_malloc_arenas()
-
-
 def limit_malloc_arenas() -> bool:
     """`mallopt(M_ARENA_MAX, ARENAS)` on glibc; whether it was set."""
     name = ctypes.util.find_library("c")
