@@ -152,9 +152,8 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     """The rows a flow of one size uses in an area, top to bottom. A row takes the widest stretch
     the area leaves free (values split around the circle read badly), and rows go where they give
     the most room in all, a step apart: not in a narrow corner when one a little lower is wider."""
-    ascent, descent = metrics(size)
     # A row's step: DejaVu's line box (1.16 em) already leaves room between two rows.
-    height = ascent + descent
+    height = sum(metrics(size))
     step = height + 1
     found: list[Row] = []
     y, bottom = math.ceil(area.top), area.bottom
