@@ -92,10 +92,6 @@ class Area:
     def top(self) -> float:
         return min(y for _, y in self.points)
 
-    @property
-    def bottom(self) -> float:
-        return max(y for _, y in self.points)
-
     def row(self, y0: float, y1: float) -> list[Interval]:
         """The x intervals where a box spanning y0..y1 fits entirely (padding included)."""
         top, bottom = y0 - PAD, y1 + PAD
@@ -156,7 +152,7 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     height = sum(metrics(size))
     step = height + 1
     found: list[Row] = []
-    y, bottom = math.ceil(area.top), area.bottom
+    y, bottom = math.ceil(area.top), max(point[1] for point in area.points)
     while y + height + PAD <= bottom:
         spans = area.row(y, y + height)
         if spans:
