@@ -49,16 +49,14 @@ async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
         try:
             sent: T = await (bot(method) if bot is not None else method)
             return sent
-        except TelegramRetryAfter as error:
-            if attempt == RETRIES or error.retry_after > LONGEST_WAIT:
-                log.warning("%s not sent: Telegram asks to wait %s s", name, error.retry_after)
+        except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
+            wait = PAUSE * 2**attempt  # after a 5xx or a dropped connection: longer each time
+            if isinstance(error, TelegramRetryAfter):  # a 429 says how long
+                wait = error.retry_after
+            if attempt == RETRIES or wait > LONGEST_WAIT:
+                log.warning("%s not sent after %d attempt(s): %s", name, attempt + 1, error)
                 return None
-            await asyncio.sleep(error.retry_after)
-        except (TelegramServerError, TelegramNetworkError) as error:
-            if attempt == RETRIES:
-                log.warning("%s not sent after %d tries: %s", name, RETRIES + 1, error)
-                return None
-            await asyncio.sleep(PAUSE * 2**attempt)
+            await asyncio.sleep(wait)
         except TelegramBadRequest as error:
             if "not modified" not in str(error):
                 log.info("%s refused: %s", name, error)
