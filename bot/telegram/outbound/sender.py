@@ -233,8 +233,7 @@ class Sender:
                 raise
             if not rows:
                 return delivered
-            done = await asyncio.gather(*(self.deliver(row) for row in rows))
-            delivered += sum(done)
+            delivered += sum(await asyncio.gather(*(self.deliver(row) for row in rows)))
 
     async def deliver(self, row: OwedRow) -> int:
         """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
@@ -266,9 +265,8 @@ class Sender:
                 outcome = Again(self.clock() + STORE_PAUSE)
             except Exception as error:  # an answer that cannot be read, a bug of ours
                 if row.attempts + 1 >= GIVE_UP_AFTER:
-                    log.exception(
-                        "outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER
-                    )
+                    told = "outbox row %s: giving up after %d attempts"
+                    log.exception(told, row.id, GIVE_UP_AFTER)
                     outcome = Sent(None)
                 else:
                     error_text = f"{type(error).__name__}: {error}"
