@@ -147,11 +147,8 @@ class Poster:
                 sent = await self._file(owed, png, f"sheet-{owed.game_id}.png", caption)
                 return sent.message_id, sent.message_id
             except (TelegramBadRequest, TelegramEntityTooLarge) as error:
-                log.warning(
-                    "chat %s: the sheet picture was refused (%s); sending the text sheet",
-                    owed.chat_id,
-                    error,
-                )
+                told = "chat %s: the sheet picture was refused (%s); sending the text sheet"
+                log.warning(told, owed.chat_id, error)
         text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
         return await self._plain(owed, text), None
 
