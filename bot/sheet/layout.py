@@ -186,13 +186,12 @@ def layout_sheet(
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
-    number, word = style.centre
-    lines = [(str(sheet.rules.pool_target), number, True, model.INK)]
-    if sheet.game.stake is not None:
+    lines = [(str(sheet.rules.pool_target), style.centre[0], True, model.INK)]
+    if sheet.game.stake is None:
+        lines.append((words["centre_pool"], style.centre[1], False, model.MUTED))
+    else:
         stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
         lines.append((stake, style.strip[1], False, model.MUTED))
-    else:
-        lines.append((words["centre_pool"], word, False, model.MUTED))
     y = round(cy - sum(sum(metrics(s, b)) for _, s, b, _ in lines) / 2)
     centre_runs: list[TextRun] = []
     for text, em, bold, colour in lines:

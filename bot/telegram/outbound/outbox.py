@@ -142,9 +142,8 @@ class Outbox:
     ) -> None:
         """Redraw a vote's message or post it anew, then show what a passed vote did."""
         state, vote, t = result.state, result.vote, self.t
-        here = replace(
-            self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
-        )
+        chat = result.chat_id or state.chat_id
+        here = replace(self, chat_id=chat, thread_id=state.thread_id or None)
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
         target = message_id if message_id is not None else vote.message_id
         text, game = vote_text(t, result, self.zone), state.game_id
