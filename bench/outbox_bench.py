@@ -33,8 +33,8 @@ from bot.app import build_dispatcher  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import Owed, OwedKind, SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as reply  # noqa: E402
-from bot.telegram.outbound.coalesce import BEHIND  # noqa: E402
 from bot.telegram.outbound.pacing import Limit, Pacing  # noqa: E402
+from bot.telegram.outbound.sender import BEHIND  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock, TgUser  # noqa: E402
 from tests.bot.mocked_bot import MockedBot, deliver_through  # noqa: E402
 

@@ -32,10 +32,9 @@ from bot.telegram.inbound.handlers import ROUTERS
 from bot.telegram.inbound.polling import poll
 from bot.telegram.inbound.promises import Promises
 from bot.telegram.inbound.webhook import add_webhook, set_webhook, until_stopped
-from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes
+from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes, remind_debts
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
-from bot.telegram.outbound.settling import remind_debts
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, translator
 from bot.web.links import live_sheet_button
@@ -49,7 +48,8 @@ REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts ev
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
-    runtime.start_up()  # aiogram's response models kept from the GC, malloc arenas limited
+    runtime.keep_response_types()  # aiogram's response models kept from the garbage collector
+    runtime.limit_malloc_arenas()
     core = Core(store, clock)
     dispatcher = Dispatcher(
         storage=fsm_storage(settings, store),

@@ -3,6 +3,9 @@ that the bot calls through `asyncio.to_thread`."""
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Final
+
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import Correction, Corrections, drawing_lock
 from bot.sheet.raster import encode_png, is_busy, rasterise
@@ -36,14 +39,5 @@ def render_sheet_png(
     return encode_png(image, is_busy(layout)) if fold else encode_png(image, limit=None)
 
 
-def render_document_png(
-    sheet: Sheet,
-    lang: str = "ru",
-    *,
-    settlement: Settlement | None = None,
-    corrections: Corrections | None = None,
-) -> bytes:
-    """The full sheet (`/sheet full`) as an RGB PNG: every total, none folded behind "…"."""
-    return render_sheet_png(
-        sheet, lang, settlement=settlement, corrections=corrections, fold=False
-    )
+# The full sheet (`/sheet full`) as an RGB PNG: every total, none folded behind "…".
+render_document_png: Final = partial(render_sheet_png, fold=False)

@@ -50,15 +50,13 @@ def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
 
 
 def _subtract(intervals: list[Interval], cut: Interval) -> list[Interval]:
+    """What the intervals keep left and right of `cut`, in order."""
     out: list[Interval] = []
     for lo, hi in intervals:
-        if cut[1] <= lo or cut[0] >= hi:
-            out.append((lo, hi))
-            continue
-        if cut[0] > lo:
-            out.append((lo, cut[0]))
+        if lo < cut[0]:
+            out.append((lo, min(hi, cut[0])))
         if cut[1] < hi:
-            out.append((cut[1], hi))
+            out.append((max(lo, cut[1]), hi))
     return out
 
 
@@ -93,10 +91,6 @@ class Area:
     @property
     def top(self) -> float:
         return min(y for _, y in self.points)
-
-    @property
-    def bottom(self) -> float:
-        return max(y for _, y in self.points)
 
     def row(self, y0: float, y1: float) -> list[Interval]:
         """The x intervals where a box spanning y0..y1 fits entirely (padding included)."""
@@ -154,12 +148,11 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     """The rows a flow of one size uses in an area, top to bottom. A row takes the widest stretch
     the area leaves free (values split around the circle read badly), and rows go where they give
     the most room in all, a step apart: not in a narrow corner when one a little lower is wider."""
-    ascent, descent = metrics(size)
     # A row's step: DejaVu's line box (1.16 em) already leaves room between two rows.
-    height = ascent + descent
+    height = sum(metrics(size))
     step = height + 1
     found: list[Row] = []
-    y, bottom = math.ceil(area.top), area.bottom
+    y, bottom = math.ceil(area.top), max(point[1] for point in area.points)
     while y + height + PAD <= bottom:
         spans = area.row(y, y + height)
         if spans:
@@ -193,23 +186,16 @@ def arrange(items: Sequence[Item], area: Area, size: int) -> list[Start] | None:
     y, x, end = planned[0]
     starts: list[Start] = []
     for i, item in enumerate(items):
-        if item.newline:
-            if not fresh:
-                index += 1
-                if index == len(planned):
-                    return None
-                y, x, end = planned[index]
-                fresh = True
-            continue
         width = sum(text_width(s.text, _seg_size(size, s.rel, s.most), s.bold) for s in item.segs)
-        while x + width > end:
+        while (item.newline and not fresh) or x + width > end:  # the next row
             index += 1
             if index == len(planned):
                 return None
-            y, x, end = planned[index]
-        starts.append((y, x, i))
-        x += width + round(item.gap * size)
-        fresh = False
+            (y, x, end), fresh = planned[index], True
+        if not item.newline:
+            starts.append((y, x, i))
+            x += width + round(item.gap * size)
+            fresh = False
     return starts
 
 

@@ -5,42 +5,14 @@ under its caption, the players' name tabs and the circle in the centre."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from bot.sheet import model
 from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, lay
-from bot.sheet.model import (
-    BACKGROUND,
-    CLOSED_FILL,
-    CLOSED_MARK,
-    FRAMES,
-    FULL,
-    INK,
-    LINE,
-    MUTED,
-    PAD,
-    PHONE,
-    SEAT_COLOURS,
-    SEAT_TINTS,
-    STRIP_FILL,
-    THIN,
-    Circle,
-    Corrections,
-    Frame,
-    Layout,
-    Line,
-    Point,
-    Rect,
-    Region,
-    RunKind,
-    Shape,
-    Style,
-    TextRun,
-    metrics,
-    text_width,
-)
+from bot.sheet.model import Corrections, Point, RunKind, Style, TextRun, metrics, text_width
 from bot.sheet.strip import strip_runs
 from locales import catalog
 from locales.numbers import SUPERSCRIPT, format_amount
@@ -64,7 +36,7 @@ class Sector:
     toward: Point = (0.0, 0.0)  # the tab goes from the anchor this way along the edge (0: centred)
 
 
-def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
+def sectors(size: int, frame: model.Frame) -> tuple[Sector, ...]:
     """3 players: lines from the circle to the upper corners and the lower middle, seat A left,
     B top, C right; 4 players: the diagonals, A bottom, B left, C top, D right."""
     x0, y0, x1, y1 = frame.sheet
@@ -79,17 +51,11 @@ def sectors(size: int, frame: Frame) -> tuple[Sector, ...]:
             Sector(c, (tr, br, bm), (((tr, br), b), ((br, bm), a)), br, (br,)),
         )
 
-    def thirds(p: Point, q: Point) -> tuple[Point, Point]:
-        return (
-            (p[0] + (q[0] - p[0]) / 3, p[1] + (q[1] - p[1]) / 3),
-            (p[0] + 2 * (q[0] - p[0]) / 3, p[1] + 2 * (q[1] - p[1]) / 3),
-        )
-
     # The name tab ends where the middle part meets the last: it takes the end of the middle part
     # rather than cutting it in two, and nothing of the corner part, the smallest.
     out = []
     for seat, (p, q) in enumerate(((br, bl), (bl, tl), (tl, tr), (tr, br))):
-        m1, m2 = thirds(p, q)
+        m1, m2 = scale(q, p, 1 / 3), scale(q, p, 2 / 3)  # the thirds of the edge
         targets = ((seat - 1) % 4, (seat + 2) % 4, (seat + 1) % 4)
         parts = (((p, m1), targets[0]), ((m1, m2), targets[1]), ((m2, q), targets[2]))
         back = ((p[0] > q[0]) - (p[0] < q[0]), (p[1] > q[1]) - (p[1] < q[1]))
@@ -118,18 +84,15 @@ def total_items(
         segs: list[Seg] = []
         if fix is not None:
             wrong = format_amount(fix.wrong) + ("" if total is None else ".")
-            segs.append(Seg(wrong, color=MUTED, kind=RunKind.WRONG, band=band))
+            segs.append(Seg(wrong, color=model.MUTED, kind=RunKind.WRONG, band=band))
         if total is not None:
             text = format_amount(total) + ("" if fix is not None else dot)
-            if record == latest:
-                segs.append(
-                    Seg(text, bold=True, color=colour, band=band, record=record, latest=True)
-                )
-            else:
-                segs.append(Seg(text, band=band, record=record))
+            newest = record == latest
+            ink = colour if newest else model.INK
+            segs.append(Seg(text, bold=newest, color=ink, band=band, record=record, latest=newest))
         if fix is not None:
             mark = str(fix.number).translate(SUPERSCRIPT) + dot
-            segs.append(Seg(mark, color=MUTED, kind=RunKind.MARK, band=band))
+            segs.append(Seg(mark, color=model.MUTED, kind=RunKind.MARK, band=band))
         items.append(Item(tuple(segs)))
     return items
 
@@ -138,24 +101,24 @@ def _caption_items(
     band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
 ) -> list[Item]:
     """The caption's words, a closed pool's ✔ after them."""
-    items = [
-        Item((Seg(word, rel, color=MUTED, kind=RunKind.CAPTION, band=band, most=most),), gap=0.3)
+    segs = [
+        Seg(word, rel, color=model.MUTED, kind=RunKind.CAPTION, band=band, most=most)
         for word in words
     ]
     if closed:
-        mark = Seg("✔", rel, True, CLOSED_MARK, RunKind.MARK, band, most=most)
-        items.append(Item((mark,), gap=0.3))
-    return items
+        segs.append(Seg("✔", rel, True, model.CLOSED_MARK, RunKind.MARK, band, most=most))
+    return [Item((seg,), gap=0.3) for seg in segs]
 
 
 SHORTEST: Final = 5  # characters, "…" included: a caption is cut no shorter to let totals in
 
 
-def _shorter(words: list[str]) -> list[str] | None:
-    """The caption with its last word a letter shorter and ending in "…", or None."""
-    if len(words[-1]) <= 2:
-        return None
-    return [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+def _shortened(words: list[str]) -> Iterator[list[str]]:
+    """The caption, then with its last word a letter shorter each time, ending in "…"."""
+    yield words
+    while len(words[-1]) > 2:
+        words = [*words[:-1], words[-1].removesuffix("…")[:-1] + "…"]
+        yield words
 
 
 def caption_head(
@@ -165,38 +128,33 @@ def caption_head(
     "…", a closed pool's ending in ✔. With `Style.caption_flows` it is returned as heads to flow
     before the totals (then shorter ones, for a band too narrow beside its latest total); else it
     is drawn here and the totals' area returned avoids it. Returns (runs, area, heads)."""
-    words: list[str] = []
+    whole: list[str] = []
     for word in caption.split(" "):  # an arrow stays with the name after it: "→ Клара"
-        if words and words[-1] == "→":
-            words[-1] += " " + word
+        if whole and whole[-1] == "→":
+            whole[-1] += " " + word
         else:
-            words.append(word)
-    runs: list[TextRun] = []
-    shorter: list[str] | None = words
-    while shorter is not None:
-        words = shorter
+            whole.append(word)
+    for words in _shortened(whole):
         runs = flow(_caption_items(band, words, closed), area, *style.caption)
         if runs:
             break
-        shorter = _shorter(words)
-    if not runs:
+    else:
         return [], area, []
     if style.caption_flows:
         rel = style.caption[1] / style.totals[-1]
-        heads = []
-        variant: list[str] | None = words
-        while variant is not None:
-            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
-            variant = _shorter(variant)
-            if variant is not None and len(variant[-1].removeprefix("→ ")) < SHORTEST:
+        heads: list[list[Item]] = []
+        for variant in _shortened(words):
+            if heads and len(variant[-1].removeprefix("→ ")) < SHORTEST:
                 break
+            heads.append(_caption_items(band, variant, closed, rel, style.caption[0]))
         return [], area, heads
     x0, y0 = min(r.box[0] for r in runs), min(r.box[1] for r in runs)
     x1, y1 = max(r.box[2] for r in runs), max(r.box[3] for r in runs)
-    around = Obstacle((x0 - PAD, y0 - PAD, x1 + 0.35 * runs[0].size, y1 + PAD / 2))
+    pad = model.PAD
+    around = Obstacle((x0 - pad, y0 - pad, x1 + 0.35 * runs[0].size, y1 + pad / 2))
     # Nothing above the caption: the totals read after it.
     left, right = min(x for x, _ in area.points), max(x for x, _ in area.points)
-    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - PAD))
+    above = Obstacle((left - 1, area.top - 1, right + 1, y0 - pad))
     return runs, Area(area.points, (*area.obstacles, around, above)), []
 
 
@@ -207,18 +165,16 @@ def layout_sheet(
     settlement: Settlement | None = None,
     corrections: Corrections | None = None,
     fold: bool = True,
-) -> Layout:
+) -> model.Layout:
     """The picture of a 3- or 4-player sheet, nothing drawn yet; without `settlement` the balances
     are `scoring.settle.settle`'s; `corrections` maps (band, record index) to `Correction(wrong,
     number)`, drawn the paper way: `10.14.12³.16`. `fold`: the chat's picture (`model.PHONE`),
     else every total (`model.FULL`)."""
-    style = PHONE if fold else FULL
+    style = model.PHONE if fold else model.FULL
     if settlement is None:
         settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
     size = sheet.game.size
-    if size not in FRAMES:
-        raise ValueError(f"a sheet for 3 or 4 players, not {size}")
-    frame = FRAMES[size]
+    frame = model.FRAMES[size]  # a game is of 3 or 4 players
     words = catalog.table(lang, "sheet")
     corrections = corrections or {}
     centre = frame.centre
@@ -226,18 +182,16 @@ def layout_sheet(
     names = sheet.game.players
     parts = sectors(size, frame)
 
-    shapes: list[Shape] = [Rect((0, 0, frame.width, frame.height), BACKGROUND)]
-    runs: list[TextRun] = []
+    shapes: list[model.Shape] = [model.Rect((0, 0, frame.width, frame.height), model.BACKGROUND)]
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
-    number, word = style.centre
-    lines: list[tuple[str, int, bool, str]] = [(str(sheet.rules.pool_target), number, True, INK)]
-    if sheet.game.stake is not None:
-        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
-        lines.append((stake, style.strip[1], False, MUTED))
+    lines = [(str(sheet.rules.pool_target), style.centre[0], True, model.INK)]
+    if sheet.game.stake is None:
+        lines.append((words["centre_pool"], style.centre[1], False, model.MUTED))
     else:
-        lines.append((words["centre_pool"], word, False, MUTED))
+        stake = format_amount(sheet.game.stake, decimals=True, lang=lang)
+        lines.append((stake, style.strip[1], False, model.MUTED))
     y = round(cy - sum(sum(metrics(s, b)) for _, s, b, _ in lines) / 2)
     centre_runs: list[TextRun] = []
     for text, em, bold, colour in lines:
@@ -249,11 +203,11 @@ def layout_sheet(
         box = (x, y, x + w, y + ascent + descent)
         centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
         y += ascent + descent
-    circle = Circle((cx, cy), r, "#ffffff", LINE, 3)
+    circle = model.Circle((cx, cy), r, "#ffffff", model.LINE, 3)
     # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
     # along it), in at most its room of px: smaller type, then cut with "…".
     x0, y0, x1, y1 = frame.sheet
-    tabs: list[tuple[Rect, TextRun]] = []
+    tabs: list[tuple[model.Rect, TextRun]] = []
     obstacles = [Obstacle((cx - r - 3, cy - r - 3, cx + r + 3, cy + r + 3), round=True)]
     for sector in parts:
         limit = NAME_ROOM[size][sector.anchor[0] in (x0, x1)]
@@ -270,18 +224,17 @@ def layout_sheet(
         by = round(y0 + inset if ay == y0 else (y1 - inset - h if ay == y1 else ay - h / 2))
         inner_box = (bx + 12, by + 6, bx + w - 12, by + h - 6)
         run = TextRun(text, bx + 12, by + 6, inner_box, em, True, "#ffffff", RunKind.NAME)
-        tabs.append(
-            (Rect((bx, by, bx + w, by + h), SEAT_COLOURS[sector.seat], None, 0, h / 2), run)
-        )
+        colour = model.SEAT_COLOURS[sector.seat]
+        tabs.append((model.Rect((bx, by, bx + w, by + h), colour, None, 0, h / 2), run))
         obstacles.append(Obstacle((bx - 2, by - 2, bx + w + 2, by + h + 2)))
 
     # Sectors in their tints, a closed pool in gold; every band a region carrying its band.
     band_texts: list[TextRun] = []
     for sector in parts:
         seat = sector.seat
-        shapes.append(Region((*sector.path, centre), SEAT_TINTS[seat], seat))
+        shapes.append(model.Region((*sector.path, centre), model.SEAT_TINTS[seat], seat))
         closed = seat in sheet.closed_pools
-        gold = CLOSED_FILL if closed else None
+        gold = model.CLOSED_FILL if closed else None
         bands = [
             (Band(seat, Column.MOUNTAIN), sector.path, 0.0, inner, words["mountain"], None),
             (Band(seat, Column.POOL), sector.path, inner, middle, words["pool"], gold),
@@ -293,41 +246,36 @@ def layout_sheet(
             # the part of the ring between two scales that lies over this stretch of the edge
             inside = [scale(p, centre, lo) for p in reversed(path)] if lo > 0 else [centre]
             points = (*(scale(p, centre, hi) for p in path), *inside)
-            region = Region(points, fill, seat, band)
-            shapes.append(region)
-            pool = closed and band.column is Column.POOL
-            drawn, area, heads = caption_head(
-                band, caption, Area(region.points, tuple(obstacles)), style, pool
-            )
-            items = total_items(band, sheet.history.get(band, ()), SEAT_COLOURS[seat], corrections)
+            shapes.append(model.Region(points, fill, seat, band))
+            area = Area(points, tuple(obstacles))  # only a closed pool is filled (gold)
+            drawn, area, heads = caption_head(band, caption, area, style, fill is not None)
+            values = sheet.history.get(band, ())
+            items = total_items(band, values, model.SEAT_COLOURS[seat], corrections)
             band_texts += drawn + lay(band, items, area, style, heads)
 
     # Lines: the concentric rectangles, the sector lines, the whists splits, the frame.
     for s in (middle, inner):
-        a = scale(frame.sheet[:2], centre, s)
-        b = scale(frame.sheet[2:], centre, s)
-        shapes.append(Rect((a[0], a[1], b[0], b[1]), None, THIN, 2))
+        a, b = scale(frame.sheet[:2], centre, s), scale(frame.sheet[2:], centre, s)
+        shapes.append(model.Rect((*a, *b), None, model.THIN, 2))
     for sector in parts:
         for point in sector.splits:
-            shapes.append(Line(scale(point, centre, middle), point, 2, THIN))
+            shapes.append(model.Line(scale(point, centre, middle), point, 2, model.THIN))
     for sector in parts:
         corner = sector.path[0]
         dx, dy = corner[0] - centre[0], corner[1] - centre[1]
         length = math.hypot(dx, dy)
         start = (centre[0] + dx * frame.radius / length, centre[1] + dy * frame.radius / length)
-        shapes.append(Line(start, corner, 3, LINE))
-    shapes.append(Rect(frame.sheet, None, LINE, 3))
+        shapes.append(model.Line(start, corner, 3, model.LINE))
+    shapes.append(model.Rect(frame.sheet, None, model.LINE, 3))
     shapes.append(circle)
-    for rect, run in tabs:
-        shapes.append(rect)
-        runs.append(run)
-    runs += centre_runs + band_texts
+    shapes += [rect for rect, _ in tabs]
+    runs = [run for _, run in tabs] + centre_runs + band_texts
 
     # The strip under the drawing.
-    shapes.append(Rect(frame.strip, STRIP_FILL, THIN, 2, 10))
+    shapes.append(model.Rect(frame.strip, model.STRIP_FILL, model.THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     folded = any(run.kind is RunKind.ELLIPSIS for run in runs)
     corrected = any(run.kind is RunKind.WRONG for run in runs)  # not folded away
     runs += strip_runs(sheet, settlement, words, lang, corrected, folded, strip_area, style)
-    return Layout(frame.width, frame.height, tuple(shapes), tuple(runs))
+    return model.Layout(frame.width, frame.height, tuple(shapes), tuple(runs))

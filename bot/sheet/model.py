@@ -91,24 +91,20 @@ SEAT_TINTS: Final = ("#e6eefc", "#e2f4ea", "#efe8fc", "#fbeadf")
 class Frame:
     """The canvas of one table size and where its parts go."""
 
-    width: int
-    height: int
     sheet: Box
     strip: Box
     centre: Point  # of the circle, and of the concentric band rectangles
-    radius: float
     scales: tuple[float, float]  # the mountain's and the pool's outer edges (0 centre, 1 edge)
+    radius: float = 72
+    width: int = WIDTH
+    height: int = HEIGHT
 
 
 FRAMES: Final[Mapping[int, Frame]] = {
     # 3 players: a landscape drawing, the centre below its middle so that the top sector is not a
     # thin wedge; 4 players: a square. The strip under the drawing takes the rest of the height.
-    3: Frame(
-        WIDTH, HEIGHT, (14, 14, 996, 900), (14, 914, 996, 1265), (505, 510), 72, (0.42, 0.62)
-    ),
-    4: Frame(
-        WIDTH, HEIGHT, (14, 14, 996, 996), (14, 1010, 996, 1265), (505, 505), 72, (0.44, 0.64)
-    ),
+    3: Frame((14, 14, 996, 900), (14, 914, 996, 1265), (505, 510), (0.42, 0.62)),
+    4: Frame((14, 14, 996, 996), (14, 1010, 996, 1265), (505, 505), (0.44, 0.64)),
 }
 
 
@@ -223,5 +219,4 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 @cache
 def metrics(size: int, bold: bool = False) -> tuple[int, int]:
     """(ascent, descent) in px."""
-    ascent, descent = font(size, bold).getmetrics()
-    return ascent, descent
+    return font(size, bold).getmetrics()

@@ -9,17 +9,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.sheet.model import (
-    BACKGROUND,
-    INK,
-    MINUS,
-    MUTED,
-    PLUS,
-    STRIP_FILL,
-    THIN,
-    drawing_lock,
-    font,
-)
+from bot.sheet import model
+from bot.sheet.model import INK, MINUS, MUTED, PLUS, STRIP_FILL, THIN, drawing_lock, font
 from bot.sheet.raster import encode_png
 from locales import catalog, numbers
 
@@ -35,8 +26,6 @@ BAR_HEIGHT: Final = 14
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One player as the standings show him."""
-
     place: int
     name: str
     total: Fraction  # whists
@@ -63,7 +52,7 @@ def render_standings_png(
     shown = list(rows[:MOST_ROWS])
     more = len(rows) - len(shown)
     height = TOP + ROW * max(len(shown), 1) + (48 if more else 0) + PAD
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    image = Image.new("RGB", (WIDTH, height), model.BACKGROUND)
     # The zero line between the name column and the edge, and px per whist.
     high = max((max(r.total, Fraction(0)) for r in shown), default=Fraction(0))
     low = max((max(-r.total, Fraction(0)) for r in shown), default=Fraction(0))

@@ -24,18 +24,14 @@ def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | N
         return None
     number, deal = last
     if isinstance(deal, Contract):
-        suit = "" if deal.suit is None else deal.suit.value
-        if deal.suit is Suit.NO_TRUMP:
-            suit = words["no_trump"]
-        head = f"{names[deal.declarer]} {deal.level}{suit}"
+        suit = words["no_trump"] if deal.suit is Suit.NO_TRUMP else (deal.suit or "")
         if deal.three_down:
-            return number, f"{head} {words['three_down']}"
-        if Role.HALF in deal.roles and not deal.played:
-            return number, f"{head} {words['half_whist']}"
-        if not deal.played:
-            return number, f"{head} {words['passed']}"
-        result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
-        return number, f"{head} {result}"
+            result = words["three_down"]
+        elif not deal.played:
+            result = words["half_whist" if Role.HALF in deal.roles else "passed"]
+        else:
+            result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
+        return number, f"{names[deal.declarer]} {deal.level}{suit} {result}"
     if isinstance(deal, Misere):
         result = "=" if deal.tricks == 0 else words["tricks"].format(count=deal.tricks)
         return number, f"{names[deal.declarer]} {words['misere']} {result}"
@@ -82,20 +78,16 @@ def strip_runs(
         head.append(Item((sep, word(words["next_dealer"]), name)))
         if sheet.last_round_announced:
             head.append(Item((sep, word(words["last_round"], bold=True))))
-    overrides: list[Item] = []
-    pairs = list(rules.overrides(game.size).items())
-    if pairs:
-        overrides = [NEWLINE, Item((word(words["overrides"], MUTED),))]
-        for i, (key, value) in enumerate(pairs):
-            text = f"{key}={value}" + (", " if i < len(pairs) - 1 else "")
-            overrides.append(Item((word(text),), gap=0.2))
+    pairs = [f"{key}={value}" for key, value in rules.overrides(game.size).items()]
+    overrides = [NEWLINE, Item((word(words["overrides"], MUTED),))] if pairs else []
+    for i, pair in enumerate(pairs):
+        overrides.append(Item((word(pair + (", " if i < len(pairs) - 1 else "")),), gap=0.2))
     last: list[Item] = []
-    summary = _deal_summary(sheet, words)
-    if summary is not None:
-        segs = [word(words["last_deal"].format(number=summary[0]), MUTED)]
-        for part in filter(None, re.split("([♦♥])", summary[1])):  # the red suits in red
-            segs.append(word(part, RED if part in "♦♥" else INK))
-        last = [NEWLINE, Item(tuple(segs))]
+    if (summary := _deal_summary(sheet, words)) is not None:
+        number, told = summary
+        parts = filter(None, re.split("([♦♥])", told))  # the red suits in red
+        segs = [word(part, RED if part in "♦♥" else INK) for part in parts]
+        last = [NEWLINE, Item((word(words["last_deal"].format(number=number), MUTED), *segs))]
 
     def balances(plan: set[str]) -> list[Item]:
         """Each player's balance if the game ended now, in whists and, with a stake, in money."""

@@ -1,23 +1,33 @@
-"""Inline buttons and their typed callback data (each within Telegram's 64 bytes)."""
+"""Inline buttons and their typed callback data (each within Telegram's 64 bytes); the bot's deep
+links, whose game payload `game_<chat>_<number>` grants nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
+from typing import Final
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import Player
 from bot.core.ledger import Debt
-from bot.telegram import deeplinks
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
 from bot.texts.deal_draft import DealStep, Draft
 from bot.texts.help import TOPICS, Topic, topic_label
 from bot.texts.i18n import Translator
 from scoring.seating import Seating
+
+GROUP_PAYLOAD: Final = "added"  # ?startgroup=: the bot was added from its private /start
+_GAME: Final = re.compile(r"game_(?P<chat>-?\d{1,20})_(?P<number>\d{1,9})")
+
+
+def read_game_payload(payload: str) -> tuple[int, int] | None:
+    """(chat id, game number) of a game's payload; None for any other payload."""
+    match = _GAME.fullmatch(payload.strip())
+    return None if match is None else (int(match["chat"]), int(match["number"]))
 
 
 class JoinCb(CallbackData, prefix="j"):
@@ -46,6 +56,17 @@ class DebtCb(CallbackData, prefix="db"):
     debt: int
 
 
+def _button(
+    text: str, data: CallbackData | None = None, url: str | None = None
+) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data.pack() if data else None, url=url)
+
+
+def _markup(buttons: Sequence[InlineKeyboardButton], per_row: int = 1) -> InlineKeyboardMarkup:
+    rows = [list(buttons[i : i + per_row]) for i in range(0, len(buttons), per_row)]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
+
+
 def as_json(markup: InlineKeyboardMarkup | None) -> str | None:
     """A keyboard as an owed row keeps it (None: no keyboard)."""
     return markup.model_dump_json(exclude_none=True) if markup is not None else None
@@ -56,14 +77,11 @@ DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 
 
 def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
     """One "✅ paid" button a row for the first DEBT_BUTTONS debts (None when there is none)."""
-    if not debts:
-        return None
-    builder = InlineKeyboardBuilder()
-    for debt in debts[:DEBT_BUTTONS]:
-        data = DebtCb(game=debt.game_id, debt=debt.seq)
-        builder.button(text=debt_texts.button_text(t, debt), callback_data=data)
-    builder.adjust(1)
-    return builder.as_markup()
+    buttons = [
+        _button(debt_texts.button_text(t, debt), DebtCb(game=debt.game_id, debt=debt.seq))
+        for debt in debts[:DEBT_BUTTONS]
+    ]
+    return _markup(buttons) if buttons else None
 
 
 def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMarkup | None:
@@ -80,27 +98,18 @@ def opening_keyboard(
     t: Translator, game_id: int, players: Sequence[Player], open_seats: bool
 ) -> InlineKeyboardMarkup | None:
     """Under an opened game: Join, and "✋ This is me" per unheld @username seat; or None."""
-    builder = InlineKeyboardBuilder()
-    if open_seats:
-        builder.button(text=t("button-join"), callback_data=JoinCb(game=game_id))
-    for seat, player in enumerate(players):
-        if player.username and player.user_id is None:
-            builder.button(
-                text=t("button-claim", handle=f"@{player.username}"),
-                callback_data=ClaimCb(game=game_id, seat=seat),
-            )
-    if not list(builder.buttons):
-        return None
-    builder.adjust(1)
-    return builder.as_markup()
+    buttons = [_button(t("button-join"), JoinCb(game=game_id))] if open_seats else []
+    buttons += [
+        _button(t("button-claim", handle=f"@{player.username}"), ClaimCb(game=game_id, seat=seat))
+        for seat, player in enumerate(players)
+        if player.username and player.user_id is None
+    ]
+    return _markup(buttons) if buttons else None
 
 
 def vote_keyboard(t: Translator, game_id: int, vote_seq: int) -> InlineKeyboardMarkup:
-    builder = InlineKeyboardBuilder()
-    for key, yes in (("button-yes", True), ("button-no", False)):
-        builder.button(text=t(key), callback_data=VoteCb(game=game_id, vote=vote_seq, yes=yes))
-    builder.adjust(2)
-    return builder.as_markup()
+    yes, no = (VoteCb(game=game_id, vote=vote_seq, yes=answer) for answer in (True, False))
+    return _markup([_button(t("button-yes"), yes), _button(t("button-no"), no)], per_row=2)
 
 
 class Act(StrEnum):
@@ -162,13 +171,11 @@ def deal_keyboard(
 def game_link_keyboard(
     t: Translator, username: str, chat_id: int, number: int
 ) -> InlineKeyboardMarkup | None:
-    """Under a shared score: open the game in the private chat (its players see it there)."""
+    """Under a shared score: the private /start that opens the game (its players see it there)."""
     if not username:
         return None
-    builder = InlineKeyboardBuilder()
-    url = deeplinks.start_url(username, deeplinks.game_payload(chat_id, number))
-    builder.button(text=t.template("button-open-game"), url=url)
-    return builder.as_markup()
+    url = f"https://t.me/{username}?start=game_{chat_id}_{number}"
+    return _markup([_button(t.template("button-open-game"), url=url)])
 
 
 class HelpCb(CallbackData, prefix="hp"):
@@ -179,32 +186,19 @@ class HelpCb(CallbackData, prefix="hp"):
 
 def help_keyboard(t: Translator, topic: Topic) -> InlineKeyboardMarkup:
     """The short screen's topic buttons, two a row; a topic's screen has ◀ back."""
-    builder = InlineKeyboardBuilder()
     if topic is not Topic.HOME:
-        builder.button(text=t.template("help-button-back"), callback_data=HelpCb(topic=Topic.HOME))
-        return builder.as_markup()
-    for shown in TOPICS:
-        builder.button(text=topic_label(t, shown), callback_data=HelpCb(topic=shown))
-    builder.adjust(2)
-    return builder.as_markup()
+        return _markup([_button(t.template("help-button-back"), HelpCb(topic=Topic.HOME))])
+    return _markup([_button(topic_label(t, shown), HelpCb(topic=shown)) for shown in TOPICS], 2)
 
 
 def greeting_keyboard(t: Translator) -> InlineKeyboardMarkup:
     """Under the greeting in a group the bot was added to: how to start (the recording topic)."""
-    builder = InlineKeyboardBuilder()
-    builder.button(
-        text=t.template("button-how-to-start"), callback_data=HelpCb(topic=Topic.RECORDING)
-    )
-    return builder.as_markup()
+    return _markup([_button(t.template("button-how-to-start"), HelpCb(topic=Topic.RECORDING))])
 
 
 def private_start_keyboard(t: Translator, username: str) -> InlineKeyboardMarkup:
     """Under the private /start: add the bot to a group, and how to play (/help)."""
-    builder = InlineKeyboardBuilder()
-    if username:
-        builder.button(
-            text=t.template("button-add-to-group"), url=deeplinks.add_to_group_url(username)
-        )
-    builder.button(text=t.template("button-how-to-play"), callback_data=HelpCb(topic=Topic.HOME))
-    builder.adjust(1)
-    return builder.as_markup()
+    url = f"https://t.me/{username}?startgroup={GROUP_PAYLOAD}"
+    add = _button(t.template("button-add-to-group"), url=url)
+    play = _button(t.template("button-how-to-play"), HelpCb(topic=Topic.HOME))
+    return _markup([add, play] if username else [play])

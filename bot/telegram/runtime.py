@@ -32,22 +32,13 @@ def keep_response_types() -> int:
     return len(_kept)
 
 
-def start_up() -> None:
-    """Both, once at start-up (`bot.app.build_dispatcher`)."""
-    keep_response_types()
-    limit_malloc_arenas()
-
-
 def limit_malloc_arenas() -> bool:
     """`mallopt(M_ARENA_MAX, ARENAS)` on glibc; whether it was set."""
     name = ctypes.util.find_library("c")
     if name is None:
         return False
     try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(name).mallopt
     except (OSError, AttributeError):
         return False
-    mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_ARENA_MAX, ARENAS))
+    return bool(mallopt(M_ARENA_MAX, ARENAS))  # ctypes passes and returns C ints by default

@@ -17,7 +17,7 @@ from bot.core.events import Kind, Player
 from bot.core.ledger import Debt
 from bot.storage import SqliteStore
 from bot.telegram.keyboards import DEBT_BUTTONS, DebtCb, JoinCb, debts_keyboard
-from bot.telegram.outbound.settling import remind_debts
+from bot.telegram.outbound.outbox import remind_debts
 from bot.texts.i18n import translator
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, TgUser, texts
 from tests.bot.test_game_flow import vote_button

@@ -151,7 +151,7 @@ async def test_two_deals_sent_at_once_get_consecutive_numbers(chat: ChatDriver) 
     updates = [chat.message_update(user, f"/deal {line}") for user, line in DEALS[:4]]
     await asyncio.gather(*(chat.dispatcher.feed_update(chat.bot, u) for u in updates))
     captions = [r.caption or "" for r in chat.bot.requests if isinstance(r, SendPhoto)]
-    # Sheets that waited together go out as the newest, with every caption (bot.telegram.outbound.coalesce).
+    # Sheets that waited together go out as the newest, with every caption (bot.telegram.outbound.sender).
     numbers = sorted(int(n) for c in captions for n in re.findall(r"<b>#(\d+)</b>", c))
     assert numbers == [1, 2, 3, 4]
     history = await chat.say(ANNA, "/history")

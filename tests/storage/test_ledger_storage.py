@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.core import Core
 from bot.domain import Account, GameStatus, Reminder, Store
-from bot.telegram.outbound.settling import remind_debts
+from bot.telegram.outbound.outbox import remind_debts
 from tests.storage.conftest import Backend
 
 AT = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -15,13 +15,7 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import (
-    EditMessageText,
-    SendDocument,
-    SendMessage,
-    SendPhoto,
-    TelegramMethod,
-)
+from aiogram.methods import EditMessageText, SendDocument, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
@@ -35,7 +29,7 @@ from aiogram.types import (
 from bot.core import Core, looks
 from bot.domain import Owed, OwedKind
 from bot.telegram.keyboards import without_button
-from bot.telegram.outbound.outbox import render_png
+from bot.telegram.outbound.outbox import Markup, render_png
 from bot.texts.i18n import Safe, translator
 from bot.texts.score import sheet_text
 from bot.texts.views import chunks
@@ -55,16 +49,14 @@ async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
         try:
             sent: T = await (bot(method) if bot is not None else method)
             return sent
-        except TelegramRetryAfter as error:
-            if attempt == RETRIES or error.retry_after > LONGEST_WAIT:
-                log.warning("%s not sent: Telegram asks to wait %s s", name, error.retry_after)
+        except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
+            wait = PAUSE * 2**attempt  # after a 5xx or a dropped connection: longer each time
+            if isinstance(error, TelegramRetryAfter):  # a 429 says how long
+                wait = error.retry_after
+            if attempt == RETRIES or wait > LONGEST_WAIT:
+                log.warning("%s not sent after %d attempt(s): %s", name, attempt + 1, error)
                 return None
-            await asyncio.sleep(error.retry_after)
-        except (TelegramServerError, TelegramNetworkError) as error:
-            if attempt == RETRIES:
-                log.warning("%s not sent after %d tries: %s", name, RETRIES + 1, error)
-                return None
-            await asyncio.sleep(PAUSE * 2**attempt)
+            await asyncio.sleep(wait)
         except TelegramBadRequest as error:
             if "not modified" not in str(error):
                 log.info("%s refused: %s", name, error)
@@ -85,19 +77,13 @@ async def answer_photo(
     return await call(message.answer_photo(BufferedInputFile(png, filename), caption=caption))
 
 
-async def edit(
-    message: Message, text: str, markup: InlineKeyboardMarkup | None = None
-) -> Message | bool | None:
+async def edit(message: Message, text: str, markup: Markup = None) -> Message | bool | None:
     """`message` (the bot's) shown anew, with `markup` (None: without buttons)."""
     return await call(message.edit_text(text, reply_markup=markup))
 
 
 async def edit_in(
-    bot: Bot,
-    chat_id: int,
-    message_id: int,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
+    bot: Bot, chat_id: int, message_id: int, text: str, markup: Markup = None
 ) -> Message | bool | None:
     method = EditMessageText(
         chat_id=chat_id, message_id=message_id, text=text, reply_markup=markup
@@ -120,12 +106,7 @@ async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = 
 
 
 async def send(
-    bot: Bot,
-    chat_id: int,
-    text: str,
-    markup: InlineKeyboardMarkup | None = None,
-    *,
-    thread_id: int | None = None,
+    bot: Bot, chat_id: int, text: str, markup: Markup = None, *, thread_id: int | None = None
 ) -> Message | None:
     """`text` into the chat (`thread_id`: into that forum topic)."""
     message = SendMessage(
@@ -153,14 +134,8 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
     for owed in rows:
         markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
         if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
-            document = BufferedInputFile(owed.body, owed.filename or "file")
-            method = SendDocument(
-                chat_id=owed.chat_id,
-                message_thread_id=owed.thread_id,
-                document=document,
-                caption=owed.text,
-            )
-            await call(method, bot)
+            file = BufferedInputFile(owed.body, owed.filename or "file")
+            await call(SendDocument(document=file, caption=owed.text, **_where(owed)), bot)
         elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
             await _sheet(bot, core, owed, markup)
         elif owed.target is not None:
@@ -169,24 +144,22 @@ async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
             await send(bot, owed.chat_id, owed.text, markup, thread_id=owed.thread_id)
 
 
-async def _sheet(bot: Bot, core: Core, owed: Owed, markup: InlineKeyboardMarkup | None) -> None:
-    snap = None
-    if owed.game_id is not None and owed.seq is not None:
-        snap = await looks.sheet_at(core, owed.game_id, owed.seq)
+def _where(owed: Owed) -> dict[str, Any]:
+    return {"chat_id": owed.chat_id, "message_thread_id": owed.thread_id}
+
+
+async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
+    assert owed.game_id is not None and owed.seq is not None  # a sheet's row names its game
+    snap = await looks.sheet_at(core, owed.game_id, owed.seq)
     if snap is None or snap.sheet is None or snap.settlement is None:
         await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
         return
     png = await render_png(snap.sheet, owed.lang, snap.settlement, core, snap.state)
     if png is not None:
         photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
-        method = SendPhoto(
-            chat_id=owed.chat_id,
-            message_thread_id=owed.thread_id,
-            photo=photo,
-            caption=owed.text,
-            reply_markup=markup,
+        await call(
+            SendPhoto(photo=photo, caption=owed.text, reply_markup=markup, **_where(owed)), bot
         )
-        await call(method, bot)
         return
     t = translator(owed.lang)
     text = Safe(f"{owed.text}\n\n{sheet_text(t, snap.state, snap.sheet, snap.settlement)}")

@@ -1,4 +1,5 @@
-"""The one way to answer a user: `Outbox` owes the answers in the handler's unit of work."""
+"""The one way to answer a user: `Outbox` owes the answers in the handler's unit of work; what the
+vote clock, a game's end, the debt reminders and a tournament's tables owe goes through it too."""
 
 from __future__ import annotations
 
@@ -7,20 +8,23 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
-from typing import Any, Final, Protocol
+from functools import partial
+from typing import Any, Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.core import Core, GameState, UnitOfWork, looks, votes
-from bot.core.results import Ended, Recorded, VoteState
+from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, votes
+from bot.core import debts as debts_core
+from bot.core.events import ReferReason
+from bot.core.results import Edited, Ended, Recorded, Undone, VoteState
+from bot.core.tournaments import Entry, fold
 from bot.core.zones import zone_of_chat
-from bot.domain import Owed, OwedKind
+from bot.domain import Owed, OwedKind, TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
-from bot.telegram.outbound import tournament_news
-from bot.telegram.outbound.settling import private_messages
-from bot.texts.debts import ended_hint
+from bot.texts.debts import ended_hint, private_ended_text, reminder_text
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.score import ended_text
+from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
 from bot.texts.views import chunks, plain_text, recorded_text
 from bot.texts.votes import applied_text, vote_text
 from scoring.settle import Settlement
@@ -62,17 +66,7 @@ async def render_png(
         return None
 
 
-class Sheeted(Protocol):
-    """A command's result that carries the game and its sheet (Recorded, Undone, Edited)."""
-
-    @property
-    def state(self) -> GameState: ...
-    @property
-    def sheet(self) -> Sheet: ...
-    @property
-    def settlement(self) -> Settlement: ...
-
-
+Sheeted = Recorded | Undone | Edited  # a command's result that carries the game and its sheet
 Markup = InlineKeyboardMarkup | None
 LiveButton = Callable[[Translator, int, bool], InlineKeyboardButton | None]
 """(texts, game id, private chat) → the button that opens the game's live sheet, or None."""
@@ -139,28 +133,21 @@ class Outbox:
         button = self.live(self.t, state.game_id, self.chat_id > 0) if self.live else None
         markup = InlineKeyboardMarkup(inline_keyboard=[[button]]) if button is not None else None
         game, seq = state.game_id, state.last_seq
-        sheet_row = self._owed(
-            kind, caption, markup, game_id=game, seq=seq, reply_to=self.message_id
-        )
-        uow.owe(*rows, sheet_row)
+        row = self._owed(kind, caption, markup, game_id=game, seq=seq, reply_to=self.message_id)
+        uow.owe(*rows, row)
 
     async def vote(
         self, uow: UnitOfWork, result: VoteState, *, message_id: int | None = None
     ) -> None:
         """Redraw a vote's message or post it anew, then show what a passed vote did."""
         state, vote, t = result.state, result.vote, self.t
-        here = replace(
-            self, chat_id=result.chat_id or state.chat_id, thread_id=state.thread_id or None
-        )
+        chat = result.chat_id or state.chat_id
+        here = replace(self, chat_id=chat, thread_id=state.thread_id or None)
         markup = vote_keyboard(t, state.game_id, vote.seq) if result.passed is None else None
         target = message_id if message_id is not None else vote.message_id
-        text = vote_text(t, result, self.zone)
-        uow.owe(
-            here._owed(
-                OwedKind.VOTE, text, markup, game_id=state.game_id, seq=vote.seq, target=target
-            )
-        )
-        await tournament_news.referred(uow, t.lang, result)  # told at the home too
+        text, game = vote_text(t, result, self.zone), state.game_id
+        uow.owe(here._owed(OwedKind.VOTE, text, markup, game_id=game, seq=vote.seq, target=target))
+        await _referred_home(uow, t.lang, result)  # told at the home too
         applied = result.applied
         if applied is not None:
             caption = applied_text(t, state, applied)
@@ -174,16 +161,11 @@ class Outbox:
         hint = ended_hint(t, ended.debts)
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
-        uow.owe(*await private_messages(uow, ended))
-        await tournament_news.ended(uow, t.lang, ended.state)
+        uow.owe(*await _private_messages(uow, ended))
+        await _ended_home(uow, t.lang, ended.state)
 
     async def photo(
-        self,
-        uow: UnitOfWork,
-        png: bytes,
-        filename: str,
-        caption: Safe,
-        markup: Markup = None,
+        self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe, markup: Markup = None
     ) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows, caption = self._captioned(caption, caption.split("\n", 1)[0])
@@ -214,6 +196,50 @@ async def close_expired_votes(core: Core, default_locale: str) -> int:
     return closed
 
 
+async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
+    """One private message per player of the ended game who started the bot: his debts."""
+    debts = ended.debts
+    players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
+    ids = sorted({p.user_id for p in players if p.user_id is not None})
+    names = sorted({p.username for p in players if p.user_id is None and p.username})
+    if not ids and not names:
+        return []
+    async with uow.reading() as repo:
+        started = await repo.accounts(ids, names)
+        title = await repo.chat_title(ended.state.chat_id) if started else None
+    rows: list[Owed] = []
+    for account in started:
+        me = (account.user_id, account.username)  # a seat is his by its id or its @username
+        mine = [d for d in debts if d.debtor.is_user(*me) or d.creditor.is_user(*me)]
+        if not mine:
+            continue
+        t = translator(account.lang)
+        owing = [debt for debt in mine if debt.debtor.is_user(*me)]
+        text = private_ended_text(t, mine, owing, title)
+        keyboard = as_json(debts_keyboard(t, owing))
+        rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
+    return rows
+
+
+async def remind_debts(core: Core, default_locale: str) -> int:
+    """Remind the chats whose reminder is due, each in a unit of work; how many."""
+    reminded = 0
+    for reminder in await debts_core.due_reminders(core):
+        chat_id = reminder.chat_id
+        try:
+            t = translator(await looks.locale(core, chat_id) or default_locale)
+            async with UnitOfWork(core) as uow:
+                every, debts = await debts_core.remind(uow, chat_id)
+                if debts:  # the keyboard under the last part
+                    text = reminder_text(t, debts, every)
+                    await Outbox(t, chat_id).text(uow, text, debts_keyboard(t, debts))
+                await uow.commit()
+            reminded += bool(debts)
+        except Exception as error:
+            log.warning("chat %s not reminded yet (%s: %s)", chat_id, type(error).__name__, error)
+    return reminded
+
+
 @dataclass(frozen=True, slots=True)
 class ChatAnnouncer:
     """The chat's answer to a deal taken in the Mini App (the core's `Announce` port)."""
@@ -225,3 +251,52 @@ class ChatAnnouncer:
         state = result.state
         out = Outbox(t, state.chat_id, live=self.live, thread_id=state.thread_id or None)
         await out.sheet(uow, result, recorded_text(t, result))
+
+
+# -- what a tournament's home chat is told about its tables: referred votes, standings -----------
+
+
+async def _home(uow: UnitOfWork, row: TournamentRow, fallback: str) -> Outbox:
+    """The answers to the tournament's home chat, in its language."""
+    async with uow.reading() as repo:
+        lang = (await repo.chat_settings(row.home_chat_id)).locale or fallback
+    return Outbox(translator(lang), row.home_chat_id, thread_id=row.home_thread_id or None)
+
+
+async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
+    """A table's vote went to the judge now: the home chat is told how he decides it."""
+    if not result.referred or not isinstance(result.reason, ReferReason):
+        return
+    state = result.state
+    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+    if tournament is None or tournament.judge is None:
+        return
+    table = tournament.table_at(state.chat_id, state.thread_id)
+    if table is None or not state.is_arbiter(tournament.judge.user_id, tournament.judge.username):
+        return
+    home = await _home(uow, tournament.row, lang)
+    await home.text(uow, referred_text(home.t, table, result.vote.seq, handle(tournament.judge)))
+
+
+async def _ended_home(uow: UnitOfWork, lang: str, state: GameState) -> None:
+    """A table's game ended in this unit: once it is committed, the home gets the standings."""
+    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+    if tournament is None:
+        return
+    entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
+    if entry is None:
+        return
+    uow.then(partial(_post_standings, uow.core, tournament.row, entry, lang))
+
+
+async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
+    async def work(uow: UnitOfWork) -> None:
+        async with uow.reading() as repo:
+            events = await repo.tournament_events(row.tournament_id)
+        state = fold(row, events)
+        standings = await tournaments.standings_of(uow, state)
+        home = await _home(uow, row, lang)
+        ended = ended_home_text(home.t, state.table(entry.table), entry.round)
+        await home.text(uow, f"{ended}\n\n{standings_text(home.t, standings)}")
+
+    await attempts.run(core, work)

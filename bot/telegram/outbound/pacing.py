@@ -44,10 +44,8 @@ class TokenBucket:
     def delay(self, now: float, need: float = 1) -> float:
         """Seconds until `need` tokens are there (0: now); nothing is taken."""
         self._fill(now)
-        frozen = max(0.0, self.at - now)
-        if self.tokens >= need:
-            return frozen
-        return frozen + (need - self.tokens) / self.limit.rate
+        missing = max(0.0, need - self.tokens)
+        return max(0.0, self.at - now) + (missing / self.limit.rate if missing else 0.0)
 
     def take(self, now: float) -> float:
         """Reserve a token; the seconds to wait before the call may go (0: at once)."""
@@ -108,9 +106,7 @@ class Pacing:
     def ready_in(self, chat_id: int, now: float, calls: int = 1) -> float:
         """Seconds until the chat may take `calls` calls (0: now); nothing is taken."""
         bucket = self._chat(chat_id, now)
-        if bucket is None:
-            return 0.0
-        return bucket.delay(now, min(calls, bucket.limit.burst))
+        return 0.0 if bucket is None else bucket.delay(now, min(calls, bucket.limit.burst))
 
     def take_chat(self, chat_id: int, now: float) -> float:
         """Reserve one call to the chat; seconds to wait before it may go."""

@@ -6,11 +6,12 @@ import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
+from functools import partial
+from typing import Any, Final, TypeVar
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest, TelegramEntityTooLarge
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto
+from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, InputMediaPhoto, Message
 
 from bot.core import Core, looks
 from bot.domain import Owed, OwedKind, OwedRow
@@ -23,6 +24,7 @@ from bot.texts.views import MESSAGE_LIMIT, chunks, plain_text
 log = logging.getLogger(__name__)
 
 REQUEST_TIMEOUT: Final = 20  # seconds; below the sender's lease
+T = TypeVar("T")
 
 
 class StoreFault(Exception):
@@ -83,41 +85,40 @@ class Poster:
             return await self._plain(owed, owed.text), None
         if owed.kind in (OwedKind.DOCUMENT, OwedKind.PHOTO):  # a file the command made
             assert owed.body is not None
-            file = BufferedInputFile(owed.body, filename=owed.filename or "picture.png")
-            send = (
-                self.bot.send_document if owed.kind is OwedKind.DOCUMENT else self.bot.send_photo
-            )
-            await self._paced(owed)
-            sent = await send(
-                owed.chat_id,
-                file,
-                message_thread_id=owed.thread_id,
-                caption=owed.text,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
-            )
+            name, document = owed.filename or "picture.png", owed.kind is OwedKind.DOCUMENT
+            sent = await self._file(owed, owed.body, name, owed.text, document=document)
             return sent.message_id, None
         return await self._sheet(row)
 
-    async def _paced(self, owed: Owed) -> None:
-        """Wait for a token of the chat's bucket, then of the bot's."""
-        wait = self.pacing.take_chat(owed.chat_id, self.clock())
-        if wait > 0:
-            await self.sleep(wait)
-        wait = self.pacing.take_bot(self.clock())
-        if wait > 0:
-            await self.sleep(wait)
+    async def _file(
+        self, owed: Owed, body: bytes, filename: str, caption: str, document: bool = False
+    ) -> Message:
+        """A photo (or a document) into the row's chat, the row's keyboard under it."""
+        send = self.bot.send_document if document else self.bot.send_photo
+        field = "document" if document else "photo"
+        file: dict[str, Any] = {field: BufferedInputFile(body, filename=filename)}
+        return await self._call(
+            owed, send, message_thread_id=owed.thread_id, caption=caption, **file
+        )
+
+    async def _call(
+        self, owed: Owed, method: Callable[..., Awaitable[T]], keyboard: bool = True, **fields: Any
+    ) -> T:
+        """`method` into the row's chat, its keyboard under, after a token of the chat's bucket,
+        then of the bot's."""
+        for take in (partial(self.pacing.take_chat, owed.chat_id), self.pacing.take_bot):
+            if (wait := take(self.clock())) > 0:
+                await self.sleep(wait)
+        markup = _markup(owed) if keyboard else None
+        return await method(
+            chat_id=owed.chat_id, reply_markup=markup, request_timeout=REQUEST_TIMEOUT, **fields
+        )
 
     async def _edit(self, owed: Owed) -> bool:
         """Edit the row's message; whether it shows the text (a retried edit changes nothing)."""
-        await self._paced(owed)
         try:
-            await self.bot.edit_message_text(
-                text=owed.text,
-                chat_id=owed.chat_id,
-                message_id=owed.target,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
+            await self._call(
+                owed, self.bot.edit_message_text, text=owed.text, message_id=owed.target
             )
         except TelegramBadRequest as error:
             if "not modified" not in str(error):
@@ -142,24 +143,12 @@ class Poster:
                 caption = t("sheet-title", game=state.number, deals=sheet.deals)
             elif owed.kind is OwedKind.REDRAW and await self._redrawn(row, png, caption):
                 return await self._plain(owed, caption), None  # the answer, under the command
-            photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
-            await self._paced(owed)
             try:
-                sent = await self.bot.send_photo(
-                    owed.chat_id,
-                    photo,
-                    message_thread_id=owed.thread_id,
-                    caption=caption,
-                    reply_markup=_markup(owed),
-                    request_timeout=REQUEST_TIMEOUT,
-                )
+                sent = await self._file(owed, png, f"sheet-{owed.game_id}.png", caption)
                 return sent.message_id, sent.message_id
             except (TelegramBadRequest, TelegramEntityTooLarge) as error:
-                log.warning(
-                    "chat %s: the sheet picture was refused (%s); sending the text sheet",
-                    owed.chat_id,
-                    error,
-                )
+                told = "chat %s: the sheet picture was refused (%s); sending the text sheet"
+                log.warning(told, owed.chat_id, error)
         text = Safe(f"{caption}\n\n{sheet_text(t, state, sheet, settlement)}")
         return await self._plain(owed, text), None
 
@@ -175,15 +164,9 @@ class Poster:
         if live is None or not 0 < owed.reply_to - live <= NEAR:
             return False
         photo = BufferedInputFile(png, filename=f"sheet-{owed.game_id}.png")
-        await self._paced(owed)
+        media = InputMediaPhoto(media=photo, caption=caption)
         try:
-            await self.bot.edit_message_media(
-                media=InputMediaPhoto(media=photo, caption=caption),
-                chat_id=owed.chat_id,
-                message_id=live,
-                reply_markup=_markup(owed),
-                request_timeout=REQUEST_TIMEOUT,
-            )
+            await self._call(owed, self.bot.edit_message_media, media=media, message_id=live)
         except (TelegramBadRequest, TelegramEntityTooLarge) as error:
             log.info("the sheet could not be redrawn (%s); sending a new one", error)
             return False
@@ -197,14 +180,10 @@ class Poster:
         message_id = None
         parts = _parts(text)
         for index, part in enumerate(parts):
-            keyboard = _markup(owed) if markup and index == len(parts) - 1 else None
-            await self._paced(owed)
-            sent = await self.bot.send_message(
-                owed.chat_id,
-                part,
-                message_thread_id=owed.thread_id,
-                reply_markup=keyboard,
-                request_timeout=REQUEST_TIMEOUT,
+            keyboard = markup and index == len(parts) - 1
+            thread = owed.thread_id
+            sent = await self._call(
+                owed, self.bot.send_message, keyboard, text=part, message_thread_id=thread
             )
             message_id = sent.message_id
         return message_id

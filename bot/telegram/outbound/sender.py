@@ -9,9 +9,10 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import takewhile
 from typing import Final
 
 from aiogram import Bot
@@ -24,23 +25,16 @@ from aiogram.exceptions import (
 
 from bot.core import Core, attempts, votes
 from bot.core.health import SENDER, beat
-from bot.domain import OwedKind, OwedRow
-from bot.telegram.outbound.coalesce import BEHIND, SHEETS, merge, run_of
+from bot.domain import Owed, OwedKind, OwedRow
+from bot.telegram.outbound import posting
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing
-from bot.telegram.outbound.posting import (
-    REQUEST_TIMEOUT,
-    ClaimLost,
-    Poster,
-    StoreFault,
-    calls_needed,
-    store_faults,
-)
+from bot.texts.views import MESSAGE_LIMIT, plain_text
 
 log = logging.getLogger(__name__)
 
 LEASE: Final = 30.0  # seconds a claim holds; an attempt's request time-out stays below it
-assert REQUEST_TIMEOUT < LEASE
+assert posting.REQUEST_TIMEOUT < LEASE
 TICK: Final = 0.5  # seconds between two looks at the outbox when nobody wakes the sender
 # Seconds between two looks for this host's dead senders: an instance killed beside a live one
 # (several instances on one machine) must not hold its chats' replies for a whole lease.
@@ -50,6 +44,10 @@ STORE_PAUSE: Final = 0.5  # seconds before a row whose attempt met a database fa
 GIVE_UP_AFTER: Final = 12  # attempts that failed with an error of ours (not Telegram's)
 KEEP_SENT: Final = 86_400.0  # sent rows are forgotten after a day
 TOLD_EVERY: Final = 60.0  # seconds between two tracebacks of one kind of failure
+# Sheet pictures waiting in one chat go out as one: the newest.
+SHEETS: Final = frozenset({OwedKind.SHEET, OwedKind.REDRAW})
+BEHIND: Final = 50  # rows looked at behind the claimed one; a longer run goes on in the next round
+JOIN: Final = "\n\n"
 
 
 def pause(attempts: int) -> float:
@@ -61,14 +59,11 @@ def _dead_here(claimant: str, host: str) -> bool:
     parts = claimant.split("/")
     if len(parts) != 3 or parts[0] != host or not parts[1].isdigit():
         return False
-    pid = int(parts[1])
-    if pid == os.getpid():
-        return False
     try:
-        os.kill(pid, 0)
+        os.kill(int(parts[1]), 0)  # signal 0: whether the process is there
     except ProcessLookupError:
         return True
-    except PermissionError:
+    except PermissionError:  # there, another user's
         pass
     return False
 
@@ -101,6 +96,50 @@ class Unwritten:
     failures: int = 1
 
 
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """A run of waiting sheets as it goes out: `first` instead, `done` marked sent, `last` left."""
+
+    first: Owed
+    done: tuple[int, ...]
+    last: tuple[int, Owed] | None = None
+
+
+def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
+    """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
+    game = first.owed.game_id
+    return [first, *takewhile(lambda r: r.owed.kind in SHEETS and r.owed.game_id == game, behind)]
+
+
+def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
+    """How a run of two or more sheets goes out (None: a run of one goes as it is)."""
+    if len(run) < 2:
+        return None
+    joined = _captions(run)
+    if len(plain_text(joined)) <= caption_limit:
+        return Merge(replace(_picture(run), text=joined), tuple(row.id for row in run[1:]))
+    skipped = _captions(run[:-1])
+    while len(run) > 2 and len(skipped) > MESSAGE_LIMIT:  # one message, or a retry repeats
+        run = run[:-1]
+        skipped = _captions(run[:-1])
+    if not skipped:  # only the newest has a caption, too long by itself: the sender splits it
+        return Merge(_picture(run), tuple(row.id for row in run[1:]))
+    first = run[0].owed
+    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang, thread_id=first.thread_id)
+    return Merge(text, tuple(row.id for row in run[1:-1]), (run[-1].id, _picture(run)))
+
+
+def _captions(rows: Sequence[OwedRow]) -> str:
+    return JOIN.join(row.owed.text for row in rows if row.owed.text)
+
+
+def _picture(run: Sequence[OwedRow]) -> Owed:
+    """The newest row's sheet: a new photo if any row of the run asked for one."""
+    kinds = {row.owed.kind for row in run}
+    kind = OwedKind.SHEET if OwedKind.SHEET in kinds else OwedKind.REDRAW
+    return replace(run[-1].owed, kind=kind)
+
+
 class Sender:
     """Delivers the outbox: `drain()` once, `run()` for ever, woken by `wake()` after a commit."""
 
@@ -122,7 +161,7 @@ class Sender:
         # `host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)
         self.name = name or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
         self.pacing = pacing or Pacing.unlimited()
-        self.poster = Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
+        self.poster = posting.Poster(bot, core, self.pacing, lambda: self.clock(), sleep)
         self._woken = asyncio.Event()
         self._unwritten: dict[int, Unwritten] = {}
         self._lost_claims = False  # a claim statement failed: it may have claimed rows unseen
@@ -177,8 +216,12 @@ class Sender:
         while True:
             beat(SENDER)
             await self._write_again()
-            if self._lost_claims:
-                await self._release_lost()
+            if self._lost_claims:  # give back what the statement whose answer was lost claimed
+                async with self.store.statement() as repo:
+                    released = await repo.release_claims(self.name, keep=list(self._unwritten))
+                self._lost_claims = False
+                if released:
+                    log.info("outbox: %d claim(s) whose answer was lost are owed again", released)
             now = self.clock()
             if self.due <= now:
                 self.due = float("inf")
@@ -190,13 +233,12 @@ class Sender:
                 raise
             if not rows:
                 return delivered
-            done = await asyncio.gather(*(self.deliver(row) for row in rows))
-            delivered += sum(done)
+            delivered += sum(await asyncio.gather(*(self.deliver(row) for row in rows)))
 
     async def deliver(self, row: OwedRow) -> int:
         """One attempt at one claimed row; how many rows it settled (with the sheets folded in)."""
         chat_id, now = row.owed.chat_id, self.clock()
-        wait = self.pacing.ready_in(chat_id, now, calls_needed(row.owed))
+        wait = self.pacing.ready_in(chat_id, now, posting.calls_needed(row.owed))
         merged = 0
         outcome: Outcome
         if wait > 0:  # the chat's bucket: the row waits in the outbox, other chats go on
@@ -206,27 +248,25 @@ class Sender:
             try:
                 row, merged = await self._coalesced(row)
                 outcome = Sent(*await self.poster.send(row))
-            except ClaimLost:
+            except posting.ClaimLost:
                 log.warning("outbox row %s: the claim ran out before it was sent", row.id)
                 return 0
             except TelegramRetryAfter as error:
                 self.pacing.pause(chat_id, self.clock(), float(error.retry_after))
                 outcome = self._again(row, float(error.retry_after), f"429: {error.message}")
-            except TelegramServerError as error:
-                outcome = self._again(row, pause(row.attempts), f"5xx: {error.message}")
-            except TelegramNetworkError as error:  # a time-out, a dropped connection
-                outcome = self._again(row, pause(row.attempts), f"network: {error.message}")
+            except (TelegramServerError, TelegramNetworkError) as error:  # or a dropped connection
+                kind = "5xx" if isinstance(error, TelegramServerError) else "network"
+                outcome = self._again(row, pause(row.attempts), f"{kind}: {error.message}")
             except TelegramAPIError as error:  # refused for good: a retry gets the same answer
                 log.warning("outbox row %s to chat %s refused: %s", row.id, chat_id, error)
                 outcome = Sent(None)
-            except StoreFault as error:
+            except posting.StoreFault as error:
                 log.info("outbox row %s: the database failed (%s); again soon", row.id, error)
                 outcome = Again(self.clock() + STORE_PAUSE)
             except Exception as error:  # an answer that cannot be read, a bug of ours
                 if row.attempts + 1 >= GIVE_UP_AFTER:
-                    log.exception(
-                        "outbox row %s: giving up after %d attempts", row.id, GIVE_UP_AFTER
-                    )
+                    told = "outbox row %s: giving up after %d attempts"
+                    log.exception(told, row.id, GIVE_UP_AFTER)
                     outcome = Sent(None)
                 else:
                     error_text = f"{type(error).__name__}: {error}"
@@ -244,7 +284,7 @@ class Sender:
         owed = row.owed
         if owed.kind not in SHEETS:
             return row, 0
-        with store_faults():
+        with posting.store_faults():
             async with self.store.reading() as repo:
                 behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
             plan = merge(run_of(row, behind), CAPTION_LIMIT)
@@ -252,16 +292,12 @@ class Sender:
                 return row, 0
             async with self.store.transaction() as repo:
                 if not await repo.owed_replace(row.id, plan.first, self.name):
-                    raise ClaimLost
+                    raise posting.ClaimLost
                 done = await repo.owed_done(plan.done, self.clock())
                 if plan.last is not None:
                     await repo.owed_replace(*plan.last)
-        log.info(
-            "outbox row %s: %d sheet(s) waiting in chat %s go out with it",
-            row.id,
-            done,
-            owed.chat_id,
-        )
+        told = "outbox row %s: %d sheet(s) waiting in chat %s go out with it"
+        log.info(told, row.id, done, owed.chat_id)
         return replace(row, owed=plan.first), done
 
     async def _write(self, row: OwedRow, outcome: Outcome) -> bool:
@@ -269,12 +305,8 @@ class Sender:
         try:
             await self._record(row, outcome, with_live=True)
         except Exception as error:
-            log.warning(
-                "outbox row %s: its outcome could not be written (%s: %s); again next round",
-                row.id,
-                type(error).__name__,
-                error,
-            )
+            told = "outbox row %s: its outcome could not be written (%s: %s); again next round"
+            log.warning(told, row.id, type(error).__name__, error)
             self._unwritten[row.id] = Unwritten(row, outcome)
             return False
         await self._after(row, outcome)
@@ -313,31 +345,17 @@ class Sender:
 
     async def _after(self, row: OwedRow, outcome: Outcome) -> None:
         """A vote posted anew is remembered (failing that, its next redraw posts it again)."""
-        if not isinstance(outcome, Sent):
+        owed = row.owed
+        if owed.kind is not OwedKind.VOTE or not isinstance(outcome, Sent):
             return
-        owed, message_id = row.owed, outcome.message_id
-        if owed.kind is OwedKind.VOTE and message_id is not None and message_id != owed.target:
-            assert owed.game_id is not None and owed.seq is not None
-            try:
-                await attempts.run(
-                    self.core,
-                    partial(
-                        votes.vote_posted,
-                        chat_id=owed.chat_id,
-                        game_id=owed.game_id,
-                        vote_seq=owed.seq,
-                        message_id=message_id,
-                    ),
-                )
-            except Exception as error:
-                log.warning(
-                    "vote %s: its new message could not be remembered (%s)", owed.seq, error
-                )
-
-    async def _release_lost(self) -> None:
-        """Give back the claims a claim statement whose answer was lost may have taken."""
-        async with self.store.statement() as repo:
-            released = await repo.release_claims(self.name, keep=list(self._unwritten))
-        self._lost_claims = False
-        if released:
-            log.info("outbox: %d claim(s) whose answer was lost are owed again", released)
+        message_id = outcome.message_id
+        if message_id is None or message_id == owed.target:
+            return
+        assert owed.game_id is not None and owed.seq is not None
+        posted = partial(votes.vote_posted, chat_id=owed.chat_id, game_id=owed.game_id)
+        try:
+            await attempts.run(
+                self.core, partial(posted, vote_seq=owed.seq, message_id=message_id)
+            )
+        except Exception as error:
+            log.warning("vote %s: its new message could not be remembered (%s)", owed.seq, error)

@@ -20,9 +20,15 @@ from bot.core import GameError, debts, lobby, looks, tournaments
 from bot.core.base import settlement as settle
 from bot.core.zones import parse_zone, set_zone, zone_of_chat
 from bot.domain import GameStatus
-from bot.telegram.deeplinks import GROUP_PAYLOAD, read_game_payload
 from bot.telegram.inbound.context import Ctx
-from bot.telegram.keyboards import HelpCb, greeting_keyboard, help_keyboard, private_start_keyboard
+from bot.telegram.keyboards import (
+    GROUP_PAYLOAD,
+    HelpCb,
+    greeting_keyboard,
+    help_keyboard,
+    private_start_keyboard,
+    read_game_payload,
+)
 from bot.telegram.outbound import at_once
 from bot.texts.help import Topic, topic_text
 from bot.texts.i18n import LANGUAGES, translator
