@@ -11,9 +11,8 @@ from bot.core.state import GameState, Vote
 from bot.domain import EventRow
 from bot.texts.debts import debt_history_line
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_said, option_value
 from bot.texts.times import chat_time
-from bot.texts.views import number_label, rules_brief
+from bot.texts.views import number_label, option_said, option_value, rules_brief
 from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change

@@ -1,4 +1,5 @@
-"""The score in text: balances, transfers and each player's totals (Telegram HTML)."""
+"""The score in text: balances, transfers and each player's totals, of a game or of `/calc`'s
+paper sheet (the same words for both)."""
 
 from __future__ import annotations
 
@@ -7,21 +8,21 @@ from collections.abc import Collection, Sequence
 from bot.core import GameState
 from bot.core.results import Ended
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.views import join_lines, rules_brief
+from bot.texts.views import capped, error_text, join_lines, rules_brief
+from scoring.calc import CalcError
+from scoring.paper import PaperSheet
 from scoring.settle import Settlement
 from scoring.sheet import Sheet, Totals
 
 
 def balances_text(t: Translator, names: Sequence[str], settlement: Settlement) -> Safe:
     """One line per player, `Name: +12.5` (and money with a stake)."""
+    key = "balance-line" if settlement.money is None else "balance-money-line"
     lines = []
     for seat, name in enumerate(names):
-        balance = t.number(settlement.balances[seat], signed=True)
-        if settlement.money is not None:
-            money = t.money(settlement.money[seat], signed=True)
-            lines.append(t("balance-money-line", name=name, whists=balance, money=money))
-        else:
-            lines.append(t("balance-line", name=name, whists=balance))
+        whists = t.number(settlement.balances[seat], signed=True)
+        money = "" if settlement.money is None else t.money(settlement.money[seat], signed=True)
+        lines.append(t(key, name=name, whists=whists, money=money))
     return join_lines(lines)
 
 
@@ -30,27 +31,18 @@ def transfers_text(t: Translator, names: Sequence[str], settlement: Settlement) 
         return t("nobody-pays")
     lines = []
     for tr in settlement.transfers:
+        whists = quote(t.count(tr.whists, "whist"))
         if tr.money is not None:
-            amount = t(
-                "transfer-money", money=t.money(tr.money), whists=t.count(tr.whists, "whist")
-            )
-        else:
-            amount = Safe(quote(t.count(tr.whists, "whist")))
-        lines.append(
-            t("transfer-line", debtor=names[tr.debtor], creditor=names[tr.creditor], amount=amount)
-        )
+            whists = t("transfer-money", money=t.money(tr.money), whists=whists)
+        debtor, creditor = names[tr.debtor], names[tr.creditor]
+        lines.append(t("transfer-line", debtor=debtor, creditor=creditor, amount=whists))
     return join_lines(lines)
 
 
-def totals_text(t: Translator, names: Sequence[str], sheet: Sheet) -> Safe:
-    """The sheet in text: pool, mountain and whists written on each other player."""
-    return totals_lines(t, names, sheet.totals, sheet.closed_pools)
-
-
-def totals_lines(
+def totals_text(
     t: Translator, names: Sequence[str], totals: Totals, closed_pools: Collection[int]
 ) -> Safe:
-    """Each player's line of totals (a live sheet's, or a paper sheet's as typed)."""
+    """Each player's line of totals: pool, mountain and whists written on each other player."""
     lines = []
     for seat, name in enumerate(names):
         whists = ", ".join(
@@ -59,38 +51,37 @@ def totals_lines(
             if other != seat
         )
         closed = t("pool-closed") if seat in closed_pools else ""
+        pool, mountain = t.number(totals.pool[seat]), t.number(totals.mountain[seat])
         lines.append(
-            t(
-                "totals-line",
-                name=name,
-                pool=t.number(totals.pool[seat]),
-                closed=closed,
-                mountain=t.number(totals.mountain[seat]),
-                whists=whists,
-            )
+            t("totals-line", name=name, pool=pool, closed=closed, mountain=mountain, whists=whists)
         )
     return join_lines(lines)
 
 
+def _settled(t: Translator, names: Sequence[str], settlement: Settlement, totals: Safe) -> Safe:
+    """Balances, who pays whom, and the totals: `/score`'s part that `/calc` shows too."""
+    return join_lines(
+        [
+            "",
+            t("balances-title"),
+            balances_text(t, names, settlement),
+            "",
+            t("transfers-title"),
+            transfers_text(t, names, settlement),
+            "",
+            t("totals-title"),
+            totals,
+        ]
+    )
+
+
 def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
-    names = state.names
     key = "score-head-ended" if state.ended_reason else "score-head"
     if key == "score-head" and sheet.finished:
         key = "score-head-finished"  # the end rule is met: the final score, not "if it ended now"
-    lines = [
-        t(key, game=state.number, deals=sheet.deals),
-        rules_brief(t, state),
-        "",
-        t("balances-title"),
-        balances_text(t, names, settlement),
-        "",
-        t("transfers-title"),
-        transfers_text(t, names, settlement),
-        "",
-        t("totals-title"),
-        totals_text(t, names, sheet),
-    ]
-    return join_lines(lines)
+    head = t(key, game=state.number, deals=sheet.deals)
+    totals = totals_text(t, state.names, sheet.totals, sheet.closed_pools)
+    return join_lines([head, rules_brief(t, state), _settled(t, state.names, settlement, totals)])
 
 
 def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
@@ -99,7 +90,7 @@ def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
     return join_lines(
         [
             t("sheet-title", game=state.number, deals=sheet.deals),
-            totals_text(t, names, sheet),
+            totals_text(t, names, sheet.totals, sheet.closed_pools),
             "",
             t("balances-title"),
             balances_text(t, names, settlement),
@@ -113,3 +104,28 @@ def ended_text(t: Translator, ended: Ended) -> Safe:
     if ended.sheet is not None and ended.settlement is not None:
         lines += ["", score_text(t, state, ended.sheet, ended.settlement)]
     return join_lines(lines)
+
+
+def calc_text(t: Translator, sheet: PaperSheet, settlement: Settlement) -> Safe:
+    """`/calc`'s sheet settled: `Sochi, pool 10 · stake 0.1 per whist · whist_split=gentleman`,
+    then as `/score` shows it (a pool is closed when it reaches the target)."""
+    rules = sheet.rules
+    convention = t(f"convention-{rules.convention}")
+    parts: list[str] = [t("rules-brief", convention=convention, pool=rules.pool_target)]
+    if sheet.stake is not None:
+        parts.append(t("rules-stake", stake=t.number(sheet.stake, places=4)))
+    options = {k: v for k, v in rules.overrides(len(sheet.players)).items() if k != "pool_target"}
+    if options:
+        parts.append(quote(", ".join(f"{k}={v}" for k, v in options.items())))
+    closed = {s for s, pool in enumerate(sheet.totals.pool) if pool == rules.pool_target}
+    totals = totals_text(t, sheet.players, sheet.totals, closed)
+    head = t("calc-title", rules=Safe(" · ".join(parts)))
+    return join_lines([head, _settled(t, sheet.players, settlement, totals)])
+
+
+def calc_error_text(t: Translator, error: CalcError) -> Safe:
+    """The error as a bad `/deal`'s (its text, the part at fault, an example) with the line quoted."""
+    where = (
+        [t("calc-error-line", number=error.line, line=capped(error.text))] if error.line else []
+    )
+    return join_lines([*where, error_text(t, error)])

@@ -8,9 +8,16 @@ from bot.core import GameState, Player
 from bot.core import events as ev
 from bot.core.results import Applied, Proposal, VoteState
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_label, option_value
 from bot.texts.times import chat_time
-from bot.texts.views import entry_text, footer_text, join_lines, shown_line, why_text
+from bot.texts.views import (
+    entry_text,
+    footer_text,
+    join_lines,
+    option_label,
+    option_value,
+    shown_line,
+    why_text,
+)
 from scoring.entries import Entry, Reason
 from scoring.notation import parse_rule_change
 from scoring.voting import majority
