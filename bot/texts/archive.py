@@ -8,8 +8,7 @@ from bot.core.archive import GameLine, GamesPage
 from bot.core.events import EndReason
 from bot.core.state import GameState
 from bot.domain import GameStatus
-from bot.texts.i18n import Safe, Translator
-from bot.texts.times import chat_time
+from bot.texts.i18n import Safe, Translator, chat_time
 from bot.texts.views import join_lines, sheet_caption
 from scoring.sheet import Sheet
 

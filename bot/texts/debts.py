@@ -1,5 +1,4 @@
-"""Settling up in words: the debts a game's end leaves (the group's message and each player's
-private one), `/debts` in a group and in private, the marks, `/paid`, and the reminders."""
+"""Settling up in words: a game's debts, `/debts`, the marks, `/paid`, and the reminders."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from bot.core.debts import DebtsView, Marked
 from bot.core.events import DebtMarked, DebtOpened, DebtSide
 from bot.core.ledger import Amount, Debt, Payment
 from bot.domain import EventRow
-from bot.texts.i18n import Safe, Translator
-from bot.texts.times import chat_time
+from bot.texts.i18n import Safe, Translator, chat_time
 from bot.texts.views import join_lines
 
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
@@ -23,10 +21,6 @@ def amount_text(t: Translator, amount: Amount) -> str:
     if isinstance(amount, Decimal):
         return t.money(amount)
     return t.count(amount, "whist")
-
-
-def debt_amount(t: Translator, debt: Debt) -> str:
-    return amount_text(t, debt.amount)
 
 
 def _who(t: Translator, debt: Debt | Payment) -> dict[str, object]:
@@ -88,14 +82,13 @@ def account_debts_text(
 def private_ended_text(
     t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
 ) -> Safe:
-    """The one private message of a player at a game's end: whom he owes (`owing`, whose buttons
-    follow), and who owes him, one line per debt."""
+    """A player's private message at a game's end: whom he owes (`owing`: buttons follow) and who
+    owes him."""
     game = debts[0].number
     lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
     for debt in debts:
-        lines.append(
-            t("debt-private-owe" if debt in owing else "debt-private-owed", **_who(t, debt))
-        )
+        key = "debt-private-owe" if debt in owing else "debt-private-owed"
+        lines.append(t(key, **_who(t, debt)))
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
@@ -132,7 +125,9 @@ def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
     """`/paid`: the debts it closed."""
     first = closed[0]
     lines: list[str] = [t("paid-title", debtor=first.debtor.name, creditor=first.creditor.name)]
-    lines += [t("paid-line", amount=debt_amount(t, debt), game=debt.number) for debt in closed]
+    lines += [
+        t("paid-line", amount=amount_text(t, debt.amount), game=debt.number) for debt in closed
+    ]
     return join_lines(lines)
 
 

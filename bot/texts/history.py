@@ -10,8 +10,7 @@ from bot.core.ledger import debts_of
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow
 from bot.texts.debts import debt_history_line
-from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.times import chat_time
+from bot.texts.i18n import Safe, Translator, chat_time, quote
 from bot.texts.views import number_label, option_said, option_value, rules_brief
 from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError

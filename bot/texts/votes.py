@@ -7,8 +7,7 @@ from datetime import UTC, tzinfo
 from bot.core import GameState, Player
 from bot.core import events as ev
 from bot.core.results import Applied, Proposal, VoteState
-from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.times import chat_time
+from bot.texts.i18n import Safe, Translator, chat_time, quote
 from bot.texts.views import (
     entry_text,
     footer_text,

@@ -11,8 +11,7 @@ from aiohttp import web
 from bot.core import archive
 from bot.core.archive import GameLine
 from bot.core.stats import PERIOD_WORDS, PlayerStats, StatsFilter, chat_stats
-from bot.texts.i18n import Translator
-from bot.texts.times import chat_time
+from bot.texts.i18n import Translator, chat_time
 from bot.texts.views import plain_text
 from bot.web.auth import start_param
 from bot.web.visit import WebContext, amount, answers, refusal, visit

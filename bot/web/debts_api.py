@@ -10,7 +10,7 @@ from bot.core import Core, UnitOfWork, debts
 from bot.core.debts import Marked
 from bot.core.ledger import Debt
 from bot.domain import Owed, OwedKind
-from bot.texts.debts import amount_text, debt_amount, marked_text, marked_toast
+from bot.texts.debts import amount_text, marked_text, marked_toast
 from bot.web.visit import Visit, WebContext, answers, posted, run_unit, visit
 
 routes = web.RouteTableDef()
@@ -36,7 +36,7 @@ async def debts_json(core: Core, seen: Visit) -> dict[str, Any]:
                 "number": debt.number,
                 "debtor": debt.debtor.name,
                 "creditor": debt.creditor.name,
-                "amount": debt_amount(t, debt),
+                "amount": amount_text(t, debt.amount),
                 "paid": debt.paid,
                 "role": _role(debt, seen),
             }

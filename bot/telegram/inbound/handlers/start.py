@@ -25,9 +25,8 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import HelpCb, greeting_keyboard, help_keyboard, private_start_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts.help import Topic, topic_text
-from bot.texts.i18n import LANGUAGES, translator
+from bot.texts.i18n import LANGUAGES, chat_time, translator
 from bot.texts.score import score_text
-from bot.texts.times import chat_time
 from bot.texts.views import open_games_text, opened_text, sheet_caption
 
 router = Router(name=__name__)
