@@ -43,7 +43,7 @@ from bot.telegram.outbound.sender import Sender
 from bot.telegram.outbound.settling import remind_debts
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, Translator, translator
-from bot.web.links import live_sheet_button
+from bot.web.auth import live_sheet_button
 from bot.web.server import build_web_app, start_web
 
 log = logging.getLogger(__name__)

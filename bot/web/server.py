@@ -15,7 +15,7 @@ from bot.core import Core
 from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
-from bot.web import api, archive_api, debts_api
+from bot.web import api, tabs
 from bot.web.auth import Membership
 from bot.web.visit import CONTEXT, WebContext
 
@@ -76,7 +76,7 @@ def build_web_app(
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    for module in (api, archive_api, debts_api):
+    for module in (api, tabs):
         app.add_routes(module.routes)
     return app
 
