@@ -1,6 +1,4 @@
-"""The archive as chat texts: a page of games (a chat's, or an account's in every chat), each
-with its number, date in the chat's time zone, convention, players and state, and a finished
-game's balances. Pure functions of (translator, values)."""
+"""The archive as chat texts: a page of games, a chat's or an account's in every chat."""
 
 from __future__ import annotations
 

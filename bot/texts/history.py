@@ -1,5 +1,4 @@
-"""/history: every event of a game in order as chat lines (corrections.md "Audit"), read from the
-typed events decoded again from the rows (`GameState.logged`). Pure, no aiogram."""
+"""/history: every event of a game in order as chat lines (corrections.md "Audit")."""
 
 from __future__ import annotations
 
@@ -21,9 +20,8 @@ from scoring.sheet import Sheet
 def history_lines(
     t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo = UTC
 ) -> list[str]:
-    """Every event of the game in order (corrections.md "Audit"): records with their numbers as
-    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end;
-    each at its time in the chat's `zone` (the start with its date)."""
+    """Records with their numbers as they stand, undos and pencil edits, votes with who voted how,
+    penalties, the arbiter, the end; each at its time in the chat's `zone` (the start dated)."""
     lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
@@ -50,33 +48,32 @@ def _event_lines(
     numbers: dict[int, str],
     zone: tzinfo,
 ) -> list[str]:
-    time = chat_time(row.at, zone, t.lang, date=False)
-    who = state.player_name(row.author) or "?"
+    # every line names its time and author (a text without them leaves them out)
+    who, time = state.player_name(row.author) or "?", chat_time(row.at, zone, t.lang, date=False)
+    said: dict[str, object] = {"time": time, "author": who, "who": who}
     match event:
         case ev.Dealt() | ev.RuleChanged() | ev.LastRoundMarked() | ev.Penalized():
             item = state.item(row.seq)
             rule = isinstance(event, ev.RuleChanged)
             line = item.line if rule else state.canonical(item.line, t.lang)
-            number = numbers.get(row.seq, "?")
+            said.update(line=line, number=numbers.get(row.seq, "?"))
             if item.undone:
-                return [t("history-undone", line=line, time=time, author=who)]
+                return [t("history-undone", **said)]
             if isinstance(event, ev.Penalized):
-                return [t("history-penalty", line=line, vote=event.vote, time=time)]
+                return [t("history-penalty", **said, vote=event.vote)]
             if isinstance(event, ev.RuleChanged):
+                said["line"] = rule_said(t, line)
                 vote = "?" if event.vote is None else event.vote
-                line = rule_said(t, item.line)
-                return [t("history-rule-changed", line=line, vote=vote, time=time)]
+                return [t("history-rule-changed", **said, vote=vote)]
             if isinstance(event, ev.Dealt) and event.vote is not None:
-                return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
-            return [t("history-line", number=number, line=line, time=time, author=who)]
+                return [t("history-late", **said, vote=event.vote)]
+            return [t("history-line", **said)]
         case ev.DealEdited():
-            number = numbers.get(event.target, "?")
             old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
+            said.update(number=numbers.get(event.target, "?"), old=old, line=line)
             if event.vote is None:
-                return [t("history-edited", number=number, old=old, line=line, author=who)]
-            out: list[str] = [
-                t("history-corrected", number=number, old=old, line=line, vote=event.vote)
-            ]
+                return [t("history-edited", **said)]
+            out: list[str] = [t("history-corrected", **said, vote=event.vote)]
             if event.warning:
                 writer = state.player_name(state.item(event.target).author) or "?"
                 out.append(t("history-warning", name=writer))
@@ -94,39 +91,24 @@ def _event_lines(
                 line, old = state.canonical(line, t.lang), old and state.canonical(old, t.lang)
             elif isinstance(event, ev.RuleChangeProposed):
                 line, old = rule_said(t, line), option_value(t, old)
-            arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
-            out = [
-                t(
-                    f"history-{event.KIND.value}",
-                    vote=row.seq,
-                    who=who,
-                    time=time,
-                    number=numbers.get(target, "?"),
-                    old=old,
-                    line=line,
-                    arbiter=arbiter_name(arbiter),
-                    was=old,
-                )
-            ]
+            arbiter = arbiter_name(
+                event.arbiter if isinstance(event, ev.ArbiterProposed) else None
+            )
+            said.update(vote=row.seq, number=numbers.get(target, "?"), old=old, was=old, line=line)
+            out = [t(f"history-{event.KIND.value}", **said, arbiter=arbiter)]
             vote_state = state.votes[row.seq]
             if not vote_state.closed:
                 out.append(t("history-vote-open", ballots=_ballots(state, vote_state)))
             return out
         case ev.VoteReferred():
-            return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
+            return [t(f"history-referred-{event.reason}", **said, vote=event.vote)]
         case ev.VoteClosed():
             result = "passed" if event.passed else "rejected"
-            return [
-                t(
-                    f"history-vote-{result}",
-                    vote=event.vote,
-                    time=time,
-                    why=t(f"history-why-{event.reason}", arbiter=who),
-                    ballots=_ballots(state, state.votes[event.vote]),
-                )
-            ]
+            why = t(f"history-why-{event.reason}", arbiter=who)
+            ballots = _ballots(state, state.votes[event.vote])
+            return [t(f"history-vote-{result}", **said, vote=event.vote, why=why, ballots=ballots)]
         case ev.ArbiterNamed():
-            return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
+            return [t("history-arbiter", **said, arbiter=arbiter_name(event.arbiter))]
         case ev.GameStarted():
             started = chat_time(row.at, zone, t.lang)
             return [t("history-started", time=started, rules=rules_brief(t, state))]
@@ -134,7 +116,7 @@ def _event_lines(
             return [t(f"game-ended-{event.reason}", game=state.number)]
         case ev.SeatLinked():
             username = event.player.username or ""
-            return [t("history-linked", username=username, name=event.player.name, time=time)]
+            return [t("history-linked", **said, username=username, name=event.player.name)]
     return []
 
 

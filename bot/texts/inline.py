@@ -1,5 +1,4 @@
-"""The inline mode's texts (`@bot 7♠ -1 vist pass` in any chat): a deal priced under every
-convention, and the sender's games to share. Pure functions of (translator, values)."""
+"""The inline mode's texts (`@bot 7♠ -1 vist pass`): a deal priced, the sender's games to share."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The score in text: balances, transfers and each player's totals, of a game or of `/calc`'s
-paper sheet (the same words for both)."""
+"""The score in text: balances, transfers and totals, of a game or of `/calc`'s paper sheet."""
 
 from __future__ import annotations
 

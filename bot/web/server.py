@@ -1,5 +1,4 @@
-"""The bot process's one web listener: the Mini App's page at `/app`, its API under `/api/`,
-`/healthz`; webhook mode adds aiogram's route to the same application."""
+"""The bot process's one web listener: the Mini App at `/app`, its API under `/api/`, `/healthz`."""
 
 from __future__ import annotations
 

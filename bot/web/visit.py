@@ -35,8 +35,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class WebContext:
-    """The bot token (to check signatures), the service, the membership cache (asking Telegram),
-    the chat's answer to a deal, the default language."""
+    """What every call needs: the token checks signatures, `announce` tells a deal in its chat."""
 
     token: str
     core: Core
