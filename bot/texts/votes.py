@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, tzinfo
+from typing import Final
 
 from bot.core import GameState, Player
 from bot.core import events as ev
@@ -20,6 +21,8 @@ from bot.texts.views import (
 from scoring.entries import Entry, Reason
 from scoring.notation import parse_rule_change
 from scoring.voting import majority
+
+BALLOT_MARKS: Final = {True: "✅", False: "❌", None: "…"}  # yes, no, not yet
 
 
 def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
@@ -40,10 +43,8 @@ def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     lines: list[str] = [head]
     if vote.kind is not ev.Kind.END_PROPOSED:
         count = len(result.voters)
-        if vote.threshold == "majority":
-            lines.append(t("vote-majority", need=majority(count), count=count))
-        else:
-            lines.append(t("vote-all"))
+        key = "vote-majority" if vote.threshold == "majority" else "vote-all"
+        lines.append(t(key, need=majority(count), count=count))
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
     elif isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
@@ -51,33 +52,18 @@ def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     elif isinstance(event, ev.RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(
-            t(
-                "vote-rule-change",
-                option=option_label(t, option),
-                old=option_value(t, event.old),
-                value=option_value(t, value),
-            )
-        )
+        old, value = option_value(t, event.old), option_value(t, value)
+        lines.append(t("vote-rule-change", option=option_label(t, option), old=old, value=value))
     lines.append("")
-    for voter in result.voters:
-        ballot = vote.ballot(voter)
-        mark = "✅" if ballot else ("❌" if ballot is False else "…")
-        lines.append(f"{mark} {quote(voter.name)}")
-    arbiter = arbiter_name(state.arbiter)
-    if result.passed is None and vote.referred is not None:
-        lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
-    elif result.passed is None:
-        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
-        lines.append(t("vote-open", deadline=deadline))
+    lines += [f"{BALLOT_MARKS[vote.ballot(v)]} {quote(v.name)}" for v in result.voters]
+    if result.passed is None:
+        key = "vote-open" if vote.referred is None else f"vote-referred-{vote.referred}"
     elif result.reason == "arbiter":
-        decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
-        lines.append(t(decided, arbiter=arbiter))
-    elif result.passed:
-        lines.append(t("vote-passed"))
+        key = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
     else:
-        lines.append(t(f"vote-rejected-{result.reason or 'certain'}"))
-    return join_lines(lines)
+        key = "vote-passed" if result.passed else f"vote-rejected-{result.reason or 'certain'}"
+    deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
+    return join_lines([*lines, t(key, arbiter=arbiter_name(state.arbiter), deadline=deadline)])
 
 
 def arbiter_name(player: Player | None) -> str:
