@@ -21,8 +21,9 @@ def seat_names(t: Translator, priced: PricedDeal) -> tuple[str, ...]:
     when two share one; a raspasy's seats keep their letters."""
     record = priced.record
     if isinstance(record, Misere):
-        names = [t.template("inline-misere-player")] + [t("inline-catcher", n=n) for n in (1, 2)]
-        return _put_first(names, record.declarer)
+        catchers: list[str] = [t("inline-catcher", n=n) for n in (1, 2)]
+        catchers.insert(record.declarer, t.template("inline-misere-player"))
+        return tuple(catchers)
     if not isinstance(record, Contract):
         return SEATS
     names = [t.template("inline-declarer")] * len(SEATS)
@@ -39,41 +40,28 @@ def seat_names(t: Translator, priced: PricedDeal) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _put_first(names: list[str], seat: int) -> tuple[str, ...]:
-    """`names[0]` at `seat`, the others in order around it."""
-    out = list(names[1:])
-    out.insert(seat, names[0])
-    return tuple(out)
-
-
 def balances_line(t: Translator, names: Sequence[str], balances: Sequence[Fraction]) -> Safe:
     """`Declarer −50.7 · Whister +33.3 · Passer +17.3`."""
-    return Safe(
-        " · ".join(
-            f"{quote(name)} {t.number(balance, signed=True)}"
-            for name, balance in zip(names, balances, strict=True)
-        )
+    parts = (
+        f"{quote(n)} {t.number(b, signed=True)}" for n, b in zip(names, balances, strict=True)
     )
+    return Safe(" · ".join(parts))
 
 
 def price_title(t: Translator, names: Sequence[str], price: Price) -> str:
-    """One convention's result on one line (an article's title and description are plain)."""
+    """One convention's result on one line (plain: an article's title and description)."""
     convention = t.template(f"convention-{price.convention}")
     if price.refused is not None:
         return f"{convention}: {t.template('inline-refused')}"
-    return f"{convention}: {_plain(balances_line(t, names, price.balances))}"
+    return f"{convention}: {html.unescape(balances_line(t, names, price.balances))}"
 
 
 def price_text(t: Translator, query: str, names: Sequence[str], price: Price) -> Safe:
     """One convention: the entries the deal writes and what each player wins or pays."""
     convention = t(f"convention-{price.convention}")
-    lines: list[str] = [
-        t("inline-deal-head", deal=capped(query)),
-        t("inline-convention", name=convention),
-    ]
+    lines = [t("inline-deal-head", deal=capped(query)), t("inline-convention", name=convention)]
     if price.refused is not None:
-        lines.append(t(f"error-{price.refused}", convention=convention))
-        return join_lines(lines)
+        return join_lines([*lines, t(f"error-{price.refused}", convention=convention)])
     lines += [entry_text(t, names, entry) for entry in price.entries]
     lines.append(t("inline-cost", balances=balances_line(t, names, price.balances)))
     return join_lines(lines)
@@ -97,9 +85,4 @@ def game_title(t: Translator, state: GameState, chat: str | None) -> str:
 
 
 def game_description(t: Translator, state: GameState, settlement: Settlement) -> str:
-    return _plain(balances_line(t, state.names, settlement.balances))
-
-
-def _plain(text: str) -> str:
-    """An HTML text's letters, for the plain title and description of an inline result."""
-    return html.unescape(text)
+    return html.unescape(balances_line(t, state.names, settlement.balances))

@@ -68,16 +68,9 @@ def standings_text(t: Translator, standings: Standings) -> Safe:
             for n, value in enumerate(line.rounds, start=1)
             if value is not None
         )
-        lines.append(
-            t(
-                "standings-line",
-                place=place,
-                name=standings.names.get(line.player, "?"),
-                total=t.number(line.total, signed=signed),
-                games=t.count(line.games, "game"),
-                rounds=rounds,
-            )
-        )
+        shown = {"place": place, "name": standings.names.get(line.player, "?"), "rounds": rounds}
+        total, games = t.number(line.total, signed=signed), t.count(line.games, "game")
+        lines.append(t("standings-line", **shown, total=total, games=games))
     return join_lines(lines)
 
 
@@ -93,8 +86,8 @@ def tables_text(t: Translator, tournament: Tournament, games: dict[int, TableGam
             game = t("tournament-table-game", game=found.number, status=status)
         title = table_title(t, table)
         lines.append(t("tournament-table-line", table=table.number, title=title, game=game))
-        for vote in found.waiting if found else ():
-            lines.append(t("tournament-table-vote", table=table.number, vote=vote))
+        waiting = found.waiting if found else ()
+        lines += [t("tournament-table-vote", table=table.number, vote=v) for v in waiting]
     if not tournament.tables:
         lines.append(t("tournament-no-tables", code=tournament.row.code))
     return join_lines(lines)

@@ -11,20 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Final
 
-from bot.sheet.model import (
-    BACKGROUND,
-    INK,
-    MUTED,
-    SEAT_TINTS,
-    Circle,
-    Layout,
-    Line,
-    Region,
-    RunKind,
-    Shape,
-    TextRun,
-    metrics,
-)
+from bot.sheet import model
 from scoring.sheet import Band, Sheet
 
 FONT: Final = "'DejaVu Sans', 'Verdana', sans-serif"
@@ -50,18 +37,18 @@ def _fill(value: str | None) -> str:
     return "none" if value is None else _attr(value)
 
 
-def _shape(shape: Shape, first: bool) -> str:
-    if isinstance(shape, Region):
+def _shape(shape: model.Shape, first: bool) -> str:
+    if isinstance(shape, model.Region):
         points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
-        cls = "tint" if shape.fill in SEAT_TINTS else ("band" if shape.band else "region")
+        cls = "tint" if shape.fill in model.SEAT_TINTS else ("band" if shape.band else "region")
         return f'<polygon class="{cls}" points="{points}" fill="{_fill(shape.fill)}"/>'
-    if isinstance(shape, Line):
+    if isinstance(shape, model.Line):
         (x0, y0), (x1, y1) = shape.start, shape.end
         return (
             f'<line class="line" x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(x1)}" y2="{_n(y1)}" '
             f'stroke="{_attr(shape.color)}" stroke-width="{shape.width}"/>'
         )
-    if isinstance(shape, Circle):
+    if isinstance(shape, model.Circle):
         (cx, cy), r = shape.centre, shape.radius
         return (
             f'<circle class="centre" cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" '
@@ -69,7 +56,7 @@ def _shape(shape: Shape, first: bool) -> str:
             f'stroke-width="{shape.width}"/>'
         )
     x0, y0, x1, y1 = shape.box
-    cls = "bg" if first and shape.fill == BACKGROUND else "rect"
+    cls = "bg" if first and shape.fill == model.BACKGROUND else "rect"
     stroke = "" if shape.outline is None else f' stroke="{_attr(shape.outline)}"'
     width = f' stroke-width="{shape.width}"' if shape.outline is not None else ""
     radius = f' rx="{_n(shape.radius)}"' if shape.radius else ""
@@ -79,10 +66,10 @@ def _shape(shape: Shape, first: bool) -> str:
     )
 
 
-def _run(run: TextRun, sheet: Sheet) -> str:
-    ascent, _ = metrics(run.size, run.bold)
+def _run(run: model.TextRun, sheet: Sheet) -> str:
+    ascent, _ = model.metrics(run.size, run.bold)
     width = run.box[2] - run.box[0]
-    tone = "ink" if run.color == INK else ("muted" if run.color == MUTED else "tone")
+    tone = "ink" if run.color == model.INK else ("muted" if run.color == model.MUTED else "tone")
     attrs = [
         f'class="run {run.kind.value} {tone}{" latest" if run.latest else ""}"',
         f'x="{_n(run.x)}"',
@@ -92,7 +79,7 @@ def _run(run: TextRun, sheet: Sheet) -> str:
     ]
     if run.bold:
         attrs.append('font-weight="bold"')
-    if width > 0 and run.kind is not RunKind.CAPTION:
+    if width > 0 and run.kind is not model.RunKind.CAPTION:
         attrs.append(f'textLength="{_n(width)}" lengthAdjust="spacingAndGlyphs"')
     if run.band is not None:
         attrs.append(f'data-band="{band_key(run.band)}"')
@@ -102,7 +89,7 @@ def _run(run: TextRun, sheet: Sheet) -> str:
     return f"<text {' '.join(attrs)}>{escape(run.text, quote=False)}</text>"
 
 
-def sheet_svg(layout: Layout, sheet: Sheet) -> str:
+def sheet_svg(layout: model.Layout, sheet: Sheet) -> str:
     """The layout as one `<svg>` element (UTF-8 text), scaled by its viewBox to any width."""
     head = (  # a run's own spaces (`сдаёт: `, ` в.`) are kept: SVG would collapse them
         f'<svg xmlns="http://www.w3.org/2000/svg" class="sheet" '
