@@ -50,16 +50,13 @@ CONTEXT: Final = web.AppKey("prefbot_web", WebContext)
 class Refused(Exception):
     """An API refusal with its HTTP status and its JSON body `{"error": code, "message": text}`."""
 
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(body.get("error"))
-        self.status = status
-        self.body = body
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code)
+        self.status, self.body = status, {"error": code, "message": message}
 
 
 def refusal(t: Translator, status: int, code: str, **params: object) -> Refused:
-    return Refused(
-        status, {"error": code, "message": plain_text(t(f"miniapp-error-{code}", **params))}
-    )
+    return Refused(status, code, plain_text(t(f"miniapp-error-{code}", **params)))
 
 
 def amount(value: Fraction | None) -> float | int | None:
@@ -98,10 +95,9 @@ async def posted(
     return body, (start if isinstance(start, str) else None)
 
 
-def page_lang(user: WebAppUser | None, fallback: str) -> str:
+def page_lang(code: str | None, fallback: str) -> str:
     """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
-    code = (user.language_code if user else None) or ""
-    lang = code.split("-")[0].lower()
+    lang = (code or "").split("-")[0].lower()
     return lang if lang in LANGUAGES else fallback
 
 
@@ -132,15 +128,12 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
     """Check the signature (401), the start parameter (403), that the game is there (404) and the
     user's right to it: a player, or a member of its chat (403)."""
     header = request.headers.get("Authorization")
-    claimed = None  # the user initData claims, unchecked: only to word a refusal in his language
+    claimed = None  # the language initData claims, unchecked: only to word a refusal in it
     try:
-        fields = dict(parse_qsl(header_init_data(header)))
-        user = json.loads(fields.get("user", "null"))
-        claimed = WebAppUser(
-            id=int(user["id"]),
-            first_name=str(user.get("first_name", "")),
-            language_code=user.get("language_code"),
-        )
+        user = json.loads(dict(parse_qsl(header_init_data(header))).get("user", "null"))
+        int(user["id"])  # a user at all
+        code = user.get("language_code")
+        claimed = code if isinstance(code, str) else None
     except (AuthError, ValueError, TypeError, KeyError):
         pass
     fallback = translator(page_lang(claimed, ctx.default_locale))
@@ -148,7 +141,7 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         user = authenticate(ctx.token, header)
     except AuthError as error:
         raise refusal(fallback, error.status, error.code) from None
-    t = translator(page_lang(user, ctx.default_locale))
+    t = translator(page_lang(user.language_code, ctx.default_locale))
     try:
         game_id = game_of(ctx.token, start)
     except AuthError as error:
@@ -185,7 +178,7 @@ async def run_unit(
     except ScoringError as error:
         message = plain_text(error_text(seen.t, error))
         status = 403 if error.code == forbidden else 400
-        raise Refused(status, {"error": error.code, "message": message}) from None
+        raise Refused(status, error.code, message) from None
     except Redeliver:
         raise refusal(seen.t, 503, "busy") from None
     except Unsaved:
