@@ -1,16 +1,25 @@
-"""/history: every event of a game in order as chat lines (corrections.md "Audit")."""
+"""A game's past as chat texts: the archive's pages of games (a chat's, or an account's in every
+chat), and /history, every event of a game in order (corrections.md "Audit")."""
 
 from __future__ import annotations
 
 from datetime import UTC, tzinfo
 
 from bot.core import events as ev
+from bot.core.archive import GameLine, GamesPage
 from bot.core.ledger import debts_of
 from bot.core.state import GameState, Vote
-from bot.domain import EventRow
+from bot.domain import EventRow, GameStatus
 from bot.texts.debts import debt_history_line
 from bot.texts.i18n import Safe, Translator, chat_time, quote
-from bot.texts.views import number_label, option_said, option_value, rules_brief
+from bot.texts.views import (
+    join_lines,
+    number_label,
+    option_said,
+    option_value,
+    rules_brief,
+    sheet_caption,
+)
 from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change
@@ -135,3 +144,50 @@ def _ballots(state: GameState, vote: Vote) -> Safe:
         name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
         parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
     return Safe(", ".join(parts) or "—")
+
+
+# -- the archive -----------------------------------------------------------------------------
+def game_state_text(t: Translator, line: GameLine) -> Safe:
+    """What became of the game: forming, playing, cancelled, or its balances once it ended."""
+    players = ", ".join(line.names) or "…"
+    if line.status is not GameStatus.ENDED:
+        return t(f"archive-state-{line.status.value}", players=players)
+    if line.reason is ev.EndReason.CANCELLED:
+        return t("archive-state-cancelled", players=players)
+    if line.balances is None or not line.deals:
+        return t("archive-state-unplayed", players=players)
+    parts = [
+        t("archive-balance", name=name, whists=t.number(balance, signed=True))
+        for name, balance in zip(line.names, line.balances, strict=True)
+    ]
+    deals = t.count(line.deals, "deal")
+    return t("archive-state-ended", deals=deals, balances=Safe(" · ".join(parts)))
+
+
+def game_line_text(t: Translator, line: GameLine, page: GamesPage, *, private: bool) -> Safe:
+    return t(
+        "archive-line-private" if private else "archive-line",
+        game=line.number,
+        chat=line.chat_title or "?",
+        date=chat_time(line.created_at, page.zone, t.lang, clock=False),
+        convention=t(f"convention-{line.convention}"),
+        state=game_state_text(t, line),
+    )
+
+
+def games_text(t: Translator, page: GamesPage, *, private: bool = False) -> Safe:
+    """A page of games newest first, with how to open one."""
+    if not page.lines:
+        return t("archive-private-empty" if private else "archive-empty")
+    title = "archive-private-title" if private else "archive-title"
+    lines: list[str] = [t(title, count=page.total, page=page.page + 1, pages=page.pages)]
+    lines += [game_line_text(t, line, page, private=private) for line in page.lines]
+    lines += ["", t("archive-private-hint" if private else "archive-hint")]
+    return join_lines(lines)
+
+
+def look_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
+    """The caption of a game's sheet: an ended game's says so (no hint to end it)."""
+    if state.status is GameStatus.ENDED:
+        return t("archive-sheet-ended", game=state.number, deals=sheet.deals)
+    return sheet_caption(t, state, sheet)
