@@ -56,8 +56,7 @@ def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
     """/debts in a group: every open debt, then the net payments that settle them all."""
     if not view.debts:
         return t("debts-none")
-    lines: list[str] = [t("debts-title")]
-    lines += [_line(t, debt) for debt in view.debts]
+    lines: list[str] = [t("debts-title"), *(_line(t, debt) for debt in view.debts)]
     if view.net:
         lines += ["", t("debts-net-title")]
         lines += [t("debts-net-line", **_who(t, payment)) for payment in view.net]
@@ -73,8 +72,7 @@ def account_debts_text(
     lines: list[str] = [t("debts-private-title")]
     for debt in view.debts:
         chat = view.titles.get(debt.chat_id) or t("debts-some-chat")
-        owes = debt.debtor.is_user(user_id, username)
-        key = "debts-you-owe" if owes else "debts-owed-to-you"
+        key = "debts-you-owe" if debt.debtor.is_user(user_id, username) else "debts-owed-to-you"
         lines.append(t(key, **_who(t, debt), game=debt.number, chat=chat))
     return join_lines(lines)
 
@@ -82,10 +80,10 @@ def account_debts_text(
 def private_ended_text(
     t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
 ) -> Safe:
-    """A player's private message at a game's end: whom he owes (`owing`: buttons follow) and who
-    owes him."""
-    game = debts[0].number
-    lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
+    """A player's private message at a game's end: whom he owes (`owing`: buttons follow), who owes
+    him."""
+    chat = chat or t("debts-some-chat")
+    lines: list[str] = [t("debt-private-ended", game=debts[0].number, chat=chat)]
     for debt in debts:
         key = "debt-private-owe" if debt in owing else "debt-private-owed"
         lines.append(t(key, **_who(t, debt)))
@@ -116,29 +114,22 @@ def marked_text(t: Translator, marked: Marked) -> Safe:
 
 
 def marked_toast(t: Translator, marked: Marked) -> str:
-    if marked.side is DebtSide.RECEIVED:
-        return t("debt-toast-received")
-    return t("debt-toast-paid", creditor=marked.debt.creditor.name)
+    key = "debt-toast-received" if marked.side is DebtSide.RECEIVED else "debt-toast-paid"
+    return t(key, creditor=marked.debt.creditor.name)
 
 
 def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
     """`/paid`: the debts it closed."""
-    first = closed[0]
-    lines: list[str] = [t("paid-title", debtor=first.debtor.name, creditor=first.creditor.name)]
-    lines += [
-        t("paid-line", amount=amount_text(t, debt.amount), game=debt.number) for debt in closed
-    ]
-    return join_lines(lines)
+    lines = [t("paid-line", **_who(t, debt), game=debt.number) for debt in closed]
+    return join_lines([t("paid-title", **_who(t, closed[0])), *lines])
 
 
 def reminder_set_text(t: Translator, every: int | None) -> Safe:
-    if every is None:
-        return t("remind-off")
-    return t("remind-on", period=period_text(t, every))
+    return t("remind-off") if every is None else t("remind-on", period=period_text(t, every))
 
 
 def reminder_text(t: Translator, debts: Sequence[Debt], every: int) -> Safe:
-    lines: list[str] = [t("remind-title", period=period_text(t, every))]
-    lines += [_line(t, debt) for debt in debts]
-    lines += ["", t("remind-how")]
-    return join_lines(lines)
+    lines = [_line(t, debt) for debt in debts]
+    return join_lines(
+        [t("remind-title", period=period_text(t, every)), *lines, "", t("remind-how")]
+    )
