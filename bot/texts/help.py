@@ -43,8 +43,7 @@ def menu_commands(t: Translator, private: bool) -> list[tuple[str, str]]:
     """(command, description) of a menu; in private `command-private-<name>` where it differs."""
     menu: list[tuple[str, str]] = []
     for name in PRIVATE_COMMANDS if private else GROUP_COMMANDS:
-        if not t.has(f"command-{name}"):
-            continue
-        key = f"command-private-{name}" if private and t.has(f"command-private-{name}") else ""
-        menu.append((name, t.template(key or f"command-{name}")))
+        own = f"command-private-{name}"
+        if t.has(f"command-{name}"):
+            menu.append((name, t.template(own if private and t.has(own) else f"command-{name}")))
     return menu

@@ -34,10 +34,8 @@ def history_lines(
     lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
-        in_force = [item.seq for item in state.records]
-        numbers = {
-            seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
-        }
+        pairs = zip(state.records, sheet.records, strict=True)
+        numbers = {item.seq: number_label(t, scored) for item, scored in pairs}
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
         if isinstance(event, ev.DebtOpened | ev.DebtMarked):

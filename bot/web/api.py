@@ -19,17 +19,7 @@ from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, load
 from bot.texts.views import plain_text, shown_line
 from bot.web.svg import sheet_svg
-from bot.web.visit import (
-    CONTEXT,
-    Visit,
-    WebContext,
-    amount,
-    answers,
-    posted,
-    refusal,
-    run_unit,
-    visit,
-)
+from bot.web.visit import Visit, WebContext, amount, answers, posted, refusal, run_unit, visit
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -189,9 +179,9 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
 
 
 @routes.get("/api/texts")
-async def get_texts(request: web.Request) -> web.StreamResponse:
+@answers
+async def get_texts(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """The page's words (the `miniapp-*`, `reason-*`, `column-*` texts) in ru or en."""
-    ctx = request.app[CONTEXT]
     lang = request.query.get("lang", "")
     lang = lang if lang in LANGUAGES else ctx.default_locale
     texts = {

@@ -38,8 +38,7 @@ class AuthError(Exception):
 
     def __init__(self, status: int, code: str) -> None:
         super().__init__(code)
-        self.status = status
-        self.code = code
+        self.status, self.code = status, code
 
 
 def header_init_data(header: str | None) -> str:
@@ -127,9 +126,7 @@ class Membership:
     def __init__(
         self, bot: Bot, ttl: float = MEMBER_TTL, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.bot = bot
-        self.ttl = ttl
-        self.clock = clock
+        self.bot, self.ttl, self.clock = bot, ttl, clock
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
 
     async def is_member(self, chat_id: int, user_id: int) -> bool:

@@ -45,11 +45,8 @@ async def healthz(request: web.Request) -> web.StreamResponse:
         stale.append("database")
     ages = request.app[HEALTH].ages()
     stale += [age.name for age in ages if age.stale]
-    body: dict[str, Any] = {
-        "ok": not stale,
-        "database": database,
-        "ages": {age.name: round(age.seconds, 1) for age in ages},
-    }
+    seconds = {age.name: round(age.seconds, 1) for age in ages}
+    body: dict[str, Any] = {"ok": not stale, "database": database, "ages": seconds}
     if stale:
         body["stale"] = stale
     return web.json_response(body, status=503 if stale else 200, headers=NO_CACHE)
