@@ -209,9 +209,8 @@ def extras(
     out: list[Choice] = []
     if draft.kind is DealKind.CONTRACT and draft.declarer is not None and not draft.played:
         for x in offers.dealer_whist_partners(odessa, seating, draft.declarer, draft.words):
-            out.append(
-                Choice(Extra.DEALER_WHISTS + x, seating.names[x], "steps-extra-dealer-whists")
-            )
+            name = seating.names[x]
+            out.append(Choice(Extra.DEALER_WHISTS + x, name, "steps-extra-dealer-whists"))
     if draft.kind is DealKind.CONTRACT and not draft.conceded:
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""

@@ -129,7 +129,5 @@ def reminder_set_text(t: Translator, every: int | None) -> Safe:
 
 
 def reminder_text(t: Translator, debts: Sequence[Debt], every: int) -> Safe:
-    lines = [_line(t, debt) for debt in debts]
-    return join_lines(
-        [t("remind-title", period=period_text(t, every)), *lines, "", t("remind-how")]
-    )
+    head = t("remind-title", period=period_text(t, every))
+    return join_lines([head, *(_line(t, debt) for debt in debts), "", t("remind-how")])

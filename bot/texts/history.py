@@ -98,11 +98,9 @@ def _event_lines(
                 line, old = state.canonical(line, t.lang), old and state.canonical(old, t.lang)
             elif isinstance(event, ev.RuleChangeProposed):
                 line, old = rule_said(t, line), option_value(t, old)
-            arbiter = arbiter_name(
-                event.arbiter if isinstance(event, ev.ArbiterProposed) else None
-            )
+            arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
             said.update(vote=row.seq, number=numbers.get(target, "?"), old=old, was=old, line=line)
-            out = [t(f"history-{event.KIND.value}", **said, arbiter=arbiter)]
+            out = [t(f"history-{event.KIND.value}", **said, arbiter=arbiter_name(arbiter))]
             vote_state = state.votes[row.seq]
             if not vote_state.closed:
                 out.append(t("history-vote-open", ballots=_ballots(state, vote_state)))

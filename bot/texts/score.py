@@ -64,19 +64,12 @@ def totals_text(
 
 def _settled(t: Translator, names: Sequence[str], settlement: Settlement, totals: Safe) -> Safe:
     """Balances, who pays whom, and the totals: `/score`'s part that `/calc` shows too."""
-    return join_lines(
-        [
-            "",
-            t("balances-title"),
-            balances_text(t, names, settlement),
-            "",
-            t("transfers-title"),
-            transfers_text(t, names, settlement),
-            "",
-            t("totals-title"),
-            totals,
-        ]
-    )
+    sections = [
+        ("balances-title", balances_text(t, names, settlement)),
+        ("transfers-title", transfers_text(t, names, settlement)),
+        ("totals-title", totals),
+    ]
+    return join_lines(line for key, body in sections for line in ("", t(key), body))
 
 
 def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
@@ -91,15 +84,9 @@ def score_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settle
 def sheet_text(t: Translator, state: GameState, sheet: Sheet, settlement: Settlement) -> Safe:
     """The sheet when no picture can be drawn."""
     names = state.names
-    return join_lines(
-        [
-            t("sheet-title", game=state.number, deals=sheet.deals),
-            totals_text(t, names, sheet.totals, sheet.closed_pools),
-            "",
-            t("balances-title"),
-            balances_text(t, names, settlement),
-        ]
-    )
+    head = t("sheet-title", game=state.number, deals=sheet.deals)
+    totals = totals_text(t, names, sheet.totals, sheet.closed_pools)
+    return join_lines([head, totals, "", t("balances-title"), balances_text(t, names, settlement)])
 
 
 def ended_text(t: Translator, ended: Ended) -> Safe:
@@ -129,10 +116,10 @@ def calc_text(t: Translator, sheet: PaperSheet, settlement: Settlement) -> Safe:
 
 def calc_error_text(t: Translator, error: CalcError) -> Safe:
     """The error as a bad `/deal`'s (its text, the part at fault, an example) with the line quoted."""
-    where = (
-        [t("calc-error-line", number=error.line, line=capped(error.text))] if error.line else []
-    )
-    return join_lines([*where, error_text(t, error)])
+    text = error_text(t, error)
+    if error.line:
+        text = join_lines([t("calc-error-line", number=error.line, line=capped(error.text)), text])
+    return text
 
 
 # -- the inline mode -------------------------------------------------------------------------

@@ -111,17 +111,10 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
 
 
 def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
-    return join_lines(
-        [
-            t("game-opened", game=state.number),
-            rules_brief(t, state),
-            "",
-            t("seats", count=len(state.players), seats=state.seats),
-            seats_text(t, state),
-            "",
-            started_text(t, state) if started else t("join-hint", seats=state.seats),
-        ]
-    )
+    head, brief = t("game-opened", game=state.number), rules_brief(t, state)
+    seats = t("seats", count=len(state.players), seats=state.seats)
+    last = started_text(t, state) if started else t("join-hint", seats=state.seats)
+    return join_lines([head, brief, "", seats, seats_text(t, state), "", last])
 
 
 def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
@@ -150,17 +143,12 @@ def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
 def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
     if not games:
         return t("private-no-games")
-    lines = [
-        t(
-            "private-game-line",
-            game=state.number,
-            chat=title or "?",
-            status=t(f"status-{state.status.value}"),
-            players=", ".join(state.names) or "…",
-        )
-        for state, title in games
-    ]
-    return join_lines([t("private-games-title"), *lines])
+    lines = [t("private-games-title")]
+    for state, title in games:
+        status, players = t(f"status-{state.status.value}"), ", ".join(state.names) or "…"
+        line = {"game": state.number, "chat": title or "?", "status": status, "players": players}
+        lines.append(t("private-game-line", **line))
+    return join_lines(lines)
 
 
 # -- entries ("why") -------------------------------------------------------------------------

@@ -31,15 +31,11 @@ def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     vote, state, proposal = result.vote, result.state, result.proposal
     event = vote.event
     line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
-    head = t(
-        f"vote-{vote.kind.value}",
-        game=state.number,
-        number=proposal.number if proposal is not None else "?",
-        proposer=state.player_name(vote.author) or "?",
-        writer=(proposal.writer if proposal is not None else None) or "?",
-        arbiter=arbiter_name(event.arbiter if isinstance(event, ev.ArbiterProposed) else None),
-        line=line,
-    )
+    number, writer = ("?", None) if proposal is None else (proposal.number, proposal.writer)
+    arbiter = arbiter_name(event.arbiter if isinstance(event, ev.ArbiterProposed) else None)
+    proposer = state.player_name(vote.author) or "?"
+    said = {"game": state.number, "number": number, "proposer": proposer, "line": line}
+    head = t(f"vote-{vote.kind.value}", **said, writer=writer or "?", arbiter=arbiter)
     lines: list[str] = [head]
     if vote.kind is not ev.Kind.END_PROPOSED:
         count = len(result.voters)
