@@ -161,14 +161,11 @@ def game_state_text(t: Translator, line: GameLine) -> Safe:
 
 
 def game_line_text(t: Translator, line: GameLine, page: GamesPage, *, private: bool) -> Safe:
-    return t(
-        "archive-line-private" if private else "archive-line",
-        game=line.number,
-        chat=line.chat_title or "?",
-        date=chat_time(line.created_at, page.zone, t.lang, clock=False),
-        convention=t(f"convention-{line.convention}"),
-        state=game_state_text(t, line),
-    )
+    key = "archive-line-private" if private else "archive-line"
+    date = chat_time(line.created_at, page.zone, t.lang, clock=False)
+    shown = {"game": line.number, "chat": line.chat_title or "?", "date": date}
+    convention, state = t(f"convention-{line.convention}"), game_state_text(t, line)
+    return t(key, **shown, convention=convention, state=state)
 
 
 def games_text(t: Translator, page: GamesPage, *, private: bool = False) -> Safe:

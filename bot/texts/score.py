@@ -49,16 +49,13 @@ def totals_text(
     """Each player's line of totals: pool, mountain and whists written on each other player."""
     lines = []
     for seat, name in enumerate(names):
-        whists = ", ".join(
-            f"{names[other]} {t.number(totals.whists[seat][other])}"
-            for other in range(len(names))
-            if other != seat
+        written = (
+            f"{names[o]} {t.number(n)}" for o, n in enumerate(totals.whists[seat]) if o != seat
         )
         closed = t("pool-closed") if seat in closed_pools else ""
         pool, mountain = t.number(totals.pool[seat]), t.number(totals.mountain[seat])
-        lines.append(
-            t("totals-line", name=name, pool=pool, closed=closed, mountain=mountain, whists=whists)
-        )
+        shown = {"name": name, "pool": pool, "closed": closed, "mountain": mountain}
+        lines.append(t("totals-line", **shown, whists=", ".join(written)))
     return join_lines(lines)
 
 
