@@ -72,10 +72,7 @@ def _run(run: model.TextRun, sheet: Sheet) -> str:
     tone = "ink" if run.color == model.INK else ("muted" if run.color == model.MUTED else "tone")
     attrs = [
         f'class="run {run.kind.value} {tone}{" latest" if run.latest else ""}"',
-        f'x="{_n(run.x)}"',
-        f'y="{_n(run.y + ascent)}"',
-        f'font-size="{run.size}"',
-        f'fill="{_attr(run.color)}"',
+        f'x="{_n(run.x)}" y="{_n(run.y + ascent)}" font-size="{run.size}" fill="{_attr(run.color)}"',
     ]
     if run.bold:
         attrs.append('font-weight="bold"')
@@ -84,8 +81,7 @@ def _run(run: model.TextRun, sheet: Sheet) -> str:
     if run.band is not None:
         attrs.append(f'data-band="{band_key(run.band)}"')
     if run.record is not None and 0 <= run.record < len(sheet.records):
-        attrs.append(f'data-record="{run.record}"')
-        attrs.append(f'data-deal="{sheet.records[run.record].number}"')
+        attrs.append(f'data-record="{run.record}" data-deal="{sheet.records[run.record].number}"')
     return f"<text {' '.join(attrs)}>{escape(run.text, quote=False)}</text>"
 
 
