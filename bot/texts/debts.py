@@ -18,9 +18,7 @@ _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
 
 def amount_text(t: Translator, amount: Amount) -> str:
     """Money (a `Decimal`) with two decimals, else whists: `12.50`, `22.5 whists`."""
-    if isinstance(amount, Decimal):
-        return t.money(amount)
-    return t.count(amount, "whist")
+    return t.money(amount) if isinstance(amount, Decimal) else t.count(amount, "whist")
 
 
 def _who(t: Translator, debt: Debt | Payment) -> dict[str, object]:

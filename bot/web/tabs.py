@@ -78,6 +78,7 @@ def _filter(request: web.Request, t: Translator) -> StatsFilter:
 
 def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> dict[str, Any]:
     tally = player.tally
+    per_deal = amount(tally.tricks_per_raspasy)
 
     def game(kept: Any) -> dict[str, Any] | None:
         return None if kept is None else {"balance": amount(kept[0]), "game": numbers[kept[1]]}
@@ -101,11 +102,7 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
         "miseres": {"declared": tally.miseres, "made": tally.miseres_made},
         "deals": tally.deals,
         "whists_per_deal": amount(tally.whists_per_deal),
-        "raspasy": {
-            "deals": tally.raspasy,
-            "tricks": tally.raspasy_tricks,
-            "per_deal": amount(tally.tricks_per_raspasy),
-        },
+        "raspasy": {"deals": tally.raspasy, "tricks": tally.raspasy_tricks, "per_deal": per_deal},
     }
 
 
