@@ -268,23 +268,21 @@ def record(seating: Seating, draft: Draft) -> Deal:
     if draft.conceded:
         return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
     declarer, level = draft.declarer, draft.level
-    if draft.dealer_whist is not None:
-        assert draft.taken is not None
-        pair = (
-            Defender(seating.dealer, Role.WHIST, None),
-            Defender(draft.dealer_whist, Role.PASS, None),
-        )  # clockwise from the declarer, as the notation reads them
-        defenders = tuple(sorted(pair, key=lambda d: (d.player - declarer) % len(seating.names)))
-        return Contract(declarer, level, draft.suit, draft.taken - level, defenders, False, added)
+    seats: tuple[int, ...] = seating.defenders(declarer)
+    words = draft.words
+    if draft.dealer_whist is not None:  # clockwise from the declarer, as the notation reads them
+        said = {seating.dealer: Role.WHIST, draft.dealer_whist: Role.PASS}
+        seats = tuple(sorted(said, key=lambda seat: (seat - declarer) % len(seating.names)))
+        words = tuple(said[seat] for seat in seats)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)
     if draft.played:
         assert draft.taken is not None
         result = draft.taken - level
-        if offers.both_whisted(draft.words):
+        if offers.both_whisted(words):
             assert draft.split is not None
             tricks = (draft.split, offers.tricks_left((draft.taken, draft.split)))
-    defenders = tuple(map(Defender, seating.defenders(declarer), draft.words, tricks))
+    defenders = tuple(map(Defender, seats, words, tricks))
     return Contract(declarer, level, draft.suit, result, defenders, extras=added)
 
 

@@ -21,8 +21,8 @@ def amount_text(t: Translator, amount: Amount) -> str:
     return t.money(amount) if isinstance(amount, Decimal) else t.count(amount, "whist")
 
 
-def _who(t: Translator, debt: Debt | Payment) -> dict[str, object]:
-    """A debt's (or payment's) debtor, creditor and amount, as its texts name them."""
+def sides(t: Translator, debt: Debt | Payment) -> dict[str, str]:
+    """A debt's (or payment's) debtor, creditor and amount, as texts and the Mini App name them."""
     amount = amount_text(t, debt.amount)
     return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": amount}
 
@@ -37,7 +37,7 @@ def period_text(t: Translator, seconds: int) -> str:
 
 def button_text(t: Translator, debt: Debt) -> str:
     """The "✅ paid" button of one debt, naming both sides (a message may have several)."""
-    return t("debt-button", **_who(t, debt))
+    return t("debt-button", **sides(t, debt))
 
 
 def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
@@ -47,7 +47,7 @@ def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
 
 def _line(t: Translator, debt: Debt) -> Safe:
     paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
-    return t("debt-line", **_who(t, debt), game=debt.number, paid=paid)
+    return t("debt-line", **sides(t, debt), game=debt.number, paid=paid)
 
 
 def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
@@ -57,7 +57,7 @@ def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
     lines: list[str] = [t("debts-title"), *(_line(t, debt) for debt in view.debts)]
     if view.net:
         lines += ["", t("debts-net-title")]
-        lines += [t("debts-net-line", **_who(t, payment)) for payment in view.net]
+        lines += [t("debts-net-line", **sides(t, payment)) for payment in view.net]
     return join_lines(lines)
 
 
@@ -71,7 +71,7 @@ def account_debts_text(
     for debt in view.debts:
         chat = view.titles.get(debt.chat_id) or t("debts-some-chat")
         key = "debts-you-owe" if debt.debtor.is_user(user_id, username) else "debts-owed-to-you"
-        lines.append(t(key, **_who(t, debt), game=debt.number, chat=chat))
+        lines.append(t(key, **sides(t, debt), game=debt.number, chat=chat))
     return join_lines(lines)
 
 
@@ -84,7 +84,7 @@ def private_ended_text(
     lines: list[str] = [t("debt-private-ended", game=debts[0].number, chat=chat)]
     for debt in debts:
         key = "debt-private-owe" if debt in owing else "debt-private-owed"
-        lines.append(t(key, **_who(t, debt)))
+        lines.append(t(key, **sides(t, debt)))
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
@@ -102,13 +102,13 @@ def debt_history_line(
         debt, key = debts[row.seq], "history-debt-opened"
     else:
         debt, key = debts[event.debt], f"history-debt-{event.side.value}"
-    return t(key, **_who(t, debt), time=chat_time(row.at, zone, t.lang, date=False))
+    return t(key, **sides(t, debt), time=chat_time(row.at, zone, t.lang, date=False))
 
 
 def marked_text(t: Translator, marked: Marked) -> Safe:
     """What the game's chat is told of a mark."""
     key = "debt-marked-received" if marked.side is DebtSide.RECEIVED else "debt-marked-paid"
-    return t(key, **_who(t, marked.debt), game=marked.debt.number)
+    return t(key, **sides(t, marked.debt), game=marked.debt.number)
 
 
 def marked_toast(t: Translator, marked: Marked) -> str:
@@ -118,8 +118,8 @@ def marked_toast(t: Translator, marked: Marked) -> str:
 
 def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
     """`/paid`: the debts it closed."""
-    lines = [t("paid-line", **_who(t, debt), game=debt.number) for debt in closed]
-    return join_lines([t("paid-title", **_who(t, closed[0])), *lines])
+    lines = [t("paid-line", **sides(t, debt), game=debt.number) for debt in closed]
+    return join_lines([t("paid-title", **sides(t, closed[0])), *lines])
 
 
 def reminder_set_text(t: Translator, every: int | None) -> Safe:

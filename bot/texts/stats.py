@@ -11,11 +11,6 @@ from bot.texts.views import join_lines
 from scoring.stats import LEVELS, Tally
 
 
-def rating_shown(rating: float) -> str:
-    """A rating in whole points (the formula's value is exact enough to round once)."""
-    return str(round(rating))
-
-
 def filter_text(t: Translator, filt: StatsFilter) -> Safe:
     """`all time`, `this month · Sochi`…"""
     parts = [t(f"stats-period-{filt.period.value}")]
@@ -43,20 +38,15 @@ def _line(t: Translator, player: PlayerStats) -> dict[str, object]:
         "total": t.number(tally.total, signed=True),
         "average": t.number(tally.average, signed=True),
         "money": _money(t, tally),
-        "rating": rating_shown(player.rating),
+        "rating": round(player.rating),  # whole points: the formula is exact enough to round once
     }
 
 
 def _best_worst(t: Translator, stats: ChatStats, tally: Tally, key: str = "stats-best") -> Safe:
     assert tally.best is not None and tally.worst is not None
     (best, best_game), (worst, worst_game) = tally.best, tally.worst
-    return t(
-        key,
-        best=t.number(best, signed=True),
-        best_game=stats.number(best_game),
-        worst=t.number(worst, signed=True),
-        worst_game=stats.number(worst_game),
-    )
+    games = {"best_game": stats.number(best_game), "worst_game": stats.number(worst_game)}
+    return t(key, best=t.number(best, signed=True), worst=t.number(worst, signed=True), **games)
 
 
 def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Safe:
@@ -102,7 +92,7 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
     place = next(i for i, p in enumerate(stats.players) if p.key == player.key) + 1
     share = round(100 * tally.wins / tally.games) if tally.games else 0
     total = t.count(tally.total, "whist", signed=True)
-    average, rating = t.number(tally.average, signed=True), rating_shown(player.rating)
+    average, rating = t.number(tally.average, signed=True), round(player.rating)
     whists, tricks = _ratio(t, tally.whists_per_deal), _ratio(t, tally.tricks_per_raspasy)
     return join_lines(
         [

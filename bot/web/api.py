@@ -46,7 +46,7 @@ def sheet_json(
     deal lines and reasons in `t`'s language."""
     names = state.names
     totals = sheet.totals
-    size = len(names)
+    size, money = len(names), settlement.money
     deals = []
     for index, (item, scored) in enumerate(zip(state.records, sheet.records, strict=True)):
         entries = []
@@ -73,23 +73,20 @@ def sheet_json(
                 "entries": entries,
             }
         )
-    money = None
-    if settlement.money is not None:
-        money = {names[s]: float(settlement.money[s]) for s in range(size)}
     return {
         "game": state.game_id,
         "number": state.number,
         "convention": sheet.rules.convention,
         "players": list(names),
-        "pool": {names[s]: amount(totals.pool[s]) for s in range(size)},
-        "mountain": {names[s]: amount(totals.mountain[s]) for s in range(size)},
+        "pool": dict(zip(names, map(amount, totals.pool), strict=True)),
+        "mountain": dict(zip(names, map(amount, totals.mountain), strict=True)),
         "whists": {
             names[w]: {names[o]: amount(totals.whists[w][o]) for o in range(size) if o != w}
             for w in range(size)
         },
-        "balances": {names[s]: amount(settlement.balances[s]) for s in range(size)},
+        "balances": dict(zip(names, map(amount, settlement.balances), strict=True)),
         "stake": amount(state.stake),
-        "money": money,
+        "money": None if money is None else dict(zip(names, map(float, money), strict=True)),
         "transfers": [
             {
                 "from": names[tr.debtor],
@@ -116,16 +113,14 @@ def _svg(state: GameState, sheet: Sheet, settlement: Settlement, lang: str, core
     return sheet_svg(layout, sheet)
 
 
-@routes.get("/api/sheet")
-@answers
+@answers(routes.get("/api/sheet"))
 async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet, settlement = _started(seen, ctx.core)
     return web.json_response(sheet_json(seen.chat_t, seen.state, sheet, settlement))
 
 
-@routes.get("/api/sheet.svg")
-@answers
+@answers(routes.get("/api/sheet.svg"))
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet, settlement = _started(seen, ctx.core)
@@ -133,8 +128,7 @@ async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
-@routes.get("/api/history")
-@answers
+@answers(routes.get("/api/history"))
 async def get_history(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet = ctx.core.sheet(seen.state) if seen.state.rules is not None else None
@@ -150,8 +144,7 @@ def _line(body: dict[str, Any]) -> str:
     return line if len(line) <= LINE_LIMIT else ""
 
 
-@routes.post("/api/deal")
-@answers
+@answers(routes.post("/api/deal"))
 async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A deal through the same checks as /deal, in one unit of work with the chat's reply and
     picture (the `Announce` port): both commit, or neither. The answer is the new sheet."""
@@ -178,8 +171,7 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response({"number": result.scored.number, "sheet": body})
 
 
-@routes.get("/api/texts")
-@answers
+@answers(routes.get("/api/texts"))
 async def get_texts(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """The page's words (the `miniapp-*`, `reason-*`, `column-*` texts) in ru or en."""
     lang = request.query.get("lang", "")

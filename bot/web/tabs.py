@@ -14,7 +14,7 @@ from bot.core.debts import Marked
 from bot.core.ledger import Debt
 from bot.core.stats import PERIOD_WORDS, PlayerStats, StatsFilter, chat_stats
 from bot.domain import Owed, OwedKind
-from bot.texts.debts import amount_text, marked_text, marked_toast
+from bot.texts.debts import marked_text, marked_toast, sides
 from bot.texts.i18n import Translator, chat_time
 from bot.texts.views import plain_text
 from bot.web.auth import start_param
@@ -49,8 +49,7 @@ def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> 
     }
 
 
-@routes.get("/api/games")
-@answers
+@answers(routes.get("/api/games"))
 async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A page of the chat's games, newest first (`page` counts from 0), each with its start."""
     seen = await visit(ctx, request, request.query.get("start"))
@@ -106,8 +105,7 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
     }
 
 
-@routes.get("/api/stats")
-@answers
+@answers(routes.get("/api/stats"))
 async def get_stats(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """Every player of the chat's finished games that `period` and `convention` keep, best first."""
     seen = await visit(ctx, request, request.query.get("start"))
@@ -127,8 +125,7 @@ def _role(debt: Debt, seen: Visit) -> str | None:
     return "debtor" if debt.debtor.is_user(user.id, user.username) else None
 
 
-@routes.get("/api/debts")
-@answers
+@answers(routes.get("/api/debts"))
 async def get_debts(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """The debts (`amount` in the user's language, `role` the viewer's part in each) and net."""
     seen = await visit(ctx, request, request.query.get("start"))
@@ -139,18 +136,13 @@ async def get_debts(ctx: WebContext, request: web.Request) -> web.StreamResponse
             "game": debt.game_id,
             "debt": debt.seq,
             "number": debt.number,
-            "debtor": debt.debtor.name,
-            "creditor": debt.creditor.name,
-            "amount": amount_text(t, debt.amount),
+            **sides(t, debt),
             "paid": debt.paid,
             "role": _role(debt, seen),
         }
         for debt in view.debts
     ]
-    net = [
-        {"debtor": p.debtor.name, "creditor": p.creditor.name, "amount": amount_text(t, p.amount)}
-        for p in view.net
-    ]
+    net = [sides(t, payment) for payment in view.net]
     return web.json_response({"debts": owed, "net": net})
 
 
@@ -160,8 +152,7 @@ def _ids(body: dict[str, Any]) -> bool:
     return isinstance(game_id, int) and isinstance(seq, int) and not isinstance(game_id, bool)
 
 
-@routes.post("/api/debt")
-@answers
+@answers(routes.post("/api/debt"))
 async def post_debt(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A press; the chat is told in the same unit of work, as for a press in Telegram. The answer
     is the toast `{"side", "message"}`; 403 for one who neither owes nor is owed the debt."""

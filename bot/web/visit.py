@@ -66,18 +66,23 @@ def amount(value: Fraction | None) -> float | int | None:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def answers(
-    handler: Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]],
-) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The handler with its context; a `Refused` becomes its JSON answer."""
+Route = Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]]
 
-    async def wrapped(request: web.Request) -> web.StreamResponse:
-        try:
-            return await handler(request.app[CONTEXT], request)
-        except Refused as refused:
-            return web.json_response(refused.body, status=refused.status)
 
-    return wrapped
+def answers(register: Callable[[Any], object]) -> Callable[[Route], Route]:
+    """Register (`routes.get(path)`) the handler with its context; a `Refused` is its JSON answer."""
+
+    def wrap(handler: Route) -> Route:
+        async def wrapped(request: web.Request) -> web.StreamResponse:
+            try:
+                return await handler(request.app[CONTEXT], request)
+            except Refused as refused:
+                return web.json_response(refused.body, status=refused.status)
+
+        register(wrapped)
+        return handler
+
+    return wrap
 
 
 async def posted(
