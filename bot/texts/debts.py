@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import UTC, tzinfo
+from collections.abc import Sequence
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
-from bot.core.events import DebtMarked, DebtOpened, DebtSide
+from bot.core.events import DebtSide
 from bot.core.ledger import Amount, Debt, Payment
-from bot.domain import EventRow
-from bot.texts.i18n import Safe, Translator, chat_time
+from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
 
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
@@ -88,21 +86,6 @@ def private_ended_text(
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
-
-
-def debt_history_line(
-    t: Translator,
-    row: EventRow,
-    event: DebtOpened | DebtMarked,
-    debts: Mapping[int, Debt],
-    zone: tzinfo = UTC,
-) -> Safe:
-    """/history's line of a debt event: opened by the game's end, marked paid, received."""
-    if isinstance(event, DebtOpened):
-        debt, key = debts[row.seq], "history-debt-opened"
-    else:
-        debt, key = debts[event.debt], f"history-debt-{event.side.value}"
-    return t(key, **sides(t, debt), time=chat_time(row.at, zone, t.lang, date=False))
 
 
 def marked_text(t: Translator, marked: Marked) -> Safe:

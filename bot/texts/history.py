@@ -3,14 +3,15 @@ chat), and /history, every event of a game in order (corrections.md "Audit")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, tzinfo
 
 from bot.core import events as ev
 from bot.core.archive import GameLine, GamesPage
-from bot.core.ledger import debts_of
+from bot.core.ledger import Debt, debts_of
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow, GameStatus
-from bot.texts.debts import debt_history_line
+from bot.texts.debts import sides
 from bot.texts.i18n import Safe, Translator, chat_time, quote
 from bot.texts.views import (
     join_lines,
@@ -38,10 +39,7 @@ def history_lines(
         numbers = {item.seq: number_label(t, scored) for item, scored in pairs}
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
-        if isinstance(event, ev.DebtOpened | ev.DebtMarked):
-            lines.append(debt_history_line(t, row, event, debts, zone))
-        else:
-            lines += _event_lines(t, state, row, event, numbers, zone)
+        lines += _event_lines(t, state, row, event, numbers, debts, zone)
     if not state.items:
         lines.append(t("history-empty"))
     return lines
@@ -53,6 +51,7 @@ def _event_lines(
     row: EventRow,
     event: ev.Event,
     numbers: dict[int, str],
+    debts: Mapping[int, Debt],
     zone: tzinfo,
 ) -> list[str]:
     # every line names its time and author (a text without them leaves them out)
@@ -119,6 +118,10 @@ def _event_lines(
             return [t("history-started", time=started, rules=rules_brief(t, state))]
         case ev.GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
+        case ev.DebtOpened():  # opened by the game's end
+            return [t("history-debt-opened", **said, **sides(t, debts[row.seq]))]
+        case ev.DebtMarked():
+            return [t(f"history-debt-{event.side.value}", **said, **sides(t, debts[event.debt]))]
         case ev.SeatLinked():
             username = event.player.username or ""
             return [t("history-linked", **said, username=username, name=event.player.name)]

@@ -82,16 +82,12 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
     key = "vote-now" if proposal.old is not None else "vote-deal"
     lines.append(t(key, line=shown_line(t, proposal.new.record, names)))
     lines.append(why_text(t, names, proposal.new))
-    changes = [
-        t(
-            "vote-balance",
-            name=name,
-            before=t.number(before, signed=True),
-            after=t.number(after, signed=True),
-        )
+    shown = [
+        (name, t.number(before, signed=True), t.number(after, signed=True))
         for name, before, after in zip(names, proposal.before, proposal.after, strict=True)
         if before != after
     ]
+    changes = [t("vote-balance", name=n, before=was, after=now) for n, was, now in shown]
     if changes:
         lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
     writer = proposal.writer or "?"
