@@ -83,8 +83,3 @@ def format_amount(
             glyph = f"{top}⁄{str(frac.denominator).translate(SUBSCRIPT)}"
         text = (str(int(whole)) if whole else "") + glyph
     return _signed(text, value, sign)
-
-
-def format_money(value: Decimal, lang: str = "en") -> str:
-    """The sheet's money: two decimals, always signed (`+1.25`, `−0,40`, `0.00`)."""
-    return money(value, lang, signed=True)

@@ -189,13 +189,11 @@ def extras(
     odessa: bool = False,
 ) -> tuple[Choice, ...]:
     """The buttons beside the step's own: shortcuts, «без трёх», play, prikup, note (set: ✓)."""
-    current = step(seating, draft)
+    names, current = seating.names, step(seating, draft)
     if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
-        return tuple(
-            Choice(Extra.DECLARER + s, seating.names[s]) for s in offers.declarers(seating)
-        )
+        return tuple(Choice(Extra.DECLARER + s, names[s]) for s in offers.declarers(seating))
     if current is DealStep.WORD and not draft.words and draft.declarer is not None:
-        first, second = (seating.names[s] for s in seating.defenders(draft.declarer))
+        first, second = (names[s] for s in seating.defenders(draft.declarer))
         quick = [
             Choice(Extra.BOTH_PASS, key="steps-quick-both-pass"),
             Choice(Extra.FIRST_WHISTS, first, "steps-quick-whists"),
@@ -209,8 +207,7 @@ def extras(
     out: list[Choice] = []
     if draft.kind is DealKind.CONTRACT and draft.declarer is not None and not draft.played:
         for x in offers.dealer_whist_partners(odessa, seating, draft.declarer, draft.words):
-            name = seating.names[x]
-            out.append(Choice(Extra.DEALER_WHISTS + x, name, "steps-extra-dealer-whists"))
+            out.append(Choice(Extra.DEALER_WHISTS + x, names[x], "steps-extra-dealer-whists"))
     if draft.kind is DealKind.CONTRACT and not draft.conceded:
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""

@@ -163,21 +163,18 @@ def game_state_text(t: Translator, line: GameLine) -> Safe:
     return t("archive-state-ended", deals=deals, balances=Safe(" · ".join(parts)))
 
 
-def game_line_text(t: Translator, line: GameLine, page: GamesPage, *, private: bool) -> Safe:
-    key = "archive-line-private" if private else "archive-line"
-    date = chat_time(line.created_at, page.zone, t.lang, clock=False)
-    shown = {"game": line.number, "chat": line.chat_title or "?", "date": date}
-    convention, state = t(f"convention-{line.convention}"), game_state_text(t, line)
-    return t(key, **shown, convention=convention, state=state)
-
-
 def games_text(t: Translator, page: GamesPage, *, private: bool = False) -> Safe:
     """A page of games newest first, with how to open one."""
     if not page.lines:
         return t("archive-private-empty" if private else "archive-empty")
     title = "archive-private-title" if private else "archive-title"
     lines: list[str] = [t(title, count=page.total, page=page.page + 1, pages=page.pages)]
-    lines += [game_line_text(t, line, page, private=private) for line in page.lines]
+    for line in page.lines:
+        date = chat_time(line.created_at, page.zone, t.lang, clock=False)
+        shown = {"game": line.number, "chat": line.chat_title or "?", "date": date}
+        convention, state = t(f"convention-{line.convention}"), game_state_text(t, line)
+        key = "archive-line-private" if private else "archive-line"
+        lines.append(t(key, **shown, convention=convention, state=state))
     lines += ["", t("archive-private-hint" if private else "archive-hint")]
     return join_lines(lines)
 

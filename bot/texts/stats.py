@@ -94,19 +94,18 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
     total = t.count(tally.total, "whist", signed=True)
     average, rating = t.number(tally.average, signed=True), round(player.rating)
     whists, tricks = _ratio(t, tally.whists_per_deal), _ratio(t, tally.tricks_per_raspasy)
-    return join_lines(
-        [
-            t("stats-detail-title", name=player.name, filter=filter_text(t, stats.filter)),
-            t("stats-detail-games", games=tally.games, wins=tally.wins, share=share),
-            t("stats-detail-total", total=total, average=average, money=_money(t, tally)),
-            _best_worst(t, stats, tally, "stats-detail-best"),
-            t("stats-detail-rating", rating=rating, place=place, players=len(stats.players)),
-            _contracts(t, tally, "stats-detail-contracts"),
-            t("stats-detail-miseres", made=tally.miseres_made, declared=tally.miseres),
-            t("stats-detail-whists", whists=whists, deals=tally.deals),
-            t("stats-detail-raspasy", tricks=tricks, deals=tally.raspasy),
-        ]
-    )
+    lines = [
+        t("stats-detail-title", name=player.name, filter=filter_text(t, stats.filter)),
+        t("stats-detail-games", games=tally.games, wins=tally.wins, share=share),
+        t("stats-detail-total", total=total, average=average, money=_money(t, tally)),
+        _best_worst(t, stats, tally, "stats-detail-best"),
+        t("stats-detail-rating", rating=rating, place=place, players=len(stats.players)),
+        _contracts(t, tally, "stats-detail-contracts"),
+        t("stats-detail-miseres", made=tally.miseres_made, declared=tally.miseres),
+        t("stats-detail-whists", whists=whists, deals=tally.deals),
+        t("stats-detail-raspasy", tricks=tricks, deals=tally.raspasy),
+    ]
+    return join_lines(lines)
 
 
 def top_text(t: Translator, stats: ChatStats) -> Safe:

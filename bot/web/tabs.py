@@ -63,18 +63,6 @@ async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response({**body, "games": games})
 
 
-def _filter(request: web.Request, t: Translator) -> StatsFilter:
-    period = PERIOD_WORDS.get(request.query.get("period", "all").casefold())
-    if period is None:
-        raise refusal(t, 400, "bad-query")
-    name = request.query.get("convention")
-    try:
-        convention = canonical_convention(name) if name else None
-    except OptionError:
-        raise refusal(t, 400, "bad-query") from None
-    return StatsFilter(period, convention)
-
-
 def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> dict[str, Any]:
     tally = player.tally
     per_deal = amount(tally.tricks_per_raspasy)
@@ -109,7 +97,15 @@ def _player_json(player: PlayerStats, place: int, numbers: dict[int, int]) -> di
 async def get_stats(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """Every player of the chat's finished games that `period` and `convention` keep, best first."""
     seen = await visit(ctx, request, request.query.get("start"))
-    filt = _filter(request, seen.t)
+    period = PERIOD_WORDS.get(request.query.get("period", "all").casefold())
+    name = request.query.get("convention")
+    try:
+        convention = canonical_convention(name) if name else None
+    except OptionError:
+        period = None  # refused below, as an unknown period is
+    if period is None:
+        raise refusal(seen.t, 400, "bad-query")
+    filt = StatsFilter(period, convention)
     core = ctx.core
     stats = await chat_stats(core.store, seen.state.chat_id, filt, core.clock(), seen.chat_t.lang)
     numbers = {s.game_id: s.number for s in stats.games}
