@@ -42,11 +42,7 @@ def decimal(
 ) -> str:
     """`12.5`/`12,5`: at most `places` decimals, halves away from zero, trailing zeros dropped;
     a value that rounds to zero is `0`."""
-    if isinstance(value, int):
-        top, bottom = value, 1
-    else:
-        exact = value if isinstance(value, Fraction) else Fraction(value)
-        top, bottom = exact.numerator, exact.denominator
+    top, bottom = value.as_integer_ratio()
     scale = 10**places
     # floor(|x| · scale + ½), half away from zero, in integers (Fraction arithmetic is slow)
     units = (2 * abs(top) * scale + bottom) // (2 * bottom)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, TypeVar
@@ -133,19 +134,16 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
     """Check the signature (401), the start parameter (403), that the game is there (404) and the
     user's right to it: a player, or a member of its chat (403)."""
     header = request.headers.get("Authorization")
-    claimed = None  # the language initData claims, unchecked: only to word a refusal in it
-    try:
-        user = json.loads(dict(parse_qsl(header_init_data(header))).get("user", "null"))
-        int(user["id"])  # a user at all
-        code = user.get("language_code")
-        claimed = code if isinstance(code, str) else None
-    except (AuthError, ValueError, TypeError, KeyError):
-        pass
-    fallback = translator(page_lang(claimed, ctx.default_locale))
     try:
         user = authenticate(ctx.token, header)
     except AuthError as error:
-        raise refusal(fallback, error.status, error.code) from None
+        claimed = None  # the language initData claims, unchecked: only to word the refusal in it
+        with suppress(AuthError, ValueError, TypeError, KeyError):
+            said = json.loads(dict(parse_qsl(header_init_data(header))).get("user", "null"))
+            int(said["id"])  # a user at all
+            claimed = said.get("language_code")
+        lang = page_lang(claimed if isinstance(claimed, str) else None, ctx.default_locale)
+        raise refusal(translator(lang), error.status, error.code) from None
     t = translator(page_lang(user.language_code, ctx.default_locale))
     try:
         game_id = game_of(ctx.token, start)
