@@ -40,8 +40,7 @@ def decimal(
     places: int = 1,
     minus: str = MINUS_SIGN,
 ) -> str:
-    """`12.5`/`12,5`: at most `places` decimals, halves away from zero, trailing zeros dropped;
-    a value that rounds to zero is `0`."""
+    """`12.5`/`12,5`: at most `places` decimals, halves away from zero, no trailing zeros, no `−0`."""
     top, bottom = value.as_integer_ratio()
     scale = 10**places
     # floor(|x| · scale + ½), half away from zero, in integers (Fraction arithmetic is slow)

@@ -7,22 +7,18 @@ from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
 from bot.core.events import DebtSide
-from bot.core.ledger import Amount, Debt, Payment
+from bot.core.ledger import Debt, Payment
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
 
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
 
 
-def amount_text(t: Translator, amount: Amount) -> str:
-    """Money (a `Decimal`) with two decimals, else whists: `12.50`, `22.5 whists`."""
-    return t.money(amount) if isinstance(amount, Decimal) else t.count(amount, "whist")
-
-
 def sides(t: Translator, debt: Debt | Payment) -> dict[str, str]:
     """A debt's (or payment's) debtor, creditor and amount, as texts and the Mini App name them."""
-    amount = amount_text(t, debt.amount)
-    return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": amount}
+    amount = debt.amount  # money (a `Decimal`) with two decimals, else whists: `22.5 whists`
+    shown = t.money(amount) if isinstance(amount, Decimal) else t.count(amount, "whist")
+    return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": shown}
 
 
 def period_text(t: Translator, seconds: int) -> str:
@@ -76,8 +72,7 @@ def account_debts_text(
 def private_ended_text(
     t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
 ) -> Safe:
-    """A player's private message at a game's end: whom he owes (`owing`: buttons follow), who owes
-    him."""
+    """A player's message at a game's end: whom he owes (`owing`: buttons follow), who owes him."""
     chat = chat or t("debts-some-chat")
     lines: list[str] = [t("debt-private-ended", game=debts[0].number, chat=chat)]
     for debt in debts:

@@ -44,9 +44,8 @@ def sheet_json(
 ) -> dict[str, Any]:
     """The game for the page, every record with the entries it wrote (the why of every number);
     deal lines and reasons in `t`'s language."""
-    names = state.names
-    totals = sheet.totals
-    size, money = len(names), settlement.money
+    names, totals, money = state.names, sheet.totals, settlement.money
+    size = len(names)
     deals = []
     for index, (item, scored) in enumerate(zip(state.records, sheet.records, strict=True)):
         entries = []
