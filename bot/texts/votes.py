@@ -104,12 +104,11 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
 def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
     """What a passed vote on a record did, for the caption of the sheet sent after it."""
     names = state.names
-    line = shown_line(t, applied.scored.record, names)
+    said = {"number": f"#{applied.number}", "line": shown_line(t, applied.scored.record, names)}
     if applied.old is None:
-        head = t("late-applied", number=f"#{applied.number}", line=line)
+        head = t("late-applied", **said)
     else:
-        old = state.canonical(applied.old, t.lang)
-        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
+        head = t("correction-applied", **said, old=state.canonical(applied.old, t.lang))
     lines: list[str] = [head, why_text(t, names, applied.scored)]
     if applied.warning is not None:
         lines.append(t("penalty-warning", name=applied.warning))

@@ -65,15 +65,15 @@ def build_web_app(
     `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
-    membership = membership or Membership(bot)
-    app[CONTEXT] = WebContext(bot.token, core, membership, announce, default_locale)
+    app[CONTEXT] = WebContext(
+        bot.token, core, membership or Membership(bot), announce, default_locale
+    )
     app.router.add_get("/app", app_page)
     app.router.add_get("/app/", app_page)
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    for module in (api, tabs):
-        app.add_routes(module.routes)
+    app.add_routes([*api.routes, *tabs.routes])
     return app
 
 
@@ -81,7 +81,6 @@ async def start_web(app: web.Application, host: str, port: int) -> web.AppRunner
     """Serve `app` on host:port beside long polling until `runner.cleanup()`."""
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    await web.TCPSite(runner, host, port).start()
     log.info("web listener on http://%s:%s (the Mini App at /app)", host, port)
     return runner

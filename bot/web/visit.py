@@ -101,10 +101,10 @@ async def posted(
     return body, (start if isinstance(start, str) else None)
 
 
-def page_lang(code: str | None, fallback: str) -> str:
+def page_translator(code: object, fallback: str) -> Translator:
     """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
-    lang = (code or "").split("-")[0].lower()
-    return lang if lang in LANGUAGES else fallback
+    lang = code.split("-")[0].lower() if isinstance(code, str) else ""
+    return translator(lang if lang in LANGUAGES else fallback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +142,9 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
             said = json.loads(dict(parse_qsl(header_init_data(header))).get("user", "null"))
             int(said["id"])  # a user at all
             claimed = said.get("language_code")
-        lang = page_lang(claimed if isinstance(claimed, str) else None, ctx.default_locale)
-        raise refusal(translator(lang), error.status, error.code) from None
-    t = translator(page_lang(user.language_code, ctx.default_locale))
+        fallback = page_translator(claimed, ctx.default_locale)
+        raise refusal(fallback, error.status, error.code) from None
+    t = page_translator(user.language_code, ctx.default_locale)
     try:
         game_id = game_of(ctx.token, start)
     except AuthError as error:
