@@ -84,13 +84,7 @@ def _event_lines(
                 writer = state.player_name(state.item(event.target).author) or "?"
                 out.append(t("history-warning", name=writer))
             return out
-        case (
-            ev.EndProposed()
-            | ev.CorrectionProposed()
-            | ev.LateDealProposed()
-            | ev.ArbiterProposed()
-            | ev.RuleChangeProposed()
-        ):
+        case _ if isinstance(event, ev.Proposed):
             target = getattr(event, "target", getattr(event, "before", 0))
             line, old = getattr(event, "line", ""), getattr(event, "old", "")
             if isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
