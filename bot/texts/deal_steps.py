@@ -347,9 +347,7 @@ def so_far(t: Translator, seating: Seating, draft: Draft) -> list[str]:
         return parts
     if draft.declarer is not None:
         parts.append(names[draft.declarer])
-    if draft.kind is DealKind.MISERE:
-        parts += [str(n) for n in draft.tricks]
-        return parts
+    parts += [str(n) for n in draft.tricks]  # a misère's tricks (a contract has none)
     if draft.level is not None:
         parts.append(contract_label(t, draft))
     if draft.declarer is not None:
