@@ -48,14 +48,12 @@ def totals_text(
 ) -> Safe:
     """Each player's line of totals: pool, mountain and whists written on each other player."""
     lines = []
-    for seat, name in enumerate(names):
-        written = (
-            f"{names[o]} {t.number(n)}" for o, n in enumerate(totals.whists[seat]) if o != seat
-        )
+    for seat, (name, row) in enumerate(zip(names, totals.whists, strict=True)):
+        written = ", ".join(f"{names[o]} {t.number(n)}" for o, n in enumerate(row) if o != seat)
         closed = t("pool-closed") if seat in closed_pools else ""
         pool, mountain = t.number(totals.pool[seat]), t.number(totals.mountain[seat])
         shown = {"name": name, "pool": pool, "closed": closed, "mountain": mountain}
-        lines.append(t("totals-line", **shown, whists=", ".join(written)))
+        lines.append(t("totals-line", **shown, whists=written))
     return join_lines(lines)
 
 

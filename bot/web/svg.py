@@ -24,7 +24,8 @@ def _n(value: float) -> str:
 
 
 def _attr(value: object) -> str:
-    return escape(str(value), quote=True)
+    """An attribute's value, escaped; no colour is `none`."""
+    return "none" if value is None else escape(str(value), quote=True)
 
 
 def band_key(band: Band) -> str:
@@ -33,15 +34,11 @@ def band_key(band: Band) -> str:
     return key if band.target is None else f"{key}:{band.target}"
 
 
-def _fill(value: str | None) -> str:
-    return "none" if value is None else _attr(value)
-
-
 def _shape(shape: model.Shape, first: bool) -> str:
     if isinstance(shape, model.Region):
         points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
         cls = "tint" if shape.fill in model.SEAT_TINTS else ("band" if shape.band else "region")
-        return f'<polygon class="{cls}" points="{points}" fill="{_fill(shape.fill)}"/>'
+        return f'<polygon class="{cls}" points="{points}" fill="{_attr(shape.fill)}"/>'
     if isinstance(shape, model.Line):
         (x0, y0), (x1, y1) = shape.start, shape.end
         return (
@@ -52,7 +49,7 @@ def _shape(shape: model.Shape, first: bool) -> str:
         (cx, cy), r = shape.centre, shape.radius
         return (
             f'<circle class="centre" cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(r)}" '
-            f'fill="{_fill(shape.fill)}" stroke="{_attr(shape.outline)}" '
+            f'fill="{_attr(shape.fill)}" stroke="{_attr(shape.outline)}" '
             f'stroke-width="{shape.width}"/>'
         )
     x0, y0, x1, y1 = shape.box
@@ -62,7 +59,7 @@ def _shape(shape: model.Shape, first: bool) -> str:
     radius = f' rx="{_n(shape.radius)}"' if shape.radius else ""
     return (
         f'<rect class="{cls}" x="{_n(x0)}" y="{_n(y0)}" width="{_n(x1 - x0)}" '
-        f'height="{_n(y1 - y0)}" fill="{_fill(shape.fill)}"{stroke}{width}{radius}/>'
+        f'height="{_n(y1 - y0)}" fill="{_attr(shape.fill)}"{stroke}{width}{radius}/>'
     )
 
 

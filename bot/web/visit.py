@@ -179,9 +179,8 @@ async def run_unit(
     except AlreadyHandled:
         raise refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:
-        message = plain_text(error_text(seen.t, error))
         status = 403 if error.code == forbidden else 400
-        raise Refused(status, error.code, message) from None
+        raise Refused(status, error.code, plain_text(error_text(seen.t, error))) from None
     except Redeliver:
         raise refusal(seen.t, 503, "busy") from None
     except Unsaved:
