@@ -118,8 +118,7 @@ def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
 
 
 def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
-    dealer = state.players[state.first_dealer].name
-    lines: list[str] = [t("game-started", dealer=dealer)]
+    lines: list[str] = [t("game-started", dealer=state.players[state.first_dealer].name)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
     example = example_in(t.lang, deal_example(state.names, state.first_dealer))
