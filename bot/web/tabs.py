@@ -27,12 +27,10 @@ routes = web.RouteTableDef()
 
 
 def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> dict[str, Any]:
-    names = line.names
-    balances = money = None
+    names, money = line.names, line.money
+    balances = None
     if line.balances is not None:
         balances = {n: amount(b) for n, b in zip(names, line.balances, strict=True)}
-    if line.money is not None:
-        money = {n: float(m) for n, m in zip(names, line.money, strict=True)}
     return {
         "number": line.number,
         "start": start_param(ctx.token, line.game_id),
@@ -45,7 +43,7 @@ def _game_json(ctx: WebContext, t: Translator, line: GameLine, zone: tzinfo) -> 
         "reason": None if line.reason is None else line.reason.value,
         "deals": line.deals,
         "balances": balances,
-        "money": money,
+        "money": None if money is None else dict(zip(names, map(float, money), strict=True)),
     }
 
 
@@ -58,8 +56,7 @@ async def get_games(ctx: WebContext, request: web.Request) -> web.StreamResponse
         raise refusal(seen.t, 400, "bad-query")
     page = await archive.chat_games(ctx.core, seen.state.chat_id, int(wanted), seen.chat_t.lang)
     games = [_game_json(ctx, seen.t, line, page.zone) for line in page.lines]
-    zone = str(page.zone)
-    body = {"page": page.page, "pages": page.pages, "total": page.total, "zone": zone}
+    body = {"page": page.page, "pages": page.pages, "total": page.total, "zone": str(page.zone)}
     return web.json_response({**body, "games": games})
 
 
