@@ -71,10 +71,9 @@ def format_amount(
         exact = Decimal(magnitude.numerator) / Decimal(magnitude.denominator)
         text = f"{exact:f}".replace(".", decimal_mark(lang))
     else:
-        frac = Fraction(rest)
-        glyph = _VULGAR.get(frac)
+        glyph = _VULGAR.get(rest)
         if glyph is None:
-            top = str(frac.numerator).translate(SUPERSCRIPT)
-            glyph = f"{top}⁄{str(frac.denominator).translate(SUBSCRIPT)}"
+            top = str(rest.numerator).translate(SUPERSCRIPT)
+            glyph = f"{top}⁄{str(rest.denominator).translate(SUBSCRIPT)}"
         text = (str(int(whole)) if whole else "") + glyph
     return _signed(text, value, sign)

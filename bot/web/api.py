@@ -51,7 +51,6 @@ def sheet_json(
         entries = []
         for e in scored.entries:
             helper = "" if e.source is None else names[e.source]  # whose points helped
-            why = plain_text(t(f"reason-{e.reason.value}", helper=helper))
             entries.append(
                 {
                     "player": names[e.player],
@@ -59,7 +58,7 @@ def sheet_json(
                     "target": None if e.target is None else names[e.target],
                     "amount": amount(e.amount),
                     "reason": e.reason.value,
-                    "why": why,
+                    "why": plain_text(t(f"reason-{e.reason.value}", helper=helper)),
                 }
             )
         deals.append(
