@@ -44,8 +44,7 @@ class Translator:
         value = catalog.lookup(self.lang, key)
         if value is None:
             log.warning("no text %r in %s", key, self.lang)
-            return key
-        return value
+        return key if value is None else value
 
     def __call__(self, key: str, /, **params: object) -> Safe:
         # A parameter the caller did not give shows as nothing (errors vary in params).
