@@ -33,8 +33,7 @@ TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 def _started(visit: Visit, core: Core) -> tuple[Sheet, Settlement]:
     state = visit.state
     if state.rules is None:
-        missing = state.seats - len(state.players)
-        raise refusal(visit.t, 409, "not-started", missing=missing)
+        raise refusal(visit.t, 409, "not-started", missing=state.seats - len(state.players))
     sheet = core.sheet(state)
     return sheet, settlement(state, sheet)
 
