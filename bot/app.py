@@ -37,7 +37,7 @@ from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender
 from bot.texts.help import menu_commands
 from bot.texts.i18n import LANGUAGES, translator
-from bot.web.links import live_sheet_button
+from bot.web.auth import live_sheet_button
 from bot.web.server import build_web_app, start_web
 
 log = logging.getLogger(__name__)

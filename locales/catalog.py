@@ -67,8 +67,7 @@ def keys(lang: str, key: str) -> tuple[str, ...]:
 
 
 def plural(lang: str, key: str, shown: str) -> str:
-    """The word after a number as shown (CLDR categories; fractions are `other`):
-    `plural("ru", "whist", "2,5")` → `виста`."""
+    """The word after a number as shown, by CLDR category (a fraction's is `other`): `2,5 виста`."""
     forms = find(load(language(lang)), f"plural.{key}") or find(load(FALLBACK), f"plural.{key}")
     digits = shown.lstrip("+−-")
     n = int(digits) if digits.isdigit() else None

@@ -24,10 +24,12 @@ def decimal_mark(lang: str) -> str:
     return "," if language(lang) == "ru" else "."
 
 
-def _signed(text: str, negative: bool, positive: bool, sign: bool, minus: str) -> str:
-    if negative:
+def _signed(
+    text: str, value: Fraction | Decimal | int, sign: bool, minus: str = MINUS_SIGN
+) -> str:
+    if value < 0:
         return minus + text
-    return ("+" + text) if sign and positive else text
+    return ("+" + text) if sign and value > 0 else text
 
 
 def decimal(
@@ -38,13 +40,8 @@ def decimal(
     places: int = 1,
     minus: str = MINUS_SIGN,
 ) -> str:
-    """`12.5`/`12,5`: at most `places` decimals, halves away from zero, trailing zeros dropped;
-    a value that rounds to zero is `0`."""
-    if isinstance(value, int):
-        top, bottom = value, 1
-    else:
-        exact = value if isinstance(value, Fraction) else Fraction(value)
-        top, bottom = exact.numerator, exact.denominator
+    """`12.5`/`12,5`: at most `places` decimals, halves away from zero, no trailing zeros, no `−0`."""
+    top, bottom = value.as_integer_ratio()
     scale = 10**places
     # floor(|x| · scale + ½), half away from zero, in integers (Fraction arithmetic is slow)
     units = (2 * abs(top) * scale + bottom) // (2 * bottom)
@@ -53,13 +50,13 @@ def decimal(
     whole, part = divmod(units, scale)
     text = str(whole) if not part else f"{whole}.{part:0{places}d}".rstrip("0")
     text = text.replace(".", decimal_mark(lang))
-    return _signed(text, top < 0, top > 0, signed, minus)
+    return _signed(text, top, signed, minus)
 
 
 def money(value: Decimal, lang: str = "en", *, signed: bool = False) -> str:
     """Money with two decimals: `+1.25`, `−0,40`; `signed` puts `+` before a positive amount."""
     text = f"{abs(value).quantize(Decimal('0.01')):f}".replace(".", decimal_mark(lang))
-    return _signed(text, value < 0, value > 0, signed, MINUS_SIGN)
+    return _signed(text, value, signed)
 
 
 def format_amount(
@@ -67,26 +64,16 @@ def format_amount(
 ) -> str:
     """36⅔, 12½, −5; with `decimals` a value exact in two decimals is written 12.5 (12,5) instead."""
     if value.denominator == 1:  # most totals: integers, without Fraction arithmetic (slow)
-        whole_value = value.numerator
-        return _signed(str(abs(whole_value)), whole_value < 0, whole_value > 0, sign, MINUS_SIGN)
-    negative = value < 0
-    magnitude = -value if negative else value
+        return _signed(str(abs(value.numerator)), value.numerator, sign)
+    magnitude = abs(value)
     whole, rest = divmod(magnitude, 1)
-    if rest == 0:
-        text = str(int(whole))
-    elif decimals and (magnitude * 100).denominator == 1:
+    if decimals and (magnitude * 100).denominator == 1:
         exact = Decimal(magnitude.numerator) / Decimal(magnitude.denominator)
         text = f"{exact:f}".replace(".", decimal_mark(lang))
     else:
-        frac = Fraction(rest)
-        glyph = _VULGAR.get(frac)
+        glyph = _VULGAR.get(rest)
         if glyph is None:
-            top = str(frac.numerator).translate(SUPERSCRIPT)
-            glyph = f"{top}⁄{str(frac.denominator).translate(SUBSCRIPT)}"
+            top = str(rest.numerator).translate(SUPERSCRIPT)
+            glyph = f"{top}⁄{str(rest.denominator).translate(SUBSCRIPT)}"
         text = (str(int(whole)) if whole else "") + glyph
-    return _signed(text, negative, value > 0, sign, MINUS_SIGN)
-
-
-def format_money(value: Decimal, lang: str = "en") -> str:
-    """The sheet's money: two decimals, always signed (`+1.25`, `−0,40`, `0.00`)."""
-    return money(value, lang, signed=True)
+    return _signed(text, value, sign)

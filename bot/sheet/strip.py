@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from bot.sheet.flow import NEWLINE, Area, Item, Seg, fewest, flow
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, RED, SEAT_COLOURS, RunKind, Style, TextRun
-from locales.numbers import MINUS_SIGN, format_amount, format_money
+from locales.numbers import MINUS_SIGN, format_amount, money
 from scoring.deal import Contract, Misere, Raspasy, Role, Suit
 from scoring.entries import Reason
 from scoring.settle import Settlement
@@ -105,7 +105,7 @@ def strip_runs(
             if "unit" in plan:
                 segs.append(word(" " + words["whists_unit"], colour, bold=True))
             if "money" in plan and settlement.money is not None:
-                cash = format_money(settlement.money[seat], lang)
+                cash = money(settlement.money[seat], lang, signed=True)
                 segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
             items.append(Item(tuple(segs), gap=0.9))
         return items

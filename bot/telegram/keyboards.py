@@ -15,7 +15,7 @@ from bot.core import Player
 from bot.core.ledger import Debt
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
-from bot.texts.deal_draft import DealStep, Draft
+from bot.texts.deal_steps import DealStep, Draft
 from bot.texts.help import TOPICS, Topic, topic_label
 from bot.texts.i18n import Translator
 from scoring.seating import Seating

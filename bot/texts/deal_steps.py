@@ -1,22 +1,12 @@
-"""A deal by buttons: the pure step machine behind `/deal` alone, offering what the engine does."""
+"""A deal by buttons: the draft, its steps and buttons, the pure step machine behind `/deal`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from enum import IntEnum, StrEnum
 from typing import Final
 
-from bot.texts.deal_draft import (
-    KINDS,
-    ROLES,
-    SHORTCUT_WORDS,
-    BadPress,
-    Choice,
-    DealKind,
-    DealStep,
-    Draft,
-    Extra,
-)
 from bot.texts.i18n import Safe, Translator
 from scoring import offers
 from scoring.deal import Contract, Deal, Defender, Extras, Misere, Raspasy, Role, Suit
@@ -28,9 +18,91 @@ ROW: Final = 6  # numbers per row of buttons
 NOTE_MAX: Final = 200  # characters of a note kept
 
 
+class DealKind(StrEnum):
+    CONTRACT = "c"
+    MISERE = "m"
+    RASPASY = "r"
+
+
+class DealStep(StrEnum):
+    """What a draft asks next; short values, they travel in callback data."""
+
+    KIND = "k"
+    DECLARER = "d"
+    CONTRACT = "c"  # level and suit
+    WORD = "w"  # the next defender's word, clockwise from the declarer
+    RESULT = "r"  # the declarer's tricks, shown as the result (=, −1, +1)
+    SPLIT = "s"  # both whisted: the first whister's tricks, the second has the rest
+    MISERE = "m"  # the declarer's tricks on misère
+    RASPASY = "p"  # the next active player's tricks on raspasy
+    CONFIRM = "ok"
+
+
+KINDS: Final = (DealKind.CONTRACT, DealKind.MISERE, DealKind.RASPASY)
+ROLES: Final = (Role.WHIST, Role.PASS, Role.HALF)  # a word's button value is its index here
+
+
+class Extra(IntEnum):
+    """The extras the confirmation offers beside ✅ (notation.md "EXTRA"); they travel as `v`."""
+
+    OPEN = 1
+    CLOSED = 2
+    NOTE = 3
+    CONCEDE = 4  # the concession «без трёх», right after the contract
+    PRIKUP = 10  # + N (1–3): Odessa's quick tricks in the prikup, at the confirmation
+    BOTH_PASS = 5  # shortcuts at the first defender's word: both pass …
+    FIRST_WHISTS = 6  # … the first (clockwise) whists, the second passes …
+    SECOND_WHISTS = 7  # … the first passes, the second whists
+    DECLARER = 20  # + seat: a contract by this declarer, straight from the first step
+    DEALER_WHISTS = 30  # + seat X: both passed, the 4-player Odessa dealer whists, X passes
+
+
+SHORTCUT_WORDS: Final = {
+    Extra.BOTH_PASS: (Role.PASS, Role.PASS),
+    Extra.FIRST_WHISTS: (Role.WHIST, Role.PASS),
+    Extra.SECOND_WHISTS: (Role.PASS, Role.WHIST),
+}
+
+
+class BadPress(ValueError):
+    """A value the current step does not offer (a forged or outdated button)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A deal as far as the buttons have told it."""
+
+    kind: DealKind | None = None
+    declarer: int | None = None
+    level: int | None = None
+    suit: Suit | None = None
+    words: tuple[Role, ...] = ()  # the defenders' words, clockwise from the declarer
+    taken: int | None = None  # the declarer's tricks in a played contract
+    split: int | None = None  # both whisted: the first whister's tricks
+    tricks: tuple[int, ...] = ()  # misère: (declarer's,); raspasy: per active player so far
+    light: bool | None = None  # at the confirmation: open (True) or closed (False) play
+    note: str = ""  # at the confirmation: a note, typed as a reply
+    conceded: bool = False  # «без трёх» right after the contract: no defenders, no tricks
+    prikup: int = 0  # Odessa's quick tricks in the prikup (1–3), 0 for none
+    dealer_whist: int | None = None  # both passed and the Odessa dealer whisted: the passer X
+
+    @property
+    def played(self) -> bool:
+        """Cards were played: someone whisted (the dealer too) and nobody took a half-whist."""
+        return self.dealer_whist is not None or offers.was_played(self.words)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One button: the `value` a press sends; its label `text`, or locale `key`'s text around it."""
+
+    value: int
+    text: str = ""
+    key: str | None = None
+
+
 # -- the machine -----------------------------------------------------------------------------
 def step(seating: Seating, draft: Draft) -> DealStep:
-    """The step `draft` is at."""
     if draft.kind is None:
         return DealStep.KIND
     if draft.kind is DealKind.RASPASY:
@@ -50,7 +122,7 @@ def step(seating: Seating, draft: Draft) -> DealStep:
         return DealStep.CONFIRM
     if draft.taken is None:
         return DealStep.RESULT
-    if draft.two_whists and draft.split is None:
+    if offers.both_whisted(draft.words) and draft.split is None:
         return DealStep.SPLIT
     return DealStep.CONFIRM
 
@@ -101,7 +173,6 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
 
 
 def _filled(seating: Seating, draft: Draft) -> Draft:
-    """Steps with a single possible answer are answered at once."""
     while step(seating, draft) is not DealStep.CONFIRM:
         only = choices(seating, draft)
         if len(only) != 1:
@@ -118,15 +189,13 @@ def extras(
     odessa: bool = False,
 ) -> tuple[Choice, ...]:
     """The buttons beside the step's own: shortcuts, «без трёх», play, prikup, note (set: ✓)."""
-    current = step(seating, draft)
+    names, current = seating.names, step(seating, draft)
     if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
-        return tuple(
-            Choice(Extra.DECLARER + s, seating.names[s]) for s in offers.declarers(seating)
-        )
+        return tuple(Choice(Extra.DECLARER + s, names[s]) for s in offers.declarers(seating))
     if current is DealStep.WORD and not draft.words and draft.declarer is not None:
-        first, second = (seating.names[s] for s in seating.defenders(draft.declarer))
-        quick = [Choice(Extra.BOTH_PASS, key="steps-quick-both-pass")]
-        quick += [
+        first, second = (names[s] for s in seating.defenders(draft.declarer))
+        quick = [
+            Choice(Extra.BOTH_PASS, key="steps-quick-both-pass"),
             Choice(Extra.FIRST_WHISTS, first, "steps-quick-whists"),
             Choice(Extra.SECOND_WHISTS, second, "steps-quick-whists"),
         ]
@@ -138,8 +207,7 @@ def extras(
     out: list[Choice] = []
     if draft.kind is DealKind.CONTRACT and draft.declarer is not None and not draft.played:
         for x in offers.dealer_whist_partners(odessa, seating, draft.declarer, draft.words):
-            name = seating.names[x]
-            out.append(Choice(Extra.DEALER_WHISTS + x, name, "steps-extra-dealer-whists"))
+            out.append(Choice(Extra.DEALER_WHISTS + x, names[x], "steps-extra-dealer-whists"))
     if draft.kind is DealKind.CONTRACT and not draft.conceded:
         for extra, light in ((Extra.OPEN, True), (Extra.CLOSED, False)):
             mark = "✓ " if draft.light is light else ""
@@ -182,14 +250,11 @@ def toggle(
 
 def with_note(draft: Draft, text: str) -> Draft:
     """The note as the notation keeps it: one line, no double quotes, at most `NOTE_MAX`."""
-    note = " ".join(text.replace('"', "'").split())[:NOTE_MAX]
-    return replace(draft, note=note)
+    return replace(draft, note=" ".join(text.replace('"', "'").split())[:NOTE_MAX])
 
 
 def record(seating: Seating, draft: Draft) -> Deal:
     """The deal a finished draft tells (normalised like the notation's reading of it)."""
-    if step(seating, draft) is not DealStep.CONFIRM:
-        raise ValueError("the draft is not finished")
     added = Extras(open=draft.light, prikup=draft.prikup, note=draft.note)
     if draft.kind is DealKind.RASPASY:
         return Raspasy(tuple(zip(seating.active, draft.tricks, strict=True)), extras=added)
@@ -200,25 +265,21 @@ def record(seating: Seating, draft: Draft) -> Deal:
     if draft.conceded:
         return Contract(draft.declarer, draft.level, draft.suit, 0, (), True, added)
     declarer, level = draft.declarer, draft.level
-    if draft.dealer_whist is not None:
-        assert draft.taken is not None
-        size = len(seating.names)
-        pair = (
-            Defender(seating.dealer, Role.WHIST, None),
-            Defender(draft.dealer_whist, Role.PASS, None),
-        )  # clockwise from the declarer, as the notation reads them
-        defenders = tuple(sorted(pair, key=lambda d: (d.player - declarer) % size))
-        return Contract(declarer, level, draft.suit, draft.taken - level, defenders, False, added)
+    seats: tuple[int, ...] = seating.defenders(declarer)
+    words = draft.words
+    if draft.dealer_whist is not None:  # clockwise from the declarer, as the notation reads them
+        said = {seating.dealer: Role.WHIST, draft.dealer_whist: Role.PASS}
+        seats = tuple(sorted(said, key=lambda seat: (seat - declarer) % len(seating.names)))
+        words = tuple(said[seat] for seat in seats)
     result = 0
     tricks: tuple[int | None, int | None] = (None, None)
     if draft.played:
         assert draft.taken is not None
         result = draft.taken - level
-        if draft.two_whists:
+        if offers.both_whisted(words):
             assert draft.split is not None
             tricks = (draft.split, offers.tricks_left((draft.taken, draft.split)))
-    seats = seating.defenders(declarer)
-    defenders = tuple(map(Defender, seats, draft.words, tricks))
+    defenders = tuple(map(Defender, seats, words, tricks))
     return Contract(declarer, level, draft.suit, result, defenders, extras=added)
 
 
@@ -286,9 +347,7 @@ def so_far(t: Translator, seating: Seating, draft: Draft) -> list[str]:
         return parts
     if draft.declarer is not None:
         parts.append(names[draft.declarer])
-    if draft.kind is DealKind.MISERE:
-        parts += [str(n) for n in draft.tricks]
-        return parts
+    parts += [str(n) for n in draft.tricks]  # a misère's tricks (a contract has none)
     if draft.level is not None:
         parts.append(contract_label(t, draft))
     if draft.declarer is not None:
@@ -302,9 +361,8 @@ def so_far(t: Translator, seating: Seating, draft: Draft) -> list[str]:
 def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
     """The message above the buttons: the deal's number and dealer, what is known, the question."""
     names = seating.names
-    dealer = names[seating.dealer]
-    title_key = "steps-title" if len(names) == 3 else "steps-title-four"
-    lines: list[str] = [t(title_key, number=seating.number, dealer=dealer)]
+    title = "steps-title" if len(names) == 3 else "steps-title-four"
+    lines: list[str] = [t(title, number=seating.number, dealer=names[seating.dealer])]
     current = step(seating, draft)
     if current is DealStep.CONFIRM:
         line = format_record(record(seating, draft), names, lang=t.lang)

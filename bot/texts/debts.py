@@ -1,38 +1,24 @@
-"""Settling up in words: the debts a game's end leaves (the group's message and each player's
-private one), `/debts` in a group and in private, the marks, `/paid`, and the reminders."""
+"""Settling up in words: a game's debts, `/debts`, the marks, `/paid`, and the reminders."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import UTC, tzinfo
+from collections.abc import Sequence
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
-from bot.core.events import DebtMarked, DebtOpened, DebtSide
-from bot.core.ledger import Amount, Debt, Payment
-from bot.domain import EventRow
+from bot.core.events import DebtSide
+from bot.core.ledger import Debt, Payment
 from bot.texts.i18n import Safe, Translator
-from bot.texts.times import chat_time
 from bot.texts.views import join_lines
 
 _UNITS = (("w", 7 * 86400), ("d", 86400), ("h", 3600), ("m", 60))
 
 
-def amount_text(t: Translator, amount: Amount) -> str:
-    """Money (a `Decimal`) with two decimals, else whists: `12.50`, `22.5 whists`."""
-    if isinstance(amount, Decimal):
-        return t.money(amount)
-    return t.count(amount, "whist")
-
-
-def debt_amount(t: Translator, debt: Debt) -> str:
-    return amount_text(t, debt.amount)
-
-
-def _who(t: Translator, debt: Debt | Payment) -> dict[str, object]:
-    """A debt's (or payment's) debtor, creditor and amount, as its texts name them."""
-    amount = amount_text(t, debt.amount)
-    return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": amount}
+def sides(t: Translator, debt: Debt | Payment) -> dict[str, str]:
+    """A debt's (or payment's) debtor, creditor and amount, as texts and the Mini App name them."""
+    amount = debt.amount  # money (a `Decimal`) with two decimals, else whists: `22.5 whists`
+    shown = t.money(amount) if isinstance(amount, Decimal) else t.count(amount, "whist")
+    return {"debtor": debt.debtor.name, "creditor": debt.creditor.name, "amount": shown}
 
 
 def period_text(t: Translator, seconds: int) -> str:
@@ -45,7 +31,7 @@ def period_text(t: Translator, seconds: int) -> str:
 
 def button_text(t: Translator, debt: Debt) -> str:
     """The "✅ paid" button of one debt, naming both sides (a message may have several)."""
-    return t("debt-button", **_who(t, debt))
+    return t("debt-button", **sides(t, debt))
 
 
 def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
@@ -55,18 +41,17 @@ def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
 
 def _line(t: Translator, debt: Debt) -> Safe:
     paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
-    return t("debt-line", **_who(t, debt), game=debt.number, paid=paid)
+    return t("debt-line", **sides(t, debt), game=debt.number, paid=paid)
 
 
 def chat_debts_text(t: Translator, view: DebtsView) -> Safe:
     """/debts in a group: every open debt, then the net payments that settle them all."""
     if not view.debts:
         return t("debts-none")
-    lines: list[str] = [t("debts-title")]
-    lines += [_line(t, debt) for debt in view.debts]
+    lines: list[str] = [t("debts-title"), *(_line(t, debt) for debt in view.debts)]
     if view.net:
         lines += ["", t("debts-net-title")]
-        lines += [t("debts-net-line", **_who(t, payment)) for payment in view.net]
+        lines += [t("debts-net-line", **sides(t, payment)) for payment in view.net]
     return join_lines(lines)
 
 
@@ -79,71 +64,46 @@ def account_debts_text(
     lines: list[str] = [t("debts-private-title")]
     for debt in view.debts:
         chat = view.titles.get(debt.chat_id) or t("debts-some-chat")
-        owes = debt.debtor.is_user(user_id, username)
-        key = "debts-you-owe" if owes else "debts-owed-to-you"
-        lines.append(t(key, **_who(t, debt), game=debt.number, chat=chat))
+        key = "debts-you-owe" if debt.debtor.is_user(user_id, username) else "debts-owed-to-you"
+        lines.append(t(key, **sides(t, debt), game=debt.number, chat=chat))
     return join_lines(lines)
 
 
 def private_ended_text(
     t: Translator, debts: Sequence[Debt], owing: Sequence[Debt], chat: str | None
 ) -> Safe:
-    """The one private message of a player at a game's end: whom he owes (`owing`, whose buttons
-    follow), and who owes him, one line per debt."""
-    game = debts[0].number
-    lines: list[str] = [t("debt-private-ended", game=game, chat=chat or t("debts-some-chat"))]
+    """A player's message at a game's end: whom he owes (`owing`: buttons follow), who owes him."""
+    chat = chat or t("debts-some-chat")
+    lines: list[str] = [t("debt-private-ended", game=debts[0].number, chat=chat)]
     for debt in debts:
-        lines.append(
-            t("debt-private-owe" if debt in owing else "debt-private-owed", **_who(t, debt))
-        )
+        key = "debt-private-owe" if debt in owing else "debt-private-owed"
+        lines.append(t(key, **sides(t, debt)))
     if owing:
         lines += ["", t("debt-private-press")]
     return join_lines(lines)
 
 
-def debt_history_line(
-    t: Translator,
-    row: EventRow,
-    event: DebtOpened | DebtMarked,
-    debts: Mapping[int, Debt],
-    zone: tzinfo = UTC,
-) -> Safe:
-    """/history's line of a debt event: opened by the game's end, marked paid, received."""
-    if isinstance(event, DebtOpened):
-        debt, key = debts[row.seq], "history-debt-opened"
-    else:
-        debt, key = debts[event.debt], f"history-debt-{event.side.value}"
-    return t(key, **_who(t, debt), time=chat_time(row.at, zone, t.lang, date=False))
-
-
 def marked_text(t: Translator, marked: Marked) -> Safe:
     """What the game's chat is told of a mark."""
     key = "debt-marked-received" if marked.side is DebtSide.RECEIVED else "debt-marked-paid"
-    return t(key, **_who(t, marked.debt), game=marked.debt.number)
+    return t(key, **sides(t, marked.debt), game=marked.debt.number)
 
 
 def marked_toast(t: Translator, marked: Marked) -> str:
-    if marked.side is DebtSide.RECEIVED:
-        return t("debt-toast-received")
-    return t("debt-toast-paid", creditor=marked.debt.creditor.name)
+    key = "debt-toast-received" if marked.side is DebtSide.RECEIVED else "debt-toast-paid"
+    return t(key, creditor=marked.debt.creditor.name)
 
 
 def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:
     """`/paid`: the debts it closed."""
-    first = closed[0]
-    lines: list[str] = [t("paid-title", debtor=first.debtor.name, creditor=first.creditor.name)]
-    lines += [t("paid-line", amount=debt_amount(t, debt), game=debt.number) for debt in closed]
-    return join_lines(lines)
+    lines = [t("paid-line", **sides(t, debt), game=debt.number) for debt in closed]
+    return join_lines([t("paid-title", **sides(t, closed[0])), *lines])
 
 
 def reminder_set_text(t: Translator, every: int | None) -> Safe:
-    if every is None:
-        return t("remind-off")
-    return t("remind-on", period=period_text(t, every))
+    return t("remind-off") if every is None else t("remind-on", period=period_text(t, every))
 
 
 def reminder_text(t: Translator, debts: Sequence[Debt], every: int) -> Safe:
-    lines: list[str] = [t("remind-title", period=period_text(t, every))]
-    lines += [_line(t, debt) for debt in debts]
-    lines += ["", t("remind-how")]
-    return join_lines(lines)
+    head = t("remind-title", period=period_text(t, every))
+    return join_lines([head, *(_line(t, debt) for debt in debts), "", t("remind-how")])

@@ -1,7 +1,5 @@
-"""/help's topics, the commands menus and the greetings: pure functions of the translator.
-
-Every example a topic shows is a whole command or line the bot accepts in that language
-(tests/bot/test_help.py reads each one with the real parsers)."""
+"""/help's topics and the commands menus (tests/bot/test_help.py reads every example a topic shows
+with the real parsers: each is a command or line the bot accepts in that language)."""
 
 from __future__ import annotations
 
@@ -42,12 +40,10 @@ def topic_label(t: Translator, topic: Topic) -> str:
 
 
 def menu_commands(t: Translator, private: bool) -> list[tuple[str, str]]:
-    """(command, description) of a menu in its order; in private `command-private-<name>` where a
-    command means something else there (`/games`: your games, not the chat's)."""
+    """(command, description) of a menu; in private `command-private-<name>` where it differs."""
     menu: list[tuple[str, str]] = []
     for name in PRIVATE_COMMANDS if private else GROUP_COMMANDS:
-        if not t.has(f"command-{name}"):
-            continue
-        key = f"command-private-{name}" if private and t.has(f"command-private-{name}") else ""
-        menu.append((name, t.template(key or f"command-{name}")))
+        own = f"command-private-{name}"
+        if t.has(f"command-{name}"):
+            menu.append((name, t.template(own if private and t.has(own) else f"command-{name}")))
     return menu

@@ -1,19 +1,26 @@
-"""/history: every event of a game in order as chat lines (corrections.md "Audit"), read from the
-typed events decoded again from the rows (`GameState.logged`). Pure, no aiogram."""
+"""A game's past as chat texts: the archive's pages of games (a chat's, or an account's in every
+chat), and /history, every event of a game in order (corrections.md "Audit")."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, tzinfo
 
 from bot.core import events as ev
-from bot.core.ledger import debts_of
+from bot.core.archive import GameLine, GamesPage
+from bot.core.ledger import Debt, debts_of
 from bot.core.state import GameState, Vote
-from bot.domain import EventRow
-from bot.texts.debts import debt_history_line
-from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_said, option_value
-from bot.texts.times import chat_time
-from bot.texts.views import number_label, rules_brief
+from bot.domain import EventRow, GameStatus
+from bot.texts.debts import sides
+from bot.texts.i18n import Safe, Translator, chat_time, quote
+from bot.texts.views import (
+    join_lines,
+    number_label,
+    option_said,
+    option_value,
+    rules_brief,
+    sheet_caption,
+)
 from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change
@@ -23,22 +30,16 @@ from scoring.sheet import Sheet
 def history_lines(
     t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo = UTC
 ) -> list[str]:
-    """Every event of the game in order (corrections.md "Audit"): records with their numbers as
-    they stand, undos and pencil edits, votes with who voted how, penalties, the arbiter, the end;
-    each at its time in the chat's `zone` (the start with its date)."""
+    """Records with their numbers as they stand, undos and pencil edits, votes with who voted how,
+    penalties, the arbiter, the end; each at its time in the chat's `zone` (the start dated)."""
     lines: list[str] = [t("history-title", game=state.number)]
     numbers: dict[int, str] = {}
     if sheet is not None:
-        in_force = [item.seq for item in state.records]
-        numbers = {
-            seq: number_label(t, sc) for seq, sc in zip(in_force, sheet.records, strict=True)
-        }
+        pairs = zip(state.records, sheet.records, strict=True)
+        numbers = {item.seq: number_label(t, scored) for item, scored in pairs}
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
-        if isinstance(event, ev.DebtOpened | ev.DebtMarked):
-            lines.append(debt_history_line(t, row, event, debts, zone))
-        else:
-            lines += _event_lines(t, state, row, event, numbers, zone)
+        lines += _event_lines(t, state, row, event, numbers, debts, zone)
     if not state.items:
         lines.append(t("history-empty"))
     return lines
@@ -50,46 +51,40 @@ def _event_lines(
     row: EventRow,
     event: ev.Event,
     numbers: dict[int, str],
+    debts: Mapping[int, Debt],
     zone: tzinfo,
 ) -> list[str]:
-    time = chat_time(row.at, zone, t.lang, date=False)
-    who = state.player_name(row.author) or "?"
+    # every line names its time and author (a text without them leaves them out)
+    who, time = state.player_name(row.author) or "?", chat_time(row.at, zone, t.lang, date=False)
+    said: dict[str, object] = {"time": time, "author": who, "who": who}
     match event:
         case ev.Dealt() | ev.RuleChanged() | ev.LastRoundMarked() | ev.Penalized():
             item = state.item(row.seq)
             rule = isinstance(event, ev.RuleChanged)
             line = item.line if rule else state.canonical(item.line, t.lang)
-            number = numbers.get(row.seq, "?")
+            said.update(line=line, number=numbers.get(row.seq, "?"))
             if item.undone:
-                return [t("history-undone", line=line, time=time, author=who)]
+                return [t("history-undone", **said)]
             if isinstance(event, ev.Penalized):
-                return [t("history-penalty", line=line, vote=event.vote, time=time)]
+                return [t("history-penalty", **said, vote=event.vote)]
             if isinstance(event, ev.RuleChanged):
+                said["line"] = rule_said(t, line)
                 vote = "?" if event.vote is None else event.vote
-                line = rule_said(t, item.line)
-                return [t("history-rule-changed", line=line, vote=vote, time=time)]
+                return [t("history-rule-changed", **said, vote=vote)]
             if isinstance(event, ev.Dealt) and event.vote is not None:
-                return [t("history-late", number=number, line=line, vote=event.vote, time=time)]
-            return [t("history-line", number=number, line=line, time=time, author=who)]
+                return [t("history-late", **said, vote=event.vote)]
+            return [t("history-line", **said)]
         case ev.DealEdited():
-            number = numbers.get(event.target, "?")
             old, line = state.canonical(event.old, t.lang), state.canonical(event.line, t.lang)
+            said.update(number=numbers.get(event.target, "?"), old=old, line=line)
             if event.vote is None:
-                return [t("history-edited", number=number, old=old, line=line, author=who)]
-            out: list[str] = [
-                t("history-corrected", number=number, old=old, line=line, vote=event.vote)
-            ]
+                return [t("history-edited", **said)]
+            out: list[str] = [t("history-corrected", **said, vote=event.vote)]
             if event.warning:
                 writer = state.player_name(state.item(event.target).author) or "?"
                 out.append(t("history-warning", name=writer))
             return out
-        case (
-            ev.EndProposed()
-            | ev.CorrectionProposed()
-            | ev.LateDealProposed()
-            | ev.ArbiterProposed()
-            | ev.RuleChangeProposed()
-        ):
+        case _ if isinstance(event, ev.Proposed):
             target = getattr(event, "target", getattr(event, "before", 0))
             line, old = getattr(event, "line", ""), getattr(event, "old", "")
             if isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
@@ -97,46 +92,33 @@ def _event_lines(
             elif isinstance(event, ev.RuleChangeProposed):
                 line, old = rule_said(t, line), option_value(t, old)
             arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
-            out = [
-                t(
-                    f"history-{event.KIND.value}",
-                    vote=row.seq,
-                    who=who,
-                    time=time,
-                    number=numbers.get(target, "?"),
-                    old=old,
-                    line=line,
-                    arbiter=arbiter_name(arbiter),
-                    was=old,
-                )
-            ]
+            said.update(vote=row.seq, number=numbers.get(target, "?"), old=old, was=old, line=line)
+            out = [t(f"history-{event.KIND.value}", **said, arbiter=arbiter_name(arbiter))]
             vote_state = state.votes[row.seq]
             if not vote_state.closed:
                 out.append(t("history-vote-open", ballots=_ballots(state, vote_state)))
             return out
         case ev.VoteReferred():
-            return [t(f"history-referred-{event.reason}", vote=event.vote, time=time)]
+            return [t(f"history-referred-{event.reason}", **said, vote=event.vote)]
         case ev.VoteClosed():
             result = "passed" if event.passed else "rejected"
-            return [
-                t(
-                    f"history-vote-{result}",
-                    vote=event.vote,
-                    time=time,
-                    why=t(f"history-why-{event.reason}", arbiter=who),
-                    ballots=_ballots(state, state.votes[event.vote]),
-                )
-            ]
+            why = t(f"history-why-{event.reason}", arbiter=who)
+            ballots = _ballots(state, state.votes[event.vote])
+            return [t(f"history-vote-{result}", **said, vote=event.vote, why=why, ballots=ballots)]
         case ev.ArbiterNamed():
-            return [t("history-arbiter", arbiter=arbiter_name(event.arbiter), time=time)]
+            return [t("history-arbiter", **said, arbiter=arbiter_name(event.arbiter))]
         case ev.GameStarted():
             started = chat_time(row.at, zone, t.lang)
             return [t("history-started", time=started, rules=rules_brief(t, state))]
         case ev.GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
+        case ev.DebtOpened():  # opened by the game's end
+            return [t("history-debt-opened", **said, **sides(t, debts[row.seq]))]
+        case ev.DebtMarked():
+            return [t(f"history-debt-{event.side.value}", **said, **sides(t, debts[event.debt]))]
         case ev.SeatLinked():
             username = event.player.username or ""
-            return [t("history-linked", username=username, name=event.player.name, time=time)]
+            return [t("history-linked", **said, username=username, name=event.player.name)]
     return []
 
 
@@ -155,3 +137,44 @@ def _ballots(state: GameState, vote: Vote) -> Safe:
         name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
         parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
     return Safe(", ".join(parts) or "—")
+
+
+# -- the archive -----------------------------------------------------------------------------
+def game_state_text(t: Translator, line: GameLine) -> Safe:
+    """What became of the game: forming, playing, cancelled, or its balances once it ended."""
+    players = ", ".join(line.names) or "…"
+    if line.status is not GameStatus.ENDED:
+        return t(f"archive-state-{line.status.value}", players=players)
+    if line.reason is ev.EndReason.CANCELLED:
+        return t("archive-state-cancelled", players=players)
+    if line.balances is None or not line.deals:
+        return t("archive-state-unplayed", players=players)
+    parts = [
+        t("archive-balance", name=name, whists=t.number(balance, signed=True))
+        for name, balance in zip(line.names, line.balances, strict=True)
+    ]
+    deals = t.count(line.deals, "deal")
+    return t("archive-state-ended", deals=deals, balances=Safe(" · ".join(parts)))
+
+
+def games_text(t: Translator, page: GamesPage, *, private: bool = False) -> Safe:
+    """A page of games newest first, with how to open one."""
+    if not page.lines:
+        return t("archive-private-empty" if private else "archive-empty")
+    title = "archive-private-title" if private else "archive-title"
+    lines: list[str] = [t(title, count=page.total, page=page.page + 1, pages=page.pages)]
+    for line in page.lines:
+        date = chat_time(line.created_at, page.zone, t.lang, clock=False)
+        shown = {"game": line.number, "chat": line.chat_title or "?", "date": date}
+        convention, state = t(f"convention-{line.convention}"), game_state_text(t, line)
+        key = "archive-line-private" if private else "archive-line"
+        lines.append(t(key, **shown, convention=convention, state=state))
+    lines += ["", t("archive-private-hint" if private else "archive-hint")]
+    return join_lines(lines)
+
+
+def look_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
+    """The caption of a game's sheet: an ended game's says so (no hint to end it)."""
+    if state.status is GameStatus.ENDED:
+        return t("archive-sheet-ended", game=state.number, deals=sheet.deals)
+    return sheet_caption(t, state, sheet)

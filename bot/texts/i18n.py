@@ -5,16 +5,19 @@ from __future__ import annotations
 import html
 import logging
 from collections import defaultdict
+from datetime import datetime, tzinfo
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache
+from typing import Final
 
 from locales import catalog, numbers
 from locales.catalog import LANGUAGES, load
 
-__all__ = ["LANGUAGES", "Safe", "Translator", "load", "quote", "translator"]
+__all__ = ["LANGUAGES", "Safe", "Translator", "chat_time", "load", "quote", "translator"]
 
 log = logging.getLogger(__name__)
+DATE_FORMATS: Final = {"ru": "%d.%m.%Y", "en": "%Y-%m-%d"}
 
 
 class Safe(str):
@@ -41,8 +44,7 @@ class Translator:
         value = catalog.lookup(self.lang, key)
         if value is None:
             log.warning("no text %r in %s", key, self.lang)
-            return key
-        return value
+        return key if value is None else value
 
     def __call__(self, key: str, /, **params: object) -> Safe:
         # A parameter the caller did not give shows as nothing (errors vary in params).
@@ -71,3 +73,23 @@ class Translator:
 @cache
 def translator(lang: str) -> Translator:
     return Translator(lang)
+
+
+def chat_time(
+    at: datetime,
+    zone: tzinfo,
+    lang: str,
+    *,
+    date: bool = True,
+    clock: bool = True,
+    label: bool = False,
+) -> str:
+    """`at` in the chat's `zone` the language's way (`05.03.2026 19:30`, `2026-03-05 19:30`): the
+    date, the time of day, or both; with `label` the zone's abbreviation after it (`19:30 MSK`)."""
+    local = at.astimezone(zone)
+    parts = [local.strftime(DATE_FORMATS.get(lang, DATE_FORMATS["en"]))] if date else []
+    if clock:
+        parts.append(local.strftime("%H:%M"))
+        if label:
+            parts.append(local.tzname() or "")
+    return " ".join(part for part in parts if part)

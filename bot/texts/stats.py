@@ -1,5 +1,4 @@
-"""Statistics, standings and the rating as chat texts: /stats (every player, or one in detail),
-/top, /me. Pure functions of (translator, values); numbers formatted by the translator."""
+"""/stats (every player, or one in detail), /top and /me as chat texts."""
 
 from __future__ import annotations
 
@@ -10,11 +9,6 @@ from bot.core.stats import ChatRecord, ChatStats, PlayerStats, StatsFilter
 from bot.texts.i18n import Safe, Translator, quote
 from bot.texts.views import join_lines
 from scoring.stats import LEVELS, Tally
-
-
-def rating_shown(rating: float) -> str:
-    """A rating in whole points (the formula's value is exact enough to round once)."""
-    return str(round(rating))
 
 
 def filter_text(t: Translator, filt: StatsFilter) -> Safe:
@@ -29,10 +23,6 @@ def _ratio(t: Translator, value: Fraction | None) -> str:
     return "—" if value is None else t.number(value)
 
 
-def _signed(t: Translator, value: Fraction) -> str:
-    return t.number(value, signed=True)
-
-
 def _money(t: Translator, tally: Tally) -> Safe:
     money = tally.money
     return Safe("") if money is None else t("stats-money", money=t.money(money, signed=True))
@@ -45,22 +35,18 @@ def _line(t: Translator, player: PlayerStats) -> dict[str, object]:
         "name": player.name,
         "games": t.count(tally.games, "game"),
         "wins": tally.wins,
-        "total": _signed(t, tally.total),
-        "average": _signed(t, tally.average),
+        "total": t.number(tally.total, signed=True),
+        "average": t.number(tally.average, signed=True),
         "money": _money(t, tally),
-        "rating": rating_shown(player.rating),
+        "rating": round(player.rating),  # whole points: the formula is exact enough to round once
     }
 
 
 def _best_worst(t: Translator, stats: ChatStats, tally: Tally, key: str = "stats-best") -> Safe:
     assert tally.best is not None and tally.worst is not None
-    return t(
-        key,
-        best=_signed(t, tally.best[0]),
-        best_game=stats.number(tally.best[1]),
-        worst=_signed(t, tally.worst[0]),
-        worst_game=stats.number(tally.worst[1]),
-    )
+    (best, best_game), (worst, worst_game) = tally.best, tally.worst
+    games = {"best_game": stats.number(best_game), "worst_game": stats.number(worst_game)}
+    return t(key, best=t.number(best, signed=True), worst=t.number(worst, signed=True), **games)
 
 
 def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Safe:
@@ -69,12 +55,8 @@ def _contracts(t: Translator, tally: Tally, key: str = "stats-contracts") -> Saf
         for level, made, declared in zip(LEVELS, tally.made, tally.declared, strict=True)
         if declared
     )
-    return t(
-        key,
-        made=tally.contracts_made,
-        declared=tally.contracts,
-        levels=t("stats-levels", levels=levels) if levels else "",
-    )
+    levels = t("stats-levels", levels=levels) if levels else ""
+    return t(key, made=tally.contracts_made, declared=tally.contracts, levels=levels)
 
 
 def _head(t: Translator, key: str, stats: ChatStats) -> Safe:
@@ -94,17 +76,14 @@ def stats_text(t: Translator, stats: ChatStats) -> Safe:
         tally = player.tally
         lines += ["", t("stats-player", **_line(t, player)), _best_worst(t, stats, tally)]
         # contracts and misères, whists and raspasy, each only when there was one
-        declared: list[str] = []
-        if tally.contracts:
-            declared.append(_contracts(t, tally))
+        declared: list[str] = [_contracts(t, tally)] if tally.contracts else []
         if tally.miseres:
             declared.append(t("stats-miseres", made=tally.miseres_made, declared=tally.miseres))
         habits = [t("stats-habits", whists=_ratio(t, tally.whists_per_deal))]
         if tally.raspasy:
             habits.append(t("stats-raspasy", tricks=_ratio(t, tally.tricks_per_raspasy)))
         lines += [t("stats-indent", parts=Safe(" · ".join(p))) for p in (declared, habits) if p]
-    lines += ["", t("stats-hint")]
-    return join_lines(lines)
+    return join_lines([*lines, "", t("stats-hint")])
 
 
 def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
@@ -112,63 +91,39 @@ def player_text(t: Translator, stats: ChatStats, player: PlayerStats) -> Safe:
     tally = player.tally
     place = next(i for i, p in enumerate(stats.players) if p.key == player.key) + 1
     share = round(100 * tally.wins / tally.games) if tally.games else 0
-    lines: list[str] = [
+    total = t.count(tally.total, "whist", signed=True)
+    average, rating = t.number(tally.average, signed=True), round(player.rating)
+    whists, tricks = _ratio(t, tally.whists_per_deal), _ratio(t, tally.tricks_per_raspasy)
+    lines = [
         t("stats-detail-title", name=player.name, filter=filter_text(t, stats.filter)),
         t("stats-detail-games", games=tally.games, wins=tally.wins, share=share),
-        t(
-            "stats-detail-total",
-            total=t.count(tally.total, "whist", signed=True),
-            average=_signed(t, tally.average),
-            money=_money(t, tally),
-        ),
+        t("stats-detail-total", total=total, average=average, money=_money(t, tally)),
         _best_worst(t, stats, tally, "stats-detail-best"),
-        t(
-            "stats-detail-rating",
-            rating=rating_shown(player.rating),
-            place=place,
-            players=len(stats.players),
-        ),
+        t("stats-detail-rating", rating=rating, place=place, players=len(stats.players)),
         _contracts(t, tally, "stats-detail-contracts"),
         t("stats-detail-miseres", made=tally.miseres_made, declared=tally.miseres),
-        t("stats-detail-whists", whists=_ratio(t, tally.whists_per_deal), deals=tally.deals),
-        t(
-            "stats-detail-raspasy",
-            tricks=_ratio(t, tally.tricks_per_raspasy),
-            deals=tally.raspasy,
-        ),
+        t("stats-detail-whists", whists=whists, deals=tally.deals),
+        t("stats-detail-raspasy", tricks=tricks, deals=tally.raspasy),
     ]
     return join_lines(lines)
 
 
 def top_text(t: Translator, stats: ChatStats) -> Safe:
     """/top as text: the players by total, with games, average and rating."""
-    lines: list[str] = [_head(t, "top-title", stats)]
-    lines += [
-        t("top-line", place=place, **_line(t, player))
-        for place, player in enumerate(stats.players, start=1)
-    ]
-    return join_lines(lines)
+    lines = [t("top-line", place=n, **_line(t, p)) for n, p in enumerate(stats.players, 1)]
+    return join_lines([_head(t, "top-title", stats), *lines])
 
 
 def me_text(t: Translator, records: Sequence[ChatRecord]) -> Safe:
     """/me: the account in every chat it finished games in, and the sums over them."""
     if not records:
         return t("me-none")
-    games = sum(r.player.tally.games for r in records)
-    wins = sum(r.player.tally.wins for r in records)
-    total = sum((r.player.tally.total for r in records), Fraction(0))
-    lines: list[str] = [
-        t(
-            "me-title",
-            games=t.count(games, "game"),
-            chats=len(records),
-            wins=wins,
-            total=_signed(t, total),
-        )
-    ]
-    for record in records:
-        chat = quote(record.title or "?")
-        params = {"chat": chat, "place": record.place, "players": record.players}
-        lines.append(t("me-chat", **_line(t, record.player), **params))
-    lines += ["", t("me-hint")]
-    return join_lines(lines)
+    tallies = [r.player.tally for r in records]
+    games = t.count(sum(tally.games for tally in tallies), "game")
+    total = t.number(sum((tally.total for tally in tallies), Fraction(0)), signed=True)
+    wins = sum(tally.wins for tally in tallies)
+    lines = [t("me-title", games=games, chats=len(records), wins=wins, total=total)]
+    for r in records:
+        where = {"chat": quote(r.title or "?"), "place": r.place, "players": r.players}
+        lines.append(t("me-chat", **_line(t, r.player), **where))
+    return join_lines([*lines, "", t("me-hint")])

@@ -27,8 +27,10 @@ def created_text(t: Translator, tournament: Tournament) -> Safe:
     return t("tournament-created", name=tournament.name, code=code, rules=rules, scoring=scoring)
 
 
-def table_title(t: Translator, table: Table) -> str:
-    return table.title or t("tournament-table-untitled", table=table.number)
+def _table(t: Translator, table: Table) -> dict[str, object]:
+    """A table's number and title, as every text of a table names it."""
+    title = table.title or t("tournament-table-untitled", table=table.number)
+    return {"table": table.number, "title": title}
 
 
 def joined_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
@@ -37,8 +39,7 @@ def joined_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
 
 
 def joined_home_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
-    title, name = table_title(t, table), tournament.name
-    return t("tournament-table-joined-home", name=name, table=table.number, title=title)
+    return t("tournament-table-joined-home", name=tournament.name, **_table(t, table))
 
 
 def round_text(t: Translator, tournament: Tournament) -> Safe:
@@ -67,16 +68,9 @@ def standings_text(t: Translator, standings: Standings) -> Safe:
             for n, value in enumerate(line.rounds, start=1)
             if value is not None
         )
-        lines.append(
-            t(
-                "standings-line",
-                place=place,
-                name=standings.names.get(line.player, "?"),
-                total=t.number(line.total, signed=signed),
-                games=t.count(line.games, "game"),
-                rounds=rounds,
-            )
-        )
+        shown = {"place": place, "name": standings.names.get(line.player, "?"), "rounds": rounds}
+        total, games = t.number(line.total, signed=signed), t.count(line.games, "game")
+        lines.append(t("standings-line", **shown, total=total, games=games))
     return join_lines(lines)
 
 
@@ -90,18 +84,16 @@ def tables_text(t: Translator, tournament: Tournament, games: dict[int, TableGam
         else:
             status = t(f"status-{found.status.value}")
             game = t("tournament-table-game", game=found.number, status=status)
-        title = table_title(t, table)
-        lines.append(t("tournament-table-line", table=table.number, title=title, game=game))
-        for vote in found.waiting if found else ():
-            lines.append(t("tournament-table-vote", table=table.number, vote=vote))
+        lines.append(t("tournament-table-line", **_table(t, table), game=game))
+        waiting = found.waiting if found else ()
+        lines += [t("tournament-table-vote", table=table.number, vote=v) for v in waiting]
     if not tournament.tables:
         lines.append(t("tournament-no-tables", code=tournament.row.code))
     return join_lines(lines)
 
 
 def referred_text(t: Translator, table: Table, vote: int, judge: str) -> Safe:
-    title = table_title(t, table)
-    return t("tournament-referred", table=table.number, title=title, vote=vote, judge=judge)
+    return t("tournament-referred", **_table(t, table), vote=vote, judge=judge)
 
 
 def decided_text(t: Translator, table: Table, vote: int, passed: bool | None) -> Safe:
@@ -110,5 +102,4 @@ def decided_text(t: Translator, table: Table, vote: int, passed: bool | None) ->
 
 
 def ended_home_text(t: Translator, table: Table, round_number: int) -> Safe:
-    title = table_title(t, table)
-    return t("standings-after-game", table=table.number, title=title, round=round_number)
+    return t("standings-after-game", **_table(t, table), round=round_number)

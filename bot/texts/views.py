@@ -10,14 +10,13 @@ from typing import Final
 from bot.core import GameState, Player
 from bot.core.base import deal_example
 from bot.core.results import Edited, Recorded, Undone
-from bot.texts.examples import example_in
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_lines, option_said
+from locales import catalog
 from scoring.deal import Column, LastRound, Record
 from scoring.entries import Entry
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record
-from scoring.rules import format_option, rules_for
+from scoring.rules import OPTION_NAMES, format_option, rules_for
 from scoring.sheet import ScoredRecord, Sheet
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
@@ -25,6 +24,11 @@ MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin fo
 # part, and the refusal stays far under Telegram's limit.
 QUOTE_LIMIT: Final = 200
 _TAG: Final = re.compile(r"<[^>]+>")
+# Examples are built in the canonical English notation; a Russian chat reads its own words.
+_RU_WORDS: Final = {"vist": "вист", "pass": "пас", "half": "пол"}
+_RU_TOKENS: Final = {"misere": "мизер", "three_down": "без трёх", "open": "светлую"}
+_LINE_COMMANDS: Final = ("/deal", "/dispute", "/edit")  # the commands that take a deal line
+_NO_TRUMP: Final = re.compile(r"^(\d+)(?:NT|nt)$")
 
 
 def plain_text(text: str) -> str:
@@ -39,6 +43,38 @@ def join_lines(lines: Iterable[str]) -> Safe:
 def shown_line(t: Translator, record: Record, names: Sequence[str]) -> str:
     """A record's canonical line with the chat's role words (they parse back too)."""
     return format_record(record, names, lang=t.lang)
+
+
+def example_in(lang: str, example: str) -> str:
+    """An example deal line in the chat's words (Russian: `вист:`, `пас:`, `мизер`, `7бк`)."""
+    if lang != "ru" or not example.startswith(_LINE_COMMANDS):
+        return example
+    words = []
+    for word in example.split(" "):
+        role, colon, rest = word.partition(":")
+        if colon and role in _RU_WORDS:
+            word = f"{_RU_WORDS[role]}:{rest}"
+        word = _NO_TRUMP.sub(r"\1бк", word)
+        words.append(_RU_TOKENS.get(word, word))
+    return " ".join(words)
+
+
+# -- options (conventions.md §2.1) in the chat's words, not `whist_split=gentleman` --------------
+def option_value(t: Translator, value: str) -> str:
+    """An option's value as people say it (`джентльменский`, `да`); numbers stay as they are."""
+    return catalog.lookup(t.lang, f"option_values.{value}") or value
+
+
+def option_label(t: Translator, name: str) -> str:
+    """An option's meaning in the chat's language; an unknown name as it is."""
+    return catalog.lookup(t.lang, f"options.{name}") or name
+
+
+def option_said(t: Translator, name: str, value: str) -> str:
+    """An option in the chat's words, `вист при ремизе: …: джентльменский`."""
+    label = option_label(t, name)
+    joint = " " if label.endswith(("×", "=")) else ": "
+    return f"{label}{joint}{option_value(t, value)}"
 
 
 def seats_text(t: Translator, state: GameState) -> Safe:
@@ -75,34 +111,23 @@ def rules_brief(t: Translator, state: GameState) -> Safe:
 
 
 def opened_text(t: Translator, state: GameState, started: bool) -> Safe:
-    return join_lines(
-        [
-            t("game-opened", game=state.number),
-            rules_brief(t, state),
-            "",
-            t("seats", count=len(state.players), seats=state.seats),
-            seats_text(t, state),
-            "",
-            started_text(t, state) if started else t("join-hint", seats=state.seats),
-        ]
-    )
+    head, brief = t("game-opened", game=state.number), rules_brief(t, state)
+    seats = t("seats", count=len(state.players), seats=state.seats)
+    last = started_text(t, state) if started else t("join-hint", seats=state.seats)
+    return join_lines([head, brief, "", seats, seats_text(t, state), "", last])
 
 
 def started_text(t: Translator, state: GameState, *, with_seats: bool = False) -> Safe:
-    dealer = state.players[state.first_dealer].name
-    lines: list[str] = [t("game-started", dealer=dealer)]
+    lines: list[str] = [t("game-started", dealer=state.players[state.first_dealer].name)]
     if with_seats:
         lines += [rules_brief(t, state), seats_text(t, state)]
     example = example_in(t.lang, deal_example(state.names, state.first_dealer))
-    lines.append(t("deal-hint", example=example))
-    return join_lines(lines)
+    return join_lines([*lines, t("deal-hint", example=example)])
 
 
 def joined_text(t: Translator, state: GameState, player: Player, started: bool) -> Safe:
-    lines: list[str] = [t("joined", name=player.name, count=len(state.players), seats=state.seats)]
-    if started:
-        lines.append(started_text(t, state, with_seats=True))
-    return join_lines(lines)
+    head = t("joined", name=player.name, count=len(state.players), seats=state.seats)
+    return join_lines([head, started_text(t, state, with_seats=True)]) if started else head
 
 
 def left_text(t: Translator, state: GameState, player: Player) -> Safe:
@@ -117,17 +142,11 @@ def sheet_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
 def open_games_text(t: Translator, games: Sequence[tuple[GameState, str | None]]) -> Safe:
     if not games:
         return t("private-no-games")
-    lines: list[str] = [t("private-games-title")]
+    lines = [t("private-games-title")]
     for state, title in games:
-        lines.append(
-            t(
-                "private-game-line",
-                game=state.number,
-                chat=title or "?",
-                status=t(f"status-{state.status.value}"),
-                players=", ".join(state.names) or "…",
-            )
-        )
+        status, players = t(f"status-{state.status.value}"), ", ".join(state.names) or "…"
+        line = {"game": state.number, "chat": title or "?", "status": status, "players": players}
+        lines.append(t("private-game-line", **line))
     return join_lines(lines)
 
 
@@ -136,20 +155,12 @@ def entry_text(t: Translator, names: Sequence[str], entry: Entry) -> Safe:
     helper = names[entry.source] if entry.source is not None else ""
     reason = t(f"reason-{entry.reason.value}", helper=helper)
     if entry.column is Column.WHISTS and entry.target is not None:
-        return t(
-            "entry-whists",
-            writer=names[entry.player],
-            target=names[entry.target],
-            amount=t.count(entry.amount, "whist"),
-            reason=reason,
-        )
-    return t(
-        "entry-column",
-        player=names[entry.player],
-        column=t(f"column-{entry.column.value}"),
-        amount=t.number(entry.amount, signed=True),
-        reason=reason,
-    )
+        amount = t.count(entry.amount, "whist")
+        writer, target = names[entry.player], names[entry.target]
+        return t("entry-whists", writer=writer, target=target, amount=amount, reason=reason)
+    column, amount = t(f"column-{entry.column.value}"), t.number(entry.amount, signed=True)
+    player = names[entry.player]
+    return t("entry-column", player=player, column=column, amount=amount, reason=reason)
 
 
 def why_text(t: Translator, names: Sequence[str], scored: ScoredRecord) -> Safe:
@@ -165,14 +176,10 @@ def number_label(t: Translator, scored: ScoredRecord) -> str:
 def recorded_text(t: Translator, result: Recorded) -> Safe:
     names, scored, sheet = result.state.names, result.scored, result.sheet
     if isinstance(scored.record, LastRound):
-        size = len(names)
-        wait = (sheet.game.first_dealer - sheet.next_dealer) % size  # deals before his turn
-        announced = t(
-            "last-round-announced",
-            start=sheet.deals + wait + 1,
-            dealer=names[sheet.game.first_dealer],
-            remain=wait + size,
-        )
+        size, first = len(names), sheet.game.first_dealer
+        wait = (first - sheet.next_dealer) % size  # deals before his turn
+        start, remain = sheet.deals + wait + 1, wait + size
+        announced = t("last-round-announced", start=start, dealer=names[first], remain=remain)
         return join_lines([announced, footer_text(t, result.state, sheet)])
     line = shown_line(t, scored.record, names)
     head = t("deal-recorded", number=number_label(t, scored), line=line)
@@ -192,17 +199,20 @@ def undone_text(t: Translator, result: Undone) -> Safe:
 
 
 def edited_text(t: Translator, result: Edited) -> Safe:
-    names, scored = result.state.names, result.scored
-    old = result.state.canonical(result.old, t.lang)
-    line = shown_line(t, scored.record, names)
+    state, scored, names = result.state, result.scored, result.state.names
+    old, line = state.canonical(result.old, t.lang), shown_line(t, scored.record, names)
     head = t("deal-edited", number=number_label(t, scored), old=old, line=line)
-    return join_lines(
-        [head, why_text(t, names, scored), footer_text(t, result.state, result.sheet)]
-    )
+    return join_lines([head, why_text(t, names, scored), footer_text(t, state, result.sheet)])
 
 
-# -- rules ---------------------------------------------------------------------------------
+def edited_by_message_text(t: Translator, result: Edited) -> Safe:
+    """An edited /deal message that corrected its record: said so, then as /edit answers."""
+    return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
+
+
 def rules_text(t: Translator, state: GameState) -> Safe:
+    """Every option in the chat's words and as `/rule` takes it; ✎ where it differs from the
+    preset (an override equal to it is no change), 🔄 where a vote changed it mid-game."""
     lines: list[str] = [t("rules-title", game=state.number), rules_brief(t, state), ""]
     rules = state.rules_now()
     mid_game = state.changed_options()
@@ -212,7 +222,12 @@ def rules_text(t: Translator, state: GameState) -> Safe:
     elif mid_game:
         lines.append(t("rules-changed-mid-game"))
     preset = rules_for(state.convention, state.seats, {})
-    lines += option_lines(t, rules, preset, mid_game)
+    for name in OPTION_NAMES:
+        value = format_option(getattr(rules, name))
+        mark = " ✎" if value != format_option(getattr(preset, name)) else ""
+        mark += " 🔄" if name in mid_game else ""
+        said = quote(option_said(t, name, value))
+        lines.append(f"{said}{mark} · <code>{quote(name)}={quote(value)}</code>")
     return join_lines(lines)
 
 
@@ -244,8 +259,3 @@ def error_text(t: Translator, error: ScoringError, *, with_example: bool = True)
     if error.example and with_example:
         lines.append(t("error-example", example=capped(example_in(t.lang, error.example))))
     return join_lines(lines)
-
-
-def edited_by_message_text(t: Translator, result: Edited) -> Safe:
-    """An edited /deal message that corrected its record: said so, then as /edit answers."""
-    return join_lines([t("deal-edited-by-message"), edited_text(t, result)])

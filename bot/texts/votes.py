@@ -3,41 +3,43 @@
 from __future__ import annotations
 
 from datetime import UTC, tzinfo
+from typing import Final
 
 from bot.core import GameState, Player
 from bot.core import events as ev
 from bot.core.results import Applied, Proposal, VoteState
-from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.options import option_label, option_value
-from bot.texts.times import chat_time
-from bot.texts.views import entry_text, footer_text, join_lines, shown_line, why_text
+from bot.texts.i18n import Safe, Translator, chat_time, quote
+from bot.texts.views import (
+    entry_text,
+    footer_text,
+    join_lines,
+    option_label,
+    option_value,
+    shown_line,
+    why_text,
+)
 from scoring.entries import Entry, Reason
 from scoring.notation import parse_rule_change
 from scoring.voting import majority
+
+BALLOT_MARKS: Final = {True: "✅", False: "❌", None: "…"}  # yes, no, not yet
 
 
 def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     """The vote message: what is proposed (a record before and after, with its entries and the
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
-    vote, state, proposal = result.vote, result.state, result.proposal
-    event = vote.event
+    vote, state, proposal, event = result.vote, result.state, result.proposal, result.vote.event
     line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
-    head = t(
-        f"vote-{vote.kind.value}",
-        game=state.number,
-        number=proposal.number if proposal is not None else "?",
-        proposer=state.player_name(vote.author) or "?",
-        writer=(proposal.writer if proposal is not None else None) or "?",
-        arbiter=arbiter_name(event.arbiter if isinstance(event, ev.ArbiterProposed) else None),
-        line=line,
-    )
+    number, writer = ("?", None) if proposal is None else (proposal.number, proposal.writer)
+    arbiter = arbiter_name(event.arbiter if isinstance(event, ev.ArbiterProposed) else None)
+    proposer = state.player_name(vote.author) or "?"
+    said = {"game": state.number, "number": number, "proposer": proposer, "line": line}
+    head = t(f"vote-{vote.kind.value}", **said, writer=writer or "?", arbiter=arbiter)
     lines: list[str] = [head]
     if vote.kind is not ev.Kind.END_PROPOSED:
         count = len(result.voters)
-        if vote.threshold == "majority":
-            lines.append(t("vote-majority", need=majority(count), count=count))
-        else:
-            lines.append(t("vote-all"))
+        key = "vote-majority" if vote.threshold == "majority" else "vote-all"
+        lines.append(t(key, need=majority(count), count=count))
     if proposal is not None:
         lines += proposal_lines(t, state, proposal)
     elif isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
@@ -45,33 +47,18 @@ def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
     elif isinstance(event, ev.RuleChangeProposed):
         change = parse_rule_change(event.line)
         option, value = (change.option, change.value) if change is not None else ("?", "?")
-        lines.append(
-            t(
-                "vote-rule-change",
-                option=option_label(t, option),
-                old=option_value(t, event.old),
-                value=option_value(t, value),
-            )
-        )
+        old, value = option_value(t, event.old), option_value(t, value)
+        lines.append(t("vote-rule-change", option=option_label(t, option), old=old, value=value))
     lines.append("")
-    for voter in result.voters:
-        ballot = vote.ballot(voter)
-        mark = "✅" if ballot else ("❌" if ballot is False else "…")
-        lines.append(f"{mark} {quote(voter.name)}")
-    arbiter = arbiter_name(state.arbiter)
-    if result.passed is None and vote.referred is not None:
-        lines.append(t(f"vote-referred-{vote.referred}", arbiter=arbiter))
-    elif result.passed is None:
-        deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
-        lines.append(t("vote-open", deadline=deadline))
+    lines += [f"{BALLOT_MARKS[vote.ballot(v)]} {quote(v.name)}" for v in result.voters]
+    if result.passed is None:
+        key = "vote-open" if vote.referred is None else f"vote-referred-{vote.referred}"
     elif result.reason == "arbiter":
-        decided = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
-        lines.append(t(decided, arbiter=arbiter))
-    elif result.passed:
-        lines.append(t("vote-passed"))
+        key = "vote-arbiter-accepted" if result.passed else "vote-arbiter-rejected"
     else:
-        lines.append(t(f"vote-rejected-{result.reason or 'certain'}"))
-    return join_lines(lines)
+        key = "vote-passed" if result.passed else f"vote-rejected-{result.reason or 'certain'}"
+    deadline = chat_time(vote.deadline, zone, t.lang, date=False, label=True)
+    return join_lines([*lines, t(key, arbiter=arbiter_name(state.arbiter), deadline=deadline)])
 
 
 def arbiter_name(player: Player | None) -> str:
@@ -94,16 +81,12 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
     key = "vote-now" if proposal.old is not None else "vote-deal"
     lines.append(t(key, line=shown_line(t, proposal.new.record, names)))
     lines.append(why_text(t, names, proposal.new))
-    changes = [
-        t(
-            "vote-balance",
-            name=name,
-            before=t.number(before, signed=True),
-            after=t.number(after, signed=True),
-        )
+    shown = [
+        (name, t.number(before, signed=True), t.number(after, signed=True))
         for name, before, after in zip(names, proposal.before, proposal.after, strict=True)
         if before != after
     ]
+    changes = [t("vote-balance", name=n, before=was, after=now) for n, was, now in shown]
     if changes:
         lines.append(t("vote-balances", changes=Safe(" · ".join(changes))))
     writer = proposal.writer or "?"
@@ -120,12 +103,11 @@ def proposal_lines(t: Translator, state: GameState, proposal: Proposal) -> list[
 def applied_text(t: Translator, state: GameState, applied: Applied) -> Safe:
     """What a passed vote on a record did, for the caption of the sheet sent after it."""
     names = state.names
-    line = shown_line(t, applied.scored.record, names)
+    said = {"number": f"#{applied.number}", "line": shown_line(t, applied.scored.record, names)}
     if applied.old is None:
-        head = t("late-applied", number=f"#{applied.number}", line=line)
+        head = t("late-applied", **said)
     else:
-        old = state.canonical(applied.old, t.lang)
-        head = t("correction-applied", number=f"#{applied.number}", old=old, line=line)
+        head = t("correction-applied", **said, old=state.canonical(applied.old, t.lang))
     lines: list[str] = [head, why_text(t, names, applied.scored)]
     if applied.warning is not None:
         lines.append(t("penalty-warning", name=applied.warning))

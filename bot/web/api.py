@@ -19,17 +19,7 @@ from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, load
 from bot.texts.views import plain_text, shown_line
 from bot.web.svg import sheet_svg
-from bot.web.visit import (
-    CONTEXT,
-    Visit,
-    WebContext,
-    amount,
-    answers,
-    posted,
-    refusal,
-    run_unit,
-    visit,
-)
+from bot.web.visit import Visit, WebContext, amount, answers, posted, refusal, run_unit, visit
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
@@ -43,8 +33,7 @@ TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 def _started(visit: Visit, core: Core) -> tuple[Sheet, Settlement]:
     state = visit.state
     if state.rules is None:
-        missing = state.seats - len(state.players)
-        raise refusal(visit.t, 409, "not-started", missing=missing)
+        raise refusal(visit.t, 409, "not-started", missing=state.seats - len(state.players))
     sheet = core.sheet(state)
     return sheet, settlement(state, sheet)
 
@@ -54,15 +43,13 @@ def sheet_json(
 ) -> dict[str, Any]:
     """The game for the page, every record with the entries it wrote (the why of every number);
     deal lines and reasons in `t`'s language."""
-    names = state.names
-    totals = sheet.totals
+    names, totals, money = state.names, sheet.totals, settlement.money
     size = len(names)
     deals = []
     for index, (item, scored) in enumerate(zip(state.records, sheet.records, strict=True)):
         entries = []
         for e in scored.entries:
             helper = "" if e.source is None else names[e.source]  # whose points helped
-            why = plain_text(t(f"reason-{e.reason.value}", helper=helper))
             entries.append(
                 {
                     "player": names[e.player],
@@ -70,7 +57,7 @@ def sheet_json(
                     "target": None if e.target is None else names[e.target],
                     "amount": amount(e.amount),
                     "reason": e.reason.value,
-                    "why": why,
+                    "why": plain_text(t(f"reason-{e.reason.value}", helper=helper)),
                 }
             )
         deals.append(
@@ -83,23 +70,20 @@ def sheet_json(
                 "entries": entries,
             }
         )
-    money = None
-    if settlement.money is not None:
-        money = {names[s]: float(settlement.money[s]) for s in range(size)}
     return {
         "game": state.game_id,
         "number": state.number,
         "convention": sheet.rules.convention,
         "players": list(names),
-        "pool": {names[s]: amount(totals.pool[s]) for s in range(size)},
-        "mountain": {names[s]: amount(totals.mountain[s]) for s in range(size)},
+        "pool": dict(zip(names, map(amount, totals.pool), strict=True)),
+        "mountain": dict(zip(names, map(amount, totals.mountain), strict=True)),
         "whists": {
             names[w]: {names[o]: amount(totals.whists[w][o]) for o in range(size) if o != w}
             for w in range(size)
         },
-        "balances": {names[s]: amount(settlement.balances[s]) for s in range(size)},
+        "balances": dict(zip(names, map(amount, settlement.balances), strict=True)),
         "stake": amount(state.stake),
-        "money": money,
+        "money": None if money is None else dict(zip(names, map(float, money), strict=True)),
         "transfers": [
             {
                 "from": names[tr.debtor],
@@ -126,16 +110,14 @@ def _svg(state: GameState, sheet: Sheet, settlement: Settlement, lang: str, core
     return sheet_svg(layout, sheet)
 
 
-@routes.get("/api/sheet")
-@answers
+@answers(routes.get("/api/sheet"))
 async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet, settlement = _started(seen, ctx.core)
     return web.json_response(sheet_json(seen.chat_t, seen.state, sheet, settlement))
 
 
-@routes.get("/api/sheet.svg")
-@answers
+@answers(routes.get("/api/sheet.svg"))
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet, settlement = _started(seen, ctx.core)
@@ -143,8 +125,7 @@ async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     return web.Response(text=svg, content_type="image/svg+xml")
 
 
-@routes.get("/api/history")
-@answers
+@answers(routes.get("/api/history"))
 async def get_history(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet = ctx.core.sheet(seen.state) if seen.state.rules is not None else None
@@ -160,8 +141,7 @@ def _line(body: dict[str, Any]) -> str:
     return line if len(line) <= LINE_LIMIT else ""
 
 
-@routes.post("/api/deal")
-@answers
+@answers(routes.post("/api/deal"))
 async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """A deal through the same checks as /deal, in one unit of work with the chat's reply and
     picture (the `Announce` port): both commit, or neither. The answer is the new sheet."""
@@ -188,10 +168,9 @@ async def post_deal(ctx: WebContext, request: web.Request) -> web.StreamResponse
     return web.json_response({"number": result.scored.number, "sheet": body})
 
 
-@routes.get("/api/texts")
-async def get_texts(request: web.Request) -> web.StreamResponse:
+@answers(routes.get("/api/texts"))
+async def get_texts(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     """The page's words (the `miniapp-*`, `reason-*`, `column-*` texts) in ru or en."""
-    ctx = request.app[CONTEXT]
     lang = request.query.get("lang", "")
     lang = lang if lang in LANGUAGES else ctx.default_locale
     texts = {

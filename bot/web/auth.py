@@ -1,5 +1,5 @@
-"""Who calls the Mini App's API (Telegram's signed `initData`, checked by aiogram) and may he see
-the game its start parameter names (a player, or a member of its chat)."""
+"""Who calls the Mini App's API (Telegram's signed `initData`, checked by aiogram), may he see the
+game its start parameter names (a player, or a member of its chat), and the button that opens it."""
 
 from __future__ import annotations
 
@@ -11,11 +11,15 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Final
+from urllib.parse import quote
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError
+from aiogram.types import InlineKeyboardButton, WebAppInfo
 from aiogram.utils.web_app import WebAppInitData, WebAppUser, safe_parse_webapp_init_data
+
+from bot.texts.i18n import Translator
 
 MAX_AGE: Final = timedelta(hours=24)
 SCHEME: Final = "tma"
@@ -34,8 +38,7 @@ class AuthError(Exception):
 
     def __init__(self, status: int, code: str) -> None:
         super().__init__(code)
-        self.status = status
-        self.code = code
+        self.status, self.code = status, code
 
 
 def header_init_data(header: str | None) -> str:
@@ -94,6 +97,28 @@ def game_of(token: str, param: str | None) -> int:
     return game_id
 
 
+def live_sheet_button(
+    t: Translator,
+    token: str,
+    game_id: int,
+    miniapp_link: str | None,
+    *,
+    private: bool = False,
+    app_url: str | None = None,
+) -> InlineKeyboardButton | None:
+    """The button opening this game's live sheet, or None when MINIAPP_LINK is unset: a URL
+    button to `MINIAPP_LINK?startapp=<param>` (Telegram hands the app its `start_param`), or in a
+    private chat, given the page's https address, a `web_app` button to `app_url?start=<param>`."""
+    if not miniapp_link:
+        return None
+    param = start_param(token, game_id)
+    text = t("button-live-sheet")
+    if private and app_url and app_url.startswith("https://"):
+        url = f"{app_url.rstrip('/')}?start={quote(param)}"
+        return InlineKeyboardButton(text=text, web_app=WebAppInfo(url=url))
+    return InlineKeyboardButton(text=text, url=f"{miniapp_link}?startapp={quote(param)}")
+
+
 # -- membership --------------------------------------------------------------------------------
 class Membership:
     """Is a user a member of a chat? Asked of Telegram (`getChatMember`), kept `ttl` seconds."""
@@ -101,9 +126,7 @@ class Membership:
     def __init__(
         self, bot: Bot, ttl: float = MEMBER_TTL, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.bot = bot
-        self.ttl = ttl
-        self.clock = clock
+        self.bot, self.ttl, self.clock = bot, ttl, clock
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
 
     async def is_member(self, chat_id: int, user_id: int) -> bool:

@@ -1,5 +1,4 @@
-"""The bot process's one web listener: the Mini App's page at `/app`, its API under `/api/`,
-`/healthz`; webhook mode adds aiogram's route to the same application."""
+"""The bot process's one web listener: the Mini App at `/app`, its API under `/api/`, `/healthz`."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from bot.core import Core
 from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
 from bot.sheet.model import FONT_DIR
-from bot.web import api, archive_api, debts_api
+from bot.web import api, tabs
 from bot.web.auth import Membership
 from bot.web.visit import CONTEXT, WebContext
 
@@ -46,11 +45,8 @@ async def healthz(request: web.Request) -> web.StreamResponse:
         stale.append("database")
     ages = request.app[HEALTH].ages()
     stale += [age.name for age in ages if age.stale]
-    body: dict[str, Any] = {
-        "ok": not stale,
-        "database": database,
-        "ages": {age.name: round(age.seconds, 1) for age in ages},
-    }
+    seconds = {age.name: round(age.seconds, 1) for age in ages}
+    body: dict[str, Any] = {"ok": not stale, "database": database, "ages": seconds}
     if stale:
         body["stale"] = stale
     return web.json_response(body, status=503 if stale else 200, headers=NO_CACHE)
@@ -69,15 +65,15 @@ def build_web_app(
     `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
-    membership = membership or Membership(bot)
-    app[CONTEXT] = WebContext(bot.token, core, membership, announce, default_locale)
+    app[CONTEXT] = WebContext(
+        bot.token, core, membership or Membership(bot), announce, default_locale
+    )
     app.router.add_get("/app", app_page)
     app.router.add_get("/app/", app_page)
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    for module in (api, archive_api, debts_api):
-        app.add_routes(module.routes)
+    app.add_routes([*api.routes, *tabs.routes])
     return app
 
 
@@ -85,7 +81,6 @@ async def start_web(app: web.Application, host: str, port: int) -> web.AppRunner
     """Serve `app` on host:port beside long polling until `runner.cleanup()`."""
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=2.0)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    await web.TCPSite(runner, host, port).start()
     log.info("web listener on http://%s:%s (the Mini App at /app)", host, port)
     return runner

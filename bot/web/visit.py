@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, TypeVar
@@ -35,8 +36,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class WebContext:
-    """The bot token (to check signatures), the service, the membership cache (asking Telegram),
-    the chat's answer to a deal, the default language."""
+    """What every call needs: the token checks signatures, `announce` tells a deal in its chat."""
 
     token: str
     core: Core
@@ -51,16 +51,13 @@ CONTEXT: Final = web.AppKey("prefbot_web", WebContext)
 class Refused(Exception):
     """An API refusal with its HTTP status and its JSON body `{"error": code, "message": text}`."""
 
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(body.get("error"))
-        self.status = status
-        self.body = body
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code)
+        self.status, self.body = status, {"error": code, "message": message}
 
 
 def refusal(t: Translator, status: int, code: str, **params: object) -> Refused:
-    return Refused(
-        status, {"error": code, "message": plain_text(t(f"miniapp-error-{code}", **params))}
-    )
+    return Refused(status, code, plain_text(t(f"miniapp-error-{code}", **params)))
 
 
 def amount(value: Fraction | None) -> float | int | None:
@@ -70,18 +67,23 @@ def amount(value: Fraction | None) -> float | int | None:
     return int(value) if value.denominator == 1 else float(value)
 
 
-def answers(
-    handler: Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]],
-) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
-    """The handler with its context; a `Refused` becomes its JSON answer."""
+Route = Callable[[WebContext, web.Request], Awaitable[web.StreamResponse]]
 
-    async def wrapped(request: web.Request) -> web.StreamResponse:
-        try:
-            return await handler(request.app[CONTEXT], request)
-        except Refused as refused:
-            return web.json_response(refused.body, status=refused.status)
 
-    return wrapped
+def answers(register: Callable[[Any], object]) -> Callable[[Route], Route]:
+    """Register (`routes.get(path)`) the handler with its context; a `Refused` is its JSON answer."""
+
+    def wrap(handler: Route) -> Route:
+        async def wrapped(request: web.Request) -> web.StreamResponse:
+            try:
+                return await handler(request.app[CONTEXT], request)
+            except Refused as refused:
+                return web.json_response(refused.body, status=refused.status)
+
+        register(wrapped)
+        return handler
+
+    return wrap
 
 
 async def posted(
@@ -99,11 +101,10 @@ async def posted(
     return body, (start if isinstance(start, str) else None)
 
 
-def page_lang(user: WebAppUser | None, fallback: str) -> str:
+def page_translator(code: object, fallback: str) -> Translator:
     """ru or en from the user's `language_code` (ru-RU → ru); else the chat's language."""
-    code = (user.language_code if user else None) or ""
-    lang = code.split("-")[0].lower()
-    return lang if lang in LANGUAGES else fallback
+    lang = code.split("-")[0].lower() if isinstance(code, str) else ""
+    return translator(lang if lang in LANGUAGES else fallback)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,23 +134,17 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
     """Check the signature (401), the start parameter (403), that the game is there (404) and the
     user's right to it: a player, or a member of its chat (403)."""
     header = request.headers.get("Authorization")
-    claimed = None  # the user initData claims, unchecked: only to word a refusal in his language
-    try:
-        fields = dict(parse_qsl(header_init_data(header)))
-        user = json.loads(fields.get("user", "null"))
-        claimed = WebAppUser(
-            id=int(user["id"]),
-            first_name=str(user.get("first_name", "")),
-            language_code=user.get("language_code"),
-        )
-    except (AuthError, ValueError, TypeError, KeyError):
-        pass
-    fallback = translator(page_lang(claimed, ctx.default_locale))
     try:
         user = authenticate(ctx.token, header)
     except AuthError as error:
+        claimed = None  # the language initData claims, unchecked: only to word the refusal in it
+        with suppress(AuthError, ValueError, TypeError, KeyError):
+            said = json.loads(dict(parse_qsl(header_init_data(header))).get("user", "null"))
+            int(said["id"])  # a user at all
+            claimed = said.get("language_code")
+        fallback = page_translator(claimed, ctx.default_locale)
         raise refusal(fallback, error.status, error.code) from None
-    t = translator(page_lang(user, ctx.default_locale))
+    t = page_translator(user.language_code, ctx.default_locale)
     try:
         game_id = game_of(ctx.token, start)
     except AuthError as error:
@@ -184,9 +179,8 @@ async def run_unit(
     except AlreadyHandled:
         raise refusal(seen.t, 409, "already-recorded") from None
     except ScoringError as error:
-        message = plain_text(error_text(seen.t, error))
         status = 403 if error.code == forbidden else 400
-        raise Refused(status, {"error": error.code, "message": message}) from None
+        raise Refused(status, error.code, plain_text(error_text(seen.t, error))) from None
     except Redeliver:
         raise refusal(seen.t, 503, "busy") from None
     except Unsaved:

@@ -20,7 +20,7 @@ from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.telegram.inbound.fsm import OpenSteps, fsm_storage
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
-from bot.texts.deal_draft import (
+from bot.texts.deal_steps import (
     KINDS,
     ROLES,
     SHORTCUT_WORDS,
@@ -29,8 +29,6 @@ from bot.texts.deal_draft import (
     DealStep,
     Draft,
     Extra,
-)
-from bot.texts.deal_steps import (
     choices,
     extras,
     label,

@@ -8,7 +8,7 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.telegram import keyboards
 from bot.telegram.keyboards import Act, ClaimCb, DealCb, DebtCb, HelpCb, JoinCb, VoteCb
-from bot.texts.deal_draft import DealStep
+from bot.texts.deal_steps import DealStep
 from bot.texts.help import Topic
 
 BIG = 2**62

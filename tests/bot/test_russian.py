@@ -3,7 +3,7 @@ reads every echo, example and /history line with Russian words and its players' 
 
 from __future__ import annotations
 
-from bot.texts.examples import example_in
+from bot.texts.views import example_in
 from tests.bot.factories import ChatDriver, TgUser
 
 SASHA = TgUser(1061, "Саша", "sasha_k", "ru")

@@ -13,7 +13,6 @@ from aiogram.methods import SendPhoto
 
 from bot.core import Core, archive
 from bot.telegram.keyboards import VoteCb
-from bot.texts.stats import rating_shown
 from scoring.stats import ratings
 from tests.bot.archive_games import short_game
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock, texts
@@ -121,7 +120,7 @@ async def test_top_is_a_picture_of_the_players_by_total_with_the_rating_of_the_f
     totals = {name: sum((f[name] for f in finals), Fraction(0)) for name in finals[0]}
     assert [r[1] for r in rows] == sorted(totals, key=lambda n: -totals[n])
     rated = ratings([list(f.items()) for f in finals])
-    assert {r[1]: r[3] for r in rows} == {n: rating_shown(v) for n, v in rated.items()}
+    assert {r[1]: r[3] for r in rows} == {n: str(round(v)) for n, v in rated.items()}
     assert photo.photo.data[:8] == b"\x89PNG\r\n\x1a\n"  # type: ignore[union-attr]
 
 

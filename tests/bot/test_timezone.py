@@ -15,7 +15,7 @@ from bot.core.errors import GameError
 from bot.core.zones import chat_zone, parse_zone
 from bot.settings import Settings
 from bot.storage import SqliteStore
-from bot.texts.times import chat_time
+from bot.texts.i18n import chat_time
 from tests.bot.archive_games import short_game
 from tests.bot.factories import ANNA, BORIS, DMITRY, ChatDriver, FakeClock
 from tests.bot.mocked_bot import MockedBot, deliver_through

@@ -7,8 +7,7 @@ from pydantic import ValidationError
 
 from bot.settings import Settings
 from bot.texts.i18n import translator
-from bot.web.auth import game_of, start_param
-from bot.web.links import live_sheet_button
+from bot.web.auth import game_of, live_sheet_button, start_param
 
 TOKEN = "42:TEST"
 LINK = "https://t.me/pulka_bot/sheet"

@@ -16,7 +16,7 @@ from pydantic import TypeAdapter
 from bot.domain import Store
 from bot.settings import Settings
 from bot.telegram.inbound.fsm_db import DatabaseEventIsolation, DatabaseStorage
-from bot.texts.deal_draft import Draft
+from bot.texts.deal_steps import Draft
 from scoring.seating import Seating
 
 STEPS_KEY: Final = "steps"

@@ -17,8 +17,8 @@ from aiogram.utils.keyboard import InlineKeyboardBuilder
 from bot.core import Caller
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import CAPTION_LIMIT, render_png
-from bot.texts.calc import calc_error_text, calc_text
 from bot.texts.i18n import Safe, Translator
+from bot.texts.score import calc_error_text, calc_text
 from bot.texts.views import chunks, plain_text
 from scoring.calc import (
     CalcError,

@@ -26,7 +26,7 @@ from bot.telegram.inbound.fsm import (
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
-from bot.texts.deal_draft import BadPress, DealStep, Extra
+from bot.texts.deal_steps import BadPress, DealStep, Extra
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import error_text, number_label, plain_text, recorded_text, shown_line
 from scoring.errors import IllegalDeal, ScoringError

@@ -20,15 +20,15 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import game_link_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts.i18n import Translator
-from bot.texts.inline import (
+from bot.texts.score import (
     all_prices_text,
     game_description,
     game_title,
     price_text,
     price_title,
+    score_text,
     seat_names,
 )
-from bot.texts.score import score_text
 from bot.texts.views import chunks, error_text
 from scoring.errors import ScoringError
 from scoring.pricing import price_deal

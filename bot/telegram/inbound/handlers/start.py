@@ -31,9 +31,8 @@ from bot.telegram.keyboards import (
 )
 from bot.telegram.outbound import at_once
 from bot.texts.help import Topic, topic_text
-from bot.texts.i18n import LANGUAGES, translator
+from bot.texts.i18n import LANGUAGES, chat_time, translator
 from bot.texts.score import score_text
-from bot.texts.times import chat_time
 from bot.texts.views import open_games_text, opened_text, sheet_caption
 
 router = Router(name=__name__)

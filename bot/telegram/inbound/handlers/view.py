@@ -21,7 +21,7 @@ from bot.telegram.inbound.archive import (
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import render_png
-from bot.texts.archive import games_text, look_caption
+from bot.texts.history import games_text, look_caption
 from bot.texts.score import score_text
 from bot.texts.views import opened_text, rules_text
 
