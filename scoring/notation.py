@@ -12,9 +12,9 @@ from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_contract import ContractReader
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example
 from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_table import Table as Table
 from scoring.notation_words import COLUMNS, norm, words
 from scoring.notation_words import SEATS as SEATS
+from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
 
 

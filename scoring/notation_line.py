@@ -7,15 +7,17 @@ from typing import Final, NamedTuple, NoReturn
 
 from scoring.deal import TRICKS, Defender, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
-from scoring.notation_table import Table, find
 from scoring.notation_words import (
     BEZ,
     NUMBER_RE,
     OPEN,
+    QUOTES,
+    Table,
     Word,
-    closing,
+    find,
     norm,
     positions,
+    quoted,
     small_int,
 )
 
@@ -199,11 +201,12 @@ class Line:
     def note(self, at: int, kind: str) -> str:
         """The text of the `note:"…"` at word `at`, whitespace collapsed; unclosed: an error."""
         word = self.words[at]
-        note, end = closing(word.after) or (word.after, len(word.after) - 1)
-        if end == len(word.after):
+        after = word.after
+        note, end = quoted(after) if after[:1] in QUOTES else (after, len(after) - 1)
+        if end == len(after):
             example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"
             raise InvalidDeal("unterminated-note", word.raw, {}, example_line)
-        if end < len(word.after) - 1:
+        if end < len(after) - 1:
             self.fail("unknown-word", word.raw, kind)
         return " ".join(note.split())
 

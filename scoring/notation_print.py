@@ -21,8 +21,17 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
-from scoring.notation_table import Table, find
-from scoring.notation_words import BEZ, LANGS, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, norm
+from scoring.notation_words import (
+    BEZ,
+    LANGS,
+    LEVEL_RE,
+    NAME_FORBIDDEN,
+    RESERVED,
+    SEATS,
+    Table,
+    find,
+    norm,
+)
 
 _ROLE_WORDS: Final = {
     "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},

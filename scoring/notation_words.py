@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
@@ -48,24 +49,8 @@ THREE_DOWN: Final = frozenset({"three_down", "three-down", "уход"})
 LATE: Final = frozenset({"late"})
 BEZ: Final = "без"
 # `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
-BEZ_WORDS: Final = {
-    word: n
-    for n, word in enumerate(
-        [
-            "одной",
-            "двух",
-            "трех",
-            "четырех",
-            "пяти",
-            "шести",
-            "семи",
-            "восьми",
-            "девяти",
-            "десяти",
-        ],
-        1,
-    )
-}
+_BEZ_COUNTS: Final = "одной двух трех четырех пяти шести семи восьми девяти десяти"
+BEZ_WORDS: Final = {word: n for n, word in enumerate(_BEZ_COUNTS.split(), 1)}
 COLUMNS: Final = {"pool": Column.POOL, "mountain": Column.MOUNTAIN}
 COLON_KEYS: Final = frozenset({*ROLES, "dealer", "prikup", "note", "whists"})
 ME: Final = frozenset({"me", "я"})
@@ -153,39 +138,6 @@ def split_tricks(text: str) -> tuple[str, str | None]:
 
 class Word:
     """One word of a line as typed (`raw`), its key, and what it can be in the notation."""
-
-    __slots__ = tuple(
-        [
-            "after",
-            "bare_role",
-            "bez_n",
-            "bez_word",
-            "extra",
-            "head",
-            "key",
-            "lead_bad_level",
-            "lead_digits",
-            "level",
-            "misere",
-            "number",
-            "opens",
-            "pair",
-            "pair_key",
-            "pair_tricks",
-            "plain",
-            "raw",
-            "ref",
-            "ref_key",
-            "result",
-            "role",
-            "signed",
-            "stuck",
-            "suit",
-            "suit_lang",
-            "suit_word",
-            "tricks",
-        ]
-    )
 
     def __init__(self, raw: str) -> None:
         key = norm(raw)
@@ -299,19 +251,7 @@ def positions(text: str) -> list[tuple[int, int]]:
             continue
         start = i
         while i < n and not (text[i].isspace() or text[i] in _BREAKS):
-            closers = QUOTES.get(text[i])
-            i += 1
-            if closers is None:
-                continue
-            while i < n:
-                char = text[i]
-                if char == "\\" and i + 1 < n and (text[i + 1] == "\\" or text[i + 1] in closers):
-                    i += 2
-                elif char in closers:
-                    i += 1
-                    break
-                else:
-                    i += 1
+            i = min(n, i + quoted(text[i:])[1] + 1) if text[i] in QUOTES else i + 1
         spans.append((start, i))
     return _merge_colons(text, spans)
 
@@ -337,10 +277,8 @@ def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, in
     return out
 
 
-def closing(raw: str) -> tuple[str, int] | None:
-    """A quoted note's text and where its closing quote stands (`len(raw)`: unclosed); else None."""
-    if not raw or raw[0] not in QUOTES:
-        return None
+def quoted(raw: str) -> tuple[str, int]:
+    """The text in the quotes `raw` opens and where its closing quote stands (`len(raw)`: unclosed)."""
     closers = QUOTES[raw[0]]
     out: list[str] = []
     i = 1
@@ -355,3 +293,78 @@ def closing(raw: str) -> tuple[str, int] | None:
             out.append(char)
             i += 1
     return "".join(out), i
+
+
+# --- The table: its players, and every reference that names one -----------------------------
+
+
+@lru_cache(maxsize=256)
+def reference_index(
+    players: tuple[str, ...], usernames: tuple[str | None, ...]
+) -> dict[str, tuple[int, ...]]:
+    """Every normalised reference to the seats it names, in notation.md "Players" order."""
+    size = len(players)
+    tiers: list[dict[str, list[int]]] = [{} for _ in range(5)]
+    for letter, seat in SEAT_LETTERS.items():
+        if seat < size:
+            tiers[0][letter] = [seat]
+    for seat, name in enumerate(players):
+        key = norm(name)
+        if key:
+            tiers[1].setdefault(key, []).append(seat)
+            tiers[3].setdefault("@" + key, []).append(seat)
+        if not key.startswith("@"):
+            for end in range(2, len(key)):
+                tiers[4].setdefault(key[:end], []).append(seat)
+    for seat, user in enumerate(usernames):
+        handle = norm(user).lstrip("@") if user else ""
+        if handle:
+            tiers[2].setdefault("@" + handle, []).append(seat)
+    index: dict[str, tuple[int, ...]] = {}
+    for tier in tiers:
+        for key, seats in tier.items():
+            index.setdefault(key, tuple(seats))
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The context a line is read in."""
+
+    players: tuple[str, ...]
+    usernames: tuple[str | None, ...] = ()
+    dealer: int | None = None
+    sender: int | None = None
+    refs: dict[str, tuple[int, ...]] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        size = len(self.players)
+        if size not in (3, 4):
+            raise ValueError("a table has 3 or 4 players")
+        if len(self.usernames) > size:
+            raise ValueError("more usernames than players")
+        for seat in (self.dealer, self.sender):
+            if seat is not None and not 0 <= seat < size:
+                raise ValueError("a seat outside the table")
+        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
+
+    def active(self, dealer: int | None) -> tuple[int, ...] | None:
+        """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
+        size = len(self.players)
+        if size == 3:
+            return (0, 1, 2)
+        if dealer is None:
+            return None
+        return tuple(s for s in range(size) if s != dealer)
+
+
+def find(key: str, table: Table) -> tuple[str, tuple[int, ...]]:
+    """A reference resolved: ("ok"|"ambiguous"|"me"|"unknown", seats), never raising."""
+    seats = table.refs.get(key)
+    if seats is not None:
+        return ("ok" if len(seats) == 1 else "ambiguous"), seats
+    if key in ME:
+        return ("me", ()) if table.sender is None else ("ok", (table.sender,))
+    return "unknown", ()
