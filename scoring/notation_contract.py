@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scoring.deal import TRICKS, Contract, Suit
-from scoring.notation_line import CONTRACT_EXTRAS, DEFENDER, HALF, PASS, WHIST, Def, Line
+from scoring.deal import TRICKS, Contract, Defender, Role, Suit
+from scoring.notation_line import CONTRACT_EXTRAS, Def, Line
 from scoring.notation_words import BEZ, SEAT_LETTERS, SUITS, norm, split_tricks
 
 
@@ -67,7 +67,7 @@ class ContractReader(Line):
                 declarer, declarer_at = seat, i
             i += 1
         if concession >= 0 and not defenders:
-            draft = self.writable()
+            draft = self.draft
             if draft.three_down:
                 self.fail("repeated-word", line[draft.seen["three_down"]].raw, "three-down")
             draft.three_down = True
@@ -151,10 +151,10 @@ class ContractReader(Line):
             self.fail("too-many-defenders", line[defenders[2].at].raw, params={"expected": "2"})
         first, second = defenders
         roles = (first.role, second.role)
-        if roles == (HALF, HALF):
+        if roles == (Role.HALF, Role.HALF):
             self.fail("two-half-whists", line[second.at].raw, "half")
-        half = first if first.role is HALF else second if second.role is HALF else None
-        if half is not None and WHIST in roles:
+        half = first if first.role is Role.HALF else second if second.role is Role.HALF else None
+        if half is not None and Role.WHIST in roles:
             self.fail("half-beside-whist", line[half.at].raw, "half")
         if half is not None and level >= 8:
             self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
@@ -164,7 +164,7 @@ class ContractReader(Line):
                 self.dealer_in_play(line[declarer_at].raw)
             for d, other in ((first, second), (second, first)):
                 if d.player == dealer:
-                    if d.role is not WHIST or other.role is not PASS:
+                    if d.role is not Role.WHIST or other.role is not Role.PASS:
                         self.dealer_in_play(line[d.at].raw)
                     dealer_whists = True
         if draft.prikup and dealer_whists:
@@ -176,7 +176,7 @@ class ContractReader(Line):
                 self.fail("missing-declarer", self.whole())
             (declarer,) = candidates
         tricks: tuple[int | None, int | None] = (None, None)
-        if WHIST in roles and half is None:
+        if Role.WHIST in roles and half is None:
             result, tricks = self.played(level, level_at, result, result_at, first, second)
         else:
             kind = "half" if half else "contract"
@@ -186,8 +186,8 @@ class ContractReader(Line):
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), kind)
             result = 0
-        one = DEFENDER[first.player, first.role, tricks[0]]
-        two = DEFENDER[second.player, second.role, tricks[1]]
+        one = Defender(first.player, first.role, tricks[0])
+        two = Defender(second.player, second.role, tricks[1])
         if (first.player - declarer) % size > (second.player - declarer) % size:
             one, two = two, one
         return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
@@ -202,7 +202,7 @@ class ContractReader(Line):
         second: Def,
     ) -> tuple[int, tuple[int | None, int | None]]:
         """A played deal's result and the tricks to keep (each whister's, when both whist)."""
-        two_whists = first.role is WHIST and second.role is WHIST
+        two_whists = first.role is Role.WHIST and second.role is Role.WHIST
         kind = "two-whists" if two_whists else "contract"
         given = [d for d in (first, second) if d.tricks is not None]
         given_sum = sum(d.tricks or 0 for d in given)

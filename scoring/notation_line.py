@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Final, NamedTuple, NoReturn
 
-from scoring.deal import TRICKS, Defender, Extras, Role
+from scoring.deal import TRICKS, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation_words import (
     BEZ,
@@ -63,44 +64,20 @@ class Def(NamedTuple):
     at: int  # the word's index in the line
 
 
+@dataclass(slots=True)
 class ExtrasDraft:
-    __slots__ = ("dealer", "late", "note", "open", "prikup", "seen", "three_down")
-
-    def __init__(self) -> None:
-        self.dealer: int | None = None
-        self.open: bool | None = None
-        self.prikup = 0
-        self.note = ""
-        self.late = False
-        self.three_down = False
-        self.seen: dict[str, int] = {}  # extra → the index of its word
+    dealer: int | None = None
+    open: bool | None = None
+    prikup: int = 0
+    note: str = ""
+    late: bool = False
+    three_down: bool = False
+    seen: dict[str, int] = field(default_factory=dict)  # extra → the index of its word
 
     def freeze(self) -> Extras:
-        if not self.seen:
-            return NO_EXTRAS
-        if self.note:
-            return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
-        key = (self.dealer, self.open, self.prikup, self.late)
-        extras = _EXTRAS.get(key)
-        if extras is None:
-            extras = _EXTRAS[key] = Extras(self.dealer, self.open, self.prikup, "", self.late)
-        return extras
+        return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
 
 
-NO_EXTRAS: Final = Extras()
-NO_DRAFT: Final = ExtrasDraft()  # never written to: `Line.writable` gives a line its own first
-# Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
-# reading a line, and these few cover every defender and most extras.
-WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
-PASS: Final = Role.PASS
-HALF: Final = Role.HALF
-DEFENDER: Final = {
-    (p, r, t): Defender(p, r, t)
-    for p in range(4)
-    for r in Role
-    for t in (None, *range(TRICKS + 1))
-}
-_EXTRAS: dict[tuple[int | None, bool | None, int, bool], Extras] = {}
 CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
 MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
@@ -121,15 +98,9 @@ class Line:
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
-        self.draft = NO_DRAFT  # replaced by its own draft at the first extra (`writable`)
+        self.draft = ExtrasDraft()
 
     # errors
-
-    def writable(self) -> ExtrasDraft:
-        """The line's own draft of extras (most lines have none: they share `NO_DRAFT`)."""
-        if self.draft is NO_DRAFT:
-            self.draft = ExtrasDraft()
-        return self.draft
 
     def span(self, *at: int) -> str:
         if self.spans is None:
@@ -174,7 +145,7 @@ class Line:
         name = word.extra
         if name is None:
             return False
-        draft = self.writable()
+        draft = self.draft
         if name not in allowed:
             self.fail("bad-prikup" if name == "prikup" else "unknown-word", word.raw, kind)
         if name in draft.seen:
