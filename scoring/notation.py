@@ -12,7 +12,7 @@ from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_contract import ContractReader
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example
 from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_words import COLUMNS, norm, words
+from scoring.notation_words import COLUMNS, words
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
@@ -116,7 +116,7 @@ class _Reader(ContractReader):
                 continue
             if word.pair_tricks is None or bare or ":" in word.key:
                 self.fail("unknown-word", word.raw, "raspasy")
-            player = self.player(word.pair, word.pair_key, i)
+            player = self.player(word.pair, i)
             if word.pair_tricks < 0:
                 self.fail("bad-tricks", word.raw, "raspasy")
             tricks = word.pair_tricks
@@ -153,7 +153,7 @@ class _Reader(ContractReader):
         if len(line) < 2:
             self.fail("bad-adjust", self.whole(), "adjust")
         who = line[1]
-        player = self.player(who.raw, who.key, 1)
+        player = self.player(who.raw, 1)
         column: Column | None = None
         target: int | None = None
         amount: Fraction | None = None
@@ -168,7 +168,7 @@ class _Reader(ContractReader):
                 if head == "whists":
                     kind = "adjust-whists"
                     column = Column.WHISTS
-                    target = self.player(word.after, norm(word.after), i)
+                    target = self.player(word.after, i)
                     if target == player:
                         self.fail("bad-adjust", word.raw, kind)
                 else:

@@ -93,7 +93,7 @@ class ContractReader(Line):
             if word.bare_role and kind == "contract" and at + 1 < len(self.words):
                 self.missing_colon(at)
             self.fail("unknown-word", word.raw, kind)
-        return self.player(word.raw, word.key, at)
+        return self.player(word.raw, at)
 
     def missing_colon(self, at: int) -> None:
         """`вист Миша`: a role word and a player without the colon between them (a hint)."""
@@ -109,7 +109,7 @@ class ContractReader(Line):
     def defender(self, at: int) -> Def:
         word = self.words[at]
         assert word.role is not None
-        player = self.player(word.ref, word.ref_key, at)
+        player = self.player(word.ref, at)
         if word.tricks is not None and word.tricks < 0:
             self.fail("bad-tricks", word.raw, "two-whists")
         return Def(player, word.role, word.tricks, at)

@@ -10,12 +10,12 @@ from scoring.deal import TRICKS, Extras, Role
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation_words import (
     BEZ,
+    ME,
     NUMBER_RE,
     OPEN,
     QUOTES,
     Table,
     Word,
-    find,
     norm,
     positions,
     quoted,
@@ -28,10 +28,9 @@ NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая ра
 # --- Players --------------------------------------------------------------------------------
 
 
-def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
+def resolve_player(ref: str, table: Table) -> int:
     """The seat a player reference names (notation.md "Players"); raises NotationError."""
-    where = ref if span is None else span
-    return resolve(norm(ref), table, where, lambda: example("contract", table))
+    return resolve(norm(ref), table, ref, lambda: example("contract", table))
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
@@ -42,13 +41,15 @@ def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en"
 
 
 def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
-    status, seats = find(key, table)
-    if status == "ok":
+    seats = table.refs.get(key)
+    if seats is not None and len(seats) == 1:
         return seats[0]
-    if status == "me":
-        raise InvalidDeal("me-outside-chat", where, {}, example_line())
+    if seats is None and key in ME:
+        if table.sender is None:
+            raise InvalidDeal("me-outside-chat", where, {}, example_line())
+        return table.sender
     params = {"players": ", ".join(table.players)}
-    if status == "ambiguous":
+    if seats is not None:
         params["matches"] = ", ".join(table.players[s] for s in seats)
         raise InvalidDeal("ambiguous-player", where, params, example_line())
     raise InvalidDeal("unknown-player", where, params, example_line())
@@ -132,12 +133,9 @@ class Line:
 
     # pieces
 
-    def player(self, ref: str, key: str, at: int) -> int:
-        seats = self.table.refs.get(key)
-        if seats is not None and len(seats) == 1:
-            return seats[0]
+    def player(self, ref: str, at: int) -> int:
         where = ref if ref.strip() else self.words[at].raw
-        return resolve(key, self.table, where, lambda: self.example("contract"))
+        return resolve(norm(ref), self.table, where, lambda: self.example("contract"))
 
     def extra(self, at: int, allowed: frozenset[str], kind: str) -> bool:
         """Read word `at` as an extra if it is one; False when it is not an extra at all."""
@@ -158,7 +156,7 @@ class Line:
         elif name == "late":
             draft.late = True
         elif name == "dealer":
-            draft.dealer = self.player(word.after, norm(word.after), at)
+            draft.dealer = self.player(word.after, at)
             self.dealer = draft.dealer
         elif name == "prikup":
             value = word.after

@@ -21,6 +21,8 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
+from scoring.errors import InvalidDeal
+from scoring.notation_line import resolve
 from scoring.notation_words import (
     BEZ,
     LANGS,
@@ -29,7 +31,6 @@ from scoring.notation_words import (
     RESERVED,
     SEATS,
     Table,
-    find,
     norm,
 )
 
@@ -54,13 +55,15 @@ def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, .
     for seat, name in enumerate(players):
         letter = SEATS[seat]
         key = norm(name)
-        status, seats = find(key, table)
+        try:
+            unique = resolve(key, table, name, str) == seat
+        except InvalidDeal:
+            unique = False
         usable = (
             bool(name)
             and not any(c.isspace() or c in NAME_FORBIDDEN for c in name + key)
             and not key.startswith("@")
-            and status == "ok"
-            and seats[0] == seat
+            and unique
         )
         word = usable and not (
             not any(c.isalpha() for c in key)

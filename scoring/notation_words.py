@@ -181,7 +181,6 @@ class Word:
         self.role = ROLES.get(self.head) if self.head is not None else None
         self.after = after_colon(raw) if self.head is not None else ""
         self.ref, tricks = split_tricks(self.after)
-        self.ref_key = norm(self.ref)
         self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
         self.bare_role = key in ROLES
         self.suit_word = SUIT_WORDS.get(key)
@@ -194,9 +193,8 @@ class Word:
         self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
         # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
         self.tricks = _tricks(None if tricks is None else norm(tricks))
-        # a raspasy `NAME/N`: the reference as typed, its key, and N as `tricks`
+        # a raspasy `NAME/N`: the reference as typed and N as `tricks`
         self.pair, pair_tricks = split_tricks(raw)
-        self.pair_key = norm(self.pair)
         self.pair_tricks = _tricks(None if pair_tricks is None else norm(pair_tricks))
         self.opens = _OPENS.get(key)
         if self.opens is None and key.startswith("/"):
@@ -358,13 +356,3 @@ class Table:
         if dealer is None:
             return None
         return tuple(s for s in range(size) if s != dealer)
-
-
-def find(key: str, table: Table) -> tuple[str, tuple[int, ...]]:
-    """A reference resolved: ("ok"|"ambiguous"|"me"|"unknown", seats), never raising."""
-    seats = table.refs.get(key)
-    if seats is not None:
-        return ("ok" if len(seats) == 1 else "ambiguous"), seats
-    if key in ME:
-        return ("me", ()) if table.sender is None else ("ok", (table.sender,))
-    return "unknown", ()
