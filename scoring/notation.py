@@ -9,8 +9,7 @@ from typing import Final
 
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
-from scoring.notation_contract import ContractReader
-from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example
+from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, ContractReader, example
 from scoring.notation_line import resolve_player as resolve_player
 from scoring.notation_words import COLUMNS, words
 from scoring.notation_words import SEATS as SEATS
@@ -86,6 +85,28 @@ class _Reader(ContractReader):
         if self.size == 4 and self.dealer is not None and declarer == self.dealer:
             self.dealer_in_play(line[declarer_at].raw, "misere")
         return Misere(declarer, tricks or 0, self.draft.freeze())
+
+    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
+        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
+        word = self.words[at]
+        used = 1
+        if word.key == "=":
+            return 0, 1
+        if word.number is not None:
+            tricks = word.number
+        elif word.signed is not None:
+            plus, tricks = word.signed
+            if plus and tricks:
+                self.fail("bad-misere-tricks", word.raw, "misere")
+        elif word.bez_n is not None:
+            tricks = word.bez_n
+        elif (n := self.bez_at(at)) is not None:
+            tricks, used = n, 2
+        else:
+            return None
+        if tricks > TRICKS:
+            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
+        return tricks, used
 
     def only_tricks_beside(self, opener: int) -> bool:
         """Whether every other word is a player's tricks, a number or an extra ("Word order")."""

@@ -22,7 +22,6 @@ from scoring.deal import (
     Suit,
 )
 from scoring.errors import InvalidDeal
-from scoring.notation_line import resolve
 from scoring.notation_words import (
     BEZ,
     LANGS,
@@ -32,6 +31,7 @@ from scoring.notation_words import (
     SEATS,
     Table,
     norm,
+    resolve,
 )
 
 _ROLE_WORDS: Final = {

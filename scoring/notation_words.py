@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
 from scoring.deal import TRICKS, Column, Role, Suit
+from scoring.errors import InvalidDeal
 
 SEATS: Final = "ABCD"
 LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `мизер`, `рас`)
@@ -356,3 +358,18 @@ class Table:
         if dealer is None:
             return None
         return tuple(s for s in range(size) if s != dealer)
+
+
+def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
+    seats = table.refs.get(key)
+    if seats is not None and len(seats) == 1:
+        return seats[0]
+    if seats is None and key in ME:
+        if table.sender is None:
+            raise InvalidDeal("me-outside-chat", where, {}, example_line())
+        return table.sender
+    params = {"players": ", ".join(table.players)}
+    if seats is not None:
+        params["matches"] = ", ".join(table.players[s] for s in seats)
+        raise InvalidDeal("ambiguous-player", where, params, example_line())
+    raise InvalidDeal("unknown-player", where, params, example_line())
