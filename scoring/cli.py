@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
+CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
 
@@ -32,9 +33,7 @@ class _Failure(Exception):
 
 
 def _failure(path: str, line: int, error: ScoringError) -> _Failure:
-    """A rules error as the one line to report at its place (its messages loaded only now)."""
-    from scoring.cli_messages import message
-
+    """A rules error as the one line to report at its place."""
     return _Failure(path, line, message(error))
 
 
@@ -117,13 +116,7 @@ def _arguments(words: Sequence[str]) -> Arguments:
     settle_cmd.add_argument("file", metavar="SHEET.json")
     settle_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     commands.add_parser("conventions", help="list presets and every option")
-    args = parser.parse_args(words)
-    return Arguments(
-        args.command,
-        getattr(args, "file", ""),
-        getattr(args, "json", False),
-        getattr(args, "sheet", None),
-    )
+    return Arguments(**vars(parser.parse_args(words)))
 
 
 # -- the commands ---------------------------------------------------------------------------------
@@ -194,16 +187,12 @@ def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer |
     try:
         render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        from scoring.cli_messages import texts
-
         raise _Failure(out, 0, texts("failures")["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
         with open(out, "wb") as file:
             file.write(png)
     except OSError as error:
-        from scoring.cli_messages import texts
-
         reason = error.strerror or type(error).__name__
         raise _Failure(out, 0, texts("failures")["cannot-write"].format(error=reason)) from None
 
@@ -235,6 +224,43 @@ def conventions_text() -> str:
 
 
 # -- errors and files ---------------------------------------------------------------------------------
+
+
+def texts(name: str) -> Mapping[str, str]:
+    """`[cli.NAME]`: "messages" by error code, "problems.CODE", "expected" of a field, "failures"."""
+    from locales import catalog  # loaded only for an error's message
+
+    return catalog.table(CLI_LANG, f"cli.{name}")  # (the catalogue keeps what it read)
+
+
+class _Params(dict[str, str]):
+    """Message fields: the error's params, span and paper `fields`; '?' for anything missing."""
+
+    def __missing__(self, key: str) -> str:
+        if key == "fields":
+            from scoring.paper import FIELDS
+
+            return ", ".join(FIELDS)
+        return "?"
+
+
+def message(error: ScoringError) -> str:
+    """One English line for an error: its message by code (or `code: span`), then its example."""
+    template = texts("messages").get(error.code)
+    if template is None:
+        return f"{error.code}: {error.span}"
+    fields = _Params(error.params)
+    fields["span"] = error.span
+    problem = texts(f"problems.{error.code}").get(error.params.get("problem", ""), "?")
+    fields["problem_text"] = problem.format_map(fields)
+    wanted = error.params.get("expected", "")
+    fields["expected_text"] = texts("expected").get(wanted, wanted or "?").format_map(fields)
+    text = template.format_map(fields)
+    if not error.span:
+        text = text.replace(": ''", "")
+    if error.example and len(error.example) <= 60 and "\n" not in error.example:
+        text += f" (example: {error.example})"
+    return " ".join(text.split())  # one line, whatever the input held
 
 
 def _read(path: str) -> tuple[str, str]:
