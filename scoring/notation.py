@@ -11,7 +11,7 @@ from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Rec
 from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, ContractReader, example
 from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_words import COLUMNS, words
+from scoring.notation_words import COLUMNS, MISERE, words
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
@@ -44,7 +44,7 @@ class _Reader(ContractReader):
             return self.raspasy(0)
         raspasy_at = -1
         for at, word in enumerate(self.words):
-            if word.misere:
+            if word.key in MISERE:
                 return self.misere()
             if word.opens == "raspasy":
                 raspasy_at = at if raspasy_at < 0 else len(self.words)
@@ -61,7 +61,7 @@ class _Reader(ContractReader):
         i = 0
         while i < len(line):
             word = line[i]
-            if word.misere:
+            if word.key in MISERE:
                 if seen_word:
                     self.fail("repeated-word", word.raw, "misere")
                 seen_word = True
@@ -90,16 +90,14 @@ class _Reader(ContractReader):
         """A misère's TRICKS at word `at`: (tricks, words used), or None."""
         word = self.words[at]
         used = 1
-        if word.key == "=":
-            return 0, 1
         if word.number is not None:
             tricks = word.number
-        elif word.signed is not None:
-            plus, tricks = word.signed
-            if plus and tricks:
-                self.fail("bad-misere-tricks", word.raw, "misere")
         elif word.bez_n is not None:
             tricks = word.bez_n
+        elif word.result is not None:  # `=`, `+N`, `-N`
+            if word.result > 0:
+                self.fail("bad-misere-tricks", word.raw, "misere")
+            tricks = -word.result
         elif (n := self.bez_at(at)) is not None:
             tricks, used = n, 2
         else:

@@ -9,10 +9,13 @@ from scoring.deal import TRICKS, Contract, Defender, Extras, Role, Suit
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation_words import (
     BEZ,
+    LEVEL_RE,
     NUMBER_RE,
     OPEN,
     QUOTES,
+    ROLES,
     SEAT_LETTERS,
+    SUIT_WORDS,
     SUITS,
     Table,
     Word,
@@ -201,8 +204,8 @@ class ContractReader(Line):
                 i += 1
                 if word.stuck is not None:
                     result, result_at = word.stuck, (level_at,)
-                elif suit is None and i < count and line[i].suit_word is not None:
-                    suit = line[i].suit_word
+                elif suit is None and i < count and line[i].key in SUIT_WORDS:
+                    suit = SUIT_WORDS[line[i].key]
                     i += 1
                 contract_end = i
                 continue
@@ -251,12 +254,13 @@ class ContractReader(Line):
         seat = SEAT_LETTERS.get(word.key)
         if seat is not None and seat < self.size:
             return seat
-        if word.lead_digits:
-            if kind == "contract" and word.lead_bad_level:
+        if digits := NUMBER_RE.match(word.key):
+            shaped = LEVEL_RE.fullmatch("7" + word.key[digits.end() :])  # `5♠`, `11nt`
+            if kind == "contract" and shaped and not 6 <= small_int(digits.group()) <= 10:
                 self.fail("bad-level", word.raw, kind)
             self.fail("unknown-word", word.raw, kind)
         if not word.plain:
-            if word.bare_role and kind == "contract" and at + 1 < len(self.words):
+            if word.key in ROLES and kind == "contract" and at + 1 < len(self.words):
                 self.missing_colon(at)
             self.fail("unknown-word", word.raw, kind)
         return self.player(word.raw, at)
@@ -266,7 +270,9 @@ class ContractReader(Line):
         role, after = self.words[at], self.words[at + 1]
         ref, _ = split_tricks(after.raw)
         named = norm(ref) in self.table.refs
-        if not named and not (after.plain and not after.lead_digits and after.key not in SUITS):
+        if not named and not (
+            after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
+        ):
             return
         self.fail(
             "missing-colon", self.span(at, at + 1), params={"fix": f"{role.raw}:{after.raw}"}

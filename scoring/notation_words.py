@@ -78,8 +78,7 @@ LEVEL_RE: Final = re.compile(
 _SIGNED_RE: Final = re.compile(r"(?P<sign>[+-])(?P<n>[0-9]+)")
 NUMBER_RE: Final = re.compile(r"[0-9]+")
 _BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
-_COMMAND_RE: Final = re.compile(r"/deal(?:@\w+)?")
-_LAST_ROUND_COMMAND_RE: Final = re.compile(r"/lastround(?:@\w+)?")
+_COMMAND_RE: Final = re.compile(r"/(?P<name>deal|lastround)(?:@\w+)?")
 # The extra a word of its own is (`open`, `уход`, `late`), and the heads of `dealer:X` & co.
 _EXTRA_WORDS: Final = {
     **dict.fromkeys(OPEN | CLOSED, "open"),
@@ -164,19 +163,14 @@ class Word:
                 n = 0 if m["result"] == "=" else small_int(m["result"][1:])
                 self.stuck = -n if m["result"][0] == "-" else n
         self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
-        self.signed: tuple[bool, int] | None = None  # (plus, n) of `+N` / `-N`
-        if m := _SIGNED_RE.fullmatch(key):
-            self.signed = (m["sign"] == "+", small_int(m["n"]))
-        self.bez_n: int | None = None  # `без3`
-        if m := _BEZ_RE.fullmatch(key):
-            self.bez_n = small_int(m["n"])
+        self.bez_n = small_int(m["n"]) if (m := _BEZ_RE.fullmatch(key)) else None  # `без3`
         self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
         # a standalone RESULT: `=`, `+N`, `-N`, `без3`
         self.result: int | None = None
         if key == "=":
             self.result = 0
-        elif self.signed is not None:
-            self.result = self.signed[1] if self.signed[0] else -self.signed[1]
+        elif m := _SIGNED_RE.fullmatch(key):
+            self.result = small_int(m["n"]) if m["sign"] == "+" else -small_int(m["n"])
         elif self.bez_n is not None:
             self.result = -self.bez_n
         self.head: str | None = key.partition(":")[0] if ":" in key else None
@@ -184,27 +178,15 @@ class Word:
         self.after = after_colon(raw) if self.head is not None else ""
         self.ref, tricks = split_tricks(self.after)
         self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
-        self.bare_role = key in ROLES
-        self.suit_word = SUIT_WORDS.get(key)
-        digits = NUMBER_RE.match(key)
-        self.lead_digits = digits is not None
-        self.lead_bad_level = digits is not None and (
-            not 6 <= small_int(digits.group()) <= 10
-            and LEVEL_RE.fullmatch("7" + key[digits.end() :]) is not None
-        )
         self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
         # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
-        self.tricks = _tricks(None if tricks is None else norm(tricks))
+        self.tricks = _tricks(tricks)
         # a raspasy `NAME/N`: the reference as typed and N as `tricks`
         self.pair, pair_tricks = split_tricks(raw)
-        self.pair_tricks = _tricks(None if pair_tricks is None else norm(pair_tricks))
+        self.pair_tricks = _tricks(pair_tricks)
         self.opens = _OPENS.get(key)
-        if self.opens is None and key.startswith("/"):
-            if _LAST_ROUND_COMMAND_RE.fullmatch(key):
-                self.opens = "last-round"
-            elif _COMMAND_RE.fullmatch(key):
-                self.opens = "command"
-        self.misere = key in MISERE
+        if self.opens is None and (m := _COMMAND_RE.fullmatch(key)):
+            self.opens = "command" if m["name"] == "deal" else "last-round"
 
     @property
     def russian(self) -> bool | None:
@@ -219,15 +201,14 @@ class Word:
         return None
 
 
-def _tricks(key: str | None) -> int | None:
-    if key is None:
+def _tricks(text: str | None) -> int | None:
+    if text is None:
         return None
+    key = norm(text)
     return int(key) if NUMBER_RE.fullmatch(key) and small_int(key) <= TRICKS else -1
 
 
-@lru_cache(maxsize=16384)
-def lex(raw: str) -> Word:
-    return Word(raw)
+lex: Final = lru_cache(maxsize=16384)(Word)  # each distinct word is classified once
 
 
 # --- Tokens ---------------------------------------------------------------------------------
