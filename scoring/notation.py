@@ -42,14 +42,11 @@ class _Reader(ContractReader):
             return self.adjust()
         if opens == "raspasy":
             return self.raspasy(0)
-        raspasy_at = -1
-        for at, word in enumerate(self.words):
-            if word.key in MISERE:
-                return self.misere()
-            if word.opens == "raspasy":
-                raspasy_at = at if raspasy_at < 0 else len(self.words)
-        if 0 <= raspasy_at < len(self.words) and self.only_tricks_beside(raspasy_at):
-            return self.raspasy(raspasy_at)
+        if any(word.key in MISERE for word in self.words):
+            return self.misere()
+        openers = [at for at, word in enumerate(self.words) if word.opens == "raspasy"]
+        if len(openers) == 1 and self.only_tricks_beside(openers[0]):
+            return self.raspasy(openers[0])
         return self.contract()
 
     def misere(self) -> Misere:
@@ -108,64 +105,60 @@ class _Reader(ContractReader):
 
     def only_tricks_beside(self, opener: int) -> bool:
         """Whether every other word is a player's tricks, a number or an extra ("Word order")."""
-        for at, word in enumerate(self.words):
-            if at == opener or word.extra is not None or word.number is not None:
-                continue
-            if word.pair_tricks is None or ":" in word.key:
-                return False
-        return True
+        return all(
+            at == opener
+            or word.extra is not None
+            or word.number is not None
+            or (word.pair_tricks is not None and ":" not in word.key)
+            for at, word in enumerate(self.words)
+        )
 
     def raspasy(self, opener: int) -> Raspasy:
         """All passed: the active players' tricks; `opener` is where the raspasy word stands."""
-        line = self.words
-        named: list[tuple[int, int, int]] = []  # (player, tricks, word index)
-        bare: list[tuple[int, int]] = []  # (tricks, word index)
-        for i in range(len(line)):
-            if i == opener:
+        named: dict[int, tuple[int, int]] = {}  # player → (tricks, word index)
+        bare: list[int] = []  # tricks of the active players in seat order
+        given: list[int] = []  # the words that give tricks
+        for i, word in enumerate(self.words):
+            if i == opener or self.extra(i, RASPASY_EXTRAS, "raspasy"):
                 continue
-            word = line[i]
-            if self.extra(i, RASPASY_EXTRAS, "raspasy"):
-                continue
+            given.append(i)
             if word.number is not None:
                 if named:
                     self.fail("unknown-word", word.raw, "raspasy")
                 if word.number > TRICKS:
                     self.fail("bad-tricks", word.raw, "raspasy")
-                bare.append((word.number, i))
+                bare.append(word.number)
                 continue
             if word.pair_tricks is None or bare or ":" in word.key:
                 self.fail("unknown-word", word.raw, "raspasy")
             player = self.player(word.pair, i)
             if word.pair_tricks < 0:
                 self.fail("bad-tricks", word.raw, "raspasy")
-            tricks = word.pair_tricks
-            if any(p == player for p, _, _ in named):
+            if player in named:
                 self.fail("same-player-twice", word.raw, "raspasy")
-            named.append((player, tricks, i))
+            named[player] = (word.pair_tricks, i)
         active = self.table.active(self.dealer)
         if bare:
             if active is None:
-                self.fail("missing-dealer", self.entries(named, bare), "raspasy")
+                self.fail("missing-dealer", self.entries(given), "raspasy")
             if len(bare) != len(active):
                 params = {"expected": str(len(active))}
-                self.fail("bad-tricks", self.entries(named, bare), "raspasy", params)
-            pairs = list(zip(active, (t for t, _ in bare), strict=True))
+                self.fail("bad-tricks", self.entries(given), "raspasy", params)
+            pairs = list(zip(active, bare, strict=True))
         else:
             if len(named) != 3:
-                params = {"expected": "3"}
-                self.fail("bad-tricks", self.entries(named, bare), "raspasy", params)
-            for player, _, at in named:
+                self.fail("bad-tricks", self.entries(given), "raspasy", {"expected": "3"})
+            for player, (_, at) in named.items():
                 if active is not None and player not in active:
-                    self.dealer_in_play(line[at].raw, "raspasy")
-            pairs = sorted((p, t) for p, t, _ in named)
+                    self.dealer_in_play(self.words[at].raw, "raspasy")
+            pairs = sorted((p, t) for p, (t, _) in named.items())
         if sum(t for _, t in pairs) != TRICKS:
-            self.fail("tricks-not-ten", self.entries(named, bare), "raspasy")
+            self.fail("tricks-not-ten", self.entries(given), "raspasy")
         return Raspasy(tuple(pairs), self.draft.freeze())
 
-    def entries(self, named: list[tuple[int, int, int]], bare: list[tuple[int, int]]) -> str:
-        """The span of a raspasy line's tricks (or its first word when it has none)."""
-        at = [at for *_, at in named] or [at for _, at in bare]
-        return self.span(*at) if at else self.whole()
+    def entries(self, given: list[int]) -> str:
+        """The span of a raspasy line's tricks (the whole line when it gives none)."""
+        return self.span(*given) if given else self.whole()
 
     def adjust(self) -> Adjust:
         line = self.words
