@@ -24,7 +24,6 @@ from scoring.notation_words import (
     quoted,
     resolve,
     small_int,
-    split_tricks,
 )
 
 # The note an error's example adds, in the line's language.
@@ -268,8 +267,7 @@ class ContractReader(Line):
     def missing_colon(self, at: int) -> None:
         """`вист Миша`: a role word and a player without the colon between them (a hint)."""
         role, after = self.words[at], self.words[at + 1]
-        ref, _ = split_tricks(after.raw)
-        named = norm(ref) in self.table.refs
+        named = norm(after.pair) in self.table.refs
         if not named and not (
             after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
         ):

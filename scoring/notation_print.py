@@ -21,7 +21,6 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
-from scoring.errors import InvalidDeal
 from scoring.notation_words import (
     BEZ,
     LANGS,
@@ -31,7 +30,6 @@ from scoring.notation_words import (
     SEATS,
     Table,
     norm,
-    resolve,
 )
 
 _ROLE_WORDS: Final = {
@@ -49,21 +47,16 @@ _WORDS: Final = {
 @lru_cache(maxsize=64)
 def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """How each seat is printed: (as a word of its own, inside `role:NAME` or `NAME/N`)."""
-    table = Table(players)
+    refs = Table(players).refs
     bare: list[str] = []
     inner: list[str] = []
     for seat, name in enumerate(players):
         letter = SEATS[seat]
         key = norm(name)
-        try:
-            unique = resolve(key, table, name, str) == seat
-        except InvalidDeal:
-            unique = False
         usable = (
-            bool(name)
+            refs.get(key) == (seat,)  # the name alone names this seat
             and not any(c.isspace() or c in NAME_FORBIDDEN for c in name + key)
             and not key.startswith("@")
-            and unique
         )
         word = usable and not (
             not any(c.isalpha() for c in key)
