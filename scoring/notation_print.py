@@ -21,16 +21,7 @@ from scoring.deal import (
     RuleChange,
     Suit,
 )
-from scoring.notation_words import (
-    BEZ,
-    LANGS,
-    LEVEL_RE,
-    NAME_FORBIDDEN,
-    RESERVED,
-    SEATS,
-    Table,
-    norm,
-)
+from scoring.notation_words import BEZ, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, Table, norm
 
 _ROLE_WORDS: Final = {
     "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},
@@ -78,7 +69,7 @@ def _note_text(note: str) -> str:
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
     """The canonical line (`lang="ru"`: Russian words); it parses back to the same record."""
-    if lang not in LANGS:
+    if lang not in _WORDS:  # the languages a line is printed in
         raise ValueError(f"unknown language {lang!r}")
     bare, inner = name_tokens(tuple(players))
     words = _WORDS[lang]

@@ -13,7 +13,6 @@ from scoring.deal import TRICKS, Column, Role, Suit
 from scoring.errors import InvalidDeal
 
 SEATS: Final = "ABCD"
-LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `мизер`, `рас`)
 
 # --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
 
