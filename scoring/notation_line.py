@@ -175,77 +175,82 @@ class Line:
         return after.number if after.number is not None else after.bez_word
 
 
+@dataclass(slots=True)
+class _Said:
+    """What a contract line has said so far, and at which word (-1: not said)."""
+
+    level: int = 0
+    level_at: int = -1
+    suit: Suit | None = None
+    result: int = 0
+    result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
+    declarer: int | None = None
+    declarer_at: int = -1
+    defenders: list[Def] = field(default_factory=list)
+
+
 class ContractReader(Line):
     """A contract line read (spec/notation.md "Contract"): level, result, declarer, defenders."""
 
     __slots__ = ()
 
     def contract(self) -> Contract:
-        line = self.words
+        line, said = self.words, _Said()
         count = len(line)
-        level, level_at, suit = 0, -1, None
         contract_end = -1  # the index right after the contract's word(s)
-        result = 0
-        result_at: tuple[int, ...] = ()
         concession = -1  # where `без трёх` right after the contract starts
-        declarer, declarer_at = None, -1
-        defenders: list[Def] = []
         i = 0
         while i < count:
             word = line[i]
             if word.level is not None:
-                if level_at >= 0:
+                if said.level_at >= 0:
                     self.fail("repeated-word", word.raw)
-                level = word.level
-                if not 6 <= level <= 10:
+                if not 6 <= word.level <= 10:
                     self.fail("bad-level", word.raw)
-                level_at, suit = i, word.suit
+                said.level, said.level_at, said.suit = word.level, i, word.suit
                 i += 1
                 if word.stuck is not None:
-                    result, result_at = word.stuck, (level_at,)
-                elif suit is None and i < count and line[i].key in SUIT_WORDS:
-                    suit = SUIT_WORDS[line[i].key]
+                    said.result, said.result_at = word.stuck, (said.level_at,)
+                elif said.suit is None and i < count and line[i].key in SUIT_WORDS:
+                    said.suit = SUIT_WORDS[line[i].key]
                     i += 1
                 contract_end = i
                 continue
             if word.result is not None:
-                if result_at:
+                if said.result_at:
                     self.fail("repeated-word", word.raw)
-                result, result_at = word.result, (i,)
+                said.result, said.result_at = word.result, (i,)
                 i += 1
                 continue
-            if word.key == BEZ and (n := self.bez_at(i)) is not None:
-                if result_at:
+            if (n := self.bez_at(i)) is not None:
+                if said.result_at:
                     self.fail("repeated-word", self.span(i, i + 1))
                 if i == contract_end and n == 3 and line[i + 1].bez_word == 3:
                     concession = i
-                result, result_at = -n, (i, i + 1)
+                said.result, said.result_at = -n, (i, i + 1)
                 i += 2
                 continue
             if word.role is not None:
                 defender = self.defender(i)
-                for other in defenders:
-                    if other.player == defender.player:
-                        self.fail("same-player-twice", word.raw)
-                defenders.append(defender)
+                if any(other.player == defender.player for other in said.defenders):
+                    self.fail("same-player-twice", word.raw)
+                said.defenders.append(defender)
             elif not self.extra(i, CONTRACT_EXTRAS, "contract"):
                 seat = self.bare_player(i, "contract")
-                if declarer_at >= 0:
+                if said.declarer_at >= 0:
                     self.fail("repeated-word", word.raw)
-                declarer, declarer_at = seat, i
+                said.declarer, said.declarer_at = seat, i
             i += 1
-        if concession >= 0 and not defenders:
+        if concession >= 0 and not said.defenders:
             draft = self.draft
             if draft.three_down:
                 self.fail("repeated-word", line[draft.seen["three_down"]].raw, "three-down")
             draft.three_down = True
             draft.seen["three_down"] = concession
-            result, result_at = 0, ()
-        if level_at < 0:
+            said.result, said.result_at = 0, ()
+        if said.level_at < 0:
             self.fail("missing-level", self.whole())
-        return self.finish_contract(
-            declarer, declarer_at, level, level_at, suit, result, result_at, defenders
-        )
+        return self.finish_contract(said)
 
     def bare_player(self, at: int, kind: str) -> int:
         """A word of its own that is no vocabulary: the declarer, or a mistake."""
@@ -284,17 +289,9 @@ class ContractReader(Line):
             self.fail("bad-tricks", word.raw, "two-whists")
         return Def(player, word.role, word.tricks, at)
 
-    def finish_contract(
-        self,
-        declarer: int | None,
-        declarer_at: int,
-        level: int,
-        level_at: int,
-        suit: Suit | None,
-        result: int,
-        result_at: tuple[int, ...],
-        defenders: list[Def],
-    ) -> Contract:
+    def finish_contract(self, said: _Said) -> Contract:
+        declarer, declarer_at, defenders = said.declarer, said.declarer_at, said.defenders
+        level, suit, result, result_at = said.level, said.suit, said.result, said.result_at
         size, dealer, draft, line = self.size, self.dealer, self.draft, self.words
         four_with_dealer = size == 4 and dealer is not None
         for d in defenders:
@@ -347,7 +344,7 @@ class ContractReader(Line):
             (declarer,) = candidates
         tricks: tuple[int | None, int | None] = (None, None)
         if Role.WHIST in roles and half is None:
-            result, tricks = self.played(level, level_at, result, result_at, first, second)
+            result, tricks = self.played(said, first, second)
         else:
             kind = "half" if half else "contract"
             with_tricks = [d.at for d in defenders if d.tricks is not None]
@@ -363,22 +360,17 @@ class ContractReader(Line):
         return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
 
     def played(
-        self,
-        level: int,
-        level_at: int,
-        result: int,
-        result_at: tuple[int, ...],
-        first: Def,
-        second: Def,
+        self, said: _Said, first: Def, second: Def
     ) -> tuple[int, tuple[int | None, int | None]]:
         """A played deal's result and the tricks to keep (each whister's, when both whist)."""
+        level, result, result_at = said.level, said.result, said.result_at
         two_whists = first.role is Role.WHIST and second.role is Role.WHIST
         kind = "two-whists" if two_whists else "contract"
         given = [d for d in (first, second) if d.tricks is not None]
         given_sum = sum(d.tricks or 0 for d in given)
         if not result_at:
             if len(given) < 2:
-                self.fail("missing-result", self.words[level_at].raw, kind)
+                self.fail("missing-result", self.words[said.level_at].raw, kind)
             if given_sum > TRICKS:
                 self.fail("tricks-not-ten", self.span(*(d.at for d in given)), kind)
             result = TRICKS - given_sum - level
