@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
@@ -315,29 +315,16 @@ class Table:
     usernames: tuple[str | None, ...] = ()
     dealer: int | None = None
     sender: int | None = None
-    refs: dict[str, tuple[int, ...]] = field(
-        init=False, repr=False, compare=False, hash=False, default_factory=dict
-    )
 
-    def __post_init__(self) -> None:
-        size = len(self.players)
-        if size not in (3, 4):
-            raise ValueError("a table has 3 or 4 players")
-        if len(self.usernames) > size:
-            raise ValueError("more usernames than players")
-        for seat in (self.dealer, self.sender):
-            if seat is not None and not 0 <= seat < size:
-                raise ValueError("a seat outside the table")
-        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
+    @property
+    def refs(self) -> dict[str, tuple[int, ...]]:
+        return reference_index(self.players, self.usernames)
 
     def active(self, dealer: int | None) -> tuple[int, ...] | None:
         """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
-        size = len(self.players)
-        if size == 3:
+        if len(self.players) == 3:
             return (0, 1, 2)
-        if dealer is None:
-            return None
-        return tuple(s for s in range(size) if s != dealer)
+        return None if dealer is None else tuple(s for s in range(4) if s != dealer)
 
 
 def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
