@@ -188,11 +188,7 @@ class _Reader(ContractReader):
             elif _AMOUNT_RE.fullmatch(key):
                 if amount is not None:
                     self.fail("repeated-word", word.raw, kind)
-                numerator, _, denominator = key.partition("/")
-                if denominator and int(denominator) == 0:
-                    self.fail("bad-adjust", word.raw, kind)
-                amount = Fraction(numerator) / Fraction(denominator or 1)
-                if not amount:
+                if not int(key.partition("/")[2] or 1) or not (amount := Fraction(key)):
                     self.fail("bad-adjust", word.raw, kind)
             elif head == "note":
                 if note is not None:
@@ -220,11 +216,9 @@ def parse_rule_change(text: str) -> RuleChange | None:
     if match is None:
         return None
     name = match["name"]
-    if name == "convention":
-        raise OptionError(
-            "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, RULE_CHANGE_EXAMPLE
-        )
     try:
+        if name == "convention":  # chosen at `/newgame`, never changed by a rule
+            raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
         value = format_option(parse_option(name, match["value"]))
     except OptionError as error:
         error.example = RULE_CHANGE_EXAMPLE
@@ -245,6 +239,4 @@ def parse_record(text: str, table: Table) -> Record:
         if change is None:
             raise InvalidDeal("bad-option-line", text.strip(), {}, RULE_CHANGE_EXAMPLE)
         return change
-    reader = _Reader(text, line, spans, table)
-    reader.skip = skip
-    return reader.record()
+    return _Reader(text, line, spans, table, skip).record()

@@ -77,12 +77,17 @@ class Line:
     __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
 
     def __init__(
-        self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
+        self,
+        text: str,
+        line: list[Word],
+        spans: list[tuple[int, int]] | None,
+        table: Table,
+        skip: int,
     ) -> None:
         self.text = text
         self.words = line
         self.spans = spans  # None until an error needs them
-        self.skip = 0  # words before the line proper (a leading `/deal`)
+        self.skip = skip  # words before the line proper (a leading `/deal`)
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
@@ -138,10 +143,8 @@ class Line:
         draft.seen[name] = at
         if name == "open":
             draft.open = word.key in OPEN
-        elif name == "three_down":
-            draft.three_down = True
-        elif name == "late":
-            draft.late = True
+        elif name in ("three_down", "late"):
+            setattr(draft, name, True)
         elif name == "dealer":
             draft.dealer = self.player(word.after, at)
             self.dealer = draft.dealer
