@@ -239,4 +239,6 @@ def parse_record(text: str, table: Table) -> Record:
         if change is None:
             raise InvalidDeal("bad-option-line", text.strip(), {}, RULE_CHANGE_EXAMPLE)
         return change
-    return _Reader(text, line, spans, table, skip).record()
+    reader = _Reader(text, line, spans, table)
+    reader.skip = skip
+    return reader.record()

@@ -77,17 +77,12 @@ class Line:
     __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
 
     def __init__(
-        self,
-        text: str,
-        line: list[Word],
-        spans: list[tuple[int, int]] | None,
-        table: Table,
-        skip: int,
+        self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
     ) -> None:
         self.text = text
         self.words = line
         self.spans = spans  # None until an error needs them
-        self.skip = skip  # words before the line proper (a leading `/deal`)
+        self.skip = 0  # words before the line proper (a leading `/deal`)
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
