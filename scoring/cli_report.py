@@ -54,17 +54,11 @@ class Report:
         if self.stake is not None and settlement.money is not None:
             data["stake"] = _decimal_text(self.stake)
             data["money"] = {n: str(m) for n, m in zip(names, settlement.money, strict=True)}
-        transfers: list[object] = []
-        for t in settlement.transfers:
-            item: dict[str, object] = {
-                "from": names[t.debtor],
-                "to": names[t.creditor],
-                "whists": json_number(t.whists),
-            }
-            if t.money is not None:
-                item["money"] = str(t.money)
-            transfers.append(item)
-        data["transfers"] = transfers
+        data["transfers"] = [
+            {"from": names[t.debtor], "to": names[t.creditor], "whists": json_number(t.whists)}
+            | ({} if t.money is None else {"money": str(t.money)})
+            for t in settlement.transfers
+        ]
         return data
 
     def json(self) -> str:
@@ -91,9 +85,9 @@ class Report:
 
         exact = any(b.denominator != 1 for b in settlement.balances)
         money = settlement.money
-        rows = [["balance", "whists", *(["exact"] if exact else [])]]
-        if money is not None:
-            rows[0].append("money")
+        rows = [
+            ["balance", "whists", *(["exact"] if exact else []), *(["money"] if money else [])]
+        ]
         for i, name in enumerate(names):
             balance = settlement.balances[i]
             row = [name, short_number(balance, sign=True)]
