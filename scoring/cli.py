@@ -28,13 +28,9 @@ Renderer = Callable[..., bytes]
 class _Failure(Exception):
     """An error to report as one line: where (file, line 0 = the whole file) and what."""
 
-    def __init__(self, where: str, line: int, message: str) -> None:
-        super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
-
-
-def _failure(path: str, line: int, error: ScoringError) -> _Failure:
-    """A rules error as the one line to report at its place."""
-    return _Failure(path, line, message(error))
+    def __init__(self, where: str, line: int, problem: str | ScoringError) -> None:
+        text = message(problem) if isinstance(problem, ScoringError) else problem
+        super().__init__(f"{where}:{line}: {text}" if line else f"{where}: {text}")
 
 
 def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
@@ -55,7 +51,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         print(failure, file=sys.stderr)
         return EXIT_ERROR
     except ScoringError as error:  # an error the commands did not place: report it on the file
-        print(_failure(path, getattr(error, "line", 0), error), file=sys.stderr)
+        print(_Failure(path, getattr(error, "line", 0), error), file=sys.stderr)
         return EXIT_ERROR
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
@@ -132,7 +128,7 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
     try:
         sheet = parse_paper_sheet(text)
     except ProtocolError as error:
-        raise _failure(path, error.line, error) from None
+        raise _Failure(path, error.line, error) from None
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
     report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
     return report.json() if as_json else report.table()
@@ -152,8 +148,7 @@ def replay_output(
         protocol = parse_protocol(text)
         game = protocol.game()
     except ScoringError as error:
-        raise _failure(path, getattr(error, "line", 0), error) from None
-    lines = [line for line, _ in protocol.records]
+        raise _Failure(path, getattr(error, "line", 0), error) from None
     records = [record for _, record in protocol.records]
     try:
         # The picture needs the whole sheet; the report, only where the game stands.
@@ -161,8 +156,9 @@ def replay_output(
         now: Sheet | Standing = sheet if sheet is not None else standing(game, records)
     except ScoringError as error:
         index = error.params.pop("record", "")
-        line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
-        raise _failure(path, line, error) from None
+        at = int(index) if index.isdigit() else len(records)
+        line = protocol.records[at][0] if at < len(records) else 0
+        raise _Failure(path, line, error) from None
     settlement = settle(now.rules, now.totals, game.stake)
     if sheet_png is not None and sheet is not None:
         _render(sheet_png, sheet, settlement, renderer)

@@ -91,11 +91,9 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
     elif isinstance(record, Raspasy):
         parts = [words["raspasy"], *(f"{inner[p]}/{t}" for p, t in record.tricks)]
     elif isinstance(record, Adjust):
-        column = (
-            f"whists:{inner[record.target]}"
-            if record.column is Column.WHISTS and record.target is not None
-            else record.column.value
-        )
+        column = record.column.value
+        if record.column is Column.WHISTS and record.target is not None:
+            column = f"whists:{inner[record.target]}"
         amount = f"+{record.amount}" if record.amount > 0 else str(record.amount)
         parts = ["adjust", inner[record.player], column, amount]
         if record.note:

@@ -12,7 +12,7 @@ from typing import Final
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import ProtocolError, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
-from scoring.notation_words import NAME_FORBIDDEN
+from scoring.notation_words import NAME_FORBIDDEN, norm
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
@@ -185,11 +185,8 @@ def format_protocol(
 ) -> str:
     """A protocol file that `parse_protocol` reads back to this game and these records."""
     players = _check_names(game.players, 0)
-    first = players[game.first_dealer]
-    try:
-        dealer = first if resolve_player(first, Table(players)) == game.first_dealer else None
-    except ScoringError:
-        dealer = None
+    first = players[game.first_dealer]  # written by name when the name alone names the seat
+    named = Table(players).refs.get(norm(first)) == (game.first_dealer,)
     lines = [
         f"# convention: {game.rules.convention}",
         f"# players: {' '.join(players)}",
@@ -197,7 +194,7 @@ def format_protocol(
     ]
     if game.stake is not None:
         lines.append(f"# stake: {stake_text(game.stake)}")
-    lines.append(f"# dealer: {dealer or SEATS[game.first_dealer]}")
+    lines.append(f"# dealer: {first if named else SEATS[game.first_dealer]}")
     for name, value in game.rules.overrides(len(players)).items():
         if name != _POOL:
             lines.append(f"# option: {name}={value}")
