@@ -50,38 +50,31 @@ class _Reader(ContractReader):
         return self.contract()
 
     def misere(self) -> Misere:
-        line = self.words
         declarer: int | None = None
-        declarer_at = -1
-        tricks: int | None = None
-        seen_word = False
-        i = 0
-        while i < len(line):
-            word = line[i]
+        declarer_at = word_at = tricks_at = -1
+        tricks = i = 0
+        while i < len(self.words):
+            word, used = self.words[i], 1
             if word.key in MISERE:
-                if seen_word:
+                if word_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
-                seen_word = True
-                i += 1
-                continue
-            if found := self.misere_tricks_at(i):
-                value, used = found
-                if tricks is not None:
+                word_at = i
+            elif found := self.misere_tricks_at(i):
+                tricks, used = found
+                if tricks_at >= 0:
                     self.fail("repeated-word", self.span(i, i + used - 1), "misere")
-                tricks = value
-                i += used
-                continue
-            if not self.extra(i, MISERE_EXTRAS, "misere"):
+                tricks_at = i
+            elif not self.extra(i, MISERE_EXTRAS, "misere"):
                 seat = self.bare_player(i, "misere")
                 if declarer_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
                 declarer, declarer_at = seat, i
-            i += 1
+            i += used
         if declarer is None:
             self.fail("missing-declarer", self.whole(), "misere")
-        if self.size == 4 and self.dealer is not None and declarer == self.dealer:
-            self.dealer_in_play(line[declarer_at].raw, "misere")
-        return Misere(declarer, tricks or 0, self.draft.freeze())
+        if self.size == 4 and declarer == self.dealer:
+            self.dealer_in_play(self.words[declarer_at].raw, "misere")
+        return Misere(declarer, tricks, self.draft.freeze())
 
     def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
         """A misère's TRICKS at word `at`: (tricks, words used), or None."""
