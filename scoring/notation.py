@@ -157,15 +157,13 @@ class _Reader(ContractReader):
         line = self.words
         if len(line) < 2:
             self.fail("bad-adjust", self.whole(), "adjust")
-        who = line[1]
-        player = self.player(who.raw, 1)
+        player = self.player(line[1].raw, 1)
         column: Column | None = None
         target: int | None = None
         amount: Fraction | None = None
         note: str | None = None
         kind = "adjust"
-        for i in range(2, len(line)):
-            word = line[i]
+        for i, word in enumerate(line[2:], 2):
             key, head = word.key, word.head
             if key in COLUMNS or head == "whists":
                 if column is not None:

@@ -199,36 +199,29 @@ class ContractReader(Line):
         concession = -1  # where `без трёх` right after the contract starts
         i = 0
         while i < count:
-            word = line[i]
+            word, used = line[i], 1
             if word.level is not None:
                 if said.level_at >= 0:
                     self.fail("repeated-word", word.raw)
                 if not 6 <= word.level <= 10:
                     self.fail("bad-level", word.raw)
                 said.level, said.level_at, said.suit = word.level, i, word.suit
-                i += 1
                 if word.stuck is not None:
-                    said.result, said.result_at = word.stuck, (said.level_at,)
-                elif said.suit is None and i < count and line[i].key in SUIT_WORDS:
-                    said.suit = SUIT_WORDS[line[i].key]
-                    i += 1
-                contract_end = i
-                continue
-            if word.result is not None:
+                    said.result, said.result_at = word.stuck, (i,)
+                elif said.suit is None and i + 1 < count and line[i + 1].key in SUIT_WORDS:
+                    said.suit, used = SUIT_WORDS[line[i + 1].key], 2
+                contract_end = i + used
+            elif word.result is not None:
                 if said.result_at:
                     self.fail("repeated-word", word.raw)
                 said.result, said.result_at = word.result, (i,)
-                i += 1
-                continue
-            if (n := self.bez_at(i)) is not None:
+            elif (n := self.bez_at(i)) is not None:
                 if said.result_at:
                     self.fail("repeated-word", self.span(i, i + 1))
                 if i == contract_end and n == 3 and line[i + 1].bez_word == 3:
                     concession = i
-                said.result, said.result_at = -n, (i, i + 1)
-                i += 2
-                continue
-            if word.role is not None:
+                said.result, said.result_at, used = -n, (i, i + 1), 2
+            elif word.role is not None:
                 defender = self.defender(i)
                 if any(other.player == defender.player for other in said.defenders):
                     self.fail("same-player-twice", word.raw)
@@ -238,7 +231,7 @@ class ContractReader(Line):
                 if said.declarer_at >= 0:
                     self.fail("repeated-word", word.raw)
                 said.declarer, said.declarer_at = seat, i
-            i += 1
+            i += used
         if concession >= 0 and not said.defenders:
             draft = self.draft
             if draft.three_down:
