@@ -263,14 +263,11 @@ class ContractReader(Line):
     def missing_colon(self, at: int) -> None:
         """`вист Миша`: a role word and a player without the colon between them (a hint)."""
         role, after = self.words[at], self.words[at + 1]
-        named = norm(after.pair) in self.table.refs
-        if not named and not (
+        if norm(after.pair) in self.table.refs or (
             after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
         ):
-            return
-        self.fail(
-            "missing-colon", self.span(at, at + 1), params={"fix": f"{role.raw}:{after.raw}"}
-        )
+            fix = f"{role.raw}:{after.raw}"
+            self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
 
     def defender(self, at: int) -> Def:
         word = self.words[at]
@@ -290,12 +287,8 @@ class ContractReader(Line):
                 self.fail("declarer-defends", line[d.at].raw)
         if draft.three_down:
             if defenders:
-                self.fail(
-                    "too-many-defenders",
-                    line[defenders[0].at].raw,
-                    "three-down",
-                    {"expected": "0"},
-                )
+                params = {"expected": "0"}
+                self.fail("too-many-defenders", line[defenders[0].at].raw, "three-down", params)
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), "three-down")
             if declarer is None:
