@@ -372,6 +372,4 @@ class ContractReader(Line):
         side = TRICKS - level - result
         if first.tricks is not None:
             return result, (first.tricks, side - first.tricks)
-        if second.tricks is not None:
-            return result, (side - second.tricks, second.tricks)
-        return result, (0, 0)
+        return result, (side - (second.tricks or 0), second.tricks or 0)  # neither: side is 0
