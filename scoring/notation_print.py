@@ -23,10 +23,7 @@ from scoring.deal import (
 )
 from scoring.notation_words import BEZ, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, Table, norm
 
-_ROLE_WORDS: Final = {
-    "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},
-    "ru": {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"},
-}
+_RUSSIAN_ROLES: Final = {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"}  # English: values
 _WORDS: Final = {
     "en": dict(
         misere="misere", raspasy="pass", three_down="three_down", open="open", closed="closed"
@@ -63,8 +60,9 @@ def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, .
 
 
 def _note_text(note: str) -> str:
+    """`note:"…"` with its quotes and backslashes escaped; nothing for no note."""
     escaped = note.replace("\\", "\\\\").replace('"', '\\"')
-    return f'note:"{escaped}"'
+    return f'note:"{escaped}"' if note else ""
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
@@ -75,15 +73,15 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
     words = _WORDS[lang]
     parts: list[str]
     if isinstance(record, Contract):
-        roles = _ROLE_WORDS[lang]
         # no-trump is `бк` in Russian (notation.md: `nt`/`бк`)
         ru_nt = lang == "ru" and record.suit is Suit.NO_TRUMP
         suit = "бк" if ru_nt else "" if record.suit is None else record.suit.value
         result = "=" if record.result == 0 else f"{record.result:+d}"
         parts = [bare[record.declarer], f"{record.level}{suit}", result]
         for d in record.defenders:
+            role = _RUSSIAN_ROLES[d.role] if lang == "ru" else d.role.value
             tricks = "" if d.tricks is None else f"/{d.tricks}"
-            parts.append(f"{roles[d.role]}:{inner[d.player]}{tricks}")
+            parts.append(f"{role}:{inner[d.player]}{tricks}")
         if record.three_down:
             parts.append(words["three_down"])
     elif isinstance(record, Misere):
@@ -95,26 +93,21 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
         if record.column is Column.WHISTS and record.target is not None:
             column = f"whists:{inner[record.target]}"
         amount = f"+{record.amount}" if record.amount > 0 else str(record.amount)
-        parts = ["adjust", inner[record.player], column, amount]
-        if record.note:
-            parts.append(_note_text(record.note))
+        parts = ["adjust", inner[record.player], column, amount, _note_text(record.note)]
     elif isinstance(record, RuleChange):
         parts = ["option", f"{record.option}={record.value}"]
     else:
         parts = ["last-round"]
     if isinstance(record, Contract | Misere | Raspasy):
         extras = record.extras
-        if extras.dealer is not None:
-            parts.append(f"dealer:{inner[extras.dealer]}")
-        if extras.prikup:
-            parts.append(f"prikup:{extras.prikup}")
-        if extras.open is not None:
-            parts.append(words["open"] if extras.open else words["closed"])
-        if extras.note:
-            parts.append(_note_text(extras.note))
-        if extras.late:
-            parts.append("late")
-    return " ".join(parts)
+        parts += [
+            "" if extras.dealer is None else f"dealer:{inner[extras.dealer]}",
+            f"prikup:{extras.prikup}" if extras.prikup else "",
+            "" if extras.open is None else words["open" if extras.open else "closed"],
+            _note_text(extras.note),
+            "late" if extras.late else "",
+        ]
+    return " ".join(part for part in parts if part)
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
