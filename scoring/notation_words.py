@@ -145,33 +145,17 @@ class Word:
         self.key = key
         self.level: int | None = None  # a contract word: `7♠`, `6п=`, `тотус`
         self.suit: Suit | None = None
-        self.suit_lang: bool | None = None  # the suit spelled in Russian (True), English, neither
         self.stuck: int | None = None  # a result stuck to the contract (`7♠-1`)
         if m := LEVEL_RE.fullmatch(key):
             word = m["level"]
             self.level = LEVEL_WORDS[word] if word in LEVEL_WORDS else small_int(word)
-            if m["suit"]:
-                self.suit = SUITS[m["suit"]]
-                if _CYRILLIC.search(m["suit"]):
-                    self.suit_lang = True
-                elif m["suit"].isalpha():
-                    self.suit_lang = False
-            if word in LEVEL_WORDS:
-                self.suit_lang = word == "тотус"
-            if m["result"]:
-                n = 0 if m["result"] == "=" else small_int(m["result"][1:])
-                self.stuck = -n if m["result"][0] == "-" else n
+            self.suit = SUITS.get(m["suit"] or "")
+            self.stuck = _signed(m["result"] or "")
         self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
         self.bez_n = small_int(m["n"]) if (m := _BEZ_RE.fullmatch(key)) else None  # `без3`
         self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
         # a standalone RESULT: `=`, `+N`, `-N`, `без3`
-        self.result: int | None = None
-        if key == "=":
-            self.result = 0
-        elif m := _SIGNED_RE.fullmatch(key):
-            self.result = small_int(m["n"]) if m["sign"] == "+" else -small_int(m["n"])
-        elif self.bez_n is not None:
-            self.result = -self.bez_n
+        self.result = _signed(key) if self.bez_n is None else -self.bez_n
         self.head: str | None = key.partition(":")[0] if ":" in key else None
         self.role = ROLES.get(self.head) if self.head is not None else None
         self.after = after_colon(raw) if self.head is not None else ""
@@ -191,13 +175,26 @@ class Word:
     def russian(self) -> bool | None:
         """Whether this word is Russian notation (True), English (False), or tells nothing."""
         word = self.head if self.head is not None else self.key
-        if self.level is not None:
-            return self.suit_lang
+        if self.level is not None and (m := LEVEL_RE.fullmatch(self.key)):
+            if m["level"] in LEVEL_WORDS:
+                return m["level"] == "тотус"
+            suit = m["suit"] or ""  # the suit spelled in Russian, English, or neither
+            if _CYRILLIC.search(suit):
+                return True
+            return False if suit.isalpha() else None
         if word in RUSSIAN or self.bez_n is not None:
             return True
         if word in ENGLISH:
             return False
         return None
+
+
+def _signed(text: str) -> int | None:
+    """A RESULT `=`, `+N` or `-N` as tricks over the contract; None for anything else."""
+    if text == "=":
+        return 0
+    m = _SIGNED_RE.fullmatch(text)
+    return None if m is None else small_int(m["n"]) * (1 if m["sign"] == "+" else -1)
 
 
 def _tricks(text: str | None) -> int | None:
