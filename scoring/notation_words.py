@@ -41,13 +41,11 @@ SUITS: Final = {**_SUIT_LETTERS, **SUIT_WORDS}
 LEVEL_WORDS: Final = {"тотус": 10, "totus": 10}
 MISERE: Final = frozenset({"misere", "misère", "мизер"})
 RASPASY: Final = frozenset({"pass", "распасы", "распас", "рас", "raspasy"})
-ADJUST: Final = frozenset({"adjust"})
 LAST_ROUND: Final = frozenset({"last-round", "last_round", "lastround", "/lastround"})
 OPTION: Final = frozenset({"option", "правило"})
 OPEN: Final = frozenset({"open", "светлую", "всветлую", "светлая", "открытую"})
 CLOSED: Final = frozenset({"closed", "темную", "втемную", "темная", "закрытую"})
 THREE_DOWN: Final = frozenset({"three_down", "three-down", "уход"})
-LATE: Final = frozenset({"late"})
 BEZ: Final = "без"
 # `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
 _BEZ_COUNTS: Final = "одной двух трех четырех пяти шести семи восьми девяти десяти"
@@ -57,8 +55,8 @@ COLON_KEYS: Final = frozenset({*ROLES, "dealer", "prikup", "note", "whists"})
 ME: Final = frozenset({"me", "я"})
 # Words of their own the parser reads as vocabulary, never as a player (suits count only after a level).
 VOCABULARY: Final = frozenset(
-    {*ROLES, *LEVEL_WORDS, *MISERE, *RASPASY, *ADJUST, *LAST_ROUND, *OPTION, *OPEN, *CLOSED}
-    | {*THREE_DOWN, *LATE, *COLUMNS, *BEZ_WORDS, BEZ, "="}
+    {*ROLES, *LEVEL_WORDS, *MISERE, *RASPASY, *LAST_ROUND, *OPTION, *OPEN, *CLOSED}
+    | {*THREE_DOWN, *COLUMNS, *BEZ_WORDS, BEZ, "adjust", "late", "="}
 )
 # A player whose name is one of these is printed as his seat letter where his name stands alone.
 RESERVED: Final = VOCABULARY | frozenset(SUITS)
@@ -82,13 +80,13 @@ _COMMAND_RE: Final = re.compile(r"/(?P<name>deal|lastround)(?:@\w+)?")
 _EXTRA_WORDS: Final = {
     **dict.fromkeys(OPEN | CLOSED, "open"),
     **dict.fromkeys(THREE_DOWN, "three_down"),
-    **dict.fromkeys(LATE, "late"),
+    "late": "late",
 }
 _EXTRA_HEADS: Final = frozenset({"dealer", "prikup", "note"})
 # What a line that starts with this word is: a kind of record (commands are matched apart).
 _OPENS: Final = {
     **dict.fromkeys(LAST_ROUND, "last-round"),
-    **dict.fromkeys(ADJUST, "adjust"),
+    "adjust": "adjust",
     **dict.fromkeys(RASPASY, "raspasy"),
     **dict.fromkeys(OPTION, "option"),
 }

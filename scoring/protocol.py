@@ -16,8 +16,6 @@ from scoring.notation_words import NAME_FORBIDDEN, norm
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
-__all__ = ["Protocol", "format_protocol", "parse_protocol", "stake_text"]
-
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
 _HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
 _KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
