@@ -68,10 +68,8 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
 
 def stake_text(stake: Fraction) -> str:
     """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
-    for places in range(_STAKE_PLACES + 1):
-        scaled = stake * 10**places
-        if scaled.denominator == 1:
-            break
+    exact = (p for p in range(_STAKE_PLACES) if (stake * 10**p).denominator == 1)
+    places = next(exact, _STAKE_PLACES)  # rounded beyond nine places
     whole = round(stake * 10**places)
     digits = str(whole).rjust(places + 1, "0")
     return f"{digits[:-places]}.{digits[-places:]}" if places else digits
