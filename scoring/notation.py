@@ -82,9 +82,7 @@ class _Reader(ContractReader):
         used = 1
         if word.number is not None:
             tricks = word.number
-        elif word.bez_n is not None:
-            tricks = word.bez_n
-        elif word.result is not None:  # `=`, `+N`, `-N`
+        elif word.result is not None:  # `=`, `+N`, `-N`, `без3`
             if word.result > 0:
                 self.fail("bad-misere-tricks", word.raw, "misere")
             tricks = -word.result
