@@ -42,9 +42,12 @@ class _Reader(ContractReader):
             return self.adjust()
         if opens == "raspasy":
             return self.raspasy(0)
-        if any(word.key in MISERE for word in self.words):
-            return self.misere()
-        openers = [at for at, word in enumerate(self.words) if word.opens == "raspasy"]
+        openers = []
+        for at, word in enumerate(self.words):
+            if word.key in MISERE:
+                return self.misere()
+            if word.opens == "raspasy":
+                openers.append(at)
         if len(openers) == 1 and self.only_tricks_beside(openers[0]):
             return self.raspasy(openers[0])
         return self.contract()

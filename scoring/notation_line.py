@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Final, NamedTuple, NoReturn
 
 from scoring.deal import TRICKS, Contract, Defender, Extras, Role, Suit
@@ -63,9 +64,14 @@ class ExtrasDraft:
     seen: dict[str, int] = field(default_factory=dict)  # extra → the index of its word
 
     def freeze(self) -> Extras:
-        return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
+        return _extras(self.dealer, self.open, self.prikup, self.note, self.late)
 
 
+# Building a frozen dataclass is a good part of reading a line: the few defenders and the common
+# extras are built once.
+_defender: Final = cache(Defender)
+WHIST, PASS, HALF = Role.WHIST, Role.PASS, Role.HALF  # a member looked up on its enum is slow
+_extras: Final = lru_cache(maxsize=256)(Extras)
 CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
 MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
@@ -215,7 +221,7 @@ class ContractReader(Line):
                 if said.result_at:
                     self.fail("repeated-word", word.raw)
                 said.result, said.result_at = word.result, (i,)
-            elif (n := self.bez_at(i)) is not None:
+            elif word.key == BEZ and (n := self.bez_at(i)) is not None:
                 if said.result_at:
                     self.fail("repeated-word", self.span(i, i + 1))
                 if i == contract_end and n == 3 and line[i + 1].bez_word == 3:
@@ -302,10 +308,10 @@ class ContractReader(Line):
             self.fail("too-many-defenders", line[defenders[2].at].raw, params={"expected": "2"})
         first, second = defenders
         roles = (first.role, second.role)
-        if roles == (Role.HALF, Role.HALF):
+        if roles == (HALF, HALF):
             self.fail("two-half-whists", line[second.at].raw, "half")
-        half = first if first.role is Role.HALF else second if second.role is Role.HALF else None
-        if half is not None and Role.WHIST in roles:
+        half = first if first.role is HALF else second if second.role is HALF else None
+        if half is not None and WHIST in roles:
             self.fail("half-beside-whist", line[half.at].raw, "half")
         if half is not None and level >= 8:
             self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
@@ -315,7 +321,7 @@ class ContractReader(Line):
                 self.dealer_in_play(line[declarer_at].raw)
             for d, other in ((first, second), (second, first)):
                 if d.player == dealer:
-                    if d.role is not Role.WHIST or other.role is not Role.PASS:
+                    if d.role is not WHIST or other.role is not PASS:
                         self.dealer_in_play(line[d.at].raw)
                     dealer_whists = True
         if draft.prikup and dealer_whists:
@@ -327,7 +333,7 @@ class ContractReader(Line):
                 self.fail("missing-declarer", self.whole())
             (declarer,) = candidates
         tricks: tuple[int | None, int | None] = (None, None)
-        if Role.WHIST in roles and half is None:
+        if WHIST in roles and half is None:
             result, tricks = self.played(said, first, second)
         else:
             kind = "half" if half else "contract"
@@ -337,8 +343,8 @@ class ContractReader(Line):
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), kind)
             result = 0
-        one = Defender(first.player, first.role, tricks[0])
-        two = Defender(second.player, second.role, tricks[1])
+        one = _defender(first.player, first.role, tricks[0])
+        two = _defender(second.player, second.role, tricks[1])
         if (first.player - declarer) % size > (second.player - declarer) % size:
             one, two = two, one
         return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
@@ -348,7 +354,7 @@ class ContractReader(Line):
     ) -> tuple[int, tuple[int | None, int | None]]:
         """A played deal's result and the tricks to keep (each whister's, when both whist)."""
         level, result, result_at = said.level, said.result, said.result_at
-        two_whists = first.role is Role.WHIST and second.role is Role.WHIST
+        two_whists = first.role is WHIST and second.role is WHIST
         kind = "two-whists" if two_whists else "contract"
         given = [d for d in (first, second) if d.tricks is not None]
         given_sum = sum(d.tricks or 0 for d in given)

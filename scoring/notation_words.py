@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
@@ -232,42 +232,26 @@ def positions(text: str) -> list[tuple[int, int]]:
 
 
 def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`vist: Anna` is one word: a head and its colon take the next word (unless it is a head)."""
     out: list[tuple[int, int]] = []
-    j = 0
-    while j < len(spans):
-        start, end = spans[j]
+    joins = False
+    for start, end in spans:
         raw = text[start:end]
-        if (
-            raw.endswith(":")
-            and raw.count(":") == 1
-            and norm(raw)[:-1] in COLON_KEYS
-            and j + 1 < len(spans)
-            and norm(text[spans[j + 1][0] : spans[j + 1][1]]).partition(":")[0] not in COLON_KEYS
-        ):
-            out.append((start, spans[j + 1][1]))
-            j += 2
-        else:
-            out.append((start, end))
-            j += 1
+        if joins and norm(raw).partition(":")[0] not in COLON_KEYS:
+            out[-1] = (out[-1][0], end)
+            joins = False
+            continue
+        out.append((start, end))
+        joins = raw.endswith(":") and raw.count(":") == 1 and norm(raw)[:-1] in COLON_KEYS
     return out
 
 
 def quoted(raw: str) -> tuple[str, int]:
     """The text in the quotes `raw` opens and where its closing quote stands (`len(raw)`: unclosed)."""
-    closers = QUOTES[raw[0]]
-    out: list[str] = []
-    i = 1
-    while i < len(raw):
-        char = raw[i]
-        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
-            out.append(raw[i + 1])
-            i += 2
-        elif char in closers:
-            break
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out), i
+    closers = re.escape(QUOTES[raw[0]])  # `\` escapes a closing quote or a backslash
+    body = re.compile(rf"(?:\\[\\{closers}]|[^{closers}])*").match(raw, 1)
+    assert body is not None  # the pattern matches the empty text
+    return re.sub(rf"\\([\\{closers}])", r"\1", body.group()), body.end()
 
 
 # --- The table: its players, and every reference that names one -----------------------------
@@ -311,9 +295,10 @@ class Table:
     dealer: int | None = None
     sender: int | None = None
 
-    @property
-    def refs(self) -> dict[str, tuple[int, ...]]:
-        return reference_index(self.players, self.usernames)
+    refs: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
 
     def active(self, dealer: int | None) -> tuple[int, ...] | None:
         """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
