@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -229,23 +230,15 @@ def texts(name: str) -> Mapping[str, str]:
     return catalog.table(CLI_LANG, f"cli.{name}")  # (the catalogue keeps what it read)
 
 
-class _Params(dict[str, str]):
-    """Message fields: the error's params, span and paper `fields`; '?' for anything missing."""
-
-    def __missing__(self, key: str) -> str:
-        if key == "fields":
-            from scoring.paper import FIELDS
-
-            return ", ".join(FIELDS)
-        return "?"
-
-
 def message(error: ScoringError) -> str:
     """One English line for an error: its message by code (or `code: span`), then its example."""
     template = texts("messages").get(error.code)
     if template is None:
         return f"{error.code}: {error.span}"
-    fields = _Params(error.params)
+    from scoring.paper import FIELDS  # named by a paper sheet's messages
+
+    # the error's params and span, the paper's fields; '?' for anything missing
+    fields = defaultdict(lambda: "?", {"fields": ", ".join(FIELDS), **error.params})
     fields["span"] = error.span
     problem = texts(f"problems.{error.code}").get(error.params.get("problem", ""), "?")
     fields["problem_text"] = problem.format_map(fields)
