@@ -116,9 +116,6 @@ def _arguments(words: Sequence[str]) -> Arguments:
     return Arguments(**vars(parser.parse_args(words)))
 
 
-# -- the commands ---------------------------------------------------------------------------------
-
-
 def settle_output(source: tuple[str, str], as_json: bool) -> str:
     """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
     from scoring.cli_report import Report
@@ -218,9 +215,6 @@ def conventions_text() -> str:
     for option, row in zip(OPTION_NAMES, table[1:], strict=True):
         lines += [row, f"    {ru.get(option, '')} — {en.get(option, '')}"]
     return "\n".join(lines) + "\n"
-
-
-# -- errors and files ---------------------------------------------------------------------------------
 
 
 def texts(name: str) -> Mapping[str, str]:

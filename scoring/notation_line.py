@@ -43,9 +43,6 @@ def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en"
     return printed(kind, table, dealer, lang)
 
 
-# --- Reading ------------------------------------------------------------------------------
-
-
 class Def(NamedTuple):
     player: int
     role: Role
