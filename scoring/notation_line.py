@@ -67,8 +67,8 @@ class ExtrasDraft:
 # Building a frozen dataclass is a good part of reading a line: the few defenders and the common
 # extras are built once.
 _defender: Final = cache(Defender)
-WHIST, PASS, HALF = Role.WHIST, Role.PASS, Role.HALF  # a member looked up on its enum is slow
 _extras: Final = lru_cache(maxsize=256)(Extras)
+WHIST, PASS, HALF = Role.WHIST, Role.PASS, Role.HALF  # a member looked up on its enum is slow
 CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
 MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
