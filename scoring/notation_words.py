@@ -308,6 +308,7 @@ class Table:
 
 
 def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
+    """The one seat a normalised reference names; else an error quoting `where` with an example."""
     seats = table.refs.get(key)
     if seats is not None and len(seats) == 1:
         return seats[0]
