@@ -222,8 +222,7 @@ def parse_record(text: str, table: Table) -> Record:
     """One record from a deal line (with or without a leading `/deal`); raises NotationError."""
     line, spans = words(text)
     skip = 1 if line and line[0].opens == "command" else 0
-    if skip:
-        line = line[1:]
+    line = line[skip:]
     if not line:
         raise InvalidDeal("empty-deal", text.strip(), {}, example("contract", table))
     if line[0].opens == "option":
