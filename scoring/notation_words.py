@@ -74,6 +74,7 @@ LEVEL_RE: Final = re.compile(
 )
 _SIGNED_RE: Final = re.compile(r"(?P<sign>[+-])(?P<n>[0-9]+)")
 NUMBER_RE: Final = re.compile(r"[0-9]+")
+_TRICKS_CUT_RE: Final = re.compile("[/=]")
 _BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
 _COMMAND_RE: Final = re.compile(r"/(?P<name>deal|lastround)(?:@\w+)?")
 # The extra a word of its own is (`open`, `уход`, `late`), and the heads of `dealer:X` & co.
@@ -124,11 +125,8 @@ def after_colon(raw: str) -> str:
 
 def split_tricks(text: str) -> tuple[str, str | None]:
     """`Anna/2` or `Anna=2` → ("Anna", "2"); `Anna` → ("Anna", None)."""
-    cuts = [k for k in (text.find("/"), text.find("=")) if k >= 0]
-    if not cuts:
-        return text, None
-    cut = min(cuts)
-    return text[:cut], text[cut + 1 :]
+    cut = _TRICKS_CUT_RE.search(text)
+    return (text, None) if cut is None else (text[: cut.start()], text[cut.end() :])
 
 
 # --- Words, each classified once -------------------------------------------------------------
@@ -141,14 +139,11 @@ class Word:
         key = norm(raw)
         self.raw = raw
         self.key = key
-        self.level: int | None = None  # a contract word: `7♠`, `6п=`, `тотус`
-        self.suit: Suit | None = None
-        self.stuck: int | None = None  # a result stuck to the contract (`7♠-1`)
-        if m := LEVEL_RE.fullmatch(key):
-            word = m["level"]
-            self.level = LEVEL_WORDS[word] if word in LEVEL_WORDS else small_int(word)
-            self.suit = SUITS.get(m["suit"] or "")
-            self.stuck = _signed(m["result"] or "")
+        # a contract word (`7♠`, `6п=`, `тотус`) and a result stuck to it (`7♠-1`)
+        level = m["level"] if (m := LEVEL_RE.fullmatch(key)) else None
+        self.level = None if level is None else LEVEL_WORDS.get(level) or small_int(level)
+        self.suit = SUITS.get(m["suit"] or "") if m else None
+        self.stuck = _signed(m["result"] or "") if m else None
         self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
         self.bez_n = small_int(m["n"]) if (m := _BEZ_RE.fullmatch(key)) else None  # `без3`
         self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
@@ -172,19 +167,13 @@ class Word:
     @property
     def russian(self) -> bool | None:
         """Whether this word is Russian notation (True), English (False), or tells nothing."""
+        if m := LEVEL_RE.fullmatch(self.key):  # the level word or the suit, in either alphabet
+            said = m["level"] if m["level"] in LEVEL_WORDS else m["suit"] or ""
+            return True if _CYRILLIC.search(said) else False if said.isalpha() else None
         word = self.head if self.head is not None else self.key
-        if self.level is not None and (m := LEVEL_RE.fullmatch(self.key)):
-            if m["level"] in LEVEL_WORDS:
-                return m["level"] == "тотус"
-            suit = m["suit"] or ""  # the suit spelled in Russian, English, or neither
-            if _CYRILLIC.search(suit):
-                return True
-            return False if suit.isalpha() else None
         if word in RUSSIAN or self.bez_n is not None:
             return True
-        if word in ENGLISH:
-            return False
-        return None
+        return False if word in ENGLISH else None
 
 
 def _signed(text: str) -> int | None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Final
+from typing import Final, cast
 
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import ProtocolError, ScoringError
@@ -54,11 +54,7 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
         raise _bad_header(line, " ".join(names), "count", "bad-players")
     seen: set[str] = set()
     for name in names:
-        if (
-            not name
-            or name.startswith("@")
-            or any(c.isspace() or c in NAME_FORBIDDEN for c in name)
-        ):
+        if name[:1] in ("", "@") or any(c.isspace() or c in NAME_FORBIDDEN for c in name):
             raise _bad_header(line, name, "not-a-name", "bad-players")
         if name.casefold() in seen:
             raise _bad_header(line, name, "same-name", "bad-players")
@@ -123,9 +119,7 @@ class _Header:
         pool: int | None = None
         if (pool_entry := fields.get("pool") or self.options.get(_POOL)) is not None:
             with _at_line(pool_entry[0]):
-                typed = parse_option(_POOL, pool_entry[1])
-            assert isinstance(typed, int)
-            pool = typed
+                pool = cast(int, parse_option(_POOL, pool_entry[1]))
         stake: Fraction | None = None
         if "stake" in fields:
             line, value = fields["stake"]
