@@ -41,12 +41,8 @@ class Report:
         data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
         data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
         data["whists"] = {
-            writer: {
-                target: json_number(totals.whists[i][j])
-                for j, target in enumerate(names)
-                if j != i
-            }
-            for i, writer in enumerate(names)
+            writer: {on: json_number(row[j]) for j, on in enumerate(names) if j != i}
+            for i, (writer, row) in enumerate(zip(names, totals.whists, strict=True))
         }
         balances = settlement.balances
         data["balances"] = {n: json_number(b) for n, b in zip(names, balances, strict=True)}
@@ -88,14 +84,10 @@ class Report:
         rows = [
             ["balance", "whists", *(["exact"] if exact else []), *(["money"] if money else [])]
         ]
-        for i, name in enumerate(names):
-            balance = settlement.balances[i]
-            row = [name, short_number(balance, sign=True)]
-            if exact:
-                row.append("" if balance.denominator == 1 else str(balance))
-            if money is not None:
-                row.append(str(money[i]))
-            rows.append(row)
+        for i, (name, balance) in enumerate(zip(names, settlement.balances, strict=True)):
+            fraction = ["" if balance.denominator == 1 else str(balance)] if exact else []
+            paid = [] if money is None else [str(money[i])]
+            rows.append([name, short_number(balance, sign=True), *fraction, *paid])
         lines += ["", *columns(rows, right=range(1, len(rows[0])))]
 
         lines += ["", "transfers:" if settlement.transfers else "transfers: none"]
