@@ -36,7 +36,9 @@ class _Failure(Exception):
 
 def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
     """Run one command; returns the exit status (0, or 2 after one line on standard error)."""
-    _configure_streams()
+    for stream in (sys.stdout, sys.stderr):  # never fail on a name or a Russian word
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     args = _plain_arguments(words) or _arguments(words)
     command, path = args.command, args.file
@@ -259,10 +261,3 @@ def _read(path: str) -> tuple[str, str]:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start]
         raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
-
-
-def _configure_streams() -> None:
-    """Never fail on a terminal that cannot show a name or a Russian word."""
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")

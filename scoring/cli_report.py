@@ -86,8 +86,8 @@ class Report:
         ]
         for i, (name, balance) in enumerate(zip(names, settlement.balances, strict=True)):
             fraction = ["" if balance.denominator == 1 else str(balance)] if exact else []
-            paid = [] if money is None else [str(money[i])]
-            rows.append([name, short_number(balance, sign=True), *fraction, *paid])
+            owed = [] if money is None else [str(money[i])]
+            rows.append([name, short_number(balance, sign=True), *fraction, *owed])
         lines += ["", *columns(rows, right=range(1, len(rows[0])))]
 
         lines += ["", "transfers:" if settlement.transfers else "transfers: none"]

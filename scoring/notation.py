@@ -48,7 +48,14 @@ class _Reader(ContractReader):
                 return self.misere()
             if word.opens == "raspasy":
                 openers.append(at)
-        if len(openers) == 1 and self.only_tricks_beside(openers[0]):
+        # one raspasy word among players' tricks, numbers and extras is a raspasy ("Word order")
+        if len(openers) == 1 and all(
+            at == openers[0]
+            or word.extra is not None
+            or word.number is not None
+            or (word.pair_tricks is not None and ":" not in word.key)
+            for at, word in enumerate(self.words)
+        ):
             return self.raspasy(openers[0])
         return self.contract()
 
@@ -96,16 +103,6 @@ class _Reader(ContractReader):
         if tricks > TRICKS:
             self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
         return tricks, used
-
-    def only_tricks_beside(self, opener: int) -> bool:
-        """Whether every other word is a player's tricks, a number or an extra ("Word order")."""
-        return all(
-            at == opener
-            or word.extra is not None
-            or word.number is not None
-            or (word.pair_tricks is not None and ":" not in word.key)
-            for at, word in enumerate(self.words)
-        )
 
     def raspasy(self, opener: int) -> Raspasy:
         """All passed: the active players' tricks; `opener` is where the raspasy word stands."""

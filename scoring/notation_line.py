@@ -225,10 +225,12 @@ class ContractReader(Line):
                     concession = i
                 said.result, said.result_at, used = -n, (i, i + 1), 2
             elif word.role is not None:
-                defender = self.defender(i)
-                if any(other.player == defender.player for other in said.defenders):
+                player = self.player(word.ref, i)
+                if word.tricks is not None and word.tricks < 0:
+                    self.fail("bad-tricks", word.raw, "two-whists")
+                if any(other.player == player for other in said.defenders):
                     self.fail("same-player-twice", word.raw)
-                said.defenders.append(defender)
+                said.defenders.append(Def(player, word.role, word.tricks, i))
             elif not self.extra(i, CONTRACT_EXTRAS, "contract"):
                 seat = self.bare_player(i, "contract")
                 if said.declarer_at >= 0:
@@ -271,14 +273,6 @@ class ContractReader(Line):
         ):
             fix = f"{role.raw}:{after.raw}"
             self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
-
-    def defender(self, at: int) -> Def:
-        word = self.words[at]
-        assert word.role is not None
-        player = self.player(word.ref, at)
-        if word.tricks is not None and word.tricks < 0:
-            self.fail("bad-tricks", word.raw, "two-whists")
-        return Def(player, word.role, word.tricks, at)
 
     def finish_contract(self, said: _Said) -> Contract:
         declarer, declarer_at, defenders = said.declarer, said.declarer_at, said.defenders
