@@ -94,7 +94,11 @@ _OPENS: Final = {
 
 # Opening quote → the characters that close it.
 QUOTES: Final = {'"': '"', "“": "”“", "„": "“”", "«": "»", "”": "”"}
-_BREAKS: Final = ",;"  # separate words like spaces (outside quotes)
+# A word: anything but whitespace and `,` `;`, where a quote runs to its closing quote (a `\`
+# escapes a closing quote or a backslash) or to the end of the line; no quote is special in a
+# pattern.
+_QUOTED: Final = "|".join(rf"{o}(?:\\[\\{c}]|[^{c}])*(?:[{c}]|\Z)" for o, c in QUOTES.items())
+_WORD_RE: Final = re.compile(rf"(?:{_QUOTED}|[^\s,;])+")
 # A line needs the careful tokenizer (positions, quotes, `vist: A`) only when it holds one of these.
 _CAREFUL_RE: Final = re.compile(r'[,;"“„«”]|:\s')
 NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
@@ -208,31 +212,16 @@ def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
 def positions(text: str) -> list[tuple[int, int]]:
     """Word spans: split by whitespace, `,` `;`; quotes and `vist: Anna` stay one word."""
     spans: list[tuple[int, int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        if text[i].isspace() or text[i] in _BREAKS:
-            i += 1
-            continue
-        start = i
-        while i < n and not (text[i].isspace() or text[i] in _BREAKS):
-            i = min(n, i + quoted(text[i:])[1] + 1) if text[i] in QUOTES else i + 1
-        spans.append((start, i))
-    return _merge_colons(text, spans)
-
-
-def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`vist: Anna` is one word: a head and its colon take the next word (unless it is a head)."""
-    out: list[tuple[int, int]] = []
-    joins = False
-    for start, end in spans:
-        raw = text[start:end]
+    joins = False  # a head and its colon take the next word (unless it is a head)
+    for word in _WORD_RE.finditer(text):
+        raw = word.group()
         if joins and norm(raw).partition(":")[0] not in COLON_KEYS:
-            out[-1] = (out[-1][0], end)
+            spans[-1] = (spans[-1][0], word.end())
             joins = False
-            continue
-        out.append((start, end))
-        joins = raw.endswith(":") and raw.count(":") == 1 and norm(raw)[:-1] in COLON_KEYS
-    return out
+        else:
+            spans.append(word.span())
+            joins = raw.endswith(":") and raw.count(":") == 1 and norm(raw)[:-1] in COLON_KEYS
+    return spans
 
 
 def quoted(raw: str) -> tuple[str, int]:
