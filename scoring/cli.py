@@ -76,27 +76,24 @@ def _plain_arguments(words: Sequence[str]) -> Arguments | None:
     """The common command lines without argparse (slow to import); None: argparse reads it."""
     if not words or words[0] not in ("replay", "settle", "conventions"):
         return None
-    command, rest = words[0], list(words[1:])
+    command, rest = words[0], iter(words[1:])
     if command == "conventions":
-        return Arguments(command) if not rest else None
+        return Arguments(command) if len(words) == 1 else None
     as_json, sheet, files = False, None, []
-    while rest:
-        word = rest.pop(0)
+    for word in rest:
         if word == "--json":
             as_json = True
         elif command == "replay" and sheet is None and word.startswith("--sheet="):
             sheet = word.removeprefix("--sheet=")
-        elif command == "replay" and sheet is None and word == "--sheet" and rest:
-            sheet = rest.pop(0)
+        elif command == "replay" and sheet is None and word == "--sheet":
+            sheet = next(rest, "-")  # a missing OUT.png is argparse's error
             if sheet.startswith("-"):
                 return None
         elif word.startswith("-"):
             return None
         else:
             files.append(word)
-    if len(files) != 1:
-        return None
-    return Arguments(command, files[0], as_json, sheet)
+    return Arguments(command, files[0], as_json, sheet) if len(files) == 1 else None
 
 
 def _arguments(words: Sequence[str]) -> Arguments:
