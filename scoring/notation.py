@@ -9,7 +9,7 @@ from typing import Final
 
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
-from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, ContractReader, example
+from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
 from scoring.notation_line import resolve_player as resolve_player
 from scoring.notation_words import COLUMNS, MISERE, words
 from scoring.notation_words import SEATS as SEATS
@@ -27,7 +27,7 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
 _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 
 
-class _Reader(ContractReader):
+class _Reader(Line):
     """A line read as one kind of record (scoring/notation_line.py has the shared pieces)."""
 
     __slots__ = ()

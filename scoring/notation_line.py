@@ -74,8 +74,22 @@ MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
 
 
+@dataclass(slots=True)
+class _Said:
+    """What a contract line has said so far, and at which word (-1: not said)."""
+
+    level: int = 0
+    level_at: int = -1
+    suit: Suit | None = None
+    result: int = 0
+    result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
+    declarer: int | None = None
+    declarer_at: int = -1
+    defenders: list[Def] = field(default_factory=list)
+
+
 class Line:
-    """One line being read: its words, the table, and the errors' spans and examples."""
+    """One line being read: its words, the table, the errors' spans and examples, and a contract."""
 
     __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
 
@@ -175,27 +189,8 @@ class Line:
         after = line[at + 1]
         return after.number if after.number is not None else after.bez_word
 
-
-@dataclass(slots=True)
-class _Said:
-    """What a contract line has said so far, and at which word (-1: not said)."""
-
-    level: int = 0
-    level_at: int = -1
-    suit: Suit | None = None
-    result: int = 0
-    result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
-    declarer: int | None = None
-    declarer_at: int = -1
-    defenders: list[Def] = field(default_factory=list)
-
-
-class ContractReader(Line):
-    """A contract line read (spec/notation.md "Contract"): level, result, declarer, defenders."""
-
-    __slots__ = ()
-
     def contract(self) -> Contract:
+        """A contract line (spec/notation.md "Contract"): level, result, declarer, defenders."""
         line, said = self.words, _Said()
         count = len(line)
         contract_end = -1  # the index right after the contract's word(s)
