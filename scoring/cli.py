@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from scoring.errors import ProtocolError, ScoringError
+from scoring.errors import ScoringError
 
 if TYPE_CHECKING:
     from scoring.replay import Standing
@@ -121,11 +121,7 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
-    path, text = source
-    try:
-        sheet = parse_paper_sheet(text)
-    except ProtocolError as error:
-        raise _Failure(path, error.line, error) from None
+    sheet = parse_paper_sheet(source[1])  # its errors are placed on the file by `main`
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
     report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
     return report.json() if as_json else report.table()
@@ -141,11 +137,8 @@ def replay_output(
     from scoring.settle import settle
 
     path, text = source
-    try:
-        protocol = parse_protocol(text)
-        game = protocol.game()
-    except ScoringError as error:
-        raise _Failure(path, getattr(error, "line", 0), error) from None
+    protocol = parse_protocol(text)  # its errors are placed on the file by `main`
+    game = protocol.game()
     records = [record for _, record in protocol.records]
     try:
         # The picture needs the whole sheet; the report, only where the game stands.
