@@ -74,20 +74,6 @@ MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
 
 
-@dataclass(slots=True)
-class _Said:
-    """What a contract line has said so far, and at which word (-1: not said)."""
-
-    level: int = 0
-    level_at: int = -1
-    suit: Suit | None = None
-    result: int = 0
-    result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
-    declarer: int | None = None
-    declarer_at: int = -1
-    defenders: list[Def] = field(default_factory=list)
-
-
 class Line:
     """One line being read: its words, the table, the errors' spans and examples, and a contract."""
 
@@ -191,88 +177,61 @@ class Line:
 
     def contract(self) -> Contract:
         """A contract line (spec/notation.md "Contract"): level, result, declarer, defenders."""
-        line, said = self.words, _Said()
-        count = len(line)
-        contract_end = -1  # the index right after the contract's word(s)
-        concession = -1  # where `без трёх` right after the contract starts
+        line, count = self.words, len(self.words)
+        level = result = 0
+        suit: Suit | None = None
+        result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
+        declarer: int | None = None
+        defenders: list[Def] = []
+        # where the level and the declarer stand (-1: not said), the index right after the
+        # contract's word(s), and where `без трёх` right after the contract starts
+        level_at = declarer_at = contract_end = concession = -1
         i = 0
         while i < count:
             word, used = line[i], 1
             if word.level is not None:
-                if said.level_at >= 0:
+                if level_at >= 0:
                     self.fail("repeated-word", word.raw)
                 if not 6 <= word.level <= 10:
                     self.fail("bad-level", word.raw)
-                said.level, said.level_at, said.suit = word.level, i, word.suit
+                level, level_at, suit = word.level, i, word.suit
                 if word.stuck is not None:
-                    said.result, said.result_at = word.stuck, (i,)
-                elif said.suit is None and i + 1 < count and line[i + 1].key in SUIT_WORDS:
-                    said.suit, used = SUIT_WORDS[line[i + 1].key], 2
+                    result, result_at = word.stuck, (i,)
+                elif suit is None and i + 1 < count and line[i + 1].key in SUIT_WORDS:
+                    suit, used = SUIT_WORDS[line[i + 1].key], 2
                 contract_end = i + used
             elif word.result is not None:
-                if said.result_at:
+                if result_at:
                     self.fail("repeated-word", word.raw)
-                said.result, said.result_at = word.result, (i,)
+                result, result_at = word.result, (i,)
             elif word.key == BEZ and (n := self.bez_at(i)) is not None:
-                if said.result_at:
+                if result_at:
                     self.fail("repeated-word", self.span(i, i + 1))
                 if i == contract_end and n == 3 and line[i + 1].bez_word == 3:
                     concession = i
-                said.result, said.result_at, used = -n, (i, i + 1), 2
+                result, result_at, used = -n, (i, i + 1), 2
             elif word.role is not None:
                 player = self.player(word.ref, i)
                 if word.tricks is not None and word.tricks < 0:
                     self.fail("bad-tricks", word.raw, "two-whists")
-                if any(other.player == player for other in said.defenders):
+                if any(other.player == player for other in defenders):
                     self.fail("same-player-twice", word.raw)
-                said.defenders.append(Def(player, word.role, word.tricks, i))
+                defenders.append(Def(player, word.role, word.tricks, i))
             elif not self.extra(i, CONTRACT_EXTRAS, "contract"):
                 seat = self.bare_player(i, "contract")
-                if said.declarer_at >= 0:
+                if declarer_at >= 0:
                     self.fail("repeated-word", word.raw)
-                said.declarer, said.declarer_at = seat, i
+                declarer, declarer_at = seat, i
             i += used
-        if concession >= 0 and not said.defenders:
-            draft = self.draft
+        size, dealer, draft = self.size, self.dealer, self.draft
+        if concession >= 0 and not defenders:
             if draft.three_down:
                 self.fail("repeated-word", line[draft.seen["three_down"]].raw, "three-down")
             draft.three_down = True
             draft.seen["three_down"] = concession
-            said.result, said.result_at = 0, ()
-        if said.level_at < 0:
+            result, result_at = 0, ()
+        if level_at < 0:
             self.fail("missing-level", self.whole())
-        return self.finish_contract(said)
-
-    def bare_player(self, at: int, kind: str) -> int:
-        """A word of its own that is no vocabulary: the declarer, or a mistake."""
-        word = self.words[at]
-        seat = SEAT_LETTERS.get(word.key)
-        if seat is not None and seat < self.size:
-            return seat
-        if digits := NUMBER_RE.match(word.key):
-            shaped = LEVEL_RE.fullmatch("7" + word.key[digits.end() :])  # `5♠`, `11nt`
-            if kind == "contract" and shaped and not 6 <= small_int(digits.group()) <= 10:
-                self.fail("bad-level", word.raw, kind)
-            self.fail("unknown-word", word.raw, kind)
-        if not word.plain:
-            if word.key in ROLES and kind == "contract" and at + 1 < len(self.words):
-                self.missing_colon(at)
-            self.fail("unknown-word", word.raw, kind)
-        return self.player(word.raw, at)
-
-    def missing_colon(self, at: int) -> None:
-        """`вист Миша`: a role word and a player without the colon between them (a hint)."""
-        role, after = self.words[at], self.words[at + 1]
-        if norm(after.pair) in self.table.refs or (
-            after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
-        ):
-            fix = f"{role.raw}:{after.raw}"
-            self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
-
-    def finish_contract(self, said: _Said) -> Contract:
-        declarer, declarer_at, defenders = said.declarer, said.declarer_at, said.defenders
-        level, suit, result, result_at = said.level, said.suit, said.result, said.result_at
-        size, dealer, draft, line = self.size, self.dealer, self.draft, self.words
         four_with_dealer = size == 4 and dealer is not None
         for d in defenders:
             if d.player == declarer:
@@ -320,7 +279,7 @@ class Line:
             (declarer,) = candidates
         tricks: tuple[int | None, int | None] = (None, None)
         if WHIST in roles and half is None:
-            result, tricks = self.played(said, first, second)
+            result, tricks = self.played(level, level_at, result, result_at, first, second)
         else:
             kind = "half" if half else "contract"
             with_tricks = [d.at for d in defenders if d.tricks is not None]
@@ -335,18 +294,43 @@ class Line:
             one, two = two, one
         return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
 
+    def bare_player(self, at: int, kind: str) -> int:
+        """A word of its own that is no vocabulary: the declarer, or a mistake."""
+        word = self.words[at]
+        seat = SEAT_LETTERS.get(word.key)
+        if seat is not None and seat < self.size:
+            return seat
+        if digits := NUMBER_RE.match(word.key):
+            shaped = LEVEL_RE.fullmatch("7" + word.key[digits.end() :])  # `5♠`, `11nt`
+            if kind == "contract" and shaped and not 6 <= small_int(digits.group()) <= 10:
+                self.fail("bad-level", word.raw, kind)
+            self.fail("unknown-word", word.raw, kind)
+        if not word.plain:
+            if word.key in ROLES and kind == "contract" and at + 1 < len(self.words):
+                self.missing_colon(at)
+            self.fail("unknown-word", word.raw, kind)
+        return self.player(word.raw, at)
+
+    def missing_colon(self, at: int) -> None:
+        """`вист Миша`: a role word and a player without the colon between them (a hint)."""
+        role, after = self.words[at], self.words[at + 1]
+        if norm(after.pair) in self.table.refs or (
+            after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
+        ):
+            fix = f"{role.raw}:{after.raw}"
+            self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
+
     def played(
-        self, said: _Said, first: Def, second: Def
+        self, level: int, at: int, result: int, result_at: tuple[int, ...], first: Def, second: Def
     ) -> tuple[int, tuple[int | None, int | None]]:
         """A played deal's result and the tricks to keep (each whister's, when both whist)."""
-        level, result, result_at = said.level, said.result, said.result_at
         two_whists = first.role is WHIST and second.role is WHIST
         kind = "two-whists" if two_whists else "contract"
         given = [d for d in (first, second) if d.tricks is not None]
         given_sum = sum(d.tricks or 0 for d in given)
         if not result_at:
             if len(given) < 2:
-                self.fail("missing-result", self.words[said.level_at].raw, kind)
+                self.fail("missing-result", self.words[at].raw, kind)
             if given_sum > TRICKS:
                 self.fail("tricks-not-ten", self.span(*(d.at for d in given)), kind)
             result = TRICKS - given_sum - level
