@@ -240,27 +240,20 @@ def reference_index(
     players: tuple[str, ...], usernames: tuple[str | None, ...]
 ) -> dict[str, tuple[int, ...]]:
     """Every normalised reference to the seats it names, in notation.md "Players" order."""
-    size = len(players)
-    tiers: list[dict[str, list[int]]] = [{} for _ in range(5)]
-    for letter, seat in SEAT_LETTERS.items():
-        if seat < size:
-            tiers[0][letter] = [seat]
+    # (tier, reference, seat): seat letters, names, usernames, `@name`s, a name's prefixes
+    refs = [(0, letter, seat) for letter, seat in SEAT_LETTERS.items() if seat < len(players)]
     for seat, name in enumerate(players):
         key = norm(name)
-        if key:
-            tiers[1].setdefault(key, []).append(seat)
-            tiers[3].setdefault("@" + key, []).append(seat)
-        if not key.startswith("@"):
-            for end in range(2, len(key)):
-                tiers[4].setdefault(key[:end], []).append(seat)
+        refs += [(1, key, seat), (3, "@" + key, seat)] if key else []
+        refs += [] if key.startswith("@") else [(4, key[:end], seat) for end in range(2, len(key))]
     for seat, user in enumerate(usernames):
-        handle = norm(user).lstrip("@") if user else ""
-        if handle:
-            tiers[2].setdefault("@" + handle, []).append(seat)
+        if handle := norm(user or "").lstrip("@"):
+            refs.append((2, "@" + handle, seat))
+    tiers: dict[str, int] = {}  # a reference names the seats of the first tier that has it
     index: dict[str, tuple[int, ...]] = {}
-    for tier in tiers:
-        for key, seats in tier.items():
-            index.setdefault(key, tuple(seats))
+    for tier, key, seat in sorted(refs):
+        if tiers.setdefault(key, tier) == tier:
+            index[key] = (*index.get(key, ()), seat)
     return index
 
 
