@@ -3,10 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Final, NamedTuple, NoReturn
 
-from scoring.deal import TRICKS, Contract, Defender, Extras, Role, Suit
+from scoring.deal import (
+    TRICKS,
+    Adjust,
+    Column,
+    Contract,
+    Defender,
+    Extras,
+    LastRound,
+    Misere,
+    Raspasy,
+    Record,
+    Role,
+    Suit,
+)
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation_words import (
     BEZ,
@@ -37,10 +51,26 @@ def resolve_player(ref: str, table: Table) -> int:
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table (the printer loads only on an error)."""
-    from scoring.notation_print import example as printed
+    """One correct line of this kind for this table, in a language (the printer loads on an error)."""
+    from scoring.notation_print import format_record
 
-    return printed(kind, table, dealer, lang)
+    a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
+    whist, half = Defender(a, Role.WHIST), Defender(b, Role.HALF)
+    records: dict[str, Record] = {
+        "misere": Misere(c, 0),
+        "raspasy": Raspasy(((a, 2), (b, 3), (c, 5))),
+        "adjust": Adjust(a, Column.POOL, Fraction(-2)),
+        "adjust-whists": Adjust(a, Column.WHISTS, Fraction(10), target=b),
+        "last-round": LastRound(),
+        "three-down": Contract(c, 6, Suit.SPADES, 0, (), three_down=True),
+        "two-whists": Contract(
+            c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
+        ),
+        "half": Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), half)),
+    }
+    extras = Extras(prikup=1) if kind == "prikup" else Extras()
+    played = Contract(c, 7, Suit.SPADES, -1, (whist, Defender(b, Role.PASS)), extras=extras)
+    return format_record(records.get(kind, played), table.players, lang=lang)
 
 
 class Def(NamedTuple):

@@ -1,26 +1,12 @@
-"""The canonical line of a record (spec/notation.md "Canonical form") and error examples."""
+"""The canonical line of a record (spec/notation.md "Canonical form")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from scoring.deal import (
-    Adjust,
-    Column,
-    Contract,
-    Defender,
-    Extras,
-    LastRound,
-    Misere,
-    Raspasy,
-    Record,
-    Role,
-    RuleChange,
-    Suit,
-)
+from scoring.deal import Adjust, Column, Contract, Misere, Raspasy, Record, Role, RuleChange, Suit
 from scoring.notation_words import BEZ, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, Table, norm
 
 _RUSSIAN_ROLES: Final = {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"}  # English: values
@@ -108,24 +94,3 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
             "late" if extras.late else "",
         ]
     return " ".join(part for part in parts if part)
-
-
-def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table, in the line's language."""
-    a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
-    whist, half = Defender(a, Role.WHIST), Defender(b, Role.HALF)
-    records: dict[str, Record] = {
-        "misere": Misere(c, 0),
-        "raspasy": Raspasy(((a, 2), (b, 3), (c, 5))),
-        "adjust": Adjust(a, Column.POOL, Fraction(-2)),
-        "adjust-whists": Adjust(a, Column.WHISTS, Fraction(10), target=b),
-        "last-round": LastRound(),
-        "three-down": Contract(c, 6, Suit.SPADES, 0, (), three_down=True),
-        "two-whists": Contract(
-            c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
-        ),
-        "half": Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), half)),
-    }
-    extras = Extras(prikup=1) if kind == "prikup" else Extras()
-    played = Contract(c, 7, Suit.SPADES, -1, (whist, Defender(b, Role.PASS)), extras=extras)
-    return format_record(records.get(kind, played), table.players, lang=lang)
