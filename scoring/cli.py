@@ -123,8 +123,7 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
 
     sheet = parse_paper_sheet(source[1])  # its errors are placed on the file by `main`
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
-    report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
-    return report.json() if as_json else report.table()
+    return Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement).text(as_json)
 
 
 def replay_output(
@@ -152,10 +151,9 @@ def replay_output(
     settlement = settle(now.rules, now.totals, game.stake)
     if sheet_png is not None and sheet is not None:
         _render(sheet_png, sheet, settlement, renderer)
-    report = Report(
+    return Report(
         now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
-    )
-    return report.json() if as_json else report.table()
+    ).text(as_json)
 
 
 def find_renderer() -> Renderer:

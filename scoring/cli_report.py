@@ -57,8 +57,8 @@ class Report:
         ]
         return data
 
-    def json(self) -> str:
-        return dump_json(self.data()) + "\n"
+    def text(self, as_json: bool) -> str:
+        return dump_json(self.data()) + "\n" if as_json else self.table()
 
     def table(self) -> str:
         names, totals, settlement = self.players, self.totals, self.settlement
