@@ -7,20 +7,7 @@ from fractions import Fraction
 from functools import cache, lru_cache
 from typing import Final, NamedTuple, NoReturn
 
-from scoring.deal import (
-    TRICKS,
-    Adjust,
-    Column,
-    Contract,
-    Defender,
-    Extras,
-    LastRound,
-    Misere,
-    Raspasy,
-    Record,
-    Role,
-    Suit,
-)
+from scoring.deal import TRICKS, Contract, Defender, Extras, Role, Suit
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation_words import (
     BEZ,
@@ -52,6 +39,7 @@ def resolve_player(ref: str, table: Table) -> int:
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
     """One correct line of this kind for this table, in a language (the printer loads on an error)."""
+    from scoring.deal import Adjust, Column, LastRound, Misere, Raspasy, Record
     from scoring.notation_print import format_record
 
     a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
