@@ -52,13 +52,12 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
     """3 or 4 different names a deal line can name: one word each, none of `: / = " , ;`."""
     if len(names) not in (3, 4):
         raise _bad_header(line, " ".join(names), "count", "bad-players")
-    seen: set[str] = set()
-    for name in names:
+    folded = [name.casefold() for name in names]
+    for i, name in enumerate(names):
         if name[:1] in ("", "@") or any(c.isspace() or c in NAME_FORBIDDEN for c in name):
             raise _bad_header(line, name, "not-a-name", "bad-players")
-        if name.casefold() in seen:
+        if folded[i] in folded[:i]:
             raise _bad_header(line, name, "same-name", "bad-players")
-        seen.add(name.casefold())
     return names
 
 
