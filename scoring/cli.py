@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Callable, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from scoring.errors import ProtocolError, ScoringError
+from scoring.errors import ScoringError
 
 if TYPE_CHECKING:
     from scoring.replay import Standing
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
+CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
 
@@ -27,20 +29,16 @@ Renderer = Callable[..., bytes]
 class _Failure(Exception):
     """An error to report as one line: where (file, line 0 = the whole file) and what."""
 
-    def __init__(self, where: str, line: int, message: str) -> None:
-        super().__init__(f"{where}:{line}: {message}" if line else f"{where}: {message}")
-
-
-def _failure(path: str, line: int, error: ScoringError) -> _Failure:
-    """A rules error as the one line to report at its place (its messages loaded only now)."""
-    from scoring.cli_messages import message
-
-    return _Failure(path, line, message(error))
+    def __init__(self, where: str, line: int, problem: str | ScoringError) -> None:
+        text = message(problem) if isinstance(problem, ScoringError) else problem
+        super().__init__(f"{where}:{line}: {text}" if line else f"{where}: {text}")
 
 
 def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None) -> int:
     """Run one command; returns the exit status (0, or 2 after one line on standard error)."""
-    _configure_streams()
+    for stream in (sys.stdout, sys.stderr):  # never fail on a name or a Russian word
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     words = list(sys.argv[1:] if argv is None else argv)
     args = _plain_arguments(words) or _arguments(words)
     command, path = args.command, args.file
@@ -56,7 +54,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         print(failure, file=sys.stderr)
         return EXIT_ERROR
     except ScoringError as error:  # an error the commands did not place: report it on the file
-        print(_failure(path, getattr(error, "line", 0), error), file=sys.stderr)
+        print(_Failure(path, getattr(error, "line", 0), error), file=sys.stderr)
         return EXIT_ERROR
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
@@ -78,27 +76,24 @@ def _plain_arguments(words: Sequence[str]) -> Arguments | None:
     """The common command lines without argparse (slow to import); None: argparse reads it."""
     if not words or words[0] not in ("replay", "settle", "conventions"):
         return None
-    command, rest = words[0], list(words[1:])
+    command, rest = words[0], iter(words[1:])
     if command == "conventions":
-        return Arguments(command) if not rest else None
+        return Arguments(command) if len(words) == 1 else None
     as_json, sheet, files = False, None, []
-    while rest:
-        word = rest.pop(0)
+    for word in rest:
         if word == "--json":
             as_json = True
         elif command == "replay" and sheet is None and word.startswith("--sheet="):
             sheet = word.removeprefix("--sheet=")
-        elif command == "replay" and sheet is None and word == "--sheet" and rest:
-            sheet = rest.pop(0)
+        elif command == "replay" and sheet is None and word == "--sheet":
+            sheet = next(rest, "-")  # a missing OUT.png is argparse's error
             if sheet.startswith("-"):
                 return None
         elif word.startswith("-"):
             return None
         else:
             files.append(word)
-    if len(files) != 1:
-        return None
-    return Arguments(command, files[0], as_json, sheet)
+    return Arguments(command, files[0], as_json, sheet) if len(files) == 1 else None
 
 
 def _arguments(words: Sequence[str]) -> Arguments:
@@ -117,16 +112,7 @@ def _arguments(words: Sequence[str]) -> Arguments:
     settle_cmd.add_argument("file", metavar="SHEET.json")
     settle_cmd.add_argument("--json", action="store_true", help="print one JSON object")
     commands.add_parser("conventions", help="list presets and every option")
-    args = parser.parse_args(words)
-    return Arguments(
-        args.command,
-        getattr(args, "file", ""),
-        getattr(args, "json", False),
-        getattr(args, "sheet", None),
-    )
-
-
-# -- the commands ---------------------------------------------------------------------------------
+    return Arguments(**vars(parser.parse_args(words)))
 
 
 def settle_output(source: tuple[str, str], as_json: bool) -> str:
@@ -135,14 +121,9 @@ def settle_output(source: tuple[str, str], as_json: bool) -> str:
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
-    path, text = source
-    try:
-        sheet = parse_paper_sheet(text)
-    except ProtocolError as error:
-        raise _failure(path, error.line, error) from None
+    sheet = parse_paper_sheet(source[1])  # its errors are placed on the file by `main`
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
-    report = Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement)
-    return report.json() if as_json else report.table()
+    return Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement).text(as_json)
 
 
 def replay_output(
@@ -155,12 +136,8 @@ def replay_output(
     from scoring.settle import settle
 
     path, text = source
-    try:
-        protocol = parse_protocol(text)
-        game = protocol.game()
-    except ScoringError as error:
-        raise _failure(path, getattr(error, "line", 0), error) from None
-    lines = [line for line, _ in protocol.records]
+    protocol = parse_protocol(text)  # its errors are placed on the file by `main`
+    game = protocol.game()
     records = [record for _, record in protocol.records]
     try:
         # The picture needs the whole sheet; the report, only where the game stands.
@@ -168,15 +145,15 @@ def replay_output(
         now: Sheet | Standing = sheet if sheet is not None else standing(game, records)
     except ScoringError as error:
         index = error.params.pop("record", "")
-        line = lines[int(index)] if index.isdigit() and int(index) < len(lines) else 0
-        raise _failure(path, line, error) from None
+        at = int(index) if index.isdigit() else len(records)
+        line = protocol.records[at][0] if at < len(records) else 0
+        raise _Failure(path, line, error) from None
     settlement = settle(now.rules, now.totals, game.stake)
     if sheet_png is not None and sheet is not None:
         _render(sheet_png, sheet, settlement, renderer)
-    report = Report(
+    return Report(
         now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
-    )
-    return report.json() if as_json else report.table()
+    ).text(as_json)
 
 
 def find_renderer() -> Renderer:
@@ -194,16 +171,12 @@ def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer |
     try:
         render = renderer if renderer is not None else find_renderer()
     except (ImportError, AttributeError) as error:
-        from scoring.cli_messages import texts
-
         raise _Failure(out, 0, texts("failures")["no-renderer"].format(error=error)) from None
     png = render(sheet, SHEET_LANG, settlement=settlement)
     try:
         with open(out, "wb") as file:
             file.write(png)
     except OSError as error:
-        from scoring.cli_messages import texts
-
         reason = error.strerror or type(error).__name__
         raise _Failure(out, 0, texts("failures")["cannot-write"].format(error=reason)) from None
 
@@ -234,7 +207,33 @@ def conventions_text() -> str:
     return "\n".join(lines) + "\n"
 
 
-# -- errors and files ---------------------------------------------------------------------------------
+def texts(name: str) -> Mapping[str, str]:
+    """`[cli.NAME]`: "messages" by error code, "problems.CODE", "expected" of a field, "failures"."""
+    from locales import catalog  # loaded only for an error's message
+
+    return catalog.table(CLI_LANG, f"cli.{name}")  # (the catalogue keeps what it read)
+
+
+def message(error: ScoringError) -> str:
+    """One English line for an error: its message by code (or `code: span`), then its example."""
+    template = texts("messages").get(error.code)
+    if template is None:
+        return f"{error.code}: {error.span}"
+    from scoring.paper import FIELDS  # named by a paper sheet's messages
+
+    # the error's params and span, the paper's fields; '?' for anything missing
+    fields = defaultdict(lambda: "?", {"fields": ", ".join(FIELDS), **error.params})
+    fields["span"] = error.span
+    problem = texts(f"problems.{error.code}").get(error.params.get("problem", ""), "?")
+    fields["problem_text"] = problem.format_map(fields)
+    wanted = error.params.get("expected", "")
+    fields["expected_text"] = texts("expected").get(wanted, wanted or "?").format_map(fields)
+    text = template.format_map(fields)
+    if not error.span:
+        text = text.replace(": ''", "")
+    if error.example and len(error.example) <= 60 and "\n" not in error.example:
+        text += f" (example: {error.example})"
+    return " ".join(text.split())  # one line, whatever the input held
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -250,10 +249,3 @@ def _read(path: str) -> tuple[str, str]:
         line = data[: error.start].count(b"\n") + 1
         byte = data[error.start]
         raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
-
-
-def _configure_streams() -> None:
-    """Never fail on a terminal that cannot show a name or a Russian word."""
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")

@@ -41,12 +41,8 @@ class Report:
         data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
         data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
         data["whists"] = {
-            writer: {
-                target: json_number(totals.whists[i][j])
-                for j, target in enumerate(names)
-                if j != i
-            }
-            for i, writer in enumerate(names)
+            writer: {on: json_number(row[j]) for j, on in enumerate(names) if j != i}
+            for i, (writer, row) in enumerate(zip(names, totals.whists, strict=True))
         }
         balances = settlement.balances
         data["balances"] = {n: json_number(b) for n, b in zip(names, balances, strict=True)}
@@ -54,21 +50,15 @@ class Report:
         if self.stake is not None and settlement.money is not None:
             data["stake"] = _decimal_text(self.stake)
             data["money"] = {n: str(m) for n, m in zip(names, settlement.money, strict=True)}
-        transfers: list[object] = []
-        for t in settlement.transfers:
-            item: dict[str, object] = {
-                "from": names[t.debtor],
-                "to": names[t.creditor],
-                "whists": json_number(t.whists),
-            }
-            if t.money is not None:
-                item["money"] = str(t.money)
-            transfers.append(item)
-        data["transfers"] = transfers
+        data["transfers"] = [
+            {"from": names[t.debtor], "to": names[t.creditor], "whists": json_number(t.whists)}
+            | ({} if t.money is None else {"money": str(t.money)})
+            for t in settlement.transfers
+        ]
         return data
 
-    def json(self) -> str:
-        return dump_json(self.data()) + "\n"
+    def text(self, as_json: bool) -> str:
+        return dump_json(self.data()) + "\n" if as_json else self.table()
 
     def table(self) -> str:
         names, totals, settlement = self.players, self.totals, self.settlement
@@ -91,17 +81,13 @@ class Report:
 
         exact = any(b.denominator != 1 for b in settlement.balances)
         money = settlement.money
-        rows = [["balance", "whists", *(["exact"] if exact else [])]]
-        if money is not None:
-            rows[0].append("money")
-        for i, name in enumerate(names):
-            balance = settlement.balances[i]
-            row = [name, short_number(balance, sign=True)]
-            if exact:
-                row.append("" if balance.denominator == 1 else str(balance))
-            if money is not None:
-                row.append(str(money[i]))
-            rows.append(row)
+        rows = [
+            ["balance", "whists", *(["exact"] if exact else []), *(["money"] if money else [])]
+        ]
+        for i, (name, balance) in enumerate(zip(names, settlement.balances, strict=True)):
+            fraction = ["" if balance.denominator == 1 else str(balance)] if exact else []
+            owed = [] if money is None else [str(money[i])]
+            rows.append([name, short_number(balance, sign=True), *fraction, *owed])
         lines += ["", *columns(rows, right=range(1, len(rows[0])))]
 
         lines += ["", "transfers:" if settlement.transfers else "transfers: none"]

@@ -9,12 +9,11 @@ from typing import Final
 
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
-from scoring.notation_contract import ContractReader
-from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, example
+from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
 from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_table import Table as Table
-from scoring.notation_words import COLUMNS, norm, words
+from scoring.notation_words import COLUMNS, MISERE, words
 from scoring.notation_words import SEATS as SEATS
+from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
 
 
@@ -28,7 +27,7 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
 _AMOUNT_RE: Final = re.compile(r"[+-]?[0-9]{1,9}(?:/[0-9]{1,9}|\.[0-9]{1,9})?")
 
 
-class _Reader(ContractReader):
+class _Reader(Line):
     """A line read as one kind of record (scoring/notation_line.py has the shared pieces)."""
 
     __slots__ = ()
@@ -43,124 +42,126 @@ class _Reader(ContractReader):
             return self.adjust()
         if opens == "raspasy":
             return self.raspasy(0)
-        raspasy_at = -1
+        openers = []
         for at, word in enumerate(self.words):
-            if word.misere:
+            if word.key in MISERE:
                 return self.misere()
             if word.opens == "raspasy":
-                raspasy_at = at if raspasy_at < 0 else len(self.words)
-        if 0 <= raspasy_at < len(self.words) and self.only_tricks_beside(raspasy_at):
-            return self.raspasy(raspasy_at)
+                openers.append(at)
+        # one raspasy word among players' tricks, numbers and extras is a raspasy ("Word order")
+        if len(openers) == 1 and all(
+            at == openers[0]
+            or word.extra is not None
+            or word.number is not None
+            or (word.pair_tricks is not None and ":" not in word.key)
+            for at, word in enumerate(self.words)
+        ):
+            return self.raspasy(openers[0])
         return self.contract()
 
     def misere(self) -> Misere:
-        line = self.words
         declarer: int | None = None
-        declarer_at = -1
-        tricks: int | None = None
-        seen_word = False
-        i = 0
-        while i < len(line):
-            word = line[i]
-            if word.misere:
-                if seen_word:
+        declarer_at = word_at = tricks_at = -1
+        tricks = i = 0
+        while i < len(self.words):
+            word, used = self.words[i], 1
+            if word.key in MISERE:
+                if word_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
-                seen_word = True
-                i += 1
-                continue
-            if found := self.misere_tricks_at(i):
-                value, used = found
-                if tricks is not None:
+                word_at = i
+            elif found := self.misere_tricks_at(i):
+                tricks, used = found
+                if tricks_at >= 0:
                     self.fail("repeated-word", self.span(i, i + used - 1), "misere")
-                tricks = value
-                i += used
-                continue
-            if not self.extra(i, MISERE_EXTRAS, "misere"):
+                tricks_at = i
+            elif not self.extra(i, MISERE_EXTRAS, "misere"):
                 seat = self.bare_player(i, "misere")
                 if declarer_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
                 declarer, declarer_at = seat, i
-            i += 1
+            i += used
         if declarer is None:
             self.fail("missing-declarer", self.whole(), "misere")
-        if self.size == 4 and self.dealer is not None and declarer == self.dealer:
-            self.dealer_in_play(line[declarer_at].raw, "misere")
-        return Misere(declarer, tricks or 0, self.draft.freeze())
+        if self.size == 4 and declarer == self.dealer:
+            self.dealer_in_play(self.words[declarer_at].raw, "misere")
+        return Misere(declarer, tricks, self.draft.freeze())
 
-    def only_tricks_beside(self, opener: int) -> bool:
-        """Whether every other word is a player's tricks, a number or an extra ("Word order")."""
-        for at, word in enumerate(self.words):
-            if at == opener or word.extra is not None or word.number is not None:
-                continue
-            if word.pair_tricks is None or ":" in word.key:
-                return False
-        return True
+    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
+        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
+        word = self.words[at]
+        used = 1
+        if word.number is not None:
+            tricks = word.number
+        elif word.result is not None:  # `=`, `+N`, `-N`, `без3`
+            if word.result > 0:
+                self.fail("bad-misere-tricks", word.raw, "misere")
+            tricks = -word.result
+        elif (n := self.bez_at(at)) is not None:
+            tricks, used = n, 2
+        else:
+            return None
+        if tricks > TRICKS:
+            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
+        return tricks, used
 
     def raspasy(self, opener: int) -> Raspasy:
         """All passed: the active players' tricks; `opener` is where the raspasy word stands."""
-        line = self.words
-        named: list[tuple[int, int, int]] = []  # (player, tricks, word index)
-        bare: list[tuple[int, int]] = []  # (tricks, word index)
-        for i in range(len(line)):
-            if i == opener:
+        named: dict[int, tuple[int, int]] = {}  # player → (tricks, word index)
+        bare: list[int] = []  # tricks of the active players in seat order
+        given: list[int] = []  # the words that give tricks
+        for i, word in enumerate(self.words):
+            if i == opener or self.extra(i, RASPASY_EXTRAS, "raspasy"):
                 continue
-            word = line[i]
-            if self.extra(i, RASPASY_EXTRAS, "raspasy"):
-                continue
+            given.append(i)
             if word.number is not None:
                 if named:
                     self.fail("unknown-word", word.raw, "raspasy")
                 if word.number > TRICKS:
                     self.fail("bad-tricks", word.raw, "raspasy")
-                bare.append((word.number, i))
+                bare.append(word.number)
                 continue
             if word.pair_tricks is None or bare or ":" in word.key:
                 self.fail("unknown-word", word.raw, "raspasy")
-            player = self.player(word.pair, word.pair_key, i)
+            player = self.player(word.pair, i)
             if word.pair_tricks < 0:
                 self.fail("bad-tricks", word.raw, "raspasy")
-            tricks = word.pair_tricks
-            if any(p == player for p, _, _ in named):
+            if player in named:
                 self.fail("same-player-twice", word.raw, "raspasy")
-            named.append((player, tricks, i))
+            named[player] = (word.pair_tricks, i)
         active = self.table.active(self.dealer)
         if bare:
             if active is None:
-                self.fail("missing-dealer", self.entries(named, bare), "raspasy")
+                self.fail("missing-dealer", self.entries(given), "raspasy")
             if len(bare) != len(active):
                 params = {"expected": str(len(active))}
-                self.fail("bad-tricks", self.entries(named, bare), "raspasy", params)
-            pairs = list(zip(active, (t for t, _ in bare), strict=True))
+                self.fail("bad-tricks", self.entries(given), "raspasy", params)
+            pairs = list(zip(active, bare, strict=True))
         else:
             if len(named) != 3:
-                params = {"expected": "3"}
-                self.fail("bad-tricks", self.entries(named, bare), "raspasy", params)
-            for player, _, at in named:
+                self.fail("bad-tricks", self.entries(given), "raspasy", {"expected": "3"})
+            for player, (_, at) in named.items():
                 if active is not None and player not in active:
-                    self.dealer_in_play(line[at].raw, "raspasy")
-            pairs = sorted((p, t) for p, t, _ in named)
+                    self.dealer_in_play(self.words[at].raw, "raspasy")
+            pairs = sorted((p, t) for p, (t, _) in named.items())
         if sum(t for _, t in pairs) != TRICKS:
-            self.fail("tricks-not-ten", self.entries(named, bare), "raspasy")
+            self.fail("tricks-not-ten", self.entries(given), "raspasy")
         return Raspasy(tuple(pairs), self.draft.freeze())
 
-    def entries(self, named: list[tuple[int, int, int]], bare: list[tuple[int, int]]) -> str:
-        """The span of a raspasy line's tricks (or its first word when it has none)."""
-        at = [at for *_, at in named] or [at for _, at in bare]
-        return self.span(*at) if at else self.whole()
+    def entries(self, given: list[int]) -> str:
+        """The span of a raspasy line's tricks (the whole line when it gives none)."""
+        return self.span(*given) if given else self.whole()
 
     def adjust(self) -> Adjust:
         line = self.words
         if len(line) < 2:
             self.fail("bad-adjust", self.whole(), "adjust")
-        who = line[1]
-        player = self.player(who.raw, who.key, 1)
+        player = self.player(line[1].raw, 1)
         column: Column | None = None
         target: int | None = None
         amount: Fraction | None = None
         note: str | None = None
         kind = "adjust"
-        for i in range(2, len(line)):
-            word = line[i]
+        for i, word in enumerate(line[2:], 2):
             key, head = word.key, word.head
             if key in COLUMNS or head == "whists":
                 if column is not None:
@@ -168,7 +169,7 @@ class _Reader(ContractReader):
                 if head == "whists":
                     kind = "adjust-whists"
                     column = Column.WHISTS
-                    target = self.player(word.after, norm(word.after), i)
+                    target = self.player(word.after, i)
                     if target == player:
                         self.fail("bad-adjust", word.raw, kind)
                 else:
@@ -176,11 +177,7 @@ class _Reader(ContractReader):
             elif _AMOUNT_RE.fullmatch(key):
                 if amount is not None:
                     self.fail("repeated-word", word.raw, kind)
-                numerator, _, denominator = key.partition("/")
-                if denominator and int(denominator) == 0:
-                    self.fail("bad-adjust", word.raw, kind)
-                amount = Fraction(numerator) / Fraction(denominator or 1)
-                if not amount:
+                if not int(key.partition("/")[2] or 1) or not (amount := Fraction(key)):
                     self.fail("bad-adjust", word.raw, kind)
             elif head == "note":
                 if note is not None:
@@ -208,11 +205,9 @@ def parse_rule_change(text: str) -> RuleChange | None:
     if match is None:
         return None
     name = match["name"]
-    if name == "convention":
-        raise OptionError(
-            "unknown-option", name, {"valid": ", ".join(OPTION_NAMES)}, RULE_CHANGE_EXAMPLE
-        )
     try:
+        if name == "convention":  # chosen at `/newgame`, never changed by a rule
+            raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
         value = format_option(parse_option(name, match["value"]))
     except OptionError as error:
         error.example = RULE_CHANGE_EXAMPLE
@@ -224,8 +219,7 @@ def parse_record(text: str, table: Table) -> Record:
     """One record from a deal line (with or without a leading `/deal`); raises NotationError."""
     line, spans = words(text)
     skip = 1 if line and line[0].opens == "command" else 0
-    if skip:
-        line = line[1:]
+    line = line[skip:]
     if not line:
         raise InvalidDeal("empty-deal", text.strip(), {}, example("contract", table))
     if line[0].opens == "option":

@@ -2,56 +2,63 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, lru_cache
 from typing import Final, NamedTuple, NoReturn
 
-from scoring.deal import TRICKS, Defender, Extras, Role
+from scoring.deal import TRICKS, Contract, Defender, Extras, Role, Suit
 from scoring.errors import IllegalDeal, InvalidDeal
-from scoring.notation_table import Table, find
 from scoring.notation_words import (
     BEZ,
+    LEVEL_RE,
     NUMBER_RE,
     OPEN,
+    QUOTES,
+    ROLES,
+    SEAT_LETTERS,
+    SUIT_WORDS,
+    SUITS,
+    Table,
     Word,
-    closing,
     norm,
     positions,
+    quoted,
+    resolve,
     small_int,
 )
 
 # The note an error's example adds, in the line's language.
 NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая раздача"'}
 
-# --- Players --------------------------------------------------------------------------------
 
-
-def resolve_player(ref: str, table: Table, span: str | None = None) -> int:
+def resolve_player(ref: str, table: Table) -> int:
     """The seat a player reference names (notation.md "Players"); raises NotationError."""
-    where = ref if span is None else span
-    return resolve(norm(ref), table, where, lambda: example("contract", table))
+    return resolve(norm(ref), table, ref, lambda: example("contract", table))
 
 
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table (the printer loads only on an error)."""
-    from scoring.notation_print import example as printed
+    """One correct line of this kind for this table, in a language (the printer loads on an error)."""
+    from scoring.deal import Adjust, Column, LastRound, Misere, Raspasy, Record
+    from scoring.notation_print import format_record
 
-    return printed(kind, table, dealer, lang)
-
-
-def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
-    status, seats = find(key, table)
-    if status == "ok":
-        return seats[0]
-    if status == "me":
-        raise InvalidDeal("me-outside-chat", where, {}, example_line())
-    params = {"players": ", ".join(table.players)}
-    if status == "ambiguous":
-        params["matches"] = ", ".join(table.players[s] for s in seats)
-        raise InvalidDeal("ambiguous-player", where, params, example_line())
-    raise InvalidDeal("unknown-player", where, params, example_line())
-
-
-# --- Reading ------------------------------------------------------------------------------
+    a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
+    whist, half = Defender(a, Role.WHIST), Defender(b, Role.HALF)
+    records: dict[str, Record] = {
+        "misere": Misere(c, 0),
+        "raspasy": Raspasy(((a, 2), (b, 3), (c, 5))),
+        "adjust": Adjust(a, Column.POOL, Fraction(-2)),
+        "adjust-whists": Adjust(a, Column.WHISTS, Fraction(10), target=b),
+        "last-round": LastRound(),
+        "three-down": Contract(c, 6, Suit.SPADES, 0, (), three_down=True),
+        "two-whists": Contract(
+            c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
+        ),
+        "half": Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), half)),
+    }
+    extras = Extras(prikup=1) if kind == "prikup" else Extras()
+    played = Contract(c, 7, Suit.SPADES, -1, (whist, Defender(b, Role.PASS)), extras=extras)
+    return format_record(records.get(kind, played), table.players, lang=lang)
 
 
 class Def(NamedTuple):
@@ -61,51 +68,32 @@ class Def(NamedTuple):
     at: int  # the word's index in the line
 
 
+@dataclass(slots=True)
 class ExtrasDraft:
-    __slots__ = ("dealer", "late", "note", "open", "prikup", "seen", "three_down")
-
-    def __init__(self) -> None:
-        self.dealer: int | None = None
-        self.open: bool | None = None
-        self.prikup = 0
-        self.note = ""
-        self.late = False
-        self.three_down = False
-        self.seen: dict[str, int] = {}  # extra → the index of its word
+    dealer: int | None = None
+    open: bool | None = None
+    prikup: int = 0
+    note: str = ""
+    late: bool = False
+    three_down: bool = False
+    seen: dict[str, int] = field(default_factory=dict)  # extra → the index of its word
 
     def freeze(self) -> Extras:
-        if not self.seen:
-            return NO_EXTRAS
-        if self.note:
-            return Extras(self.dealer, self.open, self.prikup, self.note, self.late)
-        key = (self.dealer, self.open, self.prikup, self.late)
-        extras = _EXTRAS.get(key)
-        if extras is None:
-            extras = _EXTRAS[key] = Extras(self.dealer, self.open, self.prikup, "", self.late)
-        return extras
+        return _extras(self.dealer, self.open, self.prikup, self.note, self.late)
 
 
-NO_EXTRAS: Final = Extras()
-NO_DRAFT: Final = ExtrasDraft()  # never written to: `Line.writable` gives a line its own first
-# Value objects a line is made of, built once: constructing a frozen dataclass is a good part of
-# reading a line, and these few cover every defender and most extras.
-WHIST: Final = Role.WHIST  # an enum member looked up on its class is slow in Python 3.11
-PASS: Final = Role.PASS
-HALF: Final = Role.HALF
-DEFENDER: Final = {
-    (p, r, t): Defender(p, r, t)
-    for p in range(4)
-    for r in Role
-    for t in (None, *range(TRICKS + 1))
-}
-_EXTRAS: dict[tuple[int | None, bool | None, int, bool], Extras] = {}
+# Building a frozen dataclass is a good part of reading a line: the few defenders and the common
+# extras are built once.
+_defender: Final = cache(Defender)
+_extras: Final = lru_cache(maxsize=256)(Extras)
+WHIST, PASS, HALF = Role.WHIST, Role.PASS, Role.HALF  # a member looked up on its enum is slow
 CONTRACT_EXTRAS: Final = frozenset({"dealer", "open", "prikup", "note", "late", "three_down"})
 MISERE_EXTRAS: Final = frozenset({"dealer", "open", "note", "late"})
 RASPASY_EXTRAS: Final = frozenset({"dealer", "note", "late"})
 
 
 class Line:
-    """One line being read: its words, the table, and the errors' spans and examples."""
+    """One line being read: its words, the table, the errors' spans and examples, and a contract."""
 
     __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
 
@@ -119,15 +107,9 @@ class Line:
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
-        self.draft = NO_DRAFT  # replaced by its own draft at the first extra (`writable`)
+        self.draft = ExtrasDraft()
 
     # errors
-
-    def writable(self) -> ExtrasDraft:
-        """The line's own draft of extras (most lines have none: they share `NO_DRAFT`)."""
-        if self.draft is NO_DRAFT:
-            self.draft = ExtrasDraft()
-        return self.draft
 
     def span(self, *at: int) -> str:
         if self.spans is None:
@@ -159,12 +141,9 @@ class Line:
 
     # pieces
 
-    def player(self, ref: str, key: str, at: int) -> int:
-        seats = self.table.refs.get(key)
-        if seats is not None and len(seats) == 1:
-            return seats[0]
+    def player(self, ref: str, at: int) -> int:
         where = ref if ref.strip() else self.words[at].raw
-        return resolve(key, self.table, where, lambda: self.example("contract"))
+        return resolve(norm(ref), self.table, where, lambda: self.example("contract"))
 
     def extra(self, at: int, allowed: frozenset[str], kind: str) -> bool:
         """Read word `at` as an extra if it is one; False when it is not an extra at all."""
@@ -172,7 +151,7 @@ class Line:
         name = word.extra
         if name is None:
             return False
-        draft = self.writable()
+        draft = self.draft
         if name not in allowed:
             self.fail("bad-prikup" if name == "prikup" else "unknown-word", word.raw, kind)
         if name in draft.seen:
@@ -180,12 +159,10 @@ class Line:
         draft.seen[name] = at
         if name == "open":
             draft.open = word.key in OPEN
-        elif name == "three_down":
-            draft.three_down = True
-        elif name == "late":
-            draft.late = True
+        elif name in ("three_down", "late"):
+            setattr(draft, name, True)
         elif name == "dealer":
-            draft.dealer = self.player(word.after, norm(word.after), at)
+            draft.dealer = self.player(word.after, at)
             self.dealer = draft.dealer
         elif name == "prikup":
             value = word.after
@@ -199,11 +176,12 @@ class Line:
     def note(self, at: int, kind: str) -> str:
         """The text of the `note:"…"` at word `at`, whitespace collapsed; unclosed: an error."""
         word = self.words[at]
-        note, end = closing(word.after) or (word.after, len(word.after) - 1)
-        if end == len(word.after):
+        after = word.after
+        note, end = quoted(after) if after[:1] in QUOTES else (after, len(after) - 1)
+        if end == len(after):
             example_line = f"{self.example(kind)} {NOTE_EXAMPLE[self.lang()]}"
             raise InvalidDeal("unterminated-note", word.raw, {}, example_line)
-        if end < len(word.after) - 1:
+        if end < len(after) - 1:
             self.fail("unknown-word", word.raw, kind)
         return " ".join(note.split())
 
@@ -215,24 +193,177 @@ class Line:
         after = line[at + 1]
         return after.number if after.number is not None else after.bez_word
 
-    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
-        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
-        word = self.words[at]
-        used = 1
-        if word.key == "=":
-            return 0, 1
-        if word.number is not None:
-            tricks = word.number
-        elif word.signed is not None:
-            plus, tricks = word.signed
-            if plus and tricks:
-                self.fail("bad-misere-tricks", word.raw, "misere")
-        elif word.bez_n is not None:
-            tricks = word.bez_n
-        elif (n := self.bez_at(at)) is not None:
-            tricks, used = n, 2
+    def contract(self) -> Contract:
+        """A contract line (spec/notation.md "Contract"): level, result, declarer, defenders."""
+        line, count = self.words, len(self.words)
+        level = result = 0
+        suit: Suit | None = None
+        result_at: tuple[int, ...] = ()  # one word, or two (`без двух`)
+        declarer: int | None = None
+        defenders: list[Def] = []
+        # where the level and the declarer stand (-1: not said), the index right after the
+        # contract's word(s), and where `без трёх` right after the contract starts
+        level_at = declarer_at = contract_end = concession = -1
+        i = 0
+        while i < count:
+            word, used = line[i], 1
+            if word.level is not None:
+                if level_at >= 0:
+                    self.fail("repeated-word", word.raw)
+                if not 6 <= word.level <= 10:
+                    self.fail("bad-level", word.raw)
+                level, level_at, suit = word.level, i, word.suit
+                if word.stuck is not None:
+                    result, result_at = word.stuck, (i,)
+                elif suit is None and i + 1 < count and line[i + 1].key in SUIT_WORDS:
+                    suit, used = SUIT_WORDS[line[i + 1].key], 2
+                contract_end = i + used
+            elif word.result is not None:
+                if result_at:
+                    self.fail("repeated-word", word.raw)
+                result, result_at = word.result, (i,)
+            elif word.key == BEZ and (n := self.bez_at(i)) is not None:
+                if result_at:
+                    self.fail("repeated-word", self.span(i, i + 1))
+                if i == contract_end and n == 3 and line[i + 1].bez_word == 3:
+                    concession = i
+                result, result_at, used = -n, (i, i + 1), 2
+            elif word.role is not None:
+                player = self.player(word.ref, i)
+                if word.tricks is not None and word.tricks < 0:
+                    self.fail("bad-tricks", word.raw, "two-whists")
+                if any(other.player == player for other in defenders):
+                    self.fail("same-player-twice", word.raw)
+                defenders.append(Def(player, word.role, word.tricks, i))
+            elif not self.extra(i, CONTRACT_EXTRAS, "contract"):
+                seat = self.bare_player(i, "contract")
+                if declarer_at >= 0:
+                    self.fail("repeated-word", word.raw)
+                declarer, declarer_at = seat, i
+            i += used
+        size, dealer, draft = self.size, self.dealer, self.draft
+        if concession >= 0 and not defenders:
+            if draft.three_down:
+                self.fail("repeated-word", line[draft.seen["three_down"]].raw, "three-down")
+            draft.three_down = True
+            draft.seen["three_down"] = concession
+            result, result_at = 0, ()
+        if level_at < 0:
+            self.fail("missing-level", self.whole())
+        four_with_dealer = size == 4 and dealer is not None
+        for d in defenders:
+            if d.player == declarer:
+                self.fail("declarer-defends", line[d.at].raw)
+        if draft.three_down:
+            if defenders:
+                params = {"expected": "0"}
+                self.fail("too-many-defenders", line[defenders[0].at].raw, "three-down", params)
+            if result:
+                self.fail("not-played-with-tricks", self.span(*result_at), "three-down")
+            if declarer is None:
+                self.fail("missing-declarer", self.whole(), "three-down")
+            if four_with_dealer and declarer == dealer:
+                self.dealer_in_play(line[declarer_at].raw, "three-down")
+            return Contract(declarer, level, suit, 0, (), True, draft.freeze())
+        if len(defenders) < 2:
+            self.fail("missing-defenders", self.whole())
+        if len(defenders) > 2:
+            self.fail("too-many-defenders", line[defenders[2].at].raw, params={"expected": "2"})
+        first, second = defenders
+        roles = (first.role, second.role)
+        if roles == (HALF, HALF):
+            self.fail("two-half-whists", line[second.at].raw, "half")
+        half = first if first.role is HALF else second if second.role is HALF else None
+        if half is not None and WHIST in roles:
+            self.fail("half-beside-whist", line[half.at].raw, "half")
+        if half is not None and level >= 8:
+            self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
+        dealer_whists = False
+        if four_with_dealer:
+            if declarer == dealer and declarer_at >= 0:
+                self.dealer_in_play(line[declarer_at].raw)
+            for d, other in ((first, second), (second, first)):
+                if d.player == dealer:
+                    if d.role is not WHIST or other.role is not PASS:
+                        self.dealer_in_play(line[d.at].raw)
+                    dealer_whists = True
+        if draft.prikup and dealer_whists:
+            self.fail("bad-prikup", line[draft.seen["prikup"]].raw, "prikup")
+        if declarer is None:
+            pool = set(self.table.active(dealer) or range(size))
+            candidates = pool - {first.player, second.player}
+            if len(candidates) != 1:
+                self.fail("missing-declarer", self.whole())
+            (declarer,) = candidates
+        tricks: tuple[int | None, int | None] = (None, None)
+        if WHIST in roles and half is None:
+            result, tricks = self.played(level, level_at, result, result_at, first, second)
         else:
-            return None
-        if tricks > TRICKS:
-            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
-        return tricks, used
+            kind = "half" if half else "contract"
+            with_tricks = [d.at for d in defenders if d.tricks is not None]
+            if with_tricks:
+                self.fail("not-played-with-tricks", self.span(*with_tricks), kind)
+            if result:
+                self.fail("not-played-with-tricks", self.span(*result_at), kind)
+            result = 0
+        one = _defender(first.player, first.role, tricks[0])
+        two = _defender(second.player, second.role, tricks[1])
+        if (first.player - declarer) % size > (second.player - declarer) % size:
+            one, two = two, one
+        return Contract(declarer, level, suit, result, (one, two), False, draft.freeze())
+
+    def bare_player(self, at: int, kind: str) -> int:
+        """A word of its own that is no vocabulary: the declarer, or a mistake."""
+        word = self.words[at]
+        seat = SEAT_LETTERS.get(word.key)
+        if seat is not None and seat < self.size:
+            return seat
+        if digits := NUMBER_RE.match(word.key):
+            shaped = LEVEL_RE.fullmatch("7" + word.key[digits.end() :])  # `5♠`, `11nt`
+            if kind == "contract" and shaped and not 6 <= small_int(digits.group()) <= 10:
+                self.fail("bad-level", word.raw, kind)
+            self.fail("unknown-word", word.raw, kind)
+        if not word.plain:
+            if word.key in ROLES and kind == "contract" and at + 1 < len(self.words):
+                self.missing_colon(at)
+            self.fail("unknown-word", word.raw, kind)
+        return self.player(word.raw, at)
+
+    def missing_colon(self, at: int) -> None:
+        """`вист Миша`: a role word and a player without the colon between them (a hint)."""
+        role, after = self.words[at], self.words[at + 1]
+        if norm(after.pair) in self.table.refs or (
+            after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
+        ):
+            fix = f"{role.raw}:{after.raw}"
+            self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
+
+    def played(
+        self, level: int, at: int, result: int, result_at: tuple[int, ...], first: Def, second: Def
+    ) -> tuple[int, tuple[int | None, int | None]]:
+        """A played deal's result and the tricks to keep (each whister's, when both whist)."""
+        two_whists = first.role is WHIST and second.role is WHIST
+        kind = "two-whists" if two_whists else "contract"
+        given = [d for d in (first, second) if d.tricks is not None]
+        given_sum = sum(d.tricks or 0 for d in given)
+        if not result_at:
+            if len(given) < 2:
+                self.fail("missing-result", self.words[at].raw, kind)
+            if given_sum > TRICKS:
+                self.fail("tricks-not-ten", self.span(*(d.at for d in given)), kind)
+            result = TRICKS - given_sum - level
+        else:
+            if not 0 <= level + result <= TRICKS:
+                self.fail("bad-tricks", self.span(*result_at), kind)
+            side = TRICKS - level - result
+            if given_sum > side or (len(given) == 2 and given_sum != side):
+                span = self.span(*result_at, *(d.at for d in given))
+                self.fail("result-contradicts-tricks", span, kind)
+            if two_whists and not given and side:
+                self.fail("missing-tricks", self.span(first.at, second.at), kind)
+        if not two_whists:
+            return result, (None, None)
+        side = TRICKS - level - result
+        if first.tricks is not None:
+            return result, (first.tricks, side - first.tricks)
+        return result, (side - (second.tricks or 0), second.tricks or 0)  # neither: side is 0

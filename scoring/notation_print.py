@@ -1,33 +1,15 @@
-"""The canonical line of a record (spec/notation.md "Canonical form") and error examples."""
+"""The canonical line of a record (spec/notation.md "Canonical form")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from functools import lru_cache
 from typing import Final
 
-from scoring.deal import (
-    Adjust,
-    Column,
-    Contract,
-    Defender,
-    Extras,
-    LastRound,
-    Misere,
-    Raspasy,
-    Record,
-    Role,
-    RuleChange,
-    Suit,
-)
-from scoring.notation_table import Table, find
-from scoring.notation_words import BEZ, LANGS, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, norm
+from scoring.deal import Adjust, Column, Contract, Misere, Raspasy, Record, Role, RuleChange, Suit
+from scoring.notation_words import BEZ, LEVEL_RE, NAME_FORBIDDEN, RESERVED, SEATS, Table, norm
 
-_ROLE_WORDS: Final = {
-    "en": {Role.WHIST: "vist", Role.PASS: "pass", Role.HALF: "half"},
-    "ru": {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"},
-}
+_RUSSIAN_ROLES: Final = {Role.WHIST: "вист", Role.PASS: "пас", Role.HALF: "пол"}  # English: values
 _WORDS: Final = {
     "en": dict(
         misere="misere", raspasy="pass", three_down="three_down", open="open", closed="closed"
@@ -39,19 +21,16 @@ _WORDS: Final = {
 @lru_cache(maxsize=64)
 def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """How each seat is printed: (as a word of its own, inside `role:NAME` or `NAME/N`)."""
-    table = Table(players)
+    refs = Table(players).refs
     bare: list[str] = []
     inner: list[str] = []
     for seat, name in enumerate(players):
         letter = SEATS[seat]
         key = norm(name)
-        status, seats = find(key, table)
         usable = (
-            bool(name)
+            refs.get(key) == (seat,)  # the name alone names this seat
             and not any(c.isspace() or c in NAME_FORBIDDEN for c in name + key)
             and not key.startswith("@")
-            and status == "ok"
-            and seats[0] == seat
         )
         word = usable and not (
             not any(c.isalpha() for c in key)
@@ -67,27 +46,28 @@ def name_tokens(players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, .
 
 
 def _note_text(note: str) -> str:
+    """`note:"…"` with its quotes and backslashes escaped; nothing for no note."""
     escaped = note.replace("\\", "\\\\").replace('"', '\\"')
-    return f'note:"{escaped}"'
+    return f'note:"{escaped}"' if note else ""
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
     """The canonical line (`lang="ru"`: Russian words); it parses back to the same record."""
-    if lang not in LANGS:
+    if lang not in _WORDS:  # the languages a line is printed in
         raise ValueError(f"unknown language {lang!r}")
     bare, inner = name_tokens(tuple(players))
     words = _WORDS[lang]
     parts: list[str]
     if isinstance(record, Contract):
-        roles = _ROLE_WORDS[lang]
         # no-trump is `бк` in Russian (notation.md: `nt`/`бк`)
         ru_nt = lang == "ru" and record.suit is Suit.NO_TRUMP
         suit = "бк" if ru_nt else "" if record.suit is None else record.suit.value
         result = "=" if record.result == 0 else f"{record.result:+d}"
         parts = [bare[record.declarer], f"{record.level}{suit}", result]
         for d in record.defenders:
+            role = _RUSSIAN_ROLES[d.role] if lang == "ru" else d.role.value
             tricks = "" if d.tricks is None else f"/{d.tricks}"
-            parts.append(f"{roles[d.role]}:{inner[d.player]}{tricks}")
+            parts.append(f"{role}:{inner[d.player]}{tricks}")
         if record.three_down:
             parts.append(words["three_down"])
     elif isinstance(record, Misere):
@@ -95,50 +75,22 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
     elif isinstance(record, Raspasy):
         parts = [words["raspasy"], *(f"{inner[p]}/{t}" for p, t in record.tricks)]
     elif isinstance(record, Adjust):
-        column = (
-            f"whists:{inner[record.target]}"
-            if record.column is Column.WHISTS and record.target is not None
-            else record.column.value
-        )
+        column = record.column.value
+        if record.column is Column.WHISTS and record.target is not None:
+            column = f"whists:{inner[record.target]}"
         amount = f"+{record.amount}" if record.amount > 0 else str(record.amount)
-        parts = ["adjust", inner[record.player], column, amount]
-        if record.note:
-            parts.append(_note_text(record.note))
+        parts = ["adjust", inner[record.player], column, amount, _note_text(record.note)]
     elif isinstance(record, RuleChange):
         parts = ["option", f"{record.option}={record.value}"]
     else:
         parts = ["last-round"]
     if isinstance(record, Contract | Misere | Raspasy):
         extras = record.extras
-        if extras.dealer is not None:
-            parts.append(f"dealer:{inner[extras.dealer]}")
-        if extras.prikup:
-            parts.append(f"prikup:{extras.prikup}")
-        if extras.open is not None:
-            parts.append(words["open"] if extras.open else words["closed"])
-        if extras.note:
-            parts.append(_note_text(extras.note))
-        if extras.late:
-            parts.append("late")
-    return " ".join(parts)
-
-
-def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
-    """One correct line of this kind for this table, in the line's language."""
-    a, b, c = table.active(dealer if dealer is not None else table.dealer) or (0, 1, 2)
-    whist, half = Defender(a, Role.WHIST), Defender(b, Role.HALF)
-    records: dict[str, Record] = {
-        "misere": Misere(c, 0),
-        "raspasy": Raspasy(((a, 2), (b, 3), (c, 5))),
-        "adjust": Adjust(a, Column.POOL, Fraction(-2)),
-        "adjust-whists": Adjust(a, Column.WHISTS, Fraction(10), target=b),
-        "last-round": LastRound(),
-        "three-down": Contract(c, 6, Suit.SPADES, 0, (), three_down=True),
-        "two-whists": Contract(
-            c, 6, Suit.SPADES, 0, (Defender(a, Role.WHIST, 2), Defender(b, Role.WHIST, 2))
-        ),
-        "half": Contract(c, 7, Suit.DIAMONDS, 0, (Defender(a, Role.PASS), half)),
-    }
-    extras = Extras(prikup=1) if kind == "prikup" else Extras()
-    played = Contract(c, 7, Suit.SPADES, -1, (whist, Defender(b, Role.PASS)), extras=extras)
-    return format_record(records.get(kind, played), table.players, lang=lang)
+        parts += [
+            "" if extras.dealer is None else f"dealer:{inner[extras.dealer]}",
+            f"prikup:{extras.prikup}" if extras.prikup else "",
+            "" if extras.open is None else words["open" if extras.open else "closed"],
+            _note_text(extras.note),
+            "late" if extras.late else "",
+        ]
+    return " ".join(part for part in parts if part)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Final
 
 from scoring.deal import TRICKS, Column, Role, Suit
+from scoring.errors import InvalidDeal
 
 SEATS: Final = "ABCD"
-LANGS: Final = ("en", "ru")  # the languages a line is printed in (role words, `мизер`, `рас`)
 
 # --- Vocabulary (keys are normalised: NFKC, case-folded, ё → е, dashes → "-") -------------------
 
@@ -39,40 +41,22 @@ SUITS: Final = {**_SUIT_LETTERS, **SUIT_WORDS}
 LEVEL_WORDS: Final = {"тотус": 10, "totus": 10}
 MISERE: Final = frozenset({"misere", "misère", "мизер"})
 RASPASY: Final = frozenset({"pass", "распасы", "распас", "рас", "raspasy"})
-ADJUST: Final = frozenset({"adjust"})
 LAST_ROUND: Final = frozenset({"last-round", "last_round", "lastround", "/lastround"})
 OPTION: Final = frozenset({"option", "правило"})
 OPEN: Final = frozenset({"open", "светлую", "всветлую", "светлая", "открытую"})
 CLOSED: Final = frozenset({"closed", "темную", "втемную", "темная", "закрытую"})
 THREE_DOWN: Final = frozenset({"three_down", "three-down", "уход"})
-LATE: Final = frozenset({"late"})
 BEZ: Final = "без"
 # `без одной` … `без десяти` (notation.md RESULT); `без трёх` right after the contract concedes.
-BEZ_WORDS: Final = {
-    word: n
-    for n, word in enumerate(
-        [
-            "одной",
-            "двух",
-            "трех",
-            "четырех",
-            "пяти",
-            "шести",
-            "семи",
-            "восьми",
-            "девяти",
-            "десяти",
-        ],
-        1,
-    )
-}
+_BEZ_COUNTS: Final = "одной двух трех четырех пяти шести семи восьми девяти десяти"
+BEZ_WORDS: Final = {word: n for n, word in enumerate(_BEZ_COUNTS.split(), 1)}
 COLUMNS: Final = {"pool": Column.POOL, "mountain": Column.MOUNTAIN}
 COLON_KEYS: Final = frozenset({*ROLES, "dealer", "prikup", "note", "whists"})
 ME: Final = frozenset({"me", "я"})
 # Words of their own the parser reads as vocabulary, never as a player (suits count only after a level).
 VOCABULARY: Final = frozenset(
-    {*ROLES, *LEVEL_WORDS, *MISERE, *RASPASY, *ADJUST, *LAST_ROUND, *OPTION, *OPEN, *CLOSED}
-    | {*THREE_DOWN, *LATE, *COLUMNS, *BEZ_WORDS, BEZ, "="}
+    {*ROLES, *LEVEL_WORDS, *MISERE, *RASPASY, *LAST_ROUND, *OPTION, *OPEN, *CLOSED}
+    | {*THREE_DOWN, *COLUMNS, *BEZ_WORDS, BEZ, "adjust", "late", "="}
 )
 # A player whose name is one of these is printed as his seat letter where his name stands alone.
 RESERVED: Final = VOCABULARY | frozenset(SUITS)
@@ -90,27 +74,31 @@ LEVEL_RE: Final = re.compile(
 )
 _SIGNED_RE: Final = re.compile(r"(?P<sign>[+-])(?P<n>[0-9]+)")
 NUMBER_RE: Final = re.compile(r"[0-9]+")
+_TRICKS_CUT_RE: Final = re.compile("[/=]")
 _BEZ_RE: Final = re.compile(r"без(?P<n>[0-9]+)")
-_COMMAND_RE: Final = re.compile(r"/deal(?:@\w+)?")
-_LAST_ROUND_COMMAND_RE: Final = re.compile(r"/lastround(?:@\w+)?")
+_COMMAND_RE: Final = re.compile(r"/(?P<name>deal|lastround)(?:@\w+)?")
 # The extra a word of its own is (`open`, `уход`, `late`), and the heads of `dealer:X` & co.
 _EXTRA_WORDS: Final = {
     **dict.fromkeys(OPEN | CLOSED, "open"),
     **dict.fromkeys(THREE_DOWN, "three_down"),
-    **dict.fromkeys(LATE, "late"),
+    "late": "late",
 }
 _EXTRA_HEADS: Final = frozenset({"dealer", "prikup", "note"})
 # What a line that starts with this word is: a kind of record (commands are matched apart).
 _OPENS: Final = {
     **dict.fromkeys(LAST_ROUND, "last-round"),
-    **dict.fromkeys(ADJUST, "adjust"),
+    "adjust": "adjust",
     **dict.fromkeys(RASPASY, "raspasy"),
     **dict.fromkeys(OPTION, "option"),
 }
 
 # Opening quote → the characters that close it.
 QUOTES: Final = {'"': '"', "“": "”“", "„": "“”", "«": "»", "”": "”"}
-_BREAKS: Final = ",;"  # separate words like spaces (outside quotes)
+# A word: anything but whitespace and `,` `;`, where a quote runs to its closing quote (a `\`
+# escapes a closing quote or a backslash) or to the end of the line; no quote is special in a
+# pattern.
+_QUOTED: Final = "|".join(rf"{o}(?:\\[\\{c}]|[^{c}])*(?:[{c}]|\Z)" for o, c in QUOTES.items())
+_WORD_RE: Final = re.compile(rf"(?:{_QUOTED}|[^\s,;])+")
 # A line needs the careful tokenizer (positions, quotes, `vist: A`) only when it holds one of these.
 _CAREFUL_RE: Final = re.compile(r'[,;"“„«”]|:\s')
 NAME_FORBIDDEN: Final = frozenset(':/="“”„«»\\,;')
@@ -141,11 +129,8 @@ def after_colon(raw: str) -> str:
 
 def split_tricks(text: str) -> tuple[str, str | None]:
     """`Anna/2` or `Anna=2` → ("Anna", "2"); `Anna` → ("Anna", None)."""
-    cuts = [k for k in (text.find("/"), text.find("=")) if k >= 0]
-    if not cuts:
-        return text, None
-    cut = min(cuts)
-    return text[:cut], text[cut + 1 :]
+    cut = _TRICKS_CUT_RE.search(text)
+    return (text, None) if cut is None else (text[: cut.start()], text[cut.end() :])
 
 
 # --- Words, each classified once -------------------------------------------------------------
@@ -154,128 +139,63 @@ def split_tricks(text: str) -> tuple[str, str | None]:
 class Word:
     """One word of a line as typed (`raw`), its key, and what it can be in the notation."""
 
-    __slots__ = tuple(
-        [
-            "after",
-            "bare_role",
-            "bez_n",
-            "bez_word",
-            "extra",
-            "head",
-            "key",
-            "lead_bad_level",
-            "lead_digits",
-            "level",
-            "misere",
-            "number",
-            "opens",
-            "pair",
-            "pair_key",
-            "pair_tricks",
-            "plain",
-            "raw",
-            "ref",
-            "ref_key",
-            "result",
-            "role",
-            "signed",
-            "stuck",
-            "suit",
-            "suit_lang",
-            "suit_word",
-            "tricks",
-        ]
-    )
-
     def __init__(self, raw: str) -> None:
         key = norm(raw)
         self.raw = raw
         self.key = key
-        self.level: int | None = None  # a contract word: `7♠`, `6п=`, `тотус`
-        self.suit: Suit | None = None
-        self.suit_lang: bool | None = None  # the suit spelled in Russian (True), English, neither
-        self.stuck: int | None = None  # a result stuck to the contract (`7♠-1`)
-        if m := LEVEL_RE.fullmatch(key):
-            word = m["level"]
-            self.level = LEVEL_WORDS[word] if word in LEVEL_WORDS else small_int(word)
-            if m["suit"]:
-                self.suit = SUITS[m["suit"]]
-                if _CYRILLIC.search(m["suit"]):
-                    self.suit_lang = True
-                elif m["suit"].isalpha():
-                    self.suit_lang = False
-            if word in LEVEL_WORDS:
-                self.suit_lang = word == "тотус"
-            if m["result"]:
-                n = 0 if m["result"] == "=" else small_int(m["result"][1:])
-                self.stuck = -n if m["result"][0] == "-" else n
+        # a contract word (`7♠`, `6п=`, `тотус`) and a result stuck to it (`7♠-1`)
+        level = m["level"] if (m := LEVEL_RE.fullmatch(key)) else None
+        self.level = None if level is None else LEVEL_WORDS.get(level) or small_int(level)
+        self.suit = SUITS.get(m["suit"] or "") if m else None
+        self.stuck = _signed(m["result"] or "") if m else None
         self.number = small_int(key) if NUMBER_RE.fullmatch(key) else None
-        self.signed: tuple[bool, int] | None = None  # (plus, n) of `+N` / `-N`
-        if m := _SIGNED_RE.fullmatch(key):
-            self.signed = (m["sign"] == "+", small_int(m["n"]))
-        self.bez_n: int | None = None  # `без3`
-        if m := _BEZ_RE.fullmatch(key):
-            self.bez_n = small_int(m["n"])
+        self.bez_n = small_int(m["n"]) if (m := _BEZ_RE.fullmatch(key)) else None  # `без3`
         self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
         # a standalone RESULT: `=`, `+N`, `-N`, `без3`
-        self.result: int | None = None
-        if key == "=":
-            self.result = 0
-        elif self.signed is not None:
-            self.result = self.signed[1] if self.signed[0] else -self.signed[1]
-        elif self.bez_n is not None:
-            self.result = -self.bez_n
+        self.result = _signed(key) if self.bez_n is None else -self.bez_n
         self.head: str | None = key.partition(":")[0] if ":" in key else None
         self.role = ROLES.get(self.head) if self.head is not None else None
         self.after = after_colon(raw) if self.head is not None else ""
         self.ref, tricks = split_tricks(self.after)
-        self.ref_key = norm(self.ref)
         self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
-        self.bare_role = key in ROLES
-        self.suit_word = SUIT_WORDS.get(key)
-        digits = NUMBER_RE.match(key)
-        self.lead_digits = digits is not None
-        self.lead_bad_level = digits is not None and (
-            not 6 <= small_int(digits.group()) <= 10
-            and LEVEL_RE.fullmatch("7" + key[digits.end() :]) is not None
-        )
         self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
         # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
-        self.tricks = _tricks(None if tricks is None else norm(tricks))
-        # a raspasy `NAME/N`: the reference as typed, its key, and N as `tricks`
+        self.tricks = _tricks(tricks)
+        # a raspasy `NAME/N`: the reference as typed and N as `tricks`
         self.pair, pair_tricks = split_tricks(raw)
-        self.pair_key = norm(self.pair)
-        self.pair_tricks = _tricks(None if pair_tricks is None else norm(pair_tricks))
+        self.pair_tricks = _tricks(pair_tricks)
         self.opens = _OPENS.get(key)
-        if self.opens is None and key.startswith("/"):
-            if _LAST_ROUND_COMMAND_RE.fullmatch(key):
-                self.opens = "last-round"
-            elif _COMMAND_RE.fullmatch(key):
-                self.opens = "command"
-        self.misere = key in MISERE
+        if self.opens is None and (m := _COMMAND_RE.fullmatch(key)):
+            self.opens = "command" if m["name"] == "deal" else "last-round"
 
     @property
     def russian(self) -> bool | None:
         """Whether this word is Russian notation (True), English (False), or tells nothing."""
+        if m := LEVEL_RE.fullmatch(self.key):  # the level word or the suit, in either alphabet
+            said = m["level"] if m["level"] in LEVEL_WORDS else m["suit"] or ""
+            return True if _CYRILLIC.search(said) else False if said.isalpha() else None
         word = self.head if self.head is not None else self.key
-        if self.level is not None:
-            return self.suit_lang
         if word in RUSSIAN or self.bez_n is not None:
             return True
-        if word in ENGLISH:
-            return False
-        return None
+        return False if word in ENGLISH else None
 
 
-def _tricks(key: str | None) -> int | None:
-    if key is None:
+def _signed(text: str) -> int | None:
+    """A RESULT `=`, `+N` or `-N` as tricks over the contract; None for anything else."""
+    if text == "=":
+        return 0
+    m = _SIGNED_RE.fullmatch(text)
+    return None if m is None else small_int(m["n"]) * (1 if m["sign"] == "+" else -1)
+
+
+def _tricks(text: str | None) -> int | None:
+    if text is None:
         return None
+    key = norm(text)
     return int(key) if NUMBER_RE.fullmatch(key) and small_int(key) <= TRICKS else -1
 
 
-@lru_cache(maxsize=16384)
-def lex(raw: str) -> Word:
-    return Word(raw)
+lex: Final = lru_cache(maxsize=16384)(Word)  # each distinct word is classified once
 
 
 # --- Tokens ---------------------------------------------------------------------------------
@@ -292,66 +212,83 @@ def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
 def positions(text: str) -> list[tuple[int, int]]:
     """Word spans: split by whitespace, `,` `;`; quotes and `vist: Anna` stay one word."""
     spans: list[tuple[int, int]] = []
-    i, n = 0, len(text)
-    while i < n:
-        if text[i].isspace() or text[i] in _BREAKS:
-            i += 1
-            continue
-        start = i
-        while i < n and not (text[i].isspace() or text[i] in _BREAKS):
-            closers = QUOTES.get(text[i])
-            i += 1
-            if closers is None:
-                continue
-            while i < n:
-                char = text[i]
-                if char == "\\" and i + 1 < n and (text[i + 1] == "\\" or text[i + 1] in closers):
-                    i += 2
-                elif char in closers:
-                    i += 1
-                    break
-                else:
-                    i += 1
-        spans.append((start, i))
-    return _merge_colons(text, spans)
-
-
-def _merge_colons(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    j = 0
-    while j < len(spans):
-        start, end = spans[j]
-        raw = text[start:end]
-        if (
-            raw.endswith(":")
-            and raw.count(":") == 1
-            and norm(raw)[:-1] in COLON_KEYS
-            and j + 1 < len(spans)
-            and norm(text[spans[j + 1][0] : spans[j + 1][1]]).partition(":")[0] not in COLON_KEYS
-        ):
-            out.append((start, spans[j + 1][1]))
-            j += 2
+    joins = False  # a head and its colon take the next word (unless it is a head)
+    for word in _WORD_RE.finditer(text):
+        raw = word.group()
+        if joins and norm(raw).partition(":")[0] not in COLON_KEYS:
+            spans[-1] = (spans[-1][0], word.end())
+            joins = False
         else:
-            out.append((start, end))
-            j += 1
-    return out
+            spans.append(word.span())
+            joins = raw.endswith(":") and raw.count(":") == 1 and norm(raw)[:-1] in COLON_KEYS
+    return spans
 
 
-def closing(raw: str) -> tuple[str, int] | None:
-    """A quoted note's text and where its closing quote stands (`len(raw)`: unclosed); else None."""
-    if not raw or raw[0] not in QUOTES:
-        return None
-    closers = QUOTES[raw[0]]
-    out: list[str] = []
-    i = 1
-    while i < len(raw):
-        char = raw[i]
-        if char == "\\" and i + 1 < len(raw) and (raw[i + 1] == "\\" or raw[i + 1] in closers):
-            out.append(raw[i + 1])
-            i += 2
-        elif char in closers:
-            break
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out), i
+def quoted(raw: str) -> tuple[str, int]:
+    """The text in the quotes `raw` opens and where its closing quote stands (`len(raw)`: unclosed)."""
+    closers = re.escape(QUOTES[raw[0]])  # `\` escapes a closing quote or a backslash
+    body = re.compile(rf"(?:\\[\\{closers}]|[^{closers}])*").match(raw, 1)
+    assert body is not None  # the pattern matches the empty text
+    return re.sub(rf"\\([\\{closers}])", r"\1", body.group()), body.end()
+
+
+# --- The table: its players, and every reference that names one -----------------------------
+
+
+@lru_cache(maxsize=256)
+def reference_index(
+    players: tuple[str, ...], usernames: tuple[str | None, ...]
+) -> dict[str, tuple[int, ...]]:
+    """Every normalised reference to the seats it names, in notation.md "Players" order."""
+    # (tier, reference, seat): seat letters, names, usernames, `@name`s, a name's prefixes
+    refs = [(0, letter, seat) for letter, seat in SEAT_LETTERS.items() if seat < len(players)]
+    for seat, name in enumerate(players):
+        key = norm(name)
+        refs += [(1, key, seat), (3, "@" + key, seat)] if key else []
+        refs += [] if key.startswith("@") else [(4, key[:end], seat) for end in range(2, len(key))]
+    for seat, user in enumerate(usernames):
+        if handle := norm(user or "").lstrip("@"):
+            refs.append((2, "@" + handle, seat))
+    tiers: dict[str, int] = {}  # a reference names the seats of the first tier that has it
+    index: dict[str, tuple[int, ...]] = {}
+    for tier, key, seat in sorted(refs):
+        if tiers.setdefault(key, tier) == tier:
+            index[key] = (*index.get(key, ()), seat)
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The context a line is read in."""
+
+    players: tuple[str, ...]
+    usernames: tuple[str | None, ...] = ()
+    dealer: int | None = None
+    sender: int | None = None
+
+    refs: dict[str, tuple[int, ...]] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "refs", reference_index(self.players, self.usernames))
+
+    def active(self, dealer: int | None) -> tuple[int, ...] | None:
+        """The seats that play a deal dealt by `dealer`; None when that cannot be known."""
+        if len(self.players) == 3:
+            return (0, 1, 2)
+        return None if dealer is None else tuple(s for s in range(4) if s != dealer)
+
+
+def resolve(key: str, table: Table, where: str, example_line: Callable[[], str]) -> int:
+    """The one seat a normalised reference names; else an error quoting `where` with an example."""
+    seats = table.refs.get(key)
+    if seats is not None and len(seats) == 1:
+        return seats[0]
+    if seats is None and key in ME:
+        if table.sender is None:
+            raise InvalidDeal("me-outside-chat", where, {}, example_line())
+        return table.sender
+    params = {"players": ", ".join(table.players)}
+    if seats is not None:
+        params["matches"] = ", ".join(table.players[s] for s in seats)
+        raise InvalidDeal("ambiguous-player", where, params, example_line())
+    raise InvalidDeal("unknown-player", where, params, example_line())

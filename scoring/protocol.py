@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import Final
+from typing import Final, cast
 
 from scoring.deal import Adjust, LastRound, Record, RuleChange
-from scoring.errors import OptionError, ProtocolError, ScoringError
+from scoring.errors import ProtocolError, ScoringError
 from scoring.notation import SEATS, Table, format_record, parse_record, resolve_player
-from scoring.notation_words import NAME_FORBIDDEN
+from scoring.notation_words import NAME_FORBIDDEN, norm
 from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
-
-__all__ = ["Protocol", "format_protocol", "parse_protocol", "stake_text"]
 
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
 _HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
@@ -53,45 +52,38 @@ def _check_names(names: tuple[str, ...], line: int) -> tuple[str, ...]:
     """3 or 4 different names a deal line can name: one word each, none of `: / = " , ;`."""
     if len(names) not in (3, 4):
         raise _bad_header(line, " ".join(names), "count", "bad-players")
-    seen: set[str] = set()
-    for name in names:
-        if (
-            not name
-            or name.startswith("@")
-            or any(c.isspace() or c in NAME_FORBIDDEN for c in name)
-        ):
+    folded = [name.casefold() for name in names]
+    for i, name in enumerate(names):
+        if name[:1] in ("", "@") or any(c.isspace() or c in NAME_FORBIDDEN for c in name):
             raise _bad_header(line, name, "not-a-name", "bad-players")
-        if name.casefold() in seen:
+        if folded[i] in folded[:i]:
             raise _bad_header(line, name, "same-name", "bad-players")
-        seen.add(name.casefold())
     return names
-
-
-def _stake(value: str, line: int) -> Fraction:
-    text = value.strip()
-    if not _STAKE_RE.fullmatch(text):
-        raise _bad_header(line, text, "stake")
-    return Fraction(text)
 
 
 def stake_text(stake: Fraction) -> str:
     """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
-    for places in range(_STAKE_PLACES + 1):
-        scaled = stake * 10**places
-        if scaled.denominator == 1:
-            break
+    exact = (p for p in range(_STAKE_PLACES) if (stake * 10**p).denominator == 1)
+    places = next(exact, _STAKE_PLACES)  # rounded beyond nine places
     whole = round(stake * 10**places)
     digits = str(whole).rjust(places + 1, "0")
     return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
+@contextmanager
+def _at_line(line: int) -> Iterator[None]:
+    """A rules error raised inside, placed at this line of the file."""
+    try:
+        yield
+    except ScoringError as error:
+        raise ProtocolError.at(line, error) from None
+
+
 @dataclass(slots=True)
 class _Header:
-    convention: tuple[int, str] | None = None
-    players: tuple[int, str] | None = None
-    pool: tuple[int, str] | None = None
-    stake: tuple[int, str] | None = None
-    dealer: tuple[int, str] | None = None
+    """The header lines read so far, each as (line, value): by key, and options by name."""
+
+    fields: dict[str, tuple[int, str]] = field(default_factory=dict)
     options: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def read(self, line: int, key: str, value: str) -> None:
@@ -101,49 +93,43 @@ class _Header:
             name, raw = name.strip(), raw.strip()  # names exactly as §2.1 writes them
             if not equals or not name:
                 raise _bad_header(line, value, "option")
-            if name in self.options or (name == _POOL and self.pool is not None):
+            if name in self.options or (name == _POOL and "pool" in self.fields):
                 raise _bad_header(line, value, "repeated")
-            try:
+            with _at_line(line):
                 parse_option(name, raw)
-            except OptionError as error:
-                raise ProtocolError.at(line, error) from None
             self.options[name] = (line, raw)
-            return
-        if getattr(self, key) is not None or (key == "pool" and _POOL in self.options):
+        elif key in self.fields or (key == "pool" and _POOL in self.options):
             raise _bad_header(line, value, "repeated")
-        setattr(self, key, (line, value))
+        else:
+            self.fields[key] = (line, value)
 
     def protocol(self) -> Protocol:
-        if self.convention is None:
+        fields = self.fields
+        if "convention" not in fields:
             raise _bad_header(0, "", "no-convention")
-        if self.players is None:
+        if "players" not in fields:
             raise _bad_header(0, "", "missing", "bad-players")
-        line, value = self.convention
-        try:
+        line, value = fields["convention"]
+        with _at_line(line):
             convention = canonical_convention(value)
-        except OptionError as error:
-            raise ProtocolError.at(line, error) from None
-        players = _check_names(tuple(self.players[1].split()), self.players[0])
-        options = {name: raw for name, (_, raw) in self.options.items()}
+        line, value = fields["players"]
+        players = _check_names(tuple(value.split()), line)
+        options = {name: raw for name, (_, raw) in self.options.items() if name != _POOL}
         pool: int | None = None
-        pool_entry = self.pool or self.options.get(_POOL)
-        if pool_entry is not None:
-            line, value = pool_entry
-            options.pop(_POOL, None)
-            try:
-                typed = parse_option(_POOL, value)
-            except OptionError as error:
-                raise ProtocolError.at(line, error) from None
-            assert isinstance(typed, int)
-            pool = typed
-        stake = None if self.stake is None else _stake(self.stake[1], self.stake[0])
+        if (pool_entry := fields.get("pool") or self.options.get(_POOL)) is not None:
+            with _at_line(pool_entry[0]):
+                pool = cast(int, parse_option(_POOL, pool_entry[1]))
+        stake: Fraction | None = None
+        if "stake" in fields:
+            line, value = fields["stake"]
+            if not _STAKE_RE.fullmatch(value):
+                raise _bad_header(line, value, "stake")
+            stake = Fraction(value)
         dealer = 0
-        if self.dealer is not None:
-            line, value = self.dealer
-            try:
+        if "dealer" in fields:
+            line, value = fields["dealer"]
+            with _at_line(line):
                 dealer = resolve_player(value, Table(players))
-            except ScoringError as error:
-                raise ProtocolError.at(line, error) from None
         return Protocol(convention, players, pool, stake, dealer, options)
 
 
@@ -156,13 +142,10 @@ def parse_protocol(text: str) -> Protocol:
     tables: list[Table] = []  # one per dealer's seat, made once the players are known
     for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            if protocol is None and (m := _HEADER_RE.fullmatch(line)):
-                key = m["key"].lower()
-                if key in _KEYS:
-                    header.read(number, key, m["value"])
+        if not line or line.startswith("#"):
+            match = _HEADER_RE.fullmatch(line) if protocol is None else None
+            if match and match["key"].lower() in _KEYS:
+                header.read(number, match["key"].lower(), match["value"])
             continue
         if protocol is None:
             protocol = header.protocol()
@@ -170,18 +153,13 @@ def parse_protocol(text: str) -> Protocol:
             tables = [
                 Table(protocol.players, dealer=seat) for seat in range(len(protocol.players))
             ]
-        table = tables[dealer]
-        try:
-            record = parse_record(line, table)
-        except ScoringError as error:
-            raise ProtocolError.at(number, error) from None
+        with _at_line(number):
+            record = parse_record(line, tables[dealer])
         records.append((number, record))
         if not isinstance(record, Adjust | LastRound | RuleChange):
             this = record.extras.dealer if record.extras.dealer is not None else dealer
             dealer = (this + 1) % len(protocol.players)
-    if protocol is None:
-        protocol = header.protocol()
-    protocol = replace(protocol, records=tuple(records))
+    protocol = replace(protocol or header.protocol(), records=tuple(records))
     try:
         protocol.game()
     except ScoringError as error:  # options that do not go together: the later one's line
@@ -196,11 +174,8 @@ def format_protocol(
 ) -> str:
     """A protocol file that `parse_protocol` reads back to this game and these records."""
     players = _check_names(game.players, 0)
-    first = players[game.first_dealer]
-    try:
-        dealer = first if resolve_player(first, Table(players)) == game.first_dealer else None
-    except ScoringError:
-        dealer = None
+    first = players[game.first_dealer]  # written by name when the name alone names the seat
+    named = Table(players).refs.get(norm(first)) == (game.first_dealer,)
     lines = [
         f"# convention: {game.rules.convention}",
         f"# players: {' '.join(players)}",
@@ -208,7 +183,7 @@ def format_protocol(
     ]
     if game.stake is not None:
         lines.append(f"# stake: {stake_text(game.stake)}")
-    lines.append(f"# dealer: {dealer or SEATS[game.first_dealer]}")
+    lines.append(f"# dealer: {first if named else SEATS[game.first_dealer]}")
     for name, value in game.rules.overrides(len(players)).items():
         if name != _POOL:
             lines.append(f"# option: {name}={value}")

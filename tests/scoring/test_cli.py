@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from locales import catalog
-from scoring import cli, cli_messages, cli_report
+from scoring import cli, cli_report
 from scoring.errors import ERROR_CODES, IllegalDeal, ScoringError
 from scoring.rules import OPTION_NAMES, PRESETS
 
@@ -240,16 +240,16 @@ def test_an_unexpected_exception_is_reported_as_an_internal_error(
 
 
 def test_every_english_message_is_for_a_known_error_code() -> None:
-    assert set(cli_messages.texts("messages")) <= ERROR_CODES
+    assert set(cli.texts("messages")) <= ERROR_CODES
 
 
 def test_a_code_without_an_english_message_says_the_code_and_the_span() -> None:
-    assert cli_messages.message(ScoringError("brand-new-code", "7♠")) == "brand-new-code: 7♠"
+    assert cli.message(ScoringError("brand-new-code", "7♠")) == "brand-new-code: 7♠"
 
 
 def test_a_message_fills_missing_params_with_a_question_mark() -> None:
     error = IllegalDeal("dealer-in-play", "Anna", {}, "Boris 6♠ = vist:Clara pass:Dima")
-    assert cli_messages.message(error) == (
+    assert cli.message(error) == (
         "the dealer ? sits this deal out: 'Anna' (example: Boris 6♠ = vist:Clara pass:Dima)"
     )
 

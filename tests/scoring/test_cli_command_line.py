@@ -106,7 +106,6 @@ def test_replay_json_loads_only_the_reader_the_replay_and_the_settlement(tmp_pat
         "scoring.paper",
         "scoring.calc",
         "scoring.notation_print",
-        "scoring.cli_messages",
         "locales.catalog",
         "tomllib",
         "importlib.metadata",
