@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields
 from enum import StrEnum
 from typing import Any, Final
@@ -26,13 +26,25 @@ _CLASSES: Final[dict[Kind, type[ev.Event]]] = {
     and issubclass(cls, ev.Event)
     and cls not in (ev.Event, ev.RuleChanged)
 }
-_ENUMS: Final[dict[str, type[StrEnum]]] = {"threshold": Threshold, "side": ev.DebtSide}
 _REASONS: Final[dict[Kind, type[StrEnum]]] = {
     Kind.GAME_ENDED: ev.EndReason,
     Kind.VOTE_REFERRED: ev.ReferReason,
     Kind.VOTE_CLOSED: ev.CloseReason,
 }
-_PLAYERS: Final = frozenset({"player", "arbiter", "scorekeeper", "debtor", "creditor"})
+
+
+# How a stored value reads back into its field, by the field's name (others are kept as stored).
+_READERS: Final[dict[str, Callable[[Any], object]]] = {
+    **dict.fromkeys(
+        ("player", "arbiter", "scorekeeper", "debtor", "creditor"),
+        lambda raw: Player.of(raw) if raw else None,
+    ),
+    **dict.fromkeys(("yes", "passed", "pencil", "warning", "money"), bool),
+    **dict.fromkeys(("overrides", "rules"), lambda raw: {str(k): str(v) for k, v in raw.items()}),
+    "players": lambda raw: tuple(map(Player.of, raw)),
+    "threshold": Threshold,
+    "side": ev.DebtSide,
+}
 
 
 def _json(value: object) -> object:
@@ -81,23 +93,9 @@ def decode(
     cls = _CLASSES[which]
     values: dict[str, Any] = {}
     for f in fields(cls):
-        if f.name not in payload:
-            if f.name == "threshold":  # v1 votes had none: they were unanimous
-                values[f.name] = Threshold.ALL
-            continue
-        raw = payload[f.name]
-        if f.name in _PLAYERS:
-            values[f.name] = Player.of(raw) if raw else None
-        elif f.name == "players":
-            values[f.name] = tuple(Player.of(p) for p in raw)
-        elif f.name == "reason":
-            values[f.name] = _REASONS[which](raw)
-        elif f.name in _ENUMS:
-            values[f.name] = _ENUMS[f.name](raw)
-        elif f.name in ("overrides", "rules"):
-            values[f.name] = {str(k): str(v) for k, v in raw.items()}
-        elif f.name in ("yes", "passed", "pencil", "warning", "money"):
-            values[f.name] = bool(raw)
-        else:
-            values[f.name] = raw
+        if f.name in payload:
+            read = _REASONS[which] if f.name == "reason" else _READERS.get(f.name)
+            values[f.name] = payload[f.name] if read is None else read(payload[f.name])
+        elif f.name == "threshold":  # v1 votes had none: they were unanimous
+            values[f.name] = Threshold.ALL
     return cls(**values)

@@ -59,9 +59,7 @@ class ReferReason(StrEnum):  # why a vote waits for the arbiter
     TIMEOUT = "timeout"
 
 
-class DebtSide(StrEnum):
-    """Who marked a debt: the debtor ("I paid") or the creditor ("received", which closes it)."""
-
+class DebtSide(StrEnum):  # who marked a debt: the debtor, or the creditor (which closes it)
     PAID = "paid"
     RECEIVED = "received"
 
@@ -81,8 +79,7 @@ class Player:
     username: str | None = None  # without the @
 
     @property
-    def named_only(self) -> bool:
-        """A player without a Telegram account in this game: the scorekeeper acts for him."""
+    def named_only(self) -> bool:  # no Telegram account in this game: the scorekeeper acts for him
         return self.user_id is None and self.username is None
 
     def is_user(self, user_id: int | None, username: str | None) -> bool:
@@ -133,9 +130,7 @@ class PlayerLeft(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GameStarted(Event):
-    """The players in seat order and every option of the rules, frozen for the whole game."""
-
+class GameStarted(Event):  # the players in seat order, every option of the rules: all frozen
     KIND = Kind.GAME_STARTED
     players: tuple[Player, ...]
     first_dealer: int
@@ -153,9 +148,7 @@ class GameEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt(Event):
-    """A deal (`before`: a late deal inserted before that record by the vote `vote`)."""
-
+class Dealt(Event):  # `before`: a late deal inserted before that record by the vote `vote`
     KIND = Kind.DEAL
     OMIT = frozenset({"seat", "before", "vote"})
     line: str
@@ -164,11 +157,10 @@ class Dealt(Event):
     seat: int | None = None
 
 
+# A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose line
+# is `option name=value` (the decoder knows it by the engine's parse).
 @dataclass(frozen=True, slots=True)
 class RuleChanged(Event):
-    """A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose
-    line is `option name=value` (the decoder knows it by the engine's parse)."""
-
     KIND = Kind.DEAL
     option: str
     value: str
@@ -186,9 +178,7 @@ class LastRoundMarked(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Penalized(Event):
-    """A record penalty (Кодекс 4.2.7) drawn by the correction vote `vote` of record `target`."""
-
+class Penalized(Event):  # a record penalty (Кодекс 4.2.7) by the correction vote `vote`
     KIND = Kind.PENALTY
     line: str
     vote: int
@@ -220,11 +210,10 @@ class EndProposed(Event):
     deadline: str  # ISO time
 
 
+# /dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot writes
+# false (corrections.md 4.2.8: a /dispute is never under the pencil rule).
 @dataclass(frozen=True, slots=True)
 class CorrectionProposed(Event):
-    """/dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot
-    writes false (corrections.md 4.2.8: a /dispute is never under the pencil rule)."""
-
     KIND = Kind.CORRECTION_PROPOSED
     target: int
     line: str
@@ -252,9 +241,7 @@ class ArbiterProposed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RuleChangeProposed(Event):
-    """/rule (conventions.md §1.4); once passed, a `RuleChanged` follows at the log's end."""
-
+class RuleChangeProposed(Event):  # /rule (§1.4); once passed, a `RuleChanged` ends the log
     KIND = Kind.RULE_CHANGE_PROPOSED
     line: str  # "option name=value"
     old: str  # the value in force then
@@ -284,9 +271,7 @@ class VoteReferred(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class VoteClosed(Event):
-    """What a passed vote changes follows as events of its own (ended, edited, dealt, named)."""
-
+class VoteClosed(Event):  # what a passed vote changes follows as events of its own
     KIND = Kind.VOTE_CLOSED
     OMIT = frozenset({"username"})
     vote: int
@@ -314,9 +299,7 @@ ARBITER_SEAT: Final = -1  # `SeatLinked.seat` of the arbiter (not a player): lin
 
 
 @dataclass(frozen=True, slots=True)
-class SeatLinked(Event):
-    """An `@username` seat linked to its account when it first acts (notation.md "Players")."""
-
+class SeatLinked(Event):  # an `@username` seat linked to its account on its first act
     KIND = Kind.SEAT_LINKED
     seat: int
     player: Player

@@ -9,7 +9,7 @@ from fractions import Fraction
 from bot.core import events as ev
 from bot.core.event_codec import decode
 from bot.core.events import Kind
-from bot.core.state import GameState, RecordItem, Vote, proposed, rules_from_snapshot
+from bot.core.state import GameState, RecordItem, Vote, rules_from_snapshot
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -136,7 +136,7 @@ def _apply(state: GameState, row: EventRow, event: ev.Event) -> None:
             pass  # settling up is read from the log by `bot.core.ledger`
         case _:
             assert isinstance(event, ev.Proposed), event
-            state.votes[row.seq] = Vote(row.seq, event.KIND, dict(row.payload), row.author, row.at)
+            state.votes[row.seq] = Vote(row.seq, event, row.author, row.at)
 
 
 def _own(state: GameState, seq: int) -> RecordItem:
@@ -153,20 +153,23 @@ def _link(state: GameState, event: ev.SeatLinked) -> None:
         return
     old = state.names
     state.players[event.seat] = event.player
-    if state.names == old:
+    new = state.names
+    if new == old:
         return
     state.earlier_names.append(old)
     state.revised = state.last_seq
     for index, item in enumerate(state.items):
         if item.change is None:
             item = state.items[index] = copy(item)
-            item.line = _renamed(item.line, old, state.names)
-            item.old_lines = tuple(_renamed(line, old, state.names) for line in item.old_lines)
-    for vote in state.votes.values():
-        for key in ("line", "old"):
-            if isinstance(vote.payload.get(key), str) and vote.kind in ev.RECORD_VOTE_KINDS:
-                vote.payload[key] = _renamed(vote.payload[key], old, state.names)
-        vote.event = proposed(vote.kind, vote.payload)
+            item.line = _renamed(item.line, old, new)
+            item.old_lines = tuple(_renamed(line, old, new) for line in item.old_lines)
+    for vote in state.votes.values():  # a vote's record lines are renamed likewise
+        shown = vote.event
+        if isinstance(shown, ev.CorrectionProposed):
+            line, old_line = _renamed(shown.line, old, new), _renamed(shown.old, old, new)
+            vote.event = replace(shown, line=line, old=old_line)
+        elif isinstance(shown, ev.LateDealProposed):
+            vote.event = replace(shown, line=_renamed(shown.line, old, new))
 
 
 def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:

@@ -20,7 +20,7 @@ from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, wit
 from scoring.sheet import Game
 from scoring.voting import Threshold
 
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "proposed", "started_event"]
+__all__ = ["GameState", "Player", "RecordItem", "Vote", "started_event"]
 
 
 @dataclass(slots=True)
@@ -47,8 +47,7 @@ _undone = attrgetter("undone")
 @dataclass(slots=True)
 class Vote:
     seq: int
-    kind: Kind
-    payload: dict[str, Any]
+    event: ev.Proposed  # the opening event
     author: int | None
     at: datetime
     ballots: dict[int, bool] = field(default_factory=dict)  # user id → yes (the latest cast)
@@ -60,10 +59,10 @@ class Vote:
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
     closed_at: datetime | None = None
-    event: ev.Proposed = field(init=False, repr=False)  # the opening event, typed
 
-    def __post_init__(self) -> None:
-        self.event = proposed(self.kind, self.payload)
+    @property
+    def kind(self) -> Kind:
+        return self.event.KIND
 
     @property
     def threshold(self) -> Threshold:
@@ -240,13 +239,6 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     """The rules a game froze at its start; options missing from an old snapshot take the preset's."""
     options = {k: str(v) for k, v in snapshot["rules"].items() if k != "convention"}
     return stored_rules(snapshot["convention"], seats, options)
-
-
-def proposed(kind: Kind, payload: dict[str, Any]) -> ev.Proposed:
-    """The typed event that opened a vote."""
-    event = decode(kind, payload)
-    assert isinstance(event, ev.Proposed)
-    return event
 
 
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
