@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Final
 
 from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
@@ -101,24 +101,20 @@ def rules_now(state: GameState) -> Rules:
     return rules
 
 
-_SETTLED: dict[int, tuple[weakref.ref[Sheet], Fraction | None, Settlement]] = {}
+_SETTLED: dict[int, tuple[Fraction | None, Settlement]] = {}  # by id(sheet), while it lives
 
 
 def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules at the sheet's end; kept (weakly) while the sheet itself lives."""
+    """Settled under the rules at the sheet's end; kept while the sheet itself lives."""
     key = id(sheet)
     kept = _SETTLED.get(key)
-    if kept is not None and kept[0]() is sheet and kept[1] == state.stake:
-        return kept[2]
+    if kept is not None and kept[0] == state.stake:
+        return kept[1]
+    if kept is None:  # (the finalizer runs before the sheet's id can be taken again)
+        weakref.finalize(sheet, _SETTLED.pop, key, None)
     settled = settle(sheet.rules, sheet.totals, state.stake)
-    _SETTLED[key] = (weakref.ref(sheet, partial(_unsettle, key)), state.stake, settled)
+    _SETTLED[key] = (state.stake, settled)
     return settled
-
-
-def _unsettle(key: int, gone: weakref.ref[Sheet]) -> None:
-    kept = _SETTLED.get(key)
-    if kept is not None and kept[0] is gone:
-        del _SETTLED[key]
 
 
 def index_of(state: GameState, seq: int) -> int | None:

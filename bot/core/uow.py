@@ -19,8 +19,8 @@ log = logging.getLogger(__name__)
 Hook = Callable[[], Awaitable[object]]
 
 
-class _RolledBack(Exception):
-    """Thrown into an open transaction to roll it back."""
+class _RolledBack(Exception):  # thrown into an open transaction to roll it back
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,15 +72,6 @@ class UnitOfWork:
         self._failed = False  # a command failed inside the open transaction
 
     # -- what it holds -----------------------------------------------------------------------
-    @property
-    def records(self) -> bool:
-        """Whether a command ran in it: its commit records something."""
-        return bool(self._commands)
-
-    @property
-    def owed(self) -> tuple[Owed, ...]:
-        return tuple(self._rows)
-
     def owe(self, *rows: Owed) -> None:
         """Replies owed: written with the commit, delivered by the sender after it."""
         self._rows.extend(rows)

@@ -18,14 +18,18 @@ from bot.core.state import GameState, Player, Vote
 from bot.core.uow import UnitOfWork
 from bot.domain import GameStatus
 from scoring import voting
-from scoring.voting import END_THRESHOLD, Threshold
+from scoring.voting import END_THRESHOLD
 
 
 def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> bool | None:
     """A vote's result once it cannot change, else None (`scoring.voting.tally` over its ballots)."""
+    return voting.tally(vote.threshold, *counts(vote, voters), arbiter=arbiter)
+
+
+def counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int, int]:
+    """The vote's yes and no ballots, and how many may vote."""
     ballots = [vote.ballot(v) for v in voters]
-    yes, no = ballots.count(True), ballots.count(False)
-    return voting.tally(Threshold(vote.threshold), yes, no, len(voters), arbiter=arbiter)
+    return ballots.count(True), ballots.count(False), len(voters)
 
 
 def voter_of(state: GameState, caller: Caller) -> Player | None:
@@ -92,14 +96,7 @@ async def vote(
         if ballot.referred is not None:
             if not arbiter:
                 raise GameError("arbiter-only", "", {}, "/history")
-            return await close(
-                unit,
-                ballot,
-                passed=yes,
-                reason=ev.CloseReason.ARBITER,
-                author=caller.user_id,
-                username=caller.username,
-            )
+            return await close(unit, ballot, passed=yes, reason=ev.CloseReason.ARBITER, by=caller)
         if arbiter and not voter_of(state, caller):
             raise GameError("arbiter-waits", "", {}, "/history")
         return await cast(unit, ballot, caller, yes)
@@ -120,14 +117,12 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
-    if passed is None:
-        ballots = [vote.ballot(v) for v in voters]
-        counts = ballots.count(True), ballots.count(False), len(voters)
-        # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
-        if with_arbiter and voting.tied(Threshold(vote.threshold), *counts):
-            return await refer(unit, vote, ev.ReferReason.TIE)
-        return vote_state(state, vote)
-    return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
+    if passed is not None:
+        return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
+    # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
+    if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
+        return await refer(unit, vote, ev.ReferReason.TIE)
+    return vote_state(state, vote)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
@@ -143,19 +138,14 @@ async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
 
 
 async def close(
-    unit: Command,
-    vote: Vote,
-    *,
-    passed: bool,
-    reason: ev.CloseReason,
-    author: int | None = None,
-    username: str | None = None,
+    unit: Command, vote: Vote, *, passed: bool, reason: ev.CloseReason, by: Caller | None = None
 ) -> VoteState:
-    """Close a vote; a passed one then makes its change as events of its own."""
+    """Close a vote (`by` the arbiter, else the bot); a passed one then makes its change."""
     state = unit.state
     proposal = changes.proposal(state, vote)
     if passed and not changes.fits(state, vote):
         passed, reason = False, ev.CloseReason.CONFLICT
+    author, username = (by.user_id, by.username) if by else (None, None)
     await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
     ended: Ended | None = None
     applied: Applied | None = None
