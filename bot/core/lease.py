@@ -6,6 +6,7 @@ import logging
 import os
 import socket
 import uuid
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Final
 
@@ -24,22 +25,16 @@ def instance_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+@dataclass
 class Lease:
     """The vote clock's lease as seen by one instance; `hold()` takes or renews it."""
 
-    def __init__(
-        self,
-        store: Store,
-        holder: str | None = None,
-        seconds: float = LEASE_SECONDS,
-        clock: Clock = utc_now,
-    ) -> None:
-        self.store = store
-        self.name = VOTE_CLOCK
-        self.holder = holder or instance_name()
-        self.seconds = seconds
-        self.clock = clock
-        self.held = False
+    store: Store
+    holder: str = field(default_factory=instance_name)
+    seconds: float = LEASE_SECONDS
+    clock: Clock = utc_now
+    name: str = VOTE_CLOCK
+    held: bool = False
 
     async def hold(self) -> bool:
         """Take the lease if it is free or expired, renew it if it is ours; whether we hold it."""
