@@ -80,7 +80,7 @@ def deal_example(names: Sequence[str], dealer: int) -> str:
 
 
 def table(state: GameState, dealer: int | None = None, sender: int | None = None) -> Table:
-    return Table(state.names, state.usernames, dealer, sender)
+    return Table(state.names, tuple(p.username for p in state.players), dealer, sender)
 
 
 def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
@@ -136,17 +136,12 @@ class Core:
             KEPT_RECORDS // 2, lambda pairs: sum(len(sheet.records) for _, sheet in pairs) + 1
         )
         self.watch: dict[int, tuple[int, datetime]] = {}
-        self.notify: Callable[[], Awaitable[None]] | None = (
-            None  # told when owed rows were committed (the sender)
-        )
+        # told when owed rows were committed (the sender)
+        self.notify: Callable[[], Awaitable[None]] | None = None
         self.games = Games()  # each live game's state and replay, kept
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
-
-    async def told(self) -> None:
-        if self.notify is not None:
-            await self.notify()
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
         return self.track(await self.games.state(repo, row))

@@ -130,10 +130,6 @@ class GameState:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
 
-    @property
-    def usernames(self) -> tuple[str | None, ...]:
-        return tuple(p.username for p in self.players)
-
     def game(self) -> Game:
         if self.rules is None:
             raise ValueError("the game has not started")
@@ -188,12 +184,11 @@ class GameState:
         """The name of a user as this game knows him (player, scorekeeper, arbiter, voter)."""
         if user_id is None:
             return None
-        usernames: dict[int, str | None] = {}
+        username = None  # as his latest ballot gave it
         for vote in self.votes.values():
-            usernames.update(vote.usernames)
-        known = [*self.players, self.scorekeeper, self.arbiter]
-        for person in known:
-            if person is not None and person.is_user(user_id, usernames.get(user_id)):
+            username = vote.usernames.get(user_id, username)
+        for person in (*self.players, self.scorekeeper, self.arbiter):
+            if person is not None and person.is_user(user_id, username):
                 return person.name
         return None
 

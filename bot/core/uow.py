@@ -5,13 +5,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core.base import LIVE, Caller, Core
 from bot.core.command import Command, Write
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
-from bot.core.state import GameState
 from bot.domain import Fault, GameRow, GameStatus, Owed, Repo
 
 log = logging.getLogger(__name__)
@@ -23,21 +21,13 @@ class _RolledBack(Exception):  # thrown into an open transaction to roll it back
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """What the last `rollback` threw away: the rows owed, and whether a command had run."""
-
-    owed: tuple[Owed, ...] = ()
-    records: bool = False
-
-
 class UnitOfWork:
     """One unit of work; `caller` is the update it marks when it writes (None: the bot's own)."""
 
     def __init__(self, core: Core, caller: Caller | None = None) -> None:
         self.core = core
         self.caller = caller
-        self.discarded = Discarded()
+        self.discarded = Unsaved((), False)  # what the last `rollback` threw away
         self._reset()
 
     async def __aenter__(self) -> UnitOfWork:
@@ -53,7 +43,7 @@ class UnitOfWork:
         fault = self.core.store.fault(error)
         if fault is Fault.UNWRITABLE:
             log.warning("the database takes no writes (%s)", error)
-            raise Unsaved(self.discarded.owed, self.discarded.records) from error
+            raise self.discarded from error
         if fault is Fault.TRANSIENT:
             raise Transient(f"{type(error).__name__}: {error}") from error
 
@@ -141,8 +131,10 @@ class UnitOfWork:
             repo = await self._transaction(chat_id)
             unit = Command(self.core, chat_id, repo, self._touch)
             row = await find(repo)
-            if row is not None:
-                unit.adopt(self.core.track(await self._fold(repo, row)))
+            if row is not None and self._dirty:  # not the log as committed: folded apart
+                unit.adopt(self.core.folded(row, await repo.events(row.game_id)))
+            elif row is not None:
+                unit.adopt(await self.core.fold(repo, row))
             return unit
         async with store.reading() as repo:
             await self._mark(repo, write=False)
@@ -163,12 +155,6 @@ class UnitOfWork:
             raise
         self._writes.extend(unit.writes)
         self._commands.append(unit)
-
-    async def _fold(self, repo: Repo, row: GameRow) -> GameState:
-        """The game as `repo` shows it: kept when that is the log as committed, else folded."""
-        if self._dirty:
-            return self.core.folded(row, await repo.events(row.game_id))
-        return await self.core.games.state(repo, row)
 
     async def _lock(self, chat_id: int) -> None:
         if chat_id not in self._chats:
@@ -221,9 +207,9 @@ class UnitOfWork:
         self._reset()
         for unit in commands:
             unit.committed()
-        if rows:
+        if rows and self.core.notify is not None:
             try:
-                await self.core.told()
+                await self.core.notify()
             except Exception:
                 log.exception("the sender could not be woken; it looks again within a tick")
         for hook in then:
@@ -240,7 +226,7 @@ class UnitOfWork:
 
     async def rollback(self) -> None:
         """Forget everything the unit holds; what was owed is kept in `discarded`."""
-        self.discarded = Discarded(tuple(self._rows), bool(self._commands))
+        self.discarded = Unsaved(tuple(self._rows), bool(self._commands))
         stack = self._stack
         self._reset()
         try:
