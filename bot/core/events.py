@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
 from scoring.voting import Threshold
 
@@ -106,9 +106,22 @@ class Event:
     OMIT: ClassVar[frozenset[str]] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+E = TypeVar("E", bound=Event)
+
+
+@dataclass_transform(frozen_default=True)
+def event(kind: Kind, *omit: str) -> Callable[[type[E]], type[E]]:
+    """An event class of this kind, frozen and with slots (a kept game holds many)."""
+
+    def make(cls: type[E]) -> type[E]:
+        cls.KIND, cls.OMIT = kind, frozenset(omit)
+        return dataclass(frozen=True, slots=True)(cls)
+
+    return make
+
+
+@event(Kind.GAME_CREATED)
 class GameCreated(Event):
-    KIND = Kind.GAME_CREATED
     convention: str
     seats: int
     overrides: Mapping[str, str]
@@ -117,21 +130,18 @@ class GameCreated(Event):
     scorekeeper: Player | None  # the creator: he records for named players
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.PLAYER_JOINED)
 class PlayerJoined(Event):
-    KIND = Kind.PLAYER_JOINED
     player: Player
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.PLAYER_LEFT)
 class PlayerLeft(Event):
-    KIND = Kind.PLAYER_LEFT
     name: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.GAME_STARTED)
 class GameStarted(Event):  # the players in seat order, every option of the rules: all frozen
-    KIND = Kind.GAME_STARTED
     players: tuple[Player, ...]
     first_dealer: int
     convention: str
@@ -141,16 +151,13 @@ class GameStarted(Event):  # the players in seat order, every option of the rule
     stake: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.GAME_ENDED)
 class GameEnded(Event):
-    KIND = Kind.GAME_ENDED
     reason: EndReason
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL, "seat", "before", "vote")
 class Dealt(Event):  # `before`: a late deal inserted before that record by the vote `vote`
-    KIND = Kind.DEAL
-    OMIT = frozenset({"seat", "before", "vote"})
     line: str
     before: int | None = None
     vote: int | None = None
@@ -159,9 +166,8 @@ class Dealt(Event):  # `before`: a late deal inserted before that record by the 
 
 # A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose line
 # is `option name=value` (the decoder knows it by the engine's parse).
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL)
 class RuleChanged(Event):
-    KIND = Kind.DEAL
     option: str
     value: str
     vote: int | None = None
@@ -171,31 +177,26 @@ class RuleChanged(Event):
         return f"option {self.option}={self.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.LAST_ROUND)
 class LastRoundMarked(Event):
-    KIND = Kind.LAST_ROUND
     line: str  # "last-round"
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.PENALTY)
 class Penalized(Event):  # a record penalty (Кодекс 4.2.7) by the correction vote `vote`
-    KIND = Kind.PENALTY
     line: str
     vote: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL_UNDONE)
 class DealUndone(Event):  # the pencil rule: the writer takes his record back
-    KIND = Kind.DEAL_UNDONE
     target: int
     line: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL_EDITED, "vote", "warning")
 class DealEdited(Event):  # the pencil rule (no vote) or a passed correction vote
-    KIND = Kind.DEAL_EDITED
-    OMIT = frozenset({"vote", "warning"})
     target: int
     line: str
     old: str
@@ -203,18 +204,16 @@ class DealEdited(Event):  # the pencil rule (no vote) or a passed correction vot
     warning: bool = False  # the writer's first corrected error: no penalty (4.2.7)
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.END_PROPOSED)
 class EndProposed(Event):
-    KIND = Kind.END_PROPOSED
     threshold: Threshold
     deadline: str  # ISO time
 
 
 # /dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot writes
 # false (corrections.md 4.2.8: a /dispute is never under the pencil rule).
-@dataclass(frozen=True, slots=True)
+@event(Kind.CORRECTION_PROPOSED)
 class CorrectionProposed(Event):
-    KIND = Kind.CORRECTION_PROPOSED
     target: int
     line: str
     old: str
@@ -223,26 +222,23 @@ class CorrectionProposed(Event):
     pencil: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.LATE_DEAL_PROPOSED)
 class LateDealProposed(Event):
-    KIND = Kind.LATE_DEAL_PROPOSED
     line: str
     before: int
     threshold: Threshold
     deadline: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.ARBITER_PROPOSED)
 class ArbiterProposed(Event):
-    KIND = Kind.ARBITER_PROPOSED
     arbiter: Player
     threshold: Threshold
     deadline: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.RULE_CHANGE_PROPOSED)
 class RuleChangeProposed(Event):  # /rule (§1.4); once passed, a `RuleChanged` ends the log
-    KIND = Kind.RULE_CHANGE_PROPOSED
     line: str  # "option name=value"
     old: str  # the value in force then
     threshold: Threshold
@@ -255,42 +251,35 @@ Proposed = (
 """An event that opens a vote; its seq is the vote's id."""
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_CAST)
 class VoteCast(Event):  # a voter's ballot; a later cast replaces his earlier one
-    KIND = Kind.VOTE_CAST
     vote: int
     yes: bool
     username: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_REFERRED)
 class VoteReferred(Event):
-    KIND = Kind.VOTE_REFERRED
     vote: int
     reason: ReferReason
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_CLOSED, "username")
 class VoteClosed(Event):  # what a passed vote changes follows as events of its own
-    KIND = Kind.VOTE_CLOSED
-    OMIT = frozenset({"username"})
     vote: int
     passed: bool
     reason: CloseReason
     username: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_POSTED)
 class VotePosted(Event):
-    KIND = Kind.VOTE_POSTED
     vote: int
     message_id: int  # the chat message that shows the vote (to edit it later)
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.ARBITER_NAMED, "vote")
 class ArbiterNamed(Event):
-    KIND = Kind.ARBITER_NAMED
-    OMIT = frozenset({"vote"})
     arbiter: Player | None
     vote: int | None = None
 
@@ -298,16 +287,14 @@ class ArbiterNamed(Event):
 ARBITER_SEAT: Final = -1  # `SeatLinked.seat` of the arbiter (not a player): linked like a seat
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.SEAT_LINKED)
 class SeatLinked(Event):  # an `@username` seat linked to its account on its first act
-    KIND = Kind.SEAT_LINKED
     seat: int
     player: Player
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEBT_OPENED)
 class DebtOpened(Event):  # one transfer of the settlement at the game's end; seq: the debt's id
-    KIND = Kind.DEBT_OPENED
     debtor: Player
     creditor: Player
     debtor_seat: int
@@ -316,9 +303,8 @@ class DebtOpened(Event):  # one transfer of the settlement at the game's end; se
     money: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEBT_MARKED)
 class DebtMarked(Event):
-    KIND = Kind.DEBT_MARKED
     debt: int
     side: DebtSide
 
