@@ -64,8 +64,5 @@ class Heartbeats:
 
 
 HEARTS: Final = Heartbeats()
-
-
-def beat(name: str) -> None:
-    """One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`)."""
-    HEARTS.beat(name)
+# One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`).
+beat: Final = HEARTS.beat
