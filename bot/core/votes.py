@@ -267,16 +267,9 @@ def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
             writer, old_scored, warning, penalty = None, None, False, ()
     except ScoringError:
         return None
-    return Proposal(
-        right.records[index].number,
-        old_scored,
-        right.records[index],
-        tuple(settlement(state, wrong).balances),
-        tuple(settlement(state, right).balances),
-        writer,
-        warning,
-        penalty,
-    )
+    scored = right.records[index]
+    before, after = (tuple(settlement(state, sheet).balances) for sheet in (wrong, right))
+    return Proposal(scored.number, old_scored, scored, before, after, writer, warning, penalty)
 
 
 def outlook(
@@ -287,14 +280,13 @@ def outlook(
     writer_seat = item.seat
     if writer_seat is None and item.author is not None:
         writer_seat = state.seat_of(item.author, None)
-    outcome = (
-        Outcome.FREE  # proposed as free: it keeps the terms its voters were shown
-        if event.pencil
-        else correction_outcome(
-            rules_now(state).record_penalties,
-            earlier_corrections=corrections_count(state, item.author),
+    if event.pencil:  # proposed as free: it keeps the terms its voters were shown
+        outcome = Outcome.FREE
+    else:
+        earlier = corrections_count(state, item.author)
+        outcome = correction_outcome(
+            rules_now(state).record_penalties, earlier_corrections=earlier
         )
-    )
     penalties: tuple[Adjust, ...] = ()
     if outcome is Outcome.PENALTY and writer_seat is not None:
         penalties = record_penalty(state.game(), before, index, new, writer_seat)
@@ -357,17 +349,11 @@ async def make_change(unit: Command, vote: Vote) -> Applied | None:
         for adjust in penalties:
             line = format_record(adjust, state.names)
             await unit.append(ev.Penalized(line, vote.seq, target), None)
-        sheet = unit.sheet()
-        writer = state.player_name(item.author)
+        sheet, writer = unit.sheet(), state.player_name(item.author)
+        scored, old = sheet.records[index], state.item(target).old_lines[-1]  # (as edited: a copy)
+        penalized, warned = tuple(sheet.records[len(before) :]), writer if warning else None
         return Applied(
-            sheet.records[index].number,
-            state.item(target).old_lines[-1],  # the record as the edit left it (a copy)
-            sheet.records[index],
-            sheet,
-            settlement(state, sheet),
-            tuple(sheet.records[len(before) :]),
-            writer if warning else None,
-            writer,
+            scored.number, old, scored, sheet, settlement(state, sheet), penalized, warned, writer
         )
     if isinstance(event, ev.LateDealProposed):
         # Inserted before the record it was proposed before (Кодекс 4.2.10).
