@@ -29,18 +29,14 @@ def clone(state: GameState) -> GameState:
         overrides=dict(state.overrides),
         players=list(state.players),
         items=list(state.items),
-        votes={seq: _copy_vote(vote) for seq, vote in state.votes.items()},
+        votes={
+            seq: replace(vote, ballots=dict(vote.ballots), usernames=dict(vote.usernames))
+            for seq, vote in state.votes.items()
+        },
         debt_rows=list(state.debt_rows),
         log=None if state.log is None else list(state.log),
         corrections=list(state.corrections),
     )
-
-
-def _copy_vote(vote: Vote) -> Vote:
-    vote = copy(vote)
-    vote.ballots = dict(vote.ballots)
-    vote.usernames = dict(vote.usernames)
-    return vote
 
 
 def apply(state: GameState, row: EventRow) -> None:

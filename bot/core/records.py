@@ -7,13 +7,12 @@ from typing import Final
 
 from bot.core import events as ev
 from bot.core.base import Caller, records_of, rules_now, settlement, table
-from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import Kind
 from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal

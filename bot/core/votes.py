@@ -17,7 +17,6 @@ from bot.core.base import (
     settlement,
     table,
 )
-from bot.core.command import Command
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.event_codec import encode
@@ -25,7 +24,7 @@ from bot.core.events import Kind
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus
 from scoring import voting
 from scoring.corrections import record_penalty
