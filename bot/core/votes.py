@@ -149,7 +149,7 @@ async def expire_vote(unit: Command, vote: Vote) -> VoteState:
 
 async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
     await unit.append(ev.VoteReferred(vote.seq, reason), None)
-    return vote_state(unit.state, vote, reason=reason)
+    return vote_state(unit.state, vote, reason)
 
 
 async def close(
@@ -170,22 +170,14 @@ async def close(
             ended = await end(unit, how, None)
         else:
             applied = await make_change(unit, vote)
-    return vote_state(state, vote, passed, reason, ended, proposal, applied)
-
-
-def vote_state(
-    state: GameState,
-    vote: Vote,
-    passed: bool | None = None,
-    reason: ev.CloseReason | ev.ReferReason | None = None,
-    ended: Ended | None = None,
-    proposal: Proposal | None = None,
-    applied: Applied | None = None,
-) -> VoteState:
-    if proposal is None and applied is None:
-        proposal = proposal_of(state, vote)
     voters = tuple(state.voters())
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
+
+
+def vote_state(state: GameState, vote: Vote, reason: ev.ReferReason | None = None) -> VoteState:
+    """A vote still open (`reason`: why it went to the arbiter), with what it would change."""
+    voters, proposal = tuple(state.voters()), proposal_of(state, vote)
+    return VoteState(state, vote, voters, None, reason, None, proposal, None, state.chat_id)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
