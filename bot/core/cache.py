@@ -163,9 +163,14 @@ class Games:
             line.marks = {k: r for k, r in line.marks.items() if k <= shared}
             line.recent = [k for k in line.recent if k in line.marks]
             line.tip = line.marks[start].fork() if start else Replay(game)
-            line.records = list(records[:start])
-        else:
-            self._mark_recent(line)
+        elif line.tip.count and line.tip.count not in line.marks:
+            # the tip is kept before it moves on: a failed try or an undo comes back to it
+            line.marks[line.tip.count] = line.tip.fork()
+            line.recent.append(line.tip.count)
+            while len(line.recent) > RECENT:
+                old = line.recent.pop(0)
+                if old % CHECKPOINT:
+                    line.marks.pop(old, None)
         try:
             self._advance(line, records)
         finally:
@@ -187,16 +192,3 @@ class Games:
                 for old in checkpoints[:-MARKS]:
                     if old not in line.recent:
                         del line.marks[old]
-
-    @staticmethod
-    def _mark_recent(line: _Line) -> None:
-        """Keep the tip before it moves on: a failed try or an undo comes back to it."""
-        at = line.tip.count
-        if at == 0 or at in line.marks:
-            return
-        line.marks[at] = line.tip.fork()
-        line.recent.append(at)
-        while len(line.recent) > RECENT:
-            old = line.recent.pop(0)
-            if old % CHECKPOINT:
-                line.marks.pop(old, None)
