@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -54,18 +55,11 @@ class _Line:
 
 
 def common_prefix(a: Sequence[Record], b: Sequence[Record]) -> int:
-    """How many records the two lists share from the start."""
+    """How many records the two lists share from the start (halving: the slices compare in C)."""
     n = min(len(a), len(b))
     if a[:n] == b[:n]:
         return n
-    lo, hi = 0, n  # a[:lo] == b[:lo], a[:hi] != b[:hi]: halve (the slices compare in C)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return bisect_left(range(n), True, key=lambda k: a[:k] != b[:k]) - 1  # the first that differ
 
 
 class Kept(Generic[V]):
