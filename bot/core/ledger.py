@@ -96,20 +96,12 @@ class Payment:
 
 def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
     """Each person's balance over these debts of one kind, exactly; positive: he is owed."""
-    people: dict[tuple[str, str], int] = {}
-    players: list[Player] = []
-    sums: list[Fraction] = []
-    for debt in debts:
-        if debt.money is not money:
-            continue
+    found: dict[tuple[str, str], tuple[Player, Fraction]] = {}  # by person, first seen first
+    for debt in [debt for debt in debts if debt.money is money]:
         for player, sign in ((debt.debtor, -1), (debt.creditor, 1)):
-            key = person(player)
-            if key not in people:
-                people[key] = len(players)
-                players.append(player)
-                sums.append(Fraction(0))
-            sums[people[key]] += sign * Fraction(debt.amount)
-    return players, sums
+            first, total = found.get(person(player), (player, Fraction(0)))
+            found[person(player)] = (first, total + sign * Fraction(debt.amount))
+    return [player for player, _ in found.values()], [total for _, total in found.values()]
 
 
 def net(debts: Sequence[Debt]) -> list[Payment]:
