@@ -178,18 +178,13 @@ class Core:
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
         """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
-        kept = [
-            pair
-            for pair in self._recent.get(state.game_id) or []
-            if pair[0].last_seq != state.last_seq
-        ]
+        pairs = self._recent.get(state.game_id) or []
+        kept = [pair for pair in pairs if pair[0].last_seq != state.last_seq]
         kept.append((clone(state), sheet))
         kept.sort(key=lambda pair: pair[0].last_seq)
         self._recent.put(state.game_id, kept[-RECENT_SEQS:])
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         """The game's state and sheet as its log stood at event `seq`, if kept."""
-        for state, sheet in self._recent.get(game_id) or []:
-            if state.last_seq == seq:
-                return state, sheet
-        return None
+        pairs = self._recent.get(game_id) or []
+        return next((pair for pair in pairs if pair[0].last_seq == seq), None)

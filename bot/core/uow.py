@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
+from functools import partial
 
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
@@ -103,7 +104,7 @@ class Command:
         else:
             seq = state.last_seq + 1
             row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
-            self.writes.append(_appending(row))
+            self.writes.append(partial(_append_row, row))
         apply(state, row)
         if kind in VOTE_KINDS:
             self.core.track(state)
@@ -136,13 +137,10 @@ class Command:
             raise
 
 
-def _appending(row: EventRow) -> Write:
-    async def write(repo: Repo) -> None:
-        stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
-        if stored.seq != row.seq:  # the chats' locks make this impossible; never write past it
-            raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
-
-    return write
+async def _append_row(row: EventRow, repo: Repo) -> None:
+    stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
+    if stored.seq != row.seq:  # the chats' locks make this impossible; never write past it
+        raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
 
 
 class _RolledBack(Exception):  # thrown into an open transaction to roll it back
