@@ -46,10 +46,7 @@ def apply(state: GameState, row: EventRow) -> None:
         state.debt_rows.append(row)
     if state.log is not None:
         state.log.append(row)
-    _apply(state, row, decode(row.kind, row.payload, row.schema_version))
-
-
-def _apply(state: GameState, row: EventRow, event: ev.Event) -> None:
+    event = decode(row.kind, row.payload, row.schema_version)
     match event:
         case ev.GameCreated():
             state.convention = event.convention

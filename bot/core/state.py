@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from fractions import Fraction
@@ -217,11 +218,8 @@ class GameState:
     def canonical(self, line: str, lang: str = "en") -> str:
         """A stored record line as it reads now (written with the names before any link)."""
         for names in (self.names, *reversed(self.earlier_names)):
-            try:
-                record = parse_record(line, Table(names))
-            except ScoringError:
-                continue
-            return format_record(record, self.names, lang=lang)
+            with suppress(ScoringError):
+                return format_record(parse_record(line, Table(names)), self.names, lang=lang)
         return line
 
 
