@@ -1,12 +1,13 @@
-"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`."""
+"""The typed events of a game's append-only log, and their JSON payloads both ways."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
+from scoring.notation import parse_rule_change
 from scoring.voting import Threshold
 
 
@@ -107,6 +108,7 @@ class Event:
 
 
 E = TypeVar("E", bound=Event)
+_CLASSES: Final[dict[Kind, type[Event]]] = {}  # every typed event by its kind
 
 
 @dataclass_transform(frozen_default=True)
@@ -115,7 +117,9 @@ def event(kind: Kind, *omit: str) -> Callable[[type[E]], type[E]]:
 
     def make(cls: type[E]) -> type[E]:
         cls.KIND, cls.OMIT = kind, frozenset(omit)
-        return dataclass(frozen=True, slots=True)(cls)
+        made = dataclass(frozen=True, slots=True)(cls)
+        _CLASSES.setdefault(kind, made)  # the first of a kind: a `RuleChanged` is a `deal` too
+        return made
 
     return make
 
@@ -310,3 +314,82 @@ class DebtMarked(Event):
 
 
 DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
+
+
+# -- the JSON payloads ------------------------------------------------------------------------
+Payload = dict[str, Any]
+
+SCHEMA_VERSION: Final = 1
+"""The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
+(the shape written before the typed log, so no stored event is rewritten)."""
+
+_REASONS: Final[dict[Kind, type[StrEnum]]] = {
+    Kind.GAME_ENDED: EndReason,
+    Kind.VOTE_REFERRED: ReferReason,
+    Kind.VOTE_CLOSED: CloseReason,
+}
+
+# How a stored value reads back into its field, by the field's name (others are kept as stored).
+_READERS: Final[dict[str, Callable[[Any], object]]] = {
+    **dict.fromkeys(
+        ("player", "arbiter", "scorekeeper", "debtor", "creditor"),
+        lambda raw: Player.of(raw) if raw else None,
+    ),
+    **dict.fromkeys(("yes", "passed", "pencil", "warning", "money"), bool),
+    **dict.fromkeys(("overrides", "rules"), lambda raw: {str(k): str(v) for k, v in raw.items()}),
+    "players": lambda raw: tuple(map(Player.of, raw)),
+    "threshold": Threshold,
+    "side": DebtSide,
+}
+
+
+def _json(value: object) -> object:
+    if isinstance(value, Player):
+        return value.payload()
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def encode(event: Event) -> tuple[Kind, Payload]:
+    """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
+    if isinstance(event, RuleChanged):
+        payload: Payload = {"line": event.line}
+        if event.vote is not None:
+            payload["vote"] = event.vote
+        return Kind.DEAL, payload
+    payload = {}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if f.name in event.OMIT and (value is None or value is False):
+            continue
+        payload[f.name] = _json(value)
+    return event.KIND, payload
+
+
+class UnknownSchema(ValueError):
+    """An event written by a newer bot than this one (its schema_version is unknown)."""
+
+
+def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
+    """The typed event of a stored row."""
+    if schema_version != 1:
+        raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
+    which = Kind(kind)
+    if which is Kind.DEAL:
+        change = parse_rule_change(str(payload["line"]))
+        if change is not None:
+            return RuleChanged(change.option, change.value, payload.get("vote"))
+    cls = _CLASSES[which]
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name in payload:
+            read = _REASONS[which] if f.name == "reason" else _READERS.get(f.name)
+            values[f.name] = payload[f.name] if read is None else read(payload[f.name])
+        elif f.name == "threshold":  # v1 votes had none: they were unanimous
+            values[f.name] = Threshold.ALL
+    return cls(**values)

@@ -7,8 +7,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from bot.core import events as ev
-from bot.core.event_codec import decode
-from bot.core.events import Kind
+from bot.core.events import Kind, decode
 from bot.core.state import GameState, RecordItem, Vote, rules_from_snapshot
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError

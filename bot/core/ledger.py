@@ -8,8 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.core.event_codec import decode
-from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player
+from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player, decode
 from bot.domain import EventRow, GameRow
 from scoring.settle import settle_balances
 

@@ -11,8 +11,7 @@ from operator import attrgetter
 from typing import Any
 
 from bot.core import events as ev
-from bot.core.event_codec import decode
-from bot.core.events import Kind, Player
+from bot.core.events import Kind, Player, decode
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record

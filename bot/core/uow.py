@@ -11,8 +11,7 @@ from functools import partial
 
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
-from bot.core.event_codec import SCHEMA_VERSION, encode
-from bot.core.events import ARBITER_SEAT, VOTE_KINDS, Event
+from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
 from bot.core.folding import apply
 from bot.core.newgame import name_from_profile
 from bot.core.state import GameState

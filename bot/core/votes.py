@@ -19,8 +19,7 @@ from bot.core.base import (
 )
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
-from bot.core.event_codec import encode
-from bot.core.events import Kind
+from bot.core.events import Kind, encode
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
