@@ -69,7 +69,6 @@ def apply(state: GameState, row: EventRow) -> None:
             snapshot = {"convention": event.convention, "rules": event.rules}
             state.rules = rules_from_snapshot(snapshot, state.seats)
             state.status = GameStatus.PLAYING
-            state.started_at = row.at
         case ev.GameEnded():
             state.status = GameStatus.ENDED
             state.ended_reason = event.reason
@@ -97,7 +96,6 @@ def apply(state: GameState, row: EventRow) -> None:
             item = _own(state, event.target)
             item.old_lines = (*item.old_lines, item.line)
             item.line = event.line
-            item.edited_at = row.at
             state.revised = row.seq
             if event.vote is not None:
                 item.votes = (*item.votes, event.vote)
@@ -115,7 +113,6 @@ def apply(state: GameState, row: EventRow) -> None:
             vote.passed = event.passed
             vote.reason = event.reason
             vote.decided_by = row.author
-            vote.closed_at = row.at
             if row.author is not None and event.username:
                 vote.usernames.setdefault(row.author, event.username)
         case ev.VotePosted():

@@ -33,7 +33,6 @@ class RecordItem:
     author: int | None
     at: datetime
     old_lines: tuple[str, ...] = ()  # lines it had before edits (a tuple: most records have none)
-    edited_at: datetime | None = None
     undone: bool = False
     seat: int | None = None  # the writer's seat, when the writer plays
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
@@ -58,7 +57,6 @@ class Vote:
     referred: ev.ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
-    closed_at: datetime | None = None
 
     @property
     def kind(self) -> Kind:
@@ -101,7 +99,6 @@ class GameState:
     arbiter: Player | None = None
     ended_reason: ev.EndReason | None = None
     created_at: datetime | None = None
-    started_at: datetime | None = None
     last_seq: int = 0
     debt_rows: list[EventRow] = field(default_factory=list)  # the debts' events, in log order
     # The whole log, only when read for /history or the export (`archive.read_log`): a kept game
