@@ -29,11 +29,8 @@ Write = Callable[[Repo], Awaitable[object]]
 class Command:
     """A command's part of its unit; a direct one writes at once into the open transaction."""
 
-    def __init__(
-        self, core: Core, chat_id: int, repo: Repo | None, touched: Callable[[], None]
-    ) -> None:
+    def __init__(self, core: Core, repo: Repo | None, touched: Callable[[], None]) -> None:
         self.core = core
-        self.chat_id = chat_id
         self._repo = repo
         self._touched = touched  # tells the unit its open transaction holds its writes
         self._state: GameState | None = None
@@ -254,7 +251,7 @@ class UnitOfWork:
         store = self.core.store
         if direct or not store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
-            unit = Command(self.core, chat_id, repo, self._touch)
+            unit = Command(self.core, repo, self._touch)
             row = await find(repo)
             if row is not None and self._dirty:  # not the log as committed: folded apart
                 unit.adopt(self.core.folded(row, await repo.events(row.game_id)))
@@ -265,7 +262,7 @@ class UnitOfWork:
             await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
-        unit = Command(self.core, chat_id, None, self._touch)
+        unit = Command(self.core, None, self._touch)
         if row is not None and read is not None:  # folded with the store free
             unit.adopt(self.core.track(self.core.games.take(row, read)))
         return unit
