@@ -40,9 +40,6 @@ class RecordItem:
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
 
 
-_undone = attrgetter("undone")
-
-
 @dataclass(slots=True)
 class Vote:
     seq: int
@@ -120,8 +117,8 @@ class GameState:
 
     @property
     def records(self) -> list[RecordItem]:
-        """The records in force, in play order."""
-        return list(filterfalse(_undone, self.items))  # (in C: asked several times a command)
+        """The records in force, in play order (filtered in C: asked several times a command)."""
+        return list(filterfalse(attrgetter("undone"), self.items))
 
     @property
     def names(self) -> tuple[str, ...]:
