@@ -135,7 +135,7 @@ async def many_chats(
 def forget_pictures() -> None:
     """What a restarted process has of a game: no text measured, nothing cached."""
     model.text_width.cache_clear()
-    cache._PARSED.clear()
+    cache.parsed.cache_clear()
     base._SETTLED.clear()
 
 

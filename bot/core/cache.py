@@ -6,6 +6,7 @@ from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Final, Generic, TypeVar
 
 from bot.core.folding import apply, clone, fold
@@ -26,17 +27,11 @@ RECENT: Final = 2  # and at the last few points the kept replay was advanced fro
 TABLES: Final = 256  # tables whose lines read are kept (`parsed`)
 V = TypeVar("V")
 
-_PARSED: OrderedDict[Table, dict[str, Record]] = OrderedDict()
 
-
+@lru_cache(maxsize=TABLES)
 def parsed(tab: Table) -> dict[str, Record]:
     """The records read so far at this table, by their stored line."""
-    known = _PARSED.get(tab)
-    if known is None:
-        known = _PARSED[tab] = {}
-        while len(_PARSED) > TABLES:
-            _PARSED.popitem(last=False)
-    return known
+    return {}
 
 
 Log = tuple[GameState | None, list[EventRow]]
