@@ -318,12 +318,10 @@ class UnitOfWork:
         """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
-        if self._repo is not None:
-            await self._write(self._repo)
-        elif self._writes or self._rows or self._commands:
-            async with self.core.store.transaction() as repo:
-                await self._mark(repo)
-                await self._write(repo)
+        if self._repo is not None or self._writes or self._rows or self._commands:
+            repo = await self._transaction()  # (the writes kept for the commit go in it)
+            if self._rows:
+                await repo.owe(list(self._rows))
         await self._stack.aclose()  # the open transaction commits, then the chats' locks go
         commands, rows, then = self._commands, self._rows, self._then
         self._reset()
@@ -339,12 +337,6 @@ class UnitOfWork:
                 await hook()
             except Exception as error:
                 log.warning("a follow-up of a committed unit failed (%s)", error)
-
-    async def _write(self, repo: Repo) -> None:
-        for write in self._writes:
-            await write(repo)
-        if self._rows:
-            await repo.owe(list(self._rows))
 
     async def rollback(self) -> None:
         """Forget everything the unit holds; what was owed is kept in `discarded`."""
