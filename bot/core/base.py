@@ -144,7 +144,8 @@ class Core:
         return self._locks.setdefault(chat_id, asyncio.Lock())
 
     async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.track(await self.games.state(repo, row))
+        """The game's state as its log stands, as a copy of its own for the caller."""
+        return self.track(self.games.take(row, await self.games.read(repo, row)))
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)

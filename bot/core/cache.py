@@ -104,10 +104,6 @@ class Games:
         self.replayed = 0  # records replayed (likewise)
 
     # -- the folded state --------------------------------------------------------------------
-    async def state(self, repo: Repo, row: GameRow) -> GameState:
-        """The game's state as its log stands, as a copy of its own for the caller."""
-        return self.take(row, await self.read(repo, row))
-
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read: the events after the kept state's seq, or the whole log."""
         game_id = row.game_id
