@@ -16,12 +16,7 @@ VOTE_CLOCK: Final = "vote_clock"
 # outbox every 0.5 s but waits for a round of sends (a request times out after 20 s); the vote
 # clock ticks every second. Telegram sends a webhook nothing while the chats are quiet, so its age
 # is reported and never stale: the listener answering `/healthz` is its own sign of life.
-STALE_AFTER: Final[dict[str, float | None]] = {
-    POLLER: 90.0,
-    WEBHOOK: None,
-    SENDER: 60.0,
-    VOTE_CLOCK: 60.0,
-}
+STALE_AFTER: Final = {POLLER: 90.0, WEBHOOK: None, SENDER: 60.0, VOTE_CLOCK: 60.0}
 
 
 class Age(NamedTuple):
