@@ -62,8 +62,7 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
         young = voting.dispute_window(later[0].at if later else None, unit.now(), grace)
         terms = voting.dispute_terms(young, by_writer=item.author == caller.user_id)
         if not terms.allowed:
-            writer = state.player_name(item.author) or "?"
-            params = {"writer": writer, "seconds": str(grace)}
+            params = {"writer": state.player_name(item.author) or "?", "seconds": str(grace)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         # A /dispute is never under the pencil rule, however soon it follows the record
         # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.

@@ -267,9 +267,7 @@ def outlook(
 ) -> tuple[bool, tuple[Adjust, ...]]:
     """What a correction costs its writer if it passes (Кодекс 4.2.7): warning or penalty."""
     item = state.records[index]
-    writer_seat = item.seat
-    if writer_seat is None and item.author is not None:
-        writer_seat = state.seat_of(item.author, None)
+    writer_seat = state.seat_of(item.author, None) if item.seat is None else item.seat
     if event.pencil:  # proposed as free: it keeps the terms its voters were shown
         outcome = Outcome.FREE
     else:
