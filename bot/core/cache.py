@@ -84,12 +84,9 @@ class Kept(Generic[V]):
             _, (_, gone) = self._values.popitem(last=False)
             self.weight -= gone
 
-    def pop(self, key: int) -> V | None:
-        found = self._values.pop(key, None)
-        if found is None:
-            return None
-        self.weight -= found[1]
-        return found[0]
+    def pop(self, key: int) -> None:
+        _, weight = self._values.pop(key, (None, 0))
+        self.weight -= weight
 
 
 class Games:
