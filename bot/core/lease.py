@@ -39,10 +39,9 @@ class Lease:
     async def hold(self) -> bool:
         """Take the lease if it is free or expired, renew it if it is ours; whether we hold it."""
         now = self.clock()
+        until = now + timedelta(seconds=self.seconds)
         async with self.store.transaction() as repo:
-            held = await repo.take_lease(
-                self.name, self.holder, now, now + timedelta(seconds=self.seconds)
-            )
+            held = await repo.take_lease(self.name, self.holder, now, until)
         if held != self.held:
             log.info("lease %s %s by %s", self.name, "taken" if held else "lost", self.holder)
         self.held = held

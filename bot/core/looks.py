@@ -59,9 +59,8 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
             state.chat_id, state.thread_id = row.chat_id, row.thread_id
     if state.rules is None:
         return _snap(state, None)
-    if state.last_seq == seq:
-        return _snap(state, core.sheet(state))
-    return _snap(state, core.cached(state) or replay(state.game(), records_of(state)))
+    sheet = core.sheet(state) if state.last_seq == seq else core.cached(state)
+    return _snap(state, sheet or replay(state.game(), records_of(state)))
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
