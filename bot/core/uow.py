@@ -29,23 +29,19 @@ Write = Callable[[Repo], Awaitable[object]]
 class Command:
     """A command's part of its unit; a direct one writes at once into the open transaction."""
 
-    def __init__(self, core: Core, repo: Repo | None, touched: Callable[[], None]) -> None:
-        self.core = core
+    def __init__(self, uow: UnitOfWork, repo: Repo | None) -> None:
+        self.core = uow.core
+        self._uow = uow  # told that its open transaction holds this command's writes
         self._repo = repo
-        self._touched = touched  # tells the unit its open transaction holds its writes
         self._state: GameState | None = None
         self.writes: list[Write] = []
         self._sheets: list[tuple[GameState, int, Sheet]] = []
 
     @property
-    def in_transaction(self) -> bool:
-        return self._repo is not None
-
-    @property
     def repo(self) -> Repo:
         """The open transaction's repository (direct commands): what it writes is the unit's."""
         assert self._repo is not None, "only a direct command holds the repository"
-        self._touched()
+        self._uow._dirty = True
         return self._repo
 
     def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
@@ -65,10 +61,6 @@ class Command:
     def adopt(self, state: GameState) -> None:
         """A game this command created or read (nothing to fold yet)."""
         self._state = state
-
-    @property
-    def has_state(self) -> bool:
-        return self._state is not None
 
     @property
     def state(self) -> GameState:
@@ -195,9 +187,6 @@ class UnitOfWork:
     def now(self) -> datetime:
         return self.core.clock()
 
-    def _touch(self) -> None:
-        self._dirty = True
-
     # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
@@ -207,7 +196,7 @@ class UnitOfWork:
         unit = await self._begin(
             caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
         )
-        if unit.has_state:
+        if unit._state is not None:
             await unit.link(caller)
         async with self._running(unit) as running:
             yield running
@@ -216,7 +205,7 @@ class UnitOfWork:
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
         """A command of the bot itself on one game; None when the game is gone or has ended."""
         unit = await self._begin(chat_id, lambda repo: repo.game(game_id), direct=False)
-        if not unit.has_state or unit.state.status is GameStatus.ENDED:
+        if unit._state is None or unit.state.status is GameStatus.ENDED:
             yield None
             return
         async with self._running(unit) as running:
@@ -251,7 +240,7 @@ class UnitOfWork:
         store = self.core.store
         if direct or not store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
-            unit = Command(self.core, repo, self._touch)
+            unit = Command(self, repo)
             row = await find(repo)
             if row is not None and self._dirty:  # not the log as committed: folded apart
                 unit.adopt(self.core.folded(row, await repo.events(row.game_id)))
@@ -262,7 +251,7 @@ class UnitOfWork:
             await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
-        unit = Command(self.core, None, self._touch)
+        unit = Command(self, None)
         if row is not None and read is not None:  # folded with the store free
             unit.adopt(self.core.track(self.core.games.take(row, read)))
         return unit
@@ -272,7 +261,7 @@ class UnitOfWork:
         try:
             yield unit
         except BaseException:
-            if unit.in_transaction:  # its writes are in the transaction: it cannot commit
+            if unit._repo is not None:  # its writes are in the transaction: it cannot commit
                 self._failed = True
             raise
         self._writes.extend(unit.writes)
