@@ -54,7 +54,6 @@ def apply(state: GameState, row: EventRow) -> None:
             state.stake = Fraction(event.stake) if event.stake else None
             state.dealer_ref = event.dealer
             state.scorekeeper = event.scorekeeper
-            state.created_at = row.at
         case ev.PlayerJoined():
             state.players.append(event.player)
         case ev.PlayerLeft():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from math import inf
 from typing import Final, NamedTuple
 
 POLLER: Final = "poller"
@@ -50,12 +51,10 @@ class Heartbeats:
     def ages(self) -> list[Age]:
         """Every watched loop, in the order they were watched."""
         now = self._clock()
-        found: list[Age] = []
-        for name, since in self._watched.items():
-            seconds = now - max(self._last.get(name, since), since)
-            limit = STALE_AFTER.get(name)
-            found.append(Age(name, seconds, limit is not None and seconds > limit))
-        return found
+        ages = [
+            (name, now - max(self._last.get(name, at), at)) for name, at in self._watched.items()
+        ]
+        return [Age(name, age, age > (STALE_AFTER.get(name) or inf)) for name, age in ages]
 
 
 HEARTS: Final = Heartbeats()

@@ -95,7 +95,6 @@ class GameState:
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
     ended_reason: ev.EndReason | None = None
-    created_at: datetime | None = None
     last_seq: int = 0
     debt_rows: list[EventRow] = field(default_factory=list)  # the debts' events, in log order
     # The whole log, only when read for /history or the export (`archive.read_log`): a kept game

@@ -86,13 +86,9 @@ class Command:
         """Append a typed event and fold it into the state; its seq is the log's next."""
         state = self.state
         kind, payload = encode(event)
-        at = self.now()
-        if self._repo is not None:
-            row = await self.repo.append(state.game_id, kind.value, payload, author, at)
-        else:
-            seq = state.last_seq + 1
-            row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
-            self.writes.append(partial(_append_row, row))
+        seq, at = state.last_seq + 1, self.now()
+        row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
+        await self.write(partial(_append_row, row))
         apply(state, row)
         if kind in VOTE_KINDS:
             self.core.track(state)
