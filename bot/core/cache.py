@@ -136,7 +136,6 @@ class Games:
         line = self._lines.get(game_id)
         if line is None or line.game != game:
             line = _Line(game, Replay(game))
-        self._lines.put(game_id, line)
         shared = common_prefix(line.records, records)
         if shared == len(line.records) == len(records):
             return line.tip.sheet()

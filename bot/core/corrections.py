@@ -38,12 +38,10 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
             shown = deal_example(state.names, last.dealer or 0).removeprefix("/deal ")
             example = f"/dispute {last.number or 1} {shown}"
         wanted = number.strip().lstrip("#№")
-        found = [
-            i for i, d in enumerate(sheet.records) if wanted.isdigit() and d.number == int(wanted)
-        ]
-        if not found:
+        numbers = [scored.number for scored in sheet.records]
+        if not wanted.isdigit() or int(wanted) not in numbers:
             raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
-        index = found[0]
+        index = numbers.index(int(wanted))
         item, scored = state.records[index], sheet.records[index]
         if votes_on(state, item):
             raise GameError("vote-open", f"#{scored.number}", {}, "/history")

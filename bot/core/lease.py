@@ -33,7 +33,6 @@ class Lease:
     holder: str = field(default_factory=instance_name)
     seconds: float = LEASE_SECONDS
     clock: Clock = utc_now
-    name: str = VOTE_CLOCK
     held: bool = False
 
     async def hold(self) -> bool:
@@ -41,9 +40,9 @@ class Lease:
         now = self.clock()
         until = now + timedelta(seconds=self.seconds)
         async with self.store.transaction() as repo:
-            held = await repo.take_lease(self.name, self.holder, now, until)
+            held = await repo.take_lease(VOTE_CLOCK, self.holder, now, until)
         if held != self.held:
-            log.info("lease %s %s by %s", self.name, "taken" if held else "lost", self.holder)
+            log.info("lease %s %s by %s", VOTE_CLOCK, "taken" if held else "lost", self.holder)
         self.held = held
         return held
 
@@ -52,7 +51,7 @@ class Lease:
         if not self.held:
             return
         async with self.store.transaction() as repo:
-            await repo.release_lease(self.name, self.holder)
+            await repo.release_lease(VOTE_CLOCK, self.holder)
         self.held = False
 
 

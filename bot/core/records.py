@@ -107,7 +107,7 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         if user_id is not None:
             await unit.write(lambda repo: repo.add_member(game_id, user_id))
         unit.remember(sheet)
-        return Recorded(state, state.items[-1], sheet.records[-1], sheet, settlement(state, sheet))
+        return Recorded(state, sheet.records[-1], sheet, settlement(state, sheet))
 
 
 def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from bot.core.events import CloseReason, EndReason, ReferReason
 from bot.core.ledger import Debt
-from bot.core.state import GameState, Player, RecordItem, Vote
+from bot.core.state import GameState, Player, Vote
 from bot.domain import ChatSettings
 from scoring.deal import Adjust
 from scoring.settle import Settlement
@@ -42,7 +42,6 @@ class Recorded(NamedTuple):
     """A record taken: a deal (`scored.number` ≥ 1) or the last-round mark (number 0)."""
 
     state: GameState
-    item: RecordItem
     scored: ScoredRecord
     sheet: Sheet
     settlement: Settlement
