@@ -47,27 +47,23 @@ def apply(state: GameState, row: EventRow) -> None:
         state.log.append(row)
     event = decode(row.kind, row.payload, row.schema_version)
     match event:
-        case ev.GameCreated():
-            state.convention = event.convention
-            state.seats = event.seats
-            state.overrides = dict(event.overrides)
+        case ev.GameCreated() | ev.GameStarted():  # the start sets again what the creation set
+            state.convention, state.overrides = event.convention, dict(event.overrides)
             state.stake = Fraction(event.stake) if event.stake else None
-            state.dealer_ref = event.dealer
-            state.scorekeeper = event.scorekeeper
+            if isinstance(event, ev.GameCreated):
+                state.seats, state.dealer_ref = event.seats, event.dealer
+                state.scorekeeper = event.scorekeeper
+            else:
+                state.players = list(event.players)
+                state.seats = len(state.players)
+                state.first_dealer = event.first_dealer
+                snapshot = {"convention": event.convention, "rules": event.rules}
+                state.rules = rules_from_snapshot(snapshot, state.seats)
+                state.status = GameStatus.PLAYING
         case ev.PlayerJoined():
             state.players.append(event.player)
         case ev.PlayerLeft():
             state.players = [pl for pl in state.players if pl.name != event.name]
-        case ev.GameStarted():
-            state.players = list(event.players)
-            state.seats = len(state.players)
-            state.first_dealer = event.first_dealer
-            state.convention = event.convention
-            state.overrides = dict(event.overrides)
-            state.stake = Fraction(event.stake) if event.stake else None
-            snapshot = {"convention": event.convention, "rules": event.rules}
-            state.rules = rules_from_snapshot(snapshot, state.seats)
-            state.status = GameStatus.PLAYING
         case ev.GameEnded():
             state.status = GameStatus.ENDED
             state.ended_reason = event.reason

@@ -35,7 +35,7 @@ class Command:
         self._repo = repo
         self._state: GameState | None = None
         self.writes: list[Write] = []
-        self._sheets: list[tuple[GameState, int, Sheet]] = []
+        self._sheet: tuple[int, Sheet] | None = None  # the latest replayed, at its seq
 
     @property
     def repo(self) -> Repo:
@@ -104,12 +104,12 @@ class Command:
         return sheet
 
     def remember(self, sheet: Sheet) -> None:
-        self._sheets.append((self.state, self.state.last_seq, sheet))
+        self._sheet = (self.state.last_seq, sheet)
 
     def committed(self) -> None:
-        for state, seq, sheet in self._sheets:
-            if seq == state.last_seq:
-                self.core.remember(state, sheet)
+        """Its sheet is kept if it is the log's as committed (an earlier one never is)."""
+        if self._sheet is not None and self._sheet[0] == self.state.last_seq:
+            self.core.remember(self.state, self._sheet[1])
 
     def replay(self, records: list[Record], dealer: int) -> Sheet:
         """The sheet with a new record; the engine's refusal gets an example for this table."""
