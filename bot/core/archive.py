@@ -13,9 +13,8 @@ from bot.core.audit import event_log_json, protocol_comments
 from bot.core.base import Core, records_of, settlement
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Player
-from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState
+from bot.core.state import GameState, fold
 from bot.core.summaries import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import chat_zone

@@ -15,9 +15,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Final, Generic, TypeVar
 
-from bot.core.folding import apply, clone, fold
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, Player, RecordItem
+from bot.core.state import GameState, Player, RecordItem, apply, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.notation import Table, parse_record

@@ -10,9 +10,8 @@ from bot.core.archive import exported
 from bot.core.audit import CorrectedValues
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
-from bot.core.folding import fold
 from bot.core.results import Arrival, Exported, Snapshot
-from bot.core.state import GameState
+from bot.core.state import GameState, fold
 from bot.core.uow import UnitOfWork
 from scoring.replay import replay
 from scoring.sheet import Sheet

@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 
 from bot.core.base import parse_stored, table
 from bot.core.events import EndReason, Kind, Player
-from bot.core.folding import fold
+from bot.core.state import fold
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.replay import replay
 from scoring.settle import settle

@@ -12,9 +12,8 @@ from functools import partial
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
-from bot.core.folding import apply
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState
+from bot.core.state import GameState, apply
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
 from scoring.errors import ScoringError
