@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Final, Generic, TypeVar
 
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, Player, RecordItem, apply, clone, fold
+from bot.core.state import GameState, Player, apply, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.notation import Table, parse_record
@@ -241,11 +241,11 @@ def table(state: GameState, dealer: int | None = None, sender: int | None = None
     return Table(state.names, tuple(p.username for p in state.players), dealer, sender)
 
 
-def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items`; each stored line is read once per table."""
+def records_of(state: GameState) -> list[Record]:
+    """The engine's records in force; each stored line is read once per table."""
     tab = table(state)
     known = parsed(tab)
-    lines = [item.line for item in (state.records if items is None else items)]
+    lines = [item.line for item in state.records]
     records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
     for i in [i for i, record in enumerate(records) if record is None]:
         records[i] = known[lines[i]] = parse_stored(lines[i], tab)

@@ -232,14 +232,14 @@ def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
     event = vote.event
     if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
         return None
+    seq = event.target if isinstance(event, ev.CorrectionProposed) else event.before
+    index, records = index_of(state, seq), records_of(state)
+    if index is None:
+        return None
     tab = table(state)
     new = parse_stored(event.line, tab)
     try:
         if isinstance(event, ev.CorrectionProposed):
-            index = index_of(state, event.target)
-            if index is None:
-                return None
-            records = records_of(state)
             old = parse_stored(event.old, tab)
             wrong = replay(state.game(), [*records[:index], old, *records[index + 1 :]])
             right = replay(state.game(), [*records[:index], new, *records[index + 1 :]])
@@ -247,11 +247,6 @@ def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
             old_scored: Any = wrong.records[index]
             warning, penalty = outlook(state, event, index, records, new)
         else:
-            items = [i for i in state.records if i.vote != vote.seq]
-            index = next((i for i, it in enumerate(items) if it.seq == event.before), -1)
-            if index < 0:
-                return None
-            records = records_of(state, items)
             wrong = replay(state.game(), records)
             right = replay(state.game(), [*records[:index], new, *records[index:]])
             writer, old_scored, warning, penalty = None, None, False, ()
