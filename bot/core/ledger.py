@@ -53,17 +53,9 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
             continue
         event = decode(row.kind, row.payload, row.schema_version)
         if isinstance(event, DebtOpened):
-            debts[row.seq] = Debt(
-                game_id,
-                row.seq,
-                chat_id,
-                number,
-                event.debtor,
-                event.creditor,
-                Decimal(event.amount) if event.money else Fraction(event.amount),
-                event.money,
-                row.at,
-            )
+            amount = Decimal(event.amount) if event.money else Fraction(event.amount)
+            terms = (event.debtor, event.creditor, amount, event.money, row.at)
+            debts[row.seq] = Debt(game_id, row.seq, chat_id, number, *terms)
         elif isinstance(event, DebtMarked) and event.debt in debts:
             debt, received = debts[event.debt], event.side is DebtSide.RECEIVED
             paid = debt.paid or not received

@@ -231,15 +231,8 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
     """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
-    return ev.GameStarted(
-        tuple(state.players),
-        first_dealer,
-        rules.convention,
-        dict(state.overrides),
-        rules_snapshot(rules),
-        RULES_VERSION,
-        stake,
-    )
+    seating = (tuple(state.players), first_dealer, rules.convention, dict(state.overrides))
+    return ev.GameStarted(*seating, rules_snapshot(rules), RULES_VERSION, stake)
 
 
 def fold(game_id: int, events: list[EventRow]) -> GameState:
