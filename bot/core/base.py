@@ -301,8 +301,11 @@ class Core:
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
 
-    async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        """The game's state as its log stands, as a copy of its own for the caller."""
+    async def fold(self, repo: Repo, row: GameRow, *, apart: bool = False) -> GameState:
+        """The game's state as its log stands, as a copy of its own for the caller; `apart`: the
+        log read holds writes not committed yet, so it is folded afresh and kept nowhere."""
+        if apart:
+            return self.folded(row, await repo.events(row.game_id))
         return self.track(self.games.take(row, await self.games.read(repo, row)))
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:

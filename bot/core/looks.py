@@ -34,10 +34,7 @@ async def snapshot(
         row = await repo.live_game(chat_id, topic) or await repo.last_game(chat_id, topic)
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
-        if own:  # not the log as committed: folded apart, kept nowhere
-            state = core.folded(row, await repo.events(row.game_id))
-        else:
-            state = await core.fold(repo, row)
+        state = await core.fold(repo, row, apart=own)
     if state.rules is None:
         return _snap(state, None)
     return _snap(state, replay(state.game(), records_of(state)) if own else core.sheet(state))

@@ -237,10 +237,8 @@ class UnitOfWork:
             repo = await self._transaction(chat_id)
             unit = Command(self, repo)
             row = await find(repo)
-            if row is not None and self._dirty:  # not the log as committed: folded apart
-                unit.adopt(self.core.folded(row, await repo.events(row.game_id)))
-            elif row is not None:
-                unit.adopt(await self.core.fold(repo, row))
+            if row is not None:
+                unit.adopt(await self.core.fold(repo, row, apart=self._dirty))
             return unit
         async with store.reading() as repo:
             await self._mark(repo, write=False)
