@@ -161,14 +161,10 @@ async def close(
         passed, reason = False, ev.CloseReason.CONFLICT
     author, username = (by.user_id, by.username) if by else (None, None)
     await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
-    ended: Ended | None = None
-    applied: Applied | None = None
-    if passed:
-        if vote.kind is Kind.END_PROPOSED:
-            how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
-            ended = await end(unit, how, None)
-        else:
-            applied = await make_change(unit, vote)
+    ending = passed and vote.kind is Kind.END_PROPOSED
+    how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
+    ended = await end(unit, how, None) if ending else None
+    applied = await make_change(unit, vote) if passed and not ending else None
     voters = tuple(state.voters())
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
 
