@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.bot_bench import DEALS, KEEPER, pct, rss_mb  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
-from bot.core import base, cache  # noqa: E402
+from bot.core import base  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.sheet import model  # noqa: E402
 from bot.storage import SqliteStore  # noqa: E402
@@ -110,7 +110,7 @@ async def many_chats(
     picture(False)
     async with Bot(folder / f"chats{chats}-{budget}.sqlite3") as bot:
         if budget is not None:  # caches too small for the chats: every game found again
-            bot.dp["core"].core.games = cache.Games(budget)
+            bot.dp["core"].core.games = base.Games(budget)
         tables = [await open_table(bot.dp, bot.mocked, -100_000 - c) for c in range(chats)]
         for n in range(setup):
             for table in tables:
@@ -135,7 +135,7 @@ async def many_chats(
 def forget_pictures() -> None:
     """What a restarted process has of a game: no text measured, nothing cached."""
     model.text_width.cache_clear()
-    cache._PARSED.clear()
+    base.parsed.cache_clear()
     base._SETTLED.clear()
 
 

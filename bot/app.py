@@ -18,8 +18,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, Core, utc_now, votes
-from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, beat
-from bot.core.lease import Lease, holds_clock
+from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, Lease, beat, holds_clock
 from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings

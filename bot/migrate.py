@@ -18,7 +18,7 @@ from typing import Any, Final
 import asyncpg
 
 from bot.core.base import records_of
-from bot.core.folding import fold
+from bot.core.state import fold
 from bot.domain import EventRow, Repo
 from bot.redact import masked_url
 from bot.settings import storage_settings

@@ -1,14 +1,7 @@
 """The application core: commands over a game's event log, run in units of work; no aiogram."""
 
 from bot.core.base import Caller, Clock, Core, utc_now
-from bot.core.errors import (
-    GAME_ERROR_CODES,
-    AlreadyHandled,
-    GameError,
-    GaveUp,
-    Redeliver,
-    Unsaved,
-)
+from bot.core.errors import GAME_ERROR_CODES, AlreadyHandled, GameError, GaveUp, Redeliver, Unsaved
 from bot.core.events import Kind
 from bot.core.newgame import parse_newgame
 from bot.core.records import split_late

@@ -16,9 +16,8 @@ from bot.core import events as ev
 from bot.core.base import Core, index_of, parse_stored, records_of, settlement, table
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind
-from bot.core.folding import fold
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState, Vote
+from bot.core.state import GameState, Vote, fold
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import chat_zone

@@ -1,34 +1,192 @@
-"""What every unit of work shares (`Core`), who sent a command (`Caller`), derived game views."""
+"""What every unit of work shares (`Core`), who sent a command (`Caller`), derived game views,
+and what a live game keeps in memory between commands: a deal costs the same at #500 as at #5."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import weakref
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from fractions import Fraction
-from functools import lru_cache, partial
-from typing import Any, Final
+from functools import lru_cache
+from typing import Any, Final, Generic, TypeVar
 
-from bot.core.cache import KEPT_RECORDS, Games, Kept, parsed
-from bot.core.folding import clone, fold
 from bot.core.newgame import name_from_profile
-from bot.core.state import GameState, Player, RecordItem
+from bot.core.state import GameState, Player, apply, clone, fold
 from bot.domain import EventRow, GameRow, GameStatus, Repo, Store
 from scoring.deal import Record
 from scoring.notation import Table, parse_record
+from scoring.replay import Replay
 from scoring.rules import Rules
 from scoring.seating import active_seats
 from scoring.settle import Settlement, settle
-from scoring.sheet import Sheet
+from scoring.sheet import Game, Sheet
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], datetime]
 RECENT_SEQS: Final = 2  # (state, sheet) pairs kept per game: its latest seqs
 LIVE: Final = -1  # `UnitOfWork.command(game=LIVE)`: the chat's live game
+
+# What the kept games may weigh together, in records held (a record of the log costs about 2 KB
+# in a kept state and its replay, docs/benchmarks.md): the least recently used go first. Sized by
+# memory, not by a count of games: a hundred 2,000-deal games weigh what 4,000 short ones do.
+KEPT_RECORDS: Final = 100_000
+CHECKPOINT: Final = 64  # a replay is kept every this many records
+MARKS: Final = 2  # the last few of those checkpoints (each is a copy of the game's replay)
+RECENT: Final = 2  # and at the last few points the kept replay was advanced from
+TABLES: Final = 256  # tables whose lines read are kept (`parsed`)
+V = TypeVar("V")
+
+
+@lru_cache(maxsize=TABLES)
+def parsed(tab: Table) -> dict[str, Record]:
+    """The records read so far at this table, by their stored line."""
+    return {}
+
+
+Log = tuple[GameState | None, list[EventRow]]
+"""Events read for a game: those after the kept state's seq (kept), or else the whole log."""
+
+
+@dataclass(slots=True)
+class _Line:
+    """One game's kept replay: the records it took, and checkpoints on the way (count → replay)."""
+
+    game: Game
+    tip: Replay
+    records: list[Record] = field(default_factory=list)
+    marks: dict[int, Replay] = field(default_factory=dict)
+    recent: list[int] = field(default_factory=list)
+
+
+def common_prefix(a: Sequence[Record], b: Sequence[Record]) -> int:
+    """How many records the two lists share from the start (halving: the slices compare in C)."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    return bisect_left(range(n), True, key=lambda k: a[:k] != b[:k]) - 1  # the first that differ
+
+
+class Kept(Generic[V]):
+    """Values by game, least recently used first out once their weights pass `budget`."""
+
+    def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
+        self.budget = budget
+        self.weigh = weigh
+        self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
+        self.weight = 0
+
+    def get(self, key: int) -> V | None:
+        """The value kept for `key`, now the most recent."""
+        found = self._values.get(key)
+        if found is None:
+            return None
+        self._values.move_to_end(key)
+        return found[0]
+
+    def put(self, key: int, value: V) -> None:
+        """Keep `value` (weighed now: put it again once it has grown) as the most recent."""
+        self.pop(key)
+        weight = self.weigh(value)
+        self._values[key] = (value, weight)
+        self.weight += weight
+        while self.weight > self.budget and len(self._values) > 1:
+            _, (_, gone) = self._values.popitem(last=False)
+            self.weight -= gone
+
+    def pop(self, key: int) -> None:
+        _, weight = self._values.pop(key, (None, 0))
+        self.weight -= weight
+
+
+class Games:
+    """The kept states and replays of the live games."""
+
+    def __init__(self) -> None:
+        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, lambda s: len(s.items) + 1)
+        self._lines: Kept[_Line] = Kept(
+            KEPT_RECORDS // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
+        )
+        self.folds = 0  # full folds done (a test reads how often the tail was not enough)
+        self.replayed = 0  # records replayed (likewise)
+
+    # -- the folded state --------------------------------------------------------------------
+    async def read(self, repo: Repo, row: GameRow) -> Log:
+        """The short read: the events after the kept state's seq, or the whole log."""
+        game_id = row.game_id
+        kept = self._states.get(game_id)
+        return kept, await repo.events(game_id, after=0 if kept is None else kept.last_seq)
+
+    def take(self, row: GameRow, log: Log) -> GameState:
+        """The kept state advanced by what `read` read, as a copy of its own for the caller."""
+        game_id = row.game_id
+        kept, rows = log  # (held since the read: still itself if it was dropped from the cache)
+        if kept is None:
+            kept = fold(game_id, rows)
+            self.folds += 1
+        else:
+            tail = [ev for ev in rows if ev.seq > kept.last_seq]  # none another reader applied
+            if tail and tail[0].seq != kept.last_seq + 1:
+                raise RuntimeError(f"game {game_id}: event {tail[0].seq} after {kept.last_seq}")
+            try:
+                for ev in tail:
+                    apply(kept, ev)
+            except Exception:
+                self._states.pop(game_id)
+                raise
+        kept.chat_id = row.chat_id
+        kept.number = row.chat_number
+        kept.thread_id = row.thread_id
+        self._states.put(game_id, kept)
+        return clone(kept)
+
+    # -- the replay --------------------------------------------------------------------------
+    def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
+        """`scoring.replay.replay(game, records)`, resumed from what this game keeps."""
+        line = self._lines.get(game_id)
+        if line is None or line.game != game:
+            line = _Line(game, Replay(game))
+        shared = common_prefix(line.records, records)
+        if shared == len(line.records) == len(records):
+            return line.tip.sheet()
+        if shared < line.tip.count:
+            start = max((k for k in line.marks if k <= shared), default=0)
+            line.marks = {k: r for k, r in line.marks.items() if k <= shared}
+            line.recent = [k for k in line.recent if k in line.marks]
+            line.tip = line.marks[start].fork() if start else Replay(game)
+        elif line.tip.count and line.tip.count not in line.marks:
+            # the tip is kept before it moves on: a failed try or an undo comes back to it
+            line.marks[line.tip.count] = line.tip.fork()
+            line.recent.append(line.tip.count)
+            while len(line.recent) > RECENT:
+                old = line.recent.pop(0)
+                if old % CHECKPOINT:
+                    line.marks.pop(old, None)
+        try:
+            self._advance(line, records)
+        finally:
+            line.records = list(records[: line.tip.count])
+            self._lines.put(game_id, line)  # weighed again, as it stands now
+        return line.tip.sheet()
+
+    def _advance(self, line: _Line, records: Sequence[Record]) -> None:
+        tip = line.tip
+        while tip.count < len(records):
+            stop = min(len(records), (tip.count // CHECKPOINT + 1) * CHECKPOINT)
+            self.replayed += stop - tip.count
+            tip.advance(records[tip.count : stop])
+            if stop % CHECKPOINT == 0 and stop not in line.marks:
+                line.marks[stop] = tip.fork()
+                # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or a
+                # correction further back than the kept ones replays from the start
+                checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
+                for old in checkpoints[:-MARKS]:
+                    if old not in line.recent:
+                        del line.marks[old]
 
 
 def utc_now() -> datetime:
@@ -80,14 +238,14 @@ def deal_example(names: Sequence[str], dealer: int) -> str:
 
 
 def table(state: GameState, dealer: int | None = None, sender: int | None = None) -> Table:
-    return Table(state.names, state.usernames, dealer, sender)
+    return Table(state.names, tuple(p.username for p in state.players), dealer, sender)
 
 
-def records_of(state: GameState, items: Sequence[RecordItem] | None = None) -> list[Record]:
-    """The engine's records of `items`; each stored line is read once per table."""
+def records_of(state: GameState) -> list[Record]:
+    """The engine's records in force; each stored line is read once per table."""
     tab = table(state)
     known = parsed(tab)
-    lines = [item.line for item in (state.records if items is None else items)]
+    lines = [item.line for item in state.records]
     records = list(map(known.get, lines))  # in C: a long game's lines are nearly all known
     for i in [i for i, record in enumerate(records) if record is None]:
         records[i] = known[lines[i]] = parse_stored(lines[i], tab)
@@ -101,24 +259,20 @@ def rules_now(state: GameState) -> Rules:
     return rules
 
 
-_SETTLED: dict[int, tuple[weakref.ref[Sheet], Fraction | None, Settlement]] = {}
+_SETTLED: dict[int, tuple[Fraction | None, Settlement]] = {}  # by id(sheet), while it lives
 
 
 def settlement(state: GameState, sheet: Sheet) -> Settlement:
-    """Settled under the rules at the sheet's end; kept (weakly) while the sheet itself lives."""
+    """Settled under the rules at the sheet's end; kept while the sheet itself lives."""
     key = id(sheet)
     kept = _SETTLED.get(key)
-    if kept is not None and kept[0]() is sheet and kept[1] == state.stake:
-        return kept[2]
+    if kept is not None and kept[0] == state.stake:
+        return kept[1]
+    if kept is None:  # (the finalizer runs before the sheet's id can be taken again)
+        weakref.finalize(sheet, _SETTLED.pop, key, None)
     settled = settle(sheet.rules, sheet.totals, state.stake)
-    _SETTLED[key] = (weakref.ref(sheet, partial(_unsettle, key)), state.stake, settled)
+    _SETTLED[key] = (state.stake, settled)
     return settled
-
-
-def _unsettle(key: int, gone: weakref.ref[Sheet]) -> None:
-    kept = _SETTLED.get(key)
-    if kept is not None and kept[0] is gone:
-        del _SETTLED[key]
 
 
 def index_of(state: GameState, seq: int) -> int | None:
@@ -140,20 +294,19 @@ class Core:
             KEPT_RECORDS // 2, lambda pairs: sum(len(sheet.records) for _, sheet in pairs) + 1
         )
         self.watch: dict[int, tuple[int, datetime]] = {}
-        self.notify: Callable[[], Awaitable[None]] | None = (
-            None  # told when owed rows were committed (the sender)
-        )
+        # told when owed rows were committed (the sender)
+        self.notify: Callable[[], Awaitable[None]] | None = None
         self.games = Games()  # each live game's state and replay, kept
 
     def lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
 
-    async def told(self) -> None:
-        if self.notify is not None:
-            await self.notify()
-
-    async def fold(self, repo: Repo, row: GameRow) -> GameState:
-        return self.track(await self.games.state(repo, row))
+    async def fold(self, repo: Repo, row: GameRow, *, apart: bool = False) -> GameState:
+        """The game's state as its log stands, as a copy of its own for the caller; `apart`: the
+        log read holds writes not committed yet, so it is folded afresh and kept nowhere."""
+        if apart:
+            return self.folded(row, await repo.events(row.game_id))
+        return self.track(self.games.take(row, await self.games.read(repo, row)))
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
@@ -187,18 +340,13 @@ class Core:
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
         """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
-        kept = [
-            pair
-            for pair in self._recent.get(state.game_id) or []
-            if pair[0].last_seq != state.last_seq
-        ]
+        pairs = self._recent.get(state.game_id) or []
+        kept = [pair for pair in pairs if pair[0].last_seq != state.last_seq]
         kept.append((clone(state), sheet))
         kept.sort(key=lambda pair: pair[0].last_seq)
         self._recent.put(state.game_id, kept[-RECENT_SEQS:])
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         """The game's state and sheet as its log stood at event `seq`, if kept."""
-        for state, sheet in self._recent.get(game_id) or []:
-            if state.last_seq == seq:
-                return state, sheet
-        return None
+        pairs = self._recent.get(game_id) or []
+        return next((pair for pair in pairs if pair[0].last_seq == seq), None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Final
 
 from bot.core import events as ev
@@ -15,19 +16,12 @@ from bot.core.state import GameState
 from bot.core.uow import UnitOfWork
 from bot.core.votes import open_vote
 from bot.domain import GameStatus
+from scoring import voting
 from scoring.deal import LastRound, Record
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import format_record, parse_rule_change
 from scoring.replay import replay
 from scoring.rules import format_option
-from scoring.voting import (
-    ARBITER_THRESHOLD,
-    LATE_THRESHOLD,
-    RULE_CHANGE_THRESHOLD,
-    dispute_terms,
-    dispute_window,
-    late_window,
-)
 
 DISPUTE_EXAMPLE: Final = "/dispute 3 Anna 7♠ -1 vist:Boris pass:Clara"
 
@@ -37,7 +31,6 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
     async with uow.command(caller) as unit:
         state = unit.state
         seat = playing(state, caller)
-        rules = rules_now(state)
         sheet = unit.sheet()
         example = DISPUTE_EXAMPLE
         if sheet.records:
@@ -45,16 +38,10 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
             shown = deal_example(state.names, last.dealer or 0).removeprefix("/deal ")
             example = f"/dispute {last.number or 1} {shown}"
         wanted = number.strip().lstrip("#№")
-        index = next(
-            (
-                i
-                for i, d in enumerate(sheet.records)
-                if wanted.isdigit() and d.number == int(wanted)
-            ),
-            None,
-        )
-        if index is None:
+        numbers = [scored.number for scored in sheet.records]
+        if not wanted.isdigit() or int(wanted) not in numbers:
             raise GameError("bad-deal-number", number, {"deals": str(sheet.deals)}, example)
+        index = numbers.index(int(wanted))
         item, scored = state.records[index], sheet.records[index]
         if votes_on(state, item):
             raise GameError("vote-open", f"#{scored.number}", {}, "/history")
@@ -69,12 +56,11 @@ async def dispute(uow: UnitOfWork, caller: Caller, number: str, text: str) -> Vo
         unit.replay(records, scored.dealer or 0)
         # Кодекс 4.2.9: disputable while the latest deal, or while the next one is young enough.
         later = [r for r in state.records[index + 1 :] if r.kind is Kind.DEAL and not r.change]
-        grace = rules.dispute_grace_seconds
-        young = dispute_window(later[0].at if later else None, unit.now(), grace)
-        terms = dispute_terms(young, by_writer=item.author == caller.user_id)
+        grace = rules_now(state).dispute_grace_seconds
+        young = voting.dispute_window(later[0].at if later else None, unit.now(), grace)
+        terms = voting.dispute_terms(young, by_writer=item.author == caller.user_id)
         if not terms.allowed:
-            writer = state.player_name(item.author) or "?"
-            params = {"writer": writer, "seconds": str(grace)}
+            params = {"writer": state.player_name(item.author) or "?", "seconds": str(grace)}
             raise GameError("dispute-window", f"#{scored.number}", params, "/history")
         # A /dispute is never under the pencil rule, however soon it follows the record
         # (corrections.md 4.2.8): its correction is a warning or a penalty by 4.2.7.
@@ -96,7 +82,7 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
             raise GameError("late-nothing-before", text.strip(), {}, DEAL_EXAMPLE)
         index = deals[-1]
         latest, dealer = state.records[index], sheet.records[index].dealer
-        if not late_window(latest.at, unit.now(), rules.dispute_grace_seconds):
+        if not voting.late_window(latest.at, unit.now(), rules.dispute_grace_seconds):
             params = {"seconds": str(rules.dispute_grace_seconds)}
             raise GameError("late-window", f"#{sheet.records[index].number}", params, "/history")
         if state.open_votes(Kind.LATE_DEAL_PROPOSED) or votes_on(state, latest):
@@ -109,18 +95,16 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
         unit.replay(records[: index + 1], dealer or 0)  # the deal itself fits its slot
         later_clash(state, records, index + 1, sheet.records[index].number)
         line = format_record(record, state.names)
-        proposed = ev.LateDealProposed(line, latest.seq, LATE_THRESHOLD, unit.deadline())
+        proposed = ev.LateDealProposed(line, latest.seq, voting.LATE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
 
 
 def later_clash(state: GameState, records: list[Record], start: int, number: int) -> None:
     """The first later deal a forgotten deal's shifted rotation no longer fits: the real clash."""
     game = state.game()
-    try:
+    with suppress(ScoringError):
         replay(game, records)
         return
-    except ScoringError:
-        pass
     for k in range(start, len(records)):
         before = replay(game, records[:k])
         try:
@@ -157,7 +141,9 @@ async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         unit.replay([*records_of(state), change], sheet.next_dealer)
         line = format_record(change, state.names)
-        proposed = ev.RuleChangeProposed(line, current, RULE_CHANGE_THRESHOLD, unit.deadline())
+        proposed = ev.RuleChangeProposed(
+            line, current, voting.RULE_CHANGE_THRESHOLD, unit.deadline()
+        )
         return await open_vote(unit, caller, proposed)
 
 
@@ -182,5 +168,5 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
         playing(state, caller)
         if state.open_votes(Kind.ARBITER_PROPOSED):
             raise GameError("vote-open", ref.strip(), {}, "/history")
-        proposed = ev.ArbiterProposed(arbiter, ARBITER_THRESHOLD, unit.deadline())
+        proposed = ev.ArbiterProposed(arbiter, voting.ARBITER_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)

@@ -10,11 +10,10 @@ from operator import attrgetter
 from typing import Final
 
 from bot.core.base import Caller, Core
-from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
 from bot.core.ledger import Debt, Payment, all_debts, debts_of, net, open_debts
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import Reminder, Repo
 from scoring.settle import Settlement
 

@@ -15,11 +15,7 @@ class GameError(ScoringError):
     """A command the game in this chat cannot take now (no game, not your deal, too late…)."""
 
     def __init__(
-        self,
-        code: str,
-        span: str = "",
-        params: Mapping[str, str] | None = None,
-        example: str = "",
+        self, code: str, span: str = "", params: Mapping[str, str] | None = None, example: str = ""
     ) -> None:
         if code not in GAME_ERROR_CODES:
             raise ValueError(f"no such game error: {code}")

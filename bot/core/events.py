@@ -1,12 +1,13 @@
-"""The typed events of a game's append-only log; their JSON is in `bot.core.event_codec`."""
+"""The typed events of a game's append-only log, and their JSON payloads both ways."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypeVar, dataclass_transform
 
+from scoring.notation import parse_rule_change
 from scoring.voting import Threshold
 
 
@@ -59,9 +60,7 @@ class ReferReason(StrEnum):  # why a vote waits for the arbiter
     TIMEOUT = "timeout"
 
 
-class DebtSide(StrEnum):
-    """Who marked a debt: the debtor ("I paid") or the creditor ("received", which closes it)."""
-
+class DebtSide(StrEnum):  # who marked a debt: the debtor, or the creditor (which closes it)
     PAID = "paid"
     RECEIVED = "received"
 
@@ -81,8 +80,7 @@ class Player:
     username: str | None = None  # without the @
 
     @property
-    def named_only(self) -> bool:
-        """A player without a Telegram account in this game: the scorekeeper acts for him."""
+    def named_only(self) -> bool:  # no Telegram account in this game: the scorekeeper acts for him
         return self.user_id is None and self.username is None
 
     def is_user(self, user_id: int | None, username: str | None) -> bool:
@@ -109,9 +107,25 @@ class Event:
     OMIT: ClassVar[frozenset[str]] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+E = TypeVar("E", bound=Event)
+_CLASSES: Final[dict[Kind, type[Event]]] = {}  # every typed event by its kind
+
+
+@dataclass_transform(frozen_default=True)
+def event(kind: Kind, *omit: str) -> Callable[[type[E]], type[E]]:
+    """An event class of this kind, frozen and with slots (a kept game holds many)."""
+
+    def make(cls: type[E]) -> type[E]:
+        cls.KIND, cls.OMIT = kind, frozenset(omit)
+        made = dataclass(frozen=True, slots=True)(cls)
+        _CLASSES.setdefault(kind, made)  # the first of a kind: a `RuleChanged` is a `deal` too
+        return made
+
+    return make
+
+
+@event(Kind.GAME_CREATED)
 class GameCreated(Event):
-    KIND = Kind.GAME_CREATED
     convention: str
     seats: int
     overrides: Mapping[str, str]
@@ -120,23 +134,18 @@ class GameCreated(Event):
     scorekeeper: Player | None  # the creator: he records for named players
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.PLAYER_JOINED)
 class PlayerJoined(Event):
-    KIND = Kind.PLAYER_JOINED
     player: Player
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.PLAYER_LEFT)
 class PlayerLeft(Event):
-    KIND = Kind.PLAYER_LEFT
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class GameStarted(Event):
-    """The players in seat order and every option of the rules, frozen for the whole game."""
-
-    KIND = Kind.GAME_STARTED
+@event(Kind.GAME_STARTED)
+class GameStarted(Event):  # the players in seat order, every option of the rules: all frozen
     players: tuple[Player, ...]
     first_dealer: int
     convention: str
@@ -146,30 +155,23 @@ class GameStarted(Event):
     stake: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.GAME_ENDED)
 class GameEnded(Event):
-    KIND = Kind.GAME_ENDED
     reason: EndReason
 
 
-@dataclass(frozen=True, slots=True)
-class Dealt(Event):
-    """A deal (`before`: a late deal inserted before that record by the vote `vote`)."""
-
-    KIND = Kind.DEAL
-    OMIT = frozenset({"seat", "before", "vote"})
+@event(Kind.DEAL, "seat", "before", "vote")
+class Dealt(Event):  # `before`: a late deal inserted before that record by the vote `vote`
     line: str
     before: int | None = None
     vote: int | None = None
     seat: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+# A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose line
+# is `option name=value` (the decoder knows it by the engine's parse).
+@event(Kind.DEAL)
 class RuleChanged(Event):
-    """A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose
-    line is `option name=value` (the decoder knows it by the engine's parse)."""
-
-    KIND = Kind.DEAL
     option: str
     value: str
     vote: int | None = None
@@ -179,33 +181,26 @@ class RuleChanged(Event):
         return f"option {self.option}={self.value}"
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.LAST_ROUND)
 class LastRoundMarked(Event):
-    KIND = Kind.LAST_ROUND
     line: str  # "last-round"
 
 
-@dataclass(frozen=True, slots=True)
-class Penalized(Event):
-    """A record penalty (Кодекс 4.2.7) drawn by the correction vote `vote` of record `target`."""
-
-    KIND = Kind.PENALTY
+@event(Kind.PENALTY)
+class Penalized(Event):  # a record penalty (Кодекс 4.2.7) by the correction vote `vote`
     line: str
     vote: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL_UNDONE)
 class DealUndone(Event):  # the pencil rule: the writer takes his record back
-    KIND = Kind.DEAL_UNDONE
     target: int
     line: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEAL_EDITED, "vote", "warning")
 class DealEdited(Event):  # the pencil rule (no vote) or a passed correction vote
-    KIND = Kind.DEAL_EDITED
-    OMIT = frozenset({"vote", "warning"})
     target: int
     line: str
     old: str
@@ -213,19 +208,16 @@ class DealEdited(Event):  # the pencil rule (no vote) or a passed correction vot
     warning: bool = False  # the writer's first corrected error: no penalty (4.2.7)
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.END_PROPOSED)
 class EndProposed(Event):
-    KIND = Kind.END_PROPOSED
     threshold: Threshold
     deadline: str  # ISO time
 
 
-@dataclass(frozen=True, slots=True)
+# /dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot writes
+# false (corrections.md 4.2.8: a /dispute is never under the pencil rule).
+@event(Kind.CORRECTION_PROPOSED)
 class CorrectionProposed(Event):
-    """/dispute; `pencil`: proposed as free, no warning or penalty — a log may hold it, the bot
-    writes false (corrections.md 4.2.8: a /dispute is never under the pencil rule)."""
-
-    KIND = Kind.CORRECTION_PROPOSED
     target: int
     line: str
     old: str
@@ -234,28 +226,23 @@ class CorrectionProposed(Event):
     pencil: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.LATE_DEAL_PROPOSED)
 class LateDealProposed(Event):
-    KIND = Kind.LATE_DEAL_PROPOSED
     line: str
     before: int
     threshold: Threshold
     deadline: str
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.ARBITER_PROPOSED)
 class ArbiterProposed(Event):
-    KIND = Kind.ARBITER_PROPOSED
     arbiter: Player
     threshold: Threshold
     deadline: str
 
 
-@dataclass(frozen=True, slots=True)
-class RuleChangeProposed(Event):
-    """/rule (conventions.md §1.4); once passed, a `RuleChanged` follows at the log's end."""
-
-    KIND = Kind.RULE_CHANGE_PROPOSED
+@event(Kind.RULE_CHANGE_PROPOSED)
+class RuleChangeProposed(Event):  # /rule (§1.4); once passed, a `RuleChanged` ends the log
     line: str  # "option name=value"
     old: str  # the value in force then
     threshold: Threshold
@@ -268,44 +255,35 @@ Proposed = (
 """An event that opens a vote; its seq is the vote's id."""
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_CAST)
 class VoteCast(Event):  # a voter's ballot; a later cast replaces his earlier one
-    KIND = Kind.VOTE_CAST
     vote: int
     yes: bool
     username: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_REFERRED)
 class VoteReferred(Event):
-    KIND = Kind.VOTE_REFERRED
     vote: int
     reason: ReferReason
 
 
-@dataclass(frozen=True, slots=True)
-class VoteClosed(Event):
-    """What a passed vote changes follows as events of its own (ended, edited, dealt, named)."""
-
-    KIND = Kind.VOTE_CLOSED
-    OMIT = frozenset({"username"})
+@event(Kind.VOTE_CLOSED, "username")
+class VoteClosed(Event):  # what a passed vote changes follows as events of its own
     vote: int
     passed: bool
     reason: CloseReason
     username: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.VOTE_POSTED)
 class VotePosted(Event):
-    KIND = Kind.VOTE_POSTED
     vote: int
     message_id: int  # the chat message that shows the vote (to edit it later)
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.ARBITER_NAMED, "vote")
 class ArbiterNamed(Event):
-    KIND = Kind.ARBITER_NAMED
-    OMIT = frozenset({"vote"})
     arbiter: Player | None
     vote: int | None = None
 
@@ -313,18 +291,14 @@ class ArbiterNamed(Event):
 ARBITER_SEAT: Final = -1  # `SeatLinked.seat` of the arbiter (not a player): linked like a seat
 
 
-@dataclass(frozen=True, slots=True)
-class SeatLinked(Event):
-    """An `@username` seat linked to its account when it first acts (notation.md "Players")."""
-
-    KIND = Kind.SEAT_LINKED
+@event(Kind.SEAT_LINKED)
+class SeatLinked(Event):  # an `@username` seat linked to its account on its first act
     seat: int
     player: Player
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEBT_OPENED)
 class DebtOpened(Event):  # one transfer of the settlement at the game's end; seq: the debt's id
-    KIND = Kind.DEBT_OPENED
     debtor: Player
     creditor: Player
     debtor_seat: int
@@ -333,11 +307,89 @@ class DebtOpened(Event):  # one transfer of the settlement at the game's end; se
     money: bool
 
 
-@dataclass(frozen=True, slots=True)
+@event(Kind.DEBT_MARKED)
 class DebtMarked(Event):
-    KIND = Kind.DEBT_MARKED
     debt: int
     side: DebtSide
 
 
 DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
+
+
+# -- the JSON payloads ------------------------------------------------------------------------
+Payload = dict[str, Any]
+
+SCHEMA_VERSION: Final = 1
+"""The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
+(the shape written before the typed log, so no stored event is rewritten)."""
+
+_REASONS: Final[dict[Kind, type[StrEnum]]] = {
+    Kind.GAME_ENDED: EndReason,
+    Kind.VOTE_REFERRED: ReferReason,
+    Kind.VOTE_CLOSED: CloseReason,
+}
+
+# How a stored value reads back into its field, by the field's name (others are kept as stored).
+_READERS: Final[dict[str, Callable[[Any], object]]] = {
+    **dict.fromkeys(
+        ("player", "arbiter", "scorekeeper", "debtor", "creditor"),
+        lambda raw: Player.of(raw) if raw else None,
+    ),
+    **dict.fromkeys(("yes", "passed", "pencil", "warning", "money"), bool),
+    **dict.fromkeys(("overrides", "rules"), lambda raw: {str(k): str(v) for k, v in raw.items()}),
+    "players": lambda raw: tuple(map(Player.of, raw)),
+    "threshold": Threshold,
+    "side": DebtSide,
+}
+
+
+def _json(value: object) -> object:
+    if isinstance(value, Player):
+        return value.payload()
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def encode(event: Event) -> tuple[Kind, Payload]:
+    """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
+    if isinstance(event, RuleChanged):
+        payload: Payload = {"line": event.line}
+        if event.vote is not None:
+            payload["vote"] = event.vote
+        return Kind.DEAL, payload
+    payload = {}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if f.name in event.OMIT and (value is None or value is False):
+            continue
+        payload[f.name] = _json(value)
+    return event.KIND, payload
+
+
+class UnknownSchema(ValueError):
+    """An event written by a newer bot than this one (its schema_version is unknown)."""
+
+
+def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
+    """The typed event of a stored row."""
+    if schema_version != 1:
+        raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
+    which = Kind(kind)
+    if which is Kind.DEAL:
+        change = parse_rule_change(str(payload["line"]))
+        if change is not None:
+            return RuleChanged(change.option, change.value, payload.get("vote"))
+    cls = _CLASSES[which]
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name in payload:
+            read = _REASONS[which] if f.name == "reason" else _READERS.get(f.name)
+            values[f.name] = payload[f.name] if read is None else read(payload[f.name])
+        elif f.name == "threshold":  # v1 votes had none: they were unanimous
+            values[f.name] = Threshold.ALL
+    return cls(**values)

@@ -1,10 +1,24 @@
-"""The heartbeats of the bot's long-running loops, for `GET /healthz`."""
+"""The bot's long-running loops: their heartbeats, for `GET /healthz`, and the lease in the
+database that tells which one of several bot instances runs the vote clock."""
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
 import time
+import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from math import inf
 from typing import Final, NamedTuple
+
+from bot.core import votes
+from bot.core.base import Clock, Core, utc_now
+from bot.domain import Store
+
+log = logging.getLogger(__name__)
 
 POLLER: Final = "poller"
 WEBHOOK: Final = "webhook"
@@ -16,12 +30,7 @@ VOTE_CLOCK: Final = "vote_clock"
 # outbox every 0.5 s but waits for a round of sends (a request times out after 20 s); the vote
 # clock ticks every second. Telegram sends a webhook nothing while the chats are quiet, so its age
 # is reported and never stale: the listener answering `/healthz` is its own sign of life.
-STALE_AFTER: Final[dict[str, float | None]] = {
-    POLLER: 90.0,
-    WEBHOOK: None,
-    SENDER: 60.0,
-    VOTE_CLOCK: 60.0,
-}
+STALE_AFTER: Final = {POLLER: 90.0, WEBHOOK: None, SENDER: 60.0, VOTE_CLOCK: 60.0}
 
 
 class Age(NamedTuple):
@@ -55,17 +64,64 @@ class Heartbeats:
     def ages(self) -> list[Age]:
         """Every watched loop, in the order they were watched."""
         now = self._clock()
-        found: list[Age] = []
-        for name, since in self._watched.items():
-            seconds = now - max(self._last.get(name, since), since)
-            limit = STALE_AFTER.get(name)
-            found.append(Age(name, seconds, limit is not None and seconds > limit))
-        return found
+        ages = [
+            (name, now - max(self._last.get(name, at), at)) for name, at in self._watched.items()
+        ]
+        return [Age(name, age, age > (STALE_AFTER.get(name) or inf)) for name, age in ages]
 
 
 HEARTS: Final = Heartbeats()
+# One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`).
+beat: Final = HEARTS.beat
 
 
-def beat(name: str) -> None:
-    """One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`)."""
-    HEARTS.beat(name)
+CLOCK_LEASE: Final = "vote-clock"  # the vote clock's lease in the database
+LEASE_SECONDS: Final = 10.0
+
+
+def instance_name() -> str:
+    """This process among the instances: host, pid and a random tail."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+@dataclass
+class Lease:
+    """The vote clock's lease as seen by one instance; `hold()` takes or renews it."""
+
+    store: Store
+    holder: str = field(default_factory=instance_name)
+    seconds: float = LEASE_SECONDS
+    clock: Clock = utc_now
+    held: bool = False
+
+    async def hold(self) -> bool:
+        """Take the lease if it is free or expired, renew it if it is ours; whether we hold it."""
+        now = self.clock()
+        until = now + timedelta(seconds=self.seconds)
+        async with self.store.transaction() as repo:
+            held = await repo.take_lease(CLOCK_LEASE, self.holder, now, until)
+        if held != self.held:
+            log.info("lease %s %s by %s", CLOCK_LEASE, "taken" if held else "lost", self.holder)
+        self.held = held
+        return held
+
+    async def release(self) -> None:
+        """Give the lease up (a clean shutdown), so another instance need not wait for expiry."""
+        if not self.held:
+            return
+        async with self.store.transaction() as repo:
+            await repo.release_lease(CLOCK_LEASE, self.holder)
+        self.held = False
+
+
+RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open votes this often
+
+
+async def holds_clock(lease: Lease, core: Core, ticks: int) -> bool:
+    """One tick of the vote clock among instances: whether this one holds it now."""
+    was = lease.held
+    if not await lease.hold():
+        return False
+    if not core.store.serial and (not was or ticks % RESCAN_TICKS == 0):
+        await votes.watch_open_votes(core)
+    return True

@@ -8,8 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.core.event_codec import decode
-from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player
+from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player, decode
 from bot.domain import EventRow, GameRow
 from scoring.settle import settle_balances
 
@@ -54,17 +53,9 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
             continue
         event = decode(row.kind, row.payload, row.schema_version)
         if isinstance(event, DebtOpened):
-            debts[row.seq] = Debt(
-                game_id,
-                row.seq,
-                chat_id,
-                number,
-                event.debtor,
-                event.creditor,
-                Decimal(event.amount) if event.money else Fraction(event.amount),
-                event.money,
-                row.at,
-            )
+            amount = Decimal(event.amount) if event.money else Fraction(event.amount)
+            terms = (event.debtor, event.creditor, amount, event.money, row.at)
+            debts[row.seq] = Debt(game_id, row.seq, chat_id, number, *terms)
         elif isinstance(event, DebtMarked) and event.debt in debts:
             debt, received = debts[event.debt], event.side is DebtSide.RECEIVED
             paid = debt.paid or not received
@@ -96,20 +87,12 @@ class Payment:
 
 def balances(debts: Iterable[Debt], money: bool) -> tuple[list[Player], list[Fraction]]:
     """Each person's balance over these debts of one kind, exactly; positive: he is owed."""
-    people: dict[tuple[str, str], int] = {}
-    players: list[Player] = []
-    sums: list[Fraction] = []
-    for debt in debts:
-        if debt.money is not money:
-            continue
+    found: dict[tuple[str, str], tuple[Player, Fraction]] = {}  # by person, first seen first
+    for debt in [debt for debt in debts if debt.money is money]:
         for player, sign in ((debt.debtor, -1), (debt.creditor, 1)):
-            key = person(player)
-            if key not in people:
-                people[key] = len(players)
-                players.append(player)
-                sums.append(Fraction(0))
-            sums[people[key]] += sign * Fraction(debt.amount)
-    return players, sums
+            first, total = found.get(person(player), (player, Fraction(0)))
+            found[person(player)] = (first, total + sign * Fraction(debt.amount))
+    return [player for player, _ in found.values()], [total for _, total in found.values()]
 
 
 def net(debts: Sequence[Debt]) -> list[Payment]:

@@ -6,13 +6,12 @@ import logging
 from contextlib import suppress
 
 from bot.core.base import Caller
-from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
 from bot.core.newgame import NewGame, check_name, name_from_profile
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus, Repo
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, Table, resolve_player

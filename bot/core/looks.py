@@ -9,9 +9,8 @@ from bot.core import archive, lobby
 from bot.core.archive import CorrectedValues, exported
 from bot.core.base import Caller, Core, records_of, settlement
 from bot.core.errors import GameError
-from bot.core.folding import fold
 from bot.core.results import Arrival, Exported, Snapshot
-from bot.core.state import GameState
+from bot.core.state import GameState, fold
 from bot.core.uow import UnitOfWork
 from scoring.replay import replay
 from scoring.sheet import Sheet
@@ -34,10 +33,7 @@ async def snapshot(
         row = await repo.live_game(chat_id, topic) or await repo.last_game(chat_id, topic)
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
-        if own:  # not the log as committed: folded apart, kept nowhere
-            state = core.folded(row, await repo.events(row.game_id))
-        else:
-            state = await core.fold(repo, row)
+        state = await core.fold(repo, row, apart=own)
     if state.rules is None:
         return _snap(state, None)
     return _snap(state, replay(state.game(), records_of(state)) if own else core.sheet(state))
@@ -58,9 +54,8 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
             state.chat_id, state.thread_id = row.chat_id, row.thread_id
     if state.rules is None:
         return _snap(state, None)
-    if state.last_seq == seq:
-        return _snap(state, core.sheet(state))
-    return _snap(state, core.cached(state) or replay(state.game(), records_of(state)))
+    sheet = core.sheet(state) if state.last_seq == seq else core.cached(state)
+    return _snap(state, sheet or replay(state.game(), records_of(state)))
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:

@@ -7,13 +7,12 @@ from typing import Final
 
 from bot.core import events as ev
 from bot.core.base import Caller, records_of, rules_now, settlement, table
-from bot.core.command import Command
 from bot.core.errors import GameError
 from bot.core.events import Kind
 from bot.core.newgame import name_from_profile
 from bot.core.results import Edited, Recorded, Undone
 from bot.core.state import GameState, RecordItem, Vote
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus
 from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
@@ -58,21 +57,19 @@ def playing(state: GameState, caller: Caller, command: str = "/deal") -> int | N
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
     seat = state.seat_of(caller.user_id, caller.username)
-    if seat is None and not state.is_scorekeeper(caller.user_id):
-        players = ", ".join(state.names)
+    if seat is not None or state.is_scorekeeper(caller.user_id):
+        return seat
+    players = ", ".join(state.names)
+    mine = {name_from_profile(caller.first_name, None, set()).casefold()}
+    mine.add((caller.first_name or "").strip().casefold())
+    named = next((p for p in state.players if p.named_only and p.name.casefold() in mine), None)
+    if named is not None:
         keeper = state.scorekeeper.name if state.scorekeeper is not None else "?"
-        mine = {name_from_profile(caller.first_name, None, set()).casefold()}
-        mine.add((caller.first_name or "").strip().casefold())
-        named = next(
-            (p for p in state.players if p.named_only and p.name.casefold() in mine), None
-        )
-        if named is not None:
-            params = {"name": named.name, "keeper": keeper}
-            raise GameError("named-seat", named.name, params, f"/join {named.name}")
-        if command == "/endgame":
-            raise GameError("endgame-players-only", caller.shown, {"players": players}, "/score")
-        raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
-    return seat
+        params = {"name": named.name, "keeper": keeper}
+        raise GameError("named-seat", named.name, params, f"/join {named.name}")
+    if command == "/endgame":
+        raise GameError("endgame-players-only", caller.shown, {"players": players}, "/score")
+    raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
 
 
 def votes_on(state: GameState, item: RecordItem) -> list[Vote]:
@@ -95,7 +92,8 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         if before.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         new = read_deal(text, table(state, before.next_dealer, seat))
-        if isinstance(new, LastRound):
+        last_round = isinstance(new, LastRound)
+        if last_round:
             if before.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
                 params = {"convention": before.rules.convention}
                 raise GameError("last-round-not-allowed", "/lastround", params, "/score")
@@ -103,16 +101,13 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
                 raise GameError("last-round-twice", "/lastround", {}, "/score")
         sheet = unit.replay([*records, new], before.next_dealer)
         line = format_record(new, state.names)
-        event = (
-            ev.LastRoundMarked(line) if isinstance(new, LastRound) else ev.Dealt(line, seat=seat)
-        )
+        event = ev.LastRoundMarked(line) if last_round else ev.Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)
         user_id, game_id = caller.user_id, state.game_id
         if user_id is not None:
             await unit.write(lambda repo: repo.add_member(game_id, user_id))
         unit.remember(sheet)
-        scored = sheet.records[-1]
-        return Recorded(state, state.items[-1], scored, sheet, settlement(state, sheet))
+        return Recorded(state, sheet.records[-1], sheet, settlement(state, sheet))
 
 
 def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:

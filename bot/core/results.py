@@ -2,59 +2,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from bot.core.events import CloseReason, EndReason, ReferReason
 from bot.core.ledger import Debt
-from bot.core.state import GameState, Player, RecordItem, Vote
+from bot.core.state import GameState, Player, Vote
 from bot.domain import ChatSettings
 from scoring.deal import Adjust
 from scoring.settle import Settlement
 from scoring.sheet import ScoredRecord, Sheet
 
 
-@dataclass(frozen=True, slots=True)
-class Arrival:
+class Arrival(NamedTuple):
     """What an update is read with: whether it was handled before, its chat's settings now."""
 
     seen: bool
     chat: ChatSettings
 
 
-@dataclass(frozen=True, slots=True)
-class Opened:
+class Opened(NamedTuple):
     state: GameState
     started: bool  # all seats were given: the game is on
     locale: str | None = None  # the chat's language now (a new group takes the opener's)
 
 
-@dataclass(frozen=True, slots=True)
-class Joined:
+class Joined(NamedTuple):
     state: GameState
     player: Player
     started: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Left:
+class Left(NamedTuple):
     state: GameState
     player: Player
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A record taken: a deal (`scored.number` ≥ 1) or the last-round mark (number 0)."""
 
     state: GameState
-    item: RecordItem
     scored: ScoredRecord
     sheet: Sheet
     settlement: Settlement
 
 
-@dataclass(frozen=True, slots=True)
-class Undone:
+class Undone(NamedTuple):
     state: GameState
     number: int
     line: str
@@ -62,8 +55,7 @@ class Undone:
     settlement: Settlement
 
 
-@dataclass(frozen=True, slots=True)
-class Edited:
+class Edited(NamedTuple):
     state: GameState
     number: int
     old: str
@@ -72,8 +64,7 @@ class Edited:
     settlement: Settlement
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """A game as it stands, for /score, /sheet, /history, /rules (`sheet` None before the start)."""
 
     state: GameState
@@ -81,8 +72,7 @@ class Snapshot:
     settlement: Settlement | None
 
 
-@dataclass(frozen=True, slots=True)
-class Ended:
+class Ended(NamedTuple):
     state: GameState
     reason: EndReason
     sheet: Sheet | None
@@ -90,8 +80,7 @@ class Ended:
     debts: tuple[Debt, ...] = ()  # the debts its end opened (one per transfer)
 
 
-@dataclass(frozen=True, slots=True)
-class Proposal:
+class Proposal(NamedTuple):
     """What a vote on a record would change: the record and every balance, before and after."""
 
     number: int  # the deal's number (a late deal: the number it would take)
@@ -104,8 +93,7 @@ class Proposal:
     penalty: tuple[Adjust, ...] = ()  # if it passes: the penalty entries on the writer (4.2.7)
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(NamedTuple):
     """What a passed vote on a record did: the record as it stands now, penalties, the sheet."""
 
     number: int
@@ -118,8 +106,7 @@ class Applied:
     writer: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class VoteState:
+class VoteState(NamedTuple):
     """A vote after a command touched it; `passed` None while it is open (or with the arbiter)."""
 
     state: GameState
@@ -138,8 +125,7 @@ class VoteState:
         return self.passed is None and self.vote.referred is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Exported:
+class Exported(NamedTuple):
     """/export: the protocol file (notation.md) and the JSON event log of a game."""
 
     state: GameState

@@ -1,8 +1,11 @@
-"""A game as a fold of its log: players, frozen rules, the records in force, open votes."""
+"""A game as a fold of its log: players, frozen rules, the records in force, open votes; how each
+stored event folds into it, and the copy a command folds on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from contextlib import suppress
+from copy import copy
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from fractions import Fraction
 from itertools import filterfalse
@@ -10,8 +13,7 @@ from operator import attrgetter
 from typing import Any
 
 from bot.core import events as ev
-from bot.core.event_codec import decode
-from bot.core.events import Kind, Player
+from bot.core.events import Kind, Player, decode
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -20,7 +22,7 @@ from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, wit
 from scoring.sheet import Game
 from scoring.voting import Threshold
 
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "proposed", "started_event"]
+__all__ = ["GameState", "Player", "RecordItem", "Vote", "started_event"]
 
 
 @dataclass(slots=True)
@@ -33,7 +35,6 @@ class RecordItem:
     author: int | None
     at: datetime
     old_lines: tuple[str, ...] = ()  # lines it had before edits (a tuple: most records have none)
-    edited_at: datetime | None = None
     undone: bool = False
     seat: int | None = None  # the writer's seat, when the writer plays
     vote: int | None = None  # the vote that inserted it (a late deal) or wrote it (a penalty)
@@ -41,14 +42,10 @@ class RecordItem:
     change: tuple[str, str] | None = None  # (option, value): a rule changed mid-game
 
 
-_undone = attrgetter("undone")
-
-
 @dataclass(slots=True)
 class Vote:
     seq: int
-    kind: Kind
-    payload: dict[str, Any]
+    event: ev.Proposed  # the opening event
     author: int | None
     at: datetime
     ballots: dict[int, bool] = field(default_factory=dict)  # user id → yes (the latest cast)
@@ -59,11 +56,10 @@ class Vote:
     referred: ev.ReferReason | None = None  # waiting for the arbiter
     message_id: int | None = None  # the chat message that shows it
     decided_by: int | None = None  # who closed it (the arbiter), None for the bot
-    closed_at: datetime | None = None
-    event: ev.Proposed = field(init=False, repr=False)  # the opening event, typed
 
-    def __post_init__(self) -> None:
-        self.event = proposed(self.kind, self.payload)
+    @property
+    def kind(self) -> Kind:
+        return self.event.KIND
 
     @property
     def threshold(self) -> Threshold:
@@ -101,8 +97,6 @@ class GameState:
     votes: dict[int, Vote] = field(default_factory=dict)
     arbiter: Player | None = None
     ended_reason: ev.EndReason | None = None
-    created_at: datetime | None = None
-    started_at: datetime | None = None
     last_seq: int = 0
     debt_rows: list[EventRow] = field(default_factory=list)  # the debts' events, in log order
     # The whole log, only when read for /history or the export (`archive.read_log`): a kept game
@@ -124,16 +118,12 @@ class GameState:
 
     @property
     def records(self) -> list[RecordItem]:
-        """The records in force, in play order."""
-        return list(filterfalse(_undone, self.items))  # (in C: asked several times a command)
+        """The records in force, in play order (filtered in C: asked several times a command)."""
+        return list(filterfalse(attrgetter("undone"), self.items))
 
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.players)
-
-    @property
-    def usernames(self) -> tuple[str | None, ...]:
-        return tuple(p.username for p in self.players)
 
     def game(self) -> Game:
         if self.rules is None:
@@ -189,12 +179,11 @@ class GameState:
         """The name of a user as this game knows him (player, scorekeeper, arbiter, voter)."""
         if user_id is None:
             return None
-        usernames: dict[int, str | None] = {}
+        username = None  # as his latest ballot gave it
         for vote in self.votes.values():
-            usernames.update(vote.usernames)
-        known = [*self.players, self.scorekeeper, self.arbiter]
-        for person in known:
-            if person is not None and person.is_user(user_id, usernames.get(user_id)):
+            username = vote.usernames.get(user_id, username)
+        for person in (*self.players, self.scorekeeper, self.arbiter):
+            if person is not None and person.is_user(user_id, username):
                 return person.name
         return None
 
@@ -223,11 +212,8 @@ class GameState:
     def canonical(self, line: str, lang: str = "en") -> str:
         """A stored record line as it reads now (written with the names before any link)."""
         for names in (self.names, *reversed(self.earlier_names)):
-            try:
-                record = parse_record(line, Table(names))
-            except ScoringError:
-                continue
-            return format_record(record, self.names, lang=lang)
+            with suppress(ScoringError):
+                return format_record(parse_record(line, Table(names)), self.names, lang=lang)
         return line
 
 
@@ -242,22 +228,157 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
     return stored_rules(snapshot["convention"], seats, options)
 
 
-def proposed(kind: Kind, payload: dict[str, Any]) -> ev.Proposed:
-    """The typed event that opened a vote."""
-    event = decode(kind, payload)
-    assert isinstance(event, ev.Proposed)
-    return event
-
-
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
     """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
-    return ev.GameStarted(
-        tuple(state.players),
-        first_dealer,
-        rules.convention,
-        dict(state.overrides),
-        rules_snapshot(rules),
-        RULES_VERSION,
-        stake,
+    seating = (tuple(state.players), first_dealer, rules.convention, dict(state.overrides))
+    return ev.GameStarted(*seating, rules_snapshot(rules), RULES_VERSION, stake)
+
+
+def fold(game_id: int, events: list[EventRow]) -> GameState:
+    state = GameState(game_id)
+    for event in events:
+        apply(state, event)
+    return state
+
+
+def clone(state: GameState) -> GameState:
+    """A copy to fold on that shares nothing mutable with `state`."""
+    return replace(
+        state,
+        overrides=dict(state.overrides),
+        players=list(state.players),
+        items=list(state.items),
+        votes={
+            seq: replace(vote, ballots=dict(vote.ballots), usernames=dict(vote.usernames))
+            for seq, vote in state.votes.items()
+        },
+        debt_rows=list(state.debt_rows),
+        log=None if state.log is None else list(state.log),
+        corrections=list(state.corrections),
     )
+
+
+def apply(state: GameState, row: EventRow) -> None:
+    """Fold one stored event into the state (decoded to its typed event first)."""
+    state.last_seq = row.seq
+    if row.kind in ev.DEBT_KINDS:
+        state.debt_rows.append(row)
+    if state.log is not None:
+        state.log.append(row)
+    event = decode(row.kind, row.payload, row.schema_version)
+    match event:
+        case ev.GameCreated() | ev.GameStarted():  # the start sets again what the creation set
+            state.convention, state.overrides = event.convention, dict(event.overrides)
+            state.stake = Fraction(event.stake) if event.stake else None
+            if isinstance(event, ev.GameCreated):
+                state.seats, state.dealer_ref = event.seats, event.dealer
+                state.scorekeeper = event.scorekeeper
+            else:
+                state.players = list(event.players)
+                state.seats = len(state.players)
+                state.first_dealer = event.first_dealer
+                snapshot = {"convention": event.convention, "rules": event.rules}
+                state.rules = rules_from_snapshot(snapshot, state.seats)
+                state.status = GameStatus.PLAYING
+        case ev.PlayerJoined():
+            state.players.append(event.player)
+        case ev.PlayerLeft():
+            state.players = [pl for pl in state.players if pl.name != event.name]
+        case ev.GameEnded():
+            state.status = GameStatus.ENDED
+            state.ended_reason = event.reason
+        case ev.RuleChanged():
+            item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
+            item.vote, item.change = event.vote, (event.option, event.value)
+            state.items.append(item)
+        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized():
+            item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
+            before = None
+            if isinstance(event, ev.Dealt):
+                item.seat, item.vote, before = event.seat, event.vote, event.before
+            elif isinstance(event, ev.Penalized):
+                item.vote = event.vote
+            if before is None:
+                state.items.append(item)
+            else:
+                index = next(i for i, it in enumerate(state.items) if it.seq == before)
+                state.items.insert(index, item)
+                state.revised = row.seq
+        case ev.DealUndone():
+            _own(state, event.target).undone = True
+            state.revised = row.seq
+        case ev.DealEdited():
+            item = _own(state, event.target)
+            item.old_lines = (*item.old_lines, item.line)
+            item.line = event.line
+            state.revised = row.seq
+            if event.vote is not None:
+                item.votes = (*item.votes, event.vote)
+                state.corrections.append(event)
+        case ev.VoteCast():
+            if row.author is not None:
+                vote = state.votes[event.vote]
+                vote.ballots[row.author] = event.yes
+                vote.usernames[row.author] = event.username
+        case ev.VoteReferred():
+            state.votes[event.vote].referred = event.reason
+        case ev.VoteClosed():
+            vote = state.votes[event.vote]
+            vote.closed = True
+            vote.passed = event.passed
+            vote.reason = event.reason
+            vote.decided_by = row.author
+            if row.author is not None and event.username:
+                vote.usernames.setdefault(row.author, event.username)
+        case ev.VotePosted():
+            state.votes[event.vote].message_id = event.message_id
+        case ev.ArbiterNamed():
+            state.arbiter = event.arbiter
+        case ev.SeatLinked():
+            _link(state, event)
+        case ev.DebtOpened() | ev.DebtMarked():
+            pass  # settling up is read from the log by `bot.core.ledger`
+        case _:
+            assert isinstance(event, ev.Proposed), event
+            state.votes[row.seq] = Vote(row.seq, event, row.author, row.at)
+
+
+def _own(state: GameState, seq: int) -> RecordItem:
+    """The record `seq` as this state's own copy, to change (records are shared with clones)."""
+    index = next(i for i, item in enumerate(state.items) if item.seq == seq)
+    item = state.items[index] = copy(state.items[index])
+    return item
+
+
+def _link(state: GameState, event: ev.SeatLinked) -> None:
+    """The seat's account is known: its new name is written into the lines read so far."""
+    if event.seat == ev.ARBITER_SEAT:
+        state.arbiter = event.player
+        return
+    old = state.names
+    state.players[event.seat] = event.player
+    new = state.names
+    if new == old:
+        return
+    state.earlier_names.append(old)
+    state.revised = state.last_seq
+    for index, item in enumerate(state.items):
+        if item.change is None:
+            item = state.items[index] = copy(item)
+            item.line = _renamed(item.line, old, new)
+            item.old_lines = tuple(_renamed(line, old, new) for line in item.old_lines)
+    for vote in state.votes.values():  # a vote's record lines are renamed likewise
+        shown = vote.event
+        if isinstance(shown, ev.CorrectionProposed):
+            line, old_line = _renamed(shown.line, old, new), _renamed(shown.old, old, new)
+            vote.event = replace(shown, line=line, old=old_line)
+        elif isinstance(shown, ev.LateDealProposed):
+            vote.event = replace(shown, line=_renamed(shown.line, old, new))
+
+
+def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
+    try:
+        return format_record(parse_record(line, Table(old)), new)
+    except ScoringError:
+        return line

@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from bot.core.base import parse_stored, table
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind, Player
-from bot.core.folding import fold
+from bot.core.state import fold
 from bot.core.zones import chat_zone
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.errors import OptionError

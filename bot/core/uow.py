@@ -1,34 +1,133 @@
-"""The unit of work: one per command a handler runs; its commit is the one step that writes."""
+"""The unit of work: one per command a handler runs; its commit is the one step that writes. A
+command's part of it (`Command`): its game, the events it appends, its writes."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 
-from bot.core.base import LIVE, Caller, Core
-from bot.core.command import Command, Write
+from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
-from bot.core.state import GameState
-from bot.domain import Fault, GameRow, GameStatus, Owed, Repo
+from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
+from bot.core.newgame import name_from_profile
+from bot.core.state import GameState, apply
+from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
+from scoring.deal import Record
+from scoring.errors import ScoringError
+from scoring.sheet import Sheet
 
 log = logging.getLogger(__name__)
 
 Hook = Callable[[], Awaitable[object]]
+Write = Callable[[Repo], Awaitable[object]]
 
 
-class _RolledBack(Exception):
-    """Thrown into an open transaction to roll it back."""
+class Command:
+    """A command's part of its unit; a direct one writes at once into the open transaction."""
+
+    def __init__(self, uow: UnitOfWork, repo: Repo | None) -> None:
+        self.core = uow.core
+        self._uow = uow  # told that its open transaction holds this command's writes
+        self._repo = repo
+        self._state: GameState | None = None
+        self.writes: list[Write] = []
+        self._sheet: tuple[int, Sheet] | None = None  # the latest replayed, at its seq
+
+    @property
+    def repo(self) -> Repo:
+        """The open transaction's repository (direct commands): what it writes is the unit's."""
+        assert self._repo is not None, "only a direct command holds the repository"
+        self._uow._dirty = True
+        return self._repo
+
+    def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
+        self._state = self.core.folded(row, events)
+        return self._state
+
+    async def link(self, caller: Caller) -> None:
+        """An `@username` seat is linked to the caller's account on his first act (notation.md)."""
+        first = name_from_profile(caller.first_name, caller.username, set())
+        event = self.state.link_event(caller.user_id, caller.username, first)
+        user_id, game_id = caller.user_id, self.state.game_id
+        if event is not None and user_id is not None:
+            await self.append(event, user_id)
+            if event.seat != ARBITER_SEAT:  # the arbiter is no player: the game is not his
+                await self.write(lambda repo: repo.add_member(game_id, user_id))
+
+    def adopt(self, state: GameState) -> None:
+        """A game this command created or read (nothing to fold yet)."""
+        self._state = state
+
+    @property
+    def state(self) -> GameState:
+        assert self._state is not None, "this command read no game"
+        return self._state
+
+    def now(self) -> datetime:
+        return self.core.clock()
+
+    def deadline(self) -> str:
+        """When a vote opened now times out (the rules in force's `vote_seconds`)."""
+        seconds = rules_now(self.state).vote_seconds
+        return (self.now() + timedelta(seconds=seconds)).isoformat()
+
+    async def write(self, write: Write) -> None:
+        """A write beside the events (members, the status index): now, or at the commit."""
+        if self._repo is not None:
+            await write(self.repo)
+        else:
+            self.writes.append(write)
+
+    async def append(self, event: Event, author: int | None) -> None:
+        """Append a typed event and fold it into the state; its seq is the log's next."""
+        state = self.state
+        kind, payload = encode(event)
+        seq, at = state.last_seq + 1, self.now()
+        row = EventRow(state.game_id, seq, kind.value, payload, author, at, SCHEMA_VERSION)
+        await self.write(partial(_append_row, row))
+        apply(state, row)
+        if kind in VOTE_KINDS:
+            self.core.track(state)
+
+    def sheet(self, records: list[Record] | None = None) -> Sheet:
+        """The replay of the records in force now; `records`: them, when the caller has them."""
+        state = self.state
+        sheet = self.core.cached(state)
+        if sheet is None:
+            records = records_of(state) if records is None else records
+            sheet = self.core.games.sheet(state.game_id, state.game(), records)
+            self.remember(sheet)
+        return sheet
+
+    def remember(self, sheet: Sheet) -> None:
+        self._sheet = (self.state.last_seq, sheet)
+
+    def committed(self) -> None:
+        """Its sheet is kept if it is the log's as committed (an earlier one never is)."""
+        if self._sheet is not None and self._sheet[0] == self.state.last_seq:
+            self.core.remember(self.state, self._sheet[1])
+
+    def replay(self, records: list[Record], dealer: int) -> Sheet:
+        """The sheet with a new record; the engine's refusal gets an example for this table."""
+        state = self.state
+        try:
+            return self.core.games.sheet(state.game_id, state.game(), records)
+        except ScoringError as error:
+            error.example = error.example or deal_example(state.names, dealer)
+            raise
 
 
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """What the last `rollback` threw away: the rows owed, and whether a command had run."""
+async def _append_row(row: EventRow, repo: Repo) -> None:
+    stored = await repo.append(row.game_id, row.kind, row.payload, row.author, row.at)
+    if stored.seq != row.seq:  # the chats' locks make this impossible; never write past it
+        raise RuntimeError(f"game {row.game_id}: event {stored.seq} written as {row.seq}")
 
-    owed: tuple[Owed, ...] = ()
-    records: bool = False
+
+class _RolledBack(Exception):  # thrown into an open transaction to roll it back
+    pass
 
 
 class UnitOfWork:
@@ -37,7 +136,7 @@ class UnitOfWork:
     def __init__(self, core: Core, caller: Caller | None = None) -> None:
         self.core = core
         self.caller = caller
-        self.discarded = Discarded()
+        self.discarded = Unsaved((), False)  # what the last `rollback` threw away
         self._reset()
 
     async def __aenter__(self) -> UnitOfWork:
@@ -53,7 +152,7 @@ class UnitOfWork:
         fault = self.core.store.fault(error)
         if fault is Fault.UNWRITABLE:
             log.warning("the database takes no writes (%s)", error)
-            raise Unsaved(self.discarded.owed, self.discarded.records) from error
+            raise self.discarded from error
         if fault is Fault.TRANSIENT:
             raise Transient(f"{type(error).__name__}: {error}") from error
 
@@ -72,15 +171,6 @@ class UnitOfWork:
         self._failed = False  # a command failed inside the open transaction
 
     # -- what it holds -----------------------------------------------------------------------
-    @property
-    def records(self) -> bool:
-        """Whether a command ran in it: its commit records something."""
-        return bool(self._commands)
-
-    @property
-    def owed(self) -> tuple[Owed, ...]:
-        return tuple(self._rows)
-
     def owe(self, *rows: Owed) -> None:
         """Replies owed: written with the commit, delivered by the sender after it."""
         self._rows.extend(rows)
@@ -92,9 +182,6 @@ class UnitOfWork:
     def now(self) -> datetime:
         return self.core.clock()
 
-    def _touch(self) -> None:
-        self._dirty = True
-
     # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
@@ -104,7 +191,7 @@ class UnitOfWork:
         unit = await self._begin(
             caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
         )
-        if unit.has_state:
+        if unit._state is not None:
             await unit.link(caller)
         async with self._running(unit) as running:
             yield running
@@ -113,7 +200,7 @@ class UnitOfWork:
     async def on_game(self, chat_id: int, game_id: int) -> AsyncIterator[Command | None]:
         """A command of the bot itself on one game; None when the game is gone or has ended."""
         unit = await self._begin(chat_id, lambda repo: repo.game(game_id), direct=False)
-        if not unit.has_state or unit.state.status is GameStatus.ENDED:
+        if unit._state is None or unit.state.status is GameStatus.ENDED:
             yield None
             return
         async with self._running(unit) as running:
@@ -148,16 +235,16 @@ class UnitOfWork:
         store = self.core.store
         if direct or not store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
-            unit = Command(self.core, chat_id, repo, self._touch)
+            unit = Command(self, repo)
             row = await find(repo)
             if row is not None:
-                unit.adopt(self.core.track(await self._fold(repo, row)))
+                unit.adopt(await self.core.fold(repo, row, apart=self._dirty))
             return unit
         async with store.reading() as repo:
             await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
-        unit = Command(self.core, chat_id, None, self._touch)
+        unit = Command(self, None)
         if row is not None and read is not None:  # folded with the store free
             unit.adopt(self.core.track(self.core.games.take(row, read)))
         return unit
@@ -167,17 +254,11 @@ class UnitOfWork:
         try:
             yield unit
         except BaseException:
-            if unit.in_transaction:  # its writes are in the transaction: it cannot commit
+            if unit._repo is not None:  # its writes are in the transaction: it cannot commit
                 self._failed = True
             raise
         self._writes.extend(unit.writes)
         self._commands.append(unit)
-
-    async def _fold(self, repo: Repo, row: GameRow) -> GameState:
-        """The game as `repo` shows it: kept when that is the log as committed, else folded."""
-        if self._dirty:
-            return self.core.folded(row, await repo.events(row.game_id))
-        return await self.core.games.state(repo, row)
 
     async def _lock(self, chat_id: int) -> None:
         if chat_id not in self._chats:
@@ -219,20 +300,18 @@ class UnitOfWork:
         """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
             raise RuntimeError("a command failed inside this unit of work: it cannot commit")
-        if self._repo is not None:
-            await self._write(self._repo)
-        elif self._writes or self._rows or self._commands:
-            async with self.core.store.transaction() as repo:
-                await self._mark(repo)
-                await self._write(repo)
+        if self._repo is not None or self._writes or self._rows or self._commands:
+            repo = await self._transaction()  # (the writes kept for the commit go in it)
+            if self._rows:
+                await repo.owe(list(self._rows))
         await self._stack.aclose()  # the open transaction commits, then the chats' locks go
         commands, rows, then = self._commands, self._rows, self._then
         self._reset()
         for unit in commands:
             unit.committed()
-        if rows:
+        if rows and self.core.notify is not None:
             try:
-                await self.core.told()
+                await self.core.notify()
             except Exception:
                 log.exception("the sender could not be woken; it looks again within a tick")
         for hook in then:
@@ -241,15 +320,9 @@ class UnitOfWork:
             except Exception as error:
                 log.warning("a follow-up of a committed unit failed (%s)", error)
 
-    async def _write(self, repo: Repo) -> None:
-        for write in self._writes:
-            await write(repo)
-        if self._rows:
-            await repo.owe(list(self._rows))
-
     async def rollback(self) -> None:
         """Forget everything the unit holds; what was owed is kept in `discarded`."""
-        self.discarded = Discarded(tuple(self._rows), bool(self._commands))
+        self.discarded = Unsaved(tuple(self._rows), bool(self._commands))
         stack = self._stack
         self._reset()
         try:

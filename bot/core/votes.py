@@ -1,31 +1,48 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame;
+what a vote proposes and what a passed vote changes, as events of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from bot.core import changes
 from bot.core import events as ev
-from bot.core.base import Caller, Core, settlement
-from bot.core.command import Command
+from bot.core.base import (
+    Caller,
+    Core,
+    index_of,
+    parse_stored,
+    records_of,
+    rules_now,
+    settlement,
+    table,
+)
 from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
-from bot.core.event_codec import encode
-from bot.core.events import Kind
+from bot.core.events import Kind, encode
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
-from bot.core.uow import UnitOfWork
+from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus
 from scoring import voting
-from scoring.voting import END_THRESHOLD, Threshold
+from scoring.deal import Adjust, Record, RuleChange
+from scoring.errors import ScoringError
+from scoring.notation import format_record
+from scoring.replay import replay
+from scoring.rules import format_option
+from scoring.voting import END_THRESHOLD, Outcome, correction_outcome, record_penalty
 
 
 def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> bool | None:
     """A vote's result once it cannot change, else None (`scoring.voting.tally` over its ballots)."""
+    return voting.tally(vote.threshold, *counts(vote, voters), arbiter=arbiter)
+
+
+def counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int, int]:
+    """The vote's yes and no ballots, and how many may vote."""
     ballots = [vote.ballot(v) for v in voters]
-    yes, no = ballots.count(True), ballots.count(False)
-    return voting.tally(Threshold(vote.threshold), yes, no, len(voters), arbiter=arbiter)
+    return ballots.count(True), ballots.count(False), len(voters)
 
 
 def voter_of(state: GameState, caller: Caller) -> Player | None:
@@ -92,14 +109,7 @@ async def vote(
         if ballot.referred is not None:
             if not arbiter:
                 raise GameError("arbiter-only", "", {}, "/history")
-            return await close(
-                unit,
-                ballot,
-                passed=yes,
-                reason=ev.CloseReason.ARBITER,
-                author=caller.user_id,
-                username=caller.username,
-            )
+            return await close(unit, ballot, passed=yes, reason=ev.CloseReason.ARBITER, by=caller)
         if arbiter and not voter_of(state, caller):
             raise GameError("arbiter-waits", "", {}, "/history")
         return await cast(unit, ballot, caller, yes)
@@ -120,14 +130,12 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
     passed = tally(vote, voters, arbiter=with_arbiter)
-    if passed is None:
-        ballots = [vote.ballot(v) for v in voters]
-        counts = ballots.count(True), ballots.count(False), len(voters)
-        # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
-        if with_arbiter and voting.tied(Threshold(vote.threshold), *counts):
-            return await refer(unit, vote, ev.ReferReason.TIE)
-        return vote_state(state, vote)
-    return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
+    if passed is not None:
+        return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
+    # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
+    if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
+        return await refer(unit, vote, ev.ReferReason.TIE)
+    return vote_state(state, vote)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
@@ -139,48 +147,31 @@ async def expire_vote(unit: Command, vote: Vote) -> VoteState:
 
 async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
     await unit.append(ev.VoteReferred(vote.seq, reason), None)
-    return vote_state(unit.state, vote, reason=reason)
+    return vote_state(unit.state, vote, reason)
 
 
 async def close(
-    unit: Command,
-    vote: Vote,
-    *,
-    passed: bool,
-    reason: ev.CloseReason,
-    author: int | None = None,
-    username: str | None = None,
+    unit: Command, vote: Vote, *, passed: bool, reason: ev.CloseReason, by: Caller | None = None
 ) -> VoteState:
-    """Close a vote; a passed one then makes its change as events of its own."""
+    """Close a vote (`by` the arbiter, else the bot); a passed one then makes its change."""
     state = unit.state
-    proposal = changes.proposal(state, vote)
-    if passed and not changes.fits(state, vote):
+    proposal = proposal_of(state, vote)
+    if passed and not fits(state, vote):
         passed, reason = False, ev.CloseReason.CONFLICT
+    author, username = (by.user_id, by.username) if by else (None, None)
     await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
-    ended: Ended | None = None
-    applied: Applied | None = None
-    if passed:
-        if vote.kind is Kind.END_PROPOSED:
-            how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
-            ended = await end(unit, how, None)
-        else:
-            applied = await changes.apply(unit, vote)
-    return vote_state(state, vote, passed, reason, ended, proposal, applied)
-
-
-def vote_state(
-    state: GameState,
-    vote: Vote,
-    passed: bool | None = None,
-    reason: ev.CloseReason | ev.ReferReason | None = None,
-    ended: Ended | None = None,
-    proposal: Proposal | None = None,
-    applied: Applied | None = None,
-) -> VoteState:
-    if proposal is None and applied is None:
-        proposal = changes.proposal(state, vote)
+    ending = passed and vote.kind is Kind.END_PROPOSED
+    how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
+    ended = await end(unit, how, None) if ending else None
+    applied = await make_change(unit, vote) if passed and not ending else None
     voters = tuple(state.voters())
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
+
+
+def vote_state(state: GameState, vote: Vote, reason: ev.ReferReason | None = None) -> VoteState:
+    """A vote still open (`reason`: why it went to the arbiter), with what it would change."""
+    voters, proposal = tuple(state.voters()), proposal_of(state, vote)
+    return VoteState(state, vote, voters, None, reason, None, proposal, None, state.chat_id)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
@@ -228,3 +219,135 @@ async def vote_posted(
     kind, payload = encode(ev.VotePosted(vote_seq, message_id))
     repo = await uow.holding(chat_id)
     await repo.append(game_id, kind.value, payload, None, uow.now())
+
+
+# -- what a vote proposes, and what a passed one changes -----------------------------------------
+def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
+    """The record before and after and the balances both ways."""
+    event = vote.event
+    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
+        return None
+    seq = event.target if isinstance(event, ev.CorrectionProposed) else event.before
+    index, records = index_of(state, seq), records_of(state)
+    if index is None:
+        return None
+    tab = table(state)
+    new = parse_stored(event.line, tab)
+    try:
+        if isinstance(event, ev.CorrectionProposed):
+            old = parse_stored(event.old, tab)
+            wrong = replay(state.game(), [*records[:index], old, *records[index + 1 :]])
+            right = replay(state.game(), [*records[:index], new, *records[index + 1 :]])
+            writer = state.player_name(state.records[index].author)
+            old_scored: Any = wrong.records[index]
+            warning, penalty = outlook(state, event, index, records, new)
+        else:
+            wrong = replay(state.game(), records)
+            right = replay(state.game(), [*records[:index], new, *records[index:]])
+            writer, old_scored, warning, penalty = None, None, False, ()
+    except ScoringError:
+        return None
+    scored = right.records[index]
+    before, after = (tuple(settlement(state, sheet).balances) for sheet in (wrong, right))
+    return Proposal(scored.number, old_scored, scored, before, after, writer, warning, penalty)
+
+
+def outlook(
+    state: GameState, event: ev.CorrectionProposed, index: int, before: list[Record], new: Record
+) -> tuple[bool, tuple[Adjust, ...]]:
+    """What a correction costs its writer if it passes (Кодекс 4.2.7): warning or penalty."""
+    item = state.records[index]
+    writer_seat = state.seat_of(item.author, None) if item.seat is None else item.seat
+    if event.pencil:  # proposed as free: it keeps the terms its voters were shown
+        outcome = Outcome.FREE
+    else:
+        earlier = corrections_count(state, item.author)
+        outcome = correction_outcome(
+            rules_now(state).record_penalties, earlier_corrections=earlier
+        )
+    penalties: tuple[Adjust, ...] = ()
+    if outcome is Outcome.PENALTY and writer_seat is not None:
+        penalties = record_penalty(state.game(), before, index, new, writer_seat)
+    return outcome is Outcome.WARNING, penalties
+
+
+def fits(state: GameState, vote: Vote) -> bool:
+    """Whether a passed vote's change still takes on the log as it is now."""
+    event = vote.event
+    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed | ev.RuleChangeProposed):
+        return True
+    records, new = records_of(state), parse_stored(event.line, table(state))
+    if isinstance(event, ev.CorrectionProposed):
+        index = index_of(state, event.target)
+        if index is None or state.records[index].line != event.old:
+            return False
+        records[index] = new
+    elif isinstance(event, ev.LateDealProposed):
+        index = index_of(state, event.before)
+        if index is None:
+            return False
+        records.insert(index, new)
+    else:  # a rule change: the option still as its voters were shown
+        assert isinstance(new, RuleChange)
+        if format_option(getattr(rules_now(state), new.option)) != event.old:
+            return False
+        records.append(new)
+    try:
+        replay(state.game(), records)
+    except ScoringError:
+        return False
+    return True
+
+
+def corrections_count(state: GameState, writer: int | None) -> int:
+    """Accepted corrections of this writer's records by vote, not counting free ones (4.2.7)."""
+    return sum(
+        1
+        for item in state.items
+        if item.author == writer
+        for seq in item.votes
+        if not (isinstance(e := state.votes[seq].event, ev.CorrectionProposed) and e.pencil)
+    )
+
+
+async def make_change(unit: Command, vote: Vote) -> Applied | None:
+    """The change of a passed vote (other than an early end), once `fits` said it takes."""
+    state, event = unit.state, vote.event
+    if isinstance(event, ev.CorrectionProposed):
+        # The record's new line, then the writer's penalty if due (4.2.7).
+        target = event.target
+        index = index_of(state, target)
+        assert index is not None
+        item = state.records[index]
+        before = records_of(state)
+        new = parse_stored(event.line, table(state))
+        warning, penalties = outlook(state, event, index, before, new)
+        edited = ev.DealEdited(target, event.line, item.line, vote.seq, warning)
+        await unit.append(edited, vote.author)
+        for adjust in penalties:
+            line = format_record(adjust, state.names)
+            await unit.append(ev.Penalized(line, vote.seq, target), None)
+        sheet, writer = unit.sheet(), state.player_name(item.author)
+        scored, old = sheet.records[index], state.item(target).old_lines[-1]  # (as edited: a copy)
+        penalized, warned = tuple(sheet.records[len(before) :]), writer if warning else None
+        return Applied(
+            scored.number, old, scored, sheet, settlement(state, sheet), penalized, warned, writer
+        )
+    if isinstance(event, ev.LateDealProposed):
+        # Inserted before the record it was proposed before (Кодекс 4.2.10).
+        author = vote.author
+        seat = None if author is None else state.seat_of(author, vote.usernames.get(author))
+        await unit.append(ev.Dealt(event.line, event.before, vote.seq, seat), author)
+        index = index_of(state, state.last_seq)
+        assert index is not None
+        sheet = unit.sheet()
+        scored = sheet.records[index]
+        return Applied(scored.number, None, scored, sheet, settlement(state, sheet))
+    if isinstance(event, ev.ArbiterProposed):
+        await unit.append(ev.ArbiterNamed(event.arbiter, vote.seq), None)
+    elif isinstance(event, ev.RuleChangeProposed):
+        # At the log's end, and by nobody: no pencil rule lets its proposer undo it.
+        change = parse_stored(event.line, table(state))
+        assert isinstance(change, RuleChange)
+        await unit.append(ev.RuleChanged(change.option, change.value, vote.seq), None)
+    return None

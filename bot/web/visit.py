@@ -25,7 +25,7 @@ from bot.core import (
     looks,
 )
 from bot.core.announce import Announce
-from bot.core.folding import fold
+from bot.core.state import fold
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
 from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data

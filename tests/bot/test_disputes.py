@@ -21,8 +21,8 @@ from aiogram.types import BufferedInputFile, InlineKeyboardMarkup
 
 from bot.app import build_dispatcher
 from bot.core import Core, Kind, looks, votes
-from bot.core.changes import corrections_count
 from bot.core.results import Snapshot
+from bot.core.votes import corrections_count
 from bot.settings import Settings
 from bot.storage import SqliteStore
 from bot.telegram.keyboards import HelpCb, VoteCb

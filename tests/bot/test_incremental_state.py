@@ -17,8 +17,7 @@ from hypothesis import strategies as st
 from bot.core import Caller, Core, looks, parse_newgame
 from bot.core.base import records_of
 from bot.core.errors import GameError
-from bot.core.folding import fold
-from bot.core.state import GameState
+from bot.core.state import GameState, fold
 from bot.storage import SqliteStore
 from scoring.errors import ScoringError
 from scoring.notation import format_record

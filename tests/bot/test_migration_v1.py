@@ -13,9 +13,17 @@ from pathlib import Path
 import pytest
 
 from bot.core import Core, looks, votes
-from bot.core.changes import corrections_count
-from bot.core.event_codec import SCHEMA_VERSION, UnknownSchema, decode, encode
-from bot.core.events import Dealt, Event, LastRoundMarked, RuleChanged
+from bot.core.events import (
+    SCHEMA_VERSION,
+    Dealt,
+    Event,
+    LastRoundMarked,
+    RuleChanged,
+    UnknownSchema,
+    decode,
+    encode,
+)
+from bot.core.votes import corrections_count
 from bot.storage import GameStatus, SqliteStore
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from scoring.protocol import parse_protocol

@@ -7,10 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.core import Kind, Player, tally
-from bot.core.folding import fold
-from bot.core.state import Vote, rules_from_snapshot, rules_snapshot
+from bot.core import events as ev
+from bot.core.state import Vote, fold, rules_from_snapshot, rules_snapshot
 from bot.storage import EventRow
 from scoring.rules import PRESETS, rules_for
+from scoring.voting import Threshold
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -53,7 +54,7 @@ def test_undone_records_leave_the_records_in_force_and_edits_replace_the_line() 
 
 
 def vote_of(threshold: str, ballots: dict[int, bool]) -> Vote:
-    vote = Vote(1, Kind.END_PROPOSED, {"threshold": threshold, "deadline": AT.isoformat()}, 1, AT)
+    vote = Vote(1, ev.EndProposed(Threshold(threshold), AT.isoformat()), 1, AT)
     vote.ballots.update(ballots)
     return vote
 

@@ -15,7 +15,7 @@ from aiogram.fsm.storage.base import StorageKey
 from aiogram.methods import AnswerCallbackQuery
 
 from bot.app import build_dispatcher
-from bot.core.lease import Lease
+from bot.core.health import Lease
 from bot.settings import Settings
 from bot.storage import Store
 from bot.storage.postgres import PostgresStore

@@ -21,7 +21,7 @@ from aiogram.fsm.storage.base import (
 )
 
 from bot.core.base import Clock, utc_now
-from bot.core.lease import instance_name
+from bot.core.health import instance_name
 from bot.domain import Fault, Repo, Store
 
 log = logging.getLogger(__name__)
