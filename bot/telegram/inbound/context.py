@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,14 +19,13 @@ from bot.core.errors import Transient
 from bot.core.lobby import locale_of
 from bot.core.zones import chat_zone
 from bot.domain import Fault
-from bot.telegram.inbound.promises import REDEEMING, Promises
+from bot.telegram.inbound.polling import LAST_TRY, REDEEMING, Promises
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
 from bot.texts.i18n import Translator, translator
 
 log = logging.getLogger(__name__)
 
-LAST_TRY: Final = "last_try"  # data key: the transport will not deliver this update again
 TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is said once)
 
 # Telegram's old forward fields (Bot API < 7.0); `forward_origin` replaced them.
@@ -77,13 +76,10 @@ class Ctx:
     zone: tzinfo
     out: Outbox
 
-    def unit(self) -> UnitOfWork:
-        return UnitOfWork(self.core, self.caller)
-
     @asynccontextmanager
     async def work(self) -> AsyncIterator[UnitOfWork]:
         """The update's unit of work, committed when the block ends without an error."""
-        async with self.unit() as uow:
+        async with UnitOfWork(self.core, self.caller) as uow:
             yield uow
             await uow.commit()
 
@@ -100,14 +96,13 @@ class UpdateContext(BaseMiddleware):
         self.core = core
         self.default_locale = default_locale
         self.promises = promises or Promises()
-        self._told: OrderedDict[int, None] = OrderedDict()
+        self._told: deque[int] = deque(maxlen=TOLD_KEPT)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
         caller = caller_of(event, data["event_context"])
         user: User | None = data["event_context"].user
         language = user.language_code if user else None
-        said: list[Translator] = []
         redeeming = bool(data.get(REDEEMING))
 
         async def attempt() -> Any:
@@ -121,7 +116,6 @@ class UpdateContext(BaseMiddleware):
                 log.info("update %s was handled before; skipped", event.update_id)
                 return None
             t = translator(self._language(arrival.chat.locale, language))
-            said[:] = [t]
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             sent = event.message
             message_id = sent.message_id if sent else None
@@ -139,7 +133,7 @@ class UpdateContext(BaseMiddleware):
         try:
             return await attempts.retrying(attempt, f"update {event.update_id}")
         except Unsaved as unsaved:
-            t = said[0] if said else translator(self._language(None, language))
+            t = data.get("t") or translator(self._language(None, language))
             if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
                 await at_once.deliver(data["bot"], self.core, unsaved.owed)
                 return None
@@ -149,9 +143,7 @@ class UpdateContext(BaseMiddleware):
             if data.get(LAST_TRY):  # the transport lets it go; the promise still holds it
                 return None
             if event.update_id not in self._told:
-                self._told[event.update_id] = None
-                while len(self._told) > TOLD_KEPT:
-                    self._told.popitem(last=False)
+                self._told.append(event.update_id)
                 await at_once.send(
                     data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
                 )
@@ -163,8 +155,4 @@ class UpdateContext(BaseMiddleware):
 
     def _language(self, chosen: str | None, language_code: str | None) -> str:
         """The chat's language, else the sender's own (ru* → ru, else en), else the default."""
-        if chosen:
-            return chosen
-        if language_code:
-            return locale_of(language_code)
-        return self.default_locale
+        return chosen or (locale_of(language_code) if language_code else self.default_locale)

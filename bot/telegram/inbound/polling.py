@@ -1,4 +1,5 @@
-"""Long polling that loses no update: a batch is handled to the end before it is confirmed."""
+"""Delivery that loses no update: long polling confirms a batch once it is handled to the end, and
+an update the bot promised to record by itself is kept and fed again once the database takes writes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import contextlib
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from aiogram import Bot, Dispatcher
@@ -16,42 +17,89 @@ from aiogram.types import Update
 
 from bot.core import Redeliver
 from bot.core.health import POLLER, beat
-from bot.telegram.inbound.context import LAST_TRY
-from bot.telegram.inbound.promises import chat_of, promises_of
 
 log = logging.getLogger(__name__)
 
 LONGEST_PAUSE: Final = 5.0  # seconds between two tries while Telegram cannot be reached
 FIRST_AGAIN: Final = 0.5  # seconds before a batch with an update to handle again is asked again
 GIVE_UP: Final = 300.0  # seconds an update may fail before its last try
+TICK: Final = 1.0  # seconds between two tries of the kept updates
+LAST_TRY: Final = "last_try"  # data key: the transport will not deliver this update again
+REDEEMING: Final = "redeeming"  # data key: this update is fed again from the kept ones
 
 
+def chat_of(update: Update) -> int:
+    """The chat an update belongs to (its user's for an inline query or the like; 0 else)."""
+    event = update.event
+    chat = getattr(event, "chat", None) or getattr(getattr(event, "message", None), "chat", None)
+    if chat is not None:
+        return int(chat.id)
+    user = getattr(event, "from_user", None)
+    return int(user.id) if user is not None else 0
+
+
+class Promises:
+    """The updates the bot promised to record by itself, per chat, in order."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, list[Update]] = {}
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def keep(self, chat_id: int, update: Update) -> None:
+        kept = self._kept.setdefault(chat_id, [])
+        if all(u.update_id != update.update_id for u in kept):
+            kept.append(update)
+
+    def holds(self, chat_id: int) -> bool:
+        return bool(self._kept.get(chat_id))
+
+    async def redeem(self, dispatcher: Dispatcher, bot: Bot, chat_id: int) -> bool:
+        """Feed the chat's kept updates again, in order; whether none is left."""
+        async with self._locks[chat_id]:
+            kept = self._kept.get(chat_id, [])
+            while kept:
+                try:
+                    await dispatcher.feed_update(bot, kept[0], **{REDEEMING: True})
+                except Redeliver:
+                    return False
+                except Exception:  # the errors router answered what it could
+                    log.exception("kept update %s failed", kept[0].update_id)
+                log.info("kept update %s recorded", kept.pop(0).update_id)
+            self._kept.pop(chat_id, None)
+            return True
+
+    async def feed(self, dispatcher: Dispatcher, bot: Bot, update: Update, **data: Any) -> None:
+        """An update from the transport: its chat's kept updates first, then the update itself."""
+        if self.holds(chat_of(update)):
+            await self.redeem(dispatcher, bot, chat_of(update))
+        await dispatcher.feed_update(bot, update, **data)
+
+    async def run(self, dispatcher: Dispatcher, bot: Bot, tick: float = TICK) -> None:
+        """Try the kept updates every `tick` seconds (a chat that says nothing more is served too)."""
+        while True:
+            await asyncio.sleep(tick)
+            for chat_id in list(self._kept):
+                try:
+                    await self.redeem(dispatcher, bot, chat_id)
+                except Exception:
+                    log.exception("the kept updates of chat %s could not be tried", chat_id)
+
+
+def promises_of(dispatcher: Dispatcher) -> Promises:
+    """The dispatcher's kept updates (`bot.app.build_dispatcher` sets them; a bare one gets its own)."""
+    found = dispatcher.get("promises")
+    if not isinstance(found, Promises):
+        found = dispatcher["promises"] = Promises()
+    return found
+
+
+@dataclass
 class Pending:
     """Updates fetched, not confirmed yet: those handled, and when the others first failed."""
 
-    def __init__(
-        self, give_up: float = GIVE_UP, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.give_up = give_up
-        self.clock = clock
-        self.handled: set[int] = set()
-        self.failing: dict[int, float] = {}
-
-    def last_try(self, update_id: int) -> bool:
-        first = self.failing.get(update_id)
-        return first is not None and self.clock() - first >= self.give_up
-
-    def failed(self, update_id: int) -> None:
-        self.failing.setdefault(update_id, self.clock())
-
-    def done(self, update_id: int) -> None:
-        self.handled.add(update_id)
-        self.failing.pop(update_id, None)
-
-    def confirmed(self, offset: int) -> None:
-        """Everything before `offset` is confirmed: Telegram will not send it again."""
-        self.handled = {u for u in self.handled if u >= offset}
-        self.failing = {u: t for u, t in self.failing.items() if u >= offset}
+    give_up: float
+    handled: set[int] = field(default_factory=set)
+    failing: dict[int, float] = field(default_factory=dict)
 
 
 async def handle_batch(
@@ -62,20 +110,24 @@ async def handle_batch(
     async def feed(updates: list[Update]) -> list[Update]:
         left: list[Update] = []
         for index, update in enumerate(updates):
-            if update.update_id in pending.handled:
+            uid = update.update_id
+            if uid in pending.handled:
                 continue
-            last = {LAST_TRY: True} if pending.last_try(update.update_id) else {}
+            first = pending.failing.get(uid)
+            late = first is not None and time.monotonic() - first >= pending.give_up
+            last = {LAST_TRY: True} if late else {}
             try:
                 await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
             except Redeliver as again:
-                pending.failed(update.update_id)
+                pending.failing.setdefault(uid, time.monotonic())
                 if not again.unwritable:  # the chat's later updates wait behind this one
                     return [*left, *updates[index:]]
                 left.append(update)
                 continue
             except Exception:  # the errors router answered what it could; the batch goes on
-                log.exception("update %s failed", update.update_id)
-            pending.done(update.update_id)
+                log.exception("update %s failed", uid)
+            pending.handled.add(uid)
+            pending.failing.pop(uid, None)
         return left
 
     by_chat: dict[int, list[Update]] = defaultdict(list)
@@ -97,9 +149,7 @@ async def poll(
 ) -> None:
     """Fetch, handle the batch to the end, confirm it with the next offset; until `stop`."""
     offset: int | None = None
-    pause = 1.0
-    again = FIRST_AGAIN
-    pending = Pending(give_up)
+    pause, again, pending = 1.0, FIRST_AGAIN, Pending(give_up)
     while not stop.is_set():
         beat(POLLER)
         fetch = asyncio.ensure_future(
@@ -136,7 +186,8 @@ async def poll(
             continue
         left = await handle_batch(bot, dispatcher, updates, pending, **kwargs)
         offset = min(u.update_id for u in left) if left else updates[-1].update_id + 1
-        pending.confirmed(offset)
+        pending.handled = {u for u in pending.handled if u >= offset}  # the rest is confirmed
+        pending.failing = {u: t for u, t in pending.failing.items() if u >= offset}
         if not left:
             again = FIRST_AGAIN
             continue

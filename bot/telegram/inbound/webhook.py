@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from bot.core import Redeliver
 from bot.core.health import WEBHOOK, beat
 from bot.settings import Settings
-from bot.telegram.inbound.promises import promises_of
+from bot.telegram.inbound.polling import promises_of
 
 log = logging.getLogger(__name__)
 

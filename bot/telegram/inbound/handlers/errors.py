@@ -25,8 +25,7 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None
     update = event.update
     if update.callback_query is not None:
         plain = plain_text(text)
-        if len(plain) > TOAST_LIMIT:
-            plain = plain[: TOAST_LIMIT - 1] + "…"
+        plain = plain if len(plain) <= TOAST_LIMIT else plain[: TOAST_LIMIT - 1] + "…"
         await at_once.toast(update.callback_query, plain, alert=True)
         return
     message = update.message or update.edited_message
@@ -34,10 +33,7 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None
         return
     if ctx is not None:
         try:
-            async with ctx.unit() as uow:
-                await ctx.out.text(uow, text)
-                await uow.commit()
-            return
+            return await ctx.say(text)
         except Exception as error:  # the database takes nothing now: say it directly
             log.info("the answer to update %s goes directly (%s)", update.update_id, error)
     topic = message.message_thread_id if message.is_topic_message else None
@@ -63,10 +59,7 @@ async def again(event: ErrorEvent) -> None:
 
 @router.error(ExceptionTypeFilter(GaveUp))
 async def gave_up(
-    event: ErrorEvent,
-    bot: Bot,
-    t: Translator | None = None,
-    ctx: Ctx | None = None,
+    event: ErrorEvent, bot: Bot, t: Translator | None = None, ctx: Ctx | None = None
 ) -> None:
     log.warning("update %s given up: %s", event.update.update_id, event.exception)
     await answer(event, bot, (t or translator("en"))("store-gave-up"), ctx)
@@ -74,10 +67,7 @@ async def gave_up(
 
 @router.error(ExceptionTypeFilter(ScoringError))
 async def refused(
-    event: ErrorEvent,
-    bot: Bot,
-    t: Translator | None = None,
-    ctx: Ctx | None = None,
+    event: ErrorEvent, bot: Bot, t: Translator | None = None, ctx: Ctx | None = None
 ) -> None:
     error = event.exception
     assert isinstance(error, ScoringError)
