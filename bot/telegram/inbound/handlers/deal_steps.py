@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from datetime import timedelta
 from typing import Final
 
-from aiogram import Bot, Dispatcher, F, Router
-from aiogram.filters import Command, CommandObject, MagicData, StateFilter
+from aiogram import F, Router
+from aiogram.filters import Command, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
@@ -33,7 +34,7 @@ from scoring.errors import IllegalDeal, ScoringError
 from scoring.seating import Seating
 
 router = Router(name=__name__)
-NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
+NOTE_KEY: Final = "note_for"  # FSM data: the step message whose note the sender's next text is
 LIFETIME: Final = timedelta(hours=6)
 
 
@@ -43,19 +44,14 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
-    return deal_keyboard(
-        t,
-        entry.game_id,
-        opener,
-        entry.version,
-        entry.seating,
-        entry.draft,
-        back=len(entry.drafts) > 1,
-        concede=entry.concede,
-        prikup=entry.prikup,
-        odessa=entry.odessa,
+def shown(t: Translator, opener: int, entry: OpenSteps) -> tuple[str, InlineKeyboardMarkup]:
+    """The step message as the draft stands: its step's text and buttons."""
+    back = len(entry.drafts) > 1
+    flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
+    markup = deal_keyboard(
+        t, entry.game_id, opener, entry.version, entry.seating, entry.draft, back=back, **flags
     )
+    return steps.step_text(t, entry.seating, entry.draft), markup
 
 
 async def _done(state: FSMContext, message_id: int) -> None:
@@ -71,11 +67,7 @@ async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> Non
 
 
 # -- opening ---------------------------------------------------------------------------------
-async def _without_args(message: Message, command: CommandObject) -> bool:
-    return not (command.args or "").strip()
-
-
-@router.message(Command("deal", "d"), _without_args)
+@router.message(Command("deal", "d", magic=F.args.is_(None)))
 async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
     caller, t = ctx.caller, ctx.t
@@ -95,11 +87,8 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     entry.odessa = sheet.rules.odessa_rules
-    sent = await at_once.answer(
-        message,
-        steps.step_text(t, seating, entry.draft),
-        reply_markup=keyboard(t, caller.user_id or 0, entry),
-    )
+    text, markup = shown(t, caller.user_id or 0, entry)
+    sent = await at_once.answer(message, text, reply_markup=markup)
     if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
         return
     entry.message_id = sent.message_id
@@ -121,7 +110,7 @@ def _opener(message: Message) -> int | None:
 
 
 async def _verdict(
-    message: Message, data: DealCb, ctx: Ctx, state: FSMContext, dispatcher: Dispatcher, bot: Bot
+    message: Message, data: DealCb, ctx: Ctx, state: FSMContext
 ) -> OpenSteps | str | None:
     """The steps this press may act on, why it may not, or None: the message is stale."""
     caller, t = ctx.caller, ctx.t
@@ -140,8 +129,8 @@ async def _verdict(
     entry = open_steps(saved, message.message_id)
     opener = _opener(message)
     if entry is None and opener is not None and opener != (caller.user_id or 0):
-        context = dispatcher.fsm.resolve_context(bot, message.chat.id, opener)
-        other = open_steps(await context.get_data(), message.message_id) if context else None
+        context = FSMContext(state.storage, replace(state.key, user_id=opener))
+        other = open_steps(await context.get_data(), message.message_id)
         if other is not None:
             return t("steps-not-opener", name=other.opener_name)
     if (
@@ -160,31 +149,23 @@ async def _verdict(
 
 @router.callback_query(DealCb.filter())
 async def step_press(
-    query: CallbackQuery,
-    callback_data: DealCb,
-    ctx: Ctx,
-    state: FSMContext,
-    dispatcher: Dispatcher,
-    bot: Bot,
+    query: CallbackQuery, callback_data: DealCb, ctx: Ctx, state: FSMContext
 ) -> None:
     """A value, ↩, ✖ or ✅: the draft moves and the message shows the next step, or is recorded."""
     caller, t, act = ctx.caller, ctx.t, callback_data.act
     message = query.message
     if not isinstance(message, Message):
-        await _toast(query, t("steps-stale-toast"), alert=True)
-        return
-    entry = await _verdict(message, callback_data, ctx, state, dispatcher, bot)
+        return await _toast(query, t("steps-stale-toast"), alert=True)
+    entry = await _verdict(message, callback_data, ctx, state)
     if entry is None:
         await _done(state, message.message_id)
         await _toast(query, t("steps-stale-toast"), alert=True)
         await at_once.edit(message, t("steps-stale"))
         return
     if isinstance(entry, str):
-        await _toast(query, entry)
-        return
+        return await _toast(query, entry)
     if act is Act.RECORD:
-        await _record(query, ctx, state, message, entry)
-        return
+        return await _record(query, ctx, state, message, entry)
     if act is Act.CANCEL:
         await _done(state, message.message_id)
         await at_once.toast(query)
@@ -206,16 +187,11 @@ async def step_press(
         else:
             entry.drafts.append(steps.press(seating, draft, value))
     except BadPress:
-        await _toast(query, t("steps-moved-on"))
-        return
+        return await _toast(query, t("steps-moved-on"))
     entry.version += 1
     await state.update_data({STEPS_KEY: entry.to_data()})
     await at_once.toast(query)
-    await at_once.edit(
-        message,
-        steps.step_text(t, entry.seating, entry.draft),
-        keyboard(t, caller.user_id or 0, entry),
-    )
+    await at_once.edit(message, *shown(t, caller.user_id or 0, entry))
 
 
 async def _record(
@@ -224,8 +200,7 @@ async def _record(
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
     if steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
-        await _toast(query, t("steps-moved-on"))
-        return
+        return await _toast(query, t("steps-moved-on"))
     text = steps.notation(entry.seating, entry.draft)
     try:
         async with ctx.work() as uow:
@@ -264,21 +239,14 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
     await state.update_data({STEPS_KEY: entry.to_data()})
-    bot = message.bot
-    assert bot is not None
+    assert message.bot is not None
     await at_once.edit_in(
-        bot,
-        caller.chat_id,
-        message_id,
-        steps.step_text(t, entry.seating, entry.draft),
-        keyboard(t, caller.user_id or 0, entry),
+        message.bot, caller.chat_id, message_id, *shown(t, caller.user_id or 0, entry)
     )
     await at_once.answer(message, t("steps-note-added"))
 
 
-@router.callback_query(
-    MagicData(F.event.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
-)
+@router.callback_query(F.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
 async def unreadable_press(query: CallbackQuery, t: Translator) -> None:
     """Deal-steps data that does not unpack (forged, or from an older version of the bot)."""
     await _toast(query, t("error-stale-button"))
