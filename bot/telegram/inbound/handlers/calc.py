@@ -124,8 +124,7 @@ async def calc_cmd(
         await state.clear()
         opener = caller.first_name or caller.username or "?"
         await state.update_data(owner=caller.user_id or 0, opener=opener)
-        await show(message, None, t, state, CalcStep.CONVENTION)
-        return
+        return await show(message, None, t, state, CalcStep.CONVENTION)
     try:
         sheet = parse_calc(message.text or "")
     except CalcError as error:
@@ -158,8 +157,7 @@ async def calc_press(
     if callback_data.owner != query.from_user.id:
         owner = FSMContext(state.storage, replace(state.key, user_id=callback_data.owner))
         opener = (await owner.get_data()).get("opener", "?")
-        await at_once.toast(query, t("calc-not-yours", name=opener), alert=True)
-        return
+        return await at_once.toast(query, t("calc-not-yours", name=opener), alert=True)
     data = await state.get_data()
     message = query.message
     if (
@@ -167,8 +165,7 @@ async def calc_press(
         or await state.get_state() != STATES[step].state
         or data.get("prompt") != message.message_id
     ):
-        await at_once.toast(query, t("calc-stale"), alert=True)
-        return
+        return await at_once.toast(query, t("calc-stale"), alert=True)
     at = ORDER.index(step)
     if act is CalcAct.CANCEL:
         await state.clear()
@@ -183,8 +180,7 @@ async def calc_press(
         await state.update_data({step.name.lower(): picked})
         await show(message, message, t, state, ORDER[at + 1])
     else:
-        await at_once.toast(query, t("calc-stale"), alert=True)
-        return
+        return await at_once.toast(query, t("calc-stale"), alert=True)
     await at_once.toast(query)
 
 
@@ -209,13 +205,11 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
         return
     if naming:
         await state.update_data(names=list(read_names(split_words(text))), lines=[])
-        await show(message, None, t, state, CalcStep.PLAYER)
-        return
+        return await show(message, None, t, state, CalcStep.PLAYER)
     names, lines = tuple(data["names"]), [*data["lines"], text]
     if len(lines) < len(names):
         await state.update_data(lines=lines)
-        await show(message, None, t, state, CalcStep.PLAYER)
-        return
+        return await show(message, None, t, state, CalcStep.PLAYER)
     await state.clear()
     players = [parse_player_line(s, names, name=n) for s, n in zip(lines, names, strict=True)]
     sheet = build_sheet(data["convention"], {"pool_target": str(data["pool"])}, None, players)

@@ -96,8 +96,7 @@ async def arbiter_cmd(message: Message, command: CommandObject, ctx: Ctx) -> Non
     async with ctx.work() as uow:
         if not ref:
             snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
-            await ctx.out.text(uow, arbiter_text(ctx.t, snap.state))
-            return
+            return await ctx.out.text(uow, arbiter_text(ctx.t, snap.state))
         result = await corrections.name_arbiter(uow, ctx.caller, ref)
         if isinstance(result, VoteState):
             await ctx.out.vote(uow, result)

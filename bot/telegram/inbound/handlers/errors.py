@@ -26,8 +26,7 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None
     if update.callback_query is not None:
         plain = plain_text(text)
         plain = plain if len(plain) <= TOAST_LIMIT else plain[: TOAST_LIMIT - 1] + "…"
-        await at_once.toast(update.callback_query, plain, alert=True)
-        return
+        return await at_once.toast(update.callback_query, plain, alert=True)
     message = update.message or update.edited_message
     if message is None:
         return

@@ -77,8 +77,7 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
         found = next((p for p in stats.players if p.key == key), None)
         if found is None:
             found = stats.find(caller.username or caller.first_name or str(caller.user_id))
-        await ctx.say(player_text(t, stats, found))
-        return
+        return await ctx.say(player_text(t, stats, found))
     await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
 
 

@@ -55,8 +55,7 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         snap = await _look(ctx, uow, command.command, " ".join(kept))
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(t, snap.state, False))
-            return
+            return await ctx.out.text(uow, opened_text(t, snap.state, False))
         caption = look_caption(t, snap.state, snap.sheet)
         png = None
         if len(kept) != len(words):
@@ -132,8 +131,7 @@ async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     keyboard = game_keyboard(t, number)
     async with ctx.work() as uow:
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
-            return
+            return await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
         caption = look_caption(t, snap.state, snap.sheet)
         await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
         await ctx.out.text(uow, score_text(t, snap.state, snap.sheet, snap.settlement), keyboard)
