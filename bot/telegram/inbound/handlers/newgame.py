@@ -17,8 +17,9 @@ from bot.core.archive import exported, game_snapshot, game_state, parse_number
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.core.results import Snapshot
-from bot.telegram.inbound.archive import owe_export, owe_history, tournament_png
+from bot.telegram.inbound.archive import tournament_png
 from bot.telegram.inbound.context import Ctx
+from bot.telegram.inbound.handlers.view import owe_export, owe_history
 from bot.telegram.keyboards import ClaimCb, JoinCb, opening_keyboard
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox

@@ -1,32 +1,86 @@
-"""/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N."""
+"""/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N with
+their buttons (◀ ▶, History, Export)."""
 
 from __future__ import annotations
 
+import logging
+from enum import StrEnum
+
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import GameError, UnitOfWork, archive, looks
 from bot.core.archive import GamesPage
-from bot.core.results import Snapshot
-from bot.telegram.inbound.archive import (
-    GameAct,
-    GameCb,
-    GamesCb,
-    game_keyboard,
-    owe_export,
-    owe_history,
-    pages_keyboard,
-)
+from bot.core.results import Exported, Snapshot
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound import at_once
-from bot.telegram.outbound.outbox import render_png
+from bot.telegram.outbound.outbox import Outbox, render_png
 from bot.texts.archive import games_text, look_caption
+from bot.texts.history import history_lines
+from bot.texts.i18n import Translator
 from bot.texts.score import score_text
-from bot.texts.views import opened_text, rules_text
+from bot.texts.views import chunks, opened_text, rules_text
 
 router = Router(name=__name__)
+log = logging.getLogger(__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
+
+
+class GamesCb(CallbackData, prefix="gl"):
+    """◀ ▶ under a list of games: the page to show (counted from 0)."""
+
+    page: int
+
+
+class GameAct(StrEnum):
+    HISTORY = "h"
+    EXPORT = "x"
+
+
+class GameCb(CallbackData, prefix="gm"):
+    """A button under an opened game: `game` is its number in the chat the button is in."""
+
+    game: int
+    act: GameAct
+
+
+def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
+    """◀ and ▶ to the neighbouring pages; none for a list of one page."""
+    if page.pages <= 1:
+        return None
+    builder = InlineKeyboardBuilder()
+    back, ahead = ("button-page-back", page.page, -1), ("button-page-next", page.page + 2, 1)
+    for key, shown, step in (back, ahead):
+        if 0 <= page.page + step < page.pages:
+            text = t.template(key).format(page=shown)
+            builder.button(text=text, callback_data=GamesCb(page=page.page + step))
+    return builder.as_markup()
+
+
+def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    for act in GameAct:
+        text = t.template(f"button-game-{act.name.lower()}")
+        builder.button(text=text, callback_data=GameCb(game=number, act=act))
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+async def owe_history(uow: UnitOfWork, out: Outbox, t: Translator, snap: Snapshot) -> None:
+    state = await archive.read_log(uow, snap.state)
+    for part in chunks(history_lines(t, state, snap.sheet, out.zone)):
+        await out.text(uow, part)
+
+
+async def owe_export(uow: UnitOfWork, out: Outbox, t: Translator, exported: Exported) -> None:
+    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
+    game_id, number = exported.state.game_id, exported.state.number
+    protocol, events = exported.protocol.encode(), exported.events.encode()
+    await out.document(uow, protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await out.document(uow, events, f"game-{game_id}-events.json", t("export-events", game=number))
 
 
 async def _look(ctx: Ctx, uow: UnitOfWork, command: str, args: str) -> Snapshot:
