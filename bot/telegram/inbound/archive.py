@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 
 
 async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:
-    """Standings drawn in a worker thread; None without Pillow or when it fails."""
-    if render_standings_png is None or not rows:
+    """Standings drawn in a worker thread; None without players or when it fails."""
+    if not rows:
         return None
     try:
         return await asyncio.to_thread(render_standings_png, rows, lang, title, subtitle)
@@ -47,18 +47,11 @@ async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
 
 async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:
     """The /top picture, drawn in a worker thread; None without Pillow or when it fails."""
-    if render_standings_png is None or not stats.players:
+    if render_standings_png is None:
         return None
     rows = [
-        StandingRow(
-            place,
-            player.name,
-            player.tally.total,
-            player.tally.games,
-            player.tally.average,
-            round(player.rating),
-        )
-        for place, player in enumerate(stats.players, start=1)
+        StandingRow(place, p.name, p.tally.total, p.tally.games, p.tally.average, round(p.rating))
+        for place, p in enumerate(stats.players, start=1)
     ]
     title = t.template("top-picture-title")
     subtitle = f"{plain_text(filter_text(t, stats.filter))} · {t.count(len(stats.games), 'game')}"
