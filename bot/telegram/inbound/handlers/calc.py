@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Final
 
 from aiogram import F, Router
-from aiogram.filters import Command, CommandObject, MagicData, StateFilter
+from aiogram.filters import Command, CommandObject, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State
@@ -20,15 +21,7 @@ from bot.telegram.outbound.outbox import CAPTION_LIMIT, render_png
 from bot.texts.calc import calc_error_text, calc_text
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import chunks, plain_text
-from scoring.calc import (
-    CalcError,
-    build_sheet,
-    line_example,
-    parse_calc,
-    parse_player_line,
-    read_names,
-    split_words,
-)
+from scoring import calc
 from scoring.paper import PaperSheet, as_sheet, format_calc
 from scoring.rules import PRESETS, preset
 from scoring.settle import settle
@@ -90,7 +83,7 @@ def step_view(
     name, example = str(data.get("opener", "?")), " ".join(NAMES_EXAMPLE[:count])
     if step is CalcStep.PLAYER:
         name = names[number - 1]
-        example = line_example(name, names, t.lang).split(" ", 1)[1]
+        example = calc.line_example(name, names, t.lang).split(" ", 1)[1]
     text = t(
         f"calc-step-{step.name.lower()}",
         convention=t(f"convention-{data.get('convention', 'sochi')}"),
@@ -109,8 +102,8 @@ def step_view(
     builder.adjust(3 if step is CalcStep.POOL else 2)
     rows = InlineKeyboardBuilder()
     for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
-        key = "calc-button-back" if act is CalcAct.BACK else "calc-button-cancel"
-        rows.button(text=t(key), callback_data=CalcCb(owner=owner, step=step, act=act))
+        text_key = f"calc-button-{act.name.lower()}"
+        rows.button(text=t(text_key), callback_data=CalcCb(owner=owner, step=step, act=act))
     builder.attach(rows.adjust(2))
     return text, builder.as_markup()
 
@@ -120,17 +113,17 @@ def step_view(
 async def calc_cmd(
     message: Message, command: CommandObject, caller: Caller, t: Translator, state: FSMContext
 ) -> None:
-    if not (command.args or "").strip():
+    if command.args is None:
         await state.clear()
         opener = caller.first_name or caller.username or "?"
         await state.update_data(owner=caller.user_id or 0, opener=opener)
         return await show(message, None, t, state, CalcStep.CONVENTION)
     try:
-        sheet = parse_calc(message.text or "")
-    except CalcError as error:
+        sheet = calc.parse_calc(message.text or "")
+    except calc.CalcError as error:
         await at_once.answer(message, calc_error_text(t, error))
-        return
-    await answer_settled(message, t, sheet)
+    else:
+        await answer_settled(message, t, sheet)
 
 
 async def answer_settled(message: Message, t: Translator, sheet: PaperSheet) -> None:
@@ -186,8 +179,8 @@ async def calc_press(
 
 @router.message(
     StateFilter(STATES[CalcStep.NAMES], STATES[CalcStep.PLAYER]),
-    MagicData(F.event.text),
-    MagicData(~F.event.text.startswith("/")),
+    F.text,
+    ~F.text.startswith("/"),
 )
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The opener's names or one player's numbers: in a group, only as a reply to the prompt."""
@@ -204,15 +197,15 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
         await at_once.answer(message, problem)
         return
     if naming:
-        await state.update_data(names=list(read_names(split_words(text))), lines=[])
+        await state.update_data(names=list(calc.read_names(calc.split_words(text))), lines=[])
         return await show(message, None, t, state, CalcStep.PLAYER)
     names, lines = tuple(data["names"]), [*data["lines"], text]
     if len(lines) < len(names):
         await state.update_data(lines=lines)
         return await show(message, None, t, state, CalcStep.PLAYER)
     await state.clear()
-    players = [parse_player_line(s, names, name=n) for s, n in zip(lines, names, strict=True)]
-    sheet = build_sheet(data["convention"], {"pool_target": str(data["pool"])}, None, players)
+    players = [calc.parse_player_line(s, names, name=n) for s, n in zip(lines, names, strict=True)]
+    sheet = calc.build_sheet(data["convention"], {"pool_target": str(data["pool"])}, None, players)
     await answer_settled(message, t, sheet)
     await at_once.answer(message, t("calc-as-message", text=format_calc(sheet)))
 
@@ -221,20 +214,14 @@ def answer_problem(t: Translator, text: str, data: dict[str, Any], naming: bool)
     """What is wrong with the opener's answer (names, or the next player's numbers); None: none."""
     if naming:
         count = int(data["players"])
-        try:
-            names = read_names(split_words(text))
-        except CalcError:
-            names = ()
-        example = " ".join(NAMES_EXAMPLE[:count])
-        return (
-            None
-            if len(names) == count
-            else t("calc-names-expected", players=count, example=example)
-        )
+        with contextlib.suppress(calc.CalcError):
+            if len(calc.read_names(calc.split_words(text))) == count:
+                return None
+        return t("calc-names-expected", players=count, example=" ".join(NAMES_EXAMPLE[:count]))
     names = tuple(data["names"])
     try:
-        parse_player_line(text, names, name=names[len(data["lines"])], lang=t.lang)
-    except CalcError as error:
+        calc.parse_player_line(text, names, name=names[len(data["lines"])], lang=t.lang)
+    except calc.CalcError as error:
         return calc_error_text(t, error)
     return None
 
