@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from aiogram import Router
 from aiogram.enums import MessageEntityType
-from aiogram.filters import Command, CommandObject, Filter
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.core import GameError, Player, UnitOfWork, lobby, looks, parse_newgame, tournaments, votes
@@ -32,28 +32,20 @@ router = Router(name=__name__)
 
 def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
     """The arguments with each text mention replaced by a token, and the players they stand for."""
-    text = message.text or ""
-    mentions = [
-        e
-        for e in message.entities or []
-        if e.type == MessageEntityType.TEXT_MENTION and e.user is not None
-    ]
-    encoded = text.encode("utf-16-le")
+    encoded = (message.text or "").encode("utf-16-le")  # entities count UTF-16 code units
+    entities = message.entities or []
+    mentioned = [e for e in entities if e.type == MessageEntityType.TEXT_MENTION and e.user]
     pieces: list[str] = []
     players: dict[str, Player] = {}
     last = 0
-    taken: set[str] = set()
-    for index, entity in enumerate(sorted(mentions, key=lambda e: e.offset)):
-        assert entity.user is not None
-        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
-        pieces.append(encoded[last:start].decode("utf-16-le"))
-        token = f"mention#{index}"
-        pieces.append(f" {token} ")
+    for index, entity in enumerate(sorted(mentioned, key=lambda e: e.offset)):
         user = entity.user
+        assert user is not None
+        token, taken = f"mention#{index}", {p.name.casefold() for p in players.values()}
+        pieces += [encoded[last : entity.offset * 2].decode("utf-16-le"), f" {token} "]
         name = name_from_profile(user.first_name, user.username, taken)
-        taken.add(name.casefold())
         players[token] = Player(name, user.id, user.username)
-        last = end
+        last = (entity.offset + entity.length) * 2
     pieces.append(encoded[last:].decode("utf-16-le"))
     parts = "".join(pieces).split(maxsplit=1)
     return (parts[1] if len(parts) > 1 else ""), players
@@ -195,12 +187,10 @@ async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
     await ctx.out.text(uow, tour.decided_text(ctx.t, table, vote, result.passed))
 
 
-class TableGame(Filter):
+def table_game(message: Message) -> bool:
     """`/history TABLE N`, `/export TABLE N`, read in a tournament's home."""
-
-    async def __call__(self, message: Message) -> bool:
-        parts = (message.text or "").split()[1:]
-        return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
+    parts = (message.text or "").split()[1:]
+    return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
 
 
 async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
@@ -210,7 +200,7 @@ async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
     return await game_snapshot(ctx.core, table.chat_id, parse_number(game_text, "/history"))
 
 
-@router.message(Command("export"), TableGame())
+@router.message(Command("export"), table_game)
 async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
     async with ctx.work() as uow:
@@ -218,7 +208,7 @@ async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -
         await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
 
 
-@router.message(Command("history", "история"), TableGame())
+@router.message(Command("history", "история"), table_game)
 async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
     async with ctx.work() as uow:
