@@ -68,7 +68,7 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 @dataclass(frozen=True, slots=True)
 class Ctx:
-    """One update's context: `unit()` opens its unit of work; `out` owes the answers in it."""
+    """One update's context: `work()` opens its unit of work; `out` owes the answers in it."""
 
     core: Core
     caller: Caller
@@ -117,26 +117,22 @@ class UpdateContext(BaseMiddleware):
                 return None
             t = translator(self._language(arrival.chat.locale, language))
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
-            sent = event.message
-            message_id = sent.message_id if sent else None
+            message_id = event.message.message_id if event.message else None
             live = data.get("live_sheet")
             out = Outbox(t, caller.chat_id, message_id, live, zone, caller.thread_id)
             ctx = Ctx(self.core, caller, t, zone, out)
             data.update(ctx=ctx, caller=caller, t=t, out=out, zone=zone)
-            refused = refusal(sent)
+            refused = refusal(event.message)
             if refused is not None:
                 log.info("update %s: %s, nothing recorded", event.update_id, refused)
-                await ctx.say(t(refused))
-                return None
+                return await ctx.say(t(refused))
             return await handler(event, data)
 
         try:
             return await attempts.retrying(attempt, f"update {event.update_id}")
         except Unsaved as unsaved:
-            t = data.get("t") or translator(self._language(None, language))
             if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
-                await at_once.deliver(data["bot"], self.core, unsaved.owed)
-                return None
+                return await at_once.deliver(data["bot"], self.core, unsaved.owed)
             self.promises.keep(caller.chat_id, event)  # recorded by itself, as it says
             if redeeming:
                 raise Redeliver(str(unsaved), unwritable=True) from unsaved
@@ -144,9 +140,9 @@ class UpdateContext(BaseMiddleware):
                 return None
             if event.update_id not in self._told:
                 self._told.append(event.update_id)
-                await at_once.send(
-                    data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
-                )
+                t = data.get("t") or translator(self._language(None, language))
+                text, thread = t("store-unwritable"), caller.thread_id
+                await at_once.send(data["bot"], caller.chat_id, text, thread_id=thread)
             raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):
