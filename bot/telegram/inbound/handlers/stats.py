@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.filters import Command, CommandObject, MagicData
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, looks
@@ -17,14 +17,7 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import DebtCb, debts_keyboard
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
-from bot.texts.debts import (
-    account_debts_text,
-    chat_debts_text,
-    marked_text,
-    marked_toast,
-    paid_text,
-    reminder_set_text,
-)
+from bot.texts import debts as debt_texts
 from bot.texts.i18n import translator
 from bot.texts.stats import me_text, player_text, stats_text, top_text
 
@@ -88,34 +81,34 @@ async def debts_cmd(message: Message, ctx: Ctx) -> None:
     if caller.private:
         view = await debts.account_debts(ctx.core, caller)
         owing = [d for d in view.debts if d.debtor.is_user(caller.user_id, caller.username)]
-        text = account_debts_text(t, view, caller.user_id, caller.username)
+        text = debt_texts.account_debts_text(t, view, caller.user_id, caller.username)
         await ctx.say(text, debts_keyboard(t, owing))
     else:
         view = await debts.chat_debts(ctx.core, caller.chat_id)
-        await ctx.say(chat_debts_text(t, view), debts_keyboard(t, view.debts))
+        await ctx.say(debt_texts.chat_debts_text(t, view), debts_keyboard(t, view.debts))
 
 
 @router.message(Command("paid"))
 async def paid_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         closed = await debts.paid_all(uow, ctx.caller, command.args or "")
-        await ctx.out.text(uow, paid_text(ctx.t, closed))
+        await ctx.out.text(uow, debt_texts.paid_text(ctx.t, closed))
 
 
 @router.message(Command("remind"))
 async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/remind 3d` or `/remind off`; `/remind` alone says how it is set."""
     async with ctx.work() as uow:
-        if not (command.args or "").strip():
+        if command.args is None:
             now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
             every = now.every if now is not None else None
         else:
-            every = parse_period(command.args or "")
+            every = parse_period(command.args)
             await debts.set_reminder(uow, ctx.caller, every)
-        await ctx.out.text(uow, reminder_set_text(ctx.t, every))
+        await ctx.out.text(uow, debt_texts.reminder_set_text(ctx.t, every))
 
 
-@router.my_chat_member(MagicData(F.event.chat.type == "private"))
+@router.my_chat_member(F.chat.type == "private")
 async def private_chat_changed(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """The user blocked the bot in private: a game's end writes to him there no more."""
     if event.new_chat_member.status == ChatMemberStatus.KICKED:
@@ -132,7 +125,7 @@ async def debt_button(query: CallbackQuery, callback_data: DebtCb, ctx: Ctx) -> 
         here = marked.debt.chat_id
         chat_lang = await looks.locale(ctx.core, here, uow) if here != caller.chat_id else None
         chat_t = translator(chat_lang or t.lang) if here != caller.chat_id else t
-        await Outbox(chat_t, here).text(uow, marked_text(chat_t, marked))
-    await at_once.toast(query, marked_toast(t, marked))
+        await Outbox(chat_t, here).text(uow, debt_texts.marked_text(chat_t, marked))
+    await at_once.toast(query, debt_texts.marked_toast(t, marked))
     if marked.side is DebtSide.RECEIVED:  # closed: its button has nothing more to do
         await at_once.drop_button(query)
