@@ -19,7 +19,7 @@ from bot.core.errors import Transient
 from bot.core.lobby import locale_of
 from bot.core.zones import chat_zone
 from bot.domain import Fault
-from bot.telegram.inbound.polling import LAST_TRY, REDEEMING, Promises
+from bot.telegram.inbound.transport import LAST_TRY, REDEEMING, Promises
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
 from bot.texts.i18n import Translator, translator
