@@ -15,13 +15,7 @@ from types import ModuleType
 from typing import Any, Final, TypeVar, cast
 
 from aiogram.fsm.state import State, StatesGroup
-from aiogram.fsm.storage.base import (
-    BaseEventIsolation,
-    BaseStorage,
-    DefaultKeyBuilder,
-    StateType,
-    StorageKey,
-)
+from aiogram.fsm.storage.base import BaseEventIsolation, BaseStorage, DefaultKeyBuilder, StorageKey
 from aiogram.fsm.storage.memory import MemoryStorage, SimpleEventIsolation
 from pydantic import TypeAdapter
 
@@ -90,7 +84,7 @@ class DatabaseStorage(BaseStorage):
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    async def set_state(self, key: StorageKey, state: StateType = None) -> None:
+    async def set_state(self, key: StorageKey, state: str | State | None = None) -> None:
         value = state.state if isinstance(state, State) else state
         await _in(self.store, True, lambda r: r.set_fsm_state(self.key_builder.build(key), value))
 

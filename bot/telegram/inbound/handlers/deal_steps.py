@@ -15,15 +15,8 @@ from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Messa
 from bot.core import Caller, GameError, GameState, looks, records
 from bot.core.records import DEAL_EXAMPLE
 from bot.domain import GameStatus
+from bot.telegram.inbound import fsm
 from bot.telegram.inbound.context import Ctx
-from bot.telegram.inbound.fsm import (
-    CLOSED_KEY,
-    STEPS_KEY,
-    DealEntry,
-    OpenSteps,
-    open_steps,
-    with_closed,
-)
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
@@ -44,7 +37,7 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def shown(t: Translator, opener: int, entry: OpenSteps) -> tuple[str, InlineKeyboardMarkup]:
+def shown(t: Translator, opener: int, entry: fsm.OpenSteps) -> tuple[str, InlineKeyboardMarkup]:
     """The step message as the draft stands: its step's text and buttons."""
     back = len(entry.drafts) > 1
     flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
@@ -56,9 +49,9 @@ def shown(t: Translator, opener: int, entry: OpenSteps) -> tuple[str, InlineKeyb
 
 async def _done(state: FSMContext, message_id: int) -> None:
     """The message is done with (recorded, cancelled, stale): later presses change nothing."""
-    data = with_closed(await state.get_data(), message_id)
+    data = fsm.with_closed(await state.get_data(), message_id)
     await state.set_data(data)
-    if STEPS_KEY not in data:
+    if fsm.STEPS_KEY not in data:
         await state.set_state(None)
 
 
@@ -84,7 +77,7 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     if sheet.finished:
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
-    entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
+    entry = fsm.OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     entry.odessa = sheet.rules.odessa_rules
     text, markup = shown(t, caller.user_id or 0, entry)
@@ -92,8 +85,8 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
         return
     entry.message_id = sent.message_id
-    await state.set_state(DealEntry.steps)
-    await state.update_data({STEPS_KEY: entry.to_data()})
+    await state.set_state(fsm.DealEntry.steps)
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
 
 
 # -- presses ---------------------------------------------------------------------------------
@@ -111,7 +104,7 @@ def _opener(message: Message) -> int | None:
 
 async def _verdict(
     message: Message, data: DealCb, ctx: Ctx, state: FSMContext
-) -> OpenSteps | str | None:
+) -> fsm.OpenSteps | str | None:
     """The steps this press may act on, why it may not, or None: the message is stale."""
     caller, t = ctx.caller, ctx.t
     try:
@@ -124,13 +117,13 @@ async def _verdict(
     if not live.may_record(caller.user_id, caller.username):
         return t("steps-not-player")
     saved = await state.get_data()
-    if message.message_id in saved.get(CLOSED_KEY, ()):
+    if message.message_id in saved.get(fsm.CLOSED_KEY, ()):
         return t("steps-moved-on")
-    entry = open_steps(saved, message.message_id)
+    entry = fsm.open_steps(saved, message.message_id)
     opener = _opener(message)
     if entry is None and opener is not None and opener != (caller.user_id or 0):
         context = FSMContext(state.storage, replace(state.key, user_id=opener))
-        other = open_steps(await context.get_data(), message.message_id)
+        other = fsm.open_steps(await context.get_data(), message.message_id)
         if other is not None:
             return t("steps-not-opener", name=other.opener_name)
     if (
@@ -189,13 +182,13 @@ async def step_press(
     except BadPress:
         return await _toast(query, t("steps-moved-on"))
     entry.version += 1
-    await state.update_data({STEPS_KEY: entry.to_data()})
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     await at_once.toast(query)
     await at_once.edit(message, *shown(t, caller.user_id or 0, entry))
 
 
 async def _record(
-    query: CallbackQuery, ctx: Ctx, state: FSMContext, message: Message, entry: OpenSteps
+    query: CallbackQuery, ctx: Ctx, state: FSMContext, message: Message, entry: fsm.OpenSteps
 ) -> None:
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
@@ -226,19 +219,19 @@ async def awaiting_note(message: Message, state: FSMContext) -> bool:
     return bool(text) and not text.startswith("/") and NOTE_KEY in await state.get_data()
 
 
-@router.message(StateFilter(DealEntry.steps), awaiting_note)
+@router.message(StateFilter(fsm.DealEntry.steps), awaiting_note)
 async def note_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The note typed after 📝: it joins the draft, and the step message shows the new line."""
     data = await state.get_data()
     message_id = int(data.pop(NOTE_KEY))
     await state.set_data(data)
-    entry = open_steps(data, message_id)
+    entry = fsm.open_steps(data, message_id)
     if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
         await at_once.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
-    await state.update_data({STEPS_KEY: entry.to_data()})
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     assert message.bot is not None
     await at_once.edit_in(
         message.bot, caller.chat_id, message_id, *shown(t, caller.user_id or 0, entry)
