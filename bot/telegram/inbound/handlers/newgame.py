@@ -56,8 +56,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     caller = ctx.caller
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
-    user = message.from_user
-    language = locale_of(user.language_code if user else None)
+    language = locale_of(message.from_user.language_code if message.from_user else None)
     async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)
@@ -113,14 +112,6 @@ async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
 
 
-def topic_title(message: Message) -> str | None:
-    """A forum topic's name (from the topic's creation), else the chat's title."""
-    created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
-    if created is None or not message.chat.title:
-        return None
-    return f"{message.chat.title} · {created.name}"
-
-
 @router.message(Command("tournament", "турнир"))
 async def tournament_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     action, _, rest = (command.args or "").strip().partition(" ")
@@ -134,7 +125,12 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     if action in ("new", "создать"):
         await out.text(uow, tour.created_text(t, await tournaments.create(uow, caller, rest)))
     elif action in ("join", "войти"):
-        state, table = await tournaments.join(uow, caller, rest, topic_title(message))
+        replied = message.reply_to_message  # in a forum topic: the topic's creation, its name
+        created = replied.forum_topic_created if replied else None
+        title = (
+            f"{message.chat.title} · {created.name}" if created and message.chat.title else None
+        )
+        state, table = await tournaments.join(uow, caller, rest, title)
         await out.text(uow, tour.joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
@@ -151,8 +147,12 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     elif action in ("tables", "столы"):
         state = await tournaments.find(uow, caller, "/tournament tables", home_only=True)
         await out.text(uow, tour.tables_text(t, state, await tournaments.table_games(uow, state)))
-    elif action in ("decide", "решить"):
-        await _decide(ctx, uow, rest)
+    elif action in ("decide", "решить"):  # the judge, from the home chat; both chats are told
+        number, vote, yes = tournaments.parse_decision(rest)
+        table, game_id = await tournaments.judged_table(uow, caller, number)
+        result = await votes.vote(uow, tournaments.delegated(caller, table), game_id, vote, yes)
+        await out.vote(uow, result)
+        await out.text(uow, tour.decided_text(t, table, vote, result.passed))
     elif action in ("export", "экспорт"):
         await _export(ctx, uow)
     elif action in ("standings", "таблица", ""):
@@ -176,15 +176,6 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
         await ctx.out.text(uow, text)
     else:
         await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
-
-
-async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
-    """The judge decides a table's vote from the home chat; both chats are told."""
-    number, vote, yes = tournaments.parse_decision(args)
-    table, game_id = await tournaments.judged_table(uow, ctx.caller, number)
-    result = await votes.vote(uow, tournaments.delegated(ctx.caller, table), game_id, vote, yes)
-    await ctx.out.vote(uow, result)
-    await ctx.out.text(uow, tour.decided_text(ctx.t, table, vote, result.passed))
 
 
 def table_game(message: Message) -> bool:
@@ -235,7 +226,5 @@ async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)
-    name = f"tournament-{state.row.code}.zip"
-    await ctx.out.document(
-        uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
-    )
+    caption = ctx.t("tournament-export", name=state.name)
+    await ctx.out.document(uow, buffer.getvalue(), f"tournament-{state.row.code}.zip", caption)
