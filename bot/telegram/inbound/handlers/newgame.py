@@ -196,14 +196,14 @@ async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
     async with ctx.work() as uow:
         snap = await _table_game(ctx, uow, command.args or "")
-        await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
+        await owe_export(uow, ctx.out, await exported(uow, snap.state, ctx.now()))
 
 
 @router.message(Command("history", "история"), table_game)
 async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
     async with ctx.work() as uow:
-        await owe_history(uow, ctx.out, ctx.t, await _table_game(ctx, uow, command.args or ""))
+        await owe_history(uow, ctx.out, await _table_game(ctx, uow, command.args or ""))
 
 
 async def _export(ctx: Ctx, uow: UnitOfWork) -> None:

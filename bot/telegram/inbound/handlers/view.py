@@ -69,15 +69,15 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     return builder.as_markup()
 
 
-async def owe_history(uow: UnitOfWork, out: Outbox, t: Translator, snap: Snapshot) -> None:
+async def owe_history(uow: UnitOfWork, out: Outbox, snap: Snapshot) -> None:
     state = await archive.read_log(uow, snap.state)
-    for part in chunks(history_lines(t, state, snap.sheet, out.zone)):
+    for part in chunks(history_lines(out.t, state, snap.sheet, out.zone)):
         await out.text(uow, part)
 
 
-async def owe_export(uow: UnitOfWork, out: Outbox, t: Translator, exported: Exported) -> None:
+async def owe_export(uow: UnitOfWork, out: Outbox, exported: Exported) -> None:
     """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
-    game_id, number = exported.state.game_id, exported.state.number
+    t, game_id, number = out.t, exported.state.game_id, exported.state.number
     protocol, events = exported.protocol.encode(), exported.events.encode()
     await out.document(uow, protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
     await out.document(uow, events, f"game-{game_id}-events.json", t("export-events", game=number))
@@ -125,8 +125,7 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 @router.message(Command("history"))
 async def history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
-        snap = await _look(ctx, uow, command.command, command.args or "")
-        await owe_history(uow, ctx.out, ctx.t, snap)
+        await owe_history(uow, ctx.out, await _look(ctx, uow, command.command, command.args or ""))
 
 
 @router.message(Command("rules"))
@@ -138,7 +137,6 @@ async def rules_cmd(message: Message, ctx: Ctx) -> None:
 
 @router.message(Command("export"))
 async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
     args, caller = command.args or "", ctx.caller
     async with ctx.work() as uow:
         if args.strip():
@@ -146,7 +144,7 @@ async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
         else:
             exported = await looks.export(ctx.core, caller.chat_id, uow, ctx.zone, caller.topic)
-        await owe_export(uow, ctx.out, ctx.t, exported)
+        await owe_export(uow, ctx.out, exported)
 
 
 async def _page(ctx: Ctx, page: int) -> GamesPage:
@@ -197,8 +195,8 @@ async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> 
     snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, callback_data.game)
     async with ctx.work() as uow:
         if callback_data.act is GameAct.HISTORY:
-            await owe_history(uow, ctx.out, ctx.t, snap)
+            await owe_history(uow, ctx.out, snap)
         else:
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
-            await owe_export(uow, ctx.out, ctx.t, exported)
+            await owe_export(uow, ctx.out, exported)
     await at_once.toast(query)
