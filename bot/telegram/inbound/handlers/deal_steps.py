@@ -237,9 +237,3 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
         message.bot, caller.chat_id, message_id, *shown(t, caller.user_id or 0, entry)
     )
     await at_once.answer(message, t("steps-note-added"))
-
-
-@router.callback_query(F.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
-async def unreadable_press(query: CallbackQuery, t: Translator) -> None:
-    """Deal-steps data that does not unpack (forged, or from an older version of the bot)."""
-    await _toast(query, t("error-stale-button"))
