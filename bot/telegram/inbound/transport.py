@@ -212,12 +212,11 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
     """The webhook route (one Telegram update per POST) on the web listener; returns its path."""
     path, secret = settings.webhook_path(), settings.webhook_secret
     assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
+    expected = secret.get_secret_value()
 
     async def handle(request: web.Request) -> web.Response:
         beat(WEBHOOK)
-        if not secrets.compare_digest(
-            request.headers.get(SECRET_HEADER, ""), secret.get_secret_value()
-        ):
+        if not secrets.compare_digest(request.headers.get(SECRET_HEADER, ""), expected):
             return web.Response(status=401, text="Unauthorized")
         try:
             update = Update.model_validate(await request.json(), context={"bot": bot})
@@ -226,12 +225,8 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
             return web.json_response({"ok": False}, status=400)
         try:
             await promises_of(dispatcher).feed(dispatcher, bot, update)
-        except Redeliver as error:
-            log.warning(
-                "update %s not handled yet (%s); answering 500 so that it comes again",
-                update.update_id,
-                error,
-            )
+        except Redeliver as error:  # a 500 has Telegram send it again
+            log.warning("update %s not handled yet (%s); answering 500", update.update_id, error)
             return web.json_response({"ok": False}, status=500)
         except Exception:
             log.exception("update %s failed; answering 500", update.update_id)
@@ -256,8 +251,7 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> N
 
 async def until_stopped() -> None:
     """Wait for SIGTERM or SIGINT (the listener serves meanwhile)."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
+    stop, loop = asyncio.Event(), asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
