@@ -46,8 +46,6 @@ def chat_of(update: Update) -> int:
 
 
 class Promises:
-    """The updates the bot promised to record by itself, per chat, in order."""
-
     def __init__(self) -> None:
         self._kept: dict[int, list[Update]] = {}
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)

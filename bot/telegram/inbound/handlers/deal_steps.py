@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import replace
 from datetime import timedelta
@@ -93,12 +94,9 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
 def _opener(message: Message) -> int | None:
     """Who opened a step message, as its buttons (Telegram's copy, not the press) say."""
     markup = message.reply_markup
-    for row in markup.inline_keyboard if markup is not None else ():
-        for button in row:
-            try:
-                return DealCb.unpack(button.callback_data or "").by
-            except (TypeError, ValueError):
-                continue
+    for button in [b for row in markup.inline_keyboard for b in row] if markup else []:
+        with contextlib.suppress(TypeError, ValueError):
+            return DealCb.unpack(button.callback_data or "").by
     return None
 
 
