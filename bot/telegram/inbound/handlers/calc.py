@@ -12,7 +12,7 @@ from aiogram.filters import Command, CommandObject, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.types import CallbackQuery, Message, ReplyParameters
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import Caller
@@ -71,41 +71,6 @@ def choices(step: CalcStep, data: dict[str, Any]) -> tuple[str, ...]:
         own = preset(str(data.get("convention", "sochi"))).pool_target
         return tuple(str(pool) for pool in sorted({10, 20, 30, 40, 50, own}))
     return ()
-
-
-def step_view(
-    t: Translator, step: CalcStep, data: dict[str, Any]
-) -> tuple[Safe, InlineKeyboardMarkup]:
-    owner = int(data.get("owner", 0))
-    names = tuple(data.get("names", ()))
-    number = len(data.get("lines", ())) + 1
-    count = int(data.get("players", 0))
-    name, example = str(data.get("opener", "?")), " ".join(NAMES_EXAMPLE[:count])
-    if step is CalcStep.PLAYER:
-        name = names[number - 1]
-        example = calc.line_example(name, names, t.lang).split(" ", 1)[1]
-    text = t(
-        f"calc-step-{step.name.lower()}",
-        convention=t(f"convention-{data.get('convention', 'sochi')}"),
-        name=name,
-        number=number,
-        players=count,
-        pool=data.get("pool", ""),
-        example=example,
-    )
-    builder = InlineKeyboardBuilder()
-    for v in choices(step, data):
-        label = t(f"convention-{v}") if step is CalcStep.CONVENTION else v
-        builder.button(
-            text=label, callback_data=CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
-        )
-    builder.adjust(3 if step is CalcStep.POOL else 2)
-    rows = InlineKeyboardBuilder()
-    for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
-        text_key = f"calc-button-{act.name.lower()}"
-        rows.button(text=t(text_key), callback_data=CalcCb(owner=owner, step=step, act=act))
-    builder.attach(rows.adjust(2))
-    return text, builder.as_markup()
 
 
 # -- one message --------------------------------------------------------------------------------
@@ -231,7 +196,35 @@ async def show(
 ) -> None:
     """Show a step: edit the pressed message, or send a new prompt in reply to `origin`."""
     await state.set_state(STATES[step])
-    text, keyboard = step_view(t, step, await state.get_data())
+    data = await state.get_data()
+    owner, count = int(data.get("owner", 0)), int(data.get("players", 0))
+    names, number = tuple(data.get("names", ())), len(data.get("lines", ())) + 1
+    name, example = str(data.get("opener", "?")), " ".join(NAMES_EXAMPLE[:count])
+    if step is CalcStep.PLAYER:
+        name = names[number - 1]
+        example = calc.line_example(name, names, t.lang).split(" ", 1)[1]
+    text = t(
+        f"calc-step-{step.name.lower()}",
+        convention=t(f"convention-{data.get('convention', 'sochi')}"),
+        name=name,
+        number=number,
+        players=count,
+        pool=data.get("pool", ""),
+        example=example,
+    )
+    builder = InlineKeyboardBuilder()
+    for v in choices(step, data):
+        label = t(f"convention-{v}") if step is CalcStep.CONVENTION else v
+        builder.button(
+            text=label, callback_data=CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
+        )
+    builder.adjust(3 if step is CalcStep.POOL else 2)
+    rows = InlineKeyboardBuilder()
+    for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
+        text_key = f"calc-button-{act.name.lower()}"
+        rows.button(text=t(text_key), callback_data=CalcCb(owner=owner, step=step, act=act))
+    builder.attach(rows.adjust(2))
+    keyboard = builder.as_markup()
     if edit is not None:
         await at_once.edit(edit, text, keyboard)
         return
