@@ -83,11 +83,10 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     entry.odessa = sheet.rules.odessa_rules
     text, markup = shown(t, caller.user_id or 0, entry)
     sent = await at_once.answer(message, text, reply_markup=markup)
-    if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
-        return
-    entry.message_id = sent.message_id
-    await state.set_state(fsm.DealEntry.steps)
-    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
+    if sent is not None:  # else not shown (Telegram refused it, or kept failing): nothing to open
+        entry.message_id = sent.message_id
+        await state.set_state(fsm.DealEntry.steps)
+        await state.update_data({fsm.STEPS_KEY: entry.to_data()})
 
 
 # -- presses ---------------------------------------------------------------------------------
@@ -196,9 +195,8 @@ async def _record(
     try:
         async with ctx.work() as uow:
             result = await records.record(uow, ctx.caller, text)
-            names = result.state.names
             number = number_label(t, result.scored)
-            line = shown_line(t, result.scored.record, names)
+            line = shown_line(t, result.scored.record, result.state.names)
             await ctx.out.edit(
                 uow, message.message_id, t("deal-recorded", number=number, line=line)
             )

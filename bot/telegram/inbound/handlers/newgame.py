@@ -178,7 +178,7 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
         await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
 
 
-def table_game(message: Message) -> bool:
+async def table_game(message: Message) -> bool:
     """`/history TABLE N`, `/export TABLE N`, read in a tournament's home."""
     parts = (message.text or "").split()[1:]
     return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)

@@ -12,6 +12,7 @@ from aiogram.filters import (
     Command,
     CommandObject,
     CommandStart,
+    MagicData,
 )
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
@@ -37,7 +38,7 @@ async def bot_username(bot: Bot) -> str:
     return (await bot.me()).username or ""
 
 
-@router.message(F.migrate_to_chat_id | F.migrate_from_chat_id)
+@router.message(MagicData(F.event.migrate_to_chat_id | F.event.migrate_from_chat_id))
 async def migrated(message: Message, ctx: Ctx) -> None:
     """Either side of a group's upgrade: its games and tournaments go to the new chat id."""
     old = message.migrate_from_chat_id or message.chat.id
@@ -47,7 +48,7 @@ async def migrated(message: Message, ctx: Ctx) -> None:
         await tournaments.migrate(uow, old, new)
 
 
-@router.message(CommandStart(), F.chat.type == "private")
+@router.message(CommandStart(), MagicData(F.event.chat.type == "private"))
 async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot: Bot) -> None:
     """A private /start also lets the bot write to the account, committed with the answer."""
     caller, t, out = ctx.caller, ctx.t, ctx.out
@@ -84,7 +85,9 @@ async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> Non
         await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
-@router.my_chat_member(ChatMemberUpdatedFilter(JOIN_TRANSITION), F.chat.type != "private")
+@router.my_chat_member(
+    ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
+)
 async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """Added to a group: three lines and "how to start", in the chat's or adder's language."""
     t = ctx.t

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.filters import Command, CommandObject
+from aiogram.filters import Command, CommandObject, MagicData
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, looks
@@ -108,7 +108,7 @@ async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
         await ctx.out.text(uow, debt_texts.reminder_set_text(ctx.t, every))
 
 
-@router.my_chat_member(F.chat.type == "private")
+@router.my_chat_member(MagicData(F.event.chat.type == "private"))
 async def private_chat_changed(event: ChatMemberUpdated, ctx: Ctx) -> None:
     """The user blocked the bot in private: a game's end writes to him there no more."""
     if event.new_chat_member.status == ChatMemberStatus.KICKED:
