@@ -41,8 +41,7 @@ async def tournament_png(t: Translator, standings: Standings) -> bytes | None:
         average = line.total / line.games if line.games else Fraction(0)
         name = standings.names.get(line.player, "?")
         rows.append(StandingRow(place, name, line.total, line.games, average))
-    subtitle = t.count(standings.played, "game")
-    return await _drawn(rows, t.lang, standings.tournament.name, subtitle)
+    return await _drawn(rows, t.lang, standings.tournament.name, t.count(standings.played, "game"))
 
 
 async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:

@@ -162,10 +162,6 @@ class OpenSteps:
         """Plain JSON values, so that any storage can hold them."""
         return cast(dict[str, Any], STEPS.dump_python(self, mode="json"))
 
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> OpenSteps:
-        return STEPS.validate_python(data)
-
 
 STEPS: Final = TypeAdapter(OpenSteps)
 
@@ -175,7 +171,7 @@ def open_steps(data: dict[str, Any], message_id: int) -> OpenSteps | None:
     raw = data.get(STEPS_KEY)
     if not isinstance(raw, dict) or raw.get("message_id") != message_id:
         return None
-    return OpenSteps.from_data(raw)
+    return STEPS.validate_python(raw)
 
 
 def with_closed(data: dict[str, Any], message_id: int) -> dict[str, Any]:
