@@ -52,10 +52,9 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
     if page.pages <= 1:
         return None
     builder = InlineKeyboardBuilder()
-    back, ahead = ("button-page-back", page.page, -1), ("button-page-next", page.page + 2, 1)
-    for key, shown, step in (back, ahead):
+    for key, step in (("button-page-back", -1), ("button-page-next", 1)):
         if 0 <= page.page + step < page.pages:
-            text = t.template(key).format(page=shown)
+            text = t.template(key).format(page=page.page + step + 1)  # shown counted from 1
             builder.button(text=text, callback_data=GamesCb(page=page.page + step))
     return builder.as_markup()
 
