@@ -43,9 +43,8 @@ async def last_round_cmd(message: Message, ctx: Ctx) -> None:
 @router.message(Command("undo"))
 async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Undo the last record; the sheet is redrawn in place when it is near."""
-    junk = (command.args or "").strip()
-    if junk:
-        raise GameError("undo-takes-nothing", junk, {}, "/undo")
+    if command.args:  # None when nothing follows the command
+        raise GameError("undo-takes-nothing", command.args.strip(), {}, "/undo")
     async with ctx.work() as uow:
         result = await records.undo(uow, ctx.caller)
         await ctx.out.sheet(uow, result, views.undone_text(ctx.t, result), redraw=True)
