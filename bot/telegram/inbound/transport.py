@@ -11,10 +11,10 @@ import secrets
 import signal
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any, Final
 
 from aiogram import Bot, Dispatcher
+from aiogram.dispatcher.middlewares.user_context import UserContextMiddleware
 from aiogram.exceptions import TelegramRetryAfter
 from aiogram.types import Update
 from aiohttp import web
@@ -37,12 +37,8 @@ SECRET_HEADER: Final = "X-Telegram-Bot-Api-Secret-Token"
 
 def chat_of(update: Update) -> int:
     """The chat an update belongs to (its user's for an inline query or the like; 0 else)."""
-    event = update.event
-    chat = getattr(event, "chat", None) or getattr(getattr(event, "message", None), "chat", None)
-    if chat is not None:
-        return int(chat.id)
-    user = getattr(event, "from_user", None)
-    return int(user.id) if user is not None else 0
+    context = UserContextMiddleware.resolve_event_context(update)
+    return context.chat_id or context.user_id or 0
 
 
 class Promises:
@@ -58,20 +54,19 @@ class Promises:
     def holds(self, chat_id: int) -> bool:
         return bool(self._kept.get(chat_id))
 
-    async def redeem(self, dispatcher: Dispatcher, bot: Bot, chat_id: int) -> bool:
-        """Feed the chat's kept updates again, in order; whether none is left."""
+    async def redeem(self, dispatcher: Dispatcher, bot: Bot, chat_id: int) -> None:
+        """Feed the chat's kept updates again, in order, until one must wait again."""
         async with self._locks[chat_id]:
             kept = self._kept.get(chat_id, [])
             while kept:
                 try:
                     await dispatcher.feed_update(bot, kept[0], **{REDEEMING: True})
                 except Redeliver:
-                    return False
+                    return
                 except Exception:  # the errors router answered what it could
                     log.exception("kept update %s failed", kept[0].update_id)
                 log.info("kept update %s recorded", kept.pop(0).update_id)
             self._kept.pop(chat_id, None)
-            return True
 
     async def feed(self, dispatcher: Dispatcher, bot: Bot, update: Update, **data: Any) -> None:
         """An update from the transport: its chat's kept updates first, then the update itself."""
@@ -98,50 +93,6 @@ def promises_of(dispatcher: Dispatcher) -> Promises:
     return found
 
 
-@dataclass
-class Pending:
-    """Updates fetched, not confirmed yet: those handled, and when the others first failed."""
-
-    give_up: float
-    handled: set[int] = field(default_factory=set)
-    failing: dict[int, float] = field(default_factory=dict)
-
-
-async def handle_batch(
-    bot: Bot, dispatcher: Dispatcher, updates: list[Update], pending: Pending, **kwargs: Any
-) -> list[Update]:
-    """Every update of the batch, per chat in order, chats concurrently; those to come again."""
-
-    async def feed(updates: list[Update]) -> list[Update]:
-        left: list[Update] = []
-        for index, update in enumerate(updates):
-            uid = update.update_id
-            if uid in pending.handled:
-                continue
-            first = pending.failing.get(uid)
-            late = first is not None and time.monotonic() - first >= pending.give_up
-            last = {LAST_TRY: True} if late else {}
-            try:
-                await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
-            except Redeliver as again:
-                pending.failing.setdefault(uid, time.monotonic())
-                if not again.unwritable:  # the chat's later updates wait behind this one
-                    return [*left, *updates[index:]]
-                left.append(update)
-                continue
-            except Exception:  # the errors router answered what it could; the batch goes on
-                log.exception("update %s failed", uid)
-            pending.handled.add(uid)
-            pending.failing.pop(uid, None)
-        return left
-
-    by_chat: dict[int, list[Update]] = defaultdict(list)
-    for update in updates:
-        by_chat[chat_of(update)].append(update)
-    left = await asyncio.gather(*(feed(part) for part in by_chat.values()))
-    return [update for part in left for update in part]
-
-
 async def poll(
     bot: Bot,
     dispatcher: Dispatcher,
@@ -152,9 +103,37 @@ async def poll(
     give_up: float = GIVE_UP,
     **kwargs: Any,
 ) -> None:
-    """Fetch, handle the batch to the end, confirm it with the next offset; until `stop`."""
+    """Fetch, handle the batch to the end, confirm it with the next offset; until `stop`. A
+    batch's updates go per chat in order, chats concurrently."""
+    handled: set[int] = set()  # fetched and handled, not confirmed yet
+    failing: dict[int, float] = {}  # when an update to handle again first failed
+
+    async def feed(updates: list[Update]) -> list[Update]:
+        """The chat's updates in order; those to come again."""
+        left: list[Update] = []
+        for index, update in enumerate(updates):
+            uid = update.update_id
+            if uid in handled:
+                continue
+            first = failing.get(uid)
+            late = first is not None and time.monotonic() - first >= give_up
+            last = {LAST_TRY: True} if late else {}
+            try:
+                await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
+            except Redeliver as again:
+                failing.setdefault(uid, time.monotonic())
+                if not again.unwritable:  # the chat's later updates wait behind this one
+                    return [*left, *updates[index:]]
+                left.append(update)
+                continue
+            except Exception:  # the errors router answered what it could; the batch goes on
+                log.exception("update %s failed", uid)
+            handled.add(uid)
+            failing.pop(uid, None)
+        return left
+
     offset: int | None = None
-    pause, again, pending = 1.0, FIRST_AGAIN, Pending(give_up)
+    pause, again = 1.0, FIRST_AGAIN
     while not stop.is_set():
         beat(POLLER)
         fetch = asyncio.ensure_future(
@@ -189,10 +168,13 @@ async def poll(
         pause = 1.0
         if not updates:
             continue
-        left = await handle_batch(bot, dispatcher, updates, pending, **kwargs)
+        by_chat: dict[int, list[Update]] = defaultdict(list)
+        for update in updates:
+            by_chat[chat_of(update)].append(update)
+        left = [u for part in await asyncio.gather(*map(feed, by_chat.values())) for u in part]
         offset = min(u.update_id for u in left) if left else updates[-1].update_id + 1
-        pending.handled = {u for u in pending.handled if u >= offset}  # the rest is confirmed
-        pending.failing = {u: t for u, t in pending.failing.items() if u >= offset}
+        handled = {u for u in handled if u >= offset}  # the rest is confirmed
+        failing = {u: t for u, t in failing.items() if u >= offset}
         if not left:
             again = FIRST_AGAIN
             continue

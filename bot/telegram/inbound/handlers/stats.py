@@ -24,13 +24,27 @@ from bot.texts.stats import me_text, player_text, stats_text, top_text
 router = Router(name=__name__)
 
 
+@router.message(Command("me"))
+@router.message(Command("stats"), MagicData(F.event.chat.type == "private"))
+async def me_cmd(message: Message, ctx: Ctx) -> None:
+    """In a private chat (/stats too): the account in every chat; in a group: the sender's /stats."""
+    caller, t, store = ctx.caller, ctx.t, ctx.core.store
+    if caller.user_id is None:
+        raise GameError("group-only", "/me", {}, "/stats")
+    if not caller.private:
+        stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
+        key = account_key(caller.user_id)
+        found = next((p for p in stats.players if p.key == key), None)
+        if found is None:
+            found = stats.find(caller.username or caller.first_name or str(caller.user_id))
+        return await ctx.say(player_text(t, stats, found))
+    await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
+
+
 @router.message(Command("stats"))
 async def stats_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/stats [@user | Name] [month | year | all] [convention]`; in a private chat, /me."""
+    """`/stats [@user | Name] [month | year | all] [convention]` in a group."""
     caller, t = ctx.caller, ctx.t
-    if caller.private:
-        await me_cmd(message, ctx)
-        return
     query = parse_query(command.args or "")
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     if query.player is None:
@@ -56,22 +70,6 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
             await ctx.out.text(uow, text)
         else:
             await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
-
-
-@router.message(Command("me"))
-async def me_cmd(message: Message, ctx: Ctx) -> None:
-    """In a private chat: the account in every chat; in a group: the sender's /stats here."""
-    caller, t, store = ctx.caller, ctx.t, ctx.core.store
-    if caller.user_id is None:
-        raise GameError("group-only", "/me", {}, "/stats")
-    if not caller.private:
-        stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
-        key = account_key(caller.user_id)
-        found = next((p for p in stats.players if p.key == key), None)
-        if found is None:
-            found = stats.find(caller.username or caller.first_name or str(caller.user_id))
-        return await ctx.say(player_text(t, stats, found))
-    await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
 
 
 @router.message(Command("debts"))
