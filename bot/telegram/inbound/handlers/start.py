@@ -6,14 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from aiogram import Bot, F, Router
-from aiogram.filters import (
-    JOIN_TRANSITION,
-    ChatMemberUpdatedFilter,
-    Command,
-    CommandObject,
-    CommandStart,
-    MagicData,
-)
+from aiogram.filters import Command, CommandObject, CommandStart, MagicData
+from aiogram.filters.chat_member_updated import JOIN_TRANSITION, ChatMemberUpdatedFilter
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, lobby, looks, tournaments
