@@ -93,9 +93,6 @@ async def _games(query: InlineQuery, ctx: Ctx, bot: Bot) -> list[InlineQueryResu
         article = _article(key, texts.game_title(t, state, chat), about, text)
         article.reply_markup = game_link_keyboard(t, username, state.chat_id, state.number)
         results.append(article)
-    if not results:
-        usage = t("inline-usage", bot=username)
-        results.append(
-            _article(("none", t.lang), t.template("inline-no-games"), _example(t), usage)
-        )
-    return results
+    usage = t("inline-usage", bot=username)
+    none = _article(("none", t.lang), t.template("inline-no-games"), _example(t), usage)
+    return results or [none]
