@@ -78,7 +78,6 @@ class Ctx:
 
     @asynccontextmanager
     async def work(self) -> AsyncIterator[UnitOfWork]:
-        """The update's unit of work, committed when the block ends without an error."""
         async with UnitOfWork(self.core, self.caller) as uow:
             yield uow
             await uow.commit()
@@ -134,11 +133,9 @@ class UpdateContext(BaseMiddleware):
             if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
                 return await at_once.deliver(data["bot"], self.core, unsaved.owed)
             self.promises.keep(caller.chat_id, event)  # recorded by itself, as it says
-            if redeeming:
-                raise Redeliver(str(unsaved), unwritable=True) from unsaved
-            if data.get(LAST_TRY):  # the transport lets it go; the promise still holds it
+            if data.get(LAST_TRY) and not redeeming:  # let go; the promise still holds it
                 return None
-            if event.update_id not in self._told:
+            if not redeeming and event.update_id not in self._told:
                 self._told.append(event.update_id)
                 t = data.get("t") or translator(self._language(None, language))
                 text, thread = t("store-unwritable"), caller.thread_id

@@ -42,7 +42,6 @@ async def last_round_cmd(message: Message, ctx: Ctx) -> None:
 
 @router.message(Command("undo"))
 async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """Undo the last record; the sheet is redrawn in place when it is near."""
     if command.args:  # None when nothing follows the command
         raise GameError("undo-takes-nothing", command.args.strip(), {}, "/undo")
     async with ctx.work() as uow:
@@ -52,7 +51,6 @@ async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 
 @router.message(Command("edit"))
 async def edit_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """Correct the last record; the sheet is redrawn in place when it is near."""
     async with ctx.work() as uow:
         result = await records.edit(uow, ctx.caller, command.args or "")
         await ctx.out.sheet(uow, result, views.edited_text(ctx.t, result), redraw=True)

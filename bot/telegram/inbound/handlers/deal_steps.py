@@ -39,7 +39,6 @@ def fingerprint(state: GameState) -> str:
 
 
 def shown(t: Translator, opener: int, entry: fsm.OpenSteps) -> tuple[str, InlineKeyboardMarkup]:
-    """The step message as the draft stands: its step's text and buttons."""
     back = len(entry.drafts) > 1
     flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
     markup = deal_keyboard(

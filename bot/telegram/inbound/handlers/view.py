@@ -48,7 +48,6 @@ class GameCb(CallbackData, prefix="gm"):
 
 
 def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
-    """◀ and ▶ to the neighbouring pages; none for a list of one page."""
     if page.pages <= 1:
         return None
     builder = InlineKeyboardBuilder()
