@@ -47,8 +47,7 @@ def caller_of(update: Update, context: EventContext) -> Caller:
         chat_type=chat.type if chat else "private",
         chat_title=chat.title if chat else None,
         message_id=message.message_id if message is not None else None,
-        # a forum topic is a table of its own
-        thread_id=message.message_thread_id if message and message.is_topic_message else None,
+        thread_id=context.thread_id,  # a forum topic is a table of its own
     )
 
 

@@ -43,13 +43,11 @@ def chat_of(update: Update) -> int:
 
 class Promises:
     def __init__(self) -> None:
-        self._kept: dict[int, list[Update]] = {}
+        self._kept: dict[int, dict[int, Update]] = {}  # chat: its kept updates by id, in order
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     def keep(self, chat_id: int, update: Update) -> None:
-        kept = self._kept.setdefault(chat_id, [])
-        if all(u.update_id != update.update_id for u in kept):
-            kept.append(update)
+        self._kept.setdefault(chat_id, {}).setdefault(update.update_id, update)
 
     def holds(self, chat_id: int) -> bool:
         return bool(self._kept.get(chat_id))
@@ -57,15 +55,16 @@ class Promises:
     async def redeem(self, dispatcher: Dispatcher, bot: Bot, chat_id: int) -> None:
         """Feed the chat's kept updates again, in order, until one must wait again."""
         async with self._locks[chat_id]:
-            kept = self._kept.get(chat_id, [])
+            kept = self._kept.get(chat_id, {})
             while kept:
+                update = next(iter(kept.values()))
                 try:
-                    await dispatcher.feed_update(bot, kept[0], **{REDEEMING: True})
+                    await dispatcher.feed_update(bot, update, **{REDEEMING: True})
                 except Redeliver:
                     return
                 except Exception:  # the errors router answered what it could
-                    log.exception("kept update %s failed", kept[0].update_id)
-                log.info("kept update %s recorded", kept.pop(0).update_id)
+                    log.exception("kept update %s failed", update.update_id)
+                log.info("kept update %s recorded", kept.pop(update.update_id).update_id)
             self._kept.pop(chat_id, None)
 
     async def feed(self, dispatcher: Dispatcher, bot: Bot, update: Update, **data: Any) -> None:
