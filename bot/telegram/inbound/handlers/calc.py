@@ -63,14 +63,10 @@ ORDER: Final = tuple(CalcStep)
 
 def choices(step: CalcStep, data: dict[str, Any]) -> tuple[str, ...]:
     """The values a step's buttons offer: for the pool, the usual targets and the convention's."""
-    if step is CalcStep.CONVENTION:
-        return tuple(PRESETS)
-    if step is CalcStep.PLAYERS:
-        return ("3", "4")
     if step is CalcStep.POOL:
         own = preset(str(data.get("convention", "sochi"))).pool_target
         return tuple(str(pool) for pool in sorted({10, 20, 30, 40, 50, own}))
-    return ()
+    return {CalcStep.CONVENTION: tuple(PRESETS), CalcStep.PLAYERS: ("3", "4")}.get(step, ())
 
 
 # -- one message --------------------------------------------------------------------------------
@@ -79,9 +75,8 @@ async def calc_cmd(
     message: Message, command: CommandObject, caller: Caller, t: Translator, state: FSMContext
 ) -> None:
     if command.args is None:
-        await state.clear()
         opener = caller.first_name or caller.username or "?"
-        await state.update_data(owner=caller.user_id or 0, opener=opener)
+        await state.set_data({"owner": caller.user_id or 0, "opener": opener})  # a fresh start
         return await show(message, None, t, state, CalcStep.CONVENTION)
     try:
         sheet = calc.parse_calc(message.text or "")
