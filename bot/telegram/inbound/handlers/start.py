@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart, MagicData
 from aiogram.filters.chat_member_updated import JOIN_TRANSITION, ChatMemberUpdatedFilter
@@ -77,13 +75,8 @@ async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> Non
     ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
 )
 async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
-    """Added to a group: three lines and "how to start", in the chat's or adder's language."""
-    t = ctx.t
-    code = (event.from_user.language_code or "").split("-")[0].lower()
-    async with ctx.work() as uow:
-        if await looks.locale(ctx.core, event.chat.id, uow) is None and code in LANGUAGES:
-            t = translator(code)
-        await replace(ctx.out, t=t).text(uow, t("group-greeting"), greeting_keyboard(t))
+    """Added to a group: three lines and "how to start", in ctx.t (the chat's, else the adder's)."""
+    await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
 @router.message(Command("help"))
