@@ -210,9 +210,8 @@ async def show(
     builder = InlineKeyboardBuilder()
     for v in choices(step, data):
         label = t(f"convention-{v}") if step is CalcStep.CONVENTION else v
-        builder.button(
-            text=label, callback_data=CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
-        )
+        picked = CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
+        builder.button(text=label, callback_data=picked)
     builder.adjust(3 if step is CalcStep.POOL else 2)
     rows = InlineKeyboardBuilder()
     for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:

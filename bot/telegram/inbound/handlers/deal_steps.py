@@ -194,11 +194,9 @@ async def _record(
     try:
         async with ctx.work() as uow:
             result = await records.record(uow, ctx.caller, text)
-            number = number_label(t, result.scored)
             line = shown_line(t, result.scored.record, result.state.names)
-            await ctx.out.edit(
-                uow, message.message_id, t("deal-recorded", number=number, line=line)
-            )
+            done = t("deal-recorded", number=number_label(t, result.scored), line=line)
+            await ctx.out.edit(uow, message.message_id, done)
             await ctx.out.sheet(uow, result, recorded_text(t, result))
     except ScoringError as error:
         await _done(state, message.message_id)  # the refused draft is done with
@@ -228,7 +226,6 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
     entry.version += 1
     await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     assert message.bot is not None
-    await at_once.edit_in(
-        message.bot, caller.chat_id, message_id, *shown(t, caller.user_id or 0, entry)
-    )
+    text, markup = shown(t, caller.user_id or 0, entry)
+    await at_once.edit_in(message.bot, caller.chat_id, message_id, text, markup)
     await at_once.answer(message, t("steps-note-added"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Any, Final
 
 from aiogram import Bot, Router
 from aiogram.types import (
@@ -33,9 +33,7 @@ GAMES_CACHE: Final = 5  # seconds: a running game moves on
 START_PAYLOAD: Final = "inline"  # the private /start the results' button opens
 
 
-def _article(
-    key: tuple[object, ...], title: str, about: str, text: str
-) -> InlineQueryResultArticle:
+def _article(key: tuple[Any, ...], title: str, about: str, text: str) -> InlineQueryResultArticle:
     """A result whose id (within Telegram's 64 bytes) is the same for the same `key`."""
     return InlineQueryResultArticle(
         id=hashlib.sha1(":".join(map(str, key)).encode()).hexdigest(),

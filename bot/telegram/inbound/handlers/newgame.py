@@ -127,9 +127,8 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     elif action in ("join", "войти"):
         replied = message.reply_to_message  # in a forum topic: the topic's creation, its name
         created = replied.forum_topic_created if replied else None
-        title = (
-            f"{message.chat.title} · {created.name}" if created and message.chat.title else None
-        )
+        group = message.chat.title
+        title = f"{group} · {created.name}" if created and group else None
         state, table = await tournaments.join(uow, caller, rest, title)
         await out.text(uow, tour.joined_text(t, state, table))
         home = state.row
