@@ -28,9 +28,7 @@ from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
 from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
 from bot.telegram.inbound.handlers import ROUTERS
-from bot.telegram.inbound.polling import poll
-from bot.telegram.inbound.promises import Promises
-from bot.telegram.inbound.webhook import add_webhook, set_webhook, until_stopped
+from bot.telegram.inbound.transport import Promises, add_webhook, poll, set_webhook, until_stopped
 from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes, remind_debts
 from bot.telegram.outbound.pacing import Pacing
 from bot.telegram.outbound.sender import Sender

@@ -331,15 +331,15 @@ def test_each_layer_of_the_table_is_where_docs_architecture_draws_it() -> None:
 
 
 def test_the_fsm_storage_is_chosen_in_one_place() -> None:
-    """bot/telegram/fsm.py alone names an aiogram FSM storage (and bot/telegram/fsm_db.py, the storage in the
-    database that fsm.py chooses, subclasses aiogram's base)."""
+    """bot/telegram/inbound/fsm.py alone names an aiogram FSM storage (and subclasses aiogram's base for
+    the storage in the database it chooses)."""
     naming = {
         name
         for name in modules()
         for target, _ in imported(name)
         if target.startswith("aiogram.fsm.storage")
     }
-    assert naming == {"bot.telegram.inbound.fsm", "bot.telegram.inbound.fsm_db"}
+    assert naming == {"bot.telegram.inbound.fsm"}
 
 
 @pytest.mark.parametrize("name", sorted(n for n in modules() if n.startswith("locales")))

@@ -17,7 +17,7 @@ from aiogram.methods import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.telegram.inbound.archive import GameAct, GameCb, GamesCb
+from bot.telegram.inbound.handlers.view import GameAct, GameCb, GamesCb
 from tests.bot.archive_games import balance_lines, short_game
 from tests.bot.factories import ANNA, BORIS, DMITRY, ChatDriver, FakeClock, texts
 

@@ -10,9 +10,9 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.core.archive import GamesPage, page_bounds
 from bot.telegram import keyboards
-from bot.telegram.inbound import archive
-from bot.telegram.inbound.archive import GameAct, GameCb, GamesCb, pages_keyboard
+from bot.telegram.inbound.handlers import view as archive
 from bot.telegram.inbound.handlers.calc import CalcCb
+from bot.telegram.inbound.handlers.view import GameAct, GameCb, GamesCb, pages_keyboard
 from bot.texts.i18n import translator
 
 

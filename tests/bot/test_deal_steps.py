@@ -18,7 +18,7 @@ from bot.app import build_dispatcher
 from bot.core import Core, looks, records
 from bot.settings import Settings
 from bot.storage import SqliteStore
-from bot.telegram.inbound.fsm import OpenSteps, fsm_storage
+from bot.telegram.inbound.fsm import STEPS, OpenSteps, fsm_storage
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.texts.deal_steps import (
     KINDS,
@@ -273,7 +273,7 @@ def test_an_open_step_message_keeps_in_the_fsm_as_json_and_reads_back(seating: S
     """The FSM data is plain JSON, so a storage that serialises it (a database) can hold it."""
     for draft in shapes(seating):
         entry = OpenSteps(10_001, "Anna", 7, "0123abcd", seating, START, [Draft(), draft], 3)
-        assert OpenSteps.from_data(json.loads(json.dumps(entry.to_data()))) == entry
+        assert STEPS.validate_python(json.loads(json.dumps(entry.to_data()))) == entry
 
 
 # -- through the dispatcher ----------------------------------------------------------------

@@ -19,7 +19,7 @@ from bot.core import Caller, Core, UnitOfWork, attempts, records
 from bot.settings import Settings
 from bot.storage import Owed, OwedKind, SqliteStore
 from bot.storage.sqlite import SqliteRepo
-from bot.telegram.inbound.polling import poll
+from bot.telegram.inbound.transport import poll
 from bot.telegram.keyboards import JoinCb
 from bot.telegram.outbound.outbox import close_expired_votes
 from bot.telegram.outbound.sender import Sender
@@ -309,7 +309,7 @@ async def polled(
     raw = [u.model_dump(mode="json", exclude_none=True, by_alias=True) for u in updates]
     telegram = Telegram(raw, stop)
     bot.session = telegram
-    monkeypatch.setattr("bot.telegram.inbound.polling.FIRST_AGAIN", 0.01)
+    monkeypatch.setattr("bot.telegram.inbound.transport.FIRST_AGAIN", 0.01)
     original, hits = SqliteRepo.owe, [0]
 
     async def owe(repo: SqliteRepo, rows: list[Owed]) -> None:

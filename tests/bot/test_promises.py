@@ -21,8 +21,7 @@ from bot.app import build_dispatcher
 from bot.settings import Settings
 from bot.storage import Owed, SqliteStore
 from bot.storage.sqlite import SqliteRepo
-from bot.telegram.inbound.polling import poll
-from bot.telegram.inbound.webhook import add_webhook
+from bot.telegram.inbound.transport import add_webhook, poll
 from bot.web.server import build_web_app
 from tests.bot.factories import EVA, ChatDriver, FakeClock
 from tests.bot.mocked_bot import MockedBot, MockedSession, deliver_through
@@ -105,7 +104,7 @@ async def test_deals_promised_while_saving_fails_are_recorded_in_order_when_it_w
         await original(repo, rows)
 
     monkeypatch.setattr(SqliteRepo, "owe", owe)
-    monkeypatch.setattr("bot.telegram.inbound.polling.FIRST_AGAIN", 0.01)
+    monkeypatch.setattr("bot.telegram.inbound.transport.FIRST_AGAIN", 0.01)
     stop = asyncio.Event()
     telegram = Telegram(raw[:3], raw[3:], 4, lambda: full.__setitem__(0, False), stop)
     bot.session = telegram

@@ -21,7 +21,7 @@ from bot.app import build_dispatcher
 from bot.settings import Settings, settings_error_lines
 from bot.storage import SqliteStore
 from bot.storage.sqlite import SqliteRepo
-from bot.telegram.inbound.webhook import add_webhook
+from bot.telegram.inbound.transport import add_webhook
 from bot.web.server import build_web_app
 from tests.bot.factories import FakeClock
 from tests.bot.mocked_bot import MockedBot

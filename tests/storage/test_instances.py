@@ -19,8 +19,12 @@ from bot.core.health import Lease
 from bot.settings import Settings
 from bot.storage import Store
 from bot.storage.postgres import PostgresStore
-from bot.telegram.inbound.fsm import DealEntry, fsm_storage
-from bot.telegram.inbound.fsm_db import DatabaseEventIsolation, DatabaseStorage
+from bot.telegram.inbound.fsm import (
+    DatabaseEventIsolation,
+    DatabaseStorage,
+    DealEntry,
+    fsm_storage,
+)
 from tests.bot.factories import ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot, deliver_through
 from tests.bot.test_deal_steps import ANNA, open_game, open_steps

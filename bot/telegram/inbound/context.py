@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -19,14 +19,13 @@ from bot.core.errors import Transient
 from bot.core.lobby import locale_of
 from bot.core.zones import chat_zone
 from bot.domain import Fault
-from bot.telegram.inbound.promises import REDEEMING, Promises
+from bot.telegram.inbound.transport import LAST_TRY, REDEEMING, Promises
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
 from bot.texts.i18n import Translator, translator
 
 log = logging.getLogger(__name__)
 
-LAST_TRY: Final = "last_try"  # data key: the transport will not deliver this update again
 TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is said once)
 
 # Telegram's old forward fields (Bot API < 7.0); `forward_origin` replaced them.
@@ -48,8 +47,7 @@ def caller_of(update: Update, context: EventContext) -> Caller:
         chat_type=chat.type if chat else "private",
         chat_title=chat.title if chat else None,
         message_id=message.message_id if message is not None else None,
-        # a forum topic is a table of its own
-        thread_id=message.message_thread_id if message and message.is_topic_message else None,
+        thread_id=context.thread_id,  # a forum topic is a table of its own
     )
 
 
@@ -69,7 +67,7 @@ Handler = Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]]
 
 @dataclass(frozen=True, slots=True)
 class Ctx:
-    """One update's context: `unit()` opens its unit of work; `out` owes the answers in it."""
+    """One update's context: `work()` opens its unit of work; `out` owes the answers in it."""
 
     core: Core
     caller: Caller
@@ -77,13 +75,9 @@ class Ctx:
     zone: tzinfo
     out: Outbox
 
-    def unit(self) -> UnitOfWork:
-        return UnitOfWork(self.core, self.caller)
-
     @asynccontextmanager
     async def work(self) -> AsyncIterator[UnitOfWork]:
-        """The update's unit of work, committed when the block ends without an error."""
-        async with self.unit() as uow:
+        async with UnitOfWork(self.core, self.caller) as uow:
             yield uow
             await uow.commit()
 
@@ -100,14 +94,13 @@ class UpdateContext(BaseMiddleware):
         self.core = core
         self.default_locale = default_locale
         self.promises = promises or Promises()
-        self._told: OrderedDict[int, None] = OrderedDict()
+        self._told: deque[int] = deque(maxlen=TOLD_KEPT)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
         caller = caller_of(event, data["event_context"])
         user: User | None = data["event_context"].user
         language = user.language_code if user else None
-        said: list[Translator] = []
         redeeming = bool(data.get(REDEEMING))
 
         async def attempt() -> Any:
@@ -121,40 +114,31 @@ class UpdateContext(BaseMiddleware):
                 log.info("update %s was handled before; skipped", event.update_id)
                 return None
             t = translator(self._language(arrival.chat.locale, language))
-            said[:] = [t]
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
-            sent = event.message
-            message_id = sent.message_id if sent else None
+            message_id = event.message.message_id if event.message else None
             live = data.get("live_sheet")
             out = Outbox(t, caller.chat_id, message_id, live, zone, caller.thread_id)
             ctx = Ctx(self.core, caller, t, zone, out)
             data.update(ctx=ctx, caller=caller, t=t, out=out, zone=zone)
-            refused = refusal(sent)
+            refused = refusal(event.message)
             if refused is not None:
                 log.info("update %s: %s, nothing recorded", event.update_id, refused)
-                await ctx.say(t(refused))
-                return None
+                return await ctx.say(t(refused))
             return await handler(event, data)
 
         try:
             return await attempts.retrying(attempt, f"update {event.update_id}")
         except Unsaved as unsaved:
-            t = said[0] if said else translator(self._language(None, language))
             if not unsaved.records and unsaved.owed:  # a look: its answer goes at once
-                await at_once.deliver(data["bot"], self.core, unsaved.owed)
-                return None
+                return await at_once.deliver(data["bot"], self.core, unsaved.owed)
             self.promises.keep(caller.chat_id, event)  # recorded by itself, as it says
-            if redeeming:
-                raise Redeliver(str(unsaved), unwritable=True) from unsaved
-            if data.get(LAST_TRY):  # the transport lets it go; the promise still holds it
+            if data.get(LAST_TRY) and not redeeming:  # let go; the promise still holds it
                 return None
-            if event.update_id not in self._told:
-                self._told[event.update_id] = None
-                while len(self._told) > TOLD_KEPT:
-                    self._told.popitem(last=False)
-                await at_once.send(
-                    data["bot"], caller.chat_id, t("store-unwritable"), thread_id=caller.thread_id
-                )
+            if not redeeming and event.update_id not in self._told:
+                self._told.append(event.update_id)
+                t = data.get("t") or translator(self._language(None, language))
+                text, thread = t("store-unwritable"), caller.thread_id
+                await at_once.send(data["bot"], caller.chat_id, text, thread_id=thread)
             raise Redeliver(str(unsaved), unwritable=True) from unsaved
         except Redeliver as again:
             if data.get(LAST_TRY):
@@ -163,8 +147,4 @@ class UpdateContext(BaseMiddleware):
 
     def _language(self, chosen: str | None, language_code: str | None) -> str:
         """The chat's language, else the sender's own (ru* → ru, else en), else the default."""
-        if chosen:
-            return chosen
-        if language_code:
-            return locale_of(language_code)
-        return self.default_locale
+        return chosen or (locale_of(language_code) if language_code else self.default_locale)

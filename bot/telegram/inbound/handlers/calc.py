@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Final
@@ -11,7 +12,7 @@ from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
+from aiogram.types import CallbackQuery, Message, ReplyParameters
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import Caller
@@ -20,15 +21,7 @@ from bot.telegram.outbound.outbox import CAPTION_LIMIT, render_png
 from bot.texts.i18n import Safe, Translator
 from bot.texts.score import calc_error_text, calc_text
 from bot.texts.views import chunks, plain_text
-from scoring.calc import (
-    CalcError,
-    build_sheet,
-    line_example,
-    parse_calc,
-    parse_player_line,
-    read_names,
-    split_words,
-)
+from scoring import calc
 from scoring.paper import PaperSheet, as_sheet, format_calc
 from scoring.rules import PRESETS, preset
 from scoring.settle import settle
@@ -70,49 +63,10 @@ ORDER: Final = tuple(CalcStep)
 
 def choices(step: CalcStep, data: dict[str, Any]) -> tuple[str, ...]:
     """The values a step's buttons offer: for the pool, the usual targets and the convention's."""
-    if step is CalcStep.CONVENTION:
-        return tuple(PRESETS)
-    if step is CalcStep.PLAYERS:
-        return ("3", "4")
     if step is CalcStep.POOL:
         own = preset(str(data.get("convention", "sochi"))).pool_target
         return tuple(str(pool) for pool in sorted({10, 20, 30, 40, 50, own}))
-    return ()
-
-
-def step_view(
-    t: Translator, step: CalcStep, data: dict[str, Any]
-) -> tuple[Safe, InlineKeyboardMarkup]:
-    owner = int(data.get("owner", 0))
-    names = tuple(data.get("names", ()))
-    number = len(data.get("lines", ())) + 1
-    count = int(data.get("players", 0))
-    name, example = str(data.get("opener", "?")), " ".join(NAMES_EXAMPLE[:count])
-    if step is CalcStep.PLAYER:
-        name = names[number - 1]
-        example = line_example(name, names, t.lang).split(" ", 1)[1]
-    text = t(
-        f"calc-step-{step.name.lower()}",
-        convention=t(f"convention-{data.get('convention', 'sochi')}"),
-        name=name,
-        number=number,
-        players=count,
-        pool=data.get("pool", ""),
-        example=example,
-    )
-    builder = InlineKeyboardBuilder()
-    for v in choices(step, data):
-        label = t(f"convention-{v}") if step is CalcStep.CONVENTION else v
-        builder.button(
-            text=label, callback_data=CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
-        )
-    builder.adjust(3 if step is CalcStep.POOL else 2)
-    rows = InlineKeyboardBuilder()
-    for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
-        key = "calc-button-back" if act is CalcAct.BACK else "calc-button-cancel"
-        rows.button(text=t(key), callback_data=CalcCb(owner=owner, step=step, act=act))
-    builder.attach(rows.adjust(2))
-    return text, builder.as_markup()
+    return {CalcStep.CONVENTION: tuple(PRESETS), CalcStep.PLAYERS: ("3", "4")}.get(step, ())
 
 
 # -- one message --------------------------------------------------------------------------------
@@ -120,18 +74,16 @@ def step_view(
 async def calc_cmd(
     message: Message, command: CommandObject, caller: Caller, t: Translator, state: FSMContext
 ) -> None:
-    if not (command.args or "").strip():
-        await state.clear()
+    if command.args is None:
         opener = caller.first_name or caller.username or "?"
-        await state.update_data(owner=caller.user_id or 0, opener=opener)
-        await show(message, None, t, state, CalcStep.CONVENTION)
-        return
+        await state.set_data({"owner": caller.user_id or 0, "opener": opener})  # a fresh start
+        return await show(message, None, t, state, CalcStep.CONVENTION)
     try:
-        sheet = parse_calc(message.text or "")
-    except CalcError as error:
+        sheet = calc.parse_calc(message.text or "")
+    except calc.CalcError as error:
         await at_once.answer(message, calc_error_text(t, error))
-        return
-    await answer_settled(message, t, sheet)
+    else:
+        await answer_settled(message, t, sheet)
 
 
 async def answer_settled(message: Message, t: Translator, sheet: PaperSheet) -> None:
@@ -158,8 +110,7 @@ async def calc_press(
     if callback_data.owner != query.from_user.id:
         owner = FSMContext(state.storage, replace(state.key, user_id=callback_data.owner))
         opener = (await owner.get_data()).get("opener", "?")
-        await at_once.toast(query, t("calc-not-yours", name=opener), alert=True)
-        return
+        return await at_once.toast(query, t("calc-not-yours", name=opener), alert=True)
     data = await state.get_data()
     message = query.message
     if (
@@ -167,8 +118,7 @@ async def calc_press(
         or await state.get_state() != STATES[step].state
         or data.get("prompt") != message.message_id
     ):
-        await at_once.toast(query, t("calc-stale"), alert=True)
-        return
+        return await at_once.toast(query, t("calc-stale"), alert=True)
     at = ORDER.index(step)
     if act is CalcAct.CANCEL:
         await state.clear()
@@ -183,8 +133,7 @@ async def calc_press(
         await state.update_data({step.name.lower(): picked})
         await show(message, message, t, state, ORDER[at + 1])
     else:
-        await at_once.toast(query, t("calc-stale"), alert=True)
-        return
+        return await at_once.toast(query, t("calc-stale"), alert=True)
     await at_once.toast(query)
 
 
@@ -208,17 +157,15 @@ async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSM
         await at_once.answer(message, problem)
         return
     if naming:
-        await state.update_data(names=list(read_names(split_words(text))), lines=[])
-        await show(message, None, t, state, CalcStep.PLAYER)
-        return
+        await state.update_data(names=list(calc.read_names(calc.split_words(text))), lines=[])
+        return await show(message, None, t, state, CalcStep.PLAYER)
     names, lines = tuple(data["names"]), [*data["lines"], text]
     if len(lines) < len(names):
         await state.update_data(lines=lines)
-        await show(message, None, t, state, CalcStep.PLAYER)
-        return
+        return await show(message, None, t, state, CalcStep.PLAYER)
     await state.clear()
-    players = [parse_player_line(s, names, name=n) for s, n in zip(lines, names, strict=True)]
-    sheet = build_sheet(data["convention"], {"pool_target": str(data["pool"])}, None, players)
+    players = [calc.parse_player_line(s, names, name=n) for s, n in zip(lines, names, strict=True)]
+    sheet = calc.build_sheet(data["convention"], {"pool_target": str(data["pool"])}, None, players)
     await answer_settled(message, t, sheet)
     await at_once.answer(message, t("calc-as-message", text=format_calc(sheet)))
 
@@ -227,20 +174,14 @@ def answer_problem(t: Translator, text: str, data: dict[str, Any], naming: bool)
     """What is wrong with the opener's answer (names, or the next player's numbers); None: none."""
     if naming:
         count = int(data["players"])
-        try:
-            names = read_names(split_words(text))
-        except CalcError:
-            names = ()
-        example = " ".join(NAMES_EXAMPLE[:count])
-        return (
-            None
-            if len(names) == count
-            else t("calc-names-expected", players=count, example=example)
-        )
+        with contextlib.suppress(calc.CalcError):
+            if len(calc.read_names(calc.split_words(text))) == count:
+                return None
+        return t("calc-names-expected", players=count, example=" ".join(NAMES_EXAMPLE[:count]))
     names = tuple(data["names"])
     try:
-        parse_player_line(text, names, name=names[len(data["lines"])], lang=t.lang)
-    except CalcError as error:
+        calc.parse_player_line(text, names, name=names[len(data["lines"])], lang=t.lang)
+    except calc.CalcError as error:
         return calc_error_text(t, error)
     return None
 
@@ -250,7 +191,34 @@ async def show(
 ) -> None:
     """Show a step: edit the pressed message, or send a new prompt in reply to `origin`."""
     await state.set_state(STATES[step])
-    text, keyboard = step_view(t, step, await state.get_data())
+    data = await state.get_data()
+    owner, count = int(data.get("owner", 0)), int(data.get("players", 0))
+    names, number = tuple(data.get("names", ())), len(data.get("lines", ())) + 1
+    name, example = str(data.get("opener", "?")), " ".join(NAMES_EXAMPLE[:count])
+    if step is CalcStep.PLAYER:
+        name = names[number - 1]
+        example = calc.line_example(name, names, t.lang).split(" ", 1)[1]
+    text = t(
+        f"calc-step-{step.name.lower()}",
+        convention=t(f"convention-{data.get('convention', 'sochi')}"),
+        name=name,
+        number=number,
+        players=count,
+        pool=data.get("pool", ""),
+        example=example,
+    )
+    builder = InlineKeyboardBuilder()
+    for v in choices(step, data):
+        label = t(f"convention-{v}") if step is CalcStep.CONVENTION else v
+        picked = CalcCb(owner=owner, step=step, act=CalcAct.PICK, v=v)
+        builder.button(text=label, callback_data=picked)
+    builder.adjust(3 if step is CalcStep.POOL else 2)
+    rows = InlineKeyboardBuilder()
+    for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
+        text_key = f"calc-button-{act.name.lower()}"
+        rows.button(text=t(text_key), callback_data=CalcCb(owner=owner, step=step, act=act))
+    builder.attach(rows.adjust(2))
+    keyboard = builder.as_markup()
     if edit is not None:
         await at_once.edit(edit, text, keyboard)
         return

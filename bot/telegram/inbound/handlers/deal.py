@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
@@ -13,16 +15,11 @@ from bot.core.results import Ended, VoteState
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import VoteCb
 from bot.telegram.outbound import at_once
-from bot.texts.views import (
-    edited_by_message_text,
-    edited_text,
-    recorded_text,
-    rules_text,
-    undone_text,
-)
+from bot.texts import views
 from bot.texts.votes import arbiter_text
 
 router = Router(name=__name__)
+TOASTS: Final = {"timeout": "vote-rejected-timeout", "arbiter": "vote-decided"}  # else counted
 
 
 @router.message(Command("deal", "d"))
@@ -33,33 +30,30 @@ async def deal_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
             await ctx.out.vote(uow, await corrections.propose_late(uow, ctx.caller, text))
         else:
             result = await records.record(uow, ctx.caller, text)
-            await ctx.out.sheet(uow, result, recorded_text(ctx.t, result))
+            await ctx.out.sheet(uow, result, views.recorded_text(ctx.t, result))
 
 
 @router.message(Command("lastround"))
 async def last_round_cmd(message: Message, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         result = await records.record(uow, ctx.caller, "last-round")
-        await ctx.out.sheet(uow, result, recorded_text(ctx.t, result))
+        await ctx.out.sheet(uow, result, views.recorded_text(ctx.t, result))
 
 
 @router.message(Command("undo"))
 async def undo_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """Undo the last record; the sheet is redrawn in place when it is near."""
-    junk = (command.args or "").strip()
-    if junk:
-        raise GameError("undo-takes-nothing", junk, {}, "/undo")
+    if command.args:  # None when nothing follows the command
+        raise GameError("undo-takes-nothing", command.args.strip(), {}, "/undo")
     async with ctx.work() as uow:
         result = await records.undo(uow, ctx.caller)
-        await ctx.out.sheet(uow, result, undone_text(ctx.t, result), redraw=True)
+        await ctx.out.sheet(uow, result, views.undone_text(ctx.t, result), redraw=True)
 
 
 @router.message(Command("edit"))
 async def edit_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """Correct the last record; the sheet is redrawn in place when it is near."""
     async with ctx.work() as uow:
         result = await records.edit(uow, ctx.caller, command.args or "")
-        await ctx.out.sheet(uow, result, edited_text(ctx.t, result), redraw=True)
+        await ctx.out.sheet(uow, result, views.edited_text(ctx.t, result), redraw=True)
 
 
 @router.edited_message(Command("deal", "d"))
@@ -67,7 +61,7 @@ async def edited_deal(message: Message, command: CommandObject, ctx: Ctx) -> Non
     """An edited /deal: as /edit would, if it wrote the sender's last, still pencilled record."""
     async with ctx.work() as uow:
         result = await records.edit_by_message(uow, ctx.caller, command.args or "", message.date)
-        await ctx.out.sheet(uow, result, edited_by_message_text(ctx.t, result), redraw=True)
+        await ctx.out.sheet(uow, result, views.edited_by_message_text(ctx.t, result), redraw=True)
 
 
 @router.message(Command("endgame", "end"))
@@ -96,8 +90,7 @@ async def arbiter_cmd(message: Message, command: CommandObject, ctx: Ctx) -> Non
     async with ctx.work() as uow:
         if not ref:
             snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
-            await ctx.out.text(uow, arbiter_text(ctx.t, snap.state))
-            return
+            return await ctx.out.text(uow, arbiter_text(ctx.t, snap.state))
         result = await corrections.name_arbiter(uow, ctx.caller, ref)
         if isinstance(result, VoteState):
             await ctx.out.vote(uow, result)
@@ -112,7 +105,7 @@ async def rule_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         if not text:
             snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
-            await ctx.out.text(uow, rules_text(ctx.t, snap.state))
+            await ctx.out.text(uow, views.rules_text(ctx.t, snap.state))
         else:
             await ctx.out.vote(uow, await corrections.propose_rule(uow, ctx.caller, text))
 
@@ -124,12 +117,7 @@ async def vote_button(query: CallbackQuery, callback_data: VoteCb, ctx: Ctx) -> 
     async with ctx.work() as uow:
         result = await votes.vote(uow, ctx.caller, data.game, data.vote, data.yes)
         await ctx.out.vote(uow, result, message_id=message_id)
+    toast = TOASTS.get(result.reason or "", "vote-counted")
     if result.referred:
-        toast = t(f"vote-referred-{result.vote.referred}-toast")
-    elif result.reason == "timeout":
-        toast = t("vote-rejected-timeout")
-    elif result.reason == "arbiter":
-        toast = t("vote-decided")
-    else:
-        toast = t("vote-counted")
-    await at_once.toast(query, toast)  # said once the ballot is saved
+        toast = f"vote-referred-{result.vote.referred}-toast"
+    await at_once.toast(query, t(toast))  # said once the ballot is saved

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from dataclasses import replace
 from datetime import timedelta
 from typing import Final
 
-from aiogram import Bot, Dispatcher, F, Router
-from aiogram.filters import Command, CommandObject, MagicData, StateFilter
+from aiogram import F, Router
+from aiogram.filters import Command, StateFilter
 from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
 from bot.core import Caller, GameError, GameState, looks, records
 from bot.core.records import DEAL_EXAMPLE
 from bot.domain import GameStatus
+from bot.telegram.inbound import fsm
 from bot.telegram.inbound.context import Ctx
-from bot.telegram.inbound.fsm import (
-    CLOSED_KEY,
-    STEPS_KEY,
-    DealEntry,
-    OpenSteps,
-    open_steps,
-    with_closed,
-)
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
@@ -33,7 +28,7 @@ from scoring.errors import IllegalDeal, ScoringError
 from scoring.seating import Seating
 
 router = Router(name=__name__)
-NOTE_KEY = "note_for"  # FSM data: the step message whose note the sender's next text is
+NOTE_KEY: Final = "note_for"  # FSM data: the step message whose note the sender's next text is
 LIFETIME: Final = timedelta(hours=6)
 
 
@@ -43,26 +38,20 @@ def fingerprint(state: GameState) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def keyboard(t: Translator, opener: int, entry: OpenSteps) -> InlineKeyboardMarkup:
-    return deal_keyboard(
-        t,
-        entry.game_id,
-        opener,
-        entry.version,
-        entry.seating,
-        entry.draft,
-        back=len(entry.drafts) > 1,
-        concede=entry.concede,
-        prikup=entry.prikup,
-        odessa=entry.odessa,
+def shown(t: Translator, opener: int, entry: fsm.OpenSteps) -> tuple[str, InlineKeyboardMarkup]:
+    back = len(entry.drafts) > 1
+    flags = {"concede": entry.concede, "prikup": entry.prikup, "odessa": entry.odessa}
+    markup = deal_keyboard(
+        t, entry.game_id, opener, entry.version, entry.seating, entry.draft, back=back, **flags
     )
+    return steps.step_text(t, entry.seating, entry.draft), markup
 
 
 async def _done(state: FSMContext, message_id: int) -> None:
     """The message is done with (recorded, cancelled, stale): later presses change nothing."""
-    data = with_closed(await state.get_data(), message_id)
+    data = fsm.with_closed(await state.get_data(), message_id)
     await state.set_data(data)
-    if STEPS_KEY not in data:
+    if fsm.STEPS_KEY not in data:
         await state.set_state(None)
 
 
@@ -71,11 +60,7 @@ async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> Non
 
 
 # -- opening ---------------------------------------------------------------------------------
-async def _without_args(message: Message, command: CommandObject) -> bool:
-    return not (command.args or "").strip()
-
-
-@router.message(Command("deal", "d"), _without_args)
+@router.message(Command("deal", "d", magic=F.args.is_(None)))
 async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     """`/deal` alone: the first step, for a player (or the scorekeeper) of the live game."""
     caller, t = ctx.caller, ctx.t
@@ -92,37 +77,30 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
     if sheet.finished:
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
-    entry = OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
+    entry = fsm.OpenSteps(0, caller.shown, live.game_id, fingerprint(live), seating, ctx.now())
     entry.concede, entry.prikup = sheet.rules.three_down, sheet.rules.prikup_bonus
     entry.odessa = sheet.rules.odessa_rules
-    sent = await at_once.answer(
-        message,
-        steps.step_text(t, seating, entry.draft),
-        reply_markup=keyboard(t, caller.user_id or 0, entry),
-    )
-    if sent is None:  # not shown (Telegram refused it, or kept failing): nothing to open
-        return
-    entry.message_id = sent.message_id
-    await state.set_state(DealEntry.steps)
-    await state.update_data({STEPS_KEY: entry.to_data()})
+    text, markup = shown(t, caller.user_id or 0, entry)
+    sent = await at_once.answer(message, text, reply_markup=markup)
+    if sent is not None:  # else not shown (Telegram refused it, or kept failing): nothing to open
+        entry.message_id = sent.message_id
+        await state.set_state(fsm.DealEntry.steps)
+        await state.update_data({fsm.STEPS_KEY: entry.to_data()})
 
 
 # -- presses ---------------------------------------------------------------------------------
 def _opener(message: Message) -> int | None:
     """Who opened a step message, as its buttons (Telegram's copy, not the press) say."""
     markup = message.reply_markup
-    for row in markup.inline_keyboard if markup is not None else ():
-        for button in row:
-            try:
-                return DealCb.unpack(button.callback_data or "").by
-            except (TypeError, ValueError):
-                continue
+    for button in [b for row in markup.inline_keyboard for b in row] if markup else []:
+        with contextlib.suppress(TypeError, ValueError):
+            return DealCb.unpack(button.callback_data or "").by
     return None
 
 
 async def _verdict(
-    message: Message, data: DealCb, ctx: Ctx, state: FSMContext, dispatcher: Dispatcher, bot: Bot
-) -> OpenSteps | str | None:
+    message: Message, data: DealCb, ctx: Ctx, state: FSMContext
+) -> fsm.OpenSteps | str | None:
     """The steps this press may act on, why it may not, or None: the message is stale."""
     caller, t = ctx.caller, ctx.t
     try:
@@ -135,13 +113,13 @@ async def _verdict(
     if not live.may_record(caller.user_id, caller.username):
         return t("steps-not-player")
     saved = await state.get_data()
-    if message.message_id in saved.get(CLOSED_KEY, ()):
+    if message.message_id in saved.get(fsm.CLOSED_KEY, ()):
         return t("steps-moved-on")
-    entry = open_steps(saved, message.message_id)
+    entry = fsm.open_steps(saved, message.message_id)
     opener = _opener(message)
     if entry is None and opener is not None and opener != (caller.user_id or 0):
-        context = dispatcher.fsm.resolve_context(bot, message.chat.id, opener)
-        other = open_steps(await context.get_data(), message.message_id) if context else None
+        context = FSMContext(state.storage, replace(state.key, user_id=opener))
+        other = fsm.open_steps(await context.get_data(), message.message_id)
         if other is not None:
             return t("steps-not-opener", name=other.opener_name)
     if (
@@ -160,31 +138,23 @@ async def _verdict(
 
 @router.callback_query(DealCb.filter())
 async def step_press(
-    query: CallbackQuery,
-    callback_data: DealCb,
-    ctx: Ctx,
-    state: FSMContext,
-    dispatcher: Dispatcher,
-    bot: Bot,
+    query: CallbackQuery, callback_data: DealCb, ctx: Ctx, state: FSMContext
 ) -> None:
     """A value, ↩, ✖ or ✅: the draft moves and the message shows the next step, or is recorded."""
     caller, t, act = ctx.caller, ctx.t, callback_data.act
     message = query.message
     if not isinstance(message, Message):
-        await _toast(query, t("steps-stale-toast"), alert=True)
-        return
-    entry = await _verdict(message, callback_data, ctx, state, dispatcher, bot)
+        return await _toast(query, t("steps-stale-toast"), alert=True)
+    entry = await _verdict(message, callback_data, ctx, state)
     if entry is None:
         await _done(state, message.message_id)
         await _toast(query, t("steps-stale-toast"), alert=True)
         await at_once.edit(message, t("steps-stale"))
         return
     if isinstance(entry, str):
-        await _toast(query, entry)
-        return
+        return await _toast(query, entry)
     if act is Act.RECORD:
-        await _record(query, ctx, state, message, entry)
-        return
+        return await _record(query, ctx, state, message, entry)
     if act is Act.CANCEL:
         await _done(state, message.message_id)
         await at_once.toast(query)
@@ -206,36 +176,27 @@ async def step_press(
         else:
             entry.drafts.append(steps.press(seating, draft, value))
     except BadPress:
-        await _toast(query, t("steps-moved-on"))
-        return
+        return await _toast(query, t("steps-moved-on"))
     entry.version += 1
-    await state.update_data({STEPS_KEY: entry.to_data()})
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
     await at_once.toast(query)
-    await at_once.edit(
-        message,
-        steps.step_text(t, entry.seating, entry.draft),
-        keyboard(t, caller.user_id or 0, entry),
-    )
+    await at_once.edit(message, *shown(t, caller.user_id or 0, entry))
 
 
 async def _record(
-    query: CallbackQuery, ctx: Ctx, state: FSMContext, message: Message, entry: OpenSteps
+    query: CallbackQuery, ctx: Ctx, state: FSMContext, message: Message, entry: fsm.OpenSteps
 ) -> None:
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
     if steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
-        await _toast(query, t("steps-moved-on"))
-        return
+        return await _toast(query, t("steps-moved-on"))
     text = steps.notation(entry.seating, entry.draft)
     try:
         async with ctx.work() as uow:
             result = await records.record(uow, ctx.caller, text)
-            names = result.state.names
-            number = number_label(t, result.scored)
-            line = shown_line(t, result.scored.record, names)
-            await ctx.out.edit(
-                uow, message.message_id, t("deal-recorded", number=number, line=line)
-            )
+            line = shown_line(t, result.scored.record, result.state.names)
+            done = t("deal-recorded", number=number_label(t, result.scored), line=line)
+            await ctx.out.edit(uow, message.message_id, done)
             await ctx.out.sheet(uow, result, recorded_text(t, result))
     except ScoringError as error:
         await _done(state, message.message_id)  # the refused draft is done with
@@ -251,34 +212,20 @@ async def awaiting_note(message: Message, state: FSMContext) -> bool:
     return bool(text) and not text.startswith("/") and NOTE_KEY in await state.get_data()
 
 
-@router.message(StateFilter(DealEntry.steps), awaiting_note)
+@router.message(StateFilter(fsm.DealEntry.steps), awaiting_note)
 async def note_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The note typed after 📝: it joins the draft, and the step message shows the new line."""
     data = await state.get_data()
     message_id = int(data.pop(NOTE_KEY))
     await state.set_data(data)
-    entry = open_steps(data, message_id)
+    entry = fsm.open_steps(data, message_id)
     if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
         await at_once.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
     entry.version += 1
-    await state.update_data({STEPS_KEY: entry.to_data()})
-    bot = message.bot
-    assert bot is not None
-    await at_once.edit_in(
-        bot,
-        caller.chat_id,
-        message_id,
-        steps.step_text(t, entry.seating, entry.draft),
-        keyboard(t, caller.user_id or 0, entry),
-    )
+    await state.update_data({fsm.STEPS_KEY: entry.to_data()})
+    assert message.bot is not None
+    text, markup = shown(t, caller.user_id or 0, entry)
+    await at_once.edit_in(message.bot, caller.chat_id, message_id, text, markup)
     await at_once.answer(message, t("steps-note-added"))
-
-
-@router.callback_query(
-    MagicData(F.event.data.startswith(DealCb.__prefix__ + DealCb.__separator__))
-)
-async def unreadable_press(query: CallbackQuery, t: Translator) -> None:
-    """Deal-steps data that does not unpack (forged, or from an older version of the bot)."""
-    await _toast(query, t("error-stale-button"))

@@ -20,24 +20,24 @@ log = logging.getLogger(__name__)
 TOAST_LIMIT = 200
 
 
-async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None) -> None:
+def _t(ctx: Ctx | None) -> Translator:
+    """The update's language; English when the update failed before it had one."""
+    return ctx.t if ctx is not None else translator("en")
+
+
+async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None) -> None:
     """Answer where the update came from: the button's toast, or the chat."""
     update = event.update
     if update.callback_query is not None:
         plain = plain_text(text)
-        if len(plain) > TOAST_LIMIT:
-            plain = plain[: TOAST_LIMIT - 1] + "…"
-        await at_once.toast(update.callback_query, plain, alert=True)
-        return
+        plain = plain if len(plain) <= TOAST_LIMIT else plain[: TOAST_LIMIT - 1] + "…"
+        return await at_once.toast(update.callback_query, plain, alert=True)
     message = update.message or update.edited_message
     if message is None:
         return
     if ctx is not None:
         try:
-            async with ctx.unit() as uow:
-                await ctx.out.text(uow, text)
-                await uow.commit()
-            return
+            return await ctx.say(text)
         except Exception as error:  # the database takes nothing now: say it directly
             log.info("the answer to update %s goes directly (%s)", update.update_id, error)
     topic = message.message_thread_id if message.is_topic_message else None
@@ -45,9 +45,9 @@ async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None = None
 
 
 @router.callback_query()
-async def unknown_button(query: CallbackQuery, t: Translator | None = None) -> None:
+async def unknown_button(query: CallbackQuery, ctx: Ctx | None = None) -> None:
     """A press no other router took (forged or unreadable data): a polite word, nothing else."""
-    await at_once.toast(query, (t or translator("en"))("error-stale-button"))
+    await at_once.toast(query, _t(ctx)("error-stale-button"))
 
 
 @router.error(ExceptionTypeFilter(AlreadyHandled))
@@ -62,36 +62,24 @@ async def again(event: ErrorEvent) -> None:
 
 
 @router.error(ExceptionTypeFilter(GaveUp))
-async def gave_up(
-    event: ErrorEvent,
-    bot: Bot,
-    t: Translator | None = None,
-    ctx: Ctx | None = None,
-) -> None:
+async def gave_up(event: ErrorEvent, bot: Bot, ctx: Ctx | None = None) -> None:
     log.warning("update %s given up: %s", event.update.update_id, event.exception)
-    await answer(event, bot, (t or translator("en"))("store-gave-up"), ctx)
+    await answer(event, bot, _t(ctx)("store-gave-up"), ctx)
 
 
 @router.error(ExceptionTypeFilter(ScoringError))
-async def refused(
-    event: ErrorEvent,
-    bot: Bot,
-    t: Translator | None = None,
-    ctx: Ctx | None = None,
-) -> None:
+async def refused(event: ErrorEvent, bot: Bot, ctx: Ctx | None = None) -> None:
     error = event.exception
     assert isinstance(error, ScoringError)
     # A pressed button's toast says why nothing happened: a command to type has no place there.
     typed = event.update.callback_query is None
-    text = error_text(t or translator("en"), error, with_example=typed)
-    await answer(event, bot, text, ctx)
+    await answer(event, bot, error_text(_t(ctx), error, with_example=typed), ctx)
 
 
 @router.error()
 async def unexpected(
     event: ErrorEvent,
     bot: Bot,
-    t: Translator | None = None,
     ctx: Ctx | None = None,
     last_try: bool = False,
     core: Core | None = None,
@@ -101,10 +89,9 @@ async def unexpected(
     if fault is not None and not last_try:
         raise Redeliver(str(event.exception)) from event.exception
     log.error("update %s failed", event.update.update_id, exc_info=event.exception)
-    t = t or translator("en")
     try:
         recorded = core is not None and await looks.was_handled(core, event.update.update_id)
-        text = t("error-internal-recorded" if recorded else "error-internal")
+        text = _t(ctx)("error-internal-recorded" if recorded else "error-internal")
         await answer(event, bot, text, ctx)
     except Exception:
         log.exception("could not tell the chat about the failure")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Final
+from typing import Any, Final
 
 from aiogram import Bot, Router
 from aiogram.types import (
@@ -19,16 +19,9 @@ from bot.domain import GameStatus
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import game_link_keyboard
 from bot.telegram.outbound import at_once
+from bot.texts import score as texts
 from bot.texts.i18n import Translator
-from bot.texts.score import (
-    all_prices_text,
-    game_description,
-    game_title,
-    price_text,
-    price_title,
-    score_text,
-    seat_names,
-)
+from bot.texts.score import score_text
 from bot.texts.views import chunks, error_text
 from scoring.errors import ScoringError
 from scoring.pricing import price_deal
@@ -40,37 +33,29 @@ GAMES_CACHE: Final = 5  # seconds: a running game moves on
 START_PAYLOAD: Final = "inline"  # the private /start the results' button opens
 
 
-def _id(*parts: object) -> str:
-    """A result id within Telegram's 64 bytes, the same for the same result."""
-    return hashlib.sha1(":".join(map(str, parts)).encode()).hexdigest()
-
-
-def _article(id_: str, title: str, description: str, text: str) -> InlineQueryResultArticle:
+def _article(key: tuple[Any, ...], title: str, about: str, text: str) -> InlineQueryResultArticle:
+    """A result whose id (within Telegram's 64 bytes) is the same for the same `key`."""
     return InlineQueryResultArticle(
-        id=id_,
+        id=hashlib.sha1(":".join(map(str, key)).encode()).hexdigest(),
         title=title[:256],
-        description=description[:512],
+        description=about[:512],
         input_message_content=InputTextMessageContent(message_text=text),
     )
 
 
+def _example(t: Translator) -> str:
+    return t.template("inline-example").format(example=t.template("inline-example-deal"))
+
+
 @router.inline_query()
 async def inline_query(query: InlineQuery, ctx: Ctx, bot: Bot) -> None:
-    t = ctx.t
-    text = query.query.strip()
+    t, text = ctx.t, query.query.strip()
     button = InlineQueryResultsButton(text=t.template("inline-how"), start_parameter=START_PAYLOAD)
-    if not text:
-        await at_once.answer_inline(
-            query,
-            await _games(query, ctx, bot),
-            personal=True,
-            cache_time=GAMES_CACHE,
-            button=button,
-        )
-        return
-    await at_once.answer_inline(
-        query, _priced(text, t), personal=False, cache_time=DEAL_CACHE, button=button
-    )
+    if text:
+        results, personal, cache = _priced(text, t), False, DEAL_CACHE
+    else:
+        results, personal, cache = await _games(query, ctx, bot), True, GAMES_CACHE
+    await at_once.answer_inline(query, results, personal=personal, cache_time=cache, button=button)
 
 
 def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
@@ -78,33 +63,16 @@ def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
     try:
         priced = price_deal(text, t.lang)
     except ScoringError as error:
-        shown = error_text(t, error)
-        return [
-            _article(
-                _id("error", t.lang, text),
-                t.template("inline-not-understood"),
-                t.template("inline-example").format(example=t.template("inline-example-deal")),
-                shown,
-            )
-        ]
-    names = seat_names(t, priced)
-    results = [
-        _article(
-            _id("all", t.lang, text),
-            t.template("inline-all-title"),
-            " · ".join(price_title(t, names, p) for p in priced.prices[:2]) + " …",
-            all_prices_text(t, text, names, priced),
-        )
-    ]
+        title = t.template("inline-not-understood")
+        return [_article(("error", t.lang, text), title, _example(t), error_text(t, error))]
+    names = texts.seat_names(t, priced)
+    costs = " · ".join(texts.price_title(t, names, p) for p in priced.prices[:2]) + " …"
+    every = texts.all_prices_text(t, text, names, priced)
+    results = [_article(("all", t.lang, text), t.template("inline-all-title"), costs, every)]
     for price in priced.prices:
-        results.append(
-            _article(
-                _id(price.convention, t.lang, text),
-                price_title(t, names, price),
-                t.template("inline-one-description"),
-                price_text(t, text, names, price),
-            )
-        )
+        title, shown = texts.price_title(t, names, price), texts.price_text(t, text, names, price)
+        one = t.template("inline-one-description")
+        results.append(_article((price.convention, t.lang, text), title, one, shown))
     return results
 
 
@@ -118,21 +86,11 @@ async def _games(query: InlineQuery, ctx: Ctx, bot: Bot) -> list[InlineQueryResu
         sheet = ctx.core.sheet(state)
         settlement = settle(state, sheet)
         text = chunks(score_text(t, state, sheet, settlement).split("\n"))[0]
-        article = _article(
-            _id("game", t.lang, state.game_id, state.last_seq),
-            game_title(t, state, chat),
-            game_description(t, state, settlement),
-            text,
-        )
+        about = texts.game_description(t, state, settlement)
+        key = ("game", t.lang, state.game_id, state.last_seq)
+        article = _article(key, texts.game_title(t, state, chat), about, text)
         article.reply_markup = game_link_keyboard(t, username, state.chat_id, state.number)
         results.append(article)
-    if not results:
-        results.append(
-            _article(
-                _id("none", t.lang),
-                t.template("inline-no-games"),
-                t.template("inline-example").format(example=t.template("inline-example-deal")),
-                t("inline-usage", bot=username),
-            )
-        )
-    return results
+    usage = t("inline-usage", bot=username)
+    none = _article(("none", t.lang), t.template("inline-no-games"), _example(t), usage)
+    return results or [none]

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from aiogram import Router
 from aiogram.enums import MessageEntityType
-from aiogram.filters import Command, CommandObject, Filter
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.core import GameError, Player, UnitOfWork, lobby, looks, parse_newgame, tournaments, votes
@@ -17,8 +17,9 @@ from bot.core.archive import exported, game_snapshot, game_state, parse_number
 from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.core.results import Snapshot
-from bot.telegram.inbound.archive import owe_export, owe_history, tournament_png
+from bot.telegram.inbound.archive import tournament_png
 from bot.telegram.inbound.context import Ctx
+from bot.telegram.inbound.handlers.view import owe_export, owe_history
 from bot.telegram.keyboards import ClaimCb, JoinCb, opening_keyboard
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
@@ -31,28 +32,20 @@ router = Router(name=__name__)
 
 def mention_tokens(message: Message) -> tuple[str, dict[str, Player]]:
     """The arguments with each text mention replaced by a token, and the players they stand for."""
-    text = message.text or ""
-    mentions = [
-        e
-        for e in message.entities or []
-        if e.type == MessageEntityType.TEXT_MENTION and e.user is not None
-    ]
-    encoded = text.encode("utf-16-le")
+    encoded = (message.text or "").encode("utf-16-le")  # entities count UTF-16 code units
+    entities = message.entities or []
+    mentioned = [e for e in entities if e.type == MessageEntityType.TEXT_MENTION and e.user]
     pieces: list[str] = []
     players: dict[str, Player] = {}
     last = 0
-    taken: set[str] = set()
-    for index, entity in enumerate(sorted(mentions, key=lambda e: e.offset)):
-        assert entity.user is not None
-        start, end = entity.offset * 2, (entity.offset + entity.length) * 2
-        pieces.append(encoded[last:start].decode("utf-16-le"))
-        token = f"mention#{index}"
-        pieces.append(f" {token} ")
+    for index, entity in enumerate(sorted(mentioned, key=lambda e: e.offset)):
         user = entity.user
+        assert user is not None
+        token, taken = f"mention#{index}", {p.name.casefold() for p in players.values()}
+        pieces += [encoded[last : entity.offset * 2].decode("utf-16-le"), f" {token} "]
         name = name_from_profile(user.first_name, user.username, taken)
-        taken.add(name.casefold())
         players[token] = Player(name, user.id, user.username)
-        last = end
+        last = (entity.offset + entity.length) * 2
     pieces.append(encoded[last:].decode("utf-16-le"))
     parts = "".join(pieces).split(maxsplit=1)
     return (parts[1] if len(parts) > 1 else ""), players
@@ -63,8 +56,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     caller = ctx.caller
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
-    user = message.from_user
-    language = locale_of(user.language_code if user else None)
+    language = locale_of(message.from_user.language_code if message.from_user else None)
     async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)
@@ -120,14 +112,6 @@ async def leave_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         await ctx.out.text(uow, left_text(ctx.t, left.state, left.player))
 
 
-def topic_title(message: Message) -> str | None:
-    """A forum topic's name (from the topic's creation), else the chat's title."""
-    created = message.reply_to_message.forum_topic_created if message.reply_to_message else None
-    if created is None or not message.chat.title:
-        return None
-    return f"{message.chat.title} · {created.name}"
-
-
 @router.message(Command("tournament", "турнир"))
 async def tournament_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     action, _, rest = (command.args or "").strip().partition(" ")
@@ -141,7 +125,11 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     if action in ("new", "создать"):
         await out.text(uow, tour.created_text(t, await tournaments.create(uow, caller, rest)))
     elif action in ("join", "войти"):
-        state, table = await tournaments.join(uow, caller, rest, topic_title(message))
+        replied = message.reply_to_message  # in a forum topic: the topic's creation, its name
+        created = replied.forum_topic_created if replied else None
+        group = message.chat.title
+        title = f"{group} · {created.name}" if created and group else None
+        state, table = await tournaments.join(uow, caller, rest, title)
         await out.text(uow, tour.joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
@@ -158,8 +146,12 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
     elif action in ("tables", "столы"):
         state = await tournaments.find(uow, caller, "/tournament tables", home_only=True)
         await out.text(uow, tour.tables_text(t, state, await tournaments.table_games(uow, state)))
-    elif action in ("decide", "решить"):
-        await _decide(ctx, uow, rest)
+    elif action in ("decide", "решить"):  # the judge, from the home chat; both chats are told
+        number, vote, yes = tournaments.parse_decision(rest)
+        table, game_id = await tournaments.judged_table(uow, caller, number)
+        result = await votes.vote(uow, tournaments.delegated(caller, table), game_id, vote, yes)
+        await out.vote(uow, result)
+        await out.text(uow, tour.decided_text(t, table, vote, result.passed))
     elif action in ("export", "экспорт"):
         await _export(ctx, uow)
     elif action in ("standings", "таблица", ""):
@@ -185,21 +177,10 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
         await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
 
 
-async def _decide(ctx: Ctx, uow: UnitOfWork, args: str) -> None:
-    """The judge decides a table's vote from the home chat; both chats are told."""
-    number, vote, yes = tournaments.parse_decision(args)
-    table, game_id = await tournaments.judged_table(uow, ctx.caller, number)
-    result = await votes.vote(uow, tournaments.delegated(ctx.caller, table), game_id, vote, yes)
-    await ctx.out.vote(uow, result)
-    await ctx.out.text(uow, tour.decided_text(ctx.t, table, vote, result.passed))
-
-
-class TableGame(Filter):
+async def table_game(message: Message) -> bool:
     """`/history TABLE N`, `/export TABLE N`, read in a tournament's home."""
-
-    async def __call__(self, message: Message) -> bool:
-        parts = (message.text or "").split()[1:]
-        return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
+    parts = (message.text or "").split()[1:]
+    return len(parts) == 2 and all(p.lstrip("#").isdigit() for p in parts)
 
 
 async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
@@ -209,19 +190,19 @@ async def _table_game(ctx: Ctx, uow: UnitOfWork, args: str) -> Snapshot:
     return await game_snapshot(ctx.core, table.chat_id, parse_number(game_text, "/history"))
 
 
-@router.message(Command("export"), TableGame())
+@router.message(Command("export"), table_game)
 async def table_export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE as its protocol file and event log, from the home chat."""
     async with ctx.work() as uow:
         snap = await _table_game(ctx, uow, command.args or "")
-        await owe_export(uow, ctx.out, ctx.t, await exported(uow, snap.state, ctx.now()))
+        await owe_export(uow, ctx.out, await exported(uow, snap.state, ctx.now()))
 
 
-@router.message(Command("history", "история"), TableGame())
+@router.message(Command("history", "история"), table_game)
 async def table_history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """Game N of table TABLE, from the home chat (the judge and anyone there may look)."""
     async with ctx.work() as uow:
-        await owe_history(uow, ctx.out, ctx.t, await _table_game(ctx, uow, command.args or ""))
+        await owe_history(uow, ctx.out, await _table_game(ctx, uow, command.args or ""))
 
 
 async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
@@ -244,7 +225,5 @@ async def _export(ctx: Ctx, uow: UnitOfWork) -> None:
             stem = f"round-{entry.round}/table-{table.number}-game-{row.chat_number}"
             archive.writestr(f"{stem}.pref", done.protocol)
             archive.writestr(f"{stem}-events.json", done.events)
-    name = f"tournament-{state.row.code}.zip"
-    await ctx.out.document(
-        uow, buffer.getvalue(), name, ctx.t("tournament-export", name=state.name)
-    )
+    caption = ctx.t("tournament-export", name=state.name)
+    await ctx.out.document(uow, buffer.getvalue(), f"tournament-{state.row.code}.zip", caption)

@@ -3,17 +3,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from aiogram import Bot, F, Router
-from aiogram.filters import (
-    JOIN_TRANSITION,
-    ChatMemberUpdatedFilter,
-    Command,
-    CommandObject,
-    CommandStart,
-    MagicData,
-)
+from aiogram.filters import Command, CommandObject, CommandStart, MagicData
+from aiogram.filters.chat_member_updated import JOIN_TRANSITION, ChatMemberUpdatedFilter
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, lobby, looks, tournaments
@@ -38,11 +30,6 @@ from bot.texts.views import open_games_text, opened_text, sheet_caption
 router = Router(name=__name__)
 
 
-async def bot_username(bot: Bot) -> str:
-    """The bot's @username (aiogram keeps getMe's answer after the first call)."""
-    return (await bot.me()).username or ""
-
-
 @router.message(MagicData(F.event.migrate_to_chat_id | F.event.migrate_from_chat_id))
 async def migrated(message: Message, ctx: Ctx) -> None:
     """Either side of a group's upgrade: its games and tournaments go to the new chat id."""
@@ -58,20 +45,19 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
     """A private /start also lets the bot write to the account, committed with the answer."""
     caller, t, out = ctx.caller, ctx.t, ctx.out
     payload = (command.args or "").strip()
-    username = await bot_username(bot)
+    username = (await bot.me()).username or ""  # aiogram keeps getMe's answer after one call
     games = await looks.open_games(ctx.core, caller.user_id) if caller.user_id else []
     wanted = read_game_payload(payload)
     async with ctx.work() as uow:
         if caller.user_id is not None:
             await debts.start_account(uow, caller, t.lang)
         if wanted is not None:
-            found = [s for s, _ in games if (s.chat_id, s.number) == wanted]
-            if not found:
+            state = next((s for s, _ in games if (s.chat_id, s.number) == wanted), None)
+            if state is None:
                 await out.text(uow, t("start-game-not-yours"))
-            elif found[0].status is not GameStatus.PLAYING:
-                await out.text(uow, opened_text(t, found[0], False))
+            elif state.status is not GameStatus.PLAYING:
+                await out.text(uow, opened_text(t, state, False))
             else:  # the sheet as the group sees it, then its score
-                state = found[0]
                 sheet = ctx.core.sheet(state)
                 settlement = settle(state, sheet)
                 await out.sheet_of(uow, state, sheet, settlement, sheet_caption(t, state, sheet))
@@ -94,18 +80,13 @@ async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> Non
     ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
 )
 async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
-    """Added to a group: three lines and "how to start", in the chat's or adder's language."""
-    t = ctx.t
-    code = (event.from_user.language_code or "").split("-")[0].lower()
-    async with ctx.work() as uow:
-        if await looks.locale(ctx.core, event.chat.id, uow) is None and code in LANGUAGES:
-            t = translator(code)
-        await replace(ctx.out, t=t).text(uow, t("group-greeting"), greeting_keyboard(t))
+    """Added to a group: three lines and "how to start", in ctx.t (the chat's, else the adder's)."""
+    await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
 @router.message(Command("help"))
 async def help_cmd(message: Message, ctx: Ctx, bot: Bot) -> None:
-    text = topic_text(ctx.t, Topic.HOME, await bot_username(bot))
+    text = topic_text(ctx.t, Topic.HOME, (await bot.me()).username or "")
     await ctx.say(text, help_keyboard(ctx.t, Topic.HOME))
 
 
@@ -113,7 +94,7 @@ async def help_cmd(message: Message, ctx: Ctx, bot: Bot) -> None:
 async def help_topic(query: CallbackQuery, callback_data: HelpCb, ctx: Ctx, bot: Bot) -> None:
     """A topic in place of the screen pressed (a message too old to edit: the topic anew)."""
     t, topic = ctx.t, callback_data.topic
-    text = topic_text(t, topic, await bot_username(bot))
+    text = topic_text(t, topic, (await bot.me()).username or "")
     message = query.message
     if isinstance(message, Message):
         if message.text != text:  # pressed twice: Telegram refuses an edit changing nothing

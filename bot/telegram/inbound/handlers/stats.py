@@ -17,27 +17,34 @@ from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import DebtCb, debts_keyboard
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox
-from bot.texts.debts import (
-    account_debts_text,
-    chat_debts_text,
-    marked_text,
-    marked_toast,
-    paid_text,
-    reminder_set_text,
-)
+from bot.texts import debts as debt_texts
 from bot.texts.i18n import translator
 from bot.texts.stats import me_text, player_text, stats_text, top_text
 
 router = Router(name=__name__)
 
 
+@router.message(Command("me"))
+@router.message(Command("stats"), MagicData(F.event.chat.type == "private"))
+async def me_cmd(message: Message, ctx: Ctx) -> None:
+    """In a private chat (/stats too): the account in every chat; in a group: the sender's /stats."""
+    caller, t, store = ctx.caller, ctx.t, ctx.core.store
+    if caller.user_id is None:
+        raise GameError("group-only", "/me", {}, "/stats")
+    if not caller.private:
+        stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
+        key = account_key(caller.user_id)
+        found = next((p for p in stats.players if p.key == key), None)
+        if found is None:
+            found = stats.find(caller.username or caller.first_name or str(caller.user_id))
+        return await ctx.say(player_text(t, stats, found))
+    await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
+
+
 @router.message(Command("stats"))
 async def stats_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/stats [@user | Name] [month | year | all] [convention]`; in a private chat, /me."""
+    """`/stats [@user | Name] [month | year | all] [convention]` in a group."""
     caller, t = ctx.caller, ctx.t
-    if caller.private:
-        await me_cmd(message, ctx)
-        return
     query = parse_query(command.args or "")
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     if query.player is None:
@@ -65,23 +72,6 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
             await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
 
 
-@router.message(Command("me"))
-async def me_cmd(message: Message, ctx: Ctx) -> None:
-    """In a private chat: the account in every chat; in a group: the sender's /stats here."""
-    caller, t, store = ctx.caller, ctx.t, ctx.core.store
-    if caller.user_id is None:
-        raise GameError("group-only", "/me", {}, "/stats")
-    if not caller.private:
-        stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
-        key = account_key(caller.user_id)
-        found = next((p for p in stats.players if p.key == key), None)
-        if found is None:
-            found = stats.find(caller.username or caller.first_name or str(caller.user_id))
-        await ctx.say(player_text(t, stats, found))
-        return
-    await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
-
-
 @router.message(Command("debts"))
 async def debts_cmd(message: Message, ctx: Ctx) -> None:
     """A look: the chat's open debts and their net, with the buttons of the debts listed."""
@@ -89,31 +79,31 @@ async def debts_cmd(message: Message, ctx: Ctx) -> None:
     if caller.private:
         view = await debts.account_debts(ctx.core, caller)
         owing = [d for d in view.debts if d.debtor.is_user(caller.user_id, caller.username)]
-        text = account_debts_text(t, view, caller.user_id, caller.username)
+        text = debt_texts.account_debts_text(t, view, caller.user_id, caller.username)
         await ctx.say(text, debts_keyboard(t, owing))
     else:
         view = await debts.chat_debts(ctx.core, caller.chat_id)
-        await ctx.say(chat_debts_text(t, view), debts_keyboard(t, view.debts))
+        await ctx.say(debt_texts.chat_debts_text(t, view), debts_keyboard(t, view.debts))
 
 
 @router.message(Command("paid"))
 async def paid_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         closed = await debts.paid_all(uow, ctx.caller, command.args or "")
-        await ctx.out.text(uow, paid_text(ctx.t, closed))
+        await ctx.out.text(uow, debt_texts.paid_text(ctx.t, closed))
 
 
 @router.message(Command("remind"))
 async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/remind 3d` or `/remind off`; `/remind` alone says how it is set."""
     async with ctx.work() as uow:
-        if not (command.args or "").strip():
+        if command.args is None:
             now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
             every = now.every if now is not None else None
         else:
-            every = parse_period(command.args or "")
+            every = parse_period(command.args)
             await debts.set_reminder(uow, ctx.caller, every)
-        await ctx.out.text(uow, reminder_set_text(ctx.t, every))
+        await ctx.out.text(uow, debt_texts.reminder_set_text(ctx.t, every))
 
 
 @router.my_chat_member(MagicData(F.event.chat.type == "private"))
@@ -133,7 +123,7 @@ async def debt_button(query: CallbackQuery, callback_data: DebtCb, ctx: Ctx) -> 
         here = marked.debt.chat_id
         chat_lang = await looks.locale(ctx.core, here, uow) if here != caller.chat_id else None
         chat_t = translator(chat_lang or t.lang) if here != caller.chat_id else t
-        await Outbox(chat_t, here).text(uow, marked_text(chat_t, marked))
-    await at_once.toast(query, marked_toast(t, marked))
+        await Outbox(chat_t, here).text(uow, debt_texts.marked_text(chat_t, marked))
+    await at_once.toast(query, debt_texts.marked_toast(t, marked))
     if marked.side is DebtSide.RECEIVED:  # closed: its button has nothing more to do
         await at_once.drop_button(query)

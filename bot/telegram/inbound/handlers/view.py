@@ -1,32 +1,83 @@
-"""/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N."""
+"""/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N with
+their buttons (◀ ▶, History, Export)."""
 
 from __future__ import annotations
 
+import logging
+from enum import StrEnum
+
 from aiogram import Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import GameError, UnitOfWork, archive, looks
 from bot.core.archive import GamesPage
-from bot.core.results import Snapshot
-from bot.telegram.inbound.archive import (
-    GameAct,
-    GameCb,
-    GamesCb,
-    game_keyboard,
-    owe_export,
-    owe_history,
-    pages_keyboard,
-)
+from bot.core.results import Exported, Snapshot
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.outbound import at_once
-from bot.telegram.outbound.outbox import render_png
-from bot.texts.history import games_text, look_caption
+from bot.telegram.outbound.outbox import Outbox, render_png
+from bot.texts.history import games_text, history_lines, look_caption
+from bot.texts.i18n import Translator
 from bot.texts.score import score_text
-from bot.texts.views import opened_text, rules_text
+from bot.texts.views import chunks, opened_text, rules_text
 
 router = Router(name=__name__)
+log = logging.getLogger(__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
+
+
+class GamesCb(CallbackData, prefix="gl"):
+    """◀ ▶ under a list of games: the page to show (counted from 0)."""
+
+    page: int
+
+
+class GameAct(StrEnum):
+    HISTORY = "h"
+    EXPORT = "x"
+
+
+class GameCb(CallbackData, prefix="gm"):
+    """A button under an opened game: `game` is its number in the chat the button is in."""
+
+    game: int
+    act: GameAct
+
+
+def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
+    if page.pages <= 1:
+        return None
+    builder = InlineKeyboardBuilder()
+    for key, step in (("button-page-back", -1), ("button-page-next", 1)):
+        if 0 <= page.page + step < page.pages:
+            text = t.template(key).format(page=page.page + step + 1)  # shown counted from 1
+            builder.button(text=text, callback_data=GamesCb(page=page.page + step))
+    return builder.as_markup()
+
+
+def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
+    builder = InlineKeyboardBuilder()
+    for act in GameAct:
+        text = t.template(f"button-game-{act.name.lower()}")
+        builder.button(text=text, callback_data=GameCb(game=number, act=act))
+    builder.adjust(2)
+    return builder.as_markup()
+
+
+async def owe_history(uow: UnitOfWork, out: Outbox, snap: Snapshot) -> None:
+    state = await archive.read_log(uow, snap.state)
+    for part in chunks(history_lines(out.t, state, snap.sheet, out.zone)):
+        await out.text(uow, part)
+
+
+async def owe_export(uow: UnitOfWork, out: Outbox, exported: Exported) -> None:
+    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
+    t, game_id, number = out.t, exported.state.game_id, exported.state.number
+    protocol, events = exported.protocol.encode(), exported.events.encode()
+    await out.document(uow, protocol, f"game-{game_id}.pref", t("export-protocol", game=number))
+    await out.document(uow, events, f"game-{game_id}-events.json", t("export-events", game=number))
 
 
 async def _look(ctx: Ctx, uow: UnitOfWork, command: str, args: str) -> Snapshot:
@@ -55,8 +106,7 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         snap = await _look(ctx, uow, command.command, " ".join(kept))
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(t, snap.state, False))
-            return
+            return await ctx.out.text(uow, opened_text(t, snap.state, False))
         caption = look_caption(t, snap.state, snap.sheet)
         png = None
         if len(kept) != len(words):
@@ -72,8 +122,7 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 @router.message(Command("history"))
 async def history_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     async with ctx.work() as uow:
-        snap = await _look(ctx, uow, command.command, command.args or "")
-        await owe_history(uow, ctx.out, ctx.t, snap)
+        await owe_history(uow, ctx.out, await _look(ctx, uow, command.command, command.args or ""))
 
 
 @router.message(Command("rules"))
@@ -85,7 +134,6 @@ async def rules_cmd(message: Message, ctx: Ctx) -> None:
 
 @router.message(Command("export"))
 async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """The protocol file (replays with `python -m scoring replay`) and the JSON event log."""
     args, caller = command.args or "", ctx.caller
     async with ctx.work() as uow:
         if args.strip():
@@ -93,7 +141,7 @@ async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
         else:
             exported = await looks.export(ctx.core, caller.chat_id, uow, ctx.zone, caller.topic)
-        await owe_export(uow, ctx.out, ctx.t, exported)
+        await owe_export(uow, ctx.out, exported)
 
 
 async def _page(ctx: Ctx, page: int) -> GamesPage:
@@ -132,8 +180,7 @@ async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     keyboard = game_keyboard(t, number)
     async with ctx.work() as uow:
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
-            return
+            return await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
         caption = look_caption(t, snap.state, snap.sheet)
         await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
         await ctx.out.text(uow, score_text(t, snap.state, snap.sheet, snap.settlement), keyboard)
@@ -145,8 +192,8 @@ async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> 
     snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, callback_data.game)
     async with ctx.work() as uow:
         if callback_data.act is GameAct.HISTORY:
-            await owe_history(uow, ctx.out, ctx.t, snap)
+            await owe_history(uow, ctx.out, snap)
         else:
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
-            await owe_export(uow, ctx.out, ctx.t, exported)
+            await owe_export(uow, ctx.out, exported)
     await at_once.toast(query)
