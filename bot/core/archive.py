@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections import OrderedDict, defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from decimal import Decimal
 from fractions import Fraction
@@ -150,10 +150,8 @@ async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
     state = await game_state(core, chat_id, number)
     if state.rules is None:
         return Snapshot(state, None, None)
-    if state.status is GameStatus.ENDED:
-        sheet = replay(state.game(), records_of(state))
-    else:
-        sheet = core.sheet(state)
+    ended = state.status is GameStatus.ENDED
+    sheet = replay(state.game(), records_of(state)) if ended else core.sheet(state)
     return Snapshot(state, sheet, settlement(state, sheet))
 
 
@@ -280,15 +278,8 @@ def event_log_json(state: GameState, exported_at: datetime) -> str:
         "game": state.game_id,
         "exported_at": exported_at.isoformat(),
         "players": [p.payload() for p in state.players],
-        "events": [
-            {
-                "seq": e.seq,
-                "kind": e.kind,
-                "payload": e.payload,
-                "author": e.author,
-                "at": e.at.isoformat(),
-                "schema_version": e.schema_version,
-            }
+        "events": [  # each row but its game, which the document names once
+            {k: v for k, v in asdict(e).items() if k != "game_id"} | {"at": e.at.isoformat()}
             for e, _ in state.logged()
         ],
     }

@@ -53,10 +53,6 @@ class Summary:
     stake: Fraction | None = None
 
     @property
-    def played(self) -> bool:
-        return self.plays is not None
-
-    @property
     def when(self) -> datetime:
         """When it counts: its end (its creation for a log without one)."""
         return self.ended_at or self.created_at
@@ -312,7 +308,7 @@ _standings: WeakKeyDictionary[Store, OrderedDict[tuple[object, ...], ChatStats]]
 
 def in_order(found: Iterable[Summary]) -> list[Summary]:
     """The played games in the order they ended (a rating's order)."""
-    return sorted((s for s in found if s.played), key=lambda s: (s.when, s.game_id))
+    return sorted((s for s in found if s.plays is not None), key=lambda s: (s.when, s.game_id))
 
 
 async def chat_stats(
