@@ -88,12 +88,11 @@ async def _lines(core: Core, rows: list[GameRow], user_id: int | None = None) ->
                 line = GameLine(*head, state.convention, state.names, row.status)
             else:
                 s = ended[row.game_id]
-                players = s.players
-                plays, money = s.plays, None
+                players, plays, money = s.players, s.plays, None
                 if plays is not None and all(p.money is not None for p in plays):
                     money = tuple(p.money for p in plays if p.money is not None)
                 balances = None if plays is None else tuple(p.balance for p in plays)
-                names = tuple(p.name for p in s.players)
+                names = tuple(p.name for p in players)
                 line = GameLine(
                     *head, s.convention, names, row.status, s.reason, s.deals, balances, money
                 )

@@ -88,8 +88,7 @@ async def start_if_full(unit: Command, caller: Caller) -> bool:
                 "game %s: dealer %r not found, seat A deals", state.game_id, state.dealer_ref
             )
     await unit.append(started_event(state, rules, first), caller.user_id)
-    game_id = state.game_id
-    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.PLAYING))
+    await unit.write(lambda repo: repo.set_status(state.game_id, GameStatus.PLAYING))
     return True
 
 

@@ -29,14 +29,8 @@ def same_update(
     and they differ in chat or message (a new Bot API server, an old database; logged)."""
     if kept[0] is None or chat_id is None or kept == (chat_id, message_id):
         return True
-    log.warning(
-        "update_id %s came back for chat %s message %s (kept: chat %s message %s): a new update,"
-        " handled",
-        update_id,
-        chat_id,
-        message_id,
-        *kept,
-    )
+    seen = f"chat {chat_id} message {message_id} (kept: chat {kept[0]} message {kept[1]})"
+    log.warning("update_id %s came back for %s: a new update, handled", update_id, seen)
     return False
 
 
