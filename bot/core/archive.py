@@ -28,7 +28,6 @@ from scoring.replay import replay
 from scoring.sheet import Band, Sheet
 
 PAGE_SIZE: Final = 10
-GAMES_EXAMPLE: Final = "/game 1"
 _NUMBER: Final = re.compile(r"[#№]?(\d{1,9})")
 
 
@@ -36,7 +35,7 @@ def parse_number(text: str, command: str) -> int:
     """A game's number as typed after a command (`2`, `#2`, `№2`); `bad-game-number` otherwise."""
     match = _NUMBER.fullmatch(text.strip())
     if match is None or int(match.group(1)) == 0:
-        raise GameError("bad-game-number", f"{command} {text.strip()}", {}, GAMES_EXAMPLE)
+        raise GameError("bad-game-number", f"{command} {text.strip()}", {}, "/game 1")
     return int(match.group(1))
 
 

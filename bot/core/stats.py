@@ -170,7 +170,6 @@ async def summaries(store: Store, rows: Sequence[GameRow]) -> list[Summary]:
 
 
 # -- the statistics' filters -----------------------------------------------------------------
-STATS_EXAMPLE: Final = "/stats @anna year"
 STANDINGS_KEPT: Final = 64  # the statistics last made, per store
 
 
@@ -259,7 +258,7 @@ class ChatStats:
         for player in self.players:
             if (player.username or "").casefold() == wanted or player.name.casefold() == wanted:
                 return player
-        example = f"/stats {self.players[0].name}" if self.players else STATS_EXAMPLE
+        example = f"/stats {self.players[0].name}" if self.players else "/stats @anna year"
         raise GameError("unknown-stats-player", ref, {}, example)
 
 
