@@ -127,11 +127,8 @@ async def chat_debts(core: Core, chat_id: int) -> DebtsView:
 async def account_debts(core: Core, caller: Caller) -> DebtsView:
     """The account's open debts, owed and owing, in every chat (a private /debts)."""
     async with core.store.reading() as repo:
-        debts = [
-            debt
-            for debt in open_debts(all_debts(await repo.account_debt_events(caller.user_id or 0)))
-            if _is(debt.debtor, caller) or _is(debt.creditor, caller)
-        ]
+        found = open_debts(all_debts(await repo.account_debt_events(caller.user_id or 0)))
+        debts = [d for d in found if _is(d.debtor, caller) or _is(d.creditor, caller)]
         titles = {chat: await repo.chat_title(chat) for chat in {d.chat_id for d in debts}}
     return DebtsView(debts, [], titles)
 
