@@ -160,7 +160,7 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
     """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None and row.status is not GameStatus.ENDED:
+        if row is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
             plays = state.seat_of(caller.user_id, caller.username) is not None
