@@ -14,7 +14,7 @@ from bot.core.errors import GameError
 from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
 from bot.core.ledger import Debt, Payment, all_debts, debts_of, net, open_debts
 from bot.core.uow import Command, UnitOfWork
-from bot.domain import Reminder, Repo
+from bot.domain import Reminder
 from scoring.settle import Settlement
 
 PAID_EXAMPLE: Final = "/paid @anna"
@@ -184,7 +184,7 @@ async def due_reminders(core: Core) -> list[Reminder]:
 
 async def remind(uow: UnitOfWork, chat_id: int) -> tuple[int, list[Debt]]:
     """The chat's due reminder period and its older open debts, marked reminded; else (0, [])."""
-    repo: Repo = await uow.holding(chat_id)
+    repo = await uow.holding(chat_id)
     reminder = await repo.reminder(chat_id)
     now = uow.now()
     if reminder is None or not due(reminder, now):
