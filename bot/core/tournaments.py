@@ -268,8 +268,7 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
             if (last.kind, last.payload.get("reason")) != (Kind.GAME_ENDED, EndReason.CANCELLED):
                 params = {"round": str(state.round)}
                 raise GameError("tournament-played", "/newgame", params, "/standings")
-    if state.judge is not None:
-        spec.arbiter = state.judge
+    spec.arbiter = state.judge or spec.arbiter  # the judge arbitrates every table's games
     return state, table
 
 
