@@ -120,8 +120,7 @@ class DebtsView:
 async def chat_debts(core: Core, chat_id: int) -> DebtsView:
     async with core.store.reading() as repo:
         debts = open_debts(all_debts(await repo.debt_events(chat_id)))
-        title = await repo.chat_title(chat_id)
-    return DebtsView(debts, net(debts), {chat_id: title})
+        return DebtsView(debts, net(debts), {chat_id: await repo.chat_title(chat_id)})
 
 
 async def account_debts(core: Core, caller: Caller) -> DebtsView:

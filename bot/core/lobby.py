@@ -124,8 +124,7 @@ async def join(
         await unit.append(PlayerJoined(player), caller.user_id)
         if player.user_id is not None:
             await unit.repo.add_member(state.game_id, player.user_id)
-        started = await start_if_full(unit, caller)
-        return Joined(state, player, started)
+        return Joined(state, player, await start_if_full(unit, caller))
 
 
 async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Left:
