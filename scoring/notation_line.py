@@ -278,17 +278,14 @@ class Line:
             self.fail("half-beside-whist", line[half.at].raw, "half")
         if half is not None and level >= 8:
             self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
-        dealer_whists = False
         if four_with_dealer:
-            if declarer == dealer and declarer_at >= 0:
+            if declarer == dealer:
                 self.dealer_in_play(line[declarer_at].raw)
             for d, other in ((first, second), (second, first)):
-                if d.player == dealer:
-                    if d.role is not WHIST or other.role is not PASS:
-                        self.dealer_in_play(line[d.at].raw)
-                    dealer_whists = True
-        if draft.prikup and dealer_whists:
-            self.fail("bad-prikup", line[draft.seen["prikup"]].raw, "prikup")
+                if d.player == dealer and (d.role is not WHIST or other.role is not PASS):
+                    self.dealer_in_play(line[d.at].raw)
+            if draft.prikup and dealer in (first.player, second.player):  # the dealer whists
+                self.fail("bad-prikup", line[draft.seen["prikup"]].raw, "prikup")
         if declarer is None:
             pool = set(self.table.active(dealer) or range(size))
             candidates = pool - {first.player, second.player}
