@@ -302,7 +302,6 @@ class Line:
                 self.fail("not-played-with-tricks", self.span(*with_tricks), kind)
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), kind)
-            result = 0
         one = _defender(first.player, first.role, tricks[0])
         two = _defender(second.player, second.role, tricks[1])
         if (first.player - declarer) % size > (second.player - declarer) % size:
