@@ -10,11 +10,15 @@ from typing import Final
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
-from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_words import COLUMNS, MISERE, words
+from scoring.notation_words import COLUMNS, MISERE, norm, resolve, words
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
+
+
+def resolve_player(ref: str, table: Table) -> int:
+    """The seat a player reference names (notation.md "Players"); raises NotationError."""
+    return resolve(norm(ref), table, ref, lambda: example("contract", table))
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:

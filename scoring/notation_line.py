@@ -32,11 +32,6 @@ from scoring.notation_words import (
 NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая раздача"'}
 
 
-def resolve_player(ref: str, table: Table) -> int:
-    """The seat a player reference names (notation.md "Players"); raises NotationError."""
-    return resolve(norm(ref), table, ref, lambda: example("contract", table))
-
-
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
     """One correct line of this kind for this table, in a language (the printer loads on an error)."""
     from scoring.deal import Adjust, Column, LastRound, Misere, Raspasy, Record
