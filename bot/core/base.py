@@ -138,9 +138,7 @@ class Games:
             except Exception:
                 self._states.pop(game_id)
                 raise
-        kept.chat_id = row.chat_id
-        kept.number = row.chat_number
-        kept.thread_id = row.thread_id
+        kept.chat_id, kept.number, kept.thread_id = row.chat_id, row.chat_number, row.thread_id
         self._states.put(game_id, kept)
         return clone(kept)
 
@@ -310,9 +308,7 @@ class Core:
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
-        state.chat_id = row.chat_id
-        state.number = row.chat_number
-        state.thread_id = row.thread_id
+        state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
         return self.track(state)
 
     def track(self, state: GameState) -> GameState:
