@@ -117,9 +117,8 @@ class Games:
     # -- the folded state --------------------------------------------------------------------
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read: the events after the kept state's seq, or the whole log."""
-        game_id = row.game_id
-        kept = self._states.get(game_id)
-        return kept, await repo.events(game_id, after=0 if kept is None else kept.last_seq)
+        kept = self._states.get(row.game_id)
+        return kept, await repo.events(row.game_id, after=0 if kept is None else kept.last_seq)
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
