@@ -106,10 +106,10 @@ class Kept(Generic[V]):
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self) -> None:
-        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, lambda s: len(s.items) + 1)
+    def __init__(self, budget: int = KEPT_RECORDS) -> None:
+        self._states: Kept[GameState] = Kept(budget // 2, lambda s: len(s.items) + 1)
         self._lines: Kept[_Line] = Kept(
-            KEPT_RECORDS // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
+            budget // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
         )
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
