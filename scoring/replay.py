@@ -70,8 +70,7 @@ class Running:
             return
         row, at = self.cell(entry.player, entry.column, entry.target)
         row[at] += amount
-        if entry.reason is Reason.HELP:
-            self.helped = True
+        self.helped |= entry.reason is Reason.HELP
         self.applied.append(entry)
 
     def is_pool_open(self, seat: int) -> bool:
@@ -86,7 +85,9 @@ class Running:
                 entry = Entry(entry.player, entry.column, entry.amount - off, entry.reason)
             self.add_pool(entry)
             if entry.reason is Reason.GAME and rules.made_lowers_mountain:
-                self.lower_mountain(entry.player, entry.amount)
+                # Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one.
+                left = entry.amount - self.game_off_mountain(entry.player, entry.amount)
+                self.help(entry.player, left, Column.MOUNTAIN)
         elif entry.column is Column.MOUNTAIN and entry.amount < 0:
             self.write_off(entry.player, -entry.amount, entry.reason)
         else:
@@ -151,10 +152,6 @@ class Running:
             self.write(whists(helper, helped, given * each, Reason.HELP_WHISTS))
             points -= given
         return 0
-
-    def lower_mountain(self, player: int, points: Amount) -> None:
-        """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
-        self.help(player, points - self.game_off_mountain(player, points), Column.MOUNTAIN)
 
     def write_pool(self, entry: Entry) -> None:
         """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
