@@ -291,8 +291,7 @@ class Replay:
         return self.sheet()
 
     def sheet(self) -> Sheet:
-        state, game = self._state, self.game
-        bands = self._bands
+        state, game, bands = self._state, self.game, self._bands
         for key, values in state.history.items():
             known = bands.get(key, ())
             if len(known) != len(values):
