@@ -136,11 +136,9 @@ class Running:
         smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
         pools = column is Column.POOL
         each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
+        target, others = self.rules.pool_target, clockwise(helper, self.size)[1:]
         while points > 0:
-            rooms = [
-                (self.rules.pool_target - self.pool[s] if pools else self.mountain[s], s)
-                for s in clockwise(helper, self.size)[1:]
-            ]
+            rooms = [(target - self.pool[s] if pools else self.mountain[s], s) for s in others]
             open_rooms = [(room, s) for room, s in rooms if room > 0]
             if not open_rooms:
                 return points
