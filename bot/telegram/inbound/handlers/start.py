@@ -69,18 +69,13 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
             await out.text(uow, "\n".join(lines), private_start_keyboard(t, username))
 
 
-@router.message(CommandStart())
-async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/start` in a group: the greeting, unless the "add to a group" link brought it."""
-    if (command.args or "").strip() != GROUP_PAYLOAD:
-        await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
-
-
+# The "add to a group" link's /start follows the greeting the bot's arrival gave: no second one.
+@router.message(CommandStart(magic=F.args != GROUP_PAYLOAD))
 @router.my_chat_member(
     ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
 )
-async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
-    """Added to a group: three lines and "how to start", in ctx.t (the chat's, else the adder's)."""
+async def greet(event: Message | ChatMemberUpdated, ctx: Ctx) -> None:
+    """`/start` in a group, or the bot added to one: three lines and "how to start", in ctx.t."""
     await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
