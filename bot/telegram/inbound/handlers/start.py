@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, lobby, looks, tournaments
 from bot.core.base import settlement as settle
-from bot.core.zones import parse_zone, set_zone, zone_of_chat
+from bot.core.zones import parse_zone, set_zone
 from bot.domain import GameStatus
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import (
@@ -113,10 +113,9 @@ async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
     t, typed = ctx.t, (command.args or "").strip()
+    zone = parse_zone(typed) if typed else ctx.zone  # ctx.zone: the chat's, read as it arrived
     async with ctx.work() as uow:
         if typed:
-            chosen = parse_zone(typed)
-            await set_zone(uow, ctx.caller, chosen)
-        zone = chosen if typed else await zone_of_chat(ctx.core.store, ctx.caller.chat_id, t.lang)
+            await set_zone(uow, ctx.caller, zone)
         now = chat_time(ctx.now(), zone, t.lang, date=False, label=True)
         await ctx.out.text(uow, t("tz-set" if typed else "tz-shown", zone=str(zone), time=now))
