@@ -62,7 +62,6 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     for act in GameAct:
         text = t.template(f"button-game-{act.name.lower()}")
         builder.button(text=text, callback_data=GameCb(game=number, act=act))
-    builder.adjust(2)
     return builder.as_markup()
 
 
