@@ -113,9 +113,10 @@ async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
     t, typed = ctx.t, (command.args or "").strip()
-    zone = parse_zone(typed) if typed else ctx.zone  # ctx.zone: the chat's, read as it arrived
+    zone = ctx.zone  # the chat's, read as the update arrived
     async with ctx.work() as uow:
         if typed:
+            zone = parse_zone(typed)
             await set_zone(uow, ctx.caller, zone)
         now = chat_time(ctx.now(), zone, t.lang, date=False, label=True)
         await ctx.out.text(uow, t("tz-set" if typed else "tz-shown", zone=str(zone), time=now))
