@@ -39,8 +39,7 @@ ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another ins
 def fsm_backend(
     settings: Settings, store: Store | None = None
 ) -> tuple[BaseStorage, BaseEventIsolation]:
-    """The FSM storage of the dispatcher and how updates of one key are kept apart (the one place
-    they are chosen): Redis, the database, or in-process."""
+    """FSM storage and event isolation, chosen here alone: Redis, the database, or in-process."""
     if settings.redis_url:
         try:
             redis = importlib.import_module("aiogram.fsm.storage.redis")
