@@ -9,8 +9,7 @@ active, and a cold game's first deal (docs/benchmarks.md, "Many groups").
    same whatever the number of chats (bench/render_bench.py measures it).
 3. A game played to `--cold` deals, then a restart (a new store, dispatcher and caches over the
    same database): the first deal's command-to-reply with the picture (in a worker thread, with
-   no text measured yet) and as text, resumed from its snapshot and, for comparison, with its
-   snapshot deleted (the whole log folded and replayed).
+   no text measured yet) and as text; the whole log is folded and replayed (there are no snapshots).
 
     .venv/bin/python bench/many_games_bench.py [--long 5000] [--chats 200 300 1000] [--setup 10]
         [--rounds 2] [--cold 2000]
@@ -110,25 +109,25 @@ async def many_chats(
     picture(False)
     async with Bot(folder / f"chats{chats}-{budget}.sqlite3") as bot:
         if budget is not None:  # caches too small for the chats: every game found again
-            bot.dp["core"].core.games = base.Games(budget)
+            bot.dp["core"].games = base.Games(budget)
         tables = [await open_table(bot.dp, bot.mocked, -100_000 - c) for c in range(chats)]
         for n in range(setup):
             for table in tables:
                 await bot.deal(table, n)
         times: list[float] = []
-        games = bot.dp["core"].core.games
-        folds, resumed = games.folds, games.resumed
+        games = bot.dp["core"].games
+        folds, replayed = games.folds, games.replayed
         cpu = time.process_time()
         for r in range(rounds):
             for table in tables:
                 times.append(await bot.deal(table, setup + r))
         cpu = (time.process_time() - cpu) * 1000 / len(times)
-        folds, resumed = games.folds - folds, games.resumed - resumed
+        folds, replayed = games.folds - folds, games.replayed - replayed
         kept = "" if budget is None else f" (caches of {budget} records)"
         print(
             f"   {chats:>5} chats{kept}: CPU {cpu:.2f} ms a deal, p50 {statistics.median(times):.1f} ms,"
-            f" p99 {pct(times, 0.99):.1f} ms; in these deals {folds} games folded whole, {resumed}"
-            f" from their snapshots; RSS {rss_mb():.0f} MB"
+            f" p99 {pct(times, 0.99):.1f} ms; in these deals {folds} games folded whole, {replayed}"
+            f" records replayed; RSS {rss_mb():.0f} MB"
         )
 
 
@@ -150,20 +149,15 @@ async def cold(deals: int, folder: Path) -> None:
         for n in range(1, deals + 1):
             await bot.deal(chat, n)
     print(f"3. the first deal after a restart, game at #{deals} (ms, command to reply)")
-    for snapshot in (True, False):
-        for with_picture in (True, False):
-            async with Bot(path) as bot:
-                if not snapshot:
-                    async with bot.store.transaction() as repo:
-                        await repo._write("DELETE FROM snapshots")  # type: ignore[attr-defined]
-                forget_pictures()
-                picture(with_picture)
-                spent = await bot.deal(open_table_driver(bot), deals + 1)
-                warm = await bot.deal(open_table_driver(bot), deals + 2)
-                picture(False)
-                kind = "picture" if with_picture else "text"
-                how = "from its snapshot" if snapshot else "no snapshot (whole log)"
-                print(f"   {kind:>7}, {how}: cold {spent:.0f} ms, the next deal {warm:.0f} ms")
+    for n, with_picture in enumerate((True, False)):
+        async with Bot(path) as bot:
+            forget_pictures()
+            picture(with_picture)
+            spent = await bot.deal(open_table_driver(bot), deals + 1 + 2 * n)
+            warm = await bot.deal(open_table_driver(bot), deals + 2 + 2 * n)
+            picture(False)
+            kind = "picture" if with_picture else "text"
+            print(f"   {kind:>7}, the whole log: cold {spent:.0f} ms, the next deal {warm:.0f} ms")
 
 
 def open_table_driver(bot: Bot) -> Any:

@@ -26,7 +26,7 @@ from bot.startup import StartupError, open_when_ready
 from bot.storage.log import pruning
 from bot.telegram import runtime
 from bot.telegram.inbound.context import UpdateContext
-from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
+from bot.telegram.inbound.fsm import fsm_backend
 from bot.telegram.inbound.handlers import ROUTERS
 from bot.telegram.inbound.transport import Promises, add_webhook, poll, set_webhook, until_stopped
 from bot.telegram.outbound.outbox import ChatAnnouncer, close_expired_votes, remind_debts
@@ -48,9 +48,10 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     runtime.keep_response_types()  # aiogram's response models kept from the garbage collector
     runtime.limit_malloc_arenas()
     core = Core(store, clock)
+    storage, isolation = fsm_backend(settings, store)
     dispatcher = Dispatcher(
-        storage=fsm_storage(settings, store),
-        events_isolation=fsm_isolation(settings, store),
+        storage=storage,
+        events_isolation=isolation,
         core=core,
         settings=settings,
     )

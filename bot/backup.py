@@ -73,8 +73,7 @@ def _sync(path: Path) -> None:
 
 def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
     """What to run instead on PostgreSQL; the password is taken from the environment, unprinted."""
-    file = str(target)
-    dump = f"pg_dump --format=custom --file={file}"
+    dump = f"pg_dump --format=custom --file={target}"
     note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
     if not settings.database_setting().startswith("PGHOST="):  # DATABASE_URL, not built from PG*
         dump += ' --dbname="$DATABASE_URL"'
@@ -84,7 +83,7 @@ def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
         f"# PostgreSQL's own pg_dump ({note}); it runs while the bot does:",
         dump,
         "# Restore into an empty database (the bot stopped):",
-        f"#   pg_restore --no-owner --dbname=... {file}",
+        f"#   pg_restore --no-owner --dbname=... {target}",
     ]
 
 

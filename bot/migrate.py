@@ -41,6 +41,7 @@ TABLES: Final = {
     "accounts": "user_id started_at lang username",
     "reminders": "chat_id every_seconds last_at",
 }
+Rows = dict[str, list[tuple[Any, ...]]]  # each table's rows, in the order of TABLES' columns
 
 
 class Refused(Exception):
@@ -51,9 +52,9 @@ class VerificationFailed(Exception):
     """The copy differs from the source; it was rolled back."""
 
 
-def source_rows(path: Path) -> dict[str, list[tuple[Any, ...]]]:
+def source_rows(path: Path) -> Rows:
     """Every row of every copied table, times as datetimes, read without writing to the file."""
-    rows: dict[str, list[tuple[Any, ...]]] = {}
+    rows: Rows = {}
     with sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True) as db:
         for table, names in TABLES.items():
             columns = names.split()
@@ -119,11 +120,7 @@ async def migrate(source_url: str, target_url: str) -> str:
 
 
 async def copy_into(
-    source: SqliteStore,
-    rows: dict[str, list[tuple[Any, ...]]],
-    target: PostgresStore,
-    source_url: str,
-    target_name: str,
+    source: SqliteStore, rows: Rows, target: PostgresStore, source_url: str, target_name: str
 ) -> str:
     async with target.transaction() as repo, source.reading() as theirs:
         conn = repo._conn

@@ -312,9 +312,8 @@ def unknown_settings(
     prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
     path = Path(env_file)
     found = [(key, str(path)) for key in dotenv_values(path)] if path.is_file() else []
-    for key in sorted(os.environ if environ is None else environ):
-        if key.upper().startswith(prefixes):
-            found.append((key, "the environment"))
+    env = os.environ if environ is None else environ
+    found += [(key, "the environment") for key in sorted(env) if key.upper().startswith(prefixes)]
     lines = []
     for key, where in found:
         if key.upper() not in known:

@@ -257,8 +257,5 @@ def _is_case_form(word: str, name: str) -> bool:
 def _error(
     code: str, span: str, params: Mapping[str, str], example: str, line: int, text: str
 ) -> CalcError:
-    return CalcError(code, _cut(span), params, example, line, _cut(text))
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
+    span, text = (part if len(part) <= _SPAN else part[: _SPAN - 1] + "…" for part in (span, text))
+    return CalcError(code, span, params, example, line, text)

@@ -36,8 +36,7 @@ class Report:
         names, totals, settlement = self.players, self.totals, self.settlement
         data: dict[str, object] = {"convention": self.rules.convention, "players": list(names)}
         if self.deals is not None:
-            data["deals"] = self.deals
-            data["finished"] = self.finished
+            data |= {"deals": self.deals, "finished": self.finished}
         data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
         data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
         data["whists"] = {

@@ -81,13 +81,9 @@ class Contract:
         return not self.three_down and Role.WHIST in roles and Role.HALF not in roles
 
     @property
-    def declarer_tricks(self) -> int:
-        return self.level + self.result
-
-    @property
     def defence_tricks(self) -> int:
         """T: the tricks of the defending side (0 when not played)."""
-        return TRICKS - self.declarer_tricks if self.played else 0
+        return TRICKS - self.level - self.result if self.played else 0
 
     @property
     def undertricks(self) -> int:

@@ -10,11 +10,15 @@ from typing import Final
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
-from scoring.notation_line import resolve_player as resolve_player
-from scoring.notation_words import COLUMNS, MISERE, words
+from scoring.notation_words import COLUMNS, MISERE, norm, resolve, words
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
 from scoring.rules import OPTION_NAMES, format_option, parse_option
+
+
+def resolve_player(ref: str, table: Table) -> int:
+    """The seat a player reference names (notation.md "Players"); raises NotationError."""
+    return resolve(norm(ref), table, ref, lambda: example("contract", table))
 
 
 def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -> str:
@@ -69,11 +73,15 @@ class _Reader(Line):
                 if word_at >= 0:
                     self.fail("repeated-word", word.raw, "misere")
                 word_at = i
-            elif found := self.misere_tricks_at(i):
-                tricks, used = found
+            elif (n := word.misere_tricks) is not None or (n := self.bez_at(i)) is not None:
+                used = 1 if word.misere_tricks is not None else 2
+                if n < 0:  # `+N`
+                    self.fail("bad-misere-tricks", word.raw, "misere")
+                if n > TRICKS:
+                    self.fail("bad-misere-tricks", self.span(i, i + used - 1), "misere")
                 if tricks_at >= 0:
                     self.fail("repeated-word", self.span(i, i + used - 1), "misere")
-                tricks_at = i
+                tricks, tricks_at = n, i
             elif not self.extra(i, MISERE_EXTRAS, "misere"):
                 seat = self.bare_player(i, "misere")
                 if declarer_at >= 0:
@@ -85,24 +93,6 @@ class _Reader(Line):
         if self.size == 4 and declarer == self.dealer:
             self.dealer_in_play(self.words[declarer_at].raw, "misere")
         return Misere(declarer, tricks, self.draft.freeze())
-
-    def misere_tricks_at(self, at: int) -> tuple[int, int] | None:
-        """A misère's TRICKS at word `at`: (tricks, words used), or None."""
-        word = self.words[at]
-        used = 1
-        if word.number is not None:
-            tricks = word.number
-        elif word.result is not None:  # `=`, `+N`, `-N`, `без3`
-            if word.result > 0:
-                self.fail("bad-misere-tricks", word.raw, "misere")
-            tricks = -word.result
-        elif (n := self.bez_at(at)) is not None:
-            tricks, used = n, 2
-        else:
-            return None
-        if tricks > TRICKS:
-            self.fail("bad-misere-tricks", self.span(at, at + used - 1), "misere")
-        return tricks, used
 
     def raspasy(self, opener: int) -> Raspasy:
         """All passed: the active players' tricks; `opener` is where the raspasy word stands."""

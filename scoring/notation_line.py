@@ -32,11 +32,6 @@ from scoring.notation_words import (
 NOTE_EXAMPLE: Final = {"en": 'note:"first deal"', "ru": 'note:"первая раздача"'}
 
 
-def resolve_player(ref: str, table: Table) -> int:
-    """The seat a player reference names (notation.md "Players"); raises NotationError."""
-    return resolve(norm(ref), table, ref, lambda: example("contract", table))
-
-
 def example(kind: str, table: Table, dealer: int | None = None, lang: str = "en") -> str:
     """One correct line of this kind for this table, in a language (the printer loads on an error)."""
     from scoring.deal import Adjust, Column, LastRound, Misere, Raspasy, Record
@@ -278,17 +273,14 @@ class Line:
             self.fail("half-beside-whist", line[half.at].raw, "half")
         if half is not None and level >= 8:
             self.fail("half-whist-on-high", line[half.at].raw, "half", {"level": str(level)})
-        dealer_whists = False
         if four_with_dealer:
-            if declarer == dealer and declarer_at >= 0:
+            if declarer == dealer:
                 self.dealer_in_play(line[declarer_at].raw)
             for d, other in ((first, second), (second, first)):
-                if d.player == dealer:
-                    if d.role is not WHIST or other.role is not PASS:
-                        self.dealer_in_play(line[d.at].raw)
-                    dealer_whists = True
-        if draft.prikup and dealer_whists:
-            self.fail("bad-prikup", line[draft.seen["prikup"]].raw, "prikup")
+                if d.player == dealer and (d.role is not WHIST or other.role is not PASS):
+                    self.dealer_in_play(line[d.at].raw)
+            if draft.prikup and dealer in (first.player, second.player):  # the dealer whists
+                self.fail("bad-prikup", line[draft.seen["prikup"]].raw, "prikup")
         if declarer is None:
             pool = set(self.table.active(dealer) or range(size))
             candidates = pool - {first.player, second.player}
@@ -305,7 +297,6 @@ class Line:
                 self.fail("not-played-with-tricks", self.span(*with_tricks), kind)
             if result:
                 self.fail("not-played-with-tricks", self.span(*result_at), kind)
-            result = 0
         one = _defender(first.player, first.role, tricks[0])
         two = _defender(second.player, second.role, tricks[1])
         if (first.player - declarer) % size > (second.player - declarer) % size:

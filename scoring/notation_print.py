@@ -68,8 +68,7 @@ def format_record(record: Record, players: Sequence[str], *, lang: str = "en") -
             role = _RUSSIAN_ROLES[d.role] if lang == "ru" else d.role.value
             tricks = "" if d.tricks is None else f"/{d.tricks}"
             parts.append(f"{role}:{inner[d.player]}{tricks}")
-        if record.three_down:
-            parts.append(words["three_down"])
+        parts.append(words["three_down"] if record.three_down else "")
     elif isinstance(record, Misere):
         parts = [bare[record.declarer], words["misere"], str(record.tricks)]
     elif isinstance(record, Raspasy):

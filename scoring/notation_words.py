@@ -153,6 +153,8 @@ class Word:
         self.bez_word = BEZ_WORDS.get(key)  # `одной` … `десяти`, after `без`
         # a standalone RESULT: `=`, `+N`, `-N`, `без3`
         self.result = _signed(key) if self.bez_n is None else -self.bez_n
+        # a misère's TRICKS as one word: `N`, or a RESULT's tricks under it (`+N`: negative)
+        self.misere_tricks = self.number if self.result is None else -self.result
         self.head: str | None = key.partition(":")[0] if ":" in key else None
         self.role = ROLES.get(self.head) if self.head is not None else None
         self.after = after_colon(raw) if self.head is not None else ""

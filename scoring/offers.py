@@ -28,13 +28,10 @@ def words(level: int, said: Sequence[Role]) -> tuple[Role, ...]:
     """The words the next defender (clockwise from the declarer) may say after `said`."""
     if len(said) >= 2:
         return ()
-    half = level in HALF_WHIST_LEVELS
-    everything = (Role.WHIST, Role.PASS, Role.HALF) if half else (Role.WHIST, Role.PASS)
-    if not said or said[0] is Role.PASS:
-        return everything
-    if said[0] is Role.HALF:
+    if said and said[0] is Role.HALF:
         return (Role.PASS,)
-    return (Role.WHIST, Role.PASS)
+    half = level in HALF_WHIST_LEVELS and (not said or said[0] is Role.PASS)
+    return (Role.WHIST, Role.PASS, Role.HALF) if half else (Role.WHIST, Role.PASS)
 
 
 def was_played(said: Sequence[Role]) -> bool:

@@ -17,7 +17,7 @@ from scoring.rules import canonical_convention, parse_option, rules_for
 from scoring.sheet import Game
 
 HEADER_EXAMPLE: Final = "# convention: sochi\n# players: Anna Boris Clara\n# pool: 10"
-_HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:(?P<value>.*)")
+_HEADER_RE: Final = re.compile(r"#\s*(?P<key>[A-Za-z_-]+)\s*:\s*(?P<value>.*)")
 _KEYS: Final = frozenset({"convention", "players", "pool", "stake", "dealer", "option"})
 # settlement.md "Input strictness": the stake is a decimal number ≥ 0 (`0.5`, never `1/2`).
 _STAKE_RE: Final = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
@@ -87,7 +87,6 @@ class _Header:
     options: dict[str, tuple[int, str]] = field(default_factory=dict)
 
     def read(self, line: int, key: str, value: str) -> None:
-        value = value.strip()
         if key == "option":
             name, equals, raw = value.partition("=")
             name, raw = name.strip(), raw.strip()  # names exactly as §2.1 writes them
@@ -187,9 +186,8 @@ def format_protocol(
     for name, value in game.rules.overrides(len(players)).items():
         if name != _POOL:
             lines.append(f"# option: {name}={value}")
-    notes = comments or {}
     for index, record in enumerate(records):
         lines.append(format_record(record, players))
-        for comment in notes.get(index, ()):
+        for comment in (comments or {}).get(index, ()):
             lines.extend(f"# {part}".rstrip() for part in comment.splitlines() or [""])
     return "\n".join(lines) + "\n"

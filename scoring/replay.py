@@ -70,8 +70,7 @@ class Running:
             return
         row, at = self.cell(entry.player, entry.column, entry.target)
         row[at] += amount
-        if entry.reason is Reason.HELP:
-            self.helped = True
+        self.helped |= entry.reason is Reason.HELP
         self.applied.append(entry)
 
     def is_pool_open(self, seat: int) -> bool:
@@ -86,7 +85,9 @@ class Running:
                 entry = Entry(entry.player, entry.column, entry.amount - off, entry.reason)
             self.add_pool(entry)
             if entry.reason is Reason.GAME and rules.made_lowers_mountain:
-                self.lower_mountain(entry.player, entry.amount)
+                # Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one.
+                left = entry.amount - self.game_off_mountain(entry.player, entry.amount)
+                self.help(entry.player, left, Column.MOUNTAIN)
         elif entry.column is Column.MOUNTAIN and entry.amount < 0:
             self.write_off(entry.player, -entry.amount, entry.reason)
         else:
@@ -135,11 +136,9 @@ class Running:
         smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
         pools = column is Column.POOL
         each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
+        target, others = self.rules.pool_target, clockwise(helper, self.size)[1:]
         while points > 0:
-            rooms = [
-                (self.rules.pool_target - self.pool[s] if pools else self.mountain[s], s)
-                for s in clockwise(helper, self.size)[1:]
-            ]
+            rooms = [(target - self.pool[s] if pools else self.mountain[s], s) for s in others]
             open_rooms = [(room, s) for room, s in rooms if room > 0]
             if not open_rooms:
                 return points
@@ -151,10 +150,6 @@ class Running:
             self.write(whists(helper, helped, given * each, Reason.HELP_WHISTS))
             points -= given
         return 0
-
-    def lower_mountain(self, player: int, points: Amount) -> None:
-        """Odessa §6: a made game lowers the own mountain to 0, then helps the smallest one."""
-        self.help(player, points - self.game_off_mountain(player, points), Column.MOUNTAIN)
 
     def write_pool(self, entry: Entry) -> None:
         """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
@@ -294,8 +289,7 @@ class Replay:
         return self.sheet()
 
     def sheet(self) -> Sheet:
-        state, game = self._state, self.game
-        bands = self._bands
+        state, game, bands = self._state, self.game, self._bands
         for key, values in state.history.items():
             known = bands.get(key, ())
             if len(known) != len(values):

@@ -261,8 +261,6 @@ _CHOICES: Final[Mapping[str, Mapping[str, object]]] = {
     },
     **{name: {"1": 1, "2": 2} for name in ("whist_factor", "remise_factor", "pool_to_mountain")},
 }
-_SIGNED: Final = frozenset({"start_mountain"})  # `-10` is a mountain, not a mistake
-_AT_LEAST_ONE: Final = frozenset({"pool_target"})
 
 
 def _bad_value(name: str, raw: str, valid: str) -> OptionError:
@@ -286,11 +284,12 @@ def parse_option(name: str, raw: str) -> object:
         if _RASPASY_EXIT.fullmatch(raw):
             return raw
         raise _bad_value(name, raw, "6, 7, 6-7-8")
-    least = 1 if name in _AT_LEAST_ONE else 0
-    valid = "an integer such as -10" if name in _SIGNED else f"N ≥ {least}"
+    least = 1 if name == "pool_target" else 0
+    signed = name == "start_mountain"  # `-10` is a mountain, not a mistake
+    valid = "an integer such as -10" if signed else f"N ≥ {least}"
     if name == "consolation":
         valid = f"price, value, none, {valid}"
-    if _INTEGER.fullmatch(raw) is None or (name not in _SIGNED and int(raw) < least):
+    if _INTEGER.fullmatch(raw) is None or (not signed and int(raw) < least):
         raise _bad_value(name, raw, valid)
     return int(raw)
 

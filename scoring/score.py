@@ -209,24 +209,19 @@ def score_raspasy(
     price = rules.raspasy_price * (raspasy_multiplier(rules, step) if mountain_family else 1)
     start = 0 if dealer is None else (dealer + 1) % size
     order = [seat for seat in clockwise(start, size) if seat in tricks]
+    # whists family: each player with the fewest tricks writes his share of the others' tricks
+    fewest = min(tricks.values())
+    losers = [seat for seat in order if tricks[seat] > fewest]
     entries: list[Entry] = []
-    if mountain_family:
-        for seat in order:
-            if tricks[seat]:
-                entries.append(mountain(seat, tricks[seat] * price, Reason.RASPASY))
-            else:
-                entries += zero_bonus(rules, seat, price)
-    else:
-        fewest = min(tricks.values())
-        winners = [seat for seat in order if tricks[seat] == fewest]
-        for seat in order:
-            if seat in winners:
-                for other in order:
-                    if other not in winners and tricks[other]:
-                        amount = Fraction(price * tricks[other], len(winners))
-                        entries.append(whists(seat, other, amount, Reason.RASPASY))
-            if tricks[seat] == 0:
-                entries += zero_bonus(rules, seat, price)
+    for seat in order:
+        if mountain_family and tricks[seat]:
+            entries.append(mountain(seat, tricks[seat] * price, Reason.RASPASY))
+        elif not mountain_family and seat not in losers:
+            for other in losers:
+                amount = Fraction(price * tricks[other], len(order) - len(losers))
+                entries.append(whists(seat, other, amount, Reason.RASPASY))
+        if tricks[seat] == 0:
+            entries += zero_bonus(rules, seat, price)
     if size == 4 and dealer is not None and rules.raspasy_dealer_pool:
         entries.append(pool(dealer, rules.raspasy_dealer_pool, Reason.RASPASY_DEALER))
     return entries

@@ -107,10 +107,6 @@ def winners(balances: Sequence[Fraction]) -> frozenset[int]:
     return frozenset(seat for seat, balance in enumerate(balances) if same(balance, best))
 
 
-def _ratio(part: Fraction | int, whole: int) -> Fraction | None:
-    return Fraction(part) / whole if whole else None
-
-
 def _add(sums: dict[int, int], value: Fraction) -> None:
     """Add to a sum kept as numerators per denominator; the Fraction is made when read."""
     sums[value.denominator] = sums.get(value.denominator, 0) + value.numerator
@@ -173,11 +169,11 @@ class Tally:
 
     @property
     def whists_per_deal(self) -> Fraction | None:
-        return _ratio(self.whists, self.deals)
+        return self.whists / self.deals if self.deals else None
 
     @property
     def tricks_per_raspasy(self) -> Fraction | None:
-        return _ratio(self.raspasy_tricks, self.raspasy)
+        return Fraction(self.raspasy_tricks, self.raspasy) if self.raspasy else None
 
     @property
     def contracts(self) -> int:

@@ -106,10 +106,10 @@ class Kept(Generic[V]):
 class Games:
     """The kept states and replays of the live games."""
 
-    def __init__(self) -> None:
-        self._states: Kept[GameState] = Kept(KEPT_RECORDS // 2, lambda s: len(s.items) + 1)
+    def __init__(self, budget: int = KEPT_RECORDS) -> None:
+        self._states: Kept[GameState] = Kept(budget // 2, lambda s: len(s.items) + 1)
         self._lines: Kept[_Line] = Kept(
-            KEPT_RECORDS // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
+            budget // 2, lambda line: line.tip.count * (1 + len(line.marks)) + 1
         )
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
@@ -117,9 +117,8 @@ class Games:
     # -- the folded state --------------------------------------------------------------------
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read: the events after the kept state's seq, or the whole log."""
-        game_id = row.game_id
-        kept = self._states.get(game_id)
-        return kept, await repo.events(game_id, after=0 if kept is None else kept.last_seq)
+        kept = self._states.get(row.game_id)
+        return kept, await repo.events(row.game_id, after=0 if kept is None else kept.last_seq)
 
     def take(self, row: GameRow, log: Log) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
@@ -138,9 +137,7 @@ class Games:
             except Exception:
                 self._states.pop(game_id)
                 raise
-        kept.chat_id = row.chat_id
-        kept.number = row.chat_number
-        kept.thread_id = row.thread_id
+        kept.chat_id, kept.number, kept.thread_id = row.chat_id, row.chat_number, row.thread_id
         self._states.put(game_id, kept)
         return clone(kept)
 
@@ -310,9 +307,7 @@ class Core:
 
     def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
         state = fold(row.game_id, events)
-        state.chat_id = row.chat_id
-        state.number = row.chat_number
-        state.thread_id = row.thread_id
+        state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
         return self.track(state)
 
     def track(self, state: GameState) -> GameState:

@@ -146,10 +146,8 @@ class GameState:
         return {c[0] for item in self.records if (c := item.change) is not None}
 
     def seat_of(self, user_id: int | None, username: str | None) -> int | None:
-        for seat, player in enumerate(self.players):
-            if player.is_user(user_id, username):
-                return seat
-        return None
+        seats = enumerate(self.players)
+        return next((seat for seat, player in seats if player.is_user(user_id, username)), None)
 
     def is_scorekeeper(self, user_id: int | None) -> bool:
         return self.scorekeeper is not None and self.scorekeeper.user_id == user_id

@@ -258,17 +258,13 @@ def outlook(
     """What a correction costs its writer if it passes (Кодекс 4.2.7): warning or penalty."""
     item = state.records[index]
     writer_seat = state.seat_of(item.author, None) if item.seat is None else item.seat
+    earlier, rules = corrections_count(state, item.author), rules_now(state).record_penalties
+    outcome = correction_outcome(rules, earlier_corrections=earlier)
     if event.pencil:  # proposed as free: it keeps the terms its voters were shown
         outcome = Outcome.FREE
-    else:
-        earlier = corrections_count(state, item.author)
-        outcome = correction_outcome(
-            rules_now(state).record_penalties, earlier_corrections=earlier
-        )
-    penalties: tuple[Adjust, ...] = ()
-    if outcome is Outcome.PENALTY and writer_seat is not None:
-        penalties = record_penalty(state.game(), before, index, new, writer_seat)
-    return outcome is Outcome.WARNING, penalties
+    if outcome is not Outcome.PENALTY or writer_seat is None:
+        return outcome is Outcome.WARNING, ()
+    return False, record_penalty(state.game(), before, index, new, writer_seat)
 
 
 def fits(state: GameState, vote: Vote) -> bool:

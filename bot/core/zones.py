@@ -20,13 +20,12 @@ log = logging.getLogger(__name__)
 
 TZ_EXAMPLE: Final = "/tz Europe/Moscow"
 DEFAULT_ZONES: Final[Mapping[str, str]] = {"ru": "Europe/Moscow"}
-UTC_NAME: Final = "UTC"
 NAME_LIMIT: Final = 64  # the longest IANA name is 32 characters
 
 
 def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
     """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's."""
-    for name in (chosen, DEFAULT_ZONES.get(lang or "", UTC_NAME)):
+    for name in (chosen, DEFAULT_ZONES.get(lang or "", "UTC")):
         if name:
             with suppress(ZoneInfoNotFoundError, ValueError):
                 return ZoneInfo(name)

@@ -371,20 +371,19 @@ def step_text(t: Translator, seating: Seating, draft: Draft) -> Safe:
     parts = so_far(t, seating, draft)
     if parts:
         lines.append(t("steps-so-far", parts=" · ".join(parts)))
+    params: dict[str, object] = {"contract": contract_label(t, draft)}
     # whose answer the step asks for: the defender whose word, the raspasy player whose tricks
     who = draft.declarer
     if current is DealStep.WORD and draft.declarer is not None:
         who = seating.defenders(draft.declarer)[len(draft.words)]
     elif current is DealStep.RASPASY:
         who = seating.active[len(draft.tricks)]
-    name = names[who] if who is not None else ""
-    params: dict[str, object] = {"name": name, "contract": contract_label(t, draft)}
+        params["left"] = offers.tricks_left(draft.tricks)
+    params["name"] = names[who] if who is not None else ""
     if current is DealStep.SPLIT and draft.taken is not None and draft.declarer is not None:
         first, second = seating.defenders(draft.declarer)
         side = offers.tricks_left((draft.taken,))
         params.update(first=names[first], second=names[second], side=side)
-    if current is DealStep.RASPASY:
-        params["left"] = offers.tricks_left(draft.tricks)
     key = f"steps-ask-{current.name.lower()}"
     if current is DealStep.DECLARER and draft.kind is DealKind.MISERE:
         key = "steps-ask-misere-declarer"

@@ -138,10 +138,8 @@ class Membership:
             return known[1]
         try:
             member = await self.bot.get_chat_member(chat_id, user_id)
-            status = ChatMemberStatus(member.status)
-            answer = status in _MEMBER or (
-                status is ChatMemberStatus.RESTRICTED and bool(getattr(member, "is_member", False))
-            )
+            # only a restricted member has `is_member`: whether he is still in the chat
+            answer = member.status in _MEMBER or bool(getattr(member, "is_member", False))
         except TelegramAPIError:
             answer = False
         if len(self._known) >= MEMBER_CACHE:

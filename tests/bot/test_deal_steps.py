@@ -18,7 +18,7 @@ from bot.app import build_dispatcher
 from bot.core import Core, looks, records
 from bot.settings import Settings
 from bot.storage import SqliteStore
-from bot.telegram.inbound.fsm import STEPS, OpenSteps, fsm_storage
+from bot.telegram.inbound.fsm import STEPS, OpenSteps, fsm_backend
 from bot.telegram.keyboards import Act, DealCb, deal_keyboard
 from bot.texts.deal_steps import (
     KINDS,
@@ -465,7 +465,7 @@ async def test_forged_buttons_are_refused_and_change_nothing(
 def test_the_dispatcher_keeps_the_steps_in_the_storage_fsm_py_chooses(
     dispatcher: Dispatcher, settings: Settings
 ) -> None:
-    assert type(dispatcher.fsm.storage) is type(fsm_storage(settings))
+    assert type(dispatcher.fsm.storage) is type(fsm_backend(settings)[0])
 
 
 async def test_a_press_that_names_someone_else_as_opener_changes_nothing(

@@ -238,8 +238,9 @@ def test_redis_url_without_the_redis_extra_is_one_line_and_exit_status_2(tmp_pat
 def test_with_the_redis_extra_redis_url_gives_aiograms_redis_storage() -> None:
     from aiogram.fsm.storage.redis import RedisEventIsolation, RedisStorage
 
-    from bot.telegram.inbound.fsm import fsm_isolation, fsm_storage
+    from bot.telegram.inbound.fsm import fsm_backend
 
     settings = Settings(bot_token="42:TEST", redis_url="redis://127.0.0.1:1/0")
-    assert isinstance(fsm_storage(settings), RedisStorage)  # no connection until it is used
-    assert isinstance(fsm_isolation(settings), RedisEventIsolation)
+    storage, isolation = fsm_backend(settings)
+    assert isinstance(storage, RedisStorage)  # no connection until it is used
+    assert isinstance(isolation, RedisEventIsolation)

@@ -23,7 +23,7 @@ from bot.telegram.inbound.fsm import (
     DatabaseEventIsolation,
     DatabaseStorage,
     DealEntry,
-    fsm_storage,
+    fsm_backend,
 )
 from tests.bot.factories import ChatDriver, FakeClock, TgUser
 from tests.bot.mocked_bot import MockedBot, deliver_through
@@ -120,9 +120,9 @@ async def test_the_database_fsm_storage_is_seen_by_another_instance(backend: Bac
 
 def test_the_fsm_storage_is_the_database_on_postgresql_and_memory_on_sqlite() -> None:
     settings = Settings(bot_token="42:TEST", database_url=None)
-    assert type(fsm_storage(settings)).__name__ == "MemoryStorage"
+    assert type(fsm_backend(settings)[0]).__name__ == "MemoryStorage"
     pg = Settings(bot_token="42:TEST", database_url="postgresql://u@127.0.0.1:5432/db")
-    assert isinstance(fsm_storage(pg, object()), DatabaseStorage)  # type: ignore[arg-type]
+    assert isinstance(fsm_backend(pg, object())[0], DatabaseStorage)  # type: ignore[arg-type]
 
 
 # ---- two instances, one PostgreSQL ----------------------------------------------------------

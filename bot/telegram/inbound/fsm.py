@@ -11,7 +11,6 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from types import ModuleType
 from typing import Any, Final, TypeVar, cast
 
 from aiogram.fsm.state import State, StatesGroup
@@ -37,29 +36,22 @@ ISOLATION_SECONDS: Final = 10.0  # longest an update of one key may hold the oth
 ISOLATION_PAUSE: Final = 0.02  # seconds between two tries for a key another instance holds
 
 
-def _redis() -> ModuleType:
-    try:
-        return importlib.import_module("aiogram.fsm.storage.redis")
-    except ImportError:
-        raise RuntimeError(
-            "REDIS_URL is set but the redis package is not installed: pip install 'redis>=5'"
-        ) from None
-
-
-def fsm_storage(settings: Settings, store: Store | None = None) -> BaseStorage:
-    """The FSM storage of the dispatcher (the one place it is chosen)."""
+def fsm_backend(
+    settings: Settings, store: Store | None = None
+) -> tuple[BaseStorage, BaseEventIsolation]:
+    """FSM storage and event isolation, chosen here alone: Redis, the database, or in-process."""
     if settings.redis_url:
-        return cast(BaseStorage, _redis().RedisStorage.from_url(settings.redis_url))
-    return DatabaseStorage(store) if settings.database_url and store else MemoryStorage()
-
-
-def fsm_isolation(settings: Settings, store: Store | None = None) -> BaseEventIsolation:
-    """How updates of one FSM key are kept apart: Redis, the database, or in-process."""
-    if settings.redis_url:
-        return cast(BaseEventIsolation, _redis().RedisEventIsolation.from_url(settings.redis_url))
+        try:
+            redis = importlib.import_module("aiogram.fsm.storage.redis")
+        except ImportError:
+            raise RuntimeError(
+                "REDIS_URL is set but the redis package is not installed: pip install 'redis>=5'"
+            ) from None
+        url = settings.redis_url
+        return redis.RedisStorage.from_url(url), redis.RedisEventIsolation.from_url(url)
     if settings.database_url and store is not None:
-        return DatabaseEventIsolation(store)
-    return SimpleEventIsolation()
+        return DatabaseStorage(store), DatabaseEventIsolation(store)
+    return MemoryStorage(), SimpleEventIsolation()
 
 
 async def _in(store: Store, write: bool, step: Callable[[Repo], Awaitable[T]]) -> T:

@@ -230,12 +230,9 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> N
 async def until_stopped() -> None:
     """Wait for SIGTERM or SIGINT (the listener serves meanwhile)."""
     stop, loop = asyncio.Event(), asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
+    with contextlib.ExitStack() as handlers:  # each handler set is removed on the way out
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(sig)
+                loop.add_signal_handler(sig, stop.set)
+                handlers.callback(loop.remove_signal_handler, sig)
+        await stop.wait()

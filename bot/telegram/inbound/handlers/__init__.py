@@ -26,5 +26,3 @@ ROUTERS: tuple[Router, ...] = (
     inline.router,  # @bot in any chat: a deal's price, the sender's games to share
     errors.router,
 )
-
-__all__ = ["ROUTERS"]

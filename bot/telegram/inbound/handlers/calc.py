@@ -217,7 +217,7 @@ async def show(
     for act in (CalcAct.BACK, CalcAct.CANCEL)[step is CalcStep.CONVENTION :]:
         text_key = f"calc-button-{act.name.lower()}"
         rows.button(text=t(text_key), callback_data=CalcCb(owner=owner, step=step, act=act))
-    builder.attach(rows.adjust(2))
+    builder.attach(rows)
     keyboard = builder.as_markup()
     if edit is not None:
         await at_once.edit(edit, text, keyboard)

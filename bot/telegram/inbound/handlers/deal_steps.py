@@ -47,12 +47,14 @@ def shown(t: Translator, opener: int, entry: fsm.OpenSteps) -> tuple[str, Inline
     return steps.step_text(t, entry.seating, entry.draft), markup
 
 
-async def _done(state: FSMContext, message_id: int) -> None:
-    """The message is done with (recorded, cancelled, stale): later presses change nothing."""
-    data = fsm.with_closed(await state.get_data(), message_id)
+async def _done(state: FSMContext, message: Message, text: str | None = None) -> None:
+    """Done with (recorded, cancelled, stale), later presses change nothing; `text`: shown in it."""
+    data = fsm.with_closed(await state.get_data(), message.message_id)
     await state.set_data(data)
     if fsm.STEPS_KEY not in data:
         await state.set_state(None)
+    if text is not None:
+        await at_once.edit(message, text)
 
 
 async def _toast(query: CallbackQuery, text: str, *, alert: bool = False) -> None:
@@ -147,19 +149,15 @@ async def step_press(
         return await _toast(query, t("steps-stale-toast"), alert=True)
     entry = await _verdict(message, callback_data, ctx, state)
     if entry is None:
-        await _done(state, message.message_id)
         await _toast(query, t("steps-stale-toast"), alert=True)
-        await at_once.edit(message, t("steps-stale"))
-        return
+        return await _done(state, message, t("steps-stale"))
     if isinstance(entry, str):
         return await _toast(query, entry)
     if act is Act.RECORD:
         return await _record(query, ctx, state, message, entry)
     if act is Act.CANCEL:
-        await _done(state, message.message_id)
         await at_once.toast(query)
-        await at_once.edit(message, t("steps-cancelled"))
-        return
+        return await _done(state, message, t("steps-cancelled"))
     if act is Act.EXTRA and callback_data.v == Extra.NOTE:
         await at_once.toast(query)
         await state.update_data({NOTE_KEY: message.message_id})
@@ -199,10 +197,10 @@ async def _record(
             await ctx.out.edit(uow, message.message_id, done)
             await ctx.out.sheet(uow, result, recorded_text(t, result))
     except ScoringError as error:
-        await _done(state, message.message_id)  # the refused draft is done with
-        await at_once.edit(message, Safe(f"{error_text(t, error)}\n{t('steps-start-again')}"))
+        refused = Safe(f"{error_text(t, error)}\n{t('steps-start-again')}")
+        await _done(state, message, refused)  # the refused draft is done with
         raise  # the errors router answers the press with the same refusal
-    await _done(state, message.message_id)  # committed: a second ✅ records nothing
+    await _done(state, message)  # committed: a second ✅ records nothing
     await _toast(query, t("steps-recorded-toast"))
 
 

@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, lobby, looks, tournaments
 from bot.core.base import settlement as settle
-from bot.core.zones import parse_zone, set_zone, zone_of_chat
+from bot.core.zones import parse_zone, set_zone
 from bot.domain import GameStatus
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import (
@@ -69,18 +69,13 @@ async def start_private(message: Message, command: CommandObject, ctx: Ctx, bot:
             await out.text(uow, "\n".join(lines), private_start_keyboard(t, username))
 
 
-@router.message(CommandStart())
-async def start_group(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    """`/start` in a group: the greeting, unless the "add to a group" link brought it."""
-    if (command.args or "").strip() != GROUP_PAYLOAD:
-        await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
-
-
+# The "add to a group" link's /start follows the greeting the bot's arrival gave: no second one.
+@router.message(CommandStart(magic=F.args != GROUP_PAYLOAD))
 @router.my_chat_member(
     ChatMemberUpdatedFilter(JOIN_TRANSITION), MagicData(F.event.chat.type != "private")
 )
-async def added(event: ChatMemberUpdated, ctx: Ctx) -> None:
-    """Added to a group: three lines and "how to start", in ctx.t (the chat's, else the adder's)."""
+async def greet(event: Message | ChatMemberUpdated, ctx: Ctx) -> None:
+    """`/start` in a group, or the bot added to one: three lines and "how to start", in ctx.t."""
     await ctx.say(ctx.t("group-greeting"), greeting_keyboard(ctx.t))
 
 
@@ -118,10 +113,10 @@ async def lang_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
 async def tz_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/tz Europe/Moscow` sets the zone (any case); `/tz` alone shows it."""
     t, typed = ctx.t, (command.args or "").strip()
+    zone = ctx.zone  # the chat's, read as the update arrived
     async with ctx.work() as uow:
         if typed:
-            chosen = parse_zone(typed)
-            await set_zone(uow, ctx.caller, chosen)
-        zone = chosen if typed else await zone_of_chat(ctx.core.store, ctx.caller.chat_id, t.lang)
+            zone = parse_zone(typed)
+            await set_zone(uow, ctx.caller, zone)
         now = chat_time(ctx.now(), zone, t.lang, date=False, label=True)
         await ctx.out.text(uow, t("tz-set" if typed else "tz-shown", zone=str(zone), time=now))

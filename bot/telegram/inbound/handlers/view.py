@@ -3,7 +3,6 @@ their buttons (◀ ▶, History, Export)."""
 
 from __future__ import annotations
 
-import logging
 from enum import StrEnum
 
 from aiogram import Router
@@ -24,7 +23,6 @@ from bot.texts.score import score_text
 from bot.texts.views import chunks, opened_text, rules_text
 
 router = Router(name=__name__)
-log = logging.getLogger(__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
 
 
@@ -62,7 +60,6 @@ def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
     for act in GameAct:
         text = t.template(f"button-game-{act.name.lower()}")
         builder.button(text=text, callback_data=GameCb(game=number, act=act))
-    builder.adjust(2)
     return builder.as_markup()
 
 
