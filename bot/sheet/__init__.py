@@ -12,14 +12,7 @@ from bot.sheet.raster import encode_png, is_busy, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
-__all__ = [
-    "Correction",
-    "Corrections",
-    "drawing_lock",
-    "layout_sheet",
-    "render_document_png",
-    "render_sheet_png",
-]
+__all__ = ["Correction", "Corrections", "render_document_png", "render_sheet_png"]
 
 
 def render_sheet_png(

@@ -260,7 +260,6 @@ def layout_sheet(
     for sector in parts:
         for point in sector.splits:
             shapes.append(model.Line(scale(point, centre, middle), point, 2, model.THIN))
-    for sector in parts:
         corner = sector.path[0]
         dx, dy = corner[0] - centre[0], corner[1] - centre[1]
         length = math.hypot(dx, dy)

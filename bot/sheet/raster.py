@@ -44,18 +44,12 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[Shape, ...], k: int) -
             bounds = box((cx - r, cy - r, cx + r, cy + r))
             draw.ellipse(bounds, fill=shape.fill, outline=shape.outline, width=shape.width * k)
         else:
-            draw.rounded_rectangle(
-                box(shape.box),
-                radius=shape.radius * k,
-                fill=shape.fill,
-                outline=shape.outline,
-                width=shape.width * k,
-            )
+            radius, width = shape.radius * k, shape.width * k
+            draw.rounded_rectangle(box(shape.box), radius, shape.fill, shape.outline, width)
 
 
 def rasterise(layout: Layout) -> Image.Image:
-    """The layout's pixels (RGB): shapes drawn at twice the size and scaled down (smooth
-    diagonals), then the text."""
+    """The layout's pixels (RGB): shapes drawn at twice the size, scaled down (smooth), then text."""
     size = (layout.width * SUPERSAMPLE, layout.height * SUPERSAMPLE)
     big = Image.new("RGB", size, BACKGROUND)
     _draw_shapes(ImageDraw.Draw(big), layout.shapes, SUPERSAMPLE)

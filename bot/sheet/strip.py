@@ -58,10 +58,8 @@ def strip_runs(
     of folded totals."""
     game, rules, names = sheet.game, sheet.rules, sheet.game.players
 
-    def word(
-        text: str, color: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False
-    ) -> Seg:
-        return Seg(text, rel=style.words, bold=bold, color=color, kind=kind)
+    def word(text: str, ink: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False) -> Seg:
+        return Seg(text, rel=style.words, bold=bold, color=ink, kind=kind)
 
     # The convention, the stake, the deals, who deals next (the pool size is in the circle).
     sep = word(" · ", MUTED)
