@@ -233,8 +233,7 @@ def layout_sheet(
     for sector in parts:
         seat = sector.seat
         shapes.append(model.Region((*sector.path, centre), model.SEAT_TINTS[seat], seat))
-        closed = seat in sheet.closed_pools
-        gold = model.CLOSED_FILL if closed else None
+        gold = model.CLOSED_FILL if seat in sheet.closed_pools else None
         bands = [
             (Band(seat, Column.MOUNTAIN), sector.path, 0.0, inner, words["mountain"], None),
             (Band(seat, Column.POOL), sector.path, inner, middle, words["pool"], gold),
