@@ -135,9 +135,8 @@ def _captions(rows: Sequence[OwedRow]) -> str:
 
 def _picture(run: Sequence[OwedRow]) -> Owed:
     """The newest row's sheet: a new photo if any row of the run asked for one."""
-    kinds = {row.owed.kind for row in run}
-    kind = OwedKind.SHEET if OwedKind.SHEET in kinds else OwedKind.REDRAW
-    return replace(run[-1].owed, kind=kind)
+    sheet = any(row.owed.kind is OwedKind.SHEET for row in run)
+    return replace(run[-1].owed, kind=OwedKind.SHEET if sheet else OwedKind.REDRAW)
 
 
 class Sender:
