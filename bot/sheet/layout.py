@@ -197,12 +197,11 @@ def layout_sheet(
     for text, em, bold, colour in lines:
         while em > style.strip[1] and text_width(text, em, bold) > 2 * r - 14:
             em -= 1
-        w = text_width(text, em, bold)
-        ascent, descent = metrics(em, bold)
+        w, h = text_width(text, em, bold), sum(metrics(em, bold))
         x = round(cx - w / 2)
-        box = (x, y, x + w, y + ascent + descent)
+        box = (x, y, x + w, y + h)
         centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
-        y += ascent + descent
+        y += h
     circle = model.Circle((cx, cy), r, "#ffffff", model.LINE, 3)
     # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
     # along it), in at most its room of px: smaller type, then cut with "…".
@@ -216,8 +215,7 @@ def layout_sheet(
             em -= 1
         while text_width(text, em, True) > limit and len(text) > 1:
             text = text[:-2] + "…"
-        ascent, descent = metrics(em, True)
-        w, h = text_width(text, em, True) + 2 * 12, ascent + descent + 2 * 6
+        w, h = text_width(text, em, True) + 2 * 12, sum(metrics(em, True)) + 2 * 6
         (ax, ay), (dx, dy), inset = sector.anchor, sector.toward, 8.0
         ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
         bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
