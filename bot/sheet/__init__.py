@@ -57,7 +57,7 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[model.Shape, ...], k: 
 
 
 def rasterise(layout: model.Layout) -> Image.Image:
-    """The layout's pixels (RGB): shapes drawn at twice the size, scaled down (smooth), then text."""
+    """The layout's pixels (RGB): shapes drawn twice as large, scaled down (smooth), then text."""
     size = (layout.width * SUPERSAMPLE, layout.height * SUPERSAMPLE)
     big = Image.new("RGB", size, model.BACKGROUND)
     _draw_shapes(ImageDraw.Draw(big), layout.shapes, SUPERSAMPLE)

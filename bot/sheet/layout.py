@@ -308,8 +308,8 @@ def strip_runs(
     (numbers a player reads, at `Style.strip`; its words `Style.words` times that), the rules that
     differ from the preset, the last deal in words and a legend of the marks `drawn` shows. When it
     does not fit, it gives up, one at a time, the rules (`/rules` has them), the last deal (the
-    photo's caption has it), the words before the balances, the legend of help, the unit after each
-    balance, the legend of corrections, the money (`/score` has it), the legend of folded totals."""
+    photo's caption has it), the words before the balances, the legend of help, the unit after
+    each balance, the legend of corrections, the money (`/score` has it), the legend of folding."""
     game, rules, names = sheet.game, sheet.rules, sheet.game.players
     words = catalog.table(lang, "sheet")
     folded = any(run.kind is RunKind.ELLIPSIS for run in drawn)

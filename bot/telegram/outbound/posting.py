@@ -100,7 +100,7 @@ class Poster:
     async def _call(
         self, owed: Owed, method: Callable[..., Awaitable[T]], keyboard: bool = True, **fields: Any
     ) -> T:
-        """`method` into the row's chat, its keyboard under, after the chat's then the bot's token."""
+        """`method` to the row's chat, its keyboard under, after a chat token and a bot token."""
         for take in (partial(self.pacing.take_chat, owed.chat_id), self.pacing.take_bot):
             if (wait := take(self.clock())) > 0:
                 await self.sleep(wait)
