@@ -20,9 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.sheets import random_game
-from bot.sheet import render_document_png
+from bot.sheet import encode_png, is_busy, rasterise, render_document_png
 from bot.sheet.layout import layout_sheet
-from bot.sheet.raster import encode_png, is_busy, rasterise
 
 
 def peak_mb() -> float:

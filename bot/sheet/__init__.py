@@ -1,25 +1,108 @@
 """The score sheet as a picture («пулька», spec/sheet.md): pure, synchronous, CPU-bound functions
-that the bot calls through `asyncio.to_thread`."""
+that the bot calls through `asyncio.to_thread`. A `Layout` is drawn with Pillow and saved as PNG,
+deterministically: same layout, same pixels."""
 
 from __future__ import annotations
 
-from functools import partial
+import io
+from functools import lru_cache, partial
 from typing import Final
 
+from PIL import Image, ImageDraw
+
+from bot.sheet import model
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import Correction, Corrections, drawing_lock
-from bot.sheet.raster import encode_png, is_busy, rasterise
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
-__all__ = [
-    "Correction",
-    "Corrections",
-    "drawing_lock",
-    "layout_sheet",
-    "render_document_png",
-    "render_sheet_png",
-]
+__all__ = ["Correction", "Corrections", "render_document_png", "render_sheet_png"]
+
+
+LIMIT: Final = 200 * 1024  # spec/sheet.md: a PNG under 200 KB
+BUSY: Final = 400_000  # px² of text from which the RGB PNG nears `LIMIT`: the palette at once
+SUPERSAMPLE: Final = 2
+LEVEL: Final = 3  # zlib level: 1 is no faster on these pictures, 6 twice as slow for 15 % less
+
+
+@lru_cache(maxsize=4096)
+def mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
+    """The text's coverage (mode L) and where its top-left lies from the run's origin: runs sit on
+    whole pixels, so one mask serves every run of the same text, size and weight."""
+    f = model.font(size, bold)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor="la"))
+    coverage = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(coverage).text((-left, -top), text, fill=255, font=f, anchor="la")
+    return coverage, left, top
+
+
+def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[model.Shape, ...], k: int) -> None:
+    def box(b: model.Box) -> model.Box:
+        return (b[0] * k, b[1] * k, b[2] * k - 1, b[3] * k - 1)
+
+    for shape in shapes:
+        if isinstance(shape, model.Region):
+            if shape.fill is not None:
+                draw.polygon([(x * k, y * k) for x, y in shape.points], fill=shape.fill)
+        elif isinstance(shape, model.Line):
+            (x0, y0), (x1, y1) = shape.start, shape.end
+            draw.line((x0 * k, y0 * k, x1 * k, y1 * k), fill=shape.color, width=shape.width * k)
+        elif isinstance(shape, model.Circle):
+            (cx, cy), r = shape.centre, shape.radius
+            bounds = box((cx - r, cy - r, cx + r, cy + r))
+            draw.ellipse(bounds, fill=shape.fill, outline=shape.outline, width=shape.width * k)
+        else:
+            radius, width = shape.radius * k, shape.width * k
+            draw.rounded_rectangle(box(shape.box), radius, shape.fill, shape.outline, width)
+
+
+def rasterise(layout: model.Layout) -> Image.Image:
+    """The layout's pixels (RGB): shapes drawn twice as large, scaled down (smooth), then text."""
+    size = (layout.width * SUPERSAMPLE, layout.height * SUPERSAMPLE)
+    big = Image.new("RGB", size, model.BACKGROUND)
+    _draw_shapes(ImageDraw.Draw(big), layout.shapes, SUPERSAMPLE)
+    image = big.reduce(SUPERSAMPLE)
+    for run in layout.runs:
+        coverage, left, top = mask(run.text, run.size, run.bold)
+        image.paste(run.color, (int(run.x) + left, int(run.y) + top), coverage)
+    return image
+
+
+def is_busy(layout: model.Layout) -> bool:
+    """So much text (a game of 20 deals or so) that the RGB PNG would come near `LIMIT`."""
+    return sum((r.box[2] - r.box[0]) * (r.box[3] - r.box[1]) for r in layout.runs) > BUSY
+
+
+def _palette() -> Image.Image:
+    """The drawing's flat colours, then a 6×6×6 colour cube and a grey ramp to 256: a fixed
+    palette, so every flat colour stays exact and an edge takes the nearest colour, fast."""
+    m = model
+    flat = [m.BACKGROUND, m.INK, m.MUTED, m.LINE, m.THIN, m.RED, m.PLUS, m.MINUS, m.CLOSED_FILL]
+    flat += [m.CLOSED_MARK, m.STRIP_FILL, *m.SEAT_COLOURS, *m.SEAT_TINTS, "#ffffff", "#000000"]
+    colours = list(dict.fromkeys(tuple(bytes.fromhex(name[1:])) for name in flat))
+    steps = range(0, 256, 51)
+    cube = [(r, g, b) for r in steps for g in steps for b in steps]
+    colours += [c for c in dict.fromkeys(cube) if c not in colours]
+    colours += [(g, g, g) for g in range(8, 256, 10) if (g, g, g) not in colours]
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([channel for rgb in colours[:256] for channel in rgb])
+    return holder
+
+
+PALETTE: Final = _palette()
+
+
+def encode_png(image: Image.Image, busy: bool = False, limit: int | None = LIMIT) -> bytes:
+    """The PNG: RGB, or in `PALETTE` when `busy` or the RGB one passes `limit` (None: never)."""
+    if not busy or limit is None:
+        out = io.BytesIO()
+        image.save(out, "PNG", compress_level=LEVEL)
+        if limit is None or out.tell() < limit:
+            return out.getvalue()
+    paletted = image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    paletted.save(out, "PNG", compress_level=LEVEL)
+    return out.getvalue()
 
 
 def render_sheet_png(

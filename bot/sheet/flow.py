@@ -217,8 +217,7 @@ def emit(items: Sequence[Item], starts: Sequence[Start], size: int) -> list[Text
 
 
 def flow(items: Sequence[Item], area: Area, largest: int, smallest: int) -> list[TextRun]:
-    """The items at the largest size from `largest` down to `smallest` that holds them all;
-    no runs when even `smallest` does not."""
+    """The items at the largest size from `largest` to `smallest` that holds them all (else [])."""
     lo, hi, found = smallest, largest, None
     while lo <= hi:
         mid = (lo + hi) // 2

@@ -1,22 +1,23 @@
 """The score sheet («пулька») as a pure layout (spec/sheet.md): a `Sheet` → shapes and text runs:
 the sectors and bands, each band's totals as paper writes them (`2.4.8.10`, a correction `12³`)
-under its caption, the players' name tabs and the circle in the centre."""
+under its caption, the players' name tabs, the circle in the centre and the strip under it all."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
 from bot.sheet import model
-from bot.sheet.flow import Area, Item, Obstacle, Seg, flow, lay
-from bot.sheet.model import Corrections, Point, RunKind, Style, TextRun, metrics, text_width
-from bot.sheet.strip import strip_runs
+from bot.sheet.flow import NEWLINE, Area, Item, Obstacle, Seg, fewest, flow, lay
+from bot.sheet.model import INK, Corrections, Point, RunKind, Style, TextRun, metrics, text_width
 from locales import catalog
-from locales.numbers import SUPERSCRIPT, format_amount
-from scoring.deal import Column
+from locales.numbers import MINUS_SIGN, SUPERSCRIPT, format_amount, money
+from scoring.deal import Column, Contract, Misere, Raspasy, Role, Suit
+from scoring.entries import Reason
 from scoring.settle import Settlement, settle
 from scoring.sheet import Band, Sheet
 
@@ -88,7 +89,7 @@ def total_items(
         if total is not None:
             text = format_amount(total) + ("" if fix is not None else dot)
             newest = record == latest
-            ink = colour if newest else model.INK
+            ink = colour if newest else INK
             segs.append(Seg(text, bold=newest, color=ink, band=band, record=record, latest=newest))
         if fix is not None:
             mark = str(fix.number).translate(SUPERSCRIPT) + dot
@@ -166,10 +167,9 @@ def layout_sheet(
     corrections: Corrections | None = None,
     fold: bool = True,
 ) -> model.Layout:
-    """The picture of a 3- or 4-player sheet, nothing drawn yet; without `settlement` the balances
-    are `scoring.settle.settle`'s; `corrections` maps (band, record index) to `Correction(wrong,
-    number)`, drawn the paper way: `10.14.12³.16`. `fold`: the chat's picture (`model.PHONE`),
-    else every total (`model.FULL`)."""
+    """The picture of a 3- or 4-player sheet, nothing drawn yet: without `settlement` the balances
+    are `settle`'s, `corrections` drawn the paper way (`10.14.12³.16`); `fold`: the chat's picture
+    (`model.PHONE`), else every total (`model.FULL`)."""
     style = model.PHONE if fold else model.FULL
     if settlement is None:
         settlement = settle(sheet.rules, sheet.totals, sheet.game.stake)
@@ -186,7 +186,7 @@ def layout_sheet(
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
-    lines = [(str(sheet.rules.pool_target), style.centre[0], True, model.INK)]
+    lines = [(str(sheet.rules.pool_target), style.centre[0], True, INK)]
     if sheet.game.stake is None:
         lines.append((words["centre_pool"], style.centre[1], False, model.MUTED))
     else:
@@ -197,12 +197,11 @@ def layout_sheet(
     for text, em, bold, colour in lines:
         while em > style.strip[1] and text_width(text, em, bold) > 2 * r - 14:
             em -= 1
-        w = text_width(text, em, bold)
-        ascent, descent = metrics(em, bold)
+        w, h = text_width(text, em, bold), sum(metrics(em, bold))
         x = round(cx - w / 2)
-        box = (x, y, x + w, y + ascent + descent)
+        box = (x, y, x + w, y + h)
         centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
-        y += ascent + descent
+        y += h
     circle = model.Circle((cx, cy), r, "#ffffff", model.LINE, 3)
     # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
     # along it), in at most its room of px: smaller type, then cut with "…".
@@ -216,8 +215,7 @@ def layout_sheet(
             em -= 1
         while text_width(text, em, True) > limit and len(text) > 1:
             text = text[:-2] + "…"
-        ascent, descent = metrics(em, True)
-        w, h = text_width(text, em, True) + 2 * 12, ascent + descent + 2 * 6
+        w, h = text_width(text, em, True) + 2 * 12, sum(metrics(em, True)) + 2 * 6
         (ax, ay), (dx, dy), inset = sector.anchor, sector.toward, 8.0
         ax, ay = ax + dx * (w / 2 + inset), ay + dy * (h / 2 + inset)
         bx = round(x0 + inset if ax == x0 else (x1 - inset - w if ax == x1 else ax - w / 2))
@@ -233,8 +231,7 @@ def layout_sheet(
     for sector in parts:
         seat = sector.seat
         shapes.append(model.Region((*sector.path, centre), model.SEAT_TINTS[seat], seat))
-        closed = seat in sheet.closed_pools
-        gold = model.CLOSED_FILL if closed else None
+        gold = model.CLOSED_FILL if seat in sheet.closed_pools else None
         bands = [
             (Band(seat, Column.MOUNTAIN), sector.path, 0.0, inner, words["mountain"], None),
             (Band(seat, Column.POOL), sector.path, inner, middle, words["pool"], gold),
@@ -260,11 +257,8 @@ def layout_sheet(
     for sector in parts:
         for point in sector.splits:
             shapes.append(model.Line(scale(point, centre, middle), point, 2, model.THIN))
-    for sector in parts:
         corner = sector.path[0]
-        dx, dy = corner[0] - centre[0], corner[1] - centre[1]
-        length = math.hypot(dx, dy)
-        start = (centre[0] + dx * frame.radius / length, centre[1] + dy * frame.radius / length)
+        start = scale(corner, centre, frame.radius / math.dist(corner, centre))
         shapes.append(model.Line(start, corner, 3, model.LINE))
     shapes.append(model.Rect(frame.sheet, None, model.LINE, 3))
     shapes.append(circle)
@@ -275,7 +269,129 @@ def layout_sheet(
     shapes.append(model.Rect(frame.strip, model.STRIP_FILL, model.THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
-    folded = any(run.kind is RunKind.ELLIPSIS for run in runs)
-    corrected = any(run.kind is RunKind.WRONG for run in runs)  # not folded away
-    runs += strip_runs(sheet, settlement, words, lang, corrected, folded, strip_area, style)
+    runs += strip_runs(sheet, settlement, lang, style, runs, strip_area)
     return model.Layout(frame.width, frame.height, tuple(shapes), tuple(runs))
+
+
+# -- the strip under the drawing -----------------------------------------------------------------
+
+
+def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
+    """The last numbered record in words, with its number."""
+    names = sheet.game.players
+    last = next(((s.number, s.record) for s in reversed(sheet.records) if s.number), None)
+    if last is None:
+        return None
+    number, deal = last
+    if isinstance(deal, Contract):
+        suit = words["no_trump"] if deal.suit is Suit.NO_TRUMP else (deal.suit or "")
+        if deal.three_down:
+            result = words["three_down"]
+        elif not deal.played:
+            result = words["half_whist" if Role.HALF in deal.roles else "passed"]
+        else:
+            result = "=" if deal.result == 0 else f"{deal.result:+d}".replace("-", MINUS_SIGN)
+        return number, f"{names[deal.declarer]} {deal.level}{suit} {result}"
+    if isinstance(deal, Misere):
+        result = "=" if deal.tricks == 0 else words["tricks"].format(count=deal.tricks)
+        return number, f"{names[deal.declarer]} {words['misere']} {result}"
+    if isinstance(deal, Raspasy):
+        tricks = ", ".join(f"{names[p]} {t}" for p, t in deal.tricks)
+        return number, f"{words['raspasy']}: {tricks}"
+    return None
+
+
+def strip_runs(
+    sheet: Sheet, settlement: Settlement, lang: str, style: Style, drawn: list[TextRun], area: Area
+) -> list[TextRun]:
+    """The strip in `area`: the convention, the stake, the deals, who deals next, the balances
+    (numbers a player reads, at `Style.strip`; its words `Style.words` times that), the rules that
+    differ from the preset, the last deal in words and a legend of the marks `drawn` shows. When it
+    does not fit, it gives up, one at a time, the rules (`/rules` has them), the last deal (the
+    photo's caption has it), the words before the balances, the legend of help, the unit after
+    each balance, the legend of corrections, the money (`/score` has it), the legend of folding."""
+    game, rules, names = sheet.game, sheet.rules, sheet.game.players
+    words = catalog.table(lang, "sheet")
+    folded = any(run.kind is RunKind.ELLIPSIS for run in drawn)
+    corrected = any(run.kind is RunKind.WRONG for run in drawn)  # not folded away
+
+    def word(text: str, ink: str = INK, kind: RunKind = RunKind.STRIP, bold: bool = False) -> Seg:
+        return Seg(text, rel=style.words, bold=bold, color=ink, kind=kind)
+
+    # The convention, the stake, the deals, who deals next (the pool size is in the circle).
+    sep = word(" · ", model.MUTED)
+    head = [Item((word(words.get(rules.convention, rules.convention), bold=True),))]
+    if game.stake is not None:
+        stake = format_amount(game.stake, decimals=True, lang=lang)
+        head.append(Item((sep, word(words["centre_stake"].format(stake=stake)))))
+    head.append(Item((sep, word(words["deals"].format(count=sheet.deals)))))
+    if sheet.finished:
+        head.append(Item((sep, word(words["finished"], bold=True))))
+    else:
+        dealer = sheet.next_dealer
+        name = word(names[dealer], model.SEAT_COLOURS[dealer], bold=True)
+        head.append(Item((sep, word(words["next_dealer"]), name)))
+        if sheet.last_round_announced:
+            head.append(Item((sep, word(words["last_round"], bold=True))))
+    pairs = [f"{key}={value}" for key, value in rules.overrides(game.size).items()]
+    overrides = [NEWLINE, Item((word(words["overrides"], model.MUTED),))] if pairs else []
+    for i, pair in enumerate(pairs):
+        overrides.append(Item((word(pair + (", " if i < len(pairs) - 1 else "")),), gap=0.2))
+    last: list[Item] = []
+    if (summary := _deal_summary(sheet, words)) is not None:
+        number, told = summary
+        parts = filter(None, re.split("([♦♥])", told))  # the red suits in red
+        segs = [word(part, model.RED if part in "♦♥" else INK) for part in parts]
+        last = [
+            NEWLINE,
+            Item((word(words["last_deal"].format(number=number), model.MUTED), *segs)),
+        ]
+
+    def balances(plan: set[str]) -> list[Item]:
+        """Each player's balance if the game ended now, in whists and, with a stake, in money."""
+        items = [NEWLINE]
+        if "label" in plan:
+            label = words["balance_final"] if sheet.finished else words["balance_now"]
+            items.append(Item((word(label, model.MUTED),), gap=0.5))
+        for seat, balance in enumerate(settlement.balances):
+            colour = model.PLUS if balance > 0 else (model.MINUS if balance < 0 else INK)
+            amount = format_amount(balance, decimals=True, sign=True, lang=lang)
+            segs = [
+                word(names[seat] + " ", model.SEAT_COLOURS[seat], bold=True),
+                Seg(amount, bold=True, color=colour, kind=RunKind.BALANCE),
+            ]
+            if "unit" in plan:
+                segs.append(word(" " + words["whists_unit"], colour, bold=True))
+            if "money" in plan and settlement.money is not None:
+                cash = money(settlement.money[seat], lang, signed=True)
+                segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
+            items.append(Item(tuple(segs), gap=0.9))
+        return items
+
+    # Some pool or mountain points were given by another player: the replay says so, a sheet
+    # made otherwise is read.
+    helped = sheet.helped
+    if helped is None:
+        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
+    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
+    present = {"help": helped, "correction": corrected, "folded": folded}
+    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
+    # each gives up one more thing than the one before; giving up more only makes it fit more easily
+    tried: dict[int, list[TextRun]] = {}
+
+    def fits(given: int) -> bool:
+        plan = set(shown[given:])
+        items = head + (overrides if "overrides" in plan else []) + balances(plan)
+        items += last if "last" in plan else []
+        for key in ("folded", "correction", "help"):  # the legend, a line each, in grey words
+            if key in plan:
+                items.append(NEWLINE)
+                items += [
+                    Item((word(w, model.MUTED, RunKind.LEGEND),), gap=0.3)
+                    for w in words[f"legend_{key}"].split()
+                ]
+        tried[given] = flow(items, area, *style.strip)
+        return bool(tried[given])
+
+    first = fewest(range(len(shown) + 1), fits)
+    return [] if first is None else tried[first]

@@ -9,9 +9,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.sheet import model
+from bot.sheet import encode_png, model
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, STRIP_FILL, THIN, drawing_lock, font
-from bot.sheet.raster import encode_png
 from locales import catalog, numbers
 
 WIDTH: Final = 720

@@ -14,7 +14,8 @@ from bot.core.base import settlement
 from bot.core.results import Recorded
 from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus
-from bot.sheet import Correction, drawing_lock, layout_sheet
+from bot.sheet.layout import layout_sheet
+from bot.sheet.model import Correction, drawing_lock
 from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, load
 from bot.texts.views import plain_text, shown_line

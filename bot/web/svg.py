@@ -1,4 +1,4 @@
-"""The sheet as SVG for the Mini App, from the same layout as the PNG (`bot.sheet.raster`).
+"""The sheet as SVG for the Mini App, from the same layout as the PNG (`bot.sheet`).
 
 Each total keeps `data-record` (its index in `sheet.records`), `data-deal` (the deal's number; 0
 for an adjustment) and `data-band`, for a tap to show the deal's entries; text is held to the

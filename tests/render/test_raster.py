@@ -11,10 +11,9 @@ import pytest
 from PIL import Image
 
 import bot.sheet
-from bot.sheet import render_document_png, render_sheet_png
+from bot.sheet import rasterise, render_document_png, render_sheet_png
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import BOLD, REGULAR, RunKind
-from bot.sheet.raster import rasterise
 from tests.render.factories import picture, random_sheet
 
 SIZE = (1010, 1279)  # portrait: the width Telegram shows a photo at on a phone (model.PHONE_BOX)

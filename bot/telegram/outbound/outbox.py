@@ -148,8 +148,7 @@ class Outbox:
         text, game = vote_text(t, result, self.zone), state.game_id
         uow.owe(here._owed(OwedKind.VOTE, text, markup, game_id=game, seq=vote.seq, target=target))
         await _referred_home(uow, t.lang, result)  # told at the home too
-        applied = result.applied
-        if applied is not None:
+        if (applied := result.applied) is not None:
             caption = applied_text(t, state, applied)
             await here.sheet_of(uow, state, applied.sheet, applied.settlement, caption)
         if result.ended is not None:

@@ -61,10 +61,6 @@ def _parts(text: str) -> list[Safe]:
     return [Safe(text)] if len(text) <= MESSAGE_LIMIT else chunks(text.split("\n"))
 
 
-def _markup(owed: Owed) -> InlineKeyboardMarkup | None:
-    return None if owed.markup is None else InlineKeyboardMarkup.model_validate_json(owed.markup)
-
-
 @dataclass(frozen=True, slots=True)
 class Poster:
     """Makes the Telegram calls of one row, each after its chat's and the bot's token."""
@@ -104,12 +100,13 @@ class Poster:
     async def _call(
         self, owed: Owed, method: Callable[..., Awaitable[T]], keyboard: bool = True, **fields: Any
     ) -> T:
-        """`method` into the row's chat, its keyboard under, after a token of the chat's bucket,
-        then of the bot's."""
+        """`method` to the row's chat, its keyboard under, after a chat token and a bot token."""
         for take in (partial(self.pacing.take_chat, owed.chat_id), self.pacing.take_bot):
             if (wait := take(self.clock())) > 0:
                 await self.sleep(wait)
-        markup = _markup(owed) if keyboard else None
+        markup: InlineKeyboardMarkup | None = None
+        if keyboard and owed.markup is not None:
+            markup = InlineKeyboardMarkup.model_validate_json(owed.markup)
         return await method(
             chat_id=owed.chat_id, reply_markup=markup, request_timeout=REQUEST_TIMEOUT, **fields
         )
@@ -181,9 +178,8 @@ class Poster:
         parts = _parts(text)
         for index, part in enumerate(parts):
             keyboard = markup and index == len(parts) - 1
-            thread = owed.thread_id
             sent = await self._call(
-                owed, self.bot.send_message, keyboard, text=part, message_thread_id=thread
+                owed, self.bot.send_message, keyboard, text=part, message_thread_id=owed.thread_id
             )
             message_id = sent.message_id
         return message_id

@@ -135,9 +135,8 @@ def _captions(rows: Sequence[OwedRow]) -> str:
 
 def _picture(run: Sequence[OwedRow]) -> Owed:
     """The newest row's sheet: a new photo if any row of the run asked for one."""
-    kinds = {row.owed.kind for row in run}
-    kind = OwedKind.SHEET if OwedKind.SHEET in kinds else OwedKind.REDRAW
-    return replace(run[-1].owed, kind=kind)
+    sheet = any(row.owed.kind is OwedKind.SHEET for row in run)
+    return replace(run[-1].owed, kind=OwedKind.SHEET if sheet else OwedKind.REDRAW)
 
 
 class Sender:
@@ -332,7 +331,6 @@ class Sender:
                 else:
                     await repo.owed_retry(row.id, self.name, outcome.at, outcome.error)
             return
-        owed = row.owed
         live = outcome.live if with_live else None
         # A new sheet photo becomes the game's live sheet in the mark's own transaction; a mark
         # alone is one statement.
@@ -340,8 +338,8 @@ class Sender:
             if not await repo.owed_sent(row.id, self.name, outcome.message_id, self.clock()):
                 log.warning("outbox row %s: the claim ran out before it was marked sent", row.id)
                 return
-            if live is not None and owed.game_id is not None:
-                await repo.set_sheet_message(owed.game_id, live)
+            if live is not None and row.owed.game_id is not None:
+                await repo.set_sheet_message(row.owed.game_id, live)
 
     async def _after(self, row: OwedRow, outcome: Outcome) -> None:
         """A vote posted anew is remembered (failing that, its next redraw posts it again)."""
