@@ -20,7 +20,7 @@ from bot.core.results import Exported, Snapshot
 from bot.core.state import GameState, Vote, fold
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
-from bot.core.zones import chat_zone
+from bot.core.zones import zone_of_chat
 from bot.domain import GameRow, GameStatus, Store
 from scoring.errors import ScoringError
 from scoring.protocol import format_protocol
@@ -103,18 +103,16 @@ async def _lines(core: Core, rows: list[GameRow], user_id: int | None = None) ->
 async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPage:
     """A page of the chat's games, newest first."""
     async with core.store.reading() as repo:
-        settings = await repo.chat_settings(chat_id)
         rows = await repo.chat_games(chat_id)
     page, pages = page_bounds(len(rows), page)
     shown = await _lines(core, rows[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
-    zone = chat_zone(settings.time_zone, settings.locale or lang)
+    zone = await zone_of_chat(core.store, chat_id, lang)
     return GamesPage(tuple(shown), page, pages, len(rows), zone)
 
 
 async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang: str) -> GamesPage:
     """A page of the games the account sits in, in every chat, newest first (zone of `chat_id`)."""
     async with core.store.reading() as repo:
-        settings = await repo.chat_settings(chat_id)
         rows = await repo.account_games(user_id)
     lines = await _lines(core, rows, user_id)
     page, pages = page_bounds(len(lines), page)
@@ -123,7 +121,7 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
             replace(line, chat_title=(await repo.chat_settings(line.chat_id)).title)
             for line in lines[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
         ]
-    zone = chat_zone(settings.time_zone, settings.locale or lang)
+    zone = await zone_of_chat(core.store, chat_id, lang)
     return GamesPage(tuple(shown), page, pages, len(lines), zone)
 
 
@@ -227,7 +225,13 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
             f"{state.player_name(u) or vote.usernames.get(u) or u} {'yes' if yes else 'no'}"
             for u, yes in vote.ballots.items()
         )
-        add(at, f"{text}; {_result(vote)}; ballots: {ballots or 'no ballots'}")
+        conflict = "passed, but the log had moved on: nothing changed"
+        result = "passed" if vote.passed else conflict if vote.reason == "conflict" else "rejected"
+        how = {"certain": "", "timeout": ", time was up", "arbiter": ", by the arbiter"}
+        result += how.get(vote.reason or "", f", {vote.reason}")
+        if vote.referred:
+            result += f" (went to the arbiter: {vote.referred})"
+        add(at, f"{text}; {result}; ballots: {ballots or 'no ballots'}")
 
     for row, event in state.logged():
         seq = row.seq
@@ -258,16 +262,6 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
             case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
-
-
-def _result(vote: Vote) -> str:
-    conflict = "passed, but the log had moved on: nothing changed"
-    result = "passed" if vote.passed else conflict if vote.reason == "conflict" else "rejected"
-    how = {"certain": "", "timeout": ", time was up", "arbiter": ", by the arbiter"}
-    result += how.get(vote.reason or "", f", {vote.reason}")
-    if vote.referred:
-        result += f" (went to the arbiter: {vote.referred})"
-    return result
 
 
 def event_log_json(state: GameState, exported_at: datetime) -> str:

@@ -19,7 +19,7 @@ from bot.core.base import parse_stored, table
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind, Player
 from bot.core.state import fold
-from bot.core.zones import chat_zone
+from bot.core.zones import zone_of_chat
 from bot.domain import EventRow, GameRow, GameStatus, Store
 from scoring.errors import OptionError
 from scoring.replay import replay
@@ -315,9 +315,8 @@ async def chat_stats(
 ) -> ChatStats:
     """The chat's statistics over the ended games `filt` keeps (`now` for the period)."""
     async with store.reading() as repo:
-        settings = await repo.chat_settings(chat_id)
         rows = await repo.chat_games(chat_id)  # `summaries` keeps the ended ones
-    zone = chat_zone(settings.time_zone, settings.locale or lang)
+    zone = await zone_of_chat(store, chat_id, lang)
     played = [s for s in in_order(await summaries(store, rows)) if filt.keeps(s, now, zone)]
     kept = _standings.setdefault(store, OrderedDict())
     key = (chat_id, filt, str(zone), tuple(s.game_id for s in played))
