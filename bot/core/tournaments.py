@@ -61,6 +61,10 @@ class Tournament:
     open: bool = False  # whether that round is still open
     entries: list[Entry] = field(default_factory=list)
 
+    @property
+    def rules(self) -> str:  # as typed to /newgame: `sochi pool=20`
+        return " ".join([self.convention, *(f"{k}={v}" for k, v in self.overrides.items())])
+
     def table_at(self, chat_id: int, thread_id: int) -> Table | None:
         return next(
             (t for t in self.tables if (t.chat_id, t.thread_id) == (chat_id, thread_id)), None
@@ -72,7 +76,6 @@ class Tournament:
         return self.tables[number - 1]
 
     def apply(self, kind: TKind, data: dict[str, Any]) -> None:
-        """One event of the log, on the state before it."""
         if kind is TKind.CREATED:
             self.name, self.convention = data["name"], data["convention"]
             self.overrides = dict(data["overrides"])
@@ -96,7 +99,6 @@ class Tournament:
 
 
 def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
-    """The tournament as its log stands."""
     state = Tournament(row)
     for event in events:
         state.apply(TKind(event.kind), event.payload)
@@ -259,8 +261,7 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
         except OptionError:
             spec.convention, spec.overrides = state.convention, dict(state.overrides)
     if spec.convention != state.convention or spec.overrides != state.overrides:
-        expected = " ".join([state.convention, *(f"{k}={v}" for k, v in state.overrides.items())])
-        params = {"name": state.name, "rules": expected}
+        params = {"name": state.name, "rules": state.rules}
         raise GameError("tournament-rules", "/newgame", params, "/newgame")
     for entry in state.entries:  # a cancelled game leaves the round to play
         if (entry.table, entry.round) == (table.number, state.round):

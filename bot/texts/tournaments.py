@@ -9,11 +9,6 @@ from bot.texts.views import join_lines
 from scoring.tournament import Scoring, shown_places
 
 
-def rules_shown(tournament: Tournament) -> str:
-    options = (f"{key}={value}" for key, value in tournament.overrides.items())
-    return " ".join([tournament.convention, *options])
-
-
 def handle(player: Player | None) -> str:
     """How a judge is named: `@username`, else his name."""
     if player is None:
@@ -22,7 +17,7 @@ def handle(player: Player | None) -> str:
 
 
 def created_text(t: Translator, tournament: Tournament) -> Safe:
-    rules, scoring = rules_shown(tournament), t(f"tournament-scoring-{tournament.scoring.value}")
+    rules, scoring = tournament.rules, t(f"tournament-scoring-{tournament.scoring.value}")
     code = tournament.row.code
     return t("tournament-created", name=tournament.name, code=code, rules=rules, scoring=scoring)
 
@@ -34,8 +29,7 @@ def _table(t: Translator, table: Table) -> dict[str, object]:
 
 
 def joined_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
-    rules = rules_shown(tournament)
-    return t("tournament-joined", name=tournament.name, table=table.number, rules=rules)
+    return t("tournament-joined", name=tournament.name, table=table.number, rules=tournament.rules)
 
 
 def joined_home_text(t: Translator, tournament: Tournament, table: Table) -> Safe:
