@@ -35,7 +35,19 @@ def backup_sqlite(source: Path, target: Path) -> str:
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
     try:
-        games, events, schema = _copy(source, partial)
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=30.0)) as src,
+            contextlib.closing(sqlite3.connect(partial, isolation_level=None)) as dst,
+        ):
+            src.backup(dst)  # in one step: the copy is of one moment
+            dst.execute("PRAGMA journal_mode = DELETE")
+            found = [str(row[0]) for row in dst.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise sqlite3.DatabaseError(f"the copy fails quick_check: {found[0]}")
+            games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            events = dst.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+            schema = dst.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+            version = schema.fetchone()[0]
         _sync(partial)
         os.replace(partial, target)
         _sync(target.parent)  # the rename
@@ -43,24 +55,7 @@ def backup_sqlite(source: Path, target: Path) -> str:
         raise Refused(f"{source} could not be copied: {error}") from None
     finally:
         partial.unlink(missing_ok=True)
-    return f"{games} games, {events} events, schema version {schema}; quick_check ok"
-
-
-def _copy(source: Path, target: Path) -> tuple[int, int, int]:
-    """The online backup in one step (one moment), checked: its games, events, schema version."""
-    with (
-        contextlib.closing(sqlite3.connect(source, timeout=30.0)) as src,
-        contextlib.closing(sqlite3.connect(target, isolation_level=None)) as dst,
-    ):
-        src.backup(dst)
-        dst.execute("PRAGMA journal_mode = DELETE")
-        found = [str(row[0]) for row in dst.execute("PRAGMA quick_check")]
-        if found != ["ok"]:
-            raise sqlite3.DatabaseError(f"the copy fails quick_check: {found[0]}")
-        games = dst.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-        events = dst.execute("SELECT COUNT(*) FROM events").fetchone()[0]
-        schema = dst.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-        return int(games), int(events), int(schema.fetchone()[0])
+    return f"{games} games, {events} events, schema version {version}; quick_check ok"
 
 
 def _sync(path: Path) -> None:
