@@ -68,8 +68,6 @@ def _optional(check: Callable[[str], str]) -> Callable[[str | None], str | None]
 
 
 def _below(count_field: str) -> Callable[[int, ValidationInfo], int]:
-    """A burst's check: below the count of `count_field`."""
-
     def check(value: int, info: ValidationInfo) -> int:
         count = info.data.get(count_field)
         if isinstance(count, int) and value >= count:

@@ -101,7 +101,6 @@ async def _lines(core: Core, rows: list[GameRow], user_id: int | None = None) ->
 
 
 async def chat_games(core: Core, chat_id: int, page: int, lang: str) -> GamesPage:
-    """A page of the chat's games, newest first."""
     async with core.store.reading() as repo:
         rows = await repo.chat_games(chat_id)
     page, pages = page_bounds(len(rows), page)

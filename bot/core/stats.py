@@ -37,9 +37,7 @@ VERSION: Final = f"{ENGINE}.{FORMAT}"
 
 
 @dataclass(frozen=True, slots=True)
-class Summary:
-    """One ended game."""
-
+class Summary:  # one ended game
     game_id: int
     chat_id: int
     number: int
