@@ -4,7 +4,7 @@ chat), and /history, every event of a game in order (corrections.md "Audit")."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, tzinfo
+from datetime import tzinfo
 
 from bot.core import events as ev
 from bot.core.archive import GameLine, GamesPage
@@ -27,9 +27,7 @@ from scoring.notation import parse_rule_change
 from scoring.sheet import Sheet
 
 
-def history_lines(
-    t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo = UTC
-) -> list[str]:
+def history_lines(t: Translator, state: GameState, sheet: Sheet | None, zone: tzinfo) -> list[str]:
     """Records with their numbers as they stand, undos and pencil edits, votes with who voted how,
     penalties, the arbiter, the end; each at its time in the chat's `zone` (the start dated)."""
     lines: list[str] = [t("history-title", game=state.number)]
