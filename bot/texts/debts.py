@@ -23,10 +23,8 @@ def sides(t: Translator, debt: Debt | Payment) -> dict[str, str]:
 
 def period_text(t: Translator, seconds: int) -> str:
     """A reminder's period in its largest whole unit: `3 d`, `12 h`."""
-    for unit, size in _UNITS:
-        if seconds % size == 0:
-            return t(f"period-{unit}", n=seconds // size)
-    return t("period-m", n=seconds // 60)
+    unit, size = next((pair for pair in _UNITS if seconds % pair[1] == 0), _UNITS[-1])
+    return t(f"period-{unit}", n=seconds // size)
 
 
 def button_text(t: Translator, debt: Debt) -> str:
