@@ -274,7 +274,6 @@ async def admit(uow: UnitOfWork, caller: Caller, spec: NewGame, args: str) -> Ad
 
 
 async def enter(uow: UnitOfWork, admission: Admission, game_id: int) -> None:
-    """The admitted table's new game enters the tournament's current round."""
     state, table = admission
     repo = await uow.holding(table.chat_id, state.row.home_chat_id)
     data = {"game_id": game_id, "table": table.number, "round": state.round}
