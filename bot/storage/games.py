@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any, Final
 
 from bot.domain import ChatSettings, EventRow, GameRow, GameStatus, TournamentRow
-from bot.storage.sql import GAME_COLUMNS, IN_BATCH, Statements, dumps, game_row, marks, when
+from bot.storage.sql import IN_BATCH, Statements, dumps, marks, when
 
-_G_COLUMNS = ", ".join(f"g.{column}" for column in GAME_COLUMNS.split(", "))
+_G_COLUMNS = "g.game_id, g.chat_id, g.status, g.created_by, g.created_at, g.number, g.thread_id"
 _OF_MEMBER = "JOIN members m ON m.game_id = g.game_id WHERE m.user_id = ?"
 
 
@@ -33,7 +33,10 @@ class Games(Statements):
     async def _games(self, where: str, *args: object) -> list[GameRow]:
         """The games `FROM games g` that `where` (its WHERE, ORDER BY, LIMIT) picks."""
         rows = await self._all(f"SELECT {_G_COLUMNS} FROM games g {where}", *args)
-        return [game_row(row) for row in rows]
+        return [
+            GameRow(game_id, chat_id, GameStatus(status), by, when(at), number, thread_id)
+            for game_id, chat_id, status, by, at, number, thread_id in rows
+        ]
 
     async def _game(self, where: str, *args: object) -> GameRow | None:
         games = await self._games(where, *args)
