@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from bot.domain import ChatSettings, EventRow, GameRow, GameStatus, TournamentRow
 from bot.storage.sql import IN_BATCH, Statements, dumps, marks, when
@@ -15,7 +15,7 @@ _OF_MEMBER = "JOIN members m ON m.game_id = g.game_id WHERE m.user_id = ?"
 
 
 class Games(Statements):
-    """The games, chats and archive methods of the `Repo`; they never commit."""
+    """The games, chats, archive and tournament methods of the `Repo`; they never commit."""
 
     async def create_game(
         self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
@@ -147,16 +147,6 @@ class Games(Statements):
         )
         await self._write_many(sql, [(game, engine, dumps(data)) for game, engine, data in rows])
 
-
-_TOURNAMENT: Final = (
-    "SELECT tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
-    " FROM tournaments WHERE"
-)
-
-
-class Tournaments(Statements):
-    """The tournament methods of the `Repo`; they never commit."""
-
     async def create_tournament(
         self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
     ) -> TournamentRow:
@@ -168,7 +158,11 @@ class Tournaments(Statements):
         return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
 
     async def _tournament(self, where: str, *args: object) -> TournamentRow | None:
-        row = await self._one(f"{_TOURNAMENT} {where}", *args)
+        sql = (
+            "SELECT tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
+            f" FROM tournaments WHERE {where}"
+        )
+        row = await self._one(sql, *args)
         return TournamentRow(row[0], row[1], row[2], row[3], row[4], when(row[5])) if row else None
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:

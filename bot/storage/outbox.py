@@ -85,8 +85,6 @@ class Outbox(Statements):
         return await self._count(sql, *_values(owed)[1:], row_id, owed.chat_id, *by) == 1
 
     async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
-        if not row_ids:
-            return 0
         sql = (
             f"UPDATE outbox SET sent_at = ?, {_UNCLAIMED}, body = NULL"
             f" WHERE id IN ({marks(len(row_ids))}) AND sent_at IS NULL"

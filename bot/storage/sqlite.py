@@ -18,7 +18,7 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.domain import Fault, StoreBroken
-from bot.storage.games import Games, Tournaments
+from bot.storage.games import Games
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, Upkeep
 from bot.storage.migrations import MIGRATIONS
@@ -66,7 +66,7 @@ def _rollback(conn: sqlite3.Connection) -> None:
         conn.execute("ROLLBACK")
 
 
-class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
+class SqliteRepo(Log, Games, Ledger, Outbox):
     """The `Repo` of one unit of work (its methods never commit); a transaction's writes held."""
 
     _held: list[Statement] | None = None  # None: outside a transaction, every write goes now
