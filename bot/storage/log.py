@@ -134,8 +134,6 @@ class Upkeep:
             raise StoreBroken(f"the database takes no writes ({error}){hint}") from None
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        """The oldest `batch` processed updates before `before` deleted in a transaction, again until
-        none is left; how many."""
         sql = (
             "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
             " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)"

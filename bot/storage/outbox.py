@@ -77,7 +77,6 @@ class Outbox(Statements):
         return [owed_row(row) for row in await self._all(sql, chat_id, row_id, limit)]
 
     async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
-        """What a row owes, its chat aside, rewritten (by `claimant` alone if given)."""
         sets = ", ".join(f"{column} = ?" for column in _FIELDS[1:])
         claimed = " AND claimed_by = ?" if claimant is not None else ""
         sql = f"UPDATE outbox SET {sets} WHERE id = ? AND chat_id = ? AND sent_at IS NULL{claimed}"

@@ -25,7 +25,6 @@ from bot.core import (
     looks,
 )
 from bot.core.announce import Announce
-from bot.core.state import fold
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
 from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
@@ -154,9 +153,8 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         events = await repo.events(game_id) if row is not None else []
     if row is None:
         raise refusal(t, 404, "game-gone")
-    state = fold(game_id, events)  # ended games too
-    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
-    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
+    # ended games too; with its chat, its number there and its forum topic (where a deal is told)
+    state = ctx.core.folded(row, events)
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise refusal(t, 403, "not-member")
