@@ -150,11 +150,10 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         raise refusal(t, error.status, error.code) from None
     async with ctx.core.store.reading() as repo:
         row = await repo.game(game_id)
-        events = await repo.events(game_id) if row is not None else []
-    if row is None:
-        raise refusal(t, 404, "game-gone")
-    # ended games too; with its chat, its number there and its forum topic (where a deal is told)
-    state = ctx.core.folded(row, events)
+        if row is None:
+            raise refusal(t, 404, "game-gone")
+        # ended games too; with its chat, its number there and its forum topic (where a deal is told)
+        state = ctx.core.folded(row, await repo.events(game_id))
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise refusal(t, 403, "not-member")
