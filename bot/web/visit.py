@@ -116,7 +116,6 @@ class Visit:
     t: Translator  # the user's language: the page, its errors
 
     def caller(self, update_id: int | None = None, thread_id: int | None = None) -> Caller:
-        """The user as the service's caller in the game's chat."""
         user, chat_id = self.user, self.state.chat_id
         return Caller(
             chat_id=chat_id,
