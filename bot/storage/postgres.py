@@ -45,9 +45,8 @@ class PostgresRepo(Log, Games, Ledger, Outbox):
         return list(await self._conn.fetch(numbered(sql), *args))
 
     async def _count(self, sql: str, *args: object) -> int:
-        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3"
-        tail = status.rsplit(" ", 1)[-1]
-        return int(tail) if tail.isdigit() else 0
+        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3", "DELETE 0"
+        return int(status.rsplit(" ", 1)[-1])
 
     async def _write(self, sql: str, *args: object) -> None:
         await self._conn.execute(numbered(sql), *args)
