@@ -3,7 +3,6 @@ database implements: `Store` opens units of work, `Repo` is what one may read an
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -11,27 +10,10 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any, Final, Protocol
 
-log = logging.getLogger(__name__)
-
 # Telegram keeps an unconfirmed update for 24 hours; a processed update older than twice that can
 # never come back, so its row may go (in batches of PRUNE_BATCH, to keep each transaction short).
 REDELIVERY_HORIZON: Final = timedelta(hours=48)
 PRUNE_BATCH: Final = 500
-
-
-def same_update(
-    update_id: int,
-    kept: tuple[int | None, int | None],
-    chat_id: int | None,
-    message_id: int | None,
-) -> bool:
-    """Whether a processed update's row is this update again: the same unless both know the chat
-    and they differ in chat or message (a new Bot API server, an old database; logged)."""
-    if kept[0] is None or chat_id is None or kept == (chat_id, message_id):
-        return True
-    seen = f"chat {chat_id} message {message_id} (kept: chat {kept[0]} message {kept[1]})"
-    log.warning("update_id %s came back for %s: a new update, handled", update_id, seen)
-    return False
 
 
 class GameStatus(StrEnum):
@@ -165,7 +147,8 @@ class Repo(Protocol):
 
     # Serialise this chat's units of work across processes until this one ends.
     async def lock_chat(self, chat_id: int) -> None: ...
-    # Whether this update was already accepted (its id, chat and message: `same_update`).
+    # Whether this update was already accepted: its id, unless both know the chat and differ in
+    # chat or message (a new Bot API server, an old database; logged).
     async def update_seen(
         self, update_id: int, chat_id: int | None, message_id: int | None
     ) -> bool: ...

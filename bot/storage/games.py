@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from bot.domain import ChatSettings, EventRow, GameRow, GameStatus, TournamentRow
-from bot.storage.sql import GAME_COLUMNS, IN_BATCH, Statements, dumps, game_row, marks, when
+from bot.storage.sql import IN_BATCH, Statements, dumps, marks, when
 
-_G_COLUMNS = ", ".join(f"g.{column}" for column in GAME_COLUMNS.split(", "))
+_G_COLUMNS = "g.game_id, g.chat_id, g.status, g.created_by, g.created_at, g.number, g.thread_id"
 _OF_MEMBER = "JOIN members m ON m.game_id = g.game_id WHERE m.user_id = ?"
 
 
 class Games(Statements):
-    """The games, chats and archive methods of the `Repo`; they never commit."""
+    """The games, chats, archive and tournament methods of the `Repo`; they never commit."""
 
     async def create_game(
         self, chat_id: int, created_by: int | None, at: datetime, thread_id: int = 0
@@ -33,7 +33,10 @@ class Games(Statements):
     async def _games(self, where: str, *args: object) -> list[GameRow]:
         """The games `FROM games g` that `where` (its WHERE, ORDER BY, LIMIT) picks."""
         rows = await self._all(f"SELECT {_G_COLUMNS} FROM games g {where}", *args)
-        return [game_row(row) for row in rows]
+        return [
+            GameRow(game_id, chat_id, GameStatus(status), by, when(at), number, thread_id)
+            for game_id, chat_id, status, by, at, number, thread_id in rows
+        ]
 
     async def _game(self, where: str, *args: object) -> GameRow | None:
         games = await self._games(where, *args)
@@ -144,16 +147,6 @@ class Games(Statements):
         )
         await self._write_many(sql, [(game, engine, dumps(data)) for game, engine, data in rows])
 
-
-_TOURNAMENT: Final = (
-    "SELECT tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
-    " FROM tournaments WHERE"
-)
-
-
-class Tournaments(Statements):
-    """The tournament methods of the `Repo`; they never commit."""
-
     async def create_tournament(
         self, code: str, home: tuple[int, int], created_by: int | None, at: datetime
     ) -> TournamentRow:
@@ -165,7 +158,11 @@ class Tournaments(Statements):
         return TournamentRow(int(row[0]), code, home[0], home[1], created_by, at)
 
     async def _tournament(self, where: str, *args: object) -> TournamentRow | None:
-        row = await self._one(f"{_TOURNAMENT} {where}", *args)
+        sql = (
+            "SELECT tournament_id, code, home_chat_id, home_thread_id, created_by, created_at"
+            f" FROM tournaments WHERE {where}"
+        )
+        row = await self._one(sql, *args)
         return TournamentRow(row[0], row[1], row[2], row[3], row[4], when(row[5])) if row else None
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:

@@ -60,8 +60,6 @@ class Ledger(Statements):
     async def accounts(
         self, user_ids: Sequence[int], usernames: Sequence[str] = ()
     ) -> list[Account]:
-        if not user_ids and not usernames:
-            return []
         sql = (
             "SELECT user_id, lang, username FROM accounts"
             f" WHERE user_id IN ({marks(len(user_ids))})"

@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, StoreBroken, same_update
+from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, StoreBroken
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.sql import Statements, dumps, when
 
@@ -23,20 +23,18 @@ PRUNE_EVERY: Final = 3600.0  # seconds between two prunings
 class Log(Statements):
     """The log, update, lease and FSM methods of the `Repo`; they never commit."""
 
-    async def prune_updates(self, before: datetime, batch: int) -> int:
-        """Up to `batch` of the oldest processed updates before `before` forgotten; how many."""
-        sql = (
-            "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
-            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)"
-        )
-        return await self._count(sql, before, batch)
-
     async def update_seen(
         self, update_id: int, chat_id: int | None = None, message_id: int | None = None
     ) -> bool:
         sql = "SELECT chat_id, message_id FROM processed_updates WHERE update_id = ?"
         row = await self._one(sql, update_id)
-        return row is not None and same_update(update_id, (row[0], row[1]), chat_id, message_id)
+        if row is None:
+            return False
+        if row[0] is None or chat_id is None or (row[0], row[1]) == (chat_id, message_id):
+            return True
+        seen = f"chat {chat_id} message {message_id} (kept: chat {row[0]} message {row[1]})"
+        log.warning("update_id %s came back for %s: a new update, handled", update_id, seen)
+        return False
 
     async def mark_update(
         self,
@@ -45,7 +43,7 @@ class Log(Statements):
         chat_id: int | None = None,
         message_id: int | None = None,
     ) -> None:
-        if chat_id is not None:  # an older update's row with this id goes (`same_update`)
+        if chat_id is not None:  # an older update's row with this id goes (`update_seen`)
             sql = (
                 "DELETE FROM processed_updates WHERE update_id = ? AND chat_id IS NOT NULL"
                 " AND (chat_id IS DISTINCT FROM ? OR message_id IS DISTINCT FROM ?)"
@@ -136,11 +134,14 @@ class Upkeep:
             raise StoreBroken(f"the database takes no writes ({error}){hint}") from None
 
     async def prune_updates(self, before: datetime, batch: int = PRUNE_BATCH) -> int:
-        """`Repo.prune_updates` in units of `batch` rows each, until none is left; how many."""
+        sql = (
+            "DELETE FROM processed_updates WHERE update_id IN (SELECT update_id"
+            " FROM processed_updates WHERE at < ? ORDER BY at LIMIT ?)"
+        )
         gone = 0
         while True:
             async with self.transaction() as repo:
-                count = await repo.prune_updates(before, batch)
+                count = await repo._count(sql, before, batch)
             gone += count
             if count < batch:
                 return gone

@@ -4,8 +4,7 @@ and the senders' claims on it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
-from typing import Any
+from dataclasses import astuple, fields
 
 from bot.domain import Owed, OwedKind, OwedRow
 from bot.storage.sql import Row, Statements, marks
@@ -13,11 +12,6 @@ from bot.storage.sql import Row, Statements, marks
 _FIELDS = tuple(field.name for field in fields(Owed))  # the outbox's columns are its fields
 OWED_COLUMNS = ", ".join(_FIELDS)
 _UNCLAIMED = "claimed_by = NULL, claimed_until = NULL"
-
-
-def _values(owed: Owed) -> tuple[Any, ...]:
-    """The values of `OWED_COLUMNS`, in order."""
-    return (owed.chat_id, owed.kind.value, *(getattr(owed, name) for name in _FIELDS[2:]))
 
 
 def owed_row(row: Row) -> OwedRow:
@@ -31,7 +25,8 @@ class Outbox(Statements):
 
     async def owe(self, rows: list[Owed]) -> None:
         sql = f"INSERT INTO outbox ({OWED_COLUMNS}) VALUES ({marks(len(_FIELDS))})"
-        await self._write_many(sql, [_values(owed) for owed in rows])
+        # an `Owed` as its columns' values: its kind, a StrEnum, binds as the text it is
+        await self._write_many(sql, [astuple(owed) for owed in rows])
 
     async def claim_owed(self, claimant: str, now: float, until: float) -> list[OwedRow]:
         # PostgreSQL's READ COMMITTED re-checks the outer conditions on a row another sender just
@@ -77,16 +72,13 @@ class Outbox(Statements):
         return [owed_row(row) for row in await self._all(sql, chat_id, row_id, limit)]
 
     async def owed_replace(self, row_id: int, owed: Owed, claimant: str | None = None) -> bool:
-        """What a row owes, its chat aside, rewritten (by `claimant` alone if given)."""
         sets = ", ".join(f"{column} = ?" for column in _FIELDS[1:])
         claimed = " AND claimed_by = ?" if claimant is not None else ""
         sql = f"UPDATE outbox SET {sets} WHERE id = ? AND chat_id = ? AND sent_at IS NULL{claimed}"
         by = (claimant,) if claimant is not None else ()
-        return await self._count(sql, *_values(owed)[1:], row_id, owed.chat_id, *by) == 1
+        return await self._count(sql, *astuple(owed)[1:], row_id, owed.chat_id, *by) == 1
 
     async def owed_done(self, row_ids: Sequence[int], now: float) -> int:
-        if not row_ids:
-            return 0
         sql = (
             f"UPDATE outbox SET sent_at = ?, {_UNCLAIMED}, body = NULL"
             f" WHERE id IN ({marks(len(row_ids))}) AND sent_at IS NULL"

@@ -12,7 +12,7 @@ from typing import Final
 import asyncpg
 
 from bot.domain import Fault
-from bot.storage.games import Games, Tournaments
+from bot.storage.games import Games
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, Upkeep
 from bot.storage.migrations import PG_MIGRATIONS
@@ -35,7 +35,7 @@ def numbered(sql: str) -> str:
     return parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], start=1))
 
 
-class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
+class PostgresRepo(Log, Games, Ledger, Outbox):
     """The `Repo` of one unit of work on one connection; its methods never commit."""
 
     def __init__(self, conn: asyncpg.Connection) -> None:
@@ -45,9 +45,8 @@ class PostgresRepo(Log, Games, Ledger, Outbox, Tournaments):
         return list(await self._conn.fetch(numbered(sql), *args))
 
     async def _count(self, sql: str, *args: object) -> int:
-        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3"
-        tail = status.rsplit(" ", 1)[-1]
-        return int(tail) if tail.isdigit() else 0
+        status = await self._conn.execute(numbered(sql), *args)  # its tag: "UPDATE 3", "DELETE 0"
+        return int(status.rsplit(" ", 1)[-1])
 
     async def _write(self, sql: str, *args: object) -> None:
         await self._conn.execute(numbered(sql), *args)

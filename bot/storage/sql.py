@@ -8,10 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Final, Protocol
 
-from bot.domain import GameRow, GameStatus
-
 Row = Sequence[Any]
-GAME_COLUMNS: Final = "game_id, chat_id, status, created_by, created_at, number, thread_id"
 IN_BATCH: Final = 500  # ids per `IN (…)`: far below SQLite's limit of bound variables
 
 
@@ -27,10 +24,6 @@ def dumps(payload: dict[str, Any]) -> str:
 def marks(count: int) -> str:
     """`?, ?, …` for an `IN (…)` of `count` values (`NULL` for none: it matches no row)."""
     return ", ".join("?" * count) or "NULL"
-
-
-def game_row(row: Row) -> GameRow:
-    return GameRow(row[0], row[1], GameStatus(row[2]), row[3], when(row[4]), row[5], row[6])
 
 
 class Statements(Protocol):

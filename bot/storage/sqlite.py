@@ -18,7 +18,7 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.domain import Fault, StoreBroken
-from bot.storage.games import Games, Tournaments
+from bot.storage.games import Games
 from bot.storage.ledger import Ledger
 from bot.storage.log import Log, Upkeep
 from bot.storage.migrations import MIGRATIONS
@@ -61,12 +61,7 @@ def _run(conn: sqlite3.Connection, statements: list[Statement], rows: bool) -> A
     return answer
 
 
-def _rollback(conn: sqlite3.Connection) -> None:
-    if conn.in_transaction:
-        conn.execute("ROLLBACK")
-
-
-class SqliteRepo(Log, Games, Ledger, Outbox, Tournaments):
+class SqliteRepo(Log, Games, Ledger, Outbox):
     """The `Repo` of one unit of work (its methods never commit); a transaction's writes held."""
 
     _held: list[Statement] | None = None  # None: outside a transaction, every write goes now
@@ -162,7 +157,7 @@ class SqliteStore(Upkeep):
                 yield repo
                 await repo._trip(("COMMIT", ()))
             except BaseException:  # what went is rolled back (if the `BEGIN` itself went)
-                await repo._go(_rollback)
+                await repo._go(sqlite3.Connection.rollback)
                 raise
             finally:
                 repo._held = None
@@ -202,7 +197,8 @@ class SqliteStore(Upkeep):
 
 
 async def migrate(db: aiosqlite.Connection) -> None:
-    """Run the migrations not yet applied, each in its own transaction."""
+    """Run the migrations not yet applied, each in its own transaction (one that fails is rolled
+    back as `SqliteStore.open` closes the connection)."""
     await db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations"
         " (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
@@ -215,13 +211,8 @@ async def migrate(db: aiosqlite.Connection) -> None:
         )
     for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
         (stamp,) = bound((datetime.now(UTC),))
-        try:
-            await db.executescript(
-                f"BEGIN IMMEDIATE;\n{script}\n"
-                f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{stamp}');\n"
-                "COMMIT;"
-            )
-        except BaseException:
-            if db.in_transaction:
-                await db.execute("ROLLBACK")
-            raise
+        await db.executescript(
+            f"BEGIN IMMEDIATE;\n{script}\n"
+            f"INSERT INTO schema_migrations (version, applied_at) VALUES ({number}, '{stamp}');\n"
+            "COMMIT;"
+        )

@@ -49,10 +49,8 @@ def header_init_data(header: str | None) -> str:
     return data.strip()
 
 
-def check_init_data(
-    token: str, init_data: str, now: datetime | None = None, max_age: timedelta = MAX_AGE
-) -> WebAppInitData:
-    """The parsed initData when Telegram signed it with this bot's token within `max_age`
+def check_init_data(token: str, init_data: str, now: datetime | None = None) -> WebAppInitData:
+    """The parsed initData when Telegram signed it with this bot's token within `MAX_AGE`
     (core.telegram.org/bots/webapps, "Validating data"); otherwise `AuthError(401)`."""
     try:
         data = safe_parse_webapp_init_data(token, init_data)
@@ -60,9 +58,8 @@ def check_init_data(
         raise AuthError(401, "auth-forged") from None
     if data.user is None:
         raise AuthError(401, "auth-forged")
-    moment = now or datetime.now(UTC)
-    signed = data.auth_date if data.auth_date.tzinfo else data.auth_date.replace(tzinfo=UTC)
-    if moment - signed > max_age or signed - moment > timedelta(minutes=5):
+    moment = now or datetime.now(UTC)  # auth_date is aware: pydantic reads a Unix time in UTC
+    if moment - data.auth_date > MAX_AGE or data.auth_date - moment > timedelta(minutes=5):
         raise AuthError(401, "auth-stale")
     return data
 

@@ -58,16 +58,13 @@ def build_web_app(
     *,
     announce: Announce,
     default_locale: str = "ru",
-    membership: Membership | None = None,
     health: Heartbeats = HEARTS,
 ) -> web.Application:
     """The application: `/app` (and its files under `/app/`), `/api/*`, `/healthz` (the loops of
     `health` that the entry point watches); `announce` owes a Mini App deal's answer in its chat."""
     app = web.Application(client_max_size=64 * 1024)
     app[HEALTH] = health
-    app[CONTEXT] = WebContext(
-        bot.token, core, membership or Membership(bot), announce, default_locale
-    )
+    app[CONTEXT] = WebContext(bot.token, core, Membership(bot), announce, default_locale)
     app.router.add_get("/app", app_page)
     app.router.add_get("/app/", app_page)
     app.router.add_static("/app/static", STATIC)

@@ -25,7 +25,6 @@ from bot.core import (
     looks,
 )
 from bot.core.announce import Announce
-from bot.core.state import fold
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
 from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
@@ -117,7 +116,6 @@ class Visit:
     t: Translator  # the user's language: the page, its errors
 
     def caller(self, update_id: int | None = None, thread_id: int | None = None) -> Caller:
-        """The user as the service's caller in the game's chat."""
         user, chat_id = self.user, self.state.chat_id
         return Caller(
             chat_id=chat_id,
@@ -151,12 +149,10 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         raise refusal(t, error.status, error.code) from None
     async with ctx.core.store.reading() as repo:
         row = await repo.game(game_id)
-        events = await repo.events(game_id) if row is not None else []
-    if row is None:
-        raise refusal(t, 404, "game-gone")
-    state = fold(game_id, events)  # ended games too
-    # its number in its chat ("Game #1") and its forum topic, where a Mini App deal is told
-    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
+        if row is None:
+            raise refusal(t, 404, "game-gone")
+        # ended games too; with its chat, its number there and its forum topic (where a deal is told)
+        state = ctx.core.folded(row, await repo.events(game_id))
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise refusal(t, 403, "not-member")
