@@ -161,7 +161,14 @@ class Outbox:
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
         uow.owe(*await _private_messages(uow, ended))
-        await _ended_home(uow, t.lang, ended.state)
+        state = ended.state
+        tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+        if tournament is None:
+            return
+        entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
+        # a tournament table's game: once this unit is committed, the home gets the standings
+        if entry is not None:
+            uow.then(partial(_post_standings, uow.core, tournament.row, entry, t.lang))
 
     async def photo(
         self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe, markup: Markup = None
@@ -256,7 +263,6 @@ class ChatAnnouncer:
 
 
 async def _home(uow: UnitOfWork, row: TournamentRow, fallback: str) -> Outbox:
-    """The answers to the tournament's home chat, in its language."""
     async with uow.reading() as repo:
         lang = (await repo.chat_settings(row.home_chat_id)).locale or fallback
     return Outbox(translator(lang), row.home_chat_id, thread_id=row.home_thread_id or None)
@@ -275,17 +281,6 @@ async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
         return
     home = await _home(uow, tournament.row, lang)
     await home.text(uow, referred_text(home.t, table, result.vote.seq, handle(tournament.judge)))
-
-
-async def _ended_home(uow: UnitOfWork, lang: str, state: GameState) -> None:
-    """A table's game ended in this unit: once it is committed, the home gets the standings."""
-    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
-    if tournament is None:
-        return
-    entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
-    if entry is None:
-        return
-    uow.then(partial(_post_standings, uow.core, tournament.row, entry, lang))
 
 
 async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
