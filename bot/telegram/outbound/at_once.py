@@ -78,7 +78,6 @@ async def answer_photo(
 
 
 async def edit(message: Message, text: str, markup: Markup = None) -> Message | bool | None:
-    """`message` (the bot's) shown anew, with `markup` (None: without buttons)."""
     return await call(message.edit_text(text, reply_markup=markup))
 
 
@@ -101,14 +100,12 @@ async def drop_button(query: CallbackQuery) -> None:
 
 
 async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = False) -> None:
-    """The pressed button's answer (a toast, or an alert the presser closes)."""
     await call(query.answer(text, show_alert=alert))
 
 
 async def send(
     bot: Bot, chat_id: int, text: str, markup: Markup = None, *, thread_id: int | None = None
 ) -> Message | None:
-    """`text` into the chat (`thread_id`: into that forum topic)."""
     message = SendMessage(
         chat_id=chat_id, message_thread_id=thread_id, text=text, reply_markup=markup
     )

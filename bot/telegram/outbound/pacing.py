@@ -81,7 +81,6 @@ class Pacing:
 
     @classmethod
     def of(cls, settings: Settings) -> Pacing:
-        """Telegram's limits as the settings (PACE_*) size them."""
         return cls(
             group=Limit.window(settings.pace_group_per_minute, 60.0, settings.pace_group_burst),
             private=Limit(settings.pace_private_burst, settings.pace_private_per_second),
@@ -109,7 +108,6 @@ class Pacing:
         return 0.0 if bucket is None else bucket.delay(now, min(calls, bucket.limit.burst))
 
     def take_chat(self, chat_id: int, now: float) -> float:
-        """Reserve one call to the chat; seconds to wait before it may go."""
         bucket = self._chat(chat_id, now)
         return bucket.take(now) if bucket is not None else 0.0
 
@@ -120,7 +118,6 @@ class Pacing:
         return self._bot.take(now) if self._bot is not None else 0.0
 
     def pause(self, chat_id: int, now: float, seconds: float) -> None:
-        """A 429 for the chat: its bucket waits `seconds`."""
         bucket = self._chat(chat_id, now)
         if bucket is not None:
             bucket.pause(now, seconds)

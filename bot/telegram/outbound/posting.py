@@ -89,7 +89,6 @@ class Poster:
     async def _file(
         self, owed: Owed, body: bytes, filename: str, caption: str, document: bool = False
     ) -> Message:
-        """A photo (or a document) into the row's chat, the row's keyboard under it."""
         send = self.bot.send_document if document else self.bot.send_photo
         field = "document" if document else "photo"
         file: dict[str, Any] = {field: BufferedInputFile(body, filename=filename)}
