@@ -22,7 +22,6 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     InlineQuery,
     InlineQueryResultArticle,
-    InlineQueryResultsButton,
     Message,
 )
 
@@ -113,17 +112,9 @@ async def send(
 
 
 async def answer_inline(
-    query: InlineQuery,
-    results: Sequence[InlineQueryResultArticle],
-    *,
-    personal: bool,
-    cache_time: int,
-    button: InlineQueryResultsButton | None = None,
+    query: InlineQuery, results: Sequence[InlineQueryResultArticle], **options: Any
 ) -> None:
-    """The inline query's results (`personal`: cached for this user only)."""
-    await call(
-        query.answer(list(results), cache_time=cache_time, is_personal=personal, button=button)
-    )
+    await call(query.answer(list(results), **options))
 
 
 async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
