@@ -160,7 +160,7 @@ class Outbox:
         hint = ended_hint(t, ended.debts)
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
-        uow.owe(*await _private_messages(uow, ended))
+        await _owe_private_messages(uow, ended)
         state = ended.state
         tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
         if tournament is None:
@@ -202,18 +202,17 @@ async def close_expired_votes(core: Core, default_locale: str) -> int:
     return closed
 
 
-async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
+async def _owe_private_messages(uow: UnitOfWork, ended: Ended) -> None:
     """One private message per player of the ended game who started the bot: his debts."""
     debts = ended.debts
     players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
     ids = sorted({p.user_id for p in players if p.user_id is not None})
     names = sorted({p.username for p in players if p.user_id is None and p.username})
     if not ids and not names:
-        return []
+        return
     async with uow.reading() as repo:
         started = await repo.accounts(ids, names)
         title = await repo.chat_title(ended.state.chat_id) if started else None
-    rows: list[Owed] = []
     for account in started:
         me = (account.user_id, account.username)  # a seat is his by its id or its @username
         mine = [d for d in debts if d.debtor.is_user(*me) or d.creditor.is_user(*me)]
@@ -223,8 +222,7 @@ async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
         owing = [debt for debt in mine if debt.debtor.is_user(*me)]
         text = private_ended_text(t, mine, owing, title)
         keyboard = as_json(debts_keyboard(t, owing))
-        rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
-    return rows
+        uow.owe(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
 
 
 async def remind_debts(core: Core, default_locale: str) -> int:
