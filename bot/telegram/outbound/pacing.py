@@ -37,8 +37,7 @@ class TokenBucket:
 
     def _fill(self, now: float) -> None:
         if now > self.at:
-            refilled = self.tokens + (now - self.at) * self.limit.rate
-            self.tokens = min(self.limit.burst, refilled)
+            self.tokens = min(self.limit.burst, self.tokens + (now - self.at) * self.limit.rate)
             self.at = now
 
     def delay(self, now: float, need: float = 1) -> float:
