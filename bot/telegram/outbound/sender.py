@@ -106,8 +106,7 @@ class Merge:
 
 
 def merge(first: OwedRow, behind: Sequence[OwedRow]) -> Merge | None:
-    """How the claimed sheet row and the sheet rows of its game right behind it in its chat go out
-    (None: a run of one goes as it is)."""
+    """How a claimed sheet and its game's sheets right behind it go out (None: as it is)."""
     game = first.owed.game_id
     run = [first, *takewhile(lambda r: r.owed.kind in SHEETS and r.owed.game_id == game, behind)]
     if len(run) < 2:
