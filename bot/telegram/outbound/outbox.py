@@ -170,12 +170,10 @@ class Outbox:
         if entry is not None:
             uow.then(partial(_post_standings, uow.core, tournament.row, entry, t.lang))
 
-    async def photo(
-        self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe, markup: Markup = None
-    ) -> None:
+    async def photo(self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows, caption = self._captioned(caption, caption.split("\n", 1)[0])
-        uow.owe(*rows, self._owed(OwedKind.PHOTO, caption, markup, body=png, filename=filename))
+        uow.owe(*rows, self._owed(OwedKind.PHOTO, caption, body=png, filename=filename))
 
     async def document(self, uow: UnitOfWork, data: bytes, filename: str, caption: str) -> None:
         uow.owe(self._owed(OwedKind.DOCUMENT, caption, body=data, filename=filename))
