@@ -317,8 +317,6 @@ def result_text(result: int) -> str:
 
 def _chunks(items: Sequence[Choice], most: int) -> tuple[tuple[Choice, ...], ...]:
     """Rows of at most `most` buttons, as even as they go (11 → 6 + 5, 7 → 4 + 3)."""
-    if not items:
-        return ()
     count = -(-len(items) // most)
     size = -(-len(items) // count)
     return tuple(tuple(items[i : i + size]) for i in range(0, len(items), size))

@@ -173,7 +173,6 @@ def price_text(t: Translator, query: str, names: Sequence[str], price: Price) ->
 
 
 def all_prices_text(t: Translator, query: str, names: Sequence[str], priced: PricedDeal) -> Safe:
-    """Every convention's cost, one line each."""
     lines: list[str] = [t("inline-deal-head", deal=capped(query)), t("inline-all-head")]
     for price in priced.prices:
         convention = t(f"convention-{price.convention}")

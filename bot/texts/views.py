@@ -231,12 +231,11 @@ def rules_text(t: Translator, state: GameState) -> Safe:
     return join_lines(lines)
 
 
-def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
-    """Lines packed into messages under Telegram's length limit."""
+def chunks(lines: Sequence[str]) -> list[Safe]:
     out: list[list[str]] = [[]]
     size = 0
     for line in lines:
-        if out[-1] and size + len(line) + 1 > limit:
+        if out[-1] and size + len(line) + 1 > MESSAGE_LIMIT:
             out.append([])
             size = 0
         out[-1].append(line)
@@ -245,9 +244,9 @@ def chunks(lines: Sequence[str], limit: int = MESSAGE_LIMIT) -> list[Safe]:
 
 
 # -- errors ---------------------------------------------------------------------------------
-def capped(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """Quoted input cut to its first `limit` characters (the cut marked with "…")."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def capped(text: str) -> str:
+    """Quoted input cut to its first `QUOTE_LIMIT` characters (the cut marked with "…")."""
+    return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"
 
 
 def error_text(t: Translator, error: ScoringError, *, with_example: bool = True) -> Safe:

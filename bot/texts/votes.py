@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, tzinfo
+from datetime import tzinfo
 from typing import Final
 
 from bot.core import GameState, Player
@@ -25,7 +25,7 @@ from scoring.voting import majority
 BALLOT_MARKS: Final = {True: "✅", False: "❌", None: "…"}  # yes, no, not yet
 
 
-def vote_text(t: Translator, result: VoteState, zone: tzinfo = UTC) -> Safe:
+def vote_text(t: Translator, result: VoteState, zone: tzinfo) -> Safe:
     """The vote message: what is proposed (a record before and after, with its entries and the
     balances it changes), who decides, each voter's ballot, and how it stands or ended."""
     vote, state, proposal, event = result.vote, result.state, result.proposal, result.vote.event

@@ -22,7 +22,6 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     InlineQuery,
     InlineQueryResultArticle,
-    InlineQueryResultsButton,
     Message,
 )
 
@@ -78,7 +77,6 @@ async def answer_photo(
 
 
 async def edit(message: Message, text: str, markup: Markup = None) -> Message | bool | None:
-    """`message` (the bot's) shown anew, with `markup` (None: without buttons)."""
     return await call(message.edit_text(text, reply_markup=markup))
 
 
@@ -101,14 +99,12 @@ async def drop_button(query: CallbackQuery) -> None:
 
 
 async def toast(query: CallbackQuery, text: str | None = None, *, alert: bool = False) -> None:
-    """The pressed button's answer (a toast, or an alert the presser closes)."""
     await call(query.answer(text, show_alert=alert))
 
 
 async def send(
     bot: Bot, chat_id: int, text: str, markup: Markup = None, *, thread_id: int | None = None
 ) -> Message | None:
-    """`text` into the chat (`thread_id`: into that forum topic)."""
     message = SendMessage(
         chat_id=chat_id, message_thread_id=thread_id, text=text, reply_markup=markup
     )
@@ -116,17 +112,9 @@ async def send(
 
 
 async def answer_inline(
-    query: InlineQuery,
-    results: Sequence[InlineQueryResultArticle],
-    *,
-    personal: bool,
-    cache_time: int,
-    button: InlineQueryResultsButton | None = None,
+    query: InlineQuery, results: Sequence[InlineQueryResultArticle], **options: Any
 ) -> None:
-    """The inline query's results (`personal`: cached for this user only)."""
-    await call(
-        query.answer(list(results), cache_time=cache_time, is_personal=personal, button=button)
-    )
+    await call(query.answer(list(results), **options))
 
 
 async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:

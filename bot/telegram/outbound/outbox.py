@@ -160,15 +160,20 @@ class Outbox:
         hint = ended_hint(t, ended.debts)
         text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
         await self.text(uow, text, debts_keyboard(t, ended.debts))
-        uow.owe(*await _private_messages(uow, ended))
-        await _ended_home(uow, t.lang, ended.state)
+        await _owe_private_messages(uow, ended)
+        state = ended.state
+        tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
+        if tournament is None:
+            return
+        entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
+        # a tournament table's game: once this unit is committed, the home gets the standings
+        if entry is not None:
+            uow.then(partial(_post_standings, uow.core, tournament.row, entry, t.lang))
 
-    async def photo(
-        self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe, markup: Markup = None
-    ) -> None:
+    async def photo(self, uow: UnitOfWork, png: bytes, filename: str, caption: Safe) -> None:
         """A picture the command drew; a caption over Telegram's limit goes first as text."""
         rows, caption = self._captioned(caption, caption.split("\n", 1)[0])
-        uow.owe(*rows, self._owed(OwedKind.PHOTO, caption, markup, body=png, filename=filename))
+        uow.owe(*rows, self._owed(OwedKind.PHOTO, caption, body=png, filename=filename))
 
     async def document(self, uow: UnitOfWork, data: bytes, filename: str, caption: str) -> None:
         uow.owe(self._owed(OwedKind.DOCUMENT, caption, body=data, filename=filename))
@@ -195,18 +200,17 @@ async def close_expired_votes(core: Core, default_locale: str) -> int:
     return closed
 
 
-async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
+async def _owe_private_messages(uow: UnitOfWork, ended: Ended) -> None:
     """One private message per player of the ended game who started the bot: his debts."""
     debts = ended.debts
     players = [player for debt in debts for player in (debt.debtor, debt.creditor)]
     ids = sorted({p.user_id for p in players if p.user_id is not None})
     names = sorted({p.username for p in players if p.user_id is None and p.username})
     if not ids and not names:
-        return []
+        return
     async with uow.reading() as repo:
         started = await repo.accounts(ids, names)
         title = await repo.chat_title(ended.state.chat_id) if started else None
-    rows: list[Owed] = []
     for account in started:
         me = (account.user_id, account.username)  # a seat is his by its id or its @username
         mine = [d for d in debts if d.debtor.is_user(*me) or d.creditor.is_user(*me)]
@@ -216,8 +220,7 @@ async def _private_messages(uow: UnitOfWork, ended: Ended) -> list[Owed]:
         owing = [debt for debt in mine if debt.debtor.is_user(*me)]
         text = private_ended_text(t, mine, owing, title)
         keyboard = as_json(debts_keyboard(t, owing))
-        rows.append(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
-    return rows
+        uow.owe(Owed(account.user_id, OwedKind.TEXT, text, t.lang, keyboard))
 
 
 async def remind_debts(core: Core, default_locale: str) -> int:
@@ -256,7 +259,6 @@ class ChatAnnouncer:
 
 
 async def _home(uow: UnitOfWork, row: TournamentRow, fallback: str) -> Outbox:
-    """The answers to the tournament's home chat, in its language."""
     async with uow.reading() as repo:
         lang = (await repo.chat_settings(row.home_chat_id)).locale or fallback
     return Outbox(translator(lang), row.home_chat_id, thread_id=row.home_thread_id or None)
@@ -275,17 +277,6 @@ async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
         return
     home = await _home(uow, tournament.row, lang)
     await home.text(uow, referred_text(home.t, table, result.vote.seq, handle(tournament.judge)))
-
-
-async def _ended_home(uow: UnitOfWork, lang: str, state: GameState) -> None:
-    """A table's game ended in this unit: once it is committed, the home gets the standings."""
-    tournament = await tournaments.of_table(uow, state.chat_id, state.thread_id)
-    if tournament is None:
-        return
-    entry = next((e for e in tournament.entries if e.game_id == state.game_id), None)
-    if entry is None:
-        return
-    uow.then(partial(_post_standings, uow.core, tournament.row, entry, lang))
 
 
 async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:

@@ -37,8 +37,7 @@ class TokenBucket:
 
     def _fill(self, now: float) -> None:
         if now > self.at:
-            refilled = self.tokens + (now - self.at) * self.limit.rate
-            self.tokens = min(self.limit.burst, refilled)
+            self.tokens = min(self.limit.burst, self.tokens + (now - self.at) * self.limit.rate)
             self.at = now
 
     def delay(self, now: float, need: float = 1) -> float:
@@ -81,7 +80,6 @@ class Pacing:
 
     @classmethod
     def of(cls, settings: Settings) -> Pacing:
-        """Telegram's limits as the settings (PACE_*) size them."""
         return cls(
             group=Limit.window(settings.pace_group_per_minute, 60.0, settings.pace_group_burst),
             private=Limit(settings.pace_private_burst, settings.pace_private_per_second),
@@ -109,7 +107,6 @@ class Pacing:
         return 0.0 if bucket is None else bucket.delay(now, min(calls, bucket.limit.burst))
 
     def take_chat(self, chat_id: int, now: float) -> float:
-        """Reserve one call to the chat; seconds to wait before it may go."""
         bucket = self._chat(chat_id, now)
         return bucket.take(now) if bucket is not None else 0.0
 
@@ -120,7 +117,6 @@ class Pacing:
         return self._bot.take(now) if self._bot is not None else 0.0
 
     def pause(self, chat_id: int, now: float, seconds: float) -> None:
-        """A 429 for the chat: its bucket waits `seconds`."""
         bucket = self._chat(chat_id, now)
         if bucket is not None:
             bucket.pause(now, seconds)

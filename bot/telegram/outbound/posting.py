@@ -89,7 +89,6 @@ class Poster:
     async def _file(
         self, owed: Owed, body: bytes, filename: str, caption: str, document: bool = False
     ) -> Message:
-        """A photo (or a document) into the row's chat, the row's keyboard under it."""
         send = self.bot.send_document if document else self.bot.send_photo
         field = "document" if document else "photo"
         file: dict[str, Any] = {field: BufferedInputFile(body, filename=filename)}
@@ -172,14 +171,12 @@ class Poster:
                 await repo.owed_as_text(row.id)
         return True
 
-    async def _plain(self, owed: Owed, text: str, *, markup: bool = True) -> int | None:
+    async def _plain(self, owed: Owed, text: str, *, markup: bool = True) -> int:
         """A text in as many messages as Telegram's limit asks, the keyboard on the last."""
-        message_id = None
         parts = _parts(text)
         for index, part in enumerate(parts):
             keyboard = markup and index == len(parts) - 1
             sent = await self._call(
                 owed, self.bot.send_message, keyboard, text=part, message_thread_id=owed.thread_id
             )
-            message_id = sent.message_id
-        return message_id
+        return sent.message_id

@@ -105,18 +105,14 @@ class Merge:
     last: tuple[int, Owed] | None = None
 
 
-def run_of(first: OwedRow, behind: Sequence[OwedRow]) -> list[OwedRow]:
-    """The claimed sheet row and the sheet rows of the same game right behind it in its chat."""
+def merge(first: OwedRow, behind: Sequence[OwedRow]) -> Merge | None:
+    """How a claimed sheet and its game's sheets right behind it go out (None: as it is)."""
     game = first.owed.game_id
-    return [first, *takewhile(lambda r: r.owed.kind in SHEETS and r.owed.game_id == game, behind)]
-
-
-def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
-    """How a run of two or more sheets goes out (None: a run of one goes as it is)."""
+    run = [first, *takewhile(lambda r: r.owed.kind in SHEETS and r.owed.game_id == game, behind)]
     if len(run) < 2:
         return None
     joined = _captions(run)
-    if len(plain_text(joined)) <= caption_limit:
+    if len(plain_text(joined)) <= CAPTION_LIMIT:
         return Merge(replace(_picture(run), text=joined), tuple(row.id for row in run[1:]))
     skipped = _captions(run[:-1])
     while len(run) > 2 and len(skipped) > MESSAGE_LIMIT:  # one message, or a retry repeats
@@ -124,8 +120,8 @@ def merge(run: Sequence[OwedRow], caption_limit: int) -> Merge | None:
         skipped = _captions(run[:-1])
     if not skipped:  # only the newest has a caption, too long by itself: the sender splits it
         return Merge(_picture(run), tuple(row.id for row in run[1:]))
-    first = run[0].owed
-    text = Owed(first.chat_id, OwedKind.TEXT, skipped, first.lang, thread_id=first.thread_id)
+    owed = first.owed
+    text = Owed(owed.chat_id, OwedKind.TEXT, skipped, owed.lang, thread_id=owed.thread_id)
     return Merge(text, tuple(row.id for row in run[1:-1]), (run[-1].id, _picture(run)))
 
 
@@ -147,7 +143,6 @@ class Sender:
         bot: Bot,
         core: Core,
         *,
-        lease: float = LEASE,
         clock: Callable[[], float] = time.time,
         name: str | None = None,
         pacing: Pacing | None = None,
@@ -155,7 +150,6 @@ class Sender:
     ) -> None:
         self.core = core
         self.store = core.store
-        self.lease = lease
         self.clock = clock
         # `host/pid/random`: this host's dead senders' claims are released at once (`_dead_here`)
         self.name = name or f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
@@ -226,7 +220,7 @@ class Sender:
                 self.due = float("inf")
             try:
                 async with self.store.statement() as repo:  # one statement: its own transaction
-                    rows = await repo.claim_owed(self.name, now, now + self.lease)
+                    rows = await repo.claim_owed(self.name, now, now + LEASE)
             except Exception:
                 self._lost_claims = True  # its answer may be lost after it claimed rows
                 raise
@@ -270,8 +264,14 @@ class Sender:
                 else:
                     error_text = f"{type(error).__name__}: {error}"
                     outcome = self._again(row, pause(row.attempts), error_text)
-        if not await self._write(row, outcome):
+        try:
+            await self._record(row, outcome, with_live=True)
+        except Exception as error:  # the claim kept: written again next round
+            told = "outbox row %s: its outcome could not be written (%s: %s); again next round"
+            log.warning(told, row.id, type(error).__name__, error)
+            self._unwritten[row.id] = Unwritten(row, outcome)
             return 0
+        await self._after(row, outcome)
         return 1 + merged if isinstance(outcome, Sent) else merged
 
     def _again(self, row: OwedRow, after: float, error: str) -> Again:
@@ -286,7 +286,7 @@ class Sender:
         with posting.store_faults():
             async with self.store.reading() as repo:
                 behind = await repo.owed_after(owed.chat_id, row.id, BEHIND)
-            plan = merge(run_of(row, behind), CAPTION_LIMIT)
+            plan = merge(row, behind)
             if plan is None:
                 return row, 0
             async with self.store.transaction() as repo:
@@ -298,18 +298,6 @@ class Sender:
         told = "outbox row %s: %d sheet(s) waiting in chat %s go out with it"
         log.info(told, row.id, done, owed.chat_id)
         return replace(row, owed=plan.first), done
-
-    async def _write(self, row: OwedRow, outcome: Outcome) -> bool:
-        """Write the outcome; whether it was (if not, again next round, the claim kept)."""
-        try:
-            await self._record(row, outcome, with_live=True)
-        except Exception as error:
-            told = "outbox row %s: its outcome could not be written (%s: %s); again next round"
-            log.warning(told, row.id, type(error).__name__, error)
-            self._unwritten[row.id] = Unwritten(row, outcome)
-            return False
-        await self._after(row, outcome)
-        return True
 
     async def _write_again(self) -> None:
         """The outcomes refused before; the second time without the live sheet (a nicety)."""
