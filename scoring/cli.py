@@ -13,7 +13,6 @@ from scoring.errors import ScoringError
 
 if TYPE_CHECKING:
     from scoring.replay import Standing
-    from scoring.settle import Settlement
     from scoring.sheet import Sheet
 
 EXIT_ERROR: Final = 2
@@ -64,8 +63,6 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
 
 @dataclass(frozen=True, slots=True)
 class Arguments:
-    """A command line as read: the command, its file, `--json` and `--sheet OUT.png`."""
-
     command: str
     file: str = ""
     json: bool = False
@@ -150,7 +147,20 @@ def replay_output(
         raise _Failure(path, line, error) from None
     settlement = settle(now.rules, now.totals, game.stake)
     if sheet_png is not None and sheet is not None:
-        _render(sheet_png, sheet, settlement, renderer)
+        # The image is drawn by a renderer (Pillow), which the rules engine does not depend on.
+        try:
+            render = renderer if renderer is not None else find_renderer()
+        except (ImportError, AttributeError) as error:
+            failure = texts("failures")["no-renderer"].format(error=error)
+            raise _Failure(sheet_png, 0, failure) from None
+        png = render(sheet, SHEET_LANG, settlement=settlement)
+        try:
+            with open(sheet_png, "wb") as file:
+                file.write(png)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            failure = texts("failures")["cannot-write"].format(error=reason)
+            raise _Failure(sheet_png, 0, failure) from None
     return Report(
         now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
     ).text(as_json)
@@ -164,21 +174,6 @@ def find_renderer() -> Renderer:
         render: Renderer = point.load()
         return render
     raise ImportError(f"no renderer registered under {SHEET_ENTRY_POINTS!r}")
-
-
-def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer | None) -> None:
-    """Write the sheet image with the renderer (Pillow), which the rules engine does not depend on."""
-    try:
-        render = renderer if renderer is not None else find_renderer()
-    except (ImportError, AttributeError) as error:
-        raise _Failure(out, 0, texts("failures")["no-renderer"].format(error=error)) from None
-    png = render(sheet, SHEET_LANG, settlement=settlement)
-    try:
-        with open(out, "wb") as file:
-            file.write(png)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise _Failure(out, 0, texts("failures")["cannot-write"].format(error=reason)) from None
 
 
 def conventions_text() -> str:
@@ -247,5 +242,4 @@ def _read(path: str) -> tuple[str, str]:
         return path, data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        byte = data[error.start]
-        raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
+        raise _Failure(path, line, f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None

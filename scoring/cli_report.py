@@ -21,8 +21,6 @@ CLI_LANG: Final = "en"  # the command line speaks English (numbers written the E
 
 @dataclass(frozen=True, slots=True)
 class Report:
-    """What `settle` and `replay` print: the totals, the balances and the transfers."""
-
     rules: Rules
     players: tuple[str, ...]
     totals: Totals

@@ -27,8 +27,6 @@ _POOL: Final = "pool_target"
 
 @dataclass(frozen=True, slots=True)
 class Protocol:
-    """A protocol file as read: its header and its records with their line numbers."""
-
     convention: str
     players: tuple[str, ...]
     pool: int | None
@@ -38,7 +36,6 @@ class Protocol:
     records: tuple[tuple[int, Record], ...] = ()
 
     def game(self) -> Game:
-        """The game the file describes: its frozen rules, players, first dealer and stake."""
         pool = {} if self.pool is None else {_POOL: str(self.pool)}  # the `# pool:` header
         rules = rules_for(self.convention, len(self.players), {**self.options, **pool})
         return Game(rules, self.players, self.dealer, self.stake)
@@ -65,8 +62,7 @@ def stake_text(stake: Fraction) -> str:
     """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
     exact = (p for p in range(_STAKE_PLACES) if (stake * 10**p).denominator == 1)
     places = next(exact, _STAKE_PLACES)  # rounded beyond nine places
-    whole = round(stake * 10**places)
-    digits = str(whole).rjust(places + 1, "0")
+    digits = str(round(stake * 10**places)).rjust(places + 1, "0")
     return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
