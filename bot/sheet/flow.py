@@ -26,7 +26,6 @@ def _sides(points: tuple[Point, ...]) -> tuple[tuple[float, float, float, float,
 
 
 def _cross_section(points: tuple[Point, ...], y: float) -> list[Interval]:
-    """The intervals of x inside the polygon on the horizontal line y."""
     xs = sorted(
         xa + (y - ya) * dx / dy
         for ya, yb, xa, dx, dy in _sides(points)
@@ -50,7 +49,6 @@ def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
 
 
 def _subtract(intervals: list[Interval], cut: Interval) -> list[Interval]:
-    """What the intervals keep left and right of `cut`, in order."""
     out: list[Interval] = []
     for lo, hi in intervals:
         if lo < cut[0]:
@@ -279,7 +277,6 @@ def lay(
 
 
 def _first_fit(candidates: Sequence[tuple[list[Item], int]], area: Area) -> list[TextRun]:
-    """The runs of the first (items, size) that fits; none when none does."""
     for shown, size in candidates:
         starts = arrange(shown, area, size)
         if starts is not None:

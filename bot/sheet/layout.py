@@ -202,7 +202,6 @@ def layout_sheet(
         box = (x, y, x + w, y + h)
         centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
         y += h
-    circle = model.Circle((cx, cy), r, "#ffffff", model.LINE, 3)
     # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
     # along it), in at most its room of px: smaller type, then cut with "…".
     x0, y0, x1, y1 = frame.sheet
@@ -261,7 +260,7 @@ def layout_sheet(
         start = scale(corner, centre, frame.radius / math.dist(corner, centre))
         shapes.append(model.Line(start, corner, 3, model.LINE))
     shapes.append(model.Rect(frame.sheet, None, model.LINE, 3))
-    shapes.append(circle)
+    shapes.append(model.Circle((cx, cy), r, "#ffffff", model.LINE, 3))
     shapes += [rect for rect, _ in tabs]
     runs = [run for _, run in tabs] + centre_runs + band_texts
 

@@ -89,8 +89,6 @@ SEAT_TINTS: Final = ("#e6eefc", "#e2f4ea", "#efe8fc", "#fbeadf")
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """The canvas of one table size and where its parts go."""
-
     sheet: Box
     strip: Box
     centre: Point  # of the circle, and of the concentric band rectangles
@@ -190,8 +188,6 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """A corrected running total: what was first written, and the correction's number."""
-
     wrong: Fraction
     number: int
 
