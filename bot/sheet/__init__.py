@@ -66,6 +66,11 @@ def rasterise(layout: model.Layout) -> Image.Image:
     return image
 
 
+def is_busy(layout: model.Layout) -> bool:
+    """So much text (a game of 20 deals or so) that the RGB PNG would come near `LIMIT`."""
+    return sum((r.box[2] - r.box[0]) * (r.box[3] - r.box[1]) for r in layout.runs) > BUSY
+
+
 def _palette() -> Image.Image:
     """The drawing's flat colours, then a 6×6×6 colour cube and a grey ramp to 256: a fixed
     palette, so every flat colour stays exact and an edge takes the nearest colour, fast."""
@@ -109,8 +114,7 @@ def render_sheet_png(
             sheet, lang, settlement=settlement, corrections=corrections, fold=fold
         )
         image = rasterise(layout)
-    busy = sum((r.box[2] - r.box[0]) * (r.box[3] - r.box[1]) for r in layout.runs) > BUSY
-    return encode_png(image, busy) if fold else encode_png(image, limit=None)
+    return encode_png(image, is_busy(layout)) if fold else encode_png(image, limit=None)
 
 
 # The full sheet (`/sheet full`) as an RGB PNG: every total, none folded behind "…".
