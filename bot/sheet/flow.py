@@ -158,8 +158,7 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
             found.append((y, math.ceil(lo), math.floor(hi)))
         y += max(2, step // 5)
     # best[i]: the most room rows give from found[i] down; after[i]: the next row a step lower.
-    ys = [row[0] for row in found]
-    after = [bisect_left(ys, row[0] + step) for row in found]
+    after = [bisect_left(found, row[0] + step, key=lambda row: row[0]) for row in found]
     best = [0] * (len(found) + 1)
     for i in range(len(found) - 1, -1, -1):
         best[i] = max(found[i][2] - found[i][1] + best[after[i]], best[i + 1])
@@ -244,11 +243,11 @@ def lay(
     runs = _first_fit([([*lead, *items], size) for size in style.totals], area)
     size = style.totals[-1]
     if runs or not items:  # an empty band: its caption, shorter if it must be
-        return runs or _first_fit([(list(head), size) for head in heads[1:]], area)
+        return runs or _first_fit([(head, size) for head in heads[1:]], area)
     # The mark of folded totals is a word rather than a number, so at the captions' size.
     rel = style.caption[1] / style.totals[-1]
     dots = [Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))]
-    best: tuple[int, list[Item], list[Start]] | None = None  # cut, and what fitted
+    best: tuple[int, Fitted] | None = None  # cut, and what fitted
     for index, head in enumerate(heads or [[]]):
         fitted: dict[int, Fitted] = {}
 
@@ -265,12 +264,11 @@ def lay(
         # (the first head without a fold was tried above; a shorter one may fit so)
         cut = 0 if index and fits(0) else fewest(cuts, fits)
         if cut is not None:
-            best = (cut, *fitted[cut])
+            best = (cut, fitted[cut])
             if cut == 0:
                 break
     if best is not None:
-        _, shown, starts = best
-        return emit(shown, starts, size)
+        return emit(*best[1], size)
     latest = list(items[-1:])
     resorts = [*([*head, *latest] for head in heads), [*dots, *latest], latest]
     return _first_fit([(shown, size) for shown in resorts], area)
