@@ -55,7 +55,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         elif command == "settle":
             text = settle_output(_read(path), args.json)
         else:
-            text = replay_output(_read(path), args.json, args.sheet, renderer)
+            text = replay_output(path, _read(path), args.json, args.sheet, renderer)
         print(text, end="", flush=True)
     except _Failure as failure:
         print(failure, file=sys.stderr)
@@ -120,25 +120,24 @@ def _arguments(words: Sequence[str]) -> Arguments:
     return Arguments(**vars(parser.parse_args(words)))
 
 
-def settle_output(source: tuple[str, str], as_json: bool) -> str:
+def settle_output(text: str, as_json: bool) -> str:
     """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
-    sheet = parse_paper_sheet(source[1])  # its errors are placed on the file by `main`
+    sheet = parse_paper_sheet(text)  # its errors are placed on the file by `main`
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
     return Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement).text(as_json)
 
 
 def replay_output(
-    source: tuple[str, str], as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
+    path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     from scoring.protocol import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle
 
-    path, text = source
     protocol = parse_protocol(text)  # its errors are placed on the file by `main`
     game = protocol.game()
     records = [record for _, record in protocol.records]
@@ -236,15 +235,15 @@ def message(error: ScoringError) -> str:
     return " ".join(text.split())  # one line, whatever the input held
 
 
-def _read(path: str) -> tuple[str, str]:
-    """The file's text as (path, text); a missing file or bytes that are not UTF-8 are `_Failure`s."""
+def _read(path: str) -> str:
+    """The file's text; a missing file or bytes that are not UTF-8 are `_Failure`s."""
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as error:
         raise _Failure(path, 0, f"cannot read: {error.strerror or type(error).__name__}") from None
     try:
-        return path, data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
         raise _Failure(path, line, f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None

@@ -182,7 +182,7 @@ def layout_sheet(
     names = sheet.game.players
     parts = sectors(size, frame)
 
-    shapes: list[model.Shape] = [model.Rect((0, 0, frame.width, frame.height), model.BACKGROUND)]
+    shapes: list[model.Shape] = [model.Rect((0, 0, model.WIDTH, model.HEIGHT), model.BACKGROUND)]
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
@@ -269,7 +269,7 @@ def layout_sheet(
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     runs += strip_runs(sheet, settlement, lang, style, runs, strip_area)
-    return model.Layout(frame.width, frame.height, tuple(shapes), tuple(runs))
+    return model.Layout(model.WIDTH, model.HEIGHT, tuple(shapes), tuple(runs))
 
 
 # -- the strip under the drawing -----------------------------------------------------------------

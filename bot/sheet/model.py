@@ -94,8 +94,6 @@ class Frame:
     centre: Point  # of the circle, and of the concentric band rectangles
     scales: tuple[float, float]  # the mountain's and the pool's outer edges (0 centre, 1 edge)
     radius: float = 72
-    width: int = WIDTH
-    height: int = HEIGHT
 
 
 FRAMES: Final[Mapping[int, Frame]] = {
