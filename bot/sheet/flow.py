@@ -7,7 +7,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Final
 
 from bot.sheet.model import INK, PAD, Box, Point, RunKind, Style, TextRun, metrics, text_width
@@ -102,10 +102,8 @@ class Area:
             if not intervals:
                 return []
             intervals = _intersect(intervals, _cross_section(self.points, y))
-        for obstacle in self.obstacles:
-            span = obstacle.span(top, bottom)
-            if span is not None:
-                intervals = _subtract(intervals, span)
+        spans = (obstacle.span(top, bottom) for obstacle in self.obstacles)
+        intervals = reduce(_subtract, (span for span in spans if span is not None), intervals)
         return [(lo + PAD, hi - PAD) for lo, hi in intervals if hi - lo > 3 * PAD]
 
 
