@@ -362,7 +362,6 @@ def _decimal_text(value: Fraction) -> str:
 
 
 def columns(rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
-    """Rows as aligned text columns; the columns in `right` (numbers) are right-aligned."""
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
     return [
         "  ".join(

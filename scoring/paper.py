@@ -245,7 +245,6 @@ def _quote(value: object) -> str:
     return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
 
 
-# --- Written back: as a `/calc` message, and as a sheet with no records ---
 def as_sheet(paper: PaperSheet) -> Sheet:
     """The paper sheet as a `Sheet` with no records, each total written at index −1."""
     game = Game(paper.rules, paper.players, 0, paper.stake)

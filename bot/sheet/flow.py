@@ -224,7 +224,6 @@ def flow(items: Sequence[Item], area: Area, largest: int, smallest: int) -> list
     return [] if found is None else emit(items, *found)
 
 
-# -- a band's totals -----------------------------------------------------------------------------
 # Sizes step by about a seventh and totals fold a few at a time, so what is drawn stays where it is
 # while a column grows.
 Fitted = tuple[list[Item], list[Start]]  # the items shown, where each starts

@@ -27,8 +27,6 @@ NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.
 
 @dataclass(frozen=True, slots=True)
 class Sector:
-    """One player's part of the drawing: the clockwise path along the edge and its whists parts."""
-
     seat: int
     path: tuple[Point, ...]  # on the outer edge, clockwise, from the previous player's line
     parts: tuple[tuple[tuple[Point, ...], int], ...]  # (sub-path, whists target)
@@ -270,9 +268,6 @@ def layout_sheet(
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     runs += strip_runs(sheet, settlement, lang, style, runs, strip_area)
     return model.Layout(model.WIDTH, model.HEIGHT, tuple(shapes), tuple(runs))
-
-
-# -- the strip under the drawing -----------------------------------------------------------------
 
 
 def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
