@@ -99,30 +99,29 @@ class _Header:
             self.fields[key] = (line, value)
 
     def protocol(self) -> Protocol:
-        fields = self.fields
-        if "convention" not in fields:
+        if "convention" not in self.fields:
             raise _bad_header(0, "", "no-convention")
-        if "players" not in fields:
+        if "players" not in self.fields:
             raise _bad_header(0, "", "missing", "bad-players")
-        line, value = fields["convention"]
+        line, value = self.fields["convention"]
         with _at_line(line):
             convention = canonical_convention(value)
-        line, value = fields["players"]
+        line, value = self.fields["players"]
         players = _check_names(tuple(value.split()), line)
         options = {name: raw for name, (_, raw) in self.options.items() if name != _POOL}
         pool: int | None = None
-        if (pool_entry := fields.get("pool") or self.options.get(_POOL)) is not None:
+        if (pool_entry := self.fields.get("pool") or self.options.get(_POOL)) is not None:
             with _at_line(pool_entry[0]):
                 pool = cast(int, parse_option(_POOL, pool_entry[1]))
         stake: Fraction | None = None
-        if "stake" in fields:
-            line, value = fields["stake"]
+        if "stake" in self.fields:
+            line, value = self.fields["stake"]
             if not _STAKE_RE.fullmatch(value):
                 raise _bad_header(line, value, "stake")
             stake = Fraction(value)
         dealer = 0
-        if "dealer" in fields:
-            line, value = fields["dealer"]
+        if "dealer" in self.fields:
+            line, value = self.fields["dealer"]
             with _at_line(line):
                 dealer = resolve_player(value, Table(players))
         return Protocol(convention, players, pool, stake, dealer, options)
