@@ -137,9 +137,9 @@ def read_names(
         if name.casefold() in (n.casefold() for n in names):
             raise _error("calc-same-name", name, {}, sheet, line, text)
         names.append(name)
-    if len(names) < 3:
-        line, text = rows[len(names)] if len(names) < len(rows) else (0, " ".join(words))
-        raise _error("calc-player-count", "", {"count": str(len(names))}, sheet, line, text)
+    if len(names) < 3:  # (every line gave a name: none is left to quote)
+        count = {"count": str(len(names))}
+        raise _error("calc-player-count", "", count, sheet, 0, " ".join(words))
     return tuple(names)
 
 
