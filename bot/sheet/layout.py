@@ -341,9 +341,21 @@ def strip_runs(
             Item((word(words["last_deal"].format(number=number), model.MUTED), *segs)),
         ]
 
-    def balances(plan: set[str]) -> list[Item]:
-        """Each player's balance if the game ended now, in whists and, with a stake, in money."""
-        items = [NEWLINE]
+    # Some pool or mountain points were given by another player: the replay says so, a sheet
+    # made otherwise is read.
+    helped = sheet.helped
+    if helped is None:
+        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
+    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
+    present = {"help": helped, "correction": corrected, "folded": folded}
+    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
+    # each gives up one more thing than the one before; giving up more only makes it fit more easily
+    tried: dict[int, list[TextRun]] = {}
+
+    def fits(given: int) -> bool:
+        plan = set(shown[given:])
+        # Each player's balance if the game ended now, in whists and, with a stake, in money.
+        items = [*head, *(overrides if "overrides" in plan else []), NEWLINE]
         if "label" in plan:
             label = words["balance_final"] if sheet.finished else words["balance_now"]
             items.append(Item((word(label, model.MUTED),), gap=0.5))
@@ -360,22 +372,6 @@ def strip_runs(
                 cash = money(settlement.money[seat], lang, signed=True)
                 segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
             items.append(Item(tuple(segs), gap=0.9))
-        return items
-
-    # Some pool or mountain points were given by another player: the replay says so, a sheet
-    # made otherwise is read.
-    helped = sheet.helped
-    if helped is None:
-        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
-    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
-    present = {"help": helped, "correction": corrected, "folded": folded}
-    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
-    # each gives up one more thing than the one before; giving up more only makes it fit more easily
-    tried: dict[int, list[TextRun]] = {}
-
-    def fits(given: int) -> bool:
-        plan = set(shown[given:])
-        items = head + (overrides if "overrides" in plan else []) + balances(plan)
         items += last if "last" in plan else []
         for key in ("folded", "correction", "help"):  # the legend, a line each, in grey words
             if key in plan:
