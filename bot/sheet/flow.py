@@ -148,13 +148,12 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     height = sum(metrics(size))
     step = height + 1
     found: list[Row] = []
-    y, bottom = math.ceil(area.top), max(point[1] for point in area.points)
-    while y + height + PAD <= bottom:
+    top, bottom = math.ceil(area.top), max(point[1] for point in area.points)
+    for y in range(top, math.floor(bottom - height - PAD) + 1, max(2, step // 5)):
         spans = area.row(y, y + height)
         if spans:
             lo, hi = max(spans, key=lambda span: span[1] - span[0])
             found.append((y, math.ceil(lo), math.floor(hi)))
-        y += max(2, step // 5)
     # best[i]: the most room rows give from found[i] down; after[i]: the next row a step lower.
     after = [bisect_left(found, row[0] + step, key=lambda row: row[0]) for row in found]
     best = [0] * (len(found) + 1)
