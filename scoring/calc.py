@@ -137,21 +137,20 @@ def read_names(
         if name.casefold() in (n.casefold() for n in names):
             raise _error("calc-same-name", name, {}, sheet, line, text)
         names.append(name)
-    if len(names) < 3:
-        line, text = rows[len(names)] if len(names) < len(rows) else (0, " ".join(words))
-        raise _error("calc-player-count", "", {"count": str(len(names))}, sheet, line, text)
+    if len(names) < 3:  # (every line gave a name: none is left to quote)
+        count = {"count": str(len(names))}
+        raise _error("calc-player-count", "", count, sheet, 0, " ".join(words))
     return tuple(names)
 
 
 def parse_player_line(
-    text: str, names: Sequence[str], line: int = 0, name: str | None = None, lang: str = "en"
+    text: str, names: Sequence[str], name: str, line: int = 0, lang: str = "en"
 ) -> PlayerLine:
-    """`Anna pool 10 mountain 14 whists Boris 30`; with `name` the name may be left out."""
+    """`Anna pool 10 mountain 14 whists Boris 30`, `name`'s line: his name may be left out."""
     all_words = split_words(text)
-    me = name if name is not None else (all_words or [""])[0].rstrip(":")
-    if name is None or (all_words and all_words[0].rstrip(":").casefold() == name.casefold()):
+    if all_words and all_words[0].rstrip(":").casefold() == name.casefold():
         all_words = all_words[1:]
-    example = line_example(me, names, lang)
+    example = line_example(name, names, lang)
     columns: dict[str, Fraction] = {}
     whists: dict[str, Fraction] = {}
     column: str | None = None  # the column the words now fill
@@ -174,7 +173,7 @@ def parse_player_line(
             if not (target := find_name(word, names) or ""):
                 params = {"players": ", ".join(names)}
                 raise _error("calc-unknown-name", word, params, example, line, text)
-            if target.casefold() == me.casefold():
+            if target.casefold() == name.casefold():
                 raise _error("calc-whists-self", word, {}, example, line, text)
             if target in whists:
                 raise _error("calc-repeated", word, {}, example, line, text)
@@ -191,7 +190,7 @@ def parse_player_line(
         else:
             columns[found] = value
     return PlayerLine(
-        me, columns.get("pool"), columns.get("mountain", Fraction(0)), tuple(whists.items())
+        name, columns.get("pool"), columns.get("mountain", Fraction(0)), tuple(whists.items())
     )
 
 
@@ -228,8 +227,7 @@ def build_sheet(
 
 def split_words(text: str) -> list[str]:
     """The words of a line: `,` `;` `:` only separate (not a decimal comma), lone dashes go."""
-    words = _SEPARATOR.sub(" ", text).split()
-    return [w for w in words if w not in _DASHES]
+    return [w for w in _SEPARATOR.sub(" ", text).split() if w not in _DASHES]
 
 
 def find_name(word: str, names: Sequence[str]) -> str | None:

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
 from typing import TYPE_CHECKING, Final
 
 from scoring.errors import ScoringError
 
 if TYPE_CHECKING:
     from scoring.replay import Standing
+    from scoring.rules import Rules
     from scoring.settle import Settlement
-    from scoring.sheet import Sheet
+    from scoring.sheet import Sheet, Totals
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
-CLI_LANG: Final = "en"  # the command line speaks English; its texts are in locales/*.toml [cli]
+CLI_LANG: Final = (
+    "en"  # the command line speaks English: its texts (locales/*.toml [cli]), numbers
+)
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
 
@@ -48,7 +55,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         elif command == "settle":
             text = settle_output(_read(path), args.json)
         else:
-            text = replay_output(_read(path), args.json, args.sheet, renderer)
+            text = replay_output(path, _read(path), args.json, args.sheet, renderer)
         print(text, end="", flush=True)
     except _Failure as failure:
         print(failure, file=sys.stderr)
@@ -64,8 +71,6 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
 
 @dataclass(frozen=True, slots=True)
 class Arguments:
-    """A command line as read: the command, its file, `--json` and `--sheet OUT.png`."""
-
     command: str
     file: str = ""
     json: bool = False
@@ -115,27 +120,24 @@ def _arguments(words: Sequence[str]) -> Arguments:
     return Arguments(**vars(parser.parse_args(words)))
 
 
-def settle_output(source: tuple[str, str], as_json: bool) -> str:
+def settle_output(text: str, as_json: bool) -> str:
     """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
-    from scoring.cli_report import Report
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
-    sheet = parse_paper_sheet(source[1])  # its errors are placed on the file by `main`
+    sheet = parse_paper_sheet(text)  # its errors are placed on the file by `main`
     settlement = settle(sheet.rules, sheet.totals, sheet.stake)
     return Report(sheet.rules, sheet.players, sheet.totals, sheet.stake, settlement).text(as_json)
 
 
 def replay_output(
-    source: tuple[str, str], as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
+    path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
     """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
-    from scoring.cli_report import Report
     from scoring.protocol import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle
 
-    path, text = source
     protocol = parse_protocol(text)  # its errors are placed on the file by `main`
     game = protocol.game()
     records = [record for _, record in protocol.records]
@@ -150,7 +152,20 @@ def replay_output(
         raise _Failure(path, line, error) from None
     settlement = settle(now.rules, now.totals, game.stake)
     if sheet_png is not None and sheet is not None:
-        _render(sheet_png, sheet, settlement, renderer)
+        # The image is drawn by a renderer (Pillow), which the rules engine does not depend on.
+        try:
+            render = renderer if renderer is not None else find_renderer()
+        except (ImportError, AttributeError) as error:
+            failure = texts("failures")["no-renderer"].format(error=error)
+            raise _Failure(sheet_png, 0, failure) from None
+        png = render(sheet, SHEET_LANG, settlement=settlement)
+        try:
+            with open(sheet_png, "wb") as file:
+                file.write(png)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            failure = texts("failures")["cannot-write"].format(error=reason)
+            raise _Failure(sheet_png, 0, failure) from None
     return Report(
         now.rules, game.players, now.totals, game.stake, settlement, now.deals, now.finished
     ).text(as_json)
@@ -166,25 +181,9 @@ def find_renderer() -> Renderer:
     raise ImportError(f"no renderer registered under {SHEET_ENTRY_POINTS!r}")
 
 
-def _render(out: str, sheet: Sheet, settlement: Settlement, renderer: Renderer | None) -> None:
-    """Write the sheet image with the renderer (Pillow), which the rules engine does not depend on."""
-    try:
-        render = renderer if renderer is not None else find_renderer()
-    except (ImportError, AttributeError) as error:
-        raise _Failure(out, 0, texts("failures")["no-renderer"].format(error=error)) from None
-    png = render(sheet, SHEET_LANG, settlement=settlement)
-    try:
-        with open(out, "wb") as file:
-            file.write(png)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise _Failure(out, 0, texts("failures")["cannot-write"].format(error=reason)) from None
-
-
 def conventions_text() -> str:
     """Every preset with its aliases, then every option with each preset's value and its meaning."""
     from locales import catalog
-    from scoring.cli_report import columns
     from scoring.rules import ALIASES, OPTION_NAMES, PRESETS, format_option, rules_for
 
     lines = ["Presets (aliases):"]
@@ -236,16 +235,138 @@ def message(error: ScoringError) -> str:
     return " ".join(text.split())  # one line, whatever the input held
 
 
-def _read(path: str) -> tuple[str, str]:
-    """The file's text as (path, text); a missing file or bytes that are not UTF-8 are `_Failure`s."""
+def _read(path: str) -> str:
+    """The file's text; a missing file or bytes that are not UTF-8 are `_Failure`s."""
     try:
         with open(path, "rb") as file:
             data = file.read()
     except OSError as error:
         raise _Failure(path, 0, f"cannot read: {error.strerror or type(error).__name__}") from None
     try:
-        return path, data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        byte = data[error.start]
-        raise _Failure(path, line, f"not UTF-8 text (byte 0x{byte:02x})") from None
+        raise _Failure(path, line, f"not UTF-8 text (byte 0x{data[error.start]:02x})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    rules: Rules
+    players: tuple[str, ...]
+    totals: Totals
+    stake: Fraction | None
+    settlement: Settlement
+    deals: int | None = None  # replay only
+    finished: bool | None = None
+
+    def data(self) -> dict[str, object]:
+        """The JSON object of cli.md; numbers rounded to 2 decimals, whole ones as integers."""
+        names, totals, settlement = self.players, self.totals, self.settlement
+        data: dict[str, object] = {"convention": self.rules.convention, "players": list(names)}
+        if self.deals is not None:
+            data |= {"deals": self.deals, "finished": self.finished}
+        data["pool"] = {n: json_number(v) for n, v in zip(names, totals.pool, strict=True)}
+        data["mountain"] = {n: json_number(v) for n, v in zip(names, totals.mountain, strict=True)}
+        data["whists"] = {
+            writer: {on: json_number(row[j]) for j, on in enumerate(names) if j != i}
+            for i, (writer, row) in enumerate(zip(names, totals.whists, strict=True))
+        }
+        balances = settlement.balances
+        data["balances"] = {n: json_number(b) for n, b in zip(names, balances, strict=True)}
+        data["balances_exact"] = {n: str(b) for n, b in zip(names, balances, strict=True)}
+        if self.stake is not None and settlement.money is not None:
+            data["stake"] = _decimal_text(self.stake)
+            data["money"] = {n: str(m) for n, m in zip(names, settlement.money, strict=True)}
+        data["transfers"] = [
+            {"from": names[t.debtor], "to": names[t.creditor], "whists": json_number(t.whists)}
+            | ({} if t.money is None else {"money": str(t.money)})
+            for t in settlement.transfers
+        ]
+        return data
+
+    def text(self, as_json: bool) -> str:
+        return dump_json(self.data()) + "\n" if as_json else self.table()
+
+    def table(self) -> str:
+        names, totals, settlement = self.players, self.totals, self.settlement
+        overrides = self.rules.overrides(len(names))
+        overrides.pop("pool_target", None)  # said just below
+        head = f"{self.rules.convention}, pool {self.rules.pool_target}"
+        if overrides:
+            head += "; " + " ".join(f"{k}={v}" for k, v in overrides.items())
+        if self.stake is not None:
+            head += f"; stake {_decimal_text(self.stake)} a whist"
+        if self.deals is not None:
+            deals = f"{self.deals} deal" + ("" if self.deals == 1 else "s")
+            head += f"; {deals}, {'finished' if self.finished else 'not finished'}"
+        rows = [["", "pool", "mountain", *(f"on {n}" for n in names)]]
+        for i, name in enumerate(names):
+            whists = ["-" if i == j else short_number(w) for j, w in enumerate(totals.whists[i])]
+            pool, mountain = totals.pool[i], totals.mountain[i]
+            rows.append([name, short_number(pool), short_number(mountain), *whists])
+        lines = [head, "", *columns(rows, right=range(1, len(rows[0])))]
+
+        exact = any(b.denominator != 1 for b in settlement.balances)
+        money = settlement.money
+        rows = [
+            ["balance", "whists", *(["exact"] if exact else []), *(["money"] if money else [])]
+        ]
+        for i, (name, balance) in enumerate(zip(names, settlement.balances, strict=True)):
+            fraction = ["" if balance.denominator == 1 else str(balance)] if exact else []
+            owed = [] if money is None else [str(money[i])]
+            rows.append([name, short_number(balance, sign=True), *fraction, *owed])
+        lines += ["", *columns(rows, right=range(1, len(rows[0])))]
+
+        lines += ["", "transfers:" if settlement.transfers else "transfers: none"]
+        for t in settlement.transfers:
+            paid = "" if t.money is None else f" = {t.money}"
+            who = f"{names[t.debtor]} → {names[t.creditor]}"
+            lines.append(f"  {who}: {short_number(t.whists)} whists{paid}")
+        return "\n".join(lines) + "\n"
+
+
+def json_number(value: Fraction) -> int | Decimal:
+    """The exact value rounded to 2 decimals (halves away from zero); a whole number as an int."""
+    magnitude = floor(abs(value) * 100 + Fraction(1, 2))
+    hundredths = magnitude if value >= 0 else -magnitude
+    if hundredths % 100 == 0:
+        return hundredths // 100
+    return Decimal(hundredths).scaleb(-2).normalize()
+
+
+def short_number(value: Fraction, sign: bool = False) -> str:
+    """Whole, or one decimal with an ASCII minus (settlement.md "Exactness and rounding")."""
+    from locales import numbers
+
+    return numbers.decimal(value, CLI_LANG, signed=sign, minus="-")
+
+
+def dump_json(value: object) -> str:
+    """JSON text with `Decimal` numbers written exactly (the standard encoder would need floats)."""
+    ascii_only = (sys.stdout.encoding or "").lower().replace("-", "") != "utf8"
+    if isinstance(value, Mapping):
+        items = (f"{dump_json(str(k))}: {dump_json(v)}" for k, v in value.items())
+        return "{" + ", ".join(items) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(dump_json(v) for v in value) + "]"
+    if isinstance(value, Decimal):
+        return str(value)
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+def _decimal_text(value: Fraction) -> str:
+    """A stake as money is written: at least two decimals ("0.10"), more only when it has them."""
+    if (value * 100).denominator == 1:
+        return str(Decimal(int(value * 100)).scaleb(-2))
+    return str(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def columns(rows: Sequence[Sequence[str]], right: Sequence[int]) -> list[str]:
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    return [
+        "  ".join(
+            cell.rjust(widths[k]) if k in right else cell.ljust(widths[k])
+            for k, cell in enumerate(row)
+        ).rstrip()
+        for row in rows
+    ]

@@ -129,7 +129,19 @@ def _parse(text: str) -> PaperSheet:
     if (unknown := next((key for key in sheet if key not in FIELDS), None)) is not None:
         raise _bad(unknown, unknown, "field")
     players = _players(sheet.get("players"))
-    rules = _rules(sheet, len(players))
+    convention = sheet.get("convention", "sochi")
+    if not isinstance(convention, str):
+        raise _bad("convention", convention, "string")
+    options = _object(sheet.get("options", {}), "options")
+    overrides = {name: _option_text(value, f"options.{name}") for name, value in options.items()}
+    if "pool_target" in sheet:
+        if "pool_target" in options:
+            raise _bad("pool_target", sheet["pool_target"], "once")
+        overrides["pool_target"] = _option_text(sheet["pool_target"], "pool_target")
+    try:
+        rules = rules_for(convention, len(players), overrides)
+    except OptionError as error:
+        raise ProtocolError.at(0, error) from None
     pool, mountain, whists = (sheet.get(key) for key in ("pool", "mountain", "whists"))
     pools = {} if pool is None else _amounts(pool, players, "pool")
     if pool is not None and (missing := [name for name in players if name not in pools]):
@@ -164,22 +176,6 @@ def _players(value: object) -> tuple[str, ...]:
             raise ProtocolError("bad-players", name, {"problem": "same-name"}, EXAMPLE)
         names.append(name)
     return tuple(names)
-
-
-def _rules(sheet: Mapping[str, object], players: int) -> Rules:
-    convention = sheet.get("convention", "sochi")
-    if not isinstance(convention, str):
-        raise _bad("convention", convention, "string")
-    options = _object(sheet.get("options", {}), "options")
-    overrides = {name: _option_text(value, f"options.{name}") for name, value in options.items()}
-    if "pool_target" in sheet:
-        if "pool_target" in options:
-            raise _bad("pool_target", sheet["pool_target"], "once")
-        overrides["pool_target"] = _option_text(sheet["pool_target"], "pool_target")
-    try:
-        return rules_for(convention, players, overrides)
-    except OptionError as error:
-        raise ProtocolError.at(0, error) from None
 
 
 def _option_text(value: object, field: str) -> str:
@@ -245,7 +241,6 @@ def _quote(value: object) -> str:
     return text if len(text) <= _SPAN else text[: _SPAN - 1] + "…"
 
 
-# --- Written back: as a `/calc` message, and as a sheet with no records ---
 def as_sheet(paper: PaperSheet) -> Sheet:
     """The paper sheet as a `Sheet` with no records, each total written at index −1."""
     game = Game(paper.rules, paper.players, 0, paper.stake)

@@ -27,8 +27,6 @@ _POOL: Final = "pool_target"
 
 @dataclass(frozen=True, slots=True)
 class Protocol:
-    """A protocol file as read: its header and its records with their line numbers."""
-
     convention: str
     players: tuple[str, ...]
     pool: int | None
@@ -38,7 +36,6 @@ class Protocol:
     records: tuple[tuple[int, Record], ...] = ()
 
     def game(self) -> Game:
-        """The game the file describes: its frozen rules, players, first dealer and stake."""
         pool = {} if self.pool is None else {_POOL: str(self.pool)}  # the `# pool:` header
         rules = rules_for(self.convention, len(self.players), {**self.options, **pool})
         return Game(rules, self.players, self.dealer, self.stake)
@@ -65,8 +62,7 @@ def stake_text(stake: Fraction) -> str:
     """A stake as a protocol file and every export write it: a decimal (`0.5`, never `1/2`)."""
     exact = (p for p in range(_STAKE_PLACES) if (stake * 10**p).denominator == 1)
     places = next(exact, _STAKE_PLACES)  # rounded beyond nine places
-    whole = round(stake * 10**places)
-    digits = str(whole).rjust(places + 1, "0")
+    digits = str(round(stake * 10**places)).rjust(places + 1, "0")
     return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
@@ -103,30 +99,29 @@ class _Header:
             self.fields[key] = (line, value)
 
     def protocol(self) -> Protocol:
-        fields = self.fields
-        if "convention" not in fields:
+        if "convention" not in self.fields:
             raise _bad_header(0, "", "no-convention")
-        if "players" not in fields:
+        if "players" not in self.fields:
             raise _bad_header(0, "", "missing", "bad-players")
-        line, value = fields["convention"]
+        line, value = self.fields["convention"]
         with _at_line(line):
             convention = canonical_convention(value)
-        line, value = fields["players"]
+        line, value = self.fields["players"]
         players = _check_names(tuple(value.split()), line)
         options = {name: raw for name, (_, raw) in self.options.items() if name != _POOL}
         pool: int | None = None
-        if (pool_entry := fields.get("pool") or self.options.get(_POOL)) is not None:
+        if (pool_entry := self.fields.get("pool") or self.options.get(_POOL)) is not None:
             with _at_line(pool_entry[0]):
                 pool = cast(int, parse_option(_POOL, pool_entry[1]))
         stake: Fraction | None = None
-        if "stake" in fields:
-            line, value = fields["stake"]
+        if "stake" in self.fields:
+            line, value = self.fields["stake"]
             if not _STAKE_RE.fullmatch(value):
                 raise _bad_header(line, value, "stake")
             stake = Fraction(value)
         dealer = 0
-        if "dealer" in fields:
-            line, value = fields["dealer"]
+        if "dealer" in self.fields:
+            line, value = self.fields["dealer"]
             with _at_line(line):
                 dealer = resolve_player(value, Table(players))
         return Protocol(convention, players, pool, stake, dealer, options)

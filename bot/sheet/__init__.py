@@ -36,11 +36,16 @@ def mask(text: str, size: int, bold: bool) -> tuple[Image.Image, int, int]:
     return coverage, left, top
 
 
-def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[model.Shape, ...], k: int) -> None:
+def rasterise(layout: model.Layout) -> Image.Image:
+    """The layout's pixels (RGB): shapes drawn twice as large, scaled down (smooth), then text."""
+    k = SUPERSAMPLE
+
     def box(b: model.Box) -> model.Box:
         return (b[0] * k, b[1] * k, b[2] * k - 1, b[3] * k - 1)
 
-    for shape in shapes:
+    big = Image.new("RGB", (layout.width * k, layout.height * k), model.BACKGROUND)
+    draw = ImageDraw.Draw(big)
+    for shape in layout.shapes:
         if isinstance(shape, model.Region):
             if shape.fill is not None:
                 draw.polygon([(x * k, y * k) for x, y in shape.points], fill=shape.fill)
@@ -54,14 +59,7 @@ def _draw_shapes(draw: ImageDraw.ImageDraw, shapes: tuple[model.Shape, ...], k: 
         else:
             radius, width = shape.radius * k, shape.width * k
             draw.rounded_rectangle(box(shape.box), radius, shape.fill, shape.outline, width)
-
-
-def rasterise(layout: model.Layout) -> Image.Image:
-    """The layout's pixels (RGB): shapes drawn twice as large, scaled down (smooth), then text."""
-    size = (layout.width * SUPERSAMPLE, layout.height * SUPERSAMPLE)
-    big = Image.new("RGB", size, model.BACKGROUND)
-    _draw_shapes(ImageDraw.Draw(big), layout.shapes, SUPERSAMPLE)
-    image = big.reduce(SUPERSAMPLE)
+    image = big.reduce(k)
     for run in layout.runs:
         coverage, left, top = mask(run.text, run.size, run.bold)
         image.paste(run.color, (int(run.x) + left, int(run.y) + top), coverage)
@@ -94,15 +92,12 @@ PALETTE: Final = _palette()
 
 def encode_png(image: Image.Image, busy: bool = False, limit: int | None = LIMIT) -> bytes:
     """The PNG: RGB, or in `PALETTE` when `busy` or the RGB one passes `limit` (None: never)."""
-    if not busy or limit is None:
+    if not busy:
         out = io.BytesIO()
         image.save(out, "PNG", compress_level=LEVEL)
         if limit is None or out.tell() < limit:
             return out.getvalue()
-    paletted = image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    paletted.save(out, "PNG", compress_level=LEVEL)
-    return out.getvalue()
+    return encode_png(image.quantize(palette=PALETTE, dither=Image.Dither.NONE), limit=None)
 
 
 def render_sheet_png(

@@ -7,7 +7,7 @@ import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Final
 
 from bot.sheet.model import INK, PAD, Box, Point, RunKind, Style, TextRun, metrics, text_width
@@ -26,7 +26,6 @@ def _sides(points: tuple[Point, ...]) -> tuple[tuple[float, float, float, float,
 
 
 def _cross_section(points: tuple[Point, ...], y: float) -> list[Interval]:
-    """The intervals of x inside the polygon on the horizontal line y."""
     xs = sorted(
         xa + (y - ya) * dx / dy
         for ya, yb, xa, dx, dy in _sides(points)
@@ -50,7 +49,6 @@ def _intersect(a: list[Interval], b: list[Interval]) -> list[Interval]:
 
 
 def _subtract(intervals: list[Interval], cut: Interval) -> list[Interval]:
-    """What the intervals keep left and right of `cut`, in order."""
     out: list[Interval] = []
     for lo, hi in intervals:
         if lo < cut[0]:
@@ -104,10 +102,8 @@ class Area:
             if not intervals:
                 return []
             intervals = _intersect(intervals, _cross_section(self.points, y))
-        for obstacle in self.obstacles:
-            span = obstacle.span(top, bottom)
-            if span is not None:
-                intervals = _subtract(intervals, span)
+        spans = (obstacle.span(top, bottom) for obstacle in self.obstacles)
+        intervals = reduce(_subtract, (span for span in spans if span is not None), intervals)
         return [(lo + PAD, hi - PAD) for lo, hi in intervals if hi - lo > 3 * PAD]
 
 
@@ -152,16 +148,14 @@ def rows(area: Area, size: int) -> tuple[Row, ...]:
     height = sum(metrics(size))
     step = height + 1
     found: list[Row] = []
-    y, bottom = math.ceil(area.top), max(point[1] for point in area.points)
-    while y + height + PAD <= bottom:
+    top, bottom = math.ceil(area.top), max(point[1] for point in area.points)
+    for y in range(top, math.floor(bottom - height - PAD) + 1, max(2, step // 5)):
         spans = area.row(y, y + height)
         if spans:
             lo, hi = max(spans, key=lambda span: span[1] - span[0])
             found.append((y, math.ceil(lo), math.floor(hi)))
-        y += max(2, step // 5)
     # best[i]: the most room rows give from found[i] down; after[i]: the next row a step lower.
-    ys = [row[0] for row in found]
-    after = [bisect_left(ys, row[0] + step) for row in found]
+    after = [bisect_left(found, row[0] + step, key=lambda row: row[0]) for row in found]
     best = [0] * (len(found) + 1)
     for i in range(len(found) - 1, -1, -1):
         best[i] = max(found[i][2] - found[i][1] + best[after[i]], best[i + 1])
@@ -229,7 +223,6 @@ def flow(items: Sequence[Item], area: Area, largest: int, smallest: int) -> list
     return [] if found is None else emit(items, *found)
 
 
-# -- a band's totals -----------------------------------------------------------------------------
 # Sizes step by about a seventh and totals fold a few at a time, so what is drawn stays where it is
 # while a column grows.
 Fitted = tuple[list[Item], list[Start]]  # the items shown, where each starts
@@ -246,11 +239,11 @@ def lay(
     runs = _first_fit([([*lead, *items], size) for size in style.totals], area)
     size = style.totals[-1]
     if runs or not items:  # an empty band: its caption, shorter if it must be
-        return runs or _first_fit([(list(head), size) for head in heads[1:]], area)
+        return runs or _first_fit([(head, size) for head in heads[1:]], area)
     # The mark of folded totals is a word rather than a number, so at the captions' size.
     rel = style.caption[1] / style.totals[-1]
     dots = [Item((Seg("….", rel=rel, kind=RunKind.ELLIPSIS, band=band),))]
-    best: tuple[int, list[Item], list[Start]] | None = None  # cut, and what fitted
+    best: tuple[int, Fitted] | None = None  # cut, and what fitted
     for index, head in enumerate(heads or [[]]):
         fitted: dict[int, Fitted] = {}
 
@@ -267,19 +260,17 @@ def lay(
         # (the first head without a fold was tried above; a shorter one may fit so)
         cut = 0 if index and fits(0) else fewest(cuts, fits)
         if cut is not None:
-            best = (cut, *fitted[cut])
+            best = (cut, fitted[cut])
             if cut == 0:
                 break
     if best is not None:
-        _, shown, starts = best
-        return emit(shown, starts, size)
+        return emit(*best[1], size)
     latest = list(items[-1:])
     resorts = [*([*head, *latest] for head in heads), [*dots, *latest], latest]
     return _first_fit([(shown, size) for shown in resorts], area)
 
 
 def _first_fit(candidates: Sequence[tuple[list[Item], int]], area: Area) -> list[TextRun]:
-    """The runs of the first (items, size) that fits; none when none does."""
     for shown, size in candidates:
         starts = arrange(shown, area, size)
         if starts is not None:

@@ -27,8 +27,6 @@ NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.
 
 @dataclass(frozen=True, slots=True)
 class Sector:
-    """One player's part of the drawing: the clockwise path along the edge and its whists parts."""
-
     seat: int
     path: tuple[Point, ...]  # on the outer edge, clockwise, from the previous player's line
     parts: tuple[tuple[tuple[Point, ...], int], ...]  # (sub-path, whists target)
@@ -182,7 +180,7 @@ def layout_sheet(
     names = sheet.game.players
     parts = sectors(size, frame)
 
-    shapes: list[model.Shape] = [model.Rect((0, 0, frame.width, frame.height), model.BACKGROUND)]
+    shapes: list[model.Shape] = [model.Rect((0, 0, model.WIDTH, model.HEIGHT), model.BACKGROUND)]
     # The circle in the centre: the pool size over the stake (or the word "pool" without one), a
     # text too wide for it shrinking down to the smallest number.
     (cx, cy), r = centre, frame.radius
@@ -202,7 +200,6 @@ def layout_sheet(
         box = (x, y, x + w, y + h)
         centre_runs.append(TextRun(text, x, y, box, em, bold, colour, RunKind.CENTRE))
         y += h
-    circle = model.Circle((cx, cy), r, "#ffffff", model.LINE, 3)
     # Each name in white in a coloured tab on the edge (centred, at a corner, or going `toward`
     # along it), in at most its room of px: smaller type, then cut with "…".
     x0, y0, x1, y1 = frame.sheet
@@ -261,7 +258,7 @@ def layout_sheet(
         start = scale(corner, centre, frame.radius / math.dist(corner, centre))
         shapes.append(model.Line(start, corner, 3, model.LINE))
     shapes.append(model.Rect(frame.sheet, None, model.LINE, 3))
-    shapes.append(circle)
+    shapes.append(model.Circle((cx, cy), r, "#ffffff", model.LINE, 3))
     shapes += [rect for rect, _ in tabs]
     runs = [run for _, run in tabs] + centre_runs + band_texts
 
@@ -270,10 +267,7 @@ def layout_sheet(
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
     runs += strip_runs(sheet, settlement, lang, style, runs, strip_area)
-    return model.Layout(frame.width, frame.height, tuple(shapes), tuple(runs))
-
-
-# -- the strip under the drawing -----------------------------------------------------------------
+    return model.Layout(model.WIDTH, model.HEIGHT, tuple(shapes), tuple(runs))
 
 
 def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
@@ -347,9 +341,21 @@ def strip_runs(
             Item((word(words["last_deal"].format(number=number), model.MUTED), *segs)),
         ]
 
-    def balances(plan: set[str]) -> list[Item]:
-        """Each player's balance if the game ended now, in whists and, with a stake, in money."""
-        items = [NEWLINE]
+    # Some pool or mountain points were given by another player: the replay says so, a sheet
+    # made otherwise is read.
+    helped = sheet.helped
+    if helped is None:
+        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
+    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
+    present = {"help": helped, "correction": corrected, "folded": folded}
+    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
+    # each gives up one more thing than the one before; giving up more only makes it fit more easily
+    tried: dict[int, list[TextRun]] = {}
+
+    def fits(given: int) -> bool:
+        plan = set(shown[given:])
+        # Each player's balance if the game ended now, in whists and, with a stake, in money.
+        items = [*head, *(overrides if "overrides" in plan else []), NEWLINE]
         if "label" in plan:
             label = words["balance_final"] if sheet.finished else words["balance_now"]
             items.append(Item((word(label, model.MUTED),), gap=0.5))
@@ -366,22 +372,6 @@ def strip_runs(
                 cash = money(settlement.money[seat], lang, signed=True)
                 segs.append(Seg(f" ({cash})", color=colour, kind=RunKind.BALANCE))
             items.append(Item(tuple(segs), gap=0.9))
-        return items
-
-    # Some pool or mountain points were given by another player: the replay says so, a sheet
-    # made otherwise is read.
-    helped = sheet.helped
-    if helped is None:
-        helped = any(e.reason is Reason.HELP for r in sheet.records for e in r.entries)
-    order = ("overrides", "last", "label", "help", "unit", "correction", "money", "folded")
-    present = {"help": helped, "correction": corrected, "folded": folded}
-    shown = [key for key in order if present.get(key, True)]  # in the order they are given up
-    # each gives up one more thing than the one before; giving up more only makes it fit more easily
-    tried: dict[int, list[TextRun]] = {}
-
-    def fits(given: int) -> bool:
-        plan = set(shown[given:])
-        items = head + (overrides if "overrides" in plan else []) + balances(plan)
         items += last if "last" in plan else []
         for key in ("folded", "correction", "help"):  # the legend, a line each, in grey words
             if key in plan:

@@ -89,15 +89,11 @@ SEAT_TINTS: Final = ("#e6eefc", "#e2f4ea", "#efe8fc", "#fbeadf")
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """The canvas of one table size and where its parts go."""
-
     sheet: Box
     strip: Box
     centre: Point  # of the circle, and of the concentric band rectangles
     scales: tuple[float, float]  # the mountain's and the pool's outer edges (0 centre, 1 edge)
     radius: float = 72
-    width: int = WIDTH
-    height: int = HEIGHT
 
 
 FRAMES: Final[Mapping[int, Frame]] = {
@@ -190,8 +186,6 @@ class Layout:
 
 @dataclass(frozen=True, slots=True)
 class Correction:
-    """A corrected running total: what was first written, and the correction's number."""
-
     wrong: Fraction
     number: int
 

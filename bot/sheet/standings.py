@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.sheet import encode_png, model
 from bot.sheet.model import INK, MINUS, MUTED, PLUS, STRIP_FILL, THIN, drawing_lock, font
@@ -31,15 +31,6 @@ class StandingRow:
     games: int
     average: Fraction
     rating: int | None = None  # a tournament's standings have none
-
-
-def _fit(text: str, face: ImageFont.FreeTypeFont, width: float) -> str:
-    """`text`, cut with "…" until it fits `width` px."""
-    if face.getlength(text) <= width:
-        return text
-    while text and face.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def render_standings_png(
@@ -73,7 +64,12 @@ def render_standings_png(
             ink = PLUS if row.total > 0 else MINUS if row.total < 0 else INK
             draw.text((WIDTH - PAD, top + 14), total, fill=ink, font=face, anchor="ra")
             room = WIDTH - PAD - face.getlength(total) - 20 - NAME_X
-            draw.text((NAME_X, top + 14), _fit(row.name, face, room), fill=INK, font=face)
+            name = row.name
+            if face.getlength(name) > room:  # cut with "…" until it fits
+                while name and face.getlength(name + "…") > room:
+                    name = name[:-1]
+                name += "…"
+            draw.text((NAME_X, top + 14), name, fill=INK, font=face)
             bar_top = top + 56
             if scale:
                 draw.line((zero, bar_top - 4, zero, bar_top + BAR_HEIGHT + 4), fill=THIN, width=2)

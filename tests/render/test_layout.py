@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.sheet import model
 from bot.sheet.flow import fewest
 from bot.sheet.layout import layout_sheet
-from bot.sheet.model import CLOSED_FILL, FRAMES, MUTED, PHONE, RED, Correction, Layout, RunKind
+from bot.sheet.model import CLOSED_FILL, MUTED, PHONE, RED, Correction, Layout, RunKind
 from locales.numbers import format_amount
 from scoring.deal import Column, Misere, Raspasy, Record, Role, Suit
 from scoring.entries import Reason
@@ -139,9 +140,8 @@ def test_no_two_text_runs_overlap(game: tuple[Sheet, Layout]) -> None:
 
 
 def test_everything_lies_inside_the_canvas(game: tuple[Sheet, Layout]) -> None:
-    sheet, layout = game
-    frame = FRAMES[sheet.game.size]
-    assert (layout.width, layout.height) == (frame.width, frame.height)
+    _, layout = game
+    assert (layout.width, layout.height) == (model.WIDTH, model.HEIGHT)
     for run in layout.runs:
         x0, y0, x1, y1 = run.box
         assert 0 <= x0 < x1 <= layout.width and 0 <= y0 < y1 <= layout.height, run

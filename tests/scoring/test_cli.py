@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from locales import catalog
-from scoring import cli, cli_report
+from scoring import cli
 from scoring.errors import ERROR_CODES, IllegalDeal, ScoringError
 from scoring.rules import OPTION_NAMES, PRESETS
 
@@ -269,16 +269,16 @@ def test_a_message_fills_missing_params_with_a_question_mark() -> None:
 def test_json_numbers_are_rounded_to_two_decimals_and_whole_ones_are_integers(
     value: Fraction, shown: str
 ) -> None:
-    assert cli_report.dump_json(cli_report.json_number(value)) == shown
+    assert cli.dump_json(cli.json_number(value)) == shown
 
 
 def test_table_numbers_have_at_most_one_decimal() -> None:
-    assert [cli_report.short_number(Fraction(n, 3)) for n in (-40, 80, 3)] == [
+    assert [cli.short_number(Fraction(n, 3)) for n in (-40, 80, 3)] == [
         "-13.3",
         "26.7",
         "1",
     ]
-    assert cli_report.short_number(Fraction(68), sign=True) == "+68"
+    assert cli.short_number(Fraction(68), sign=True) == "+68"
 
 
 # -- replay (needs scoring.protocol.parse_protocol) --------------------------------------------------
