@@ -314,16 +314,16 @@ def _take_record(state: Running, record: Record) -> ScoredRecord:
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
         return ScoredRecord(0, record, None, tuple(state.applied))
-    if isinstance(record, RuleChange):
-        if state.finished:  # notation.md "Errors": refused like a deal after the end
-            raise IllegalDeal("game-finished", "", {}, "")
-        state.rules = with_option(state.rules, record.option, record.value)
-        return ScoredRecord(0, record, None, ())
     if isinstance(record, LastRound):
         state.last_round_announced = True
         return ScoredRecord(0, record, None, ())
+    if state.finished:  # notation.md "Errors": a deal or an `option` line after the end
+        raise IllegalDeal("game-finished", "", {}, "")
+    if isinstance(record, RuleChange):
+        state.rules = with_option(state.rules, record.option, record.value)
+        return ScoredRecord(0, record, None, ())
     dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
-    check_deal(state.game, state.rules, state.finished, record, dealer)
+    check_deal(state.game, state.rules, record, dealer)
     warnings = raspasy_exit_warning(state.rules, record, state.streak)
     state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
     for entry in score_deal(state.rules, state.size, dealer, record, state.streak):
