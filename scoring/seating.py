@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Final
 
 SEATS: Final = (3, 4)  # how many players a game may have
-SEAT_LETTERS: Final = "ABCD"
 # "a single seat letter, always a seat: A–D (Latin, either case) or the Cyrillic А, Б/В, С, Д"
 # (notation.md "Players"): a one-letter name that reads as one of them could never be named.
 SEAT_LOOKALIKES: Final = frozenset("abcdабвсд")
