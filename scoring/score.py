@@ -115,7 +115,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
         return _ordered(entries, declarer, size)
 
     if deal.undertricks == 0:
-        entries.insert(0, pool(declarer, deal.value, Reason.GAME))
+        entries.insert(0, pool(declarer, GAME_VALUE[level], Reason.GAME))
 
     if not deal.played:
         for half in (d for d in deal.defenders if d.role is Role.HALF):
