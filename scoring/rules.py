@@ -335,6 +335,4 @@ def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> R
 
 def with_option(rules: Rules, name: str, raw: str) -> Rules:
     """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
-    if name == "convention":
-        raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
     return check_rules(replace(rules, **{name: parse_option(name, raw)}))  # type: ignore[arg-type]
