@@ -14,11 +14,6 @@ SUITS: Final = tuple(Suit)  # ♠ ♣ ♦ ♥ NT
 HALF_WHIST_LEVELS: Final = (6, 7)
 
 
-def declarers(seating: Seating) -> tuple[int, ...]:
-    """Who may declare a contract or a misère: the active seats (the 4-player dealer sits out)."""
-    return seating.active
-
-
 def contracts() -> tuple[tuple[int, Suit], ...]:
     """Every contract, by level then suit: 6♠ … 10NT."""
     return tuple((level, suit) for level in LEVELS for suit in SUITS)
