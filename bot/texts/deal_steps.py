@@ -144,7 +144,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
     if current is DealStep.RESULT:
         level = draft.level
         assert level is not None
-        tricks = offers.declarer_tricks(level)
+        tricks = offers.declarer_tricks()
         made = [Choice(n, result_text(n - level)) for n in tricks if n >= level]
         down = [Choice(n, result_text(n - level)) for n in reversed(tricks) if n < level]
         return (tuple(made), *_chunks(down, ROW))
@@ -154,7 +154,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
         first = offers.first_whister_tricks(draft.taken)
         return _chunks([Choice(n, f"{n} : {side - n}") for n in first], ROW)
     if current is DealStep.MISERE:
-        return _chunks([Choice(n, str(n)) for n in offers.misere_tricks()], ROW)
+        return _chunks([Choice(n, str(n)) for n in offers.declarer_tricks()], ROW)
     if current is DealStep.RASPASY:  # the last player has the rest: one button
         counts = offers.raspasy_tricks(len(seating.active), draft.tricks)
         return _chunks([Choice(n, str(n)) for n in counts], ROW)

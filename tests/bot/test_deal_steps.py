@@ -249,12 +249,12 @@ def engine_answers(seating: Seating, draft: Draft) -> set[int]:
         return {ROLES.index(r) for r in offers.words(draft.level, draft.words)}
     if current is DealStep.RESULT:
         assert draft.level is not None
-        return set(offers.declarer_tricks(draft.level))
+        return set(offers.declarer_tricks())
     if current is DealStep.SPLIT:
         assert draft.taken is not None
         return set(offers.first_whister_tricks(draft.taken))
     if current is DealStep.MISERE:
-        return set(offers.misere_tricks())
+        return set(offers.declarer_tricks())
     if current is DealStep.RASPASY:
         return set(offers.raspasy_tricks(len(seating.active), draft.tricks))
     return set()

@@ -57,14 +57,14 @@ def offered_deals(draw: st.DrawFn, seating: Seating) -> Deal:
         return Raspasy(tuple(zip(seating.active, placed, strict=True)))
     declarer = draw(st.sampled_from(seating.active))
     if kind == "misere":
-        return Misere(declarer, draw(st.sampled_from(offers.misere_tricks())))
+        return Misere(declarer, draw(st.sampled_from(offers.declarer_tricks())))
     level, suit = draw(st.sampled_from(offers.contracts()))
     said: list[Role] = []
     while words := offers.words(level, said):
         said.append(draw(st.sampled_from(words)))
     result, tricks = 0, (None, None)
     if offers.was_played(said):
-        taken = draw(st.sampled_from(offers.declarer_tricks(level)))
+        taken = draw(st.sampled_from(offers.declarer_tricks()))
         result = taken - level
         if offers.both_whisted(said):
             first = draw(st.sampled_from(offers.first_whister_tricks(taken)))
@@ -174,7 +174,7 @@ def test_the_declarer_takes_from_none_to_all_ten_tricks(level: int) -> None:
             taken - level,
             contract(seating, 0, level, (Role.WHIST, Role.PASS)).defenders,
         )
-        assert accepted(seating, deal) == (taken in offers.declarer_tricks(level)), taken
+        assert accepted(seating, deal) == (taken in offers.declarer_tricks()), taken
 
 
 @pytest.mark.parametrize("taken", range(TRICKS + 1))
@@ -200,7 +200,7 @@ def test_two_whisters_share_exactly_the_tricks_the_declarer_left(taken: int) -> 
 def test_misere_tricks_run_from_a_clean_misere_to_all_ten() -> None:
     seating = Seating(NAMES[:3], 1)
     for tricks in range(-1, TRICKS + 3):
-        assert accepted(seating, Misere(1, tricks)) == (tricks in offers.misere_tricks()), tricks
+        assert accepted(seating, Misere(1, tricks)) == (tricks in offers.declarer_tricks()), tricks
 
 
 @MODEST
@@ -264,7 +264,7 @@ def test_the_dealer_whist_is_offered_exactly_where_the_engine_takes_it(conventio
         for declarer in seating.active:
             partners = offers.dealer_whist_partners(odessa, seating, declarer, (Role.PASS,) * 2)
             for x in seating.defenders(declarer):
-                for taken in offers.declarer_tricks(7):
+                for taken in offers.declarer_tricks():
                     pair = (Defender(dealer, Role.WHIST), Defender(x, Role.PASS))
                     whists = tuple(sorted(pair, key=lambda d: (d.player - declarer) % 4))
                     deal = Contract(declarer, 7, Suit.SPADES, taken - 7, whists)
