@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-SEATS: Final = (3, 4)  # how many players a game may have
 # "a single seat letter, always a seat: A–D (Latin, either case) or the Cyrillic А, Б/В, С, Д"
 # (notation.md "Players"): a one-letter name that reads as one of them could never be named.
 SEAT_LOOKALIKES: Final = frozenset("abcdабвсд")
@@ -28,7 +27,7 @@ def clockwise(start: int, size: int) -> tuple[int, ...]:
 
 def active_seats(size: int, dealer: int) -> tuple[int, ...]:
     """The seats that play a deal dealt by `dealer`: at four, all but the dealer."""
-    if size not in SEATS:
+    if size not in (3, 4):
         raise ValueError(f"a game has 3 or 4 players, not {size}")
     return tuple(s for s in range(size) if size == 3 or s != dealer)
 
