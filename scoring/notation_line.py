@@ -104,8 +104,6 @@ class Line:
         self.dealer = table.dealer  # replaced by `dealer:X` once read
         self.draft = ExtrasDraft()
 
-    # errors
-
     def span(self, *at: int) -> str:
         if self.spans is None:
             self.spans = positions(self.text)
@@ -133,8 +131,6 @@ class Line:
         raise IllegalDeal(
             "dealer-in-play", span, {"dealer": self.table.players[self.dealer]}, self.example(kind)
         )
-
-    # pieces
 
     def player(self, ref: str, at: int) -> int:
         where = ref if ref.strip() else self.words[at].raw
