@@ -309,9 +309,7 @@ def check_rules(rules: Rules) -> Rules:
 # Rules version 1 held an option and a value §2.1 has since retired: Odessa's dealer whist
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
-_RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
-    ("raspasy_zero", "pool_then_mountain"): "pool_price"
-}
+_RETIRED_VALUES: Final = {("raspasy_zero", "pool_then_mountain"): "pool_price"}
 
 
 def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
