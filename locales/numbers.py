@@ -65,15 +65,12 @@ def format_amount(
     """36⅔, 12½, −5; with `decimals` a value exact in two decimals is written 12.5 (12,5) instead."""
     if value.denominator == 1:  # most totals: integers, without Fraction arithmetic (slow)
         return _signed(str(abs(value.numerator)), value.numerator, sign)
-    magnitude = abs(value)
-    whole, rest = divmod(magnitude, 1)
-    if decimals and (magnitude * 100).denominator == 1:
-        exact = Decimal(magnitude.numerator) / Decimal(magnitude.denominator)
-        text = f"{exact:f}".replace(".", decimal_mark(lang))
-    else:
-        glyph = _VULGAR.get(rest)
-        if glyph is None:
-            top = str(rest.numerator).translate(SUPERSCRIPT)
-            glyph = f"{top}⁄{str(rest.denominator).translate(SUBSCRIPT)}"
-        text = (str(int(whole)) if whole else "") + glyph
+    if decimals and (value * 100).denominator == 1:
+        return decimal(value, lang, signed=sign, places=2)
+    whole, rest = divmod(abs(value), 1)
+    glyph = _VULGAR.get(rest)
+    if glyph is None:
+        top = str(rest.numerator).translate(SUPERSCRIPT)
+        glyph = f"{top}⁄{str(rest.denominator).translate(SUBSCRIPT)}"
+    text = (str(int(whole)) if whole else "") + glyph
     return _signed(text, value, sign)

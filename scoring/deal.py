@@ -67,10 +67,6 @@ class Contract:
     extras: Extras = Extras()
 
     @property
-    def value(self) -> int:
-        return GAME_VALUE[self.level]
-
-    @property
     def roles(self) -> tuple[Role, ...]:
         return tuple(d.role for d in self.defenders)
 

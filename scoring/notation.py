@@ -13,7 +13,7 @@ from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
 from scoring.notation_words import COLUMNS, MISERE, norm, resolve, words
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
-from scoring.rules import OPTION_NAMES, format_option, parse_option
+from scoring.rules import format_option, parse_option
 
 
 def resolve_player(ref: str, table: Table) -> int:
@@ -195,9 +195,7 @@ def parse_rule_change(text: str) -> RuleChange | None:
     if match is None:
         return None
     name = match["name"]
-    try:
-        if name == "convention":  # chosen at `/newgame`, never changed by a rule
-            raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
+    try:  # `convention` is no option (OPTION_NAMES): chosen at `/newgame`, never by a rule
         value = format_option(parse_option(name, match["value"]))
     except OptionError as error:
         error.example = RULE_CHANGE_EXAMPLE

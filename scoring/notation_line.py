@@ -104,8 +104,6 @@ class Line:
         self.dealer = table.dealer  # replaced by `dealer:X` once read
         self.draft = ExtrasDraft()
 
-    # errors
-
     def span(self, *at: int) -> str:
         if self.spans is None:
             self.spans = positions(self.text)
@@ -133,8 +131,6 @@ class Line:
         raise IllegalDeal(
             "dealer-in-play", span, {"dealer": self.table.players[self.dealer]}, self.example(kind)
         )
-
-    # pieces
 
     def player(self, ref: str, at: int) -> int:
         where = ref if ref.strip() else self.words[at].raw
@@ -316,18 +312,15 @@ class Line:
             self.fail("unknown-word", word.raw, kind)
         if not word.plain:
             if word.key in ROLES and kind == "contract" and at + 1 < len(self.words):
-                self.missing_colon(at)
+                # `вист Миша`: a role word and a player without the colon between them (a hint)
+                after = self.words[at + 1]
+                if norm(after.pair) in self.table.refs or (
+                    after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
+                ):
+                    fix = f"{word.raw}:{after.raw}"
+                    self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
             self.fail("unknown-word", word.raw, kind)
         return self.player(word.raw, at)
-
-    def missing_colon(self, at: int) -> None:
-        """`вист Миша`: a role word and a player without the colon between them (a hint)."""
-        role, after = self.words[at], self.words[at + 1]
-        if norm(after.pair) in self.table.refs or (
-            after.plain and not NUMBER_RE.match(after.key) and after.key not in SUITS
-        ):
-            fix = f"{role.raw}:{after.raw}"
-            self.fail("missing-colon", self.span(at, at + 1), params={"fix": fix})
 
     def played(
         self, level: int, at: int, result: int, result_at: tuple[int, ...], first: Def, second: Def

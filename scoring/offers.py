@@ -14,11 +14,6 @@ SUITS: Final = tuple(Suit)  # ♠ ♣ ♦ ♥ NT
 HALF_WHIST_LEVELS: Final = (6, 7)
 
 
-def declarers(seating: Seating) -> tuple[int, ...]:
-    """Who may declare a contract or a misère: the active seats (the 4-player dealer sits out)."""
-    return seating.active
-
-
 def contracts() -> tuple[tuple[int, Suit], ...]:
     """Every contract, by level then suit: 6♠ … 10NT."""
     return tuple((level, suit) for level in LEVELS for suit in SUITS)
@@ -44,8 +39,9 @@ def both_whisted(said: Sequence[Role]) -> bool:
     return tuple(said) == (Role.WHIST, Role.WHIST)
 
 
-def declarer_tricks(level: int) -> tuple[int, ...]:
-    """The declarer's tricks in a played contract of any level: 0–10 (the result is tricks − level)."""
+def declarer_tricks() -> tuple[int, ...]:
+    """The declarer's tricks, 0–10: in a played contract of any level (the result is tricks −
+    level), and in a misère (0: clean)."""
     return tuple(range(TRICKS + 1))
 
 
@@ -59,11 +55,6 @@ def tricks_left(taken: Sequence[int]) -> int:
 def first_whister_tricks(declarer_took: int) -> tuple[int, ...]:
     """Both whisted: the first whister's tricks; the second has the rest of the defence's."""
     return tuple(range(tricks_left((declarer_took,)) + 1))
-
-
-def misere_tricks() -> tuple[int, ...]:
-    """The misère declarer's tricks: 0 (clean) to 10."""
-    return tuple(range(TRICKS + 1))
 
 
 def raspasy_tricks(active: int, placed: Sequence[int]) -> tuple[int, ...]:

@@ -58,10 +58,6 @@ class Running:
     helped: bool = False  # a help entry was written
     applied: list[Entry] = field(default_factory=list)
 
-    @property
-    def size(self) -> int:
-        return self.game.size
-
     def write(self, entry: Entry) -> None:
         """Put one entry on the sheet as it is, with no rule applied."""
         exact = entry.amount
@@ -136,7 +132,7 @@ class Running:
         smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
         pools = column is Column.POOL
         each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
-        target, others = self.rules.pool_target, clockwise(helper, self.size)[1:]
+        target, others = self.rules.pool_target, clockwise(helper, self.game.size)[1:]
         while points > 0:
             rooms = [(target - self.pool[s] if pools else self.mountain[s], s) for s in others]
             open_rooms = [(room, s) for room, s in rooms if room > 0]
@@ -162,7 +158,7 @@ class Running:
                 self.bonus(entry.player, each, Reason.CLOSE_POOL)
 
     def bonus(self, player: int, each: int, reason: Reason) -> None:
-        for other in clockwise(player, self.size)[1:]:
+        for other in clockwise(player, self.game.size)[1:]:
             self.write(whists(player, other, each, reason))
 
     def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
@@ -182,7 +178,7 @@ class Running:
                 self.history.setdefault(key, []).append((index, as_fraction(row[at])))
 
     def end_check(self, dealer: int) -> None:
-        rules, size = self.rules, self.size
+        rules, size = self.rules, self.game.size
         if rules.end_rule is EndRule.ALL_CLOSED:
             self.finished = all(not self.is_pool_open(s) for s in range(size))
         elif rules.end_rule is EndRule.POOL_SUM:
@@ -314,21 +310,21 @@ def _take_record(state: Running, record: Record) -> ScoredRecord:
         target = record.target
         state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
         return ScoredRecord(0, record, None, tuple(state.applied))
-    if isinstance(record, RuleChange):
-        if state.finished:  # notation.md "Errors": refused like a deal after the end
-            raise IllegalDeal("game-finished", "", {}, "")
-        state.rules = with_option(state.rules, record.option, record.value)
-        return ScoredRecord(0, record, None, ())
     if isinstance(record, LastRound):
         state.last_round_announced = True
         return ScoredRecord(0, record, None, ())
+    if state.finished:  # notation.md "Errors": a deal or an `option` line after the end
+        raise IllegalDeal("game-finished", "", {}, "")
+    if isinstance(record, RuleChange):
+        state.rules = with_option(state.rules, record.option, record.value)
+        return ScoredRecord(0, record, None, ())
     dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
-    check_deal(state.game, state.rules, state.finished, record, dealer)
+    check_deal(state.game, state.rules, record, dealer)
     warnings = raspasy_exit_warning(state.rules, record, state.streak)
     state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
-    for entry in score_deal(state.rules, state.size, dealer, record, state.streak):
+    for entry in score_deal(state.rules, state.game.size, dealer, record, state.streak):
         state.take(entry)
     state.deals += 1
-    state.next_dealer = (dealer + 1) % state.size
+    state.next_dealer = (dealer + 1) % state.game.size
     state.end_check(dealer)
     return ScoredRecord(state.deals, record, dealer, tuple(state.applied), state.streak, warnings)

@@ -309,9 +309,7 @@ def check_rules(rules: Rules) -> Rules:
 # Rules version 1 held an option and a value §2.1 has since retired: Odessa's dealer whist
 # and zero fall-backs are the convention's own rules now, not options.
 _RETIRED_OPTIONS: Final = frozenset({"dealer_whist"})
-_RETIRED_VALUES: Final[Mapping[tuple[str, str], str]] = {
-    ("raspasy_zero", "pool_then_mountain"): "pool_price"
-}
+_RETIRED_VALUES: Final = {("raspasy_zero", "pool_then_mountain"): "pool_price"}
 
 
 def rules_for(convention: str, players: int, overrides: Mapping[str, str] | None = None) -> Rules:
@@ -335,6 +333,4 @@ def stored_rules(convention: str, players: int, options: Mapping[str, str]) -> R
 
 def with_option(rules: Rules, name: str, raw: str) -> Rules:
     """The same rules with one option changed (a mid-game change, conventions.md §1.4)."""
-    if name == "convention":
-        raise OptionError("unknown-option", name, {"valid": ", ".join(OPTION_NAMES)})
     return check_rules(replace(rules, **{name: parse_option(name, raw)}))  # type: ignore[arg-type]

@@ -115,7 +115,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
         return _ordered(entries, declarer, size)
 
     if deal.undertricks == 0:
-        entries.insert(0, pool(declarer, deal.value, Reason.GAME))
+        entries.insert(0, pool(declarer, GAME_VALUE[level], Reason.GAME))
 
     if not deal.played:
         for half in (d for d in deal.defenders if d.role is Role.HALF):
@@ -244,11 +244,9 @@ def _ordered(entries: list[Entry], declarer: int, size: int) -> list[Entry]:
     return sorted(entries, key=lambda e: rank[e.player])
 
 
-def check_deal(game: Game, rules: Rules, finished: bool, deal: Deal, dealer: int) -> None:
-    """What the notation cannot know: the dealer's seat, the convention's options, the game's end."""
+def check_deal(game: Game, rules: Rules, deal: Deal, dealer: int) -> None:
+    """What the notation cannot know: the dealer's seat, the convention's options."""
     size = game.size
-    if finished:
-        raise IllegalDeal("game-finished", "", {}, "")
     active = list(active_seats(size, dealer))
     names = game.players
     if isinstance(deal, Raspasy):

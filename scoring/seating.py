@@ -5,11 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-SEATS: Final = (3, 4)  # how many players a game may have
-SEAT_LETTERS: Final = "ABCD"
-# "a single seat letter, always a seat: A–D (Latin, either case) or the Cyrillic А, Б/В, С, Д"
-# (notation.md "Players"): a one-letter name that reads as one of them could never be named.
-SEAT_LOOKALIKES: Final = frozenset("abcdабвсд")
+from scoring.notation_words import SEAT_LETTERS
 
 # Words a deal line reads as vocabulary or as the sender (`me`/`я`); a player named so could not be
 # referred to by name. A single seat letter (`A`–`D`) is always a seat, never a name.
@@ -20,7 +16,7 @@ RESERVED_NAMES: Final = frozenset(
 
 def reserved_name(name: str) -> bool:
     """Whether `name` is a word of the notation or a seat letter, so no player may take it."""
-    return name.casefold() in RESERVED_NAMES or name.casefold() in SEAT_LOOKALIKES
+    return name.casefold() in RESERVED_NAMES or name.casefold() in SEAT_LETTERS
 
 
 def clockwise(start: int, size: int) -> tuple[int, ...]:
@@ -29,7 +25,7 @@ def clockwise(start: int, size: int) -> tuple[int, ...]:
 
 def active_seats(size: int, dealer: int) -> tuple[int, ...]:
     """The seats that play a deal dealt by `dealer`: at four, all but the dealer."""
-    if size not in SEATS:
+    if size not in (3, 4):
         raise ValueError(f"a game has 3 or 4 players, not {size}")
     return tuple(s for s in range(size) if size == 3 or s != dealer)
 

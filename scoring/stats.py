@@ -9,6 +9,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import reduce
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -100,10 +101,7 @@ def same(a: Fraction, b: Fraction) -> bool:
 
 def winners(balances: Sequence[Fraction]) -> frozenset[int]:
     """The seats with the best balance at the table (a shared best wins for each)."""
-    best = balances[0]
-    for balance in balances[1:]:
-        if above(balance, best):
-            best = balance
+    best = reduce(lambda best, balance: balance if above(balance, best) else best, balances)
     return frozenset(seat for seat, balance in enumerate(balances) if same(balance, best))
 
 

@@ -133,7 +133,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
     if current is DealStep.KIND:
         return (tuple(Choice(i, key=f"steps-kind-{k.name.lower()}") for i, k in enumerate(KINDS)),)
     if current is DealStep.DECLARER:
-        return (tuple(Choice(s, seating.names[s]) for s in offers.declarers(seating)),)
+        return (tuple(Choice(s, seating.names[s]) for s in seating.active),)
     if current is DealStep.CONTRACT:
         contracts = [contract_choice(level, suit) for level, suit in offers.contracts()]
         return _chunks(contracts, len(SUITS))  # one row per level
@@ -144,7 +144,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
     if current is DealStep.RESULT:
         level = draft.level
         assert level is not None
-        tricks = offers.declarer_tricks(level)
+        tricks = offers.declarer_tricks()
         made = [Choice(n, result_text(n - level)) for n in tricks if n >= level]
         down = [Choice(n, result_text(n - level)) for n in reversed(tricks) if n < level]
         return (tuple(made), *_chunks(down, ROW))
@@ -154,7 +154,7 @@ def rows(seating: Seating, draft: Draft) -> tuple[tuple[Choice, ...], ...]:
         first = offers.first_whister_tricks(draft.taken)
         return _chunks([Choice(n, f"{n} : {side - n}") for n in first], ROW)
     if current is DealStep.MISERE:
-        return _chunks([Choice(n, str(n)) for n in offers.misere_tricks()], ROW)
+        return _chunks([Choice(n, str(n)) for n in offers.declarer_tricks()], ROW)
     if current is DealStep.RASPASY:  # the last player has the rest: one button
         counts = offers.raspasy_tricks(len(seating.active), draft.tricks)
         return _chunks([Choice(n, str(n)) for n in counts], ROW)
@@ -191,7 +191,7 @@ def extras(
     """The buttons beside the step's own: shortcuts, «без трёх», play, prikup, note (set: ✓)."""
     names, current = seating.names, step(seating, draft)
     if current is DealStep.KIND:  # the common deal in three taps: declarer → contract → words
-        return tuple(Choice(Extra.DECLARER + s, names[s]) for s in offers.declarers(seating))
+        return tuple(Choice(Extra.DECLARER + s, names[s]) for s in seating.active)
     if current is DealStep.WORD and not draft.words and draft.declarer is not None:
         first, second = (names[s] for s in seating.defenders(draft.declarer))
         quick = [

@@ -241,7 +241,7 @@ def engine_answers(seating: Seating, draft: Draft) -> set[int]:
     if current is DealStep.KIND:
         return set(range(len(KINDS)))
     if current is DealStep.DECLARER:
-        return set(offers.declarers(seating))
+        return set(seating.active)
     if current is DealStep.CONTRACT:
         return {level * 10 + SUITS.index(suit) for level, suit in offers.contracts()}
     if current is DealStep.WORD:
@@ -249,12 +249,12 @@ def engine_answers(seating: Seating, draft: Draft) -> set[int]:
         return {ROLES.index(r) for r in offers.words(draft.level, draft.words)}
     if current is DealStep.RESULT:
         assert draft.level is not None
-        return set(offers.declarer_tricks(draft.level))
+        return set(offers.declarer_tricks())
     if current is DealStep.SPLIT:
         assert draft.taken is not None
         return set(offers.first_whister_tricks(draft.taken))
     if current is DealStep.MISERE:
-        return set(offers.misere_tricks())
+        return set(offers.declarer_tricks())
     if current is DealStep.RASPASY:
         return set(offers.raspasy_tricks(len(seating.active), draft.tricks))
     return set()
@@ -688,7 +688,7 @@ def test_a_dealer_whist_by_buttons_reads_back_as_the_same_record() -> None:
     for dealer in range(4):
         seating = Seating(FOUR.names, dealer)
         table = Table(seating.names, dealer=dealer)
-        for seat in offers.declarers(seating):
+        for seat in seating.active:
             both = walk(seating, "Contract", seating.names[seat], "7♠", "Pass", "Pass")
             for x in seating.defenders(seat):
                 whisted = toggle(seating, both, Extra.DEALER_WHISTS + x, odessa=True)
@@ -698,7 +698,7 @@ def test_a_dealer_whist_by_buttons_reads_back_as_the_same_record() -> None:
 
 def test_every_shortcut_lands_where_the_long_way_does() -> None:
     for seating in (THREE, FOUR):
-        for seat in offers.declarers(seating):
+        for seat in seating.active:
             name = seating.names[seat]
             short = toggle(seating, Draft(), Extra.DECLARER + seat)
             assert short == walk(seating, "Contract", name)

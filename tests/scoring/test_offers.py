@@ -55,16 +55,16 @@ def offered_deals(draw: st.DrawFn, seating: Seating) -> Deal:
         while counts := offers.raspasy_tricks(len(seating.active), placed):
             placed.append(draw(st.sampled_from(counts)))
         return Raspasy(tuple(zip(seating.active, placed, strict=True)))
-    declarer = draw(st.sampled_from(offers.declarers(seating)))
+    declarer = draw(st.sampled_from(seating.active))
     if kind == "misere":
-        return Misere(declarer, draw(st.sampled_from(offers.misere_tricks())))
+        return Misere(declarer, draw(st.sampled_from(offers.declarer_tricks())))
     level, suit = draw(st.sampled_from(offers.contracts()))
     said: list[Role] = []
     while words := offers.words(level, said):
         said.append(draw(st.sampled_from(words)))
     result, tricks = 0, (None, None)
     if offers.was_played(said):
-        taken = draw(st.sampled_from(offers.declarer_tricks(level)))
+        taken = draw(st.sampled_from(offers.declarer_tricks()))
         result = taken - level
         if offers.both_whisted(said):
             first = draw(st.sampled_from(offers.first_whister_tricks(taken)))
@@ -152,7 +152,7 @@ def test_only_active_players_are_offered_as_declarers(size: int) -> None:
     for dealer in range(size):
         seating = Seating(NAMES[:size], dealer)
         for seat in range(size):
-            offered = seat in offers.declarers(seating)
+            offered = seat in seating.active
             assert accepted(seating, Misere(seat, 0)) == offered, (size, dealer, seat)
 
 
@@ -174,7 +174,7 @@ def test_the_declarer_takes_from_none_to_all_ten_tricks(level: int) -> None:
             taken - level,
             contract(seating, 0, level, (Role.WHIST, Role.PASS)).defenders,
         )
-        assert accepted(seating, deal) == (taken in offers.declarer_tricks(level)), taken
+        assert accepted(seating, deal) == (taken in offers.declarer_tricks()), taken
 
 
 @pytest.mark.parametrize("taken", range(TRICKS + 1))
@@ -200,7 +200,7 @@ def test_two_whisters_share_exactly_the_tricks_the_declarer_left(taken: int) -> 
 def test_misere_tricks_run_from_a_clean_misere_to_all_ten() -> None:
     seating = Seating(NAMES[:3], 1)
     for tricks in range(-1, TRICKS + 3):
-        assert accepted(seating, Misere(1, tricks)) == (tricks in offers.misere_tricks()), tricks
+        assert accepted(seating, Misere(1, tricks)) == (tricks in offers.declarer_tricks()), tricks
 
 
 @MODEST
@@ -231,7 +231,7 @@ def test_the_concession_is_offered_exactly_where_the_engine_takes_it(
     where the engine refuses it; never after a defender's word."""
     seating = Seating(NAMES[:size], 0)
     allowed = rules_for(convention, size).three_down
-    for declarer in offers.declarers(seating):
+    for declarer in seating.active:
         for level, suit in offers.contracts():
             deal = Contract(declarer, level, suit, 0, (), True)
             assert accepted(seating, deal, convention) == offers.may_concede(allowed, ())
@@ -247,7 +247,7 @@ def test_prikup_tricks_are_offered_exactly_where_the_engine_takes_them(
     seating = Seating(NAMES[:size], 0)
     bonus = rules_for(convention, size).prikup_bonus
     offered = offers.prikup_tricks(bonus, seating)
-    declarer = offers.declarers(seating)[0]
+    declarer = seating.active[0]
     base = contract(seating, declarer, 7, (Role.WHIST, Role.PASS))
     for n in range(1, 4):
         deal = replace(base, extras=Extras(prikup=n))
@@ -261,10 +261,10 @@ def test_the_dealer_whist_is_offered_exactly_where_the_engine_takes_it(conventio
     for dealer in range(4):
         seating = Seating(NAMES, dealer)
         odessa = rules_for(convention, 4).odessa_rules
-        for declarer in offers.declarers(seating):
+        for declarer in seating.active:
             partners = offers.dealer_whist_partners(odessa, seating, declarer, (Role.PASS,) * 2)
             for x in seating.defenders(declarer):
-                for taken in offers.declarer_tricks(7):
+                for taken in offers.declarer_tricks():
                     pair = (Defender(dealer, Role.WHIST), Defender(x, Role.PASS))
                     whists = tuple(sorted(pair, key=lambda d: (d.player - declarer) % 4))
                     deal = Contract(declarer, 7, Suit.SPADES, taken - 7, whists)
