@@ -1,12 +1,16 @@
 """The score sheet as a picture («пулька», spec/sheet.md): pure, synchronous, CPU-bound functions
-that the bot calls through `asyncio.to_thread`. A `Layout` is drawn with Pillow and saved as PNG,
+that the bot awaits through `in_picture_thread`. A `Layout` is drawn with Pillow and saved as PNG,
 deterministically: same layout, same pixels."""
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import io
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
-from typing import Final
+from typing import Final, ParamSpec, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -16,7 +20,26 @@ from bot.sheet.model import Correction, Corrections, drawing_lock
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
-__all__ = ["Correction", "Corrections", "render_document_png", "render_sheet_png"]
+__all__ = [
+    "Correction",
+    "Corrections",
+    "in_picture_thread",
+    "render_document_png",
+    "render_sheet_png",
+]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+# One thread draws every picture. FreeType serves one thread at a time anyway (`drawing_lock`), and
+# each further drawing thread took a malloc arena of its own: ~25 MB more RSS, at a random deal
+# (docs/benchmarks.md "Memory").
+_PICTURE_THREAD: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
+
+
+async def in_picture_thread(draw: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """`draw(*args, **kwargs)` in the picture thread, with this task's context (as `to_thread`)."""
+    run = partial(contextvars.copy_context().run, draw, *args, **kwargs)
+    return await asyncio.get_running_loop().run_in_executor(_PICTURE_THREAD, run)
 
 
 LIMIT: Final = 200 * 1024  # spec/sheet.md: a PNG under 200 KB

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from typing import Any, Final
 
@@ -14,6 +13,7 @@ from bot.core.base import settlement
 from bot.core.results import Recorded
 from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus
+from bot.sheet import in_picture_thread
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import Correction, drawing_lock
 from bot.texts.history import history_lines
@@ -122,7 +122,7 @@ async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
     seen = await visit(ctx, request, request.query.get("start"))
     sheet, settlement = _started(seen, ctx.core)
-    svg = await asyncio.to_thread(_svg, seen.state, sheet, settlement, seen.t.lang, ctx.core)
+    svg = await in_picture_thread(_svg, seen.state, sheet, settlement, seen.t.lang, ctx.core)
     return web.Response(text=svg, content_type="image/svg+xml")
 
 

@@ -1,8 +1,7 @@
-"""The standings as pictures (/top, a tournament's /standings), drawn in a worker thread."""
+"""The standings as pictures (/top, a tournament's /standings), drawn in the picture thread."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from fractions import Fraction
 
@@ -14,6 +13,7 @@ from bot.texts.views import plain_text
 from scoring.tournament import shown_places
 
 try:
+    from bot.sheet import in_picture_thread
     from bot.sheet.standings import StandingRow, render_standings_png
 except ImportError:  # the picture is optional: /top's text stands alone
     render_standings_png = None  # type: ignore[assignment]
@@ -22,11 +22,11 @@ log = logging.getLogger(__name__)
 
 
 async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:
-    """Standings drawn in a worker thread; None without players or when it fails."""
+    """Standings drawn in the picture thread; None without players or when it fails."""
     if not rows:
         return None
     try:
-        return await asyncio.to_thread(render_standings_png, rows, lang, title, subtitle)
+        return await in_picture_thread(render_standings_png, rows, lang, title, subtitle)
     except Exception:
         log.exception("the standings could not be drawn; sending them as text")
         return None

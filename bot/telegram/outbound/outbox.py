@@ -3,7 +3,6 @@ vote clock, a game's end, the debt reminders and a tournament's tables owe goes 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -31,7 +30,7 @@ from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.sheet import Correction, render_document_png, render_sheet_png
+    from bot.sheet import Correction, in_picture_thread, render_document_png, render_sheet_png
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 
@@ -58,7 +57,7 @@ async def render_png(
             values = looks.corrected_values(core, state, sheet)
             corrections = {key: Correction(wrong, n) for key, (wrong, n) in values.items()}
         render = render_document_png if full else render_sheet_png
-        return await asyncio.to_thread(
+        return await in_picture_thread(
             render, sheet, lang, settlement=settlement, corrections=corrections
         )
     except Exception:
