@@ -55,14 +55,6 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
     return builder.as_markup()
 
 
-def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
-    builder = InlineKeyboardBuilder()
-    for act in GameAct:
-        text = t.template(f"button-game-{act.name.lower()}")
-        builder.button(text=text, callback_data=GameCb(game=number, act=act))
-    return builder.as_markup()
-
-
 async def owe_history(uow: UnitOfWork, out: Outbox, snap: Snapshot) -> None:
     state = await archive.read_log(uow, snap.state)
     for part in chunks(history_lines(out.t, state, snap.sheet, out.zone)):
@@ -174,7 +166,11 @@ async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         raise GameError("group-only", "/game", {}, "/games")
     number = archive.parse_number(command.args or "", "/game")
     snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, number)
-    keyboard = game_keyboard(t, number)
+    builder = InlineKeyboardBuilder()
+    for act in GameAct:
+        text = t.template(f"button-game-{act.name.lower()}")
+        builder.button(text=text, callback_data=GameCb(game=number, act=act))
+    keyboard = builder.as_markup()
     async with ctx.work() as uow:
         if snap.sheet is None or snap.settlement is None:
             return await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
