@@ -179,8 +179,6 @@ def game_link_keyboard(
 
 
 class HelpCb(CallbackData, prefix="hp"):
-    """A /help topic button: the screen to show in the same message."""
-
     topic: Topic
 
 

@@ -133,8 +133,7 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
         await out.text(uow, tour.joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
-            lang = await looks.locale(ctx.core, home.home_chat_id, uow)
-            at_home = translator(lang or t.lang)
+            at_home = translator(await looks.locale(ctx.core, home.home_chat_id, uow) or t.lang)
             there = Outbox(at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
             await there.text(uow, tour.joined_home_text(at_home, state, table))
     elif action in ("round", "тур"):
