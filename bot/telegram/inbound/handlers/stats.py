@@ -33,8 +33,7 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
         raise GameError("group-only", "/me", {}, "/stats")
     if not caller.private:
         stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
-        key = account_key(caller.user_id)
-        mine = next((p for p in stats.players if p.key == key), None)
+        mine = next((p for p in stats.players if p.key == account_key(caller.user_id)), None)
         found = mine or stats.find(caller.username or caller.first_name or str(caller.user_id))
         return await ctx.say(player_text(t, stats, found))
     await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
