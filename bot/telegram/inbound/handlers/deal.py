@@ -315,12 +315,11 @@ async def arbiter_cmd(message: Message, command: CommandObject, ctx: Ctx) -> Non
 async def rule_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/rule name=value`: a vote every player must agree to; `/rule` alone shows the rules."""
     text = (command.args or "").strip()
+    if not text:
+        snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
+        return await ctx.say(views.rules_text(ctx.t, snap.state))
     async with ctx.work() as uow:
-        if not text:
-            snap = await looks.snapshot(ctx.core, ctx.caller.chat_id, topic=ctx.caller.topic)
-            await ctx.out.text(uow, views.rules_text(ctx.t, snap.state))
-        else:
-            await ctx.out.vote(uow, await corrections.propose_rule(uow, ctx.caller, text))
+        await ctx.out.vote(uow, await corrections.propose_rule(uow, ctx.caller, text))
 
 
 @router.callback_query(VoteCb.filter())

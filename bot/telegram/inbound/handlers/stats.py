@@ -63,11 +63,10 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     text = top_text(t, stats)
     png = await standings_png(t, stats)
+    if png is None:
+        return await ctx.say(text)
     async with ctx.work() as uow:
-        if png is None:
-            await ctx.out.text(uow, text)
-        else:
-            await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
+        await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
 
 
 @router.message(Command("debts"))

@@ -102,9 +102,8 @@ async def score_cmd(message: Message, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         snap = await looks.look(ctx.core, uow, ctx.caller)
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
-        else:
-            await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
+            return await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
+        await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
 
 
 @router.message(Command("sheet"))
@@ -117,15 +116,13 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         if snap.sheet is None or snap.settlement is None:
             return await ctx.out.text(uow, opened_text(t, snap.state, False))
         caption = look_caption(t, snap.state, snap.sheet)
-        png = None
-        if len(kept) != len(words):
+        if len(kept) != len(words):  # the document, if it can be drawn; else the sheet as always
             png = await render_png(
                 snap.sheet, t.lang, snap.settlement, ctx.core, snap.state, full=True
             )
-        if png is not None:
-            await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
-        else:
-            await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
+            if png is not None:
+                return await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
+        await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
 
 
 @router.message(Command("history"))
