@@ -68,7 +68,6 @@ def _markup(buttons: Sequence[InlineKeyboardButton], per_row: int = 1) -> Inline
 
 
 def as_json(markup: InlineKeyboardMarkup | None) -> str | None:
-    """A keyboard as an owed row keeps it (None: no keyboard)."""
     return markup.model_dump_json(exclude_none=True) if markup is not None else None
 
 

@@ -171,9 +171,8 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
     text = tour.standings_text(ctx.t, standings)
     png = await tournament_png(ctx.t, standings)
     if png is None:
-        await ctx.out.text(uow, text)
-    else:
-        await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
+        return await ctx.out.text(uow, text)
+    await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
 
 
 async def table_game(message: Message) -> bool:
