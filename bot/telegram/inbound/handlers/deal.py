@@ -16,8 +16,6 @@ from aiogram.fsm.context import FSMContext
 from aiogram.types import CallbackQuery, ForceReply, InlineKeyboardMarkup, Message
 
 from bot.core import Caller, GameError, GameState, corrections, looks, records, split_late, votes
-from bot.core.corrections import DISPUTE_EXAMPLE
-from bot.core.records import DEAL_EXAMPLE
 from bot.core.results import Ended, VoteState
 from bot.domain import GameStatus
 from bot.telegram.inbound import fsm
@@ -26,7 +24,6 @@ from bot.telegram.keyboards import Act, DealCb, VoteCb, deal_keyboard
 from bot.telegram.outbound import at_once
 from bot.texts import deal_steps as steps
 from bot.texts import views
-from bot.texts.deal_steps import BadPress, DealStep, Extra
 from bot.texts.i18n import Safe, Translator
 from bot.texts.votes import arbiter_text
 from scoring.errors import IllegalDeal, ScoringError
@@ -81,7 +78,7 @@ async def deal_steps_cmd(message: Message, ctx: Ctx, state: FSMContext) -> None:
         raise GameError("game-not-started", "", {"missing": missing}, "/join")
     if not live.may_record(caller.user_id, caller.username):
         players = ", ".join(live.names)
-        raise IllegalDeal("not-a-player", caller.shown, {"players": players}, DEAL_EXAMPLE)
+        raise IllegalDeal("not-a-player", caller.shown, {"players": players}, records.DEAL_EXAMPLE)
     if sheet.finished:
         raise IllegalDeal("game-finished", "/deal", {}, "/endgame")
     seating = Seating(live.names, sheet.next_dealer, sheet.deals + 1)
@@ -164,7 +161,7 @@ async def step_press(
     if act is Act.CANCEL:
         await at_once.toast(query)
         return await _done(state, message, t("steps-cancelled"))
-    if act is Act.EXTRA and callback_data.v == Extra.NOTE:
+    if act is Act.EXTRA and callback_data.v == steps.Extra.NOTE:
         await at_once.toast(query)
         await state.update_data({NOTE_KEY: message.message_id})
         ask = t("steps-note-ask", name=caller.shown, number=entry.seating.number)
@@ -179,7 +176,7 @@ async def step_press(
             entry.drafts.append(steps.toggle(seating, draft, value, *flags))
         else:
             entry.drafts.append(steps.press(seating, draft, value))
-    except BadPress:
+    except steps.BadPress:
         return await _toast(query, t("steps-moved-on"))
     entry.version += 1
     await state.update_data({fsm.STEPS_KEY: entry.to_data()})
@@ -192,7 +189,7 @@ async def _record(
 ) -> None:
     """✅: the canonical line goes through `records.record`, as a typed `/deal` would."""
     t = ctx.t
-    if steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
+    if steps.step(entry.seating, entry.draft) is not steps.DealStep.CONFIRM:
         return await _toast(query, t("steps-moved-on"))
     text = steps.notation(entry.seating, entry.draft)
     try:
@@ -222,7 +219,7 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
     message_id = int(data.pop(NOTE_KEY))
     await state.set_data(data)
     entry = fsm.open_steps(data, message_id)
-    if entry is None or steps.step(entry.seating, entry.draft) is not DealStep.CONFIRM:
+    if entry is None or steps.step(entry.seating, entry.draft) is not steps.DealStep.CONFIRM:
         await at_once.answer(message, t("steps-moved-on"))
         return
     entry.drafts.append(steps.with_note(entry.draft, message.text or ""))
@@ -292,7 +289,7 @@ async def endgame_cmd(message: Message, ctx: Ctx) -> None:
 async def dispute_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     number, _, line = (command.args or "").strip().partition(" ")
     if not number:
-        raise GameError("bad-deal-number", "/dispute", {}, DISPUTE_EXAMPLE)
+        raise GameError("bad-deal-number", "/dispute", {}, corrections.DISPUTE_EXAMPLE)
     async with ctx.work() as uow:
         await ctx.out.vote(uow, await corrections.dispute(uow, ctx.caller, number, line))
 

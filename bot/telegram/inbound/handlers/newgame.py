@@ -14,7 +14,6 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.core import GameError, Player, UnitOfWork, lobby, looks, parse_newgame, tournaments, votes
 from bot.core.archive import exported, game_snapshot, game_state, parse_number
-from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.core.results import Snapshot
 from bot.telegram.inbound.archive import tournament_png
@@ -56,7 +55,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     caller = ctx.caller
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
-    language = locale_of(message.from_user.language_code if message.from_user else None)
+    language = lobby.locale_of(message.from_user.language_code if message.from_user else None)
     async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)

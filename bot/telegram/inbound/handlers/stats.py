@@ -9,7 +9,6 @@ from aiogram.filters import Command, CommandObject, MagicData
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, looks
-from bot.core.debts import parse_period
 from bot.core.events import DebtSide
 from bot.core.stats import account_key, account_stats, chat_stats, parse_query
 from bot.telegram.inbound.archive import standings_png
@@ -98,7 +97,7 @@ async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
             now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
             every = now.every if now is not None else None
         else:
-            every = parse_period(command.args)
+            every = debts.parse_period(command.args)
             await debts.set_reminder(uow, ctx.caller, every)
         await ctx.out.text(uow, debt_texts.reminder_set_text(ctx.t, every))
 

@@ -23,7 +23,6 @@ from aiogram.types import (
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import GameError, UnitOfWork, archive, looks
-from bot.core.archive import GamesPage
 from bot.core.base import settlement as settle
 from bot.core.results import Exported, Snapshot
 from bot.domain import GameStatus
@@ -64,7 +63,7 @@ class GameCb(CallbackData, prefix="gm"):
     act: GameAct
 
 
-def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
+def pages_keyboard(t: Translator, page: archive.GamesPage) -> InlineKeyboardMarkup | None:
     if page.pages <= 1:
         return None
     builder = InlineKeyboardBuilder()
@@ -150,7 +149,7 @@ async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
         await owe_export(uow, ctx.out, exported)
 
 
-async def _page(ctx: Ctx, page: int) -> GamesPage:
+async def _page(ctx: Ctx, page: int) -> archive.GamesPage:
     caller, lang = ctx.caller, ctx.t.lang
     if caller.private and caller.user_id is not None:
         return await archive.account_games(ctx.core, caller.user_id, caller.chat_id, page, lang)
