@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from aiogram import F, Router
-from aiogram.filters import Command, CommandObject, StateFilter
+from aiogram.filters import Command, CommandObject, MagicData, StateFilter
 from aiogram.filters.callback_data import CallbackData
 from aiogram.fsm.context import FSMContext
 from aiogram.fsm.state import State
@@ -138,7 +138,9 @@ async def calc_press(
 
 
 @router.message(
-    StateFilter(STATES[CalcStep.NAMES], STATES[CalcStep.PLAYER]), F.text, ~F.text.startswith("/")
+    StateFilter(STATES[CalcStep.NAMES], STATES[CalcStep.PLAYER]),
+    MagicData(F.event.text),
+    MagicData(~F.event.text.startswith("/")),
 )
 async def calc_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The opener's names or one player's numbers: in a group, only as a reply to the prompt."""

@@ -208,11 +208,12 @@ async def _record(
 
 
 async def awaiting_note(message: Message, state: FSMContext) -> bool:
-    """The sender pressed 📝 on his open steps (and this is his text, not a command)."""
-    return NOTE_KEY in await state.get_data()
+    """The sender pressed 📝 on his open steps and this is his text (not a command)."""
+    text = message.text or ""
+    return bool(text) and not text.startswith("/") and NOTE_KEY in await state.get_data()
 
 
-@router.message(StateFilter(fsm.DealEntry.steps), F.text, ~F.text.startswith("/"), awaiting_note)
+@router.message(StateFilter(fsm.DealEntry.steps), awaiting_note)
 async def note_reply(message: Message, caller: Caller, t: Translator, state: FSMContext) -> None:
     """The note typed after 📝: it joins the draft, and the step message shows the new line."""
     data = await state.get_data()
