@@ -234,21 +234,15 @@ async def note_reply(message: Message, caller: Caller, t: Translator, state: FSM
 
 # -- typed records, votes --------------------------------------------------------------------
 @router.message(Command("deal", "d"))
+@router.message(Command("lastround"))  # the record `last-round`, whatever follows
 async def deal_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
-    text, late = split_late(command.args or "")
+    text, late = split_late("last-round" if command.command == "lastround" else command.args or "")
     async with ctx.work() as uow:  # the deal and its answer, in one transaction; then it is sent
         if late:
             await ctx.out.vote(uow, await corrections.propose_late(uow, ctx.caller, text))
         else:
             result = await records.record(uow, ctx.caller, text)
             await ctx.out.sheet(uow, result, views.recorded_text(ctx.t, result))
-
-
-@router.message(Command("lastround"))
-async def last_round_cmd(message: Message, ctx: Ctx) -> None:
-    async with ctx.work() as uow:
-        result = await records.record(uow, ctx.caller, "last-round")
-        await ctx.out.sheet(uow, result, views.recorded_text(ctx.t, result))
 
 
 @router.message(Command("undo"))
