@@ -110,9 +110,8 @@ class UpdateContext(BaseMiddleware):
             t = translator(self._language(arrival.chat.locale, language))
             zone = chat_zone(arrival.chat.time_zone, arrival.chat.locale or t.lang)
             message_id = event.message.message_id if event.message else None
-            out = Outbox(
-                t, caller.chat_id, message_id, data.get("live_sheet"), zone, caller.thread_id
-            )
+            live = data.get("live_sheet")
+            out = Outbox(t, caller.chat_id, message_id, live, zone, caller.thread_id)
             ctx = Ctx(self.core, caller, t, zone, out)
             data.update(ctx=ctx, caller=caller, t=t, out=out, zone=zone)
             refused = refusal(event.message)
