@@ -15,7 +15,6 @@ from bot.core import Player
 from bot.core.ledger import Debt
 from bot.texts import deal_steps as steps
 from bot.texts import debts as debt_texts
-from bot.texts.deal_steps import DealStep, Draft
 from bot.texts.help import TOPICS, Topic, topic_label
 from bot.texts.i18n import Translator
 from scoring.seating import Seating
@@ -68,7 +67,6 @@ def _markup(buttons: Sequence[InlineKeyboardButton], per_row: int = 1) -> Inline
 
 
 def as_json(markup: InlineKeyboardMarkup | None) -> str | None:
-    """A keyboard as an owed row keeps it (None: no keyboard)."""
     return markup.model_dump_json(exclude_none=True) if markup is not None else None
 
 
@@ -126,7 +124,7 @@ class DealCb(CallbackData, prefix="ds"):
     game: int
     ver: int
     act: Act
-    step: DealStep
+    step: steps.DealStep
     v: int = 0
     by: int = 0
 
@@ -137,7 +135,7 @@ def deal_keyboard(
     opener: int,
     version: int,
     seating: Seating,
-    draft: Draft,
+    draft: steps.Draft,
     *,
     back: bool,
     concede: bool = False,
@@ -160,7 +158,7 @@ def deal_keyboard(
         if row
     ]
     tail = (
-        ("steps-record", Act.RECORD, current is DealStep.CONFIRM),
+        ("steps-record", Act.RECORD, current is steps.DealStep.CONFIRM),
         ("steps-back", Act.BACK, back),
         ("steps-cancel", Act.CANCEL, True),
     )
@@ -179,8 +177,6 @@ def game_link_keyboard(
 
 
 class HelpCb(CallbackData, prefix="hp"):
-    """A /help topic button: the screen to show in the same message."""
-
     topic: Topic
 
 

@@ -52,6 +52,5 @@ async def standings_png(t: Translator, stats: ChatStats) -> bytes | None:
         StandingRow(place, p.name, p.tally.total, p.tally.games, p.tally.average, round(p.rating))
         for place, p in enumerate(stats.players, start=1)
     ]
-    title = t.template("top-picture-title")
     subtitle = f"{plain_text(filter_text(t, stats.filter))} · {t.count(len(stats.games), 'game')}"
-    return await _drawn(rows, t.lang, title, subtitle)
+    return await _drawn(rows, t.lang, t.template("top-picture-title"), subtitle)

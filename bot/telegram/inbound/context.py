@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.middlewares.user_context import EventContext
-from aiogram.types import InlineKeyboardMarkup, Message, TelegramObject, Update, User
+from aiogram.types import InlineKeyboardMarkup, Message, TelegramObject, Update
 
 from bot.core import Caller, Core, GaveUp, Redeliver, UnitOfWork, Unsaved, attempts, looks
 from bot.core.errors import Transient
@@ -30,25 +30,6 @@ TOLD_KEPT: Final = 4096  # updates remembered as told "not saved yet" (so it is 
 
 # Telegram's old forward fields (Bot API < 7.0); `forward_origin` replaced them.
 _OLD_FORWARD_FIELDS = frozenset({"forward_from", "forward_from_chat", "forward_date"})
-
-
-def caller_of(update: Update, context: EventContext) -> Caller:
-    chat, user = context.chat, context.user
-    message = update.message or update.edited_message
-    pressed = update.callback_query.message if update.callback_query else None
-    if message is None and isinstance(pressed, Message):  # the message under a pressed button
-        message = pressed
-    return Caller(
-        chat_id=chat.id if chat else (user.id if user else 0),
-        user_id=user.id if user else None,
-        first_name=user.first_name if user else None,
-        username=user.username if user else None,
-        update_id=update.update_id,
-        chat_type=chat.type if chat else "private",
-        chat_title=chat.title if chat else None,
-        message_id=message.message_id if message is not None else None,
-        thread_id=context.thread_id,  # a forum topic is a table of its own
-    )
 
 
 def refusal(message: Message | None) -> str | None:
@@ -90,16 +71,29 @@ class Ctx:
 
 
 class UpdateContext(BaseMiddleware):
-    def __init__(self, core: Core, default_locale: str, promises: Promises | None = None) -> None:
-        self.core = core
-        self.default_locale = default_locale
-        self.promises = promises or Promises()
+    def __init__(self, core: Core, default_locale: str, promises: Promises) -> None:
+        self.core, self.default_locale, self.promises = core, default_locale, promises
         self._told: deque[int] = deque(maxlen=TOLD_KEPT)
 
     async def __call__(self, handler: Handler, event: TelegramObject, data: dict[str, Any]) -> Any:
         assert isinstance(event, Update)
-        caller = caller_of(event, data["event_context"])
-        user: User | None = data["event_context"].user
+        context: EventContext = data["event_context"]
+        chat, user = context.chat, context.user
+        message = event.message or event.edited_message
+        pressed = event.callback_query.message if event.callback_query else None
+        if message is None and isinstance(pressed, Message):  # the message under a pressed button
+            message = pressed
+        caller = Caller(
+            chat_id=chat.id if chat else (user.id if user else 0),
+            user_id=user.id if user else None,
+            first_name=user.first_name if user else None,
+            username=user.username if user else None,
+            update_id=event.update_id,
+            chat_type=chat.type if chat else "private",
+            chat_title=chat.title if chat else None,
+            message_id=message.message_id if message is not None else None,
+            thread_id=context.thread_id,  # a forum topic is a table of its own
+        )
         language = user.language_code if user else None
         redeeming = bool(data.get(REDEEMING))
 

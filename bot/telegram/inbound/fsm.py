@@ -69,8 +69,6 @@ async def _in(store: Store, write: bool, step: Callable[[Repo], Awaitable[T]]) -
 
 
 class DatabaseStorage(BaseStorage):
-    """`BaseStorage` over the bot's `Store` (the `fsm` table)."""
-
     key_builder = DefaultKeyBuilder(with_bot_id=True)
 
     def __init__(self, store: Store) -> None:

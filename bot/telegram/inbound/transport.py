@@ -83,14 +83,6 @@ class Promises:
                     log.exception("the kept updates of chat %s could not be tried", chat_id)
 
 
-def promises_of(dispatcher: Dispatcher) -> Promises:
-    """The dispatcher's kept updates (`bot.app.build_dispatcher` sets them; a bare one gets its own)."""
-    found = dispatcher.get("promises")
-    if not isinstance(found, Promises):
-        found = dispatcher["promises"] = Promises()
-    return found
-
-
 async def poll(
     bot: Bot,
     dispatcher: Dispatcher,
@@ -99,12 +91,12 @@ async def poll(
     timeout: int = 10,
     allowed_updates: list[str] | None = None,
     give_up: float = GIVE_UP,
-    **kwargs: Any,
 ) -> None:
     """Fetch, handle the batch to the end, confirm it with the next offset; until `stop`. A
     batch's updates go per chat in order, chats concurrently."""
     handled: set[int] = set()  # fetched and handled, not confirmed yet
     failing: dict[int, float] = {}  # when an update to handle again first failed
+    promises: Promises = dispatcher["promises"]  # set by `bot.app.build_dispatcher`
 
     async def feed(updates: list[Update]) -> list[Update]:
         """The chat's updates in order; those to come again."""
@@ -117,7 +109,7 @@ async def poll(
             late = first is not None and time.monotonic() - first >= give_up
             last = {LAST_TRY: True} if late else {}
             try:
-                await promises_of(dispatcher).feed(dispatcher, bot, update, **kwargs, **last)
+                await promises.feed(dispatcher, bot, update, **last)
             except Redeliver as again:
                 failing.setdefault(uid, time.monotonic())
                 if not again.unwritable:  # the chat's later updates wait behind this one
@@ -191,6 +183,7 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
     path, secret = settings.webhook_path(), settings.webhook_secret
     assert path is not None and secret is not None, "webhook mode needs WEBHOOK_URL and its secret"
     expected = secret.get_secret_value()
+    promises: Promises = dispatcher["promises"]
 
     async def handle(request: web.Request) -> web.Response:
         beat(WEBHOOK)
@@ -202,7 +195,7 @@ def add_webhook(app: web.Application, dispatcher: Dispatcher, bot: Bot, settings
             log.warning("webhook: a request that is no update (%s)", type(error).__name__)
             return web.json_response({"ok": False}, status=400)
         try:
-            await promises_of(dispatcher).feed(dispatcher, bot, update)
+            await promises.feed(dispatcher, bot, update)
         except Redeliver as error:  # a 500 has Telegram send it again
             log.warning("update %s not handled yet (%s); answering 500", update.update_id, error)
             return web.json_response({"ok": False}, status=500)

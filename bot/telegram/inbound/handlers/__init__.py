@@ -2,27 +2,15 @@
 
 from aiogram import Router
 
-from bot.telegram.inbound.handlers import (
-    calc,
-    deal,
-    deal_steps,
-    errors,
-    inline,
-    newgame,
-    start,
-    stats,
-    view,
-)
+from bot.telegram.inbound.handlers import calc, deal, errors, newgame, start, stats, view
 
 # The chat's own events first, then commands; the errors router sees every failure.
 ROUTERS: tuple[Router, ...] = (
     start.router,  # a group's upgrade, /start (deep links), the greetings, /help, /lang, /tz
     newgame.router,  # and /tournament, /standings, /history TABLE N at a tournament's home
-    deal_steps.router,  # `/deal` alone, before deal.router takes `/deal …`
-    deal.router,  # and /endgame, /dispute, /arbiter and every vote's buttons
-    view.router,  # the looks, /games, /game N and their buttons
+    deal.router,  # `/deal` alone (its steps) before `/deal …`; /endgame, /dispute, /arbiter, votes
+    view.router,  # the looks, /games, /game N and their buttons; @bot in any chat (inline)
     stats.router,  # /stats, /top, /me; /debts, /paid, /remind and the "✅ paid" buttons
     calc.router,  # /calc: a paper sheet settled; keeps nothing
-    inline.router,  # @bot in any chat: a deal's price, the sender's games to share
     errors.router,
 )

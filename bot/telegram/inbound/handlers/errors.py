@@ -78,19 +78,14 @@ async def refused(event: ErrorEvent, bot: Bot, ctx: Ctx | None = None) -> None:
 
 @router.error()
 async def unexpected(
-    event: ErrorEvent,
-    bot: Bot,
-    ctx: Ctx | None = None,
-    last_try: bool = False,
-    core: Core | None = None,
+    event: ErrorEvent, bot: Bot, core: Core, ctx: Ctx | None = None, last_try: bool = False
 ) -> None:
     """A database failure outside the update's unit of work comes again, but on its last try."""
-    fault = core.store.fault(event.exception) if core is not None else None
-    if fault is not None and not last_try:
+    if core.store.fault(event.exception) is not None and not last_try:
         raise Redeliver(str(event.exception)) from event.exception
     log.error("update %s failed", event.update.update_id, exc_info=event.exception)
     try:
-        recorded = core is not None and await looks.was_handled(core, event.update.update_id)
+        recorded = await looks.was_handled(core, event.update.update_id)
         text = _t(ctx)("error-internal-recorded" if recorded else "error-internal")
         await answer(event, bot, text, ctx)
     except Exception:

@@ -14,7 +14,6 @@ from aiogram.types import CallbackQuery, Message
 
 from bot.core import GameError, Player, UnitOfWork, lobby, looks, parse_newgame, tournaments, votes
 from bot.core.archive import exported, game_snapshot, game_state, parse_number
-from bot.core.lobby import locale_of
 from bot.core.newgame import name_from_profile
 from bot.core.results import Snapshot
 from bot.telegram.inbound.archive import tournament_png
@@ -56,7 +55,7 @@ async def newgame_cmd(message: Message, ctx: Ctx) -> None:
     caller = ctx.caller
     args, mentions = mention_tokens(message)
     spec = parse_newgame(args, caller.as_player(), mentions)
-    language = locale_of(message.from_user.language_code if message.from_user else None)
+    language = lobby.locale_of(message.from_user.language_code if message.from_user else None)
     async with ctx.work() as uow:
         admitted = await tournaments.admit(uow, caller, spec, args)
         opened = await lobby.new_game(uow, caller, spec, language)
@@ -133,8 +132,7 @@ async def _tournament(message: Message, ctx: Ctx, uow: UnitOfWork, action: str, 
         await out.text(uow, tour.joined_text(t, state, table))
         home = state.row
         if (home.home_chat_id, home.home_thread_id) != (caller.chat_id, caller.topic):
-            lang = await looks.locale(ctx.core, home.home_chat_id, uow)
-            at_home = translator(lang or t.lang)
+            at_home = translator(await looks.locale(ctx.core, home.home_chat_id, uow) or t.lang)
             there = Outbox(at_home, home.home_chat_id, thread_id=home.home_thread_id or None)
             await there.text(uow, tour.joined_home_text(at_home, state, table))
     elif action in ("round", "тур"):
@@ -172,9 +170,8 @@ async def _standings(ctx: Ctx, uow: UnitOfWork) -> None:
     text = tour.standings_text(ctx.t, standings)
     png = await tournament_png(ctx.t, standings)
     if png is None:
-        await ctx.out.text(uow, text)
-    else:
-        await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
+        return await ctx.out.text(uow, text)
+    await ctx.out.photo(uow, png, f"standings-{state.row.tournament_id}.png", text)
 
 
 async def table_game(message: Message) -> bool:

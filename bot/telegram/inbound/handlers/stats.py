@@ -9,7 +9,6 @@ from aiogram.filters import Command, CommandObject, MagicData
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, looks
-from bot.core.debts import parse_period
 from bot.core.events import DebtSide
 from bot.core.stats import account_key, account_stats, chat_stats, parse_query
 from bot.telegram.inbound.archive import standings_png
@@ -33,8 +32,7 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
         raise GameError("group-only", "/me", {}, "/stats")
     if not caller.private:
         stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
-        key = account_key(caller.user_id)
-        mine = next((p for p in stats.players if p.key == key), None)
+        mine = next((p for p in stats.players if p.key == account_key(caller.user_id)), None)
         found = mine or stats.find(caller.username or caller.first_name or str(caller.user_id))
         return await ctx.say(player_text(t, stats, found))
     await ctx.say(me_text(t, await account_stats(store, caller.user_id, ctx.now(), t.lang)))
@@ -64,11 +62,10 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
     text = top_text(t, stats)
     png = await standings_png(t, stats)
+    if png is None:
+        return await ctx.say(text)
     async with ctx.work() as uow:
-        if png is None:
-            await ctx.out.text(uow, text)
-        else:
-            await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
+        await ctx.out.photo(uow, png, f"top-{abs(caller.chat_id)}.png", text)
 
 
 @router.message(Command("debts"))
@@ -100,7 +97,7 @@ async def remind_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
             now = await debts.reminder_of(ctx.core, ctx.caller.chat_id)
             every = now.every if now is not None else None
         else:
-            every = parse_period(command.args)
+            every = debts.parse_period(command.args)
             await debts.set_reminder(uow, ctx.caller, every)
         await ctx.out.text(uow, debt_texts.reminder_set_text(ctx.t, every))
 

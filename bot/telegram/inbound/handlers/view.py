@@ -1,29 +1,48 @@
 """/score, /sheet, /history, /rules, /export: looks at any game of the chat; /games and /game N with
-their buttons (◀ ▶, History, Export)."""
+their buttons (◀ ▶, History, Export); the inline mode: a deal priced under every convention, or the
+sender's games to share."""
 
 from __future__ import annotations
 
+import hashlib
 from enum import StrEnum
+from typing import Any, Final
 
-from aiogram import Router
+from aiogram import Bot, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup, Message
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardMarkup,
+    InlineQuery,
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+    Message,
+)
 from aiogram.utils.keyboard import InlineKeyboardBuilder
 
 from bot.core import GameError, UnitOfWork, archive, looks
-from bot.core.archive import GamesPage
+from bot.core.base import settlement as settle
 from bot.core.results import Exported, Snapshot
+from bot.domain import GameStatus
 from bot.telegram.inbound.context import Ctx
+from bot.telegram.keyboards import game_link_keyboard
 from bot.telegram.outbound import at_once
 from bot.telegram.outbound.outbox import Outbox, render_png
+from bot.texts import score as texts
 from bot.texts.history import games_text, history_lines, look_caption
 from bot.texts.i18n import Translator
 from bot.texts.score import score_text
-from bot.texts.views import chunks, opened_text, rules_text
+from bot.texts.views import chunks, error_text, opened_text, rules_text
+from scoring.errors import ScoringError
+from scoring.pricing import price_deal
 
 router = Router(name=__name__)
 FULL_WORDS = frozenset({"full", "полный", "полностью", "весь"})
+DEAL_CACHE: Final = 300  # seconds: a deal's price is the same for everybody
+GAMES_CACHE: Final = 5  # seconds: a running game moves on
+START_PAYLOAD: Final = "inline"  # the private /start the results' button opens
 
 
 class GamesCb(CallbackData, prefix="gl"):
@@ -44,7 +63,7 @@ class GameCb(CallbackData, prefix="gm"):
     act: GameAct
 
 
-def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | None:
+def pages_keyboard(t: Translator, page: archive.GamesPage) -> InlineKeyboardMarkup | None:
     if page.pages <= 1:
         return None
     builder = InlineKeyboardBuilder()
@@ -52,14 +71,6 @@ def pages_keyboard(t: Translator, page: GamesPage) -> InlineKeyboardMarkup | Non
         if 0 <= page.page + step < page.pages:
             text = t.template(key).format(page=page.page + step + 1)  # shown counted from 1
             builder.button(text=text, callback_data=GamesCb(page=page.page + step))
-    return builder.as_markup()
-
-
-def game_keyboard(t: Translator, number: int) -> InlineKeyboardMarkup:
-    builder = InlineKeyboardBuilder()
-    for act in GameAct:
-        text = t.template(f"button-game-{act.name.lower()}")
-        builder.button(text=text, callback_data=GameCb(game=number, act=act))
     return builder.as_markup()
 
 
@@ -90,9 +101,8 @@ async def score_cmd(message: Message, ctx: Ctx) -> None:
     async with ctx.work() as uow:
         snap = await looks.look(ctx.core, uow, ctx.caller)
         if snap.sheet is None or snap.settlement is None:
-            await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
-        else:
-            await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
+            return await ctx.out.text(uow, opened_text(ctx.t, snap.state, False))
+        await ctx.out.text(uow, score_text(ctx.t, snap.state, snap.sheet, snap.settlement))
 
 
 @router.message(Command("sheet"))
@@ -105,15 +115,13 @@ async def sheet_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         if snap.sheet is None or snap.settlement is None:
             return await ctx.out.text(uow, opened_text(t, snap.state, False))
         caption = look_caption(t, snap.state, snap.sheet)
-        png = None
-        if len(kept) != len(words):
+        if len(kept) != len(words):  # the document, if it can be drawn; else the sheet as always
             png = await render_png(
                 snap.sheet, t.lang, snap.settlement, ctx.core, snap.state, full=True
             )
-        if png is not None:
-            await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
-        else:
-            await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
+            if png is not None:
+                return await ctx.out.document(uow, png, f"sheet-{snap.state.number}.png", caption)
+        await ctx.out.sheet_of(uow, snap.state, snap.sheet, snap.settlement, caption)
 
 
 @router.message(Command("history"))
@@ -141,7 +149,7 @@ async def export_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None
         await owe_export(uow, ctx.out, exported)
 
 
-async def _page(ctx: Ctx, page: int) -> GamesPage:
+async def _page(ctx: Ctx, page: int) -> archive.GamesPage:
     caller, lang = ctx.caller, ctx.t.lang
     if caller.private and caller.user_id is not None:
         return await archive.account_games(ctx.core, caller.user_id, caller.chat_id, page, lang)
@@ -174,7 +182,11 @@ async def game_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
         raise GameError("group-only", "/game", {}, "/games")
     number = archive.parse_number(command.args or "", "/game")
     snap = await archive.game_snapshot(ctx.core, ctx.caller.chat_id, number)
-    keyboard = game_keyboard(t, number)
+    builder = InlineKeyboardBuilder()
+    for act in GameAct:
+        text = t.template(f"button-game-{act.name.lower()}")
+        builder.button(text=text, callback_data=GameCb(game=number, act=act))
+    keyboard = builder.as_markup()
     async with ctx.work() as uow:
         if snap.sheet is None or snap.settlement is None:
             return await ctx.out.text(uow, opened_text(t, snap.state, False), keyboard)
@@ -194,3 +206,69 @@ async def game_button(query: CallbackQuery, callback_data: GameCb, ctx: Ctx) -> 
             exported = await archive.exported(uow, snap.state, ctx.now(), ctx.zone)
             await owe_export(uow, ctx.out, exported)
     await at_once.toast(query)
+
+
+# -- the inline mode ---------------------------------------------------------------------
+def _article(key: tuple[Any, ...], title: str, about: str, text: str) -> InlineQueryResultArticle:
+    """A result whose id (within Telegram's 64 bytes) is the same for the same `key`."""
+    return InlineQueryResultArticle(
+        id=hashlib.sha1(":".join(map(str, key)).encode()).hexdigest(),
+        title=title[:256],
+        description=about[:512],
+        input_message_content=InputTextMessageContent(message_text=text),
+    )
+
+
+def _example(t: Translator) -> str:
+    return t.template("inline-example").format(example=t.template("inline-example-deal"))
+
+
+@router.inline_query()
+async def inline_query(query: InlineQuery, ctx: Ctx, bot: Bot) -> None:
+    t, text = ctx.t, query.query.strip()
+    button = InlineQueryResultsButton(text=t.template("inline-how"), start_parameter=START_PAYLOAD)
+    if text:
+        results, personal, cache = _priced(text, t), False, DEAL_CACHE
+    else:
+        results, personal, cache = await _games(query, ctx, bot), True, GAMES_CACHE
+    await at_once.answer_inline(
+        query, results, is_personal=personal, cache_time=cache, button=button
+    )
+
+
+def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
+    """Every convention's cost first, then one result per convention with its entries."""
+    try:
+        priced = price_deal(text, t.lang)
+    except ScoringError as error:
+        title = t.template("inline-not-understood")
+        return [_article(("error", t.lang, text), title, _example(t), error_text(t, error))]
+    names = texts.seat_names(t, priced)
+    costs = " · ".join(texts.price_title(t, names, p) for p in priced.prices[:2]) + " …"
+    every = texts.all_prices_text(t, text, names, priced)
+    results = [_article(("all", t.lang, text), t.template("inline-all-title"), costs, every)]
+    for price in priced.prices:
+        title, shown = texts.price_title(t, names, price), texts.price_text(t, text, names, price)
+        one = t.template("inline-one-description")
+        results.append(_article((price.convention, t.lang, text), title, one, shown))
+    return results
+
+
+async def _games(query: InlineQuery, ctx: Ctx, bot: Bot) -> list[InlineQueryResultArticle]:
+    """The sender's running games, each with its score as a message to share."""
+    t, username = ctx.t, (await bot.me()).username or ""
+    results: list[InlineQueryResultArticle] = []
+    for state, chat in await looks.open_games(ctx.core, query.from_user.id):
+        if state.status is not GameStatus.PLAYING:
+            continue
+        sheet = ctx.core.sheet(state)
+        settlement = settle(state, sheet)
+        text = chunks(score_text(t, state, sheet, settlement).split("\n"))[0]
+        about = texts.game_description(t, state, settlement)
+        key = ("game", t.lang, state.game_id, state.last_seq)
+        article = _article(key, texts.game_title(t, state, chat), about, text)
+        article.reply_markup = game_link_keyboard(t, username, state.chat_id, state.number)
+        results.append(article)
+    usage = t("inline-usage", bot=username)
+    none = _article(("none", t.lang), t.template("inline-no-games"), _example(t), usage)
+    return results or [none]
