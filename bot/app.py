@@ -18,7 +18,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, Core, utc_now, votes
-from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, Lease, beat, holds_clock
+from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, Lease, beat
 from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts every 5 ticks
+RESCAN_TICKS: Final = 3  # the lease's holder reads other instances' open votes this often
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
@@ -108,8 +109,12 @@ async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> No
         await asyncio.sleep(VOTE_TICK)
         beat(VOTE_CLOCK)
         try:
-            if lease is not None and not await holds_clock(lease, core, ticks):
-                continue
+            if lease is not None:  # several instances: the lease's holder ticks
+                was = lease.held
+                if not await lease.hold():
+                    continue
+                if not was or ticks % RESCAN_TICKS == 0:  # other instances' open votes
+                    await votes.watch_open_votes(core)
             ticks += 1
             await close_expired_votes(core, default_locale)
             if ticks % REMIND_TICKS == 0:  # the reminders of debts run where the clock does

@@ -14,8 +14,7 @@ from datetime import timedelta
 from math import inf
 from typing import Final, NamedTuple
 
-from bot.core import votes
-from bot.core.base import Clock, Core, utc_now
+from bot.core.base import Clock, utc_now
 from bot.domain import Store
 
 log = logging.getLogger(__name__)
@@ -112,16 +111,3 @@ class Lease:
         async with self.store.transaction() as repo:
             await repo.release_lease(CLOCK_LEASE, self.holder)
         self.held = False
-
-
-RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open votes this often
-
-
-async def holds_clock(lease: Lease, core: Core, ticks: int) -> bool:
-    """One tick of the vote clock among instances: whether this one holds it now."""
-    was = lease.held
-    if not await lease.hold():
-        return False
-    if not core.store.serial and (not was or ticks % RESCAN_TICKS == 0):
-        await votes.watch_open_votes(core)
-    return True
