@@ -156,14 +156,14 @@ async def close(
     """Close a vote (`by` the arbiter, else the bot); a passed one then makes its change."""
     state = unit.state
     proposal = proposal_of(state, vote)
-    if passed and not fits(state, vote):
+    if passed and not fits(state, vote, proposal):
         passed, reason = False, ev.CloseReason.CONFLICT
     author, username = (by.user_id, by.username) if by else (None, None)
     await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
     ending = passed and vote.kind is Kind.END_PROPOSED
     how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
     ended = await end(unit, how, None) if ending else None
-    applied = await make_change(unit, vote) if passed and not ending else None
+    applied = await make_change(unit, vote, proposal) if passed and not ending else None
     voters = tuple(state.voters())
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
 
@@ -267,29 +267,22 @@ def outlook(
     return False, record_penalty(state.game(), before, index, new, writer_seat)
 
 
-def fits(state: GameState, vote: Vote) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now."""
+def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
+    """Whether a passed vote's change still takes on the log as it is now: a record's change
+    replays (it has a `proposal`), a correction's record or a rule's option is as its voters saw."""
     event = vote.event
-    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed | ev.RuleChangeProposed):
-        return True
-    records, new = records_of(state), parse_stored(event.line, table(state))
     if isinstance(event, ev.CorrectionProposed):
-        index = index_of(state, event.target)
-        if index is None or state.records[index].line != event.old:
-            return False
-        records[index] = new
-    elif isinstance(event, ev.LateDealProposed):
-        index = index_of(state, event.before)
-        if index is None:
-            return False
-        records.insert(index, new)
-    else:  # a rule change: the option still as its voters were shown
-        assert isinstance(new, RuleChange)
-        if format_option(getattr(rules_now(state), new.option)) != event.old:
-            return False
-        records.append(new)
+        return proposal is not None and state.item(event.target).line == event.old
+    if isinstance(event, ev.LateDealProposed):
+        return proposal is not None
+    if not isinstance(event, ev.RuleChangeProposed):
+        return True
+    change = parse_stored(event.line, table(state))
+    assert isinstance(change, RuleChange)
+    if format_option(getattr(rules_now(state), change.option)) != event.old:
+        return False
     try:
-        replay(state.game(), records)
+        replay(state.game(), [*records_of(state), change])
     except ScoringError:
         return False
     return True
@@ -306,39 +299,33 @@ def corrections_count(state: GameState, writer: int | None) -> int:
     )
 
 
-async def make_change(unit: Command, vote: Vote) -> Applied | None:
-    """The change of a passed vote (other than an early end), once `fits` said it takes."""
+async def make_change(unit: Command, vote: Vote, proposal: Proposal | None) -> Applied | None:
+    """The change of a passed vote (other than an early end), once `fits` said it takes; a
+    record's as its `proposal` showed it."""
     state, event = unit.state, vote.event
     if isinstance(event, ev.CorrectionProposed):
         # The record's new line, then the writer's penalty if due (4.2.7).
-        target = event.target
-        index = index_of(state, target)
-        assert index is not None
-        item = state.records[index]
-        before = records_of(state)
-        new = parse_stored(event.line, table(state))
-        warning, penalties = outlook(state, event, index, before, new)
-        edited = ev.DealEdited(target, event.line, item.line, vote.seq, warning)
+        assert proposal is not None
+        count = len(state.records)
+        edited = ev.DealEdited(event.target, event.line, event.old, vote.seq, proposal.warning)
         await unit.append(edited, vote.author)
-        for adjust in penalties:
+        for adjust in proposal.penalty:
             line = format_record(adjust, state.names)
-            await unit.append(ev.Penalized(line, vote.seq, target), None)
-        sheet, writer = unit.sheet(), state.player_name(item.author)
-        scored, old = sheet.records[index], state.item(target).old_lines[-1]  # (as edited: a copy)
-        penalized, warned = tuple(sheet.records[len(before) :]), writer if warning else None
+            await unit.append(ev.Penalized(line, vote.seq, event.target), None)
+        sheet, writer = unit.sheet(), proposal.writer
+        settled, penalized = settlement(state, sheet), tuple(sheet.records[count:])
+        warned = writer if proposal.warning else None
         return Applied(
-            scored.number, old, scored, sheet, settlement(state, sheet), penalized, warned, writer
+            proposal.number, event.old, proposal.new, sheet, settled, penalized, warned, writer
         )
     if isinstance(event, ev.LateDealProposed):
         # Inserted before the record it was proposed before (Кодекс 4.2.10).
+        assert proposal is not None
         author = vote.author
         seat = None if author is None else state.seat_of(author, vote.usernames.get(author))
         await unit.append(ev.Dealt(event.line, event.before, vote.seq, seat), author)
-        index = index_of(state, state.last_seq)
-        assert index is not None
         sheet = unit.sheet()
-        scored = sheet.records[index]
-        return Applied(scored.number, None, scored, sheet, settlement(state, sheet))
+        return Applied(proposal.number, None, proposal.new, sheet, settlement(state, sheet))
     if isinstance(event, ev.ArbiterProposed):
         await unit.append(ev.ArbiterNamed(event.arbiter, vote.seq), None)
     elif isinstance(event, ev.RuleChangeProposed):
