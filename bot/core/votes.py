@@ -17,9 +17,9 @@ from bot.core.base import (
     settlement,
     table,
 )
-from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.events import Kind, encode
+from bot.core.ledger import debts_of
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
@@ -84,14 +84,21 @@ async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     for vote in state.open_votes():  # a vote cannot outlive its game
         await unit.append(ev.VoteClosed(vote.seq, False, ev.CloseReason.CANCELLED), None)
     await unit.append(ev.GameEnded(reason), author)
-    game_id = state.game_id
-    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.ENDED))
+    await unit.write(lambda repo: repo.set_status(state.game_id, GameStatus.ENDED))
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()
     settled = settlement(state, sheet)
-    debts = await open_game_debts(unit, settled)  # what the end leaves owed, as events
-    return Ended(state, reason, sheet, settled, debts)
+    money = state.stake is not None
+    for transfer in settled.transfers:  # each that is not nothing: a debt the end leaves owed
+        amount = transfer.money if money else transfer.whists
+        if amount is None or amount <= 0:
+            continue
+        seats = (transfer.debtor, transfer.creditor)
+        people = (state.players[transfer.debtor], state.players[transfer.creditor])
+        await unit.append(ev.DebtOpened(*people, *seats, str(amount), money), None)
+    debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
+    return Ended(state, reason, sheet, settled, tuple(debts.values()))
 
 
 async def vote(
