@@ -150,7 +150,6 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
 
 
 async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
-    """/lang: the chat's language."""
     repo = await chat_setting(uow, caller, "lang-players-only", f"/lang {locale}")
     await repo.set_chat_locale(caller.chat_id, locale)
 
@@ -162,8 +161,7 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
         if row is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
-            plays = state.seat_of(caller.user_id, caller.username) is not None
-            if not plays and not state.is_scorekeeper(caller.user_id):
+            if not state.may_record(caller.user_id, caller.username):
                 raise GameError(refusal, span, {"players": ", ".join(state.names)}, "/score")
         return unit.repo
 

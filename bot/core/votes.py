@@ -139,7 +139,6 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     passed = tally(vote, voters, arbiter=with_arbiter)
     if passed is not None:
         return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
-    # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
     if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
         return await refer(unit, vote, ev.ReferReason.TIE)
     return vote_state(state, vote)
