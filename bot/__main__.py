@@ -46,11 +46,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         from bot.backup import main as backup
 
         raise SystemExit(backup(args.file))
-    run()
-
-
-def run() -> None:
-    settings = load_settings()
+    settings = load_settings()  # `run`, the default: the bot
     from bot.logs import setup_logging
 
     setup_logging(settings)

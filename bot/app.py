@@ -51,10 +51,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     core = Core(store, clock)
     storage, isolation = fsm_backend(settings, store)
     dispatcher = Dispatcher(
-        storage=storage,
-        events_isolation=isolation,
-        core=core,
-        settings=settings,
+        storage=storage, events_isolation=isolation, core=core, settings=settings
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
         token, link = settings.bot_token.get_secret_value(), settings.miniapp_link
