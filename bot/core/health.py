@@ -75,7 +75,6 @@ beat: Final = HEARTS.beat
 
 
 CLOCK_LEASE: Final = "vote-clock"  # the vote clock's lease in the database
-LEASE_SECONDS: Final = 10.0
 
 
 def instance_name() -> str:
@@ -88,8 +87,8 @@ class Lease:
     """The vote clock's lease as seen by one instance; `hold()` takes or renews it."""
 
     store: Store
+    seconds: float  # how long a hold lasts (LEASE_SECONDS)
     holder: str = field(default_factory=instance_name)
-    seconds: float = LEASE_SECONDS
     clock: Clock = utc_now
     held: bool = False
 
