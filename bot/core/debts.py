@@ -58,8 +58,8 @@ async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marke
             params = {"debtor": debt.debtor.name, "creditor": debt.creditor.name}
             raise GameError("debt-not-yours", "", params, "/debts")
         await unit.append(DebtMarked(seq, side), caller.user_id)
-    closed = side is DebtSide.RECEIVED
-    return Marked(replace(debt, paid=debt.paid or not closed, received=closed), side)
+        marked = debts_of(game_id, row.chat_id, state.number, state.debt_rows)[seq]
+    return Marked(marked, side)
 
 
 def _named(player: Player, ref: str) -> bool:

@@ -101,11 +101,8 @@ def net(debts: Sequence[Debt]) -> list[Payment]:
     for money in (True, False):
         players, sums = balances(open_debts(debts), money)
         for debtor, creditor, amount in settle_balances(sums) if players else ():
-            shown: Amount = _cents(amount) if money else amount
+            shown: Amount = amount
+            if money:  # a sum of money amounts, exact in cents
+                shown = (Decimal(amount.numerator) / amount.denominator).quantize(Decimal("0.01"))
             payments.append(Payment(players[debtor], players[creditor], shown, money))
     return payments
-
-
-def _cents(amount: Fraction) -> Decimal:
-    """A sum of money amounts, exact in cents, as money."""
-    return (Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal("0.01"))
