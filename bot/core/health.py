@@ -41,31 +41,28 @@ class Age(NamedTuple):
 
 
 class Heartbeats:
-    """The last beat of each loop, on a monotonic clock."""
+    """The last beat of each watched loop (or when it was watched), on a monotonic clock."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._last: dict[str, float] = {}
-        self._watched: dict[str, float] = {}  # name → since
+        self._last: dict[str, float] = {}  # name → its last beat, or since it was watched
 
     def beat(self, name: str) -> None:
-        self._last[name] = self._clock()
+        if name in self._last:  # a beat before the watch counts for nothing
+            self._last[name] = self._clock()
 
     def watch(self, name: str) -> None:
         """Report `name` from now on; stale once `STALE_AFTER[name]` seconds pass without a beat."""
-        self._watched[name] = self._clock()
+        self._last[name] = self._clock()
 
     def forget(self, name: str) -> None:
         """No longer report `name` (its loop was stopped on purpose)."""
-        self._watched.pop(name, None)
         self._last.pop(name, None)
 
     def ages(self) -> list[Age]:
         """Every watched loop, in the order they were watched."""
         now = self._clock()
-        ages = [
-            (name, now - max(self._last.get(name, at), at)) for name, at in self._watched.items()
-        ]
+        ages = [(name, now - at) for name, at in self._last.items()]
         return [Age(name, age, age > (STALE_AFTER.get(name) or inf)) for name, age in ages]
 
 
