@@ -99,10 +99,8 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
         if low in _POOL_WORDS:
             nxt = next(tokens, None)
             spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
-        elif low in _STAKE_WORDS:
-            if (nxt := next(tokens, None)) is None:
-                raise GameError("bad-stake", tok, {}, EXAMPLE)
-            spec.stake = _stake(nxt)
+        elif low in _STAKE_WORDS:  # with no amount after it, the word itself is the bad stake
+            spec.stake = _stake(next(tokens, tok))
         elif "=" in tok and not tok.startswith("="):
             key, _, value = tok.partition("=")
             key_low = key.casefold().replace("-", "_")
