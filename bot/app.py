@@ -85,8 +85,8 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
     """`getMe` until Telegram answers: a refused token stops the start, a network error waits."""
     while True:
         try:
-            me = await bot.get_me()
-            break
+            log.info("running as @%s", (await bot.get_me()).username)
+            return
         except TelegramUnauthorizedError:
             raise StartupError(
                 "BOT_TOKEN was refused by Telegram (Unauthorized): take the current token from "
@@ -96,7 +96,6 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
             log.warning("Telegram cannot be reached (%s); trying again in %.0f s", error, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, longest)
-    log.info("running as @%s", me.username)
 
 
 async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:

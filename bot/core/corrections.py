@@ -146,8 +146,7 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
             for p in state.voters()
         ):
             raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva_arbiter")
-        current = state.arbiter
-        if current is not None and current.payload() == arbiter.payload():
+        if state.arbiter is not None and state.arbiter.payload() == arbiter.payload():
             raise GameError("arbiter-same", ref.strip(), {}, "/history")
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):

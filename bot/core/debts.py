@@ -58,15 +58,13 @@ async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marke
             params = {"debtor": debt.debtor.name, "creditor": debt.creditor.name}
             raise GameError("debt-not-yours", "", params, "/debts")
         await unit.append(DebtMarked(seq, side), caller.user_id)
-        marked = debts_of(game_id, row.chat_id, state.number, state.debt_rows)[seq]
-    return Marked(marked, side)
+    return Marked(debts_of(game_id, row.chat_id, state.number, state.debt_rows)[seq], side)
 
 
 def _named(player: Player, ref: str) -> bool:
     """Whether `/paid` names this player: @username, a username without @, or his name."""
     wanted = ref.removeprefix("@").casefold()
-    username = (player.username or "").casefold()
-    return wanted in (username, player.name.casefold()) and bool(wanted)
+    return wanted in ((player.username or "").casefold(), player.name.casefold()) and bool(wanted)
 
 
 async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:

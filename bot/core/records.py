@@ -134,10 +134,9 @@ async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
     async with uow.command(caller) as unit:
         state = unit.state
         last, before = pencil(unit, caller)
-        number = before.records[-1].number
         await unit.append(ev.DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
-        return Undone(state, number, last.line, sheet, settlement(state, sheet))
+        return Undone(state, before.records[-1].number, last.line, sheet, settlement(state, sheet))
 
 
 async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:

@@ -40,7 +40,6 @@ def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> boo
 
 
 def counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int, int]:
-    """The vote's yes and no ballots, and how many may vote."""
     ballots = [vote.ballot(v) for v in voters]
     return ballots.count(True), ballots.count(False), len(voters)
 
