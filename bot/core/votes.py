@@ -72,8 +72,7 @@ async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:
             return await end(unit, ev.EndReason.END_RULE, caller.user_id)
-        open_votes = state.open_votes(Kind.END_PROPOSED)
-        if open_votes:
+        if open_votes := state.open_votes(Kind.END_PROPOSED):
             return await cast(unit, open_votes[0], caller, yes=True)
         return await open_vote(unit, caller, ev.EndProposed(END_THRESHOLD, unit.deadline()))
 
