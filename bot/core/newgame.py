@@ -18,11 +18,6 @@ ARBITER_EXAMPLE: Final = "/newgame sochi arbiter=@eva_arbiter"
 # Telegram usernames: a letter first, then letters, digits and underscores; 5–32 characters, and
 # 4 for the short ones sold on Fragment.
 _HANDLE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
-_POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:", "pool:"})
-_STAKE_WORDS: Final = frozenset({"stake", "ставка", "stake:", "ставка:"})
-_PLAYERS_OPTION: Final = frozenset({"players", "игроков", "игроки"})
-_DEALER_OPTION: Final = frozenset({"dealer", "сдаёт", "сдает", "сдатчик"})
-_ARBITER_OPTION: Final = frozenset({"arbiter", "арбитр"})
 _ME: Final = frozenset({"me", "я"})
 _FORBIDDEN: Final = frozenset(':/="“”„«»\\,;@')
 NAME_MAX: Final = 20
@@ -96,21 +91,21 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
     tokens = iter(args.split())
     for i, tok in enumerate(tokens):
         low = tok.casefold()
-        if low in _POOL_WORDS:
+        if low in {"pool", "пуля", "пулька", "пуля:", "pool:"}:
             nxt = next(tokens, None)
             spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
-        elif low in _STAKE_WORDS:  # with no amount after it, the word itself is the bad stake
-            spec.stake = _stake(next(tokens, tok))
+        elif low in {"stake", "ставка", "stake:", "ставка:"}:
+            spec.stake = _stake(next(tokens, tok))  # none after it: the word is the bad stake
         elif "=" in tok and not tok.startswith("="):
             key, _, value = tok.partition("=")
             key_low = key.casefold().replace("-", "_")
-            if key_low in _PLAYERS_OPTION:
+            if key_low in {"players", "игроков", "игроки"}:
                 if value not in ("3", "4"):
                     raise GameError("bad-player-count", tok, {}, "/newgame sochi players=4")
                 seats_given = int(value)
-            elif key_low in _DEALER_OPTION:
+            elif key_low in {"dealer", "сдаёт", "сдает", "сдатчик"}:
                 spec.dealer = value
-            elif key_low in _ARBITER_OPTION:
+            elif key_low in {"arbiter", "арбитр"}:
                 spec.arbiter = parse_arbiter(value, me)
             elif value.startswith("@") or value.casefold() in _ME:
                 # `Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's.
