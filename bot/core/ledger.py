@@ -8,7 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player, decode
+from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player, decode
 from bot.domain import EventRow, GameRow
 from scoring.settle import settle_balances
 
@@ -49,8 +49,6 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
     """The debts of one game (`number` in chat `chat_id`) from its events, by seq."""
     debts: dict[int, Debt] = {}
     for row in rows:
-        if row.kind not in DEBT_KINDS:
-            continue
         event = decode(row.kind, row.payload, row.schema_version)
         if isinstance(event, DebtOpened):
             amount = Decimal(event.amount) if event.money else Fraction(event.amount)
