@@ -99,13 +99,11 @@ async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     return Ended(state, reason, sheet, settled, tuple(debts.values()))
 
 
-async def vote(
-    uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
-) -> VoteState:
-    """A ✅/❌ press; the button's game and vote are checked against the log."""
+async def vote(uow: UnitOfWork, caller: Caller, game_id: int, seq: int, yes: bool) -> VoteState:
+    """A ✅/❌ press on vote `seq`; the button's game and vote are checked against the log."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
-        ballot = state.votes.get(vote_seq)
+        ballot = state.votes.get(seq)
         if ballot is None:
             raise GameError("stale-button", "", {}, "/score")
         if ballot.closed or state.status is GameStatus.ENDED:
@@ -232,10 +230,9 @@ def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
     if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
         return None
     seq = event.target if isinstance(event, ev.CorrectionProposed) else event.before
-    index, records = index_of(state, seq), records_of(state)
+    index, records, tab = index_of(state, seq), records_of(state), table(state)
     if index is None:
         return None
-    tab = table(state)
     new = parse_stored(event.line, tab)
     try:
         if isinstance(event, ev.CorrectionProposed):
