@@ -118,15 +118,22 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
                 spec.overrides["pool_target"] = _pool(value, tok)
             else:
                 spec.overrides[key] = value  # §2.1: the exact lower-case name
+        elif tok in mentions:
+            spec.players.append(mentions[tok])
+        elif low in _ME:
+            spec.players.append(me)
+        elif tok.startswith("@"):
+            handle = _handle(tok)
+            spec.players.append(Player(handle, None, handle))
         else:
-            if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:
+            if i == 0:
                 try:
                     spec.convention = canonical_convention(tok)
                     continue
                 except OptionError:
                     if tok.isalpha() and tok == low:  # names start with a capital letter
                         raise
-            spec.players.append(_player(tok, me, mentions))
+            spec.players.append(Player(check_name(tok)))
 
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
@@ -155,17 +162,6 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
         error.example = error.example or "/newgame sochi whist_split=gentleman"
         raise
     return spec
-
-
-def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
-    if tok in mentions:
-        return mentions[tok]
-    if tok.casefold() in _ME:
-        return me
-    if tok.startswith("@"):
-        handle = _handle(tok)
-        return Player(handle, None, handle)
-    return Player(check_name(tok))
 
 
 def _handle(tok: str) -> str:
