@@ -50,8 +50,7 @@ def name_problem(name: str) -> str | None:
 
 
 def check_name(name: str) -> str:
-    problem = name_problem(name)
-    if problem is not None:
+    if (problem := name_problem(name)) is not None:
         raise GameError("bad-name", name, {"problem": problem}, "/join Clara")
     return name
 

@@ -103,8 +103,7 @@ async def vote(uow: UnitOfWork, caller: Caller, game_id: int, seq: int, yes: boo
     """A ✅/❌ press on vote `seq`; the button's game and vote are checked against the log."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
-        ballot = state.votes.get(seq)
-        if ballot is None:
+        if (ballot := state.votes.get(seq)) is None:
             raise GameError("stale-button", "", {}, "/score")
         if ballot.closed or state.status is GameStatus.ENDED:
             raise GameError("vote-closed", "", {}, "/history")
@@ -121,8 +120,7 @@ async def vote(uow: UnitOfWork, caller: Caller, game_id: int, seq: int, yes: boo
 async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteState:
     state = unit.state
     voters = tuple(state.voters())
-    voter = voter_of(state, caller)
-    if voter is None:
+    if (voter := voter_of(state, caller)) is None:
         raise GameError("not-a-voter", caller.shown, {}, "/score")
     if vote.referred is not None:
         raise GameError("arbiter-only", "", {}, "/history")
@@ -132,8 +130,7 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
         raise GameError("vote-same", "", {}, "/history")
     await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
-    passed = tally(vote, voters, arbiter=with_arbiter)
-    if passed is not None:
+    if (passed := tally(vote, voters, arbiter=with_arbiter)) is not None:
         return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
     if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
         return await refer(unit, vote, ev.ReferReason.TIE)
