@@ -75,7 +75,6 @@ CLOCK_LEASE: Final = "vote-clock"  # the vote clock's lease in the database
 
 
 def instance_name() -> str:
-    """This process among the instances: host, pid and a random tail."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 

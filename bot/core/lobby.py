@@ -22,7 +22,6 @@ log = logging.getLogger(__name__)
 
 
 def locale_of(language_code: str | None) -> str:
-    """The chat language for a Telegram `language_code`: ru* → ru, anything else → en."""
     return "ru" if (language_code or "").lower().startswith("ru") else "en"
 
 

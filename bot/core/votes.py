@@ -196,12 +196,11 @@ async def expire(
     async with uow.on_game(chat_id, game_id) as unit:
         if unit is None:
             return results, None
-        state = unit.state
         now = uow.core.clock()
-        for ballot in state.open_votes():
+        for ballot in unit.state.open_votes():
             if ballot.referred is None and now >= ballot.deadline:
                 results.append(await expire_vote(unit, ballot))
-    return results, state
+    return results, unit.state
 
 
 def rewatch(core: Core, game_id: int, state: GameState | None) -> None:
