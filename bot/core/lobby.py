@@ -142,9 +142,8 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
             raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
         player = state.players[seat]
         await unit.append(PlayerLeft(player.name), caller.user_id)
-        user_id, game_id = player.user_id, state.game_id
-        if user_id is not None and not state.is_scorekeeper(user_id):
-            await unit.write(lambda repo: repo.remove_member(game_id, user_id))
+        if (user_id := player.user_id) is not None and not state.is_scorekeeper(user_id):
+            await unit.write(lambda repo: repo.remove_member(state.game_id, user_id))
         return Left(state, player)
 
 

@@ -91,8 +91,7 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         if before.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         new = read_deal(text, table(state, before.next_dealer, seat))
-        last_round = isinstance(new, LastRound)
-        if last_round:
+        if last_round := isinstance(new, LastRound):
             if before.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
                 params = {"convention": before.rules.convention}
                 raise GameError("last-round-not-allowed", "/lastround", params, "/score")
@@ -102,9 +101,8 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         line = format_record(new, state.names)
         event = ev.LastRoundMarked(line) if last_round else ev.Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)
-        user_id, game_id = caller.user_id, state.game_id
-        if user_id is not None:
-            await unit.write(lambda repo: repo.add_member(game_id, user_id))
+        if (user_id := caller.user_id) is not None:
+            await unit.write(lambda repo: repo.add_member(state.game_id, user_id))
         unit.remember(sheet)
         return Recorded(state, sheet.records[-1], sheet, settlement(state, sheet))
 
