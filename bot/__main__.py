@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from bot.settings import exit_with, load_settings, unknown_settings
@@ -17,8 +16,8 @@ from bot.settings import exit_with, load_settings, unknown_settings
 log = logging.getLogger("bot")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    words = list(sys.argv[1:] if argv is None else argv)
+def main() -> None:
+    words = sys.argv[1:]
     if words[:1] == ["migrate-db"]:  # its own arguments, read by bot.migrate
         from bot.migrate import main as migrate_db
 
