@@ -155,8 +155,7 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
 async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str) -> Repo:
     """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None:
+        if (row := await unit.repo.live_game(caller.chat_id, caller.topic)) is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
             if not state.may_record(caller.user_id, caller.username):

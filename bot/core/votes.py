@@ -133,20 +133,15 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     if (passed := tally(vote, voters, arbiter=with_arbiter)) is not None:
         return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
     if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
-        return await refer(unit, vote, ev.ReferReason.TIE)
-    return vote_state(state, vote)
+        return await pending(unit, vote, ev.ReferReason.TIE)
+    return await pending(unit, vote)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
-        return await refer(unit, vote, ev.ReferReason.TIMEOUT)
+        return await pending(unit, vote, ev.ReferReason.TIMEOUT)
     return await close(unit, vote, passed=False, reason=ev.CloseReason.TIMEOUT)
-
-
-async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
-    await unit.append(ev.VoteReferred(vote.seq, reason), None)
-    return vote_state(unit.state, vote, reason)
 
 
 async def close(
@@ -167,10 +162,13 @@ async def close(
     return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
 
 
-def vote_state(state: GameState, vote: Vote, reason: ev.ReferReason | None = None) -> VoteState:
-    """A vote still open (`reason`: why it went to the arbiter), with what it would change."""
+async def pending(unit: Command, vote: Vote, referred: ev.ReferReason | None = None) -> VoteState:
+    """A vote still open, with what it would change; `referred`: why it goes to the arbiter now."""
+    state = unit.state
+    if referred is not None:
+        await unit.append(ev.VoteReferred(vote.seq, referred), None)
     voters, proposal = tuple(state.voters()), proposal_of(state, vote)
-    return VoteState(state, vote, voters, None, reason, None, proposal, None, state.chat_id)
+    return VoteState(state, vote, voters, None, referred, None, proposal, None, state.chat_id)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
