@@ -132,9 +132,8 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
     with_arbiter = may_refer(state, vote)
     if (passed := tally(vote, voters, arbiter=with_arbiter)) is not None:
         return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
-    if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
-        return await pending(unit, vote, ev.ReferReason.TIE)
-    return await pending(unit, vote)
+    tie = with_arbiter and voting.tied(vote.threshold, *counts(vote, voters))
+    return await pending(unit, vote, ev.ReferReason.TIE if tie else None)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
