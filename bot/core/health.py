@@ -101,8 +101,7 @@ class Lease:
 
     async def release(self) -> None:
         """Give the lease up (a clean shutdown), so another instance need not wait for expiry."""
-        if not self.held:
-            return
-        async with self.store.transaction() as repo:
-            await repo.release_lease(CLOCK_LEASE, self.holder)
-        self.held = False
+        if self.held:
+            async with self.store.transaction() as repo:
+                await repo.release_lease(CLOCK_LEASE, self.holder)
+            self.held = False

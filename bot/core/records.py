@@ -111,10 +111,9 @@ def pencil(unit: Command, caller: Caller) -> RecordItem:
     """The last record, if the sender wrote it and the pencil rule holds."""
     state = unit.state
     playing(state, caller)
-    records = state.records
-    if not records:
+    if not state.records:
         raise GameError("nothing-to-undo", "", {}, DEAL_EXAMPLE)
-    last = records[-1]
+    last = state.records[-1]
     seconds = rules_now(state).pencil_seconds
     if last.kind is Kind.PENALTY or last.vote is not None:  # written by a vote: no pencil
         raise GameError("pencil-expired", "/undo", {"seconds": str(seconds)}, "/history")
