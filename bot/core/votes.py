@@ -294,8 +294,7 @@ def corrections_count(state: GameState, writer: int | None) -> int:
 
 
 async def make_change(unit: Command, vote: Vote, proposal: Proposal | None) -> Applied | None:
-    """The change of a passed vote (other than an early end), once `fits` said it takes; a
-    record's as its `proposal` showed it."""
+    """The change of a passed vote (other than an early end), once `fits` said it takes."""
     state, event = unit.state, vote.event
     if isinstance(event, ev.CorrectionProposed):
         # The record's new line, then the writer's penalty if due (4.2.7).
