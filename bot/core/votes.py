@@ -157,8 +157,7 @@ async def close(
     how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
     ended = await end(unit, how, None) if ending else None
     applied = await make_change(unit, vote, proposal) if passed and not ending else None
-    voters = tuple(state.voters())
-    return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
+    return VoteState(state, vote, tuple(state.voters()), passed, reason, ended, proposal, applied)
 
 
 async def pending(unit: Command, vote: Vote, referred: ev.ReferReason | None = None) -> VoteState:
@@ -167,7 +166,7 @@ async def pending(unit: Command, vote: Vote, referred: ev.ReferReason | None = N
     if referred is not None:
         await unit.append(ev.VoteReferred(vote.seq, referred), None)
     voters, proposal = tuple(state.voters()), proposal_of(state, vote)
-    return VoteState(state, vote, voters, None, referred, None, proposal, None, state.chat_id)
+    return VoteState(state, vote, voters, None, referred, None, proposal)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
