@@ -90,11 +90,10 @@ async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     money = state.stake is not None
     for transfer in settled.transfers:  # each that is not nothing: a debt the end leaves owed
         amount = transfer.money if money else transfer.whists
-        if amount is None or amount <= 0:
-            continue
-        seats = (transfer.debtor, transfer.creditor)
-        people = (state.players[transfer.debtor], state.players[transfer.creditor])
-        await unit.append(ev.DebtOpened(*people, *seats, str(amount), money), None)
+        if amount is not None and amount > 0:
+            seats = (transfer.debtor, transfer.creditor)
+            people = (state.players[transfer.debtor], state.players[transfer.creditor])
+            await unit.append(ev.DebtOpened(*people, *seats, str(amount), money), None)
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     return Ended(state, reason, sheet, settled, tuple(debts.values()))
 
