@@ -161,11 +161,10 @@ async def close(
 
 async def pending(unit: Command, vote: Vote, referred: ev.ReferReason | None = None) -> VoteState:
     """A vote still open, with what it would change; `referred`: why it goes to the arbiter now."""
-    state = unit.state
     if referred is not None:
         await unit.append(ev.VoteReferred(vote.seq, referred), None)
-    voters, proposal = tuple(state.voters()), proposal_of(state, vote)
-    return VoteState(state, vote, voters, None, referred, None, proposal)
+    voters, proposal = tuple(unit.state.voters()), proposal_of(unit.state, vote)
+    return VoteState(unit.state, vote, voters, None, referred, None, proposal)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
