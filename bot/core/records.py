@@ -128,12 +128,11 @@ def pencil(unit: Command, caller: Caller) -> RecordItem:
 
 async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
     async with uow.command(caller) as unit:
-        state = unit.state
         last = pencil(unit, caller)
         number = unit.sheet().records[-1].number
         await unit.append(ev.DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
-        return Undone(state, number, last.line, sheet, settlement(state, sheet))
+        return Undone(unit.state, number, last.line, sheet, settlement(unit.state, sheet))
 
 
 async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:
