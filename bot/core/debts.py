@@ -129,7 +129,6 @@ async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
         await repo.forget_account(caller.user_id)
 
 
-# -- reminders --------------------------------------------------------------------------------
 def parse_period(text: str) -> int | None:
     """`3d`, `12h`, `30m`, `1w` in seconds; None for `off`; GameError for anything else."""
     words = text.strip().lower()

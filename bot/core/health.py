@@ -67,7 +67,6 @@ class Heartbeats:
 
 
 HEARTS: Final = Heartbeats()
-# One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`).
 beat: Final = HEARTS.beat
 
 

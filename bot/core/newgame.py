@@ -137,7 +137,6 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
-    # no two players share a name, nor an @username, whatever its case
     handles = [f"@{p.username}" for p in spec.players if p.username]
     for shown in ([p.name for p in spec.players], handles):
         folded = [name.casefold() for name in shown]
