@@ -9,7 +9,6 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from bot.settings import exit_with, load_settings, unknown_settings
@@ -17,8 +16,8 @@ from bot.settings import exit_with, load_settings, unknown_settings
 log = logging.getLogger("bot")
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    words = list(sys.argv[1:] if argv is None else argv)
+def main() -> None:
+    words = sys.argv[1:]
     if words[:1] == ["migrate-db"]:  # its own arguments, read by bot.migrate
         from bot.migrate import main as migrate_db
 
@@ -46,11 +45,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         from bot.backup import main as backup
 
         raise SystemExit(backup(args.file))
-    run()
-
-
-def run() -> None:
-    settings = load_settings()
+    settings = load_settings()  # `run`, the default: the bot
     from bot.logs import setup_logging
 
     setup_logging(settings)

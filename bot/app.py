@@ -18,7 +18,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp.web import AppRunner
 
 from bot.core import Clock, Core, utc_now, votes
-from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, Lease, beat, holds_clock
+from bot.core.health import HEARTS, POLLER, SENDER, VOTE_CLOCK, WEBHOOK, Lease, beat
 from bot.domain import Store
 from bot.logs import update_context
 from bot.settings import Settings
@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 
 VOTE_TICK: Final = 1.0  # seconds between two looks for timed-out votes
 REMIND_TICKS: Final = 5  # the clock looks for chats to remind of their debts every 5 ticks
+RESCAN_TICKS: Final = 3  # the lease's holder reads other instances' open votes this often
 
 
 def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -> Dispatcher:
@@ -50,10 +51,7 @@ def build_dispatcher(settings: Settings, store: Store, clock: Clock = utc_now) -
     core = Core(store, clock)
     storage, isolation = fsm_backend(settings, store)
     dispatcher = Dispatcher(
-        storage=storage,
-        events_isolation=isolation,
-        core=core,
-        settings=settings,
+        storage=storage, events_isolation=isolation, core=core, settings=settings
     )
     if settings.miniapp_link:  # every sheet message carries the live sheet button
         token, link = settings.bot_token.get_secret_value(), settings.miniapp_link
@@ -87,8 +85,8 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
     """`getMe` until Telegram answers: a refused token stops the start, a network error waits."""
     while True:
         try:
-            me = await bot.get_me()
-            break
+            log.info("running as @%s", (await bot.get_me()).username)
+            return
         except TelegramUnauthorizedError:
             raise StartupError(
                 "BOT_TOKEN was refused by Telegram (Unauthorized): take the current token from "
@@ -98,7 +96,6 @@ async def wait_for_telegram(bot: Bot, pause: float = 1.0, longest: float = 60.0)
             log.warning("Telegram cannot be reached (%s); trying again in %.0f s", error, pause)
             await asyncio.sleep(pause)
             pause = min(pause * 2, longest)
-    log.info("running as @%s", me.username)
 
 
 async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> None:
@@ -108,8 +105,12 @@ async def vote_clock(core: Core, default_locale: str, lease: Lease | None) -> No
         await asyncio.sleep(VOTE_TICK)
         beat(VOTE_CLOCK)
         try:
-            if lease is not None and not await holds_clock(lease, core, ticks):
-                continue
+            if lease is not None:  # several instances: the lease's holder ticks
+                was = lease.held
+                if not await lease.hold():
+                    continue
+                if not was or ticks % RESCAN_TICKS == 0:  # other instances' open votes
+                    await votes.watch_open_votes(core)
             ticks += 1
             await close_expired_votes(core, default_locale)
             if ticks % REMIND_TICKS == 0:  # the reminders of debts run where the clock does

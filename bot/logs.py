@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import reduce
 from typing import IO, Any, Final
 from urllib.parse import quote, unquote
 
@@ -153,9 +154,7 @@ def redactor(settings: Settings) -> Callable[[str], str]:
     secrets = sorted({pair for pair in found if pair[0]}, key=lambda pair: -len(pair[0]))
 
     def redact(text: str) -> str:
-        for secret, mark in secrets:
-            text = text.replace(secret, mark)
-        return text
+        return reduce(lambda done, pair: done.replace(*pair), secrets, text)
 
     return redact
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import suppress
 from typing import Final
 
 from bot.core import events as ev
@@ -17,7 +16,7 @@ from bot.core.uow import UnitOfWork
 from bot.core.votes import open_vote
 from bot.domain import GameStatus
 from scoring import voting
-from scoring.deal import LastRound, Record
+from scoring.deal import LastRound
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.notation import format_record, parse_rule_change
 from scoring.replay import replay
@@ -93,28 +92,18 @@ async def propose_late(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
         records = records_of(state)
         records.insert(index, record)
         unit.replay(records[: index + 1], dealer or 0)  # the deal itself fits its slot
-        later_clash(state, records, index + 1, sheet.records[index].number)
+        try:
+            replay(state.game(), records)
+        except ScoringError as error:  # a later deal the forgotten one's shifted rotation fails
+            clash = int(error.params["record"])
+            line = format_record(records[clash], state.names)
+            shown = f"#{sheet.records[index].number + clash - index - 1}"
+            dealt = replay(state.game(), records[:clash]).next_dealer
+            params = {"line": line, "dealer": state.names[dealt], "number": shown}
+            raise GameError("late-shifts-rotation", shown, params, "/history") from error
         line = format_record(record, state.names)
         proposed = ev.LateDealProposed(line, latest.seq, voting.LATE_THRESHOLD, unit.deadline())
         return await open_vote(unit, caller, proposed)
-
-
-def later_clash(state: GameState, records: list[Record], start: int, number: int) -> None:
-    """The first later deal a forgotten deal's shifted rotation no longer fits: the real clash."""
-    game = state.game()
-    with suppress(ScoringError):
-        replay(game, records)
-        return
-    for k in range(start, len(records)):
-        before = replay(game, records[:k])
-        try:
-            replay(game, records[: k + 1])
-        except ScoringError as error:
-            line = format_record(records[k], state.names)
-            shown = f"#{number + k - start}"
-            params = {"line": line, "dealer": state.names[before.next_dealer], "number": shown}
-            raise GameError("late-shifts-rotation", shown, params, "/history") from error
-    replay(game, records)  # not a later deal: the engine's own refusal
 
 
 async def propose_rule(uow: UnitOfWork, caller: Caller, text: str) -> VoteState:
@@ -157,8 +146,7 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
             for p in state.voters()
         ):
             raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva_arbiter")
-        current = state.arbiter
-        if current is not None and current.payload() == arbiter.payload():
+        if state.arbiter is not None and state.arbiter.payload() == arbiter.payload():
             raise GameError("arbiter-same", ref.strip(), {}, "/history")
         if state.status is GameStatus.FORMING:
             if not state.is_scorekeeper(caller.user_id):

@@ -1,4 +1,4 @@
-"""Settling up as commands: debts opened at a game's end, paid/received marks, reminders."""
+"""Settling up as commands: paid/received marks of the debts a game's end opened, reminders."""
 
 from __future__ import annotations
 
@@ -11,31 +11,16 @@ from typing import Final
 
 from bot.core.base import Caller, Core
 from bot.core.errors import GameError
-from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player
+from bot.core.events import DebtMarked, DebtSide, Player
 from bot.core.ledger import Debt, Payment, all_debts, debts_of, net, open_debts
-from bot.core.uow import Command, UnitOfWork
+from bot.core.uow import UnitOfWork
 from bot.domain import Reminder
-from scoring.settle import Settlement
 
 PAID_EXAMPLE: Final = "/paid @anna"
 REMIND_EXAMPLE: Final = "/remind 3d"
 _PERIOD = re.compile(r"(\d{1,4})\s*([mhdw])", re.IGNORECASE)
 _UNIT_SECONDS: Final = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 LONGEST_PERIOD: Final = 52 * 7 * 86400  # a year
-
-
-async def open_game_debts(unit: Command, settled: Settlement) -> tuple[Debt, ...]:
-    """At the game's end: each transfer of its settlement that is not nothing becomes a debt."""
-    state = unit.state
-    money = state.stake is not None
-    for transfer in settled.transfers:
-        amount = transfer.money if money else transfer.whists
-        if amount is None or amount <= 0:
-            continue
-        seats = (transfer.debtor, transfer.creditor)
-        people = (state.players[transfer.debtor], state.players[transfer.creditor])
-        await unit.append(DebtOpened(*people, *seats, str(amount), money), None)
-    return tuple(debts_of(state.game_id, state.chat_id, state.number, state.debt_rows).values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +58,13 @@ async def mark(uow: UnitOfWork, caller: Caller, game_id: int, seq: int) -> Marke
             params = {"debtor": debt.debtor.name, "creditor": debt.creditor.name}
             raise GameError("debt-not-yours", "", params, "/debts")
         await unit.append(DebtMarked(seq, side), caller.user_id)
-    closed = side is DebtSide.RECEIVED
-    return Marked(replace(debt, paid=debt.paid or not closed, received=closed), side)
+    return Marked(debts_of(game_id, row.chat_id, state.number, state.debt_rows)[seq], side)
 
 
 def _named(player: Player, ref: str) -> bool:
     """Whether `/paid` names this player: @username, a username without @, or his name."""
     wanted = ref.removeprefix("@").casefold()
-    username = (player.username or "").casefold()
-    return wanted in (username, player.name.casefold()) and bool(wanted)
+    return wanted in ((player.username or "").casefold(), player.name.casefold()) and bool(wanted)
 
 
 async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
@@ -146,7 +129,6 @@ async def forget_account(uow: UnitOfWork, caller: Caller) -> None:
         await repo.forget_account(caller.user_id)
 
 
-# -- reminders --------------------------------------------------------------------------------
 def parse_period(text: str) -> int | None:
     """`3d`, `12h`, `30m`, `1w` in seconds; None for `off`; GameError for anything else."""
     words = text.strip().lower()

@@ -14,8 +14,7 @@ from datetime import timedelta
 from math import inf
 from typing import Final, NamedTuple
 
-from bot.core import votes
-from bot.core.base import Clock, Core, utc_now
+from bot.core.base import Clock, utc_now
 from bot.domain import Store
 
 log = logging.getLogger(__name__)
@@ -42,45 +41,39 @@ class Age(NamedTuple):
 
 
 class Heartbeats:
-    """The last beat of each loop, on a monotonic clock."""
+    """The last beat of each watched loop (or when it was watched), on a monotonic clock."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._last: dict[str, float] = {}
-        self._watched: dict[str, float] = {}  # name → since
+        self._last: dict[str, float] = {}  # name → its last beat, or since it was watched
 
     def beat(self, name: str) -> None:
-        self._last[name] = self._clock()
+        if name in self._last:  # a beat before the watch counts for nothing
+            self._last[name] = self._clock()
 
     def watch(self, name: str) -> None:
         """Report `name` from now on; stale once `STALE_AFTER[name]` seconds pass without a beat."""
-        self._watched[name] = self._clock()
+        self._last[name] = self._clock()
 
     def forget(self, name: str) -> None:
         """No longer report `name` (its loop was stopped on purpose)."""
-        self._watched.pop(name, None)
         self._last.pop(name, None)
 
     def ages(self) -> list[Age]:
         """Every watched loop, in the order they were watched."""
         now = self._clock()
-        ages = [
-            (name, now - max(self._last.get(name, at), at)) for name, at in self._watched.items()
-        ]
+        ages = [(name, now - at) for name, at in self._last.items()]
         return [Age(name, age, age > (STALE_AFTER.get(name) or inf)) for name, age in ages]
 
 
 HEARTS: Final = Heartbeats()
-# One turn of the loop `name` (`POLLER`, `WEBHOOK`, `SENDER`, `VOTE_CLOCK`).
 beat: Final = HEARTS.beat
 
 
 CLOCK_LEASE: Final = "vote-clock"  # the vote clock's lease in the database
-LEASE_SECONDS: Final = 10.0
 
 
 def instance_name() -> str:
-    """This process among the instances: host, pid and a random tail."""
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
@@ -89,8 +82,8 @@ class Lease:
     """The vote clock's lease as seen by one instance; `hold()` takes or renews it."""
 
     store: Store
+    seconds: float  # how long a hold lasts (LEASE_SECONDS)
     holder: str = field(default_factory=instance_name)
-    seconds: float = LEASE_SECONDS
     clock: Clock = utc_now
     held: bool = False
 
@@ -107,21 +100,7 @@ class Lease:
 
     async def release(self) -> None:
         """Give the lease up (a clean shutdown), so another instance need not wait for expiry."""
-        if not self.held:
-            return
-        async with self.store.transaction() as repo:
-            await repo.release_lease(CLOCK_LEASE, self.holder)
-        self.held = False
-
-
-RESCAN_TICKS: Final = 3  # the holder reads the log for other instances' open votes this often
-
-
-async def holds_clock(lease: Lease, core: Core, ticks: int) -> bool:
-    """One tick of the vote clock among instances: whether this one holds it now."""
-    was = lease.held
-    if not await lease.hold():
-        return False
-    if not core.store.serial and (not was or ticks % RESCAN_TICKS == 0):
-        await votes.watch_open_votes(core)
-    return True
+        if self.held:
+            async with self.store.transaction() as repo:
+                await repo.release_lease(CLOCK_LEASE, self.holder)
+            self.held = False

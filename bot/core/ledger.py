@@ -8,7 +8,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
-from bot.core.events import DEBT_KINDS, DebtMarked, DebtOpened, DebtSide, Player, decode
+from bot.core.events import DebtMarked, DebtOpened, DebtSide, Player, decode
 from bot.domain import EventRow, GameRow
 from scoring.settle import settle_balances
 
@@ -49,8 +49,6 @@ def debts_of(game_id: int, chat_id: int, number: int, rows: Iterable[EventRow]) 
     """The debts of one game (`number` in chat `chat_id`) from its events, by seq."""
     debts: dict[int, Debt] = {}
     for row in rows:
-        if row.kind not in DEBT_KINDS:
-            continue
         event = decode(row.kind, row.payload, row.schema_version)
         if isinstance(event, DebtOpened):
             amount = Decimal(event.amount) if event.money else Fraction(event.amount)
@@ -101,11 +99,8 @@ def net(debts: Sequence[Debt]) -> list[Payment]:
     for money in (True, False):
         players, sums = balances(open_debts(debts), money)
         for debtor, creditor, amount in settle_balances(sums) if players else ():
-            shown: Amount = _cents(amount) if money else amount
+            shown: Amount = amount
+            if money:  # a sum of money amounts, exact in cents
+                shown = (Decimal(amount.numerator) / amount.denominator).quantize(Decimal("0.01"))
             payments.append(Payment(players[debtor], players[creditor], shown, money))
     return payments
-
-
-def _cents(amount: Fraction) -> Decimal:
-    """A sum of money amounts, exact in cents, as money."""
-    return (Decimal(amount.numerator) / Decimal(amount.denominator)).quantize(Decimal("0.01"))

@@ -22,7 +22,6 @@ log = logging.getLogger(__name__)
 
 
 def locale_of(language_code: str | None) -> str:
-    """The chat language for a Telegram `language_code`: ru* → ru, anything else → en."""
     return "ru" if (language_code or "").lower().startswith("ru") else "en"
 
 
@@ -143,14 +142,12 @@ async def leave(uow: UnitOfWork, caller: Caller, name: str | None = None) -> Lef
             raise GameError("no-open-game", state.players[seat].name, {}, "/endgame")
         player = state.players[seat]
         await unit.append(PlayerLeft(player.name), caller.user_id)
-        user_id, game_id = player.user_id, state.game_id
-        if user_id is not None and not state.is_scorekeeper(user_id):
-            await unit.write(lambda repo: repo.remove_member(game_id, user_id))
+        if (user_id := player.user_id) is not None and not state.is_scorekeeper(user_id):
+            await unit.write(lambda repo: repo.remove_member(state.game_id, user_id))
         return Left(state, player)
 
 
 async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
-    """/lang: the chat's language."""
     repo = await chat_setting(uow, caller, "lang-players-only", f"/lang {locale}")
     await repo.set_chat_locale(caller.chat_id, locale)
 
@@ -158,12 +155,10 @@ async def set_language(uow: UnitOfWork, caller: Caller, locale: str) -> None:
 async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str) -> Repo:
     """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
-        row = await unit.repo.live_game(caller.chat_id, caller.topic)
-        if row is not None:
+        if (row := await unit.repo.live_game(caller.chat_id, caller.topic)) is not None:
             state = unit.fold(row, await unit.repo.events(row.game_id))
             await unit.link(caller)
-            plays = state.seat_of(caller.user_id, caller.username) is not None
-            if not plays and not state.is_scorekeeper(caller.user_id):
+            if not state.may_record(caller.user_id, caller.username):
                 raise GameError(refusal, span, {"players": ", ".join(state.names)}, "/score")
         return unit.repo
 

@@ -18,11 +18,6 @@ ARBITER_EXAMPLE: Final = "/newgame sochi arbiter=@eva_arbiter"
 # Telegram usernames: a letter first, then letters, digits and underscores; 5–32 characters, and
 # 4 for the short ones sold on Fragment.
 _HANDLE: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{3,31}")
-_POOL_WORDS: Final = frozenset({"pool", "пуля", "пулька", "пуля:", "pool:"})
-_STAKE_WORDS: Final = frozenset({"stake", "ставка", "stake:", "ставка:"})
-_PLAYERS_OPTION: Final = frozenset({"players", "игроков", "игроки"})
-_DEALER_OPTION: Final = frozenset({"dealer", "сдаёт", "сдает", "сдатчик"})
-_ARBITER_OPTION: Final = frozenset({"arbiter", "арбитр"})
 _ME: Final = frozenset({"me", "я"})
 _FORBIDDEN: Final = frozenset(':/="“”„«»\\,;@')
 NAME_MAX: Final = 20
@@ -55,8 +50,7 @@ def name_problem(name: str) -> str | None:
 
 
 def check_name(name: str) -> str:
-    problem = name_problem(name)
-    if problem is not None:
+    if (problem := name_problem(name)) is not None:
         raise GameError("bad-name", name, {"problem": problem}, "/join Clara")
     return name
 
@@ -96,23 +90,21 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
     tokens = iter(args.split())
     for i, tok in enumerate(tokens):
         low = tok.casefold()
-        if low in _POOL_WORDS:
+        if low in {"pool", "пуля", "пулька", "пуля:", "pool:"}:
             nxt = next(tokens, None)
             spec.overrides["pool_target"] = _pool(nxt, f"{tok} {nxt or ''}".strip())
-        elif low in _STAKE_WORDS:
-            if (nxt := next(tokens, None)) is None:
-                raise GameError("bad-stake", tok, {}, EXAMPLE)
-            spec.stake = _stake(nxt)
+        elif low in {"stake", "ставка", "stake:", "ставка:"}:
+            spec.stake = _stake(next(tokens, tok))  # none after it: the word is the bad stake
         elif "=" in tok and not tok.startswith("="):
             key, _, value = tok.partition("=")
             key_low = key.casefold().replace("-", "_")
-            if key_low in _PLAYERS_OPTION:
+            if key_low in {"players", "игроков", "игроки"}:
                 if value not in ("3", "4"):
                     raise GameError("bad-player-count", tok, {}, "/newgame sochi players=4")
                 seats_given = int(value)
-            elif key_low in _DEALER_OPTION:
+            elif key_low in {"dealer", "сдаёт", "сдает", "сдатчик"}:
                 spec.dealer = value
-            elif key_low in _ARBITER_OPTION:
+            elif key_low in {"arbiter", "арбитр"}:
                 spec.arbiter = parse_arbiter(value, me)
             elif value.startswith("@") or value.casefold() in _ME:
                 # `Миша=@misha_k`: a seat named Миша held by @misha_k; `Саша=me`: the sender's.
@@ -125,20 +117,26 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
                 spec.overrides["pool_target"] = _pool(value, tok)
             else:
                 spec.overrides[key] = value  # §2.1: the exact lower-case name
+        elif tok in mentions:
+            spec.players.append(mentions[tok])
+        elif low in _ME:
+            spec.players.append(me)
+        elif tok.startswith("@"):
+            handle = _handle(tok)
+            spec.players.append(Player(handle, None, handle))
         else:
-            if i == 0 and not tok.startswith("@") and tok not in mentions and low not in _ME:
+            if i == 0:
                 try:
                     spec.convention = canonical_convention(tok)
                     continue
                 except OptionError:
                     if tok.isalpha() and tok == low:  # names start with a capital letter
                         raise
-            spec.players.append(_player(tok, me, mentions))
+            spec.players.append(Player(check_name(tok)))
 
     if len(spec.players) > 4 or (seats_given is not None and len(spec.players) > seats_given):
         raise GameError("bad-player-count", " ".join(p.name for p in spec.players), {}, EXAMPLE)
     spec.seats = seats_given or (4 if len(spec.players) == 4 else 3)
-    # no two players share a name, nor an @username, whatever its case
     handles = [f"@{p.username}" for p in spec.players if p.username]
     for shown in ([p.name for p in spec.players], handles):
         folded = [name.casefold() for name in shown]
@@ -162,17 +160,6 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
         error.example = error.example or "/newgame sochi whist_split=gentleman"
         raise
     return spec
-
-
-def _player(tok: str, me: Player, mentions: dict[str, Player]) -> Player:
-    if tok in mentions:
-        return mentions[tok]
-    if tok.casefold() in _ME:
-        return me
-    if tok.startswith("@"):
-        handle = _handle(tok)
-        return Player(handle, None, handle)
-    return Player(check_name(tok))
 
 
 def _handle(tok: str) -> str:

@@ -18,7 +18,6 @@ from scoring.deal import Adjust, LastRound, Record, RuleChange
 from scoring.errors import IllegalDeal
 from scoring.notation import Table, format_record, parse_record
 from scoring.rules import EndRule
-from scoring.sheet import Sheet
 from scoring.voting import pencil_holds
 
 DEAL_EXAMPLE: Final = "/deal Anna 7♠ -1 vist:Boris pass:Clara"
@@ -92,8 +91,7 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         if before.finished:
             raise IllegalDeal("game-finished", text.strip(), {}, "/endgame")
         new = read_deal(text, table(state, before.next_dealer, seat))
-        last_round = isinstance(new, LastRound)
-        if last_round:
+        if last_round := isinstance(new, LastRound):
             if before.rules.end_rule is not EndRule.TIME_THEN_FIRST_CLOSED:
                 params = {"convention": before.rules.convention}
                 raise GameError("last-round-not-allowed", "/lastround", params, "/score")
@@ -103,21 +101,19 @@ async def record(uow: UnitOfWork, caller: Caller, text: str) -> Recorded:
         line = format_record(new, state.names)
         event = ev.LastRoundMarked(line) if last_round else ev.Dealt(line, seat=seat)
         await unit.append(event, caller.user_id)
-        user_id, game_id = caller.user_id, state.game_id
-        if user_id is not None:
-            await unit.write(lambda repo: repo.add_member(game_id, user_id))
+        if (user_id := caller.user_id) is not None:
+            await unit.write(lambda repo: repo.add_member(state.game_id, user_id))
         unit.remember(sheet)
         return Recorded(state, sheet.records[-1], sheet, settlement(state, sheet))
 
 
-def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
-    """The last record, if the sender wrote it and the pencil rule holds; with the sheet."""
+def pencil(unit: Command, caller: Caller) -> RecordItem:
+    """The last record, if the sender wrote it and the pencil rule holds."""
     state = unit.state
     playing(state, caller)
-    records = state.records
-    if not records:
+    if not state.records:
         raise GameError("nothing-to-undo", "", {}, DEAL_EXAMPLE)
-    last = records[-1]
+    last = state.records[-1]
     seconds = rules_now(state).pencil_seconds
     if last.kind is Kind.PENALTY or last.vote is not None:  # written by a vote: no pencil
         raise GameError("pencil-expired", "/undo", {"seconds": str(seconds)}, "/history")
@@ -127,23 +123,21 @@ def pencil(unit: Command, caller: Caller) -> tuple[RecordItem, Sheet]:
         raise GameError("vote-open", last.line, {}, "/history")
     if not pencil_holds(last.at, unit.now(), seconds, latest=True):
         raise GameError("pencil-expired", last.line, {"seconds": str(seconds)}, "/history")
-    return last, unit.sheet()
+    return last
 
 
 async def undo(uow: UnitOfWork, caller: Caller) -> Undone:
     async with uow.command(caller) as unit:
-        state = unit.state
-        last, before = pencil(unit, caller)
-        number = before.records[-1].number
+        last = pencil(unit, caller)
+        number = unit.sheet().records[-1].number
         await unit.append(ev.DealUndone(last.seq, last.line), caller.user_id)
         sheet = unit.sheet()
-        return Undone(state, number, last.line, sheet, settlement(state, sheet))
+        return Undone(unit.state, number, last.line, sheet, settlement(unit.state, sheet))
 
 
 async def edit(uow: UnitOfWork, caller: Caller, text: str) -> Edited:
     async with uow.command(caller) as unit:
-        last, before = pencil(unit, caller)
-        return await _replace_last(unit, caller, text, last, before)
+        return await _replace_last(unit, caller, text, pencil(unit, caller))
 
 
 def wrote_last(state: GameState, sent_at: datetime) -> bool:
@@ -161,20 +155,18 @@ async def edit_by_message(uow: UnitOfWork, caller: Caller, text: str, sent_at: d
         try:
             if late or not wrote_last(unit.state, sent_at):
                 raise GameError("not-author", line.strip())
-            last, before = pencil(unit, caller)
+            last = pencil(unit, caller)
         except GameError:
             number = unit.sheet().records[-1].number if unit.state.records else None
             example = f"/dispute {number} {line.strip()}" if number else f"/deal {line.strip()}"
             raise GameError("edited-deal", line.strip(), {}, example) from None
-        return await _replace_last(unit, caller, line, last, before)
+        return await _replace_last(unit, caller, line, last)
 
 
-async def _replace_last(
-    unit: Command, caller: Caller, text: str, last: RecordItem, before: Sheet
-) -> Edited:
+async def _replace_last(unit: Command, caller: Caller, text: str, last: RecordItem) -> Edited:
     """The pencil rule's correction: the last record replaced by `text`, of the same kind."""
     state = unit.state
-    scored = before.records[-1]
+    scored = unit.sheet().records[-1]
     seat = state.seat_of(caller.user_id, caller.username)
     new = read_deal(text, table(state, scored.dealer, seat))
     if isinstance(new, LastRound) != isinstance(scored.record, LastRound):

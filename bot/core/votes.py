@@ -17,9 +17,9 @@ from bot.core.base import (
     settlement,
     table,
 )
-from bot.core.debts import open_game_debts
 from bot.core.errors import GameError
 from bot.core.events import Kind, encode
+from bot.core.ledger import debts_of
 from bot.core.records import playing
 from bot.core.results import Applied, Ended, Proposal, VoteState
 from bot.core.state import GameState, Player, Vote
@@ -40,7 +40,6 @@ def tally(vote: Vote, voters: Sequence[Player], *, arbiter: bool = False) -> boo
 
 
 def counts(vote: Vote, voters: Sequence[Player]) -> tuple[int, int, int]:
-    """The vote's yes and no ballots, and how many may vote."""
     ballots = [vote.ballot(v) for v in voters]
     return ballots.count(True), ballots.count(False), len(voters)
 
@@ -73,8 +72,7 @@ async def end_game(uow: UnitOfWork, caller: Caller) -> Ended | VoteState:
             raise GameError("votes-pending", "/endgame", {}, "/history")
         if unit.sheet().finished:
             return await end(unit, ev.EndReason.END_RULE, caller.user_id)
-        open_votes = state.open_votes(Kind.END_PROPOSED)
-        if open_votes:
+        if open_votes := state.open_votes(Kind.END_PROPOSED):
             return await cast(unit, open_votes[0], caller, yes=True)
         return await open_vote(unit, caller, ev.EndProposed(END_THRESHOLD, unit.deadline()))
 
@@ -84,24 +82,27 @@ async def end(unit: Command, reason: ev.EndReason, author: int | None) -> Ended:
     for vote in state.open_votes():  # a vote cannot outlive its game
         await unit.append(ev.VoteClosed(vote.seq, False, ev.CloseReason.CANCELLED), None)
     await unit.append(ev.GameEnded(reason), author)
-    game_id = state.game_id
-    await unit.write(lambda repo: repo.set_status(game_id, GameStatus.ENDED))
+    await unit.write(lambda repo: repo.set_status(state.game_id, GameStatus.ENDED))
     if state.rules is None:
         return Ended(state, reason, None, None)
     sheet = unit.sheet()
     settled = settlement(state, sheet)
-    debts = await open_game_debts(unit, settled)  # what the end leaves owed, as events
-    return Ended(state, reason, sheet, settled, debts)
+    money = state.stake is not None
+    for transfer in settled.transfers:  # each that is not nothing: a debt the end leaves owed
+        amount = transfer.money if money else transfer.whists
+        if amount is not None and amount > 0:
+            seats = (transfer.debtor, transfer.creditor)
+            people = (state.players[transfer.debtor], state.players[transfer.creditor])
+            await unit.append(ev.DebtOpened(*people, *seats, str(amount), money), None)
+    debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
+    return Ended(state, reason, sheet, settled, tuple(debts.values()))
 
 
-async def vote(
-    uow: UnitOfWork, caller: Caller, game_id: int, vote_seq: int, yes: bool
-) -> VoteState:
-    """A ✅/❌ press; the button's game and vote are checked against the log."""
+async def vote(uow: UnitOfWork, caller: Caller, game_id: int, seq: int, yes: bool) -> VoteState:
+    """A ✅/❌ press on vote `seq`; the button's game and vote are checked against the log."""
     async with uow.command(caller, game=game_id) as unit:
         state = unit.state
-        ballot = state.votes.get(vote_seq)
-        if ballot is None:
+        if (ballot := state.votes.get(seq)) is None:
             raise GameError("stale-button", "", {}, "/score")
         if ballot.closed or state.status is GameStatus.ENDED:
             raise GameError("vote-closed", "", {}, "/history")
@@ -118,8 +119,7 @@ async def vote(
 async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteState:
     state = unit.state
     voters = tuple(state.voters())
-    voter = voter_of(state, caller)
-    if voter is None:
+    if (voter := voter_of(state, caller)) is None:
         raise GameError("not-a-voter", caller.shown, {}, "/score")
     if vote.referred is not None:
         raise GameError("arbiter-only", "", {}, "/history")
@@ -129,25 +129,17 @@ async def cast(unit: Command, vote: Vote, caller: Caller, yes: bool) -> VoteStat
         raise GameError("vote-same", "", {}, "/history")
     await unit.append(ev.VoteCast(vote.seq, yes, caller.username), caller.user_id)
     with_arbiter = may_refer(state, vote)
-    passed = tally(vote, voters, arbiter=with_arbiter)
-    if passed is not None:
+    if (passed := tally(vote, voters, arbiter=with_arbiter)) is not None:
         return await close(unit, vote, passed=passed, reason=ev.CloseReason.CERTAIN)
-    # Every voter has voted on a majority vote and it is even: the arbiter's to decide.
-    if with_arbiter and voting.tied(vote.threshold, *counts(vote, voters)):
-        return await refer(unit, vote, ev.ReferReason.TIE)
-    return vote_state(state, vote)
+    tie = with_arbiter and voting.tied(vote.threshold, *counts(vote, voters))
+    return await pending(unit, vote, ev.ReferReason.TIE if tie else None)
 
 
 async def expire_vote(unit: Command, vote: Vote) -> VoteState:
     """The voting time is over: to the arbiter, or rejected (corrections.md "A vote")."""
     if may_refer(unit.state, vote):
-        return await refer(unit, vote, ev.ReferReason.TIMEOUT)
+        return await pending(unit, vote, ev.ReferReason.TIMEOUT)
     return await close(unit, vote, passed=False, reason=ev.CloseReason.TIMEOUT)
-
-
-async def refer(unit: Command, vote: Vote, reason: ev.ReferReason) -> VoteState:
-    await unit.append(ev.VoteReferred(vote.seq, reason), None)
-    return vote_state(unit.state, vote, reason)
 
 
 async def close(
@@ -156,22 +148,23 @@ async def close(
     """Close a vote (`by` the arbiter, else the bot); a passed one then makes its change."""
     state = unit.state
     proposal = proposal_of(state, vote)
-    if passed and not fits(state, vote):
+    if passed and not fits(state, vote, proposal):
         passed, reason = False, ev.CloseReason.CONFLICT
     author, username = (by.user_id, by.username) if by else (None, None)
     await unit.append(ev.VoteClosed(vote.seq, passed, reason, username), author)
     ending = passed and vote.kind is Kind.END_PROPOSED
     how = ev.EndReason.ARBITER if reason is ev.CloseReason.ARBITER else ev.EndReason.AGREED
     ended = await end(unit, how, None) if ending else None
-    applied = await make_change(unit, vote) if passed and not ending else None
-    voters = tuple(state.voters())
-    return VoteState(state, vote, voters, passed, reason, ended, proposal, applied, state.chat_id)
+    applied = await make_change(unit, vote, proposal) if passed and not ending else None
+    return VoteState(state, vote, tuple(state.voters()), passed, reason, ended, proposal, applied)
 
 
-def vote_state(state: GameState, vote: Vote, reason: ev.ReferReason | None = None) -> VoteState:
-    """A vote still open (`reason`: why it went to the arbiter), with what it would change."""
-    voters, proposal = tuple(state.voters()), proposal_of(state, vote)
-    return VoteState(state, vote, voters, None, reason, None, proposal, None, state.chat_id)
+async def pending(unit: Command, vote: Vote, referred: ev.ReferReason | None = None) -> VoteState:
+    """A vote still open, with what it would change; `referred`: why it goes to the arbiter now."""
+    if referred is not None:
+        await unit.append(ev.VoteReferred(vote.seq, referred), None)
+    voters, proposal = tuple(unit.state.voters()), proposal_of(unit.state, vote)
+    return VoteState(unit.state, vote, voters, None, referred, None, proposal)
 
 
 # -- votes that time out: a background task (bot.telegram.outbound.outbox.close_expired_votes) runs these ---------
@@ -197,12 +190,11 @@ async def expire(
     async with uow.on_game(chat_id, game_id) as unit:
         if unit is None:
             return results, None
-        state = unit.state
         now = uow.core.clock()
-        for ballot in state.open_votes():
+        for ballot in unit.state.open_votes():
             if ballot.referred is None and now >= ballot.deadline:
                 results.append(await expire_vote(unit, ballot))
-    return results, state
+    return results, unit.state
 
 
 def rewatch(core: Core, game_id: int, state: GameState | None) -> None:
@@ -228,10 +220,9 @@ def proposal_of(state: GameState, vote: Vote) -> Proposal | None:
     if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed) or state.rules is None:
         return None
     seq = event.target if isinstance(event, ev.CorrectionProposed) else event.before
-    index, records = index_of(state, seq), records_of(state)
+    index, records, tab = index_of(state, seq), records_of(state), table(state)
     if index is None:
         return None
-    tab = table(state)
     new = parse_stored(event.line, tab)
     try:
         if isinstance(event, ev.CorrectionProposed):
@@ -267,29 +258,22 @@ def outlook(
     return False, record_penalty(state.game(), before, index, new, writer_seat)
 
 
-def fits(state: GameState, vote: Vote) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now."""
+def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
+    """Whether a passed vote's change still takes on the log as it is now: a record's change
+    replays (it has a `proposal`), a correction's record or a rule's option is as its voters saw."""
     event = vote.event
-    if not isinstance(event, ev.CorrectionProposed | ev.LateDealProposed | ev.RuleChangeProposed):
-        return True
-    records, new = records_of(state), parse_stored(event.line, table(state))
     if isinstance(event, ev.CorrectionProposed):
-        index = index_of(state, event.target)
-        if index is None or state.records[index].line != event.old:
-            return False
-        records[index] = new
-    elif isinstance(event, ev.LateDealProposed):
-        index = index_of(state, event.before)
-        if index is None:
-            return False
-        records.insert(index, new)
-    else:  # a rule change: the option still as its voters were shown
-        assert isinstance(new, RuleChange)
-        if format_option(getattr(rules_now(state), new.option)) != event.old:
-            return False
-        records.append(new)
+        return proposal is not None and state.item(event.target).line == event.old
+    if isinstance(event, ev.LateDealProposed):
+        return proposal is not None
+    if not isinstance(event, ev.RuleChangeProposed):
+        return True
+    change = parse_stored(event.line, table(state))
+    assert isinstance(change, RuleChange)
+    if format_option(getattr(rules_now(state), change.option)) != event.old:
+        return False
     try:
-        replay(state.game(), records)
+        replay(state.game(), [*records_of(state), change])
     except ScoringError:
         return False
     return True
@@ -306,39 +290,32 @@ def corrections_count(state: GameState, writer: int | None) -> int:
     )
 
 
-async def make_change(unit: Command, vote: Vote) -> Applied | None:
+async def make_change(unit: Command, vote: Vote, proposal: Proposal | None) -> Applied | None:
     """The change of a passed vote (other than an early end), once `fits` said it takes."""
     state, event = unit.state, vote.event
     if isinstance(event, ev.CorrectionProposed):
         # The record's new line, then the writer's penalty if due (4.2.7).
-        target = event.target
-        index = index_of(state, target)
-        assert index is not None
-        item = state.records[index]
-        before = records_of(state)
-        new = parse_stored(event.line, table(state))
-        warning, penalties = outlook(state, event, index, before, new)
-        edited = ev.DealEdited(target, event.line, item.line, vote.seq, warning)
+        assert proposal is not None
+        count = len(state.records)
+        edited = ev.DealEdited(event.target, event.line, event.old, vote.seq, proposal.warning)
         await unit.append(edited, vote.author)
-        for adjust in penalties:
+        for adjust in proposal.penalty:
             line = format_record(adjust, state.names)
-            await unit.append(ev.Penalized(line, vote.seq, target), None)
-        sheet, writer = unit.sheet(), state.player_name(item.author)
-        scored, old = sheet.records[index], state.item(target).old_lines[-1]  # (as edited: a copy)
-        penalized, warned = tuple(sheet.records[len(before) :]), writer if warning else None
+            await unit.append(ev.Penalized(line, vote.seq, event.target), None)
+        sheet, writer = unit.sheet(), proposal.writer
+        settled, penalized = settlement(state, sheet), tuple(sheet.records[count:])
+        warned = writer if proposal.warning else None
         return Applied(
-            scored.number, old, scored, sheet, settlement(state, sheet), penalized, warned, writer
+            proposal.number, event.old, proposal.new, sheet, settled, penalized, warned, writer
         )
     if isinstance(event, ev.LateDealProposed):
         # Inserted before the record it was proposed before (Кодекс 4.2.10).
+        assert proposal is not None
         author = vote.author
         seat = None if author is None else state.seat_of(author, vote.usernames.get(author))
         await unit.append(ev.Dealt(event.line, event.before, vote.seq, seat), author)
-        index = index_of(state, state.last_seq)
-        assert index is not None
         sheet = unit.sheet()
-        scored = sheet.records[index]
-        return Applied(scored.number, None, scored, sheet, settlement(state, sheet))
+        return Applied(proposal.number, None, proposal.new, sheet, settlement(state, sheet))
     if isinstance(event, ev.ArbiterProposed):
         await unit.append(ev.ArbiterNamed(event.arbiter, vote.seq), None)
     elif isinstance(event, ev.RuleChangeProposed):
