@@ -8,7 +8,7 @@ from contextlib import suppress
 from bot.core.base import Caller
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
-from bot.core.newgame import NewGame, check_name, name_from_profile
+from bot.core.newgame import NewGame, check_name
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Command, UnitOfWork
@@ -183,6 +183,5 @@ async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joi
 
 
 def needs_link(state: GameState, caller: Caller) -> bool:
-    first = name_from_profile(caller.first_name, caller.username, set())
     live = state.status is not GameStatus.ENDED
-    return live and state.link_event(caller.user_id, caller.username, first) is not None
+    return live and state.link_event(caller.as_player()) is not None

@@ -8,6 +8,7 @@ from copy import copy
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from fractions import Fraction
+from functools import reduce
 from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
@@ -66,7 +67,6 @@ class Vote:
         return self.event.threshold
 
     def ballot(self, voter: Player) -> bool | None:
-        """The voter's standing vote, if any."""
         for user_id, yes in self.ballots.items():
             if voter.is_user(user_id, self.usernames.get(user_id)):
                 return yes
@@ -132,14 +132,10 @@ class GameState:
 
     def rules_now(self) -> Rules | None:
         """The rules in force: the frozen start with every mid-game change applied in order."""
-        rules = self.rules
-        if rules is None:
+        if self.rules is None:
             return None
-        for item in self.records:
-            change = item.change
-            if change is not None:
-                rules = with_option(rules, *change)
-        return rules
+        changes = [item.change for item in self.records if item.change is not None]
+        return reduce(lambda rules, change: with_option(rules, *change), changes, self.rules)
 
     def changed_options(self) -> set[str]:
         """Options changed mid-game by a vote (the records in force)."""
@@ -188,23 +184,21 @@ class GameState:
     def item(self, seq: int) -> RecordItem:
         return next(item for item in self.items if item.seq == seq)
 
-    def link_event(
-        self, user_id: int | None, username: str | None, first_name: str
-    ) -> ev.SeatLinked | None:
-        """notation.md "Players": the link of this account's `@username` seat, if it is due."""
-        if user_id is None or not username:
+    def link_event(self, account: Player) -> ev.SeatLinked | None:
+        """notation.md "Players": the link of this `account`'s `@username` seat, if it is due."""
+        if account.user_id is None or not account.username:
             return None
         seats: list[tuple[int, Player | None]] = [*enumerate(self.players)]
         for seat, player in [*seats, (ev.ARBITER_SEAT, self.arbiter)]:  # the arbiter: no seat
-            if player is None or player.user_id is not None or not player.is_user(None, username):
+            if player is None or not player.is_user(None, account.username):  # (no account yet)
                 continue
-            if any(p.user_id == user_id for p in self.players):
+            if any(p.user_id == account.user_id for p in self.players):
                 return None  # the account already sits in another seat
             name = player.name
             taken = {p.name.casefold() for i, p in enumerate(self.players) if i != seat}
-            if name == player.username and first_name.casefold() not in taken:
-                name = first_name
-            return ev.SeatLinked(seat, Player(name, user_id, player.username))
+            if name == player.username and account.name.casefold() not in taken:
+                name = account.name
+            return ev.SeatLinked(seat, Player(name, account.user_id, player.username))
         return None
 
     def canonical(self, line: str, lang: str = "en") -> str:
@@ -376,7 +370,6 @@ def _link(state: GameState, event: ev.SeatLinked) -> None:
 
 
 def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    try:
+    with suppress(ScoringError):
         return format_record(parse_record(line, Table(old)), new)
-    except ScoringError:
-        return line
+    return line

@@ -12,7 +12,6 @@ from functools import partial
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
-from bot.core.newgame import name_from_profile
 from bot.core.state import GameState, apply
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
@@ -49,8 +48,7 @@ class Command:
 
     async def link(self, caller: Caller) -> None:
         """An `@username` seat is linked to the caller's account on his first act (notation.md)."""
-        first = name_from_profile(caller.first_name, caller.username, set())
-        event = self.state.link_event(caller.user_id, caller.username, first)
+        event = self.state.link_event(caller.as_player())
         user_id, game_id = caller.user_id, self.state.game_id
         if event is not None and user_id is not None:
             await self.append(event, user_id)
