@@ -301,12 +301,9 @@ class Core:
     async def fold(self, repo: Repo, row: GameRow, *, apart: bool = False) -> GameState:
         """The game's state as its log stands, as a copy of its own for the caller; `apart`: the
         log read holds writes not committed yet, so it is folded afresh and kept nowhere."""
-        if apart:
-            return self.folded(row, await repo.events(row.game_id))
-        return self.track(self.games.take(row, await self.games.read(repo, row)))
-
-    def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
-        state = fold(row.game_id, events)
+        if not apart:
+            return self.track(self.games.take(row, await self.games.read(repo, row)))
+        state = fold(row.game_id, await repo.events(row.game_id))
         state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
         return self.track(state)
 

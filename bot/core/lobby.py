@@ -102,7 +102,7 @@ async def join(
             raise GameError("stale-button", "", {}, "/join")
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
-        state = unit.fold(row, await unit.repo.events(row.game_id))
+        state = await unit.fold(row)
         taken = {n.casefold() for n in state.names}
         if name is not None:
             if not state.is_scorekeeper(caller.user_id):
@@ -160,7 +160,7 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
     async with uow.command(caller, game=None, direct=True) as unit:
         row = await unit.repo.live_game(caller.chat_id, caller.topic)
         if row is not None:
-            state = unit.fold(row, await unit.repo.events(row.game_id))
+            state = await unit.fold(row)
             await unit.link(caller)
             plays = state.seat_of(caller.user_id, caller.username) is not None
             if not plays and not state.is_scorekeeper(caller.user_id):

@@ -42,8 +42,8 @@ class Command:
         self._uow._dirty = True
         return self._repo
 
-    def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
-        self._state = self.core.folded(row, events)
+    async def fold(self, row: GameRow) -> GameState:
+        self._state = await self.core.fold(self.repo, row, apart=True)
         return self._state
 
     async def link(self, caller: Caller) -> None:
