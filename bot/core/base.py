@@ -104,8 +104,6 @@ class Kept(Generic[V]):
 
 
 class Games:
-    """The kept states and replays of the live games."""
-
     def __init__(self, budget: int = KEPT_RECORDS) -> None:
         self._states: Kept[GameState] = Kept(budget // 2, lambda s: len(s.items) + 1)
         self._lines: Kept[_Line] = Kept(
@@ -273,7 +271,6 @@ def settlement(state: GameState, sheet: Sheet) -> Settlement:
 
 
 def index_of(state: GameState, seq: int) -> int | None:
-    """The index among the records in force of the record with this seq."""
     return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
 
 
@@ -286,9 +283,9 @@ class Core:
         # corrected values worked out, by game (`bot.core.archive.Known`)
         self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
-        # a game's recent sheets weigh their records (their states share the kept one's)
-        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(
-            KEPT_RECORDS // 2, lambda pairs: sum(len(sheet.records) for _, sheet in pairs) + 1
+        # a game's recent sheets, by seq, weigh their records (their states share the kept one's)
+        self._recent: Kept[dict[int, tuple[GameState, Sheet]]] = Kept(
+            KEPT_RECORDS // 2, lambda seqs: sum(len(s.records) for _, s in seqs.values()) + 1
         )
         self.watch: dict[int, tuple[int, datetime]] = {}
         # told when owed rows were committed (the sender)
@@ -332,13 +329,9 @@ class Core:
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
         """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
-        pairs = self._recent.get(state.game_id) or []
-        kept = [pair for pair in pairs if pair[0].last_seq != state.last_seq]
-        kept.append((clone(state), sheet))
-        kept.sort(key=lambda pair: pair[0].last_seq)
-        self._recent.put(state.game_id, kept[-RECENT_SEQS:])
+        kept = {**(self._recent.get(state.game_id) or {}), state.last_seq: (clone(state), sheet)}
+        self._recent.put(state.game_id, dict(sorted(kept.items())[-RECENT_SEQS:]))
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         """The game's state and sheet as its log stood at event `seq`, if kept."""
-        pairs = self._recent.get(game_id) or []
-        return next((pair for pair in pairs if pair[0].last_seq == seq), None)
+        return (self._recent.get(game_id) or {}).get(seq)
