@@ -49,7 +49,6 @@ def parsed(tab: Table) -> dict[str, Record]:
 
 
 Log = tuple[GameState | None, list[EventRow]]
-"""Events read for a game: those after the kept state's seq (kept), or else the whole log."""
 
 
 @dataclass(slots=True)
@@ -112,7 +111,6 @@ class Games:
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
-    # -- the folded state --------------------------------------------------------------------
     async def read(self, repo: Repo, row: GameRow) -> Log:
         """The short read: the events after the kept state's seq, or the whole log."""
         kept = self._states.get(row.game_id)
@@ -139,7 +137,6 @@ class Games:
         self._states.put(game_id, kept)
         return clone(kept)
 
-    # -- the replay --------------------------------------------------------------------------
     def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
         """`scoring.replay.replay(game, records)`, resumed from what this game keeps."""
         line = self._lines.get(game_id)
@@ -313,7 +310,6 @@ class Core:
             self.watch[state.game_id] = (state.chat_id, earliest)
         return state
 
-    # -- the sheet ---------------------------------------------------------------------------
     def cached(self, state: GameState) -> Sheet | None:
         """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
         found = self.recent(state.game_id, state.last_seq)
@@ -333,5 +329,4 @@ class Core:
         self._recent.put(state.game_id, dict(sorted(kept.items())[-RECENT_SEQS:]))
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if kept."""
         return (self._recent.get(game_id) or {}).get(seq)

@@ -96,7 +96,6 @@ class Player:
         return cls(payload["name"], payload.get("user_id"), payload.get("username"))
 
 
-# -- the typed events: one frozen dataclass per kind --------------------------------------------
 # Field names are the JSON keys. `OMIT` names optional keys left out of the JSON when empty (None,
 # or False), as version 1 wrote them; `KIND` is the event's kind.
 
@@ -316,7 +315,6 @@ class DebtMarked(Event):
 DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
 
 
-# -- the JSON payloads ------------------------------------------------------------------------
 Payload = dict[str, Any]
 
 SCHEMA_VERSION: Final = 1
@@ -347,7 +345,6 @@ def _json(value: object) -> object:
 
 
 def encode(event: Event) -> tuple[Kind, Payload]:
-    """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
     values = {f.name: getattr(event, f.name) for f in fields(event)}
     if isinstance(event, RuleChanged):  # a `deal` whose line says the change
         values = {"line": event.line, "vote": event.vote}

@@ -82,7 +82,6 @@ async def export(
 
 
 async def open_games(core: Core, user_id: int) -> list[tuple[GameState, str | None]]:
-    """The user's live games with their chats' titles (private chat)."""
     async with core.store.reading() as repo:
         rows = await repo.games_of_user(user_id)
         return [(await core.fold(repo, row), await repo.chat_title(row.chat_id)) for row in rows]
@@ -95,7 +94,6 @@ async def locale(core: Core, chat_id: int, uow: UnitOfWork | None = None) -> str
 
 
 async def arrival(core: Core, caller: Caller) -> Arrival:
-    """What an update is read with: whether it was handled before, and its chat's settings."""
     async with core.store.reading() as repo:
         seen = caller.update_id is not None and await repo.update_seen(
             caller.update_id, caller.chat_id, caller.message_id

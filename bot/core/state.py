@@ -14,7 +14,8 @@ from operator import attrgetter
 from typing import Any
 
 from bot.core import events as ev
-from bot.core.events import Kind, Player, decode
+from bot.core.events import Kind, decode
+from bot.core.events import Player as Player
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -22,8 +23,6 @@ from scoring.protocol import stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
 from scoring.voting import Threshold
-
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "started_event"]
 
 
 @dataclass(slots=True)
@@ -109,7 +108,6 @@ class GameState:
     corrections: list[ev.DealEdited] = field(default_factory=list)
     revised: int = 0
 
-    # -- derived ----------------------------------------------------------------------------
     def logged(self) -> list[tuple[EventRow, ev.Event]]:
         """The log's rows with their typed events, decoded again (for /history and the export)."""
         if self.log is None:
@@ -252,7 +250,6 @@ def clone(state: GameState) -> GameState:
 
 
 def apply(state: GameState, row: EventRow) -> None:
-    """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
     if row.kind in ev.DEBT_KINDS:
         state.debt_rows.append(row)

@@ -168,7 +168,6 @@ class UnitOfWork:
         self._dirty = False  # the open transaction holds writes of this unit
         self._failed = False  # a command failed inside the open transaction
 
-    # -- what it holds -----------------------------------------------------------------------
     def owe(self, *rows: Owed) -> None:
         """Replies owed: written with the commit, delivered by the sender after it."""
         self._rows.extend(rows)
@@ -180,7 +179,6 @@ class UnitOfWork:
     def now(self) -> datetime:
         return self.core.clock()
 
-    # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
@@ -230,15 +228,14 @@ class UnitOfWork:
         self, chat_id: int, find: Callable[[Repo], Awaitable[GameRow | None]], direct: bool
     ) -> Command:
         await self._lock(chat_id)
-        store = self.core.store
-        if direct or not store.serial or self._repo is not None or self._writes:
+        if direct or not self.core.store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
             unit = Command(self, repo)
             row = await find(repo)
             if row is not None:
                 unit.adopt(await self.core.fold(repo, row, apart=self._dirty))
             return unit
-        async with store.reading() as repo:
+        async with self.core.store.reading() as repo:
             await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
@@ -293,7 +290,6 @@ class UnitOfWork:
             self._marked = True
         self._checked = True
 
-    # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
         """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
