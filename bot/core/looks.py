@@ -54,8 +54,8 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
             state.chat_id, state.thread_id = row.chat_id, row.thread_id
     if state.rules is None:
         return _snap(state, None)
-    sheet = core.sheet(state) if state.last_seq == seq else core.cached(state)
-    return _snap(state, sheet or replay(state.game(), records_of(state)))
+    sheet = core.sheet(state) if state.last_seq == seq else replay(state.game(), records_of(state))
+    return _snap(state, sheet)
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:

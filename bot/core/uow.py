@@ -184,9 +184,7 @@ class UnitOfWork:
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
         """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
-        unit = await self._begin(
-            caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
-        )
+        unit = await self._begin(caller.chat_id, lambda repo: _row(repo, caller, game), direct)
         if unit._state is not None:
             await unit.link(caller)
         async with self._running(unit) as running:
@@ -325,15 +323,15 @@ class UnitOfWork:
             log.info("rolling back: %s", error)
 
 
-async def _row(repo: Repo, chat_id: int, game: int | None, topic: int = 0) -> GameRow | None:
+async def _row(repo: Repo, caller: Caller, game: int | None) -> GameRow | None:
     if game is None:
         return None
     if game == LIVE:
-        row = await repo.live_game(chat_id, topic)
+        row = await repo.live_game(caller.chat_id, caller.topic)
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
         return row
     row = await repo.game(game)
-    if row is None or row.chat_id != chat_id:
+    if row is None or row.chat_id != caller.chat_id:
         raise GameError("stale-button", "", {}, "/score")
     return row
