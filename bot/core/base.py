@@ -311,7 +311,6 @@ class Core:
         return state
 
     def cached(self, state: GameState) -> Sheet | None:
-        """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
         found = self.recent(state.game_id, state.last_seq)
         return None if found is None else found[1]
 

@@ -251,7 +251,6 @@ class RuleChangeProposed(Event):  # /rule (§1.4); once passed, a `RuleChanged` 
 Proposed = (
     EndProposed | CorrectionProposed | LateDealProposed | ArbiterProposed | RuleChangeProposed
 )
-"""An event that opens a vote; its seq is the vote's id."""
 
 
 @event(Kind.VOTE_CAST)

@@ -219,7 +219,6 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
 
 
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
-    """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
     seating = (tuple(state.players), first_dealer, rules.convention, dict(state.overrides))
     return ev.GameStarted(*seating, rules_snapshot(rules), RULES_VERSION, stake)
@@ -277,17 +276,15 @@ def apply(state: GameState, row: EventRow) -> None:
         case ev.GameEnded():
             state.status = GameStatus.ENDED
             state.ended_reason = event.reason
-        case ev.RuleChanged():
-            item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
-            item.vote, item.change = event.vote, (event.option, event.value)
-            state.items.append(item)
-        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized():
+        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized() | ev.RuleChanged():
             item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
             before = None
             if isinstance(event, ev.Dealt):
                 item.seat, item.vote, before = event.seat, event.vote, event.before
             elif isinstance(event, ev.Penalized):
                 item.vote = event.vote
+            elif isinstance(event, ev.RuleChanged):
+                item.vote, item.change = event.vote, (event.option, event.value)
             if before is None:
                 state.items.append(item)
             else:
@@ -314,9 +311,7 @@ def apply(state: GameState, row: EventRow) -> None:
             state.votes[event.vote].referred = event.reason
         case ev.VoteClosed():
             vote = state.votes[event.vote]
-            vote.closed = True
-            vote.passed = event.passed
-            vote.reason = event.reason
+            vote.closed, vote.passed, vote.reason = True, event.passed, event.reason
             vote.decided_by = row.author
             if row.author is not None and event.username:
                 vote.usernames.setdefault(row.author, event.username)

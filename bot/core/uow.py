@@ -69,8 +69,7 @@ class Command:
 
     def deadline(self) -> str:
         """When a vote opened now times out (the rules in force's `vote_seconds`)."""
-        seconds = rules_now(self.state).vote_seconds
-        return (self.now() + timedelta(seconds=seconds)).isoformat()
+        return (self.now() + timedelta(seconds=rules_now(self.state).vote_seconds)).isoformat()
 
     async def write(self, write: Write) -> None:
         """A write beside the events (members, the status index): now, or at the commit."""

@@ -23,7 +23,6 @@ DEFAULT_ZONES: Final[Mapping[str, str]] = {"ru": "Europe/Moscow"}
 
 
 def chat_zone(chosen: str | None, lang: str | None) -> tzinfo:
-    """The chat's zone: the one it chose (`ChatSettings.time_zone`), else its language's."""
     for name in (chosen, DEFAULT_ZONES.get(lang or "", "UTC")):
         if name:
             with suppress(ZoneInfoNotFoundError, ValueError):
