@@ -158,27 +158,23 @@ class Games:
                 old = line.recent.pop(0)
                 if old % CHECKPOINT:
                     line.marks.pop(old, None)
-        try:
-            self._advance(line, records)
-        finally:
-            line.records = list(records[: line.tip.count])
-            self._lines.put(game_id, line)  # weighed again, as it stands now
-        return line.tip.sheet()
-
-    def _advance(self, line: _Line, records: Sequence[Record]) -> None:
         tip = line.tip
-        while tip.count < len(records):
-            stop = min(len(records), (tip.count // CHECKPOINT + 1) * CHECKPOINT)
-            self.replayed += stop - tip.count
-            tip.advance(records[tip.count : stop])
-            if stop % CHECKPOINT == 0 and stop not in line.marks:
-                line.marks[stop] = tip.fork()
-                # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or a
-                # correction further back than the kept ones replays from the start
-                checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
-                for old in checkpoints[:-MARKS]:
-                    if old not in line.recent:
+        try:
+            while tip.count < len(records):
+                stop = min(len(records), (tip.count // CHECKPOINT + 1) * CHECKPOINT)
+                self.replayed += stop - tip.count
+                tip.advance(records[tip.count : stop])
+                if stop % CHECKPOINT == 0 and stop not in line.marks:
+                    line.marks[stop] = tip.fork()
+                    # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or
+                    # a correction further back than the kept ones replays from the start
+                    checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
+                    for old in set(checkpoints[:-MARKS]).difference(line.recent):
                         del line.marks[old]
+        finally:
+            line.records = list(records[: tip.count])
+            self._lines.put(game_id, line)  # weighed again, as it stands now
+        return tip.sheet()
 
 
 def utc_now() -> datetime:
