@@ -98,8 +98,6 @@ class Player:
 
 # Field names are the JSON keys. `OMIT` names optional keys left out of the JSON when empty (None,
 # or False), as version 1 wrote them; `KIND` is the event's kind.
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     KIND: ClassVar[Kind]
@@ -314,8 +312,6 @@ class DebtMarked(Event):
 DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
 
 
-Payload = dict[str, Any]
-
 SCHEMA_VERSION: Final = 1
 """The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
 (the shape written before the typed log, so no stored event is rewritten)."""
@@ -343,7 +339,7 @@ def _json(value: object) -> object:
     return value
 
 
-def encode(event: Event) -> tuple[Kind, Payload]:
+def encode(event: Event) -> tuple[Kind, dict[str, Any]]:
     values = {f.name: getattr(event, f.name) for f in fields(event)}
     if isinstance(event, RuleChanged):  # a `deal` whose line says the change
         values = {"line": event.line, "vote": event.vote}
