@@ -8,10 +8,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Protocol
 
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
+from bot.core.results import Recorded
 from bot.core.state import GameState, apply
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
@@ -334,3 +336,10 @@ async def _row(repo: Repo, caller: Caller, game: int | None) -> GameRow | None:
     if row is None or row.chat_id != caller.chat_id:
         raise GameError("stale-button", "", {}, "/score")
     return row
+
+
+class Announce(Protocol):
+    """The port through which a command taken outside Telegram owes its chat the usual answer."""
+
+    async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
+        """Owe the record's chat its sheet with the record's caption, in `lang`."""

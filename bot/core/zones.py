@@ -18,7 +18,6 @@ from bot.domain import Store
 
 log = logging.getLogger(__name__)
 
-TZ_EXAMPLE: Final = "/tz Europe/Moscow"
 DEFAULT_ZONES: Final[Mapping[str, str]] = {"ru": "Europe/Moscow"}
 
 
@@ -42,7 +41,7 @@ def parse_zone(text: str) -> ZoneInfo:
     typed = text.strip()
     name = _known().get(typed.casefold())
     if name is None:
-        raise GameError("bad-zone", typed or "/tz", {}, TZ_EXAMPLE)
+        raise GameError("bad-zone", typed or "/tz", {}, "/tz Europe/Moscow")
     return ZoneInfo(name)
 
 

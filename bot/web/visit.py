@@ -24,8 +24,8 @@ from bot.core import (
     attempts,
     looks,
 )
-from bot.core.announce import Announce
 from bot.core.state import fold
+from bot.core.uow import Announce
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
 from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
