@@ -44,11 +44,7 @@ V = TypeVar("V")
 
 @lru_cache(maxsize=TABLES)
 def parsed(tab: Table) -> dict[str, Record]:
-    """The records read so far at this table, by their stored line."""
     return {}
-
-
-Log = tuple[GameState | None, list[EventRow]]
 
 
 @dataclass(slots=True)
@@ -74,8 +70,7 @@ class Kept(Generic[V]):
     """Values by game, least recently used first out once their weights pass `budget`."""
 
     def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
-        self.budget = budget
-        self.weigh = weigh
+        self.budget, self.weigh = budget, weigh
         self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
         self.weight = 0
 
@@ -111,12 +106,12 @@ class Games:
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
-    async def read(self, repo: Repo, row: GameRow) -> Log:
+    async def read(self, repo: Repo, row: GameRow) -> tuple[GameState | None, list[EventRow]]:
         """The short read: the events after the kept state's seq, or the whole log."""
         kept = self._states.get(row.game_id)
         return kept, await repo.events(row.game_id, after=0 if kept is None else kept.last_seq)
 
-    def take(self, row: GameRow, log: Log) -> GameState:
+    def take(self, row: GameRow, log: tuple[GameState | None, list[EventRow]]) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
         kept, rows = log  # (held since the read: still itself if it was dropped from the cache)
@@ -319,7 +314,6 @@ class Core:
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
-        """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
         kept = {**(self._recent.get(state.game_id) or {}), state.last_seq: (clone(state), sheet)}
         self._recent.put(state.game_id, dict(sorted(kept.items())[-RECENT_SEQS:]))
 

@@ -65,8 +65,7 @@ async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
         return snap
     async with uow.command(caller) as unit:  # links the seat, records nothing else
         state = unit.state
-        sheet = unit.sheet() if state.rules is not None else None
-    return _snap(state, sheet)
+        return _snap(state, unit.sheet() if state.rules is not None else None)
 
 
 def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedValues:
@@ -76,7 +75,6 @@ def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedVal
 async def export(
     core: Core, chat_id: int, uow: UnitOfWork | None = None, zone: tzinfo = UTC, topic: int = 0
 ) -> Exported:
-    """The protocol file of the table's game (live, else its last) and its JSON event log."""
     state = (await snapshot(core, chat_id, uow, topic)).state
     return await exported(uow or core.store, state, core.clock(), zone)
 

@@ -136,7 +136,6 @@ class GameState:
         return reduce(lambda rules, change: with_option(rules, *change), changes, self.rules)
 
     def changed_options(self) -> set[str]:
-        """Options changed mid-game by a vote (the records in force)."""
         return {c[0] for item in self.records if (c := item.change) is not None}
 
     def seat_of(self, user_id: int | None, username: str | None) -> int | None:
@@ -319,6 +318,8 @@ def apply(state: GameState, row: EventRow) -> None:
             state.votes[event.vote].message_id = event.message_id
         case ev.ArbiterNamed():
             state.arbiter = event.arbiter
+        case ev.SeatLinked() if event.seat == ev.ARBITER_SEAT:
+            state.arbiter = event.player
         case ev.SeatLinked():
             _link(state, event)
         case ev.DebtOpened() | ev.DebtMarked():
@@ -337,9 +338,6 @@ def _own(state: GameState, seq: int) -> RecordItem:
 
 def _link(state: GameState, event: ev.SeatLinked) -> None:
     """The seat's account is known: its new name is written into the lines read so far."""
-    if event.seat == ev.ARBITER_SEAT:
-        state.arbiter = event.player
-        return
     old = state.names
     state.players[event.seat] = event.player
     new = state.names

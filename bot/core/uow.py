@@ -220,7 +220,6 @@ class UnitOfWork:
 
     @property
     def sees_own_writes(self) -> bool:
-        """Whether a read through `reading` may see writes not committed yet."""
         return self._dirty or bool(self._writes)
 
     async def _begin(
