@@ -266,8 +266,7 @@ class Core:
     """Shared by every unit of work: store, clock, chats' locks, sheet cache, watched votes."""
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
-        self.store = store
-        self.clock = clock
+        self.store, self.clock = store, clock
         # corrected values worked out, by game (`bot.core.archive.Known`)
         self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}

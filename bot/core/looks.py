@@ -104,12 +104,11 @@ async def was_handled(core: Core, update_id: int) -> bool:
         return await repo.update_seen(update_id, None, None)
 
 
-async def migrate_chat(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> int:
+async def migrate_chat(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
     """A group became a supergroup: its games and settings move to the new id."""
     if old_chat_id == new_chat_id:
-        return 0
+        return
     repo = await uow.holding(old_chat_id, new_chat_id)
     moved = await repo.move_chat(old_chat_id, new_chat_id)
     if moved:
         log.info("moving %d game(s) from chat %s to %s", moved, old_chat_id, new_chat_id)
-    return moved

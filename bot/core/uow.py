@@ -133,8 +133,7 @@ class UnitOfWork:
     """One unit of work; `caller` is the update it marks when it writes (None: the bot's own)."""
 
     def __init__(self, core: Core, caller: Caller | None = None) -> None:
-        self.core = core
-        self.caller = caller
+        self.core, self.caller = core, caller
         self.discarded = Unsaved((), False)  # what the last `rollback` threw away
         self._reset()
 
