@@ -76,11 +76,9 @@ class Kept(Generic[V]):
 
     def get(self, key: int) -> V | None:
         """The value kept for `key`, now the most recent."""
-        found = self._values.get(key)
-        if found is None:
-            return None
-        self._values.move_to_end(key)
-        return found[0]
+        if key in self._values:
+            self._values.move_to_end(key)
+        return self._values.get(key, (None, 0))[0]
 
     def put(self, key: int, value: V) -> None:
         """Keep `value` (weighed now: put it again once it has grown) as the most recent."""

@@ -185,8 +185,7 @@ class GameState:
         """notation.md "Players": the link of this `account`'s `@username` seat, if it is due."""
         if account.user_id is None or not account.username:
             return None
-        seats: list[tuple[int, Player | None]] = [*enumerate(self.players)]
-        for seat, player in [*seats, (ev.ARBITER_SEAT, self.arbiter)]:  # the arbiter: no seat
+        for seat, player in [*enumerate(self.players), (ev.ARBITER_SEAT, self.arbiter)]:
             if player is None or not player.is_user(None, account.username):  # (no account yet)
                 continue
             if any(p.user_id == account.user_id for p in self.players):
