@@ -360,11 +360,10 @@ def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_V
         if change is not None:
             return RuleChanged(change.option, change.value, payload.get("vote"))
     cls = _CLASSES[which]
+    stored = {"threshold": Threshold.ALL, **payload}  # v1 votes had none: they were unanimous
     values: dict[str, Any] = {}
     for f in fields(cls):
-        if f.name in payload:
+        if f.name in stored:
             read = _READERS.get(str(f.type))
-            values[f.name] = payload[f.name] if read is None else read(payload[f.name])
-        elif f.name == "threshold":  # v1 votes had none: they were unanimous
-            values[f.name] = Threshold.ALL
+            values[f.name] = stored[f.name] if read is None else read(stored[f.name])
     return cls(**values)

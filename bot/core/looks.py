@@ -19,9 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def _snap(state: GameState, sheet: Sheet | None) -> Snapshot:
-    if sheet is None or state.rules is None:
-        return Snapshot(state, None, None)
-    return Snapshot(state, sheet, settlement(state, sheet))
+    return Snapshot(state, sheet, None if sheet is None else settlement(state, sheet))
 
 
 async def snapshot(
