@@ -17,7 +17,7 @@ from bot.core.base import Core, index_of, parse_stored, records_of, settlement, 
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState, Vote
+from bot.core.state import GameState, Vote, fold
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import zone_of_chat
@@ -134,8 +134,9 @@ async def game_state(core: Core, chat_id: int, number: int) -> GameState:
         if row.status is not GameStatus.ENDED:
             return await core.fold(repo, row)
         events = await repo.events(row.game_id)
-    state = core.folded(row, events)  # an ended game: kept out of the live games' caches
+    state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
     state.log = events
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
     return state
 
 

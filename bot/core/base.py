@@ -44,12 +44,7 @@ V = TypeVar("V")
 
 @lru_cache(maxsize=TABLES)
 def parsed(tab: Table) -> dict[str, Record]:
-    """The records read so far at this table, by their stored line."""
     return {}
-
-
-Log = tuple[GameState | None, list[EventRow]]
-"""Events read for a game: those after the kept state's seq (kept), or else the whole log."""
 
 
 @dataclass(slots=True)
@@ -75,18 +70,15 @@ class Kept(Generic[V]):
     """Values by game, least recently used first out once their weights pass `budget`."""
 
     def __init__(self, budget: int, weigh: Callable[[V], int]) -> None:
-        self.budget = budget
-        self.weigh = weigh
+        self.budget, self.weigh = budget, weigh
         self._values: OrderedDict[int, tuple[V, int]] = OrderedDict()
         self.weight = 0
 
     def get(self, key: int) -> V | None:
         """The value kept for `key`, now the most recent."""
-        found = self._values.get(key)
-        if found is None:
-            return None
-        self._values.move_to_end(key)
-        return found[0]
+        if key in self._values:
+            self._values.move_to_end(key)
+        return self._values.get(key, (None, 0))[0]
 
     def put(self, key: int, value: V) -> None:
         """Keep `value` (weighed now: put it again once it has grown) as the most recent."""
@@ -104,8 +96,6 @@ class Kept(Generic[V]):
 
 
 class Games:
-    """The kept states and replays of the live games."""
-
     def __init__(self, budget: int = KEPT_RECORDS) -> None:
         self._states: Kept[GameState] = Kept(budget // 2, lambda s: len(s.items) + 1)
         self._lines: Kept[_Line] = Kept(
@@ -114,13 +104,12 @@ class Games:
         self.folds = 0  # full folds done (a test reads how often the tail was not enough)
         self.replayed = 0  # records replayed (likewise)
 
-    # -- the folded state --------------------------------------------------------------------
-    async def read(self, repo: Repo, row: GameRow) -> Log:
+    async def read(self, repo: Repo, row: GameRow) -> tuple[GameState | None, list[EventRow]]:
         """The short read: the events after the kept state's seq, or the whole log."""
         kept = self._states.get(row.game_id)
         return kept, await repo.events(row.game_id, after=0 if kept is None else kept.last_seq)
 
-    def take(self, row: GameRow, log: Log) -> GameState:
+    def take(self, row: GameRow, log: tuple[GameState | None, list[EventRow]]) -> GameState:
         """The kept state advanced by what `read` read, as a copy of its own for the caller."""
         game_id = row.game_id
         kept, rows = log  # (held since the read: still itself if it was dropped from the cache)
@@ -141,7 +130,6 @@ class Games:
         self._states.put(game_id, kept)
         return clone(kept)
 
-    # -- the replay --------------------------------------------------------------------------
     def sheet(self, game_id: int, game: Game, records: Sequence[Record]) -> Sheet:
         """`scoring.replay.replay(game, records)`, resumed from what this game keeps."""
         line = self._lines.get(game_id)
@@ -163,27 +151,23 @@ class Games:
                 old = line.recent.pop(0)
                 if old % CHECKPOINT:
                     line.marks.pop(old, None)
-        try:
-            self._advance(line, records)
-        finally:
-            line.records = list(records[: line.tip.count])
-            self._lines.put(game_id, line)  # weighed again, as it stands now
-        return line.tip.sheet()
-
-    def _advance(self, line: _Line, records: Sequence[Record]) -> None:
         tip = line.tip
-        while tip.count < len(records):
-            stop = min(len(records), (tip.count // CHECKPOINT + 1) * CHECKPOINT)
-            self.replayed += stop - tip.count
-            tip.advance(records[tip.count : stop])
-            if stop % CHECKPOINT == 0 and stop not in line.marks:
-                line.marks[stop] = tip.fork()
-                # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or a
-                # correction further back than the kept ones replays from the start
-                checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
-                for old in checkpoints[:-MARKS]:
-                    if old not in line.recent:
+        try:
+            while tip.count < len(records):
+                stop = min(len(records), (tip.count // CHECKPOINT + 1) * CHECKPOINT)
+                self.replayed += stop - tip.count
+                tip.advance(records[tip.count : stop])
+                if stop % CHECKPOINT == 0 and stop not in line.marks:
+                    line.marks[stop] = tip.fork()
+                    # older checkpoints go: a game keeps O(1) copies of its replay, and an undo or
+                    # a correction further back than the kept ones replays from the start
+                    checkpoints = sorted(k for k in line.marks if k % CHECKPOINT == 0)
+                    for old in set(checkpoints[:-MARKS]).difference(line.recent):
                         del line.marks[old]
+        finally:
+            line.records = list(records[: tip.count])
+            self._lines.put(game_id, line)  # weighed again, as it stands now
+        return tip.sheet()
 
 
 def utc_now() -> datetime:
@@ -273,7 +257,6 @@ def settlement(state: GameState, sheet: Sheet) -> Settlement:
 
 
 def index_of(state: GameState, seq: int) -> int | None:
-    """The index among the records in force of the record with this seq."""
     return next((i for i, item in enumerate(state.records) if item.seq == seq), None)
 
 
@@ -281,14 +264,13 @@ class Core:
     """Shared by every unit of work: store, clock, chats' locks, sheet cache, watched votes."""
 
     def __init__(self, store: Store, clock: Clock = utc_now) -> None:
-        self.store = store
-        self.clock = clock
+        self.store, self.clock = store, clock
         # corrected values worked out, by game (`bot.core.archive.Known`)
         self.corrected: OrderedDict[tuple[int, int, int], Any] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
-        # a game's recent sheets weigh their records (their states share the kept one's)
-        self._recent: Kept[list[tuple[GameState, Sheet]]] = Kept(
-            KEPT_RECORDS // 2, lambda pairs: sum(len(sheet.records) for _, sheet in pairs) + 1
+        # a game's recent sheets, by seq, weigh their records (their states share the kept one's)
+        self._recent: Kept[dict[int, tuple[GameState, Sheet]]] = Kept(
+            KEPT_RECORDS // 2, lambda seqs: sum(len(s.records) for _, s in seqs.values()) + 1
         )
         self.watch: dict[int, tuple[int, datetime]] = {}
         # told when owed rows were committed (the sender)
@@ -301,12 +283,9 @@ class Core:
     async def fold(self, repo: Repo, row: GameRow, *, apart: bool = False) -> GameState:
         """The game's state as its log stands, as a copy of its own for the caller; `apart`: the
         log read holds writes not committed yet, so it is folded afresh and kept nowhere."""
-        if apart:
-            return self.folded(row, await repo.events(row.game_id))
-        return self.track(self.games.take(row, await self.games.read(repo, row)))
-
-    def folded(self, row: GameRow, events: list[EventRow]) -> GameState:
-        state = fold(row.game_id, events)
+        if not apart:
+            return self.track(self.games.take(row, await self.games.read(repo, row)))
+        state = fold(row.game_id, await repo.events(row.game_id))
         state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
         return self.track(state)
 
@@ -319,9 +298,7 @@ class Core:
             self.watch[state.game_id] = (state.chat_id, earliest)
         return state
 
-    # -- the sheet ---------------------------------------------------------------------------
     def cached(self, state: GameState) -> Sheet | None:
-        """The sheet kept for the game as `state`'s log stands (`remember`), if any."""
         found = self.recent(state.game_id, state.last_seq)
         return None if found is None else found[1]
 
@@ -334,14 +311,8 @@ class Core:
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:
-        """Keep the sheet of the game as `state`'s log stands, with a clone of the state."""
-        pairs = self._recent.get(state.game_id) or []
-        kept = [pair for pair in pairs if pair[0].last_seq != state.last_seq]
-        kept.append((clone(state), sheet))
-        kept.sort(key=lambda pair: pair[0].last_seq)
-        self._recent.put(state.game_id, kept[-RECENT_SEQS:])
+        kept = {**(self._recent.get(state.game_id) or {}), state.last_seq: (clone(state), sheet)}
+        self._recent.put(state.game_id, dict(sorted(kept.items())[-RECENT_SEQS:]))
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
-        """The game's state and sheet as its log stood at event `seq`, if kept."""
-        pairs = self._recent.get(game_id) or []
-        return next((pair for pair in pairs if pair[0].last_seq == seq), None)
+        return (self._recent.get(game_id) or {}).get(seq)

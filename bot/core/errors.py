@@ -39,8 +39,7 @@ class Unsaved(Exception):
 
     def __init__(self, owed: tuple[Owed, ...], records: bool) -> None:
         super().__init__("the database takes no writes")
-        self.owed = owed
-        self.records = records
+        self.owed, self.records = owed, records
 
 
 class Transient(Exception):

@@ -96,11 +96,8 @@ class Player:
         return cls(payload["name"], payload.get("user_id"), payload.get("username"))
 
 
-# -- the typed events: one frozen dataclass per kind --------------------------------------------
 # Field names are the JSON keys. `OMIT` names optional keys left out of the JSON when empty (None,
 # or False), as version 1 wrote them; `KIND` is the event's kind.
-
-
 @dataclass(frozen=True, slots=True)
 class Event:
     KIND: ClassVar[Kind]
@@ -170,7 +167,7 @@ class Dealt(Event):  # `before`: a late deal inserted before that record by the 
 
 # A rule changed mid-game by the vote `vote` (conventions.md §1.4), stored as a `deal` whose line
 # is `option name=value` (the decoder knows it by the engine's parse).
-@event(Kind.DEAL)
+@event(Kind.DEAL, "vote")
 class RuleChanged(Event):
     option: str
     value: str
@@ -252,7 +249,6 @@ class RuleChangeProposed(Event):  # /rule (§1.4); once passed, a `RuleChanged` 
 Proposed = (
     EndProposed | CorrectionProposed | LateDealProposed | ArbiterProposed | RuleChangeProposed
 )
-"""An event that opens a vote; its seq is the vote's id."""
 
 
 @event(Kind.VOTE_CAST)
@@ -316,30 +312,18 @@ class DebtMarked(Event):
 DEBT_KINDS: Final = frozenset({Kind.DEBT_OPENED, Kind.DEBT_MARKED})
 
 
-# -- the JSON payloads ------------------------------------------------------------------------
-Payload = dict[str, Any]
-
 SCHEMA_VERSION: Final = 1
 """The events table's `schema_version`: a later version adds a branch to `decode`, never changes 1
 (the shape written before the typed log, so no stored event is rewritten)."""
 
-_REASONS: Final[dict[Kind, type[StrEnum]]] = {
-    Kind.GAME_ENDED: EndReason,
-    Kind.VOTE_REFERRED: ReferReason,
-    Kind.VOTE_CLOSED: CloseReason,
-}
-
-# How a stored value reads back into its field, by the field's name (others are kept as stored).
+# How a stored value reads back into its field, by the field's annotation as written above (they
+# are strings here); a value of any other type is kept as stored.
 _READERS: Final[dict[str, Callable[[Any], object]]] = {
-    **dict.fromkeys(
-        ("player", "arbiter", "scorekeeper", "debtor", "creditor"),
-        lambda raw: Player.of(raw) if raw else None,
-    ),
-    **dict.fromkeys(("yes", "passed", "pencil", "warning", "money"), bool),
-    **dict.fromkeys(("overrides", "rules"), lambda raw: {str(k): str(v) for k, v in raw.items()}),
-    "players": lambda raw: tuple(map(Player.of, raw)),
-    "threshold": Threshold,
-    "side": DebtSide,
+    **dict.fromkeys(("Player", "Player | None"), lambda raw: Player.of(raw) if raw else None),
+    "tuple[Player, ...]": lambda raw: tuple(map(Player.of, raw)),
+    "Mapping[str, str]": lambda raw: {str(k): str(v) for k, v in raw.items()},
+    "bool": bool,
+    **{enum.__name__: enum for enum in (EndReason, ReferReason, CloseReason, DebtSide, Threshold)},
 }
 
 
@@ -355,20 +339,12 @@ def _json(value: object) -> object:
     return value
 
 
-def encode(event: Event) -> tuple[Kind, Payload]:
-    """The event's kind and its JSON payload (version `SCHEMA_VERSION`)."""
-    if isinstance(event, RuleChanged):
-        payload: Payload = {"line": event.line}
-        if event.vote is not None:
-            payload["vote"] = event.vote
-        return Kind.DEAL, payload
-    payload = {}
-    for f in fields(event):
-        value = getattr(event, f.name)
-        if f.name in event.OMIT and (value is None or value is False):
-            continue
-        payload[f.name] = _json(value)
-    return event.KIND, payload
+def encode(event: Event) -> tuple[Kind, dict[str, Any]]:
+    values = {f.name: getattr(event, f.name) for f in fields(event)}
+    if isinstance(event, RuleChanged):  # a `deal` whose line says the change
+        values = {"line": event.line, "vote": event.vote}
+    omitted = {name for name in event.OMIT if values[name] is None or values[name] is False}
+    return event.KIND, {name: _json(v) for name, v in values.items() if name not in omitted}
 
 
 class UnknownSchema(ValueError):
@@ -376,7 +352,6 @@ class UnknownSchema(ValueError):
 
 
 def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_VERSION) -> Event:
-    """The typed event of a stored row."""
     if schema_version != 1:
         raise UnknownSchema(f"event schema {schema_version} (this bot reads 1)")
     which = Kind(kind)
@@ -385,11 +360,10 @@ def decode(kind: str, payload: Mapping[str, Any], schema_version: int = SCHEMA_V
         if change is not None:
             return RuleChanged(change.option, change.value, payload.get("vote"))
     cls = _CLASSES[which]
+    stored = {"threshold": Threshold.ALL, **payload}  # v1 votes had none: they were unanimous
     values: dict[str, Any] = {}
     for f in fields(cls):
-        if f.name in payload:
-            read = _REASONS[which] if f.name == "reason" else _READERS.get(f.name)
-            values[f.name] = payload[f.name] if read is None else read(payload[f.name])
-        elif f.name == "threshold":  # v1 votes had none: they were unanimous
-            values[f.name] = Threshold.ALL
+        if f.name in stored:
+            read = _READERS.get(str(f.type))
+            values[f.name] = stored[f.name] if read is None else read(stored[f.name])
     return cls(**values)

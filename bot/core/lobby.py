@@ -8,7 +8,7 @@ from contextlib import suppress
 from bot.core.base import Caller
 from bot.core.errors import GameError
 from bot.core.events import ArbiterNamed, GameCreated, PlayerJoined, PlayerLeft
-from bot.core.newgame import NewGame, check_name, name_from_profile
+from bot.core.newgame import NewGame, check_name
 from bot.core.results import Joined, Left, Opened
 from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Command, UnitOfWork
@@ -101,7 +101,7 @@ async def join(
             raise GameError("stale-button", "", {}, "/join")
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
-        state = unit.fold(row, await unit.repo.events(row.game_id))
+        state = await unit.fold(row)
         taken = {n.casefold() for n in state.names}
         if name is not None:
             if not state.is_scorekeeper(caller.user_id):
@@ -156,7 +156,7 @@ async def chat_setting(uow: UnitOfWork, caller: Caller, refusal: str, span: str)
     """The open transaction to change a chat's setting in; during a game only its players may."""
     async with uow.command(caller, game=None, direct=True) as unit:
         if (row := await unit.repo.live_game(caller.chat_id, caller.topic)) is not None:
-            state = unit.fold(row, await unit.repo.events(row.game_id))
+            state = await unit.fold(row)
             await unit.link(caller)
             if not state.may_record(caller.user_id, caller.username):
                 raise GameError(refusal, span, {"players": ", ".join(state.names)}, "/score")
@@ -178,6 +178,5 @@ async def claim(uow: UnitOfWork, caller: Caller, game_id: int, seat: int) -> Joi
 
 
 def needs_link(state: GameState, caller: Caller) -> bool:
-    first = name_from_profile(caller.first_name, caller.username, set())
     live = state.status is not GameStatus.ENDED
-    return live and state.link_event(caller.user_id, caller.username, first) is not None
+    return live and state.link_event(caller.as_player()) is not None

@@ -19,9 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def _snap(state: GameState, sheet: Sheet | None) -> Snapshot:
-    if sheet is None or state.rules is None:
-        return Snapshot(state, None, None)
-    return Snapshot(state, sheet, settlement(state, sheet))
+    return Snapshot(state, sheet, None if sheet is None else settlement(state, sheet))
 
 
 async def snapshot(
@@ -54,8 +52,8 @@ async def sheet_at(core: Core, game_id: int, seq: int) -> Snapshot | None:
             state.chat_id, state.thread_id = row.chat_id, row.thread_id
     if state.rules is None:
         return _snap(state, None)
-    sheet = core.sheet(state) if state.last_seq == seq else core.cached(state)
-    return _snap(state, sheet or replay(state.game(), records_of(state)))
+    sheet = core.sheet(state) if state.last_seq == seq else replay(state.game(), records_of(state))
+    return _snap(state, sheet)
 
 
 async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
@@ -65,8 +63,7 @@ async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
         return snap
     async with uow.command(caller) as unit:  # links the seat, records nothing else
         state = unit.state
-        sheet = unit.sheet() if state.rules is not None else None
-    return _snap(state, sheet)
+        return _snap(state, unit.sheet() if state.rules is not None else None)
 
 
 def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedValues:
@@ -76,13 +73,11 @@ def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedVal
 async def export(
     core: Core, chat_id: int, uow: UnitOfWork | None = None, zone: tzinfo = UTC, topic: int = 0
 ) -> Exported:
-    """The protocol file of the table's game (live, else its last) and its JSON event log."""
     state = (await snapshot(core, chat_id, uow, topic)).state
     return await exported(uow or core.store, state, core.clock(), zone)
 
 
 async def open_games(core: Core, user_id: int) -> list[tuple[GameState, str | None]]:
-    """The user's live games with their chats' titles (private chat)."""
     async with core.store.reading() as repo:
         rows = await repo.games_of_user(user_id)
         return [(await core.fold(repo, row), await repo.chat_title(row.chat_id)) for row in rows]
@@ -95,7 +90,6 @@ async def locale(core: Core, chat_id: int, uow: UnitOfWork | None = None) -> str
 
 
 async def arrival(core: Core, caller: Caller) -> Arrival:
-    """What an update is read with: whether it was handled before, and its chat's settings."""
     async with core.store.reading() as repo:
         seen = caller.update_id is not None and await repo.update_seen(
             caller.update_id, caller.chat_id, caller.message_id
@@ -108,12 +102,11 @@ async def was_handled(core: Core, update_id: int) -> bool:
         return await repo.update_seen(update_id, None, None)
 
 
-async def migrate_chat(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> int:
+async def migrate_chat(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
     """A group became a supergroup: its games and settings move to the new id."""
     if old_chat_id == new_chat_id:
-        return 0
+        return
     repo = await uow.holding(old_chat_id, new_chat_id)
     moved = await repo.move_chat(old_chat_id, new_chat_id)
     if moved:
         log.info("moving %d game(s) from chat %s to %s", moved, old_chat_id, new_chat_id)
-    return moved

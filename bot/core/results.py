@@ -121,7 +121,6 @@ class VoteState(NamedTuple):
 
     @property
     def referred(self) -> bool:
-        """Waiting for the arbiter's decision."""
         return self.passed is None and self.vote.referred is not None
 
 

@@ -8,12 +8,14 @@ from copy import copy
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from fractions import Fraction
+from functools import reduce
 from itertools import filterfalse
 from operator import attrgetter
 from typing import Any
 
 from bot.core import events as ev
-from bot.core.events import Kind, Player, decode
+from bot.core.events import Kind, decode
+from bot.core.events import Player as Player
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
 from scoring.notation import Table, format_record, parse_record
@@ -21,8 +23,6 @@ from scoring.protocol import stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
 from scoring.voting import Threshold
-
-__all__ = ["GameState", "Player", "RecordItem", "Vote", "started_event"]
 
 
 @dataclass(slots=True)
@@ -66,7 +66,6 @@ class Vote:
         return self.event.threshold
 
     def ballot(self, voter: Player) -> bool | None:
-        """The voter's standing vote, if any."""
         for user_id, yes in self.ballots.items():
             if voter.is_user(user_id, self.usernames.get(user_id)):
                 return yes
@@ -109,7 +108,6 @@ class GameState:
     corrections: list[ev.DealEdited] = field(default_factory=list)
     revised: int = 0
 
-    # -- derived ----------------------------------------------------------------------------
     def logged(self) -> list[tuple[EventRow, ev.Event]]:
         """The log's rows with their typed events, decoded again (for /history and the export)."""
         if self.log is None:
@@ -132,17 +130,12 @@ class GameState:
 
     def rules_now(self) -> Rules | None:
         """The rules in force: the frozen start with every mid-game change applied in order."""
-        rules = self.rules
-        if rules is None:
+        if self.rules is None:
             return None
-        for item in self.records:
-            change = item.change
-            if change is not None:
-                rules = with_option(rules, *change)
-        return rules
+        changes = [item.change for item in self.records if item.change is not None]
+        return reduce(lambda rules, change: with_option(rules, *change), changes, self.rules)
 
     def changed_options(self) -> set[str]:
-        """Options changed mid-game by a vote (the records in force)."""
         return {c[0] for item in self.records if (c := item.change) is not None}
 
     def seat_of(self, user_id: int | None, username: str | None) -> int | None:
@@ -188,23 +181,20 @@ class GameState:
     def item(self, seq: int) -> RecordItem:
         return next(item for item in self.items if item.seq == seq)
 
-    def link_event(
-        self, user_id: int | None, username: str | None, first_name: str
-    ) -> ev.SeatLinked | None:
-        """notation.md "Players": the link of this account's `@username` seat, if it is due."""
-        if user_id is None or not username:
+    def link_event(self, account: Player) -> ev.SeatLinked | None:
+        """notation.md "Players": the link of this `account`'s `@username` seat, if it is due."""
+        if account.user_id is None or not account.username:
             return None
-        seats: list[tuple[int, Player | None]] = [*enumerate(self.players)]
-        for seat, player in [*seats, (ev.ARBITER_SEAT, self.arbiter)]:  # the arbiter: no seat
-            if player is None or player.user_id is not None or not player.is_user(None, username):
+        for seat, player in [*enumerate(self.players), (ev.ARBITER_SEAT, self.arbiter)]:
+            if player is None or not player.is_user(None, account.username):  # (no account yet)
                 continue
-            if any(p.user_id == user_id for p in self.players):
+            if any(p.user_id == account.user_id for p in self.players):
                 return None  # the account already sits in another seat
             name = player.name
             taken = {p.name.casefold() for i, p in enumerate(self.players) if i != seat}
-            if name == player.username and first_name.casefold() not in taken:
-                name = first_name
-            return ev.SeatLinked(seat, Player(name, user_id, player.username))
+            if name == player.username and account.name.casefold() not in taken:
+                name = account.name
+            return ev.SeatLinked(seat, Player(name, account.user_id, player.username))
         return None
 
     def canonical(self, line: str, lang: str = "en") -> str:
@@ -227,7 +217,6 @@ def rules_from_snapshot(snapshot: dict[str, Any], seats: int) -> Rules:
 
 
 def started_event(state: GameState, rules: Rules, first_dealer: int) -> ev.GameStarted:
-    """The game's start: its players in seat order and every option of the rules, frozen."""
     stake = stake_text(state.stake) if state.stake is not None else None
     seating = (tuple(state.players), first_dealer, rules.convention, dict(state.overrides))
     return ev.GameStarted(*seating, rules_snapshot(rules), RULES_VERSION, stake)
@@ -258,7 +247,6 @@ def clone(state: GameState) -> GameState:
 
 
 def apply(state: GameState, row: EventRow) -> None:
-    """Fold one stored event into the state (decoded to its typed event first)."""
     state.last_seq = row.seq
     if row.kind in ev.DEBT_KINDS:
         state.debt_rows.append(row)
@@ -286,17 +274,15 @@ def apply(state: GameState, row: EventRow) -> None:
         case ev.GameEnded():
             state.status = GameStatus.ENDED
             state.ended_reason = event.reason
-        case ev.RuleChanged():
-            item = RecordItem(row.seq, Kind.DEAL, event.line, row.author, row.at)
-            item.vote, item.change = event.vote, (event.option, event.value)
-            state.items.append(item)
-        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized():
+        case ev.Dealt() | ev.LastRoundMarked() | ev.Penalized() | ev.RuleChanged():
             item = RecordItem(row.seq, event.KIND, event.line, row.author, row.at)
             before = None
             if isinstance(event, ev.Dealt):
                 item.seat, item.vote, before = event.seat, event.vote, event.before
             elif isinstance(event, ev.Penalized):
                 item.vote = event.vote
+            elif isinstance(event, ev.RuleChanged):
+                item.vote, item.change = event.vote, (event.option, event.value)
             if before is None:
                 state.items.append(item)
             else:
@@ -323,9 +309,7 @@ def apply(state: GameState, row: EventRow) -> None:
             state.votes[event.vote].referred = event.reason
         case ev.VoteClosed():
             vote = state.votes[event.vote]
-            vote.closed = True
-            vote.passed = event.passed
-            vote.reason = event.reason
+            vote.closed, vote.passed, vote.reason = True, event.passed, event.reason
             vote.decided_by = row.author
             if row.author is not None and event.username:
                 vote.usernames.setdefault(row.author, event.username)
@@ -333,6 +317,8 @@ def apply(state: GameState, row: EventRow) -> None:
             state.votes[event.vote].message_id = event.message_id
         case ev.ArbiterNamed():
             state.arbiter = event.arbiter
+        case ev.SeatLinked() if event.seat == ev.ARBITER_SEAT:
+            state.arbiter = event.player
         case ev.SeatLinked():
             _link(state, event)
         case ev.DebtOpened() | ev.DebtMarked():
@@ -351,9 +337,6 @@ def _own(state: GameState, seq: int) -> RecordItem:
 
 def _link(state: GameState, event: ev.SeatLinked) -> None:
     """The seat's account is known: its new name is written into the lines read so far."""
-    if event.seat == ev.ARBITER_SEAT:
-        state.arbiter = event.player
-        return
     old = state.names
     state.players[event.seat] = event.player
     new = state.names
@@ -376,7 +359,6 @@ def _link(state: GameState, event: ev.SeatLinked) -> None:
 
 
 def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    try:
+    with suppress(ScoringError):
         return format_record(parse_record(line, Table(old)), new)
-    except ScoringError:
-        return line
+    return line

@@ -8,11 +8,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Protocol
 
 from bot.core.base import LIVE, Caller, Core, deal_example, records_of, rules_now
 from bot.core.errors import AlreadyHandled, GameError, Transient, Unsaved
 from bot.core.events import ARBITER_SEAT, SCHEMA_VERSION, VOTE_KINDS, Event, encode
-from bot.core.newgame import name_from_profile
+from bot.core.results import Recorded
 from bot.core.state import GameState, apply
 from bot.domain import EventRow, Fault, GameRow, GameStatus, Owed, Repo
 from scoring.deal import Record
@@ -43,14 +44,13 @@ class Command:
         self._uow._dirty = True
         return self._repo
 
-    def fold(self, row: GameRow, events: list[EventRow]) -> GameState:
-        self._state = self.core.folded(row, events)
+    async def fold(self, row: GameRow) -> GameState:
+        self._state = await self.core.fold(self.repo, row, apart=True)
         return self._state
 
     async def link(self, caller: Caller) -> None:
         """An `@username` seat is linked to the caller's account on his first act (notation.md)."""
-        first = name_from_profile(caller.first_name, caller.username, set())
-        event = self.state.link_event(caller.user_id, caller.username, first)
+        event = self.state.link_event(caller.as_player())
         user_id, game_id = caller.user_id, self.state.game_id
         if event is not None and user_id is not None:
             await self.append(event, user_id)
@@ -71,8 +71,7 @@ class Command:
 
     def deadline(self) -> str:
         """When a vote opened now times out (the rules in force's `vote_seconds`)."""
-        seconds = rules_now(self.state).vote_seconds
-        return (self.now() + timedelta(seconds=seconds)).isoformat()
+        return (self.now() + timedelta(seconds=rules_now(self.state).vote_seconds)).isoformat()
 
     async def write(self, write: Write) -> None:
         """A write beside the events (members, the status index): now, or at the commit."""
@@ -134,8 +133,7 @@ class UnitOfWork:
     """One unit of work; `caller` is the update it marks when it writes (None: the bot's own)."""
 
     def __init__(self, core: Core, caller: Caller | None = None) -> None:
-        self.core = core
-        self.caller = caller
+        self.core, self.caller = core, caller
         self.discarded = Unsaved((), False)  # what the last `rollback` threw away
         self._reset()
 
@@ -170,7 +168,6 @@ class UnitOfWork:
         self._dirty = False  # the open transaction holds writes of this unit
         self._failed = False  # a command failed inside the open transaction
 
-    # -- what it holds -----------------------------------------------------------------------
     def owe(self, *rows: Owed) -> None:
         """Replies owed: written with the commit, delivered by the sender after it."""
         self._rows.extend(rows)
@@ -182,15 +179,12 @@ class UnitOfWork:
     def now(self) -> datetime:
         return self.core.clock()
 
-    # -- commands ----------------------------------------------------------------------------
     @asynccontextmanager
     async def command(
         self, caller: Caller, game: int | None = LIVE, *, direct: bool = False
     ) -> AsyncIterator[Command]:
         """The preamble of every command; `game`: LIVE (the live game), a game id, or None."""
-        unit = await self._begin(
-            caller.chat_id, lambda repo: _row(repo, caller.chat_id, game, caller.topic), direct
-        )
+        unit = await self._begin(caller.chat_id, lambda repo: _row(repo, caller, game), direct)
         if unit._state is not None:
             await unit.link(caller)
         async with self._running(unit) as running:
@@ -225,22 +219,20 @@ class UnitOfWork:
 
     @property
     def sees_own_writes(self) -> bool:
-        """Whether a read through `reading` may see writes not committed yet."""
         return self._dirty or bool(self._writes)
 
     async def _begin(
         self, chat_id: int, find: Callable[[Repo], Awaitable[GameRow | None]], direct: bool
     ) -> Command:
         await self._lock(chat_id)
-        store = self.core.store
-        if direct or not store.serial or self._repo is not None or self._writes:
+        if direct or not self.core.store.serial or self._repo is not None or self._writes:
             repo = await self._transaction(chat_id)
             unit = Command(self, repo)
             row = await find(repo)
             if row is not None:
                 unit.adopt(await self.core.fold(repo, row, apart=self._dirty))
             return unit
-        async with store.reading() as repo:
+        async with self.core.store.reading() as repo:
             await self._mark(repo, write=False)
             row = await find(repo)
             read = await self.core.games.read(repo, row) if row is not None else None
@@ -295,7 +287,6 @@ class UnitOfWork:
             self._marked = True
         self._checked = True
 
-    # -- the commit --------------------------------------------------------------------------
     async def commit(self) -> None:
         """Write it all in one transaction, or nothing; then tell the kept states, the sender."""
         if self._failed:
@@ -331,15 +322,22 @@ class UnitOfWork:
             log.info("rolling back: %s", error)
 
 
-async def _row(repo: Repo, chat_id: int, game: int | None, topic: int = 0) -> GameRow | None:
+async def _row(repo: Repo, caller: Caller, game: int | None) -> GameRow | None:
     if game is None:
         return None
     if game == LIVE:
-        row = await repo.live_game(chat_id, topic)
+        row = await repo.live_game(caller.chat_id, caller.topic)
         if row is None:
             raise GameError("no-game", "", {}, "/newgame sochi")
         return row
     row = await repo.game(game)
-    if row is None or row.chat_id != chat_id:
+    if row is None or row.chat_id != caller.chat_id:
         raise GameError("stale-button", "", {}, "/score")
     return row
+
+
+class Announce(Protocol):
+    """The port through which a command taken outside Telegram owes its chat the usual answer."""
+
+    async def recorded(self, uow: UnitOfWork, lang: str, result: Recorded) -> None:
+        """Owe the record's chat its sheet with the record's caption, in `lang`."""

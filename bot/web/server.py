@@ -11,8 +11,8 @@ from aiogram import Bot
 from aiohttp import web
 
 from bot.core import Core
-from bot.core.announce import Announce
 from bot.core.health import HEARTS, Heartbeats
+from bot.core.uow import Announce
 from bot.sheet.model import FONT_DIR
 from bot.web import api, tabs
 from bot.web.auth import Membership

@@ -24,7 +24,7 @@ from bot.core import (
     attempts,
     looks,
 )
-from bot.core.announce import Announce
+from bot.core.uow import Announce
 from bot.texts.i18n import LANGUAGES, Translator, translator
 from bot.texts.views import error_text, plain_text
 from bot.web.auth import AuthError, Membership, authenticate, game_of, header_init_data
@@ -152,7 +152,7 @@ async def visit(ctx: WebContext, request: web.Request, start: str | None) -> Vis
         if row is None:
             raise refusal(t, 404, "game-gone")
         # ended games too; with its chat, its number there and its forum topic (where a deal is told)
-        state = ctx.core.folded(row, await repo.events(game_id))
+        state = await ctx.core.fold(repo, row, apart=True)
     player = state.may_record(user.id, user.username)
     if not player and not await ctx.membership.is_member(state.chat_id, user.id):
         raise refusal(t, 403, "not-member")
