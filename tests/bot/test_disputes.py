@@ -29,6 +29,7 @@ from bot.telegram.keyboards import HelpCb, VoteCb
 from bot.telegram.outbound.outbox import close_expired_votes, render_png
 from bot.texts.help import Topic, menu_commands
 from bot.texts.i18n import translator
+from scoring.notation import Table, parse_record
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle
@@ -479,3 +480,29 @@ async def test_an_early_end_that_times_out_goes_to_the_arbiter(
     ended = await chat.press(EVA_ARBITER, yes)
     assert "the arbiter decided" in texts(ended)
     assert "the arbiter decided" in await chat.say(DMITRY, "/history")
+
+
+async def test_a_passed_correction_of_a_record_changed_meanwhile_changes_nothing(
+    chat: ChatDriver, game: Core, store: SqliteStore, clock: FakeClock
+) -> None:
+    """corrections.md "A vote": a vote that passes on a record another instance has changed in the
+    meantime closes as a conflict — the record stays as it now is, and the chat is told so."""
+    await open_game(chat)
+    await chat.send(ANNA, f"/deal {DEAL_1}")
+    clock.advance(200)
+    opened = await chat.send(BORIS, f"/dispute 1 {DEAL_1_FIXED}")
+    yes, _ = buttons(opened)
+    meanwhile = "Anna 6♠ -2 vist:Boris pass:Clara"
+    async with store.transaction() as repo:  # as another instance's passed correction wrote it
+        row = await repo.live_game(chat.chat_id)
+        assert row is not None
+        (deal,) = [e for e in await repo.events(row.game_id) if e.kind == Kind.DEAL]
+        payload = {"target": deal.seq, "line": meanwhile, "old": DEAL_1}
+        await repo.append(row.game_id, Kind.DEAL_EDITED, payload, ANNA.id, clock())
+    passed = await chat.press(ANNA, yes)  # the second of three: a majority
+    assert "the record has changed meanwhile: nothing was changed" in edited(passed)
+    assert not any(isinstance(r, SendPhoto) for r in passed)
+    snap = await looks.snapshot(game, chat.chat_id)
+    (record,) = snap.sheet.records
+    assert record.record == parse_record(meanwhile, Table(("Anna", "Boris", "Clara")))
+    assert "changed meanwhile" in await chat.say(DMITRY, "/history")
