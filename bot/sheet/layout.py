@@ -336,10 +336,8 @@ def strip_runs(
         number, told = summary
         parts = filter(None, re.split("([♦♥])", told))  # the red suits in red
         segs = [word(part, model.RED if part in "♦♥" else INK) for part in parts]
-        last = [
-            NEWLINE,
-            Item((word(words["last_deal"].format(number=number), model.MUTED), *segs)),
-        ]
+        label = word(words["last_deal"].format(number=number), model.MUTED)
+        last = [NEWLINE, Item((label, *segs))]
 
     # Some pool or mountain points were given by another player: the replay says so, a sheet
     # made otherwise is read.
