@@ -23,9 +23,8 @@ if TYPE_CHECKING:
 
 EXIT_ERROR: Final = 2
 SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
-CLI_LANG: Final = (
-    "en"  # the command line speaks English: its texts (locales/*.toml [cli]), numbers
-)
+# The command line speaks English: its texts (locales/*.toml [cli]), numbers.
+CLI_LANG: Final = "en"
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
 
@@ -57,16 +56,14 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         else:
             text = replay_output(path, _read(path), args.json, args.sheet, renderer)
         print(text, end="", flush=True)
+        return 0
     except _Failure as failure:
         print(failure, file=sys.stderr)
-        return EXIT_ERROR
     except ScoringError as error:  # an error the commands did not place: report it on the file
-        print(_Failure(path, getattr(error, "line", 0), error), file=sys.stderr)
-        return EXIT_ERROR
+        print(_Failure(path, error.line, error), file=sys.stderr)
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
-        return EXIT_ERROR
-    return 0
+    return EXIT_ERROR
 
 
 @dataclass(frozen=True, slots=True)
