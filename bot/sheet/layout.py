@@ -99,7 +99,6 @@ def total_items(
 def _caption_items(
     band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
 ) -> list[Item]:
-    """The caption's words, a closed pool's ✔ after them."""
     segs = [
         Seg(word, rel, color=model.MUTED, kind=RunKind.CAPTION, band=band, most=most)
         for word in words
@@ -271,7 +270,6 @@ def layout_sheet(
 
 
 def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
-    """The last numbered record in words, with its number."""
     names = sheet.game.players
     last = next(((s.number, s.record) for s in reversed(sheet.records) if s.number), None)
     if last is None:
