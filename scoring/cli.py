@@ -22,8 +22,7 @@ if TYPE_CHECKING:
     from scoring.sheet import Sheet, Totals
 
 EXIT_ERROR: Final = 2
-SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
-# The command line speaks English: its texts (locales/*.toml [cli]), numbers.
+# The command line speaks English: its texts (locales/*.toml [cli]), numbers, the sheet's labels
 CLI_LANG: Final = "en"
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
@@ -155,7 +154,7 @@ def replay_output(
         except (ImportError, AttributeError) as error:
             failure = texts("failures")["no-renderer"].format(error=error)
             raise _Failure(sheet_png, 0, failure) from None
-        png = render(sheet, SHEET_LANG, settlement=settlement)
+        png = render(sheet, CLI_LANG, settlement=settlement)
         try:
             with open(sheet_png, "wb") as file:
                 file.write(png)
