@@ -117,7 +117,6 @@ def _arguments(words: Sequence[str]) -> Arguments:
 
 
 def settle_output(text: str, as_json: bool) -> str:
-    """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
@@ -129,7 +128,6 @@ def settle_output(text: str, as_json: bool) -> str:
 def replay_output(
     path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
-    """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     from scoring.protocol import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle

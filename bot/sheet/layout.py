@@ -261,7 +261,6 @@ def layout_sheet(
     shapes += [rect for rect, _ in tabs]
     runs = [run for _, run in tabs] + centre_runs + band_texts
 
-    # The strip under the drawing.
     shapes.append(model.Rect(frame.strip, model.STRIP_FILL, model.THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
