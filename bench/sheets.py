@@ -20,8 +20,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from bot.sheet import Correction, Corrections, render_document_png, render_sheet_png
-from bot.sheet.model import PHONE_BOX
+from bot.sheet import render_document_png, render_sheet_png
+from bot.sheet.model import PHONE_BOX, Correction, Corrections
 from scoring.deal import Column, Contract, Defender, Misere, Raspasy, Record, Role, Suit
 from scoring.errors import IllegalDeal
 from scoring.replay import replay

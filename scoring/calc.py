@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from scoring.errors import ERROR_CODES, OptionError, ScoringError
+from scoring.errors import OptionError, ScoringError
 from scoring.paper import PaperSheet
 from scoring.rules import ALIASES, PRESETS, canonical_convention, rules_for
 from scoring.sheet import Totals
@@ -52,9 +52,6 @@ _LINKING: Final = frozenset({"на", "и", "on", "and"})
 _A_ENDINGS: Final = frozenset({"у", "ю", "ы", "и", "е", "ой", "ей", "ою", "ею"})
 _SOFT_ENDINGS: Final = frozenset({"я", "ю", "е", "ем", "ём", "и"})
 _HARD_ENDINGS: Final = frozenset({"а", "у", "е", "ом", "ым"})
-
-# The codes a CalcError carries besides the option codes.
-CALC_ERROR_CODES: Final = frozenset(c for c in ERROR_CODES if c.startswith("calc-"))
 
 
 class CalcError(ScoringError):

@@ -22,10 +22,8 @@ if TYPE_CHECKING:
     from scoring.sheet import Sheet, Totals
 
 EXIT_ERROR: Final = 2
-SHEET_LANG: Final = "en"  # the language of the labels of `replay --sheet`
-CLI_LANG: Final = (
-    "en"  # the command line speaks English: its texts (locales/*.toml [cli]), numbers
-)
+# The command line speaks English: its texts (locales/*.toml [cli]), numbers, the sheet's labels
+CLI_LANG: Final = "en"
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
 
 
@@ -57,16 +55,14 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         else:
             text = replay_output(path, _read(path), args.json, args.sheet, renderer)
         print(text, end="", flush=True)
+        return 0
     except _Failure as failure:
         print(failure, file=sys.stderr)
-        return EXIT_ERROR
     except ScoringError as error:  # an error the commands did not place: report it on the file
-        print(_Failure(path, getattr(error, "line", 0), error), file=sys.stderr)
-        return EXIT_ERROR
+        print(_Failure(path, error.line, error), file=sys.stderr)
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
-        return EXIT_ERROR
-    return 0
+    return EXIT_ERROR
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +117,6 @@ def _arguments(words: Sequence[str]) -> Arguments:
 
 
 def settle_output(text: str, as_json: bool) -> str:
-    """`settle`: the paper sheet, its balances and transfers, as a table or one JSON object."""
     from scoring.paper import parse_paper_sheet
     from scoring.settle import settle
 
@@ -133,7 +128,6 @@ def settle_output(text: str, as_json: bool) -> str:
 def replay_output(
     path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
-    """`replay`: the protocol replayed, its sheet, balances and transfers; optionally the image."""
     from scoring.protocol import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle
@@ -158,7 +152,7 @@ def replay_output(
         except (ImportError, AttributeError) as error:
             failure = texts("failures")["no-renderer"].format(error=error)
             raise _Failure(sheet_png, 0, failure) from None
-        png = render(sheet, SHEET_LANG, settlement=settlement)
+        png = render(sheet, CLI_LANG, settlement=settlement)
         try:
             with open(sheet_png, "wb") as file:
                 file.write(png)

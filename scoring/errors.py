@@ -76,7 +76,7 @@ ERROR_CODES: Final = frozenset(
             "bad-header bad-players bad-json bad-sheet",
             # the inline mode: a deal priced under every convention (scoring.pricing)
             "not-a-deal",
-            # /calc, a paper sheet typed as a message (scoring.calc.CALC_ERROR_CODES)
+            # /calc, a paper sheet typed as a message (scoring.calc)
             "calc-unknown-word calc-bad-number calc-missing-number calc-repeated",
             "calc-player-count calc-bad-name calc-same-name calc-negative calc-whists-self",
             "calc-unknown-name",

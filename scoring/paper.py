@@ -62,18 +62,16 @@ def parse_paper_sheet(text: str) -> PaperSheet:
     except ProtocolError as error:
         if error.line or error.code == "bad-json":
             raise
-        raise ProtocolError.at(line_of(text, _error_path(error)), error) from None
-
-
-def _error_path(error: ProtocolError) -> tuple[str, ...]:
-    if "field" in error.params:
-        return tuple(error.params["field"].split("."))
-    if error.code == "bad-players":
-        return ("players",)
-    if error.code == "unknown-convention":
-        return ("convention",)
-    option = error.params.get("option", error.span)
-    return ("pool_target",) if option == "pool_target" else ("options", option)
+        if "field" in error.params:
+            path = tuple(error.params["field"].split("."))
+        elif error.code == "bad-players":
+            path = ("players",)
+        elif error.code == "unknown-convention":
+            path = ("convention",)
+        else:
+            option = error.params.get("option", error.span)
+            path = ("pool_target",) if option == "pool_target" else ("options", option)
+        raise ProtocolError.at(line_of(text, path), error) from None
 
 
 def line_of(text: str, path: Sequence[str]) -> int:
@@ -262,9 +260,7 @@ def format_calc(sheet: PaperSheet) -> str:
     rules, names = sheet.rules, sheet.players
     head = ["/calc", rules.convention, "pool", str(rules.pool_target)]
     if sheet.stake is not None:
-        if "/" in (stake := format_amount(sheet.stake)):
-            raise ValueError(f"a stake of {sheet.stake} has no short decimal form")
-        head += ["stake", stake]
+        head += ["stake", format_amount(sheet.stake)]
     overrides = rules.overrides(len(names))
     head += [f"{name}={value}" for name, value in overrides.items() if name != "pool_target"]
     lines = [" ".join(head)]

@@ -178,9 +178,8 @@ def format_protocol(
     if game.stake is not None:
         lines.append(f"# stake: {stake_text(game.stake)}")
     lines.append(f"# dealer: {first if named else SEATS[game.first_dealer]}")
-    for name, value in game.rules.overrides(len(players)).items():
-        if name != _POOL:
-            lines.append(f"# option: {name}={value}")
+    overrides = game.rules.overrides(len(players)).items()
+    lines += [f"# option: {name}={value}" for name, value in overrides if name != _POOL]
     for index, record in enumerate(records):
         lines.append(format_record(record, players))
         for comment in (comments or {}).get(index, ()):

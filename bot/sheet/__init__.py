@@ -16,17 +16,9 @@ from PIL import Image, ImageDraw
 
 from bot.sheet import model
 from bot.sheet.layout import layout_sheet
-from bot.sheet.model import Correction, Corrections, drawing_lock
+from bot.sheet.model import Corrections, drawing_lock
 from scoring.settle import Settlement
 from scoring.sheet import Sheet
-
-__all__ = [
-    "Correction",
-    "Corrections",
-    "in_picture_thread",
-    "render_document_png",
-    "render_sheet_png",
-]
 
 P = ParamSpec("P")
 R = TypeVar("R")

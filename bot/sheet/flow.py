@@ -97,11 +97,7 @@ class Area:
         for _, vy in self.points:
             if top < vy < bottom:
                 samples += [vy - 1e-6, vy + 1e-6]
-        intervals = _cross_section(self.points, samples[0])
-        for y in samples[1:]:
-            if not intervals:
-                return []
-            intervals = _intersect(intervals, _cross_section(self.points, y))
+        intervals = reduce(_intersect, (_cross_section(self.points, y) for y in samples))
         spans = (obstacle.span(top, bottom) for obstacle in self.obstacles)
         intervals = reduce(_subtract, (span for span in spans if span is not None), intervals)
         return [(lo + PAD, hi - PAD) for lo, hi in intervals if hi - lo > 3 * PAD]

@@ -99,7 +99,6 @@ def total_items(
 def _caption_items(
     band: Band, words: Sequence[str], closed: bool, rel: float = 1.0, most: int = 0
 ) -> list[Item]:
-    """The caption's words, a closed pool's ✔ after them."""
     segs = [
         Seg(word, rel, color=model.MUTED, kind=RunKind.CAPTION, band=band, most=most)
         for word in words
@@ -262,7 +261,6 @@ def layout_sheet(
     shapes += [rect for rect, _ in tabs]
     runs = [run for _, run in tabs] + centre_runs + band_texts
 
-    # The strip under the drawing.
     shapes.append(model.Rect(frame.strip, model.STRIP_FILL, model.THIN, 2, 10))
     x0, y0, x1, y1 = frame.strip
     strip_area = Area(((x0 + 8, y0 + 6), (x1 - 8, y0 + 6), (x1 - 8, y1 - 6), (x0 + 8, y1 - 6)))
@@ -271,7 +269,6 @@ def layout_sheet(
 
 
 def _deal_summary(sheet: Sheet, words: Mapping[str, str]) -> tuple[int, str] | None:
-    """The last numbered record in words, with its number."""
     names = sheet.game.players
     last = next(((s.number, s.record) for s in reversed(sheet.records) if s.number), None)
     if last is None:
@@ -336,10 +333,8 @@ def strip_runs(
         number, told = summary
         parts = filter(None, re.split("([♦♥])", told))  # the red suits in red
         segs = [word(part, model.RED if part in "♦♥" else INK) for part in parts]
-        last = [
-            NEWLINE,
-            Item((word(words["last_deal"].format(number=number), model.MUTED), *segs)),
-        ]
+        label = word(words["last_deal"].format(number=number), model.MUTED)
+        last = [NEWLINE, Item((label, *segs))]
 
     # Some pool or mountain points were given by another player: the replay says so, a sheet
     # made otherwise is read.

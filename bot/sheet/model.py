@@ -212,5 +212,4 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 
 @cache
 def metrics(size: int, bold: bool = False) -> tuple[int, int]:
-    """(ascent, descent) in px."""
     return font(size, bold).getmetrics()

@@ -30,7 +30,8 @@ from scoring.settle import Settlement
 from scoring.sheet import Sheet
 
 try:
-    from bot.sheet import Correction, in_picture_thread, render_document_png, render_sheet_png
+    from bot.sheet import in_picture_thread, render_document_png, render_sheet_png
+    from bot.sheet.model import Correction
 except ImportError:  # the picture is optional: the text sheet stands in
     render_sheet_png = None  # type: ignore[assignment]
 
