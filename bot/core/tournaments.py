@@ -16,7 +16,7 @@ from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
-from bot.domain import EventRow, GameStatus, Repo, TournamentRow
+from bot.domain import GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
@@ -98,15 +98,11 @@ class Tournament:
             ]
 
 
-def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+async def read(repo: Repo, row: TournamentRow) -> Tournament:
     state = Tournament(row)
-    for event in events:
+    for event in await repo.tournament_events(row.tournament_id):
         state.apply(TKind(event.kind), event.payload)
     return state
-
-
-async def read(repo: Repo, row: TournamentRow) -> Tournament:
-    return fold(row, await repo.tournament_events(row.tournament_id))
 
 
 EXAMPLE: Final = "/tournament new Cup sochi pool 20"

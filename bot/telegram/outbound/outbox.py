@@ -16,7 +16,7 @@ from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, 
 from bot.core import debts as debts_core
 from bot.core.events import ReferReason
 from bot.core.results import Edited, Ended, Recorded, Undone, VoteState
-from bot.core.tournaments import Entry, fold
+from bot.core.tournaments import Entry
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind, TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
@@ -281,8 +281,7 @@ async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
 async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
     async def work(uow: UnitOfWork) -> None:
         async with uow.reading() as repo:
-            events = await repo.tournament_events(row.tournament_id)
-        state = fold(row, events)
+            state = await tournaments.read(repo, row)
         standings = await tournaments.standings_of(uow, state)
         home = await _home(uow, row, lang)
         ended = ended_home_text(home.t, state.table(entry.table), entry.round)
