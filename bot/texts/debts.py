@@ -32,11 +32,6 @@ def button_text(t: Translator, debt: Debt) -> str:
     return t("debt-button", **sides(t, debt))
 
 
-def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
-    """The line under the end of a game that opened debts: how the buttons work."""
-    return t("debts-ended-hint") if debts else None
-
-
 def _line(t: Translator, debt: Debt) -> Safe:
     paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
     return t("debt-line", **sides(t, debt), game=debt.number, paid=paid)

@@ -20,7 +20,7 @@ from bot.core.tournaments import Entry
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind, TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
-from bot.texts.debts import ended_hint, private_ended_text, reminder_text
+from bot.texts.debts import private_ended_text, reminder_text
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.score import ended_text
 from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
@@ -156,8 +156,8 @@ class Outbox:
     async def ended(self, uow: UnitOfWork, ended: Ended) -> None:
         """A game's end: the chat's message, private ones, and the tournament's standings."""
         t = self.t
-        hint = ended_hint(t, ended.debts)
-        text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
+        hint = f"\n\n{t('debts-ended-hint')}" if ended.debts else ""  # how the buttons work
+        text = ended_text(t, ended) + hint
         await self.text(uow, text, debts_keyboard(t, ended.debts))
         await _owe_private_messages(uow, ended)
         state = ended.state
