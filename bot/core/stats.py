@@ -196,16 +196,9 @@ class StatsFilter:
         return self.period is Period.ALL or (year and (self.period is Period.YEAR or month))
 
 
-@dataclass(frozen=True, slots=True)
-class StatsQuery:
-    """`/stats [player] [month|year|all] [convention]`, in any order."""
-
-    filter: StatsFilter = StatsFilter()
-    player: str | None = None  # as typed: `@anna` or `Clara`
-
-
-def parse_query(text: str) -> StatsQuery:
-    """Period words and conventions wherever they stand; what remains names one player."""
+def parse_query(text: str) -> tuple[StatsFilter, str | None]:
+    """`/stats [player] [month|year|all] [convention]`: period words and conventions wherever they
+    stand; what remains names one player, as typed (`@anna` or `Clara`)."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
         if (named := PERIOD_WORDS.get(token.casefold())) is not None:
@@ -216,7 +209,7 @@ def parse_query(text: str) -> StatsQuery:
                 convention = canonical_convention(token)
                 continue
         rest.append(token)
-    return StatsQuery(StatsFilter(period, convention), " ".join(rest) or None)
+    return StatsFilter(period, convention), " ".join(rest) or None
 
 
 # -- the statistics ------------------------------------------------------------------------------
