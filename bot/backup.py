@@ -21,7 +21,7 @@ EXIT_REFUSED: Final = 2
 
 
 class Refused(Exception):
-    """Nothing was copied; the message is the one line to show."""
+    """Nothing was copied (by `backup` or `migrate-db`); the message is the one line to show."""
 
 
 def backup_sqlite(source: Path, target: Path) -> str:
