@@ -161,13 +161,23 @@ async def read_log(reader: UnitOfWork | Store, state: GameState) -> GameState:
 async def exported(
     reader: UnitOfWork | Store, state: GameState, now: datetime, zone: tzinfo = UTC
 ) -> Exported:
-    """The protocol file of a game and its JSON event log."""
+    """The protocol file of a game, and its log as JSON: every event's seq, kind, payload, author
+    (Telegram id) and time (UTC)."""
     await read_log(reader, state)
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
     protocol = format_protocol(state.game(), records_of(state), protocol_comments(state, zone))
-    return Exported(state, protocol, event_log_json(state, now))
+    document: dict[str, Any] = {
+        "game": state.game_id,
+        "exported_at": now.isoformat(),
+        "players": [p.payload() for p in state.players],
+        "events": [  # each row but its game, which the document names once
+            {k: v for k, v in asdict(e).items() if k != "game_id"} | {"at": e.at.isoformat()}
+            for e, _ in state.logged()
+        ],
+    }
+    return Exported(state, protocol, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
 # -- the audit ------------------------------------------------------------------------------------
@@ -261,20 +271,6 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
             case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
-
-
-def event_log_json(state: GameState, exported_at: datetime) -> str:
-    """Every event of the game as JSON: seq, kind, payload, author (Telegram id), at (UTC)."""
-    document: dict[str, Any] = {
-        "game": state.game_id,
-        "exported_at": exported_at.isoformat(),
-        "players": [p.payload() for p in state.players],
-        "events": [  # each row but its game, which the document names once
-            {k: v for k, v in asdict(e).items() if k != "game_id"} | {"at": e.at.isoformat()}
-            for e, _ in state.logged()
-        ],
-    }
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 Known = OrderedDict[tuple[int, int, int], CorrectedValues]
