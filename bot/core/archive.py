@@ -212,19 +212,18 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
         who = state.player_name(vote.author) or "?"
         topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
         head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+        text, at = head, anchor(vote.seq)  # a record's vote beside that record, when in force
         match event:
             case ev.CorrectionProposed():
                 text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
-                at = index.get(event.target, anchor(vote.seq))
+                at = index.get(event.target, at)
             case ev.LateDealProposed():
                 text = f"{head} before {label(event.before)}: {event.line}"
-                at = index.get(event.before, anchor(vote.seq))
+                at = index.get(event.before, at)
             case ev.RuleChangeProposed():
-                text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+                text = f"{head}: {event.line} (was {event.old})"
             case ev.ArbiterProposed(arbiter=named):
-                text, at = f"{head} {named.username or named.name}", anchor(vote.seq)
-            case _:
-                text, at = head, anchor(vote.seq)
+                text = f"{head} {named.username or named.name}"
         ballots = ", ".join(  # `Anna yes, Boris yes, Clara no`
             f"{state.player_name(u) or vote.usernames.get(u) or u} {'yes' if yes else 'no'}"
             for u, yes in vote.ballots.items()
