@@ -185,8 +185,10 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    async with uow.reading() as repo:
-        row = await _row_here(repo, caller, command, home_only=True)
+    async with uow.reading() as repo:  # its log is read under the write lock
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+    if row is None:
+        raise GameError("tournament-none", command, {}, EXAMPLE)
     repo = await _writing(uow, caller)
     state = await read(repo, row)
     if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
@@ -287,17 +289,12 @@ async def find(
 ) -> Tournament:
     """The tournament at home here, else (unless `home_only`) the one this table plays in."""
     async with uow.reading() as repo:
-        return await read(repo, await _row_here(repo, caller, command, home_only=home_only))
-
-
-async def _row_here(repo: Repo, caller: Caller, command: str, *, home_only: bool) -> TournamentRow:
-    """`find`'s row without reading its log: a creator's command reads that under its write lock."""
-    row = await repo.home_tournament(caller.chat_id, caller.topic)
-    if row is None and not home_only:
-        row = await _table_row(repo, caller.chat_id, caller.topic)
-    if row is None:
-        raise GameError("tournament-none", command, {}, EXAMPLE)
-    return row
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+        if row is None and not home_only:
+            row = await _table_row(repo, caller.chat_id, caller.topic)
+        if row is None:
+            raise GameError("tournament-none", command, {}, EXAMPLE)
+        return await read(repo, row)
 
 
 async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | None:
