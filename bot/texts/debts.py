@@ -27,11 +27,6 @@ def period_text(t: Translator, seconds: int) -> str:
     return t(f"period-{unit}", n=seconds // size)
 
 
-def button_text(t: Translator, debt: Debt) -> str:
-    """The "✅ paid" button of one debt, naming both sides (a message may have several)."""
-    return t("debt-button", **sides(t, debt))
-
-
 def _line(t: Translator, debt: Debt) -> Safe:
     paid = t("debt-paid-mark", creditor=debt.creditor.name) if debt.paid else ""
     return t("debt-line", **sides(t, debt), game=debt.number, paid=paid)
