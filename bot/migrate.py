@@ -30,8 +30,7 @@ from scoring.replay import replay
 
 EXIT_FAILED: Final = 1
 
-# Each table the copy carries and its columns; those named `at` or `…_at` are times (ISO text in
-# SQLite).
+# Each table the copy carries and its columns; `at` and `…_at` are times (ISO text in SQLite).
 TABLES: Final = {
     "games": "game_id chat_id status created_by created_at sheet_message_id number",
     "events": "game_id seq kind payload author at schema_version",

@@ -124,7 +124,6 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
     return GamesPage(tuple(shown), page, pages, len(lines), zone)
 
 
-# -- one game by its number --------------------------------------------------------------------
 async def game_state(core: Core, chat_id: int, number: int) -> GameState:
     """The chat's game `number` as its log stands (`no-such-game` when the chat has none)."""
     async with core.store.reading() as repo:

@@ -72,7 +72,6 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
     return Summary(*head, state.ended_reason, deals, tuple(state.players), played, state.stake)
 
 
-# -- kept as JSON ------------------------------------------------------------------------------
 # A play is one array (a thousand games are read back for one /stats, so no keys to parse):
 # balance numerator and denominator, money (text or null), deals, the five levels declared,
 # the five made, misères and clean ones, whists numerator and denominator, raspasy, their tricks.
@@ -126,7 +125,6 @@ def summary_of(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary:
     return Summary(*head, ended_at, data["convention"], why, data["deals"], players, played, money)
 
 
-# -- read, or made and kept --------------------------------------------------------------------
 _Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games are read anew
 # Per store (a database): what its summaries decoded to. An ended game's summary never changes,
 # nor does the engine of a running process, so this holds what the database holds.

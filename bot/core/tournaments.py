@@ -199,7 +199,6 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
 async def _log(
     uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any
 ) -> Tournament:
-    """Append the event to the tournament's log and apply it: `state` as it stands then."""
     author = uow.caller.user_id if uow.caller is not None else None
     await repo.append_tournament(state.row.tournament_id, kind.value, data, author, uow.now())
     state.apply(kind, data)
@@ -237,7 +236,6 @@ async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
         await repo.append_tournament(tournament_id, TKind.TABLE_MOVED.value, data, None, uow.now())
 
 
-# -- a table's /newgame --------------------------------------------------------------------------
 Admission = tuple[Tournament, Table]  # a table's game admitted: entered once the game exists
 
 
