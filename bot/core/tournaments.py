@@ -124,7 +124,6 @@ def _group_only(caller: Caller) -> None:
         raise GameError("group-only", "", {}, EXAMPLE)
 
 
-# -- the commands ------------------------------------------------------------------------------
 async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     """/tournament new NAME convention [options] [scoring=places]: a tournament, rules frozen."""
     _group_only(caller)

@@ -130,7 +130,6 @@ def _ballots(state: GameState, vote: Vote) -> Safe:
     return Safe(", ".join(parts) or "—")
 
 
-# -- the archive -----------------------------------------------------------------------------
 def game_state_text(t: Translator, line: GameLine) -> Safe:
     """What became of the game: forming, playing, cancelled, or its balances once it ended."""
     players = ", ".join(line.names) or "…"
