@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from bot.settings import Settings, storage_settings
+from bot.settings import storage_settings
 
 EXIT_REFUSED: Final = 2
 
 
 class Refused(Exception):
-    """Nothing was copied; the message is the one line to show."""
+    """Nothing was copied (by `backup` or `migrate-db`); the message is the one line to show."""
 
 
 def backup_sqlite(source: Path, target: Path) -> str:
@@ -66,26 +66,22 @@ def _sync(path: Path) -> None:
         os.close(fd)
 
 
-def pg_dump_lines(settings: Settings, target: Path) -> list[str]:
-    """What to run instead on PostgreSQL; the password is taken from the environment, unprinted."""
-    dump = f"pg_dump --format=custom --file={target}"
-    note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
-    if not settings.database_setting().startswith("PGHOST="):  # DATABASE_URL, not built from PG*
-        dump += ' --dbname="$DATABASE_URL"'
-        note = "with DATABASE_URL set in the shell as the bot has it"
-    return [
-        f"# The bot's database is PostgreSQL ({settings.database_setting()}): back it up with",
-        f"# PostgreSQL's own pg_dump ({note}); it runs while the bot does:",
-        dump,
-        "# Restore into an empty database (the bot stopped):",
-        f"#   pg_restore --no-owner --dbname=... {target}",
-    ]
-
-
 def main(target: Path) -> int:
     settings = storage_settings()
-    if settings.database_url is not None:
-        print("\n".join(pg_dump_lines(settings, target)))
+    if settings.database_url is not None:  # what to run instead, the password left unprinted
+        dump = f"pg_dump --format=custom --file={target}"
+        note = "pg_dump reads PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE itself"
+        if not settings.database_setting().startswith("PGHOST="):  # DATABASE_URL, not from PG*
+            dump += ' --dbname="$DATABASE_URL"'
+            note = "with DATABASE_URL set in the shell as the bot has it"
+        lines = [
+            f"# The bot's database is PostgreSQL ({settings.database_setting()}): back it up with",
+            f"# PostgreSQL's own pg_dump ({note}); it runs while the bot does:",
+            dump,
+            "# Restore into an empty database (the bot stopped):",
+            f"#   pg_restore --no-owner --dbname=... {target}",
+        ]
+        print("\n".join(lines))
         print("backup: nothing copied: the database is PostgreSQL (see above)", file=sys.stderr)
         return EXIT_REFUSED
     source = settings.database_path

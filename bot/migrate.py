@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import asyncpg
 
+from bot.backup import EXIT_REFUSED, Refused
 from bot.core.base import records_of
 from bot.core.state import fold
 from bot.domain import EventRow, Repo
@@ -28,10 +29,8 @@ from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
 
 EXIT_FAILED: Final = 1
-EXIT_REFUSED: Final = 2
 
-# Each table the copy carries and its columns; those named `at` or `…_at` are times (ISO text in
-# SQLite).
+# Each table the copy carries and its columns; `at` and `…_at` are times (ISO text in SQLite).
 TABLES: Final = {
     "games": "game_id chat_id status created_by created_at sheet_message_id number",
     "events": "game_id seq kind payload author at schema_version",
@@ -42,10 +41,6 @@ TABLES: Final = {
     "reminders": "chat_id every_seconds last_at",
 }
 Rows = dict[str, list[tuple[Any, ...]]]  # each table's rows, in the order of TABLES' columns
-
-
-class Refused(Exception):
-    """Nothing was written; the message is the one line to show."""
 
 
 class VerificationFailed(Exception):

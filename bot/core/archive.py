@@ -17,7 +17,7 @@ from bot.core.base import Core, index_of, parse_stored, records_of, settlement, 
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState, Vote, fold
+from bot.core.state import GameState, Vote
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import zone_of_chat
@@ -124,20 +124,14 @@ async def account_games(core: Core, user_id: int, chat_id: int, page: int, lang:
     return GamesPage(tuple(shown), page, pages, len(lines), zone)
 
 
-# -- one game by its number --------------------------------------------------------------------
 async def game_state(core: Core, chat_id: int, number: int) -> GameState:
     """The chat's game `number` as its log stands (`no-such-game` when the chat has none)."""
     async with core.store.reading() as repo:
         row = await repo.chat_game(chat_id, number)
         if row is None:
             raise GameError("no-such-game", f"#{number}", {"number": str(number)}, "/games")
-        if row.status is not GameStatus.ENDED:
-            return await core.fold(repo, row)
-        events = await repo.events(row.game_id)
-    state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
-    state.log = events
-    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
-    return state
+        # an ended game is folded apart: kept out of the live games' caches
+        return await core.fold(repo, row, apart=row.status is GameStatus.ENDED)
 
 
 async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
@@ -161,13 +155,23 @@ async def read_log(reader: UnitOfWork | Store, state: GameState) -> GameState:
 async def exported(
     reader: UnitOfWork | Store, state: GameState, now: datetime, zone: tzinfo = UTC
 ) -> Exported:
-    """The protocol file of a game and its JSON event log."""
+    """The protocol file of a game, and its log as JSON: every event's seq, kind, payload, author
+    (Telegram id) and time (UTC)."""
     await read_log(reader, state)
     if state.rules is None:
         missing = str(state.seats - len(state.players))
         raise GameError("game-not-started", "/export", {"missing": missing}, "/join")
     protocol = format_protocol(state.game(), records_of(state), protocol_comments(state, zone))
-    return Exported(state, protocol, event_log_json(state, now))
+    document: dict[str, Any] = {
+        "game": state.game_id,
+        "exported_at": now.isoformat(),
+        "players": [p.payload() for p in state.players],
+        "events": [  # each row but its game, which the document names once
+            {k: v for k, v in asdict(e).items() if k != "game_id"} | {"at": e.at.isoformat()}
+            for e, _ in state.logged()
+        ],
+    }
+    return Exported(state, protocol, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
 # -- the audit ------------------------------------------------------------------------------------
@@ -207,19 +211,18 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
         who = state.player_name(vote.author) or "?"
         topic = _VOTE_TOPIC.get(vote.kind, vote.kind.value)
         head = f"vote {vote.seq} ({event.threshold}), {who}: {topic}"
+        text, at = head, anchor(vote.seq)  # a record's vote beside that record, when in force
         match event:
             case ev.CorrectionProposed():
                 text = f"{head} {label(event.target)}: {event.old} -> {event.line}"
-                at = index.get(event.target, anchor(vote.seq))
+                at = index.get(event.target, at)
             case ev.LateDealProposed():
                 text = f"{head} before {label(event.before)}: {event.line}"
-                at = index.get(event.before, anchor(vote.seq))
+                at = index.get(event.before, at)
             case ev.RuleChangeProposed():
-                text, at = f"{head}: {event.line} (was {event.old})", anchor(vote.seq)
+                text = f"{head}: {event.line} (was {event.old})"
             case ev.ArbiterProposed(arbiter=named):
-                text, at = f"{head} {named.username or named.name}", anchor(vote.seq)
-            case _:
-                text, at = head, anchor(vote.seq)
+                text = f"{head} {named.username or named.name}"
         ballots = ", ".join(  # `Anna yes, Boris yes, Clara no`
             f"{state.player_name(u) or vote.usernames.get(u) or u} {'yes' if yes else 'no'}"
             for u, yes in vote.ballots.items()
@@ -261,20 +264,6 @@ def protocol_comments(state: GameState, zone: tzinfo = UTC) -> dict[int, list[st
             case ev.GameEnded():
                 add(anchor(seq), f"game ended ({event.reason}), {when}")
     return dict(comments)
-
-
-def event_log_json(state: GameState, exported_at: datetime) -> str:
-    """Every event of the game as JSON: seq, kind, payload, author (Telegram id), at (UTC)."""
-    document: dict[str, Any] = {
-        "game": state.game_id,
-        "exported_at": exported_at.isoformat(),
-        "players": [p.payload() for p in state.players],
-        "events": [  # each row but its game, which the document names once
-            {k: v for k, v in asdict(e).items() if k != "game_id"} | {"at": e.at.isoformat()}
-            for e, _ in state.logged()
-        ],
-    }
-    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
 
 
 Known = OrderedDict[tuple[int, int, int], CorrectedValues]

@@ -72,7 +72,6 @@ def summarise(row: GameRow, events: Sequence[EventRow]) -> Summary:
     return Summary(*head, state.ended_reason, deals, tuple(state.players), played, state.stake)
 
 
-# -- kept as JSON ------------------------------------------------------------------------------
 # A play is one array (a thousand games are read back for one /stats, so no keys to parse):
 # balance numerator and denominator, money (text or null), deals, the five levels declared,
 # the five made, misères and clean ones, whists numerator and denominator, raspasy, their tricks.
@@ -126,7 +125,6 @@ def summary_of(row: GameRow, data: dict[str, Any], shared: Shared) -> Summary:
     return Summary(*head, ended_at, data["convention"], why, data["deals"], players, played, money)
 
 
-# -- read, or made and kept --------------------------------------------------------------------
 _Key = tuple[int, int, int]  # game id, chat id, number: a moved chat's games are read anew
 # Per store (a database): what its summaries decoded to. An ended game's summary never changes,
 # nor does the engine of a running process, so this holds what the database holds.
@@ -196,16 +194,9 @@ class StatsFilter:
         return self.period is Period.ALL or (year and (self.period is Period.YEAR or month))
 
 
-@dataclass(frozen=True, slots=True)
-class StatsQuery:
-    """`/stats [player] [month|year|all] [convention]`, in any order."""
-
-    filter: StatsFilter = StatsFilter()
-    player: str | None = None  # as typed: `@anna` or `Clara`
-
-
-def parse_query(text: str) -> StatsQuery:
-    """Period words and conventions wherever they stand; what remains names one player."""
+def parse_query(text: str) -> tuple[StatsFilter, str | None]:
+    """`/stats [player] [month|year|all] [convention]`: period words and conventions wherever they
+    stand; what remains names one player, as typed (`@anna` or `Clara`)."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
         if (named := PERIOD_WORDS.get(token.casefold())) is not None:
@@ -216,7 +207,7 @@ def parse_query(text: str) -> StatsQuery:
                 convention = canonical_convention(token)
                 continue
         rest.append(token)
-    return StatsQuery(StatsFilter(period, convention), " ".join(rest) or None)
+    return StatsFilter(period, convention), " ".join(rest) or None
 
 
 # -- the statistics ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from bot.core.ledger import person
 from bot.core.newgame import NewGame, parse_arbiter, parse_newgame
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
-from bot.domain import EventRow, GameStatus, Repo, TournamentRow
+from bot.domain import GameStatus, Repo, TournamentRow
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.tournament import SCORINGS, Line, Scoring, game_points, standings
@@ -98,15 +98,11 @@ class Tournament:
             ]
 
 
-def fold(row: TournamentRow, events: list[EventRow]) -> Tournament:
+async def read(repo: Repo, row: TournamentRow) -> Tournament:
     state = Tournament(row)
-    for event in events:
+    for event in await repo.tournament_events(row.tournament_id):
         state.apply(TKind(event.kind), event.payload)
     return state
-
-
-async def read(repo: Repo, row: TournamentRow) -> Tournament:
-    return fold(row, await repo.tournament_events(row.tournament_id))
 
 
 EXAMPLE: Final = "/tournament new Cup sochi pool 20"
@@ -128,7 +124,6 @@ def _group_only(caller: Caller) -> None:
         raise GameError("group-only", "", {}, EXAMPLE)
 
 
-# -- the commands ------------------------------------------------------------------------------
 async def create(uow: UnitOfWork, caller: Caller, args: str) -> Tournament:
     """/tournament new NAME convention [options] [scoring=places]: a tournament, rules frozen."""
     _group_only(caller)
@@ -189,8 +184,10 @@ async def join(
 async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo, Tournament]:
     """The tournament at home here, for a command of its creator's."""
     _group_only(caller)
-    async with uow.reading() as repo:
-        row = await _row_here(repo, caller, command, home_only=True)
+    async with uow.reading() as repo:  # its log is read under the write lock
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+    if row is None:
+        raise GameError("tournament-none", command, {}, EXAMPLE)
     repo = await _writing(uow, caller)
     state = await read(repo, row)
     if state.creator is None or not state.creator.is_user(caller.user_id, caller.username):
@@ -201,7 +198,6 @@ async def _managed(uow: UnitOfWork, caller: Caller, command: str) -> tuple[Repo,
 async def _log(
     uow: UnitOfWork, repo: Repo, state: Tournament, kind: TKind, data: Any
 ) -> Tournament:
-    """Append the event to the tournament's log and apply it: `state` as it stands then."""
     author = uow.caller.user_id if uow.caller is not None else None
     await repo.append_tournament(state.row.tournament_id, kind.value, data, author, uow.now())
     state.apply(kind, data)
@@ -239,7 +235,6 @@ async def migrate(uow: UnitOfWork, old_chat_id: int, new_chat_id: int) -> None:
         await repo.append_tournament(tournament_id, TKind.TABLE_MOVED.value, data, None, uow.now())
 
 
-# -- a table's /newgame --------------------------------------------------------------------------
 Admission = tuple[Tournament, Table]  # a table's game admitted: entered once the game exists
 
 
@@ -291,17 +286,12 @@ async def find(
 ) -> Tournament:
     """The tournament at home here, else (unless `home_only`) the one this table plays in."""
     async with uow.reading() as repo:
-        return await read(repo, await _row_here(repo, caller, command, home_only=home_only))
-
-
-async def _row_here(repo: Repo, caller: Caller, command: str, *, home_only: bool) -> TournamentRow:
-    """`find`'s row without reading its log: a creator's command reads that under its write lock."""
-    row = await repo.home_tournament(caller.chat_id, caller.topic)
-    if row is None and not home_only:
-        row = await _table_row(repo, caller.chat_id, caller.topic)
-    if row is None:
-        raise GameError("tournament-none", command, {}, EXAMPLE)
-    return row
+        row = await repo.home_tournament(caller.chat_id, caller.topic)
+        if row is None and not home_only:
+            row = await _table_row(repo, caller.chat_id, caller.topic)
+        if row is None:
+            raise GameError("tournament-none", command, {}, EXAMPLE)
+        return await read(repo, row)
 
 
 async def of_table(uow: UnitOfWork, chat_id: int, topic: int) -> Tournament | None:

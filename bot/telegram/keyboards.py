@@ -76,7 +76,9 @@ DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 
 def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
     """One "✅ paid" button a row for the first DEBT_BUTTONS debts (None when there is none)."""
     buttons = [
-        _button(debt_texts.button_text(t, debt), DebtCb(game=debt.game_id, debt=debt.seq))
+        _button(
+            t("debt-button", **debt_texts.sides(t, debt)), DebtCb(game=debt.game_id, debt=debt.seq)
+        )
         for debt in debts[:DEBT_BUTTONS]
     ]
     return _markup(buttons) if buttons else None

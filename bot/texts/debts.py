@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from bot.core.debts import DebtsView, Marked
-from bot.core.events import DebtSide
 from bot.core.ledger import Debt, Payment
 from bot.texts.i18n import Safe, Translator
 from bot.texts.views import join_lines
@@ -25,16 +24,6 @@ def period_text(t: Translator, seconds: int) -> str:
     """A reminder's period in its largest whole unit: `3 d`, `12 h`."""
     unit, size = next((pair for pair in _UNITS if seconds % pair[1] == 0), _UNITS[-1])
     return t(f"period-{unit}", n=seconds // size)
-
-
-def button_text(t: Translator, debt: Debt) -> str:
-    """The "✅ paid" button of one debt, naming both sides (a message may have several)."""
-    return t("debt-button", **sides(t, debt))
-
-
-def ended_hint(t: Translator, debts: Sequence[Debt]) -> Safe | None:
-    """The line under the end of a game that opened debts: how the buttons work."""
-    return t("debts-ended-hint") if debts else None
 
 
 def _line(t: Translator, debt: Debt) -> Safe:
@@ -83,13 +72,11 @@ def private_ended_text(
 
 def marked_text(t: Translator, marked: Marked) -> Safe:
     """What the game's chat is told of a mark."""
-    key = "debt-marked-received" if marked.side is DebtSide.RECEIVED else "debt-marked-paid"
-    return t(key, **sides(t, marked.debt), game=marked.debt.number)
+    return t(f"debt-marked-{marked.side.value}", **sides(t, marked.debt), game=marked.debt.number)
 
 
 def marked_toast(t: Translator, marked: Marked) -> str:
-    key = "debt-toast-received" if marked.side is DebtSide.RECEIVED else "debt-toast-paid"
-    return t(key, creditor=marked.debt.creditor.name)
+    return t(f"debt-toast-{marked.side.value}", creditor=marked.debt.creditor.name)
 
 
 def paid_text(t: Translator, closed: Sequence[Debt]) -> Safe:

@@ -11,16 +11,9 @@ from bot.core.archive import GameLine, GamesPage
 from bot.core.ledger import Debt, debts_of
 from bot.core.state import GameState, Vote
 from bot.domain import EventRow, GameStatus
+from bot.texts import views
 from bot.texts.debts import sides
 from bot.texts.i18n import Safe, Translator, chat_time, quote
-from bot.texts.views import (
-    join_lines,
-    number_label,
-    option_said,
-    option_value,
-    rules_brief,
-    sheet_caption,
-)
 from bot.texts.votes import arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change
@@ -34,7 +27,7 @@ def history_lines(t: Translator, state: GameState, sheet: Sheet | None, zone: tz
     numbers: dict[int, str] = {}
     if sheet is not None:
         pairs = zip(state.records, sheet.records, strict=True)
-        numbers = {item.seq: number_label(t, scored) for item, scored in pairs}
+        numbers = {item.seq: views.number_label(t, scored) for item, scored in pairs}
     debts = debts_of(state.game_id, state.chat_id, state.number, state.debt_rows)
     for row, event in state.logged():
         lines += _event_lines(t, state, row, event, numbers, debts, zone)
@@ -88,7 +81,7 @@ def _event_lines(
             if isinstance(event, ev.CorrectionProposed | ev.LateDealProposed):
                 line, old = state.canonical(line, t.lang), old and state.canonical(old, t.lang)
             elif isinstance(event, ev.RuleChangeProposed):
-                line, old = rule_said(t, line), option_value(t, old)
+                line, old = rule_said(t, line), views.option_value(t, old)
             arbiter = event.arbiter if isinstance(event, ev.ArbiterProposed) else None
             said.update(vote=row.seq, number=numbers.get(target, "?"), old=old, was=old, line=line)
             out = [t(f"history-{event.KIND.value}", **said, arbiter=arbiter_name(arbiter))]
@@ -107,7 +100,7 @@ def _event_lines(
             return [t("history-arbiter", **said, arbiter=arbiter_name(event.arbiter))]
         case ev.GameStarted():
             started = chat_time(row.at, zone, t.lang)
-            return [t("history-started", time=started, rules=rules_brief(t, state))]
+            return [t("history-started", time=started, rules=views.rules_brief(t, state))]
         case ev.GameEnded():
             return [t(f"game-ended-{event.reason}", game=state.number)]
         case ev.DebtOpened():  # opened by the game's end
@@ -126,7 +119,7 @@ def rule_said(t: Translator, line: str) -> str:
         change = parse_rule_change(line)
     except ScoringError:
         return line
-    return option_said(t, change.option, change.value) if change is not None else line
+    return views.option_said(t, change.option, change.value) if change is not None else line
 
 
 def _ballots(state: GameState, vote: Vote) -> Safe:
@@ -137,7 +130,6 @@ def _ballots(state: GameState, vote: Vote) -> Safe:
     return Safe(", ".join(parts) or "—")
 
 
-# -- the archive -----------------------------------------------------------------------------
 def game_state_text(t: Translator, line: GameLine) -> Safe:
     """What became of the game: forming, playing, cancelled, or its balances once it ended."""
     players = ", ".join(line.names) or "…"
@@ -168,11 +160,11 @@ def games_text(t: Translator, page: GamesPage, *, private: bool = False) -> Safe
         key = "archive-line-private" if private else "archive-line"
         lines.append(t(key, **shown, convention=convention, state=state))
     lines += ["", t("archive-private-hint" if private else "archive-hint")]
-    return join_lines(lines)
+    return views.join_lines(lines)
 
 
 def look_caption(t: Translator, state: GameState, sheet: Sheet) -> Safe:
     """The caption of a game's sheet: an ended game's says so (no hint to end it)."""
     if state.status is GameStatus.ENDED:
         return t("archive-sheet-ended", game=state.number, deals=sheet.deals)
-    return sheet_caption(t, state, sheet)
+    return views.sheet_caption(t, state, sheet)

@@ -10,7 +10,6 @@ from scoring.tournament import Scoring, shown_places
 
 
 def handle(player: Player | None) -> str:
-    """How a judge is named: `@username`, else his name."""
     if player is None:
         return ""
     return f"@{player.username}" if player.username else player.name

@@ -16,11 +16,11 @@ from bot.core import Core, GameState, UnitOfWork, attempts, looks, tournaments, 
 from bot.core import debts as debts_core
 from bot.core.events import ReferReason
 from bot.core.results import Edited, Ended, Recorded, Undone, VoteState
-from bot.core.tournaments import Entry, fold
+from bot.core.tournaments import Entry
 from bot.core.zones import zone_of_chat
 from bot.domain import Owed, OwedKind, TournamentRow
 from bot.telegram.keyboards import as_json, debts_keyboard, vote_keyboard
-from bot.texts.debts import ended_hint, private_ended_text, reminder_text
+from bot.texts.debts import private_ended_text, reminder_text
 from bot.texts.i18n import Safe, Translator, translator
 from bot.texts.score import ended_text
 from bot.texts.tournaments import ended_home_text, handle, referred_text, standings_text
@@ -157,8 +157,8 @@ class Outbox:
     async def ended(self, uow: UnitOfWork, ended: Ended) -> None:
         """A game's end: the chat's message, private ones, and the tournament's standings."""
         t = self.t
-        hint = ended_hint(t, ended.debts)
-        text = ended_text(t, ended) + ("" if hint is None else f"\n\n{hint}")
+        hint = f"\n\n{t('debts-ended-hint')}" if ended.debts else ""  # how the buttons work
+        text = ended_text(t, ended) + hint
         await self.text(uow, text, debts_keyboard(t, ended.debts))
         await _owe_private_messages(uow, ended)
         state = ended.state
@@ -282,8 +282,7 @@ async def _referred_home(uow: UnitOfWork, lang: str, result: VoteState) -> None:
 async def _post_standings(core: Core, row: TournamentRow, entry: Entry, lang: str) -> None:
     async def work(uow: UnitOfWork) -> None:
         async with uow.reading() as repo:
-            events = await repo.tournament_events(row.tournament_id)
-        state = fold(row, events)
+            state = await tournaments.read(repo, row)
         standings = await tournaments.standings_of(uow, state)
         home = await _home(uow, row, lang)
         ended = ended_home_text(home.t, state.table(entry.table), entry.round)

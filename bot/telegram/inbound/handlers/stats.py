@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.core import GameError, debts, looks
 from bot.core.events import DebtSide
-from bot.core.stats import account_key, account_stats, chat_stats, parse_query
+from bot.core.stats import StatsFilter, account_key, account_stats, chat_stats, parse_query
 from bot.telegram.inbound.archive import standings_png
 from bot.telegram.inbound.context import Ctx
 from bot.telegram.keyboards import DebtCb, debts_keyboard
@@ -31,7 +31,7 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
     if caller.user_id is None:
         raise GameError("group-only", "/me", {}, "/stats")
     if not caller.private:
-        stats = await chat_stats(store, caller.chat_id, parse_query("").filter, ctx.now(), t.lang)
+        stats = await chat_stats(store, caller.chat_id, StatsFilter(), ctx.now(), t.lang)
         mine = next((p for p in stats.players if p.key == account_key(caller.user_id)), None)
         found = mine or stats.find(caller.username or caller.first_name or str(caller.user_id))
         return await ctx.say(player_text(t, stats, found))
@@ -42,12 +42,12 @@ async def me_cmd(message: Message, ctx: Ctx) -> None:
 async def stats_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     """`/stats [@user | Name] [month | year | all] [convention]` in a group."""
     caller, t = ctx.caller, ctx.t
-    query = parse_query(command.args or "")
-    stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
-    if query.player is None:
+    filt, player = parse_query(command.args or "")
+    stats = await chat_stats(ctx.core.store, caller.chat_id, filt, ctx.now(), t.lang)
+    if player is None:
         await ctx.say(stats_text(t, stats))
     else:
-        await ctx.say(player_text(t, stats, stats.find(query.player)))
+        await ctx.say(player_text(t, stats, stats.find(player)))
 
 
 @router.message(Command("top"))
@@ -56,10 +56,10 @@ async def top_cmd(message: Message, command: CommandObject, ctx: Ctx) -> None:
     caller, t = ctx.caller, ctx.t
     if caller.private:
         raise GameError("group-only", "/top", {}, "/me")
-    query = parse_query(command.args or "")
-    if query.player is not None:
-        raise GameError("bad-stats-filter", query.player, {}, "/top year")
-    stats = await chat_stats(ctx.core.store, caller.chat_id, query.filter, ctx.now(), t.lang)
+    filt, player = parse_query(command.args or "")
+    if player is not None:
+        raise GameError("bad-stats-filter", player, {}, "/top year")
+    stats = await chat_stats(ctx.core.store, caller.chat_id, filt, ctx.now(), t.lang)
     text = top_text(t, stats)
     png = await standings_png(t, stats)
     if png is None:
