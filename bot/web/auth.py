@@ -71,7 +71,6 @@ def authenticate(token: str, header: str | None, now: datetime | None = None) ->
     return user
 
 
-# -- the start parameter -----------------------------------------------------------------------
 def _tag(token: str, game_id: int) -> str:
     key = hashlib.sha256(b"prefbot miniapp start\0" + token.encode()).digest()
     digest = hmac.new(key, f"game:{game_id}".encode(), hashlib.sha256).digest()
@@ -116,7 +115,6 @@ def live_sheet_button(
     return InlineKeyboardButton(text=text, url=f"{miniapp_link}?startapp={quote(param)}")
 
 
-# -- membership --------------------------------------------------------------------------------
 class Membership:
     """Is a user a member of a chat? Asked of Telegram (`getChatMember`), kept `ttl` seconds."""
 
