@@ -17,7 +17,7 @@ from bot.core.base import Core, index_of, parse_stored, records_of, settlement, 
 from bot.core.errors import GameError
 from bot.core.events import EndReason, Kind
 from bot.core.results import Exported, Snapshot
-from bot.core.state import GameState, Vote
+from bot.core.state import GameState, Vote, fold
 from bot.core.stats import summaries
 from bot.core.uow import UnitOfWork
 from bot.core.zones import zone_of_chat
@@ -130,8 +130,13 @@ async def game_state(core: Core, chat_id: int, number: int) -> GameState:
         row = await repo.chat_game(chat_id, number)
         if row is None:
             raise GameError("no-such-game", f"#{number}", {"number": str(number)}, "/games")
-        # an ended game is folded apart: kept out of the live games' caches
-        return await core.fold(repo, row, apart=row.status is GameStatus.ENDED)
+        if row.status is not GameStatus.ENDED:
+            return await core.fold(repo, row)
+        events = await repo.events(row.game_id)
+    state = fold(row.game_id, events)  # an ended game: kept out of the live games' caches
+    state.log = events
+    state.chat_id, state.number, state.thread_id = row.chat_id, row.chat_number, row.thread_id
+    return state
 
 
 async def game_snapshot(core: Core, chat_id: int, number: int) -> Snapshot:
