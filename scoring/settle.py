@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import combinations
 from math import floor
 from typing import Final, TypeVar
 
@@ -61,14 +62,10 @@ def pair_results(
     whists: Sequence[Sequence[Fraction]], on_mountain: Sequence[Fraction]
 ) -> dict[tuple[int, int], Fraction]:
     """Step 4: for each pair i < j, what i gets from j once their whists cancel (negative: i pays)."""
-    size = len(on_mountain)
-    results: dict[tuple[int, int], Fraction] = {}
-    for i in range(size):
-        for j in range(i + 1, size):
-            by_i = whists[i][j] + on_mountain[j]
-            by_j = whists[j][i] + on_mountain[i]
-            results[i, j] = by_i - by_j
-    return results
+    return {
+        (i, j): (whists[i][j] + on_mountain[j]) - (whists[j][i] + on_mountain[i])
+        for i, j in combinations(range(len(on_mountain)), 2)
+    }
 
 
 def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal, ...]:
