@@ -175,8 +175,6 @@ class _Reader(Line):
         return Adjust(player, column, amount, target, note or "")
 
 
-# --- Rule changes ---------------------------------------------------------------------------
-
 _RULE_CHANGE_RE: Final = re.compile(
     r"\s*(?:/deal(?:@\w+)?\s+)?(?:option|правило)\s+(?P<name>[^\s=]+)=(?P<value>[^\s=]+)\s*",
     re.IGNORECASE,
