@@ -193,8 +193,6 @@ def tally_games(games: Sequence[tuple[int, Sequence[tuple[Key, Play]]]]) -> dict
     return tallies
 
 
-# -- the rating
-
 START: Final = 1500.0  # a player's rating before his first game
 K: Final = 32.0  # the most one game can move a rating
 SCALE: Final = 400.0  # a difference of SCALE points: the better player expected to win 10:1
