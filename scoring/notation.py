@@ -46,12 +46,9 @@ class _Reader(Line):
             return self.adjust()
         if opens == "raspasy":
             return self.raspasy(0)
-        openers = []
-        for at, word in enumerate(self.words):
-            if word.key in MISERE:
-                return self.misere()
-            if word.opens == "raspasy":
-                openers.append(at)
+        if any(word.key in MISERE for word in self.words):
+            return self.misere()
+        openers = [at for at, word in enumerate(self.words) if word.opens == "raspasy"]
         # one raspasy word among players' tricks, numbers and extras is a raspasy ("Word order")
         if len(openers) == 1 and all(
             at == openers[0]
@@ -75,9 +72,7 @@ class _Reader(Line):
                 word_at = i
             elif (n := word.misere_tricks) is not None or (n := self.bez_at(i)) is not None:
                 used = 1 if word.misere_tricks is not None else 2
-                if n < 0:  # `+N`
-                    self.fail("bad-misere-tricks", word.raw, "misere")
-                if n > TRICKS:
+                if not 0 <= n <= TRICKS:  # `+N` is negative
                     self.fail("bad-misere-tricks", self.span(i, i + used - 1), "misere")
                 if tricks_at >= 0:
                     self.fail("repeated-word", self.span(i, i + used - 1), "misere")
@@ -179,8 +174,6 @@ class _Reader(Line):
             self.fail("bad-adjust", self.whole(), kind)
         return Adjust(player, column, amount, target, note or "")
 
-
-# --- Rule changes ---------------------------------------------------------------------------
 
 _RULE_CHANGE_RE: Final = re.compile(
     r"\s*(?:/deal(?:@\w+)?\s+)?(?:option|правило)\s+(?P<name>[^\s=]+)=(?P<value>[^\s=]+)\s*",

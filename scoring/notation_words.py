@@ -200,9 +200,6 @@ def _tricks(text: str | None) -> int | None:
 lex: Final = lru_cache(maxsize=16384)(Word)  # each distinct word is classified once
 
 
-# --- Tokens ---------------------------------------------------------------------------------
-
-
 def words(text: str) -> tuple[list[Word], list[tuple[int, int]] | None]:
     """The words of a line and, when the careful tokenizer ran, their positions (else None)."""
     if _CAREFUL_RE.search(text) is None:

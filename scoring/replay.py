@@ -238,11 +238,7 @@ def standing(game: Game, records: Sequence[Record]) -> Standing:
     """What `replay` says of the totals, without keeping entries and running totals."""
     state = start(game)
     for index, record in enumerate(records):
-        try:
-            _take_record(state, record)
-        except ScoringError as err:
-            err.params["record"] = str(index)
-            raise
+        _take_record(state, record, index)
     return Standing(state.rules, totals(state), state.deals, state.finished)
 
 
@@ -274,11 +270,7 @@ class Replay:
             trial = copy_state(self._state)
             scored: list[ScoredRecord] = []
             for index, record in enumerate(records, len(self._scored)):
-                try:
-                    scored.append(_take_record(trial, record))
-                except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
-                    err.params["record"] = str(index)
-                    raise
+                scored.append(_take_record(trial, record, index))
                 trial.note_history(index)
             self._state = trial
             self._scored += scored
@@ -304,27 +296,33 @@ class Replay:
         )
 
 
-def _take_record(state: Running, record: Record) -> ScoredRecord:
-    state.applied = []
-    if isinstance(record, Adjust):
-        target = record.target
-        state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
-        return ScoredRecord(0, record, None, tuple(state.applied))
-    if isinstance(record, LastRound):
-        state.last_round_announced = True
-        return ScoredRecord(0, record, None, ())
-    if state.finished:  # notation.md "Errors": a deal or an `option` line after the end
-        raise IllegalDeal("game-finished", "", {}, "")
-    if isinstance(record, RuleChange):
-        state.rules = with_option(state.rules, record.option, record.value)
-        return ScoredRecord(0, record, None, ())
-    dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
-    check_deal(state.game, state.rules, record, dealer)
-    warnings = raspasy_exit_warning(state.rules, record, state.streak)
-    state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
-    for entry in score_deal(state.rules, state.game.size, dealer, record, state.streak):
-        state.take(entry)
-    state.deals += 1
-    state.next_dealer = (dealer + 1) % state.game.size
-    state.end_check(dealer)
-    return ScoredRecord(state.deals, record, dealer, tuple(state.applied), state.streak, warnings)
+def _take_record(state: Running, record: Record, index: int) -> ScoredRecord:
+    try:
+        state.applied = []
+        if isinstance(record, Adjust):
+            target = record.target
+            state.write(Entry(record.player, record.column, record.amount, Reason.ADJUST, target))
+            return ScoredRecord(0, record, None, tuple(state.applied))
+        if isinstance(record, LastRound):
+            state.last_round_announced = True
+            return ScoredRecord(0, record, None, ())
+        if state.finished:  # notation.md "Errors": a deal or an `option` line after the end
+            raise IllegalDeal("game-finished", "", {}, "")
+        if isinstance(record, RuleChange):
+            state.rules = with_option(state.rules, record.option, record.value)
+            return ScoredRecord(0, record, None, ())
+        dealer = record.extras.dealer if record.extras.dealer is not None else state.next_dealer
+        check_deal(state.game, state.rules, record, dealer)
+        warnings = raspasy_exit_warning(state.rules, record, state.streak)
+        state.streak = state.streak + 1 if isinstance(record, Raspasy) else 0  # the raspasy step
+        for entry in score_deal(state.rules, state.game.size, dealer, record, state.streak):
+            state.take(entry)
+        state.deals += 1
+        state.next_dealer = (dealer + 1) % state.game.size
+        state.end_check(dealer)
+        return ScoredRecord(
+            state.deals, record, dealer, tuple(state.applied), state.streak, warnings
+        )
+    except ScoringError as err:  # IllegalDeal, or OptionError of a rule change
+        err.params["record"] = str(index)
+        raise

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import combinations
 from math import floor
 from typing import Final, TypeVar
 
@@ -61,14 +62,10 @@ def pair_results(
     whists: Sequence[Sequence[Fraction]], on_mountain: Sequence[Fraction]
 ) -> dict[tuple[int, int], Fraction]:
     """Step 4: for each pair i < j, what i gets from j once their whists cancel (negative: i pays)."""
-    size = len(on_mountain)
-    results: dict[tuple[int, int], Fraction] = {}
-    for i in range(size):
-        for j in range(i + 1, size):
-            by_i = whists[i][j] + on_mountain[j]
-            by_j = whists[j][i] + on_mountain[i]
-            results[i, j] = by_i - by_j
-    return results
+    return {
+        (i, j): (whists[i][j] + on_mountain[j]) - (whists[j][i] + on_mountain[i])
+        for i, j in combinations(range(len(on_mountain)), 2)
+    }
 
 
 def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal, ...]:
@@ -115,26 +112,22 @@ def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settl
         balances[i] += result
         balances[j] -= result
     money = None if stake is None else round_money(balances, stake)
-    return Settlement(tuple(balances), mountains, money, _transfers(balances, money))
-
-
-def _transfers(
-    balances: Sequence[Fraction], money: Sequence[Decimal] | None
-) -> tuple[Transfer, ...]:
-    """The greedy whist payments, and money on the same pairs from the rounded balances."""
+    # the greedy whist payments, and money on the same pairs from the rounded balances
     by_pair = {(d, c): amount for d, c, amount in settle_balances(balances)}
     if money is None:
-        return tuple(Transfer(d, c, amount, None) for (d, c), amount in by_pair.items())
+        transfers = tuple(Transfer(d, c, amount, None) for (d, c), amount in by_pair.items())
+        return Settlement(tuple(balances), mountains, None, transfers)
     paid = money_on_pairs(list(by_pair), money)
     if paid is not None:
         cash_by_pair = dict(zip(by_pair, paid, strict=True))
     else:  # money greedily on its own pairs; a pair paying one currency only pays 0 of the other
         cash_by_pair = {(d, c): cash for d, c, cash in settle_balances(money)}
-    pairs = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
-    return tuple(
+    paying = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
+    transfers = tuple(
         Transfer(d, c, by_pair.get((d, c), Fraction(0)), cash_by_pair.get((d, c), Decimal("0.00")))
-        for d, c in pairs
+        for d, c in paying
     )
+    return Settlement(tuple(balances), mountains, money, transfers)
 
 
 def money_on_pairs(

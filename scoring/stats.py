@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import reduce
+from itertools import combinations
 from pathlib import Path
 from typing import Final, TypeVar
 
@@ -192,8 +193,6 @@ def tally_games(games: Sequence[tuple[int, Sequence[tuple[Key, Play]]]]) -> dict
     return tallies
 
 
-# -- the rating
-
 START: Final = 1500.0  # a player's rating before his first game
 K: Final = 32.0  # the most one game can move a rating
 SCALE: Final = 400.0  # a difference of SCALE points: the better player expected to win 10:1
@@ -214,11 +213,10 @@ def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[
     """The ratings after one game, in seat order, from the ratings before it and its balances."""
     size = len(ratings)
     change = [0.0] * size
-    for i in range(size):
-        for j in range(i + 1, size):  # j's side of the duel is the complement of i's
-            gain = duel(balances[i], balances[j]) - expected(ratings[i], ratings[j])
-            change[i] += gain
-            change[j] -= gain
+    for i, j in combinations(range(size), 2):  # j's side of the duel is the complement of i's
+        gain = duel(balances[i], balances[j]) - expected(ratings[i], ratings[j])
+        change[i] += gain
+        change[j] -= gain
     weight = K / (size - 1)
     return tuple(rating + weight * delta for rating, delta in zip(ratings, change, strict=True))
 
