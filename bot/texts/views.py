@@ -205,11 +205,6 @@ def edited_text(t: Translator, result: Edited) -> Safe:
     return join_lines([head, why_text(t, names, scored), footer_text(t, state, result.sheet)])
 
 
-def edited_by_message_text(t: Translator, result: Edited) -> Safe:
-    """An edited /deal message that corrected its record: said so, then as /edit answers."""
-    return join_lines([t("deal-edited-by-message"), edited_text(t, result)])
-
-
 def rules_text(t: Translator, state: GameState) -> Safe:
     """Every option in the chat's words and as `/rule` takes it; ✎ where it differs from the
     preset (an override equal to it is no change), 🔄 where a vote changed it mid-game."""

@@ -266,7 +266,9 @@ async def edited_deal(message: Message, command: CommandObject, ctx: Ctx) -> Non
     """An edited /deal: as /edit would, if it wrote the sender's last, still pencilled record."""
     async with ctx.work() as uow:
         result = await records.edit_by_message(uow, ctx.caller, command.args or "", message.date)
-        await ctx.out.sheet(uow, result, views.edited_by_message_text(ctx.t, result), redraw=True)
+        edited = views.edited_text(ctx.t, result)
+        caption = views.join_lines([ctx.t("deal-edited-by-message"), edited])
+        await ctx.out.sheet(uow, result, caption, redraw=True)
 
 
 @router.message(Command("endgame", "end"))
