@@ -24,7 +24,6 @@ _GAME: Final = re.compile(r"game_(?P<chat>-?\d{1,20})_(?P<number>\d{1,9})")
 
 
 def read_game_payload(payload: str) -> tuple[int, int] | None:
-    """(chat id, game number) of a game's payload; None for any other payload."""
     match = _GAME.fullmatch(payload.strip())
     return None if match is None else (int(match["chat"]), int(match["number"]))
 
@@ -74,7 +73,6 @@ DEBT_BUTTONS = 30  # a message's "✅ paid" buttons at most (Telegram takes 100 
 
 
 def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup | None:
-    """One "✅ paid" button a row for the first DEBT_BUTTONS debts (None when there is none)."""
     buttons = [
         _button(
             t("debt-button", **debt_texts.sides(t, debt)), DebtCb(game=debt.game_id, debt=debt.seq)
@@ -85,7 +83,6 @@ def debts_keyboard(t: Translator, debts: Sequence[Debt]) -> InlineKeyboardMarkup
 
 
 def without_button(markup: InlineKeyboardMarkup, data: str) -> InlineKeyboardMarkup | None:
-    """`markup` without the buttons whose data is `data`; None when no button is left."""
     rows = [
         kept
         for row in markup.inline_keyboard
@@ -144,7 +141,6 @@ def deal_keyboard(
     prikup: bool = False,
     odessa: bool = False,
 ) -> InlineKeyboardMarkup:
-    """The buttons of the draft's step, then ✅ at the confirmation, ↩ when possible, and ✖."""
     current = steps.step(seating, draft)
 
     def button(text: str, act: Act, value: int = 0) -> InlineKeyboardButton:
@@ -183,7 +179,6 @@ class HelpCb(CallbackData, prefix="hp"):
 
 
 def help_keyboard(t: Translator, topic: Topic) -> InlineKeyboardMarkup:
-    """The short screen's topic buttons, two a row; a topic's screen has ◀ back."""
     if topic is not Topic.HOME:
         return _markup([_button(t.template("help-button-back"), HelpCb(topic=Topic.HOME))])
     return _markup([_button(topic_label(t, shown), HelpCb(topic=shown)) for shown in TOPICS], 2)

@@ -22,7 +22,6 @@ log = logging.getLogger(__name__)
 
 
 async def _drawn(rows: list[StandingRow], lang: str, title: str, subtitle: str) -> bytes | None:
-    """Standings drawn in the picture thread; None without players or when it fails."""
     if not rows:
         return None
     try:

@@ -221,7 +221,6 @@ async def set_webhook(bot: Bot, dispatcher: Dispatcher, settings: Settings) -> N
 
 
 async def until_stopped() -> None:
-    """Wait for SIGTERM or SIGINT (the listener serves meanwhile)."""
     stop, loop = asyncio.Event(), asyncio.get_running_loop()
     with contextlib.ExitStack() as handlers:  # each handler set is removed on the way out
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -26,7 +26,6 @@ def _t(ctx: Ctx | None) -> Translator:
 
 
 async def answer(event: ErrorEvent, bot: Bot, text: Safe, ctx: Ctx | None) -> None:
-    """Answer where the update came from: the button's toast, or the chat."""
     update = event.update
     if update.callback_query is not None:
         plain = plain_text(text)

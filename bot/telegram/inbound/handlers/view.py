@@ -255,7 +255,6 @@ def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
 
 
 async def _games(query: InlineQuery, ctx: Ctx, bot: Bot) -> list[InlineQueryResultArticle]:
-    """The sender's running games, each with its score as a message to share."""
     t, username = ctx.t, (await bot.me()).username or ""
     results: list[InlineQueryResultArticle] = []
     for state, chat in await looks.open_games(ctx.core, query.from_user.id):
