@@ -7,12 +7,13 @@ import json
 import shutil
 import sqlite3
 from collections.abc import AsyncIterator
+from dataclasses import fields
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from bot.core import Core, looks, votes
+from bot.core import Core, events, looks, votes
 from bot.core.events import (
     SCHEMA_VERSION,
     Dealt,
@@ -128,6 +129,16 @@ def test_every_v1_event_decodes_to_its_typed_event_and_encodes_back_byte_for_byt
     # every kind of event, a rule change among them, but the last-round mark (Odessa's alone)
     assert len(kinds) == 20 and LastRoundMarked not in kinds
     assert decode(*encode_row(LastRoundMarked("last-round"))) == LastRoundMarked("last-round")
+
+
+def test_every_event_field_reads_back_by_its_annotation_or_is_stored_as_json_already() -> None:
+    """`decode` picks a field's reader by its annotation as written: a field spelt otherwise would
+    silently keep the raw JSON (a dict for a `Player`), so every annotation is one it knows."""
+    plain = {"int", "int | None", "str", "str | None"}
+    classes = {*events._CLASSES.values(), events.RuleChanged}
+    annotations = {str(f.type) for cls in classes for f in fields(cls)}
+    assert annotations - plain <= set(events._READERS), annotations - plain - set(events._READERS)
+    assert "Player | None" in annotations and "tuple[Player, ...]" in annotations
 
 
 def encode_row(event: Event) -> tuple[str, dict[str, object]]:
