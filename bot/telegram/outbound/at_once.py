@@ -22,6 +22,7 @@ from aiogram.types import (
     InlineKeyboardMarkup,
     InlineQuery,
     InlineQueryResultArticle,
+    InlineQueryResultsButton,
     Message,
 )
 
@@ -112,9 +113,17 @@ async def send(
 
 
 async def answer_inline(
-    query: InlineQuery, results: Sequence[InlineQueryResultArticle], **options: Any
+    query: InlineQuery,
+    results: Sequence[InlineQueryResultArticle],
+    *,
+    personal: bool,
+    cache_time: int,
+    button: InlineQueryResultsButton | None = None,
 ) -> None:
-    await call(query.answer(list(results), **options))
+    """The inline query's results (`personal`: cached for this user only)."""
+    await call(
+        query.answer(list(results), cache_time=cache_time, is_personal=personal, button=button)
+    )
 
 
 async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:

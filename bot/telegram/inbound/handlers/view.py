@@ -231,9 +231,7 @@ async def inline_query(query: InlineQuery, ctx: Ctx, bot: Bot) -> None:
         results, personal, cache = _priced(text, t), False, DEAL_CACHE
     else:
         results, personal, cache = await _games(query, ctx, bot), True, GAMES_CACHE
-    await at_once.answer_inline(
-        query, results, is_personal=personal, cache_time=cache, button=button
-    )
+    await at_once.answer_inline(query, results, personal=personal, cache_time=cache, button=button)
 
 
 def _priced(text: str, t: Translator) -> list[InlineQueryResultArticle]:
