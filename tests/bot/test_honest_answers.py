@@ -10,7 +10,13 @@ import sqlite3
 from typing import Any
 
 import pytest
-from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageText,
+    SendMessage,
+    SendPhoto,
+    TelegramMethod,
+)
 from aiogram.types import Update
 
 from bot.app import build_dispatcher
@@ -150,6 +156,20 @@ async def test_a_full_disk_is_told_once_and_the_deal_recorded_when_the_space_ret
     faults.clear()
     answer = await chat.feed(deal)
     assert await deals(store) == 1 and "#1" in texts(answer)
+
+
+async def test_a_sheet_asked_for_on_a_full_disk_goes_out_at_once_as_its_picture(
+    chat: ChatDriver, bot: MockedBot, store: SqliteStore, faults: Faults
+) -> None:
+    """A look whose answer cannot be written to the outbox is posted by the sender's own
+    poster, at once: the sheet is still a photo with its caption."""
+    await open_game(chat)
+    await chat.send(ANNA, f"/deal {DEAL_1}")
+    faults.fail(FULL)
+    answer = await chat.send(BORIS, "/sheet")
+    photos = [r for r in answer if isinstance(r, SendPhoto)]
+    assert len(photos) == 1 and photos[0].chat_id == chat.chat_id
+    assert await deals(store) == 1
 
 
 async def test_a_toast_of_a_join_or_a_ballot_waits_for_its_commit(

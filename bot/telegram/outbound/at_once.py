@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from functools import partial
 from typing import Any, Final, TypeVar
 
 from aiogram import Bot
@@ -15,24 +18,22 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.methods import EditMessageText, SendDocument, SendMessage, SendPhoto, TelegramMethod
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import (
     BufferedInputFile,
     CallbackQuery,
-    InlineKeyboardMarkup,
     InlineQuery,
     InlineQueryResultArticle,
     InlineQueryResultsButton,
     Message,
 )
 
-from bot.core import Core, looks
-from bot.domain import Owed, OwedKind
+from bot.core import Core
+from bot.domain import Owed, OwedKind, OwedRow
 from bot.telegram.keyboards import without_button
-from bot.telegram.outbound.outbox import Markup, render_png
-from bot.texts.i18n import Safe, translator
-from bot.texts.score import sheet_text
-from bot.texts.views import chunks
+from bot.telegram.outbound import posting
+from bot.telegram.outbound.outbox import Markup
+from bot.telegram.outbound.pacing import Pacing
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +45,14 @@ PAUSE: Final = 0.5  # seconds before the first try again after a 5xx or a networ
 
 async def call(method: TelegramMethod[T], bot: Bot | None = None) -> T | None:
     """`method` sent (through `bot`, or its bound bot); None when it was not (logged)."""
-    name = type(method).__name__
+    return await retried(lambda: bot(method) if bot is not None else method, type(method).__name__)
+
+
+async def retried(send: Callable[[], Awaitable[T]], name: str) -> T | None:
+    """`send()` until it answers, a 429, a 5xx or a dropped connection tried again."""
     for attempt in range(RETRIES + 1):
         try:
-            sent: T = await (bot(method) if bot is not None else method)
-            return sent
+            return await send()
         except (TelegramRetryAfter, TelegramServerError, TelegramNetworkError) as error:
             wait = PAUSE * 2**attempt  # after a 5xx or a dropped connection: longer each time
             if isinstance(error, TelegramRetryAfter):  # a 429 says how long
@@ -127,38 +131,11 @@ async def answer_inline(
 
 
 async def deliver(bot: Bot, core: Core, rows: Sequence[Owed]) -> None:
-    """What a look owed, sent now because the outbox cannot be written."""
+    """What a look owed, sent now because the outbox cannot be written: by the sender's own
+    poster, unpaced, each row retried as `call` retries (a redraw is a new photo: no row to mark)."""
+    poster = posting.Poster(bot, core, Pacing.unlimited(), time.time, asyncio.sleep)
     for owed in rows:
-        markup = InlineKeyboardMarkup.model_validate_json(owed.markup) if owed.markup else None
-        if owed.kind is OwedKind.DOCUMENT and owed.body is not None:
-            file = BufferedInputFile(owed.body, owed.filename or "file")
-            await call(SendDocument(document=file, caption=owed.text, **_where(owed)), bot)
-        elif owed.kind in (OwedKind.SHEET, OwedKind.REDRAW):
-            await _sheet(bot, core, owed, markup)
-        elif owed.target is not None:
-            await edit_in(bot, owed.chat_id, owed.target, owed.text, markup)
-        else:
-            await send(bot, owed.chat_id, owed.text, markup, thread_id=owed.thread_id)
-
-
-def _where(owed: Owed) -> dict[str, Any]:
-    return {"chat_id": owed.chat_id, "message_thread_id": owed.thread_id}
-
-
-async def _sheet(bot: Bot, core: Core, owed: Owed, markup: Markup) -> None:
-    assert owed.game_id is not None and owed.seq is not None  # a sheet's row names its game
-    snap = await looks.sheet_at(core, owed.game_id, owed.seq)
-    if snap is None or snap.sheet is None or snap.settlement is None:
-        await send(bot, owed.chat_id, owed.text, thread_id=owed.thread_id)
-        return
-    png = await render_png(snap.sheet, owed.lang, snap.settlement, core, snap.state)
-    if png is not None:
-        photo = BufferedInputFile(png, f"sheet-{owed.game_id}.png")
-        await call(
-            SendPhoto(photo=photo, caption=owed.text, reply_markup=markup, **_where(owed)), bot
-        )
-        return
-    t = translator(owed.lang)
-    text = Safe(f"{owed.text}\n\n{sheet_text(t, snap.state, snap.sheet, snap.settlement)}")
-    for part in chunks(text.split("\n")):
-        await send(bot, owed.chat_id, part, thread_id=owed.thread_id)
+        if owed.kind is OwedKind.REDRAW:
+            owed = replace(owed, kind=OwedKind.SHEET)
+        row = OwedRow(0, owed, 0)
+        await retried(partial(poster.send, row), f"owed {owed.kind}")
