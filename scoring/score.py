@@ -21,7 +21,6 @@ from scoring.deal import (
     remise_price,
     whist_price,
 )
-from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal
 from scoring.rules import (
     ConsolationKind,
@@ -35,7 +34,7 @@ from scoring.rules import (
     WhistSplit,
 )
 from scoring.seating import active_seats, clockwise
-from scoring.sheet import Game
+from scoring.sheet import Entry, Game, Reason
 
 
 def exact(amount: Fraction | int) -> Fraction:
