@@ -8,14 +8,13 @@ from fractions import Fraction
 from typing import Final
 
 from scoring.deal import Contract, Misere, Raspasy, Record
-from scoring.entries import Entry
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation import Table, parse_record
 from scoring.notation_words import MISERE, ROLES, norm
 from scoring.replay import replay
 from scoring.rules import PRESETS, rules_for
 from scoring.settle import settle
-from scoring.sheet import Game
+from scoring.sheet import Entry, Game
 
 SEATS: Final = ("A", "B", "C")
 EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}

@@ -11,12 +11,11 @@ from functools import lru_cache
 from typing import Final
 
 from scoring.deal import Adjust, Column, LastRound, Raspasy, Record, RuleChange
-from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal, ScoringError
 from scoring.rules import EndRule, MadeGame, Overflow, Rules, with_option
 from scoring.score import check_deal, mountain, pool, raspasy_exit_warning, score_deal, whists
 from scoring.seating import clockwise
-from scoring.sheet import Band, Game, ScoredRecord, Sheet, Totals
+from scoring.sheet import Band, Entry, Game, Reason, ScoredRecord, Sheet, Totals
 
 # Reasons under which a player writes into his own pool by his own play: only these can make him the
 # "first to close" (a player closed by someone's help never is).

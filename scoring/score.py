@@ -21,7 +21,6 @@ from scoring.deal import (
     remise_price,
     whist_price,
 )
-from scoring.entries import Entry, Reason
 from scoring.errors import IllegalDeal
 from scoring.rules import (
     ConsolationKind,
@@ -35,7 +34,7 @@ from scoring.rules import (
     WhistSplit,
 )
 from scoring.seating import active_seats, clockwise
-from scoring.sheet import Game
+from scoring.sheet import Entry, Game, Reason
 
 
 def exact(amount: Fraction | int) -> Fraction:
@@ -98,7 +97,7 @@ def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> 
     return {player: short for player, short in shorts.items() if short > 0}
 
 
-def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) -> list[Entry]:
+def score_contract(rules: Rules, size: int, dealer: int, deal: Contract) -> list[Entry]:
     """A game of 6–10 (§1.1), including pass-pass, half-whist and «без трёх»."""
     declarer, level = deal.declarer, deal.level
     p = whist_price(rules, level)
@@ -106,7 +105,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
     # defender who deals is an ordinary defender.
     dealer_defends = size == 4 and any(d.player == dealer for d in deal.defenders)
     entries: list[Entry] = []
-    if deal.extras.prikup and dealer is not None and not dealer_defends:
+    if deal.extras.prikup and not dealer_defends:
         # Quick tricks: the dealer writes them on the declarer "as for tricks" — on a concession
         # too, since the declarer took the prikup before he conceded (§2.2).
         entries.append(whists(dealer, declarer, deal.extras.prikup * p, Reason.PRIKUP))
@@ -140,7 +139,7 @@ def score_contract(rules: Rules, size: int, dealer: int | None, deal: Contract) 
         whister, passer = whisters[0].player, passers[0].player
         entries += one_whist(rules, deal, whister, passer, p, per_consolation, dealer_whists)
 
-    if u and size == 4 and dealer is not None and rules.consolation_dealer and not dealer_defends:
+    if u and size == 4 and rules.consolation_dealer and not dealer_defends:
         entries.append(whists(dealer, declarer, per_consolation, Reason.CONSOLATION))
 
     r = responsibility_factor(rules)
@@ -175,7 +174,7 @@ def one_whist(
     return entries
 
 
-def score_misere(rules: Rules, size: int, dealer: int | None, deal: Misere) -> list[Entry]:
+def score_misere(rules: Rules, size: int, dealer: int, deal: Misere) -> list[Entry]:
     """Misère (§1.1.4): clean → 10 into the pool; else the tricks into the mountain."""
     declarer, t = deal.declarer, deal.tricks
     if t == 0:
@@ -200,14 +199,12 @@ def zero_bonus(rules: Rules, player: int, price: int) -> list[Entry]:
     return [pool(player, price if zero is RaspasyZero.POOL_PRICE else 1, Reason.RASPASY_ZERO)]
 
 
-def score_raspasy(
-    rules: Rules, size: int, dealer: int | None, deal: Raspasy, step: int
-) -> list[Entry]:
+def score_raspasy(rules: Rules, size: int, dealer: int, deal: Raspasy, step: int) -> list[Entry]:
     """All passed (§1.2): the mountain family, or Moscow's whists family."""
     tricks = dict(deal.tricks)
     mountain_family = rules.raspasy is RaspasyFamily.MOUNTAIN
     price = rules.raspasy_price * (raspasy_multiplier(rules, step) if mountain_family else 1)
-    start = 0 if dealer is None else (dealer + 1) % size
+    start = (dealer + 1) % size
     order = [seat for seat in clockwise(start, size) if seat in tricks]
     # whists family: each player with the fewest tricks writes his share of the others' tricks
     fewest = min(tricks.values())
@@ -222,14 +219,12 @@ def score_raspasy(
                 entries.append(whists(seat, other, amount, Reason.RASPASY))
         if tricks[seat] == 0:
             entries += zero_bonus(rules, seat, price)
-    if size == 4 and dealer is not None and rules.raspasy_dealer_pool:
+    if size == 4 and rules.raspasy_dealer_pool:
         entries.append(pool(dealer, rules.raspasy_dealer_pool, Reason.RASPASY_DEALER))
     return entries
 
 
-def score_deal(
-    rules: Rules, size: int, dealer: int | None, deal: Deal, step: int = 0
-) -> list[Entry]:
+def score_deal(rules: Rules, size: int, dealer: int, deal: Deal, step: int) -> list[Entry]:
     """The entries one deal writes, in the order the sheet takes them."""
     if isinstance(deal, Contract):
         return score_contract(rules, size, dealer, deal)

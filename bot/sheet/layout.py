@@ -17,9 +17,8 @@ from bot.sheet.model import INK, Corrections, Point, RunKind, Style, TextRun, me
 from locales import catalog
 from locales.numbers import MINUS_SIGN, SUPERSCRIPT, format_amount, money
 from scoring.deal import Column, Contract, Misere, Raspasy, Role, Suit
-from scoring.entries import Reason
 from scoring.settle import Settlement, settle
-from scoring.sheet import Band, Sheet
+from scoring.sheet import Band, Reason, Sheet
 
 # px of a name tab's text, by table size and whether the tab is on a side edge
 NAME_ROOM: Final = {3: {False: 300.0, True: 260.0}, 4: {False: 300.0, True: 240.0}}

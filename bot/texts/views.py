@@ -13,11 +13,10 @@ from bot.core.results import Edited, Recorded, Undone
 from bot.texts.i18n import Safe, Translator, quote
 from locales import catalog
 from scoring.deal import Column, LastRound, Record
-from scoring.entries import Entry
 from scoring.errors import ScoringError
 from scoring.notation import SEATS, format_record
 from scoring.rules import OPTION_NAMES, format_option, rules_for
-from scoring.sheet import ScoredRecord, Sheet
+from scoring.sheet import Entry, ScoredRecord, Sheet
 
 MESSAGE_LIMIT: Final = 4000  # Telegram allows 4096 characters; keep a margin for entities
 # The longest piece of input an error quotes: a 4,000-character command is answered with its first

@@ -18,8 +18,8 @@ from bot.texts.views import (
     shown_line,
     why_text,
 )
-from scoring.entries import Entry, Reason
 from scoring.notation import parse_rule_change
+from scoring.sheet import Entry, Reason
 from scoring.voting import majority
 
 BALLOT_MARKS: Final = {True: "✅", False: "❌", None: "…"}  # yes, no, not yet

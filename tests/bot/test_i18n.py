@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from bot.core import GAME_ERROR_CODES
 from bot.texts.i18n import LANGUAGES, load, translator
 from locales import catalog, numbers
-from scoring.entries import Entry, Reason
 from scoring.errors import ERROR_CODES
+from scoring.sheet import Entry, Reason
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

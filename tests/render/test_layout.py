@@ -18,9 +18,8 @@ from bot.sheet.layout import layout_sheet
 from bot.sheet.model import CLOSED_FILL, MUTED, PHONE, RED, Correction, Layout, RunKind
 from locales.numbers import format_amount
 from scoring.deal import Column, Misere, Raspasy, Record, Role, Suit
-from scoring.entries import Reason
 from scoring.settle import Settlement
-from scoring.sheet import Band, Sheet
+from scoring.sheet import Band, Reason, Sheet
 from tests.render.factories import (
     ANNA,
     closed_pool_sheet,

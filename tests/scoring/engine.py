@@ -5,10 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from scoring.deal import Contract, Defender, Extras, Misere, Raspasy, Record, Role, Suit
-from scoring.entries import Entry
 from scoring.replay import replay
 from scoring.rules import rules_for
-from scoring.sheet import Game, Sheet
+from scoring.sheet import Entry, Game, Sheet
 
 A, B, C, D = 0, 1, 2, 3
 NAMES = ("Anna", "Boris", "Clara", "Dima")

@@ -6,12 +6,11 @@ from fractions import Fraction
 from hypothesis import given, settings
 
 from scoring.deal import Column, Raspasy, Record, RuleChange
-from scoring.entries import Reason
 from scoring.replay import replay
 from scoring.rules import OPTION_NAMES, Overflow, RaspasyFamily, with_option
 from scoring.score import score_deal
 from scoring.settle import settle
-from scoring.sheet import Game, Sheet
+from scoring.sheet import Game, Reason, Sheet
 from tests.scoring.strategies import OPTION_VALUES, option_played_games, played_games
 
 

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 
 from scoring.deal import Column
-from scoring.entries import Reason
 from scoring.errors import IllegalDeal
 from scoring.protocol import parse_protocol
 from scoring.replay import replay
 from scoring.score import raspasy_multiplier
 from scoring.settle import settle
-from scoring.sheet import Sheet
+from scoring.sheet import Reason, Sheet
 from tests.scoring.engine import A, B, C, D, contract, make_game, misere, pas, play, raspasy, vist
 
 
