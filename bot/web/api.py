@@ -19,7 +19,7 @@ from bot.core.results import Recorded
 from bot.core.stats import PERIOD_WORDS, PlayerStats, StatsFilter, chat_stats
 from bot.core.zones import zone_of_chat
 from bot.domain import GameStatus, Owed, OwedKind
-from bot.sheet import in_picture_thread
+from bot.sheet import in_picture_thread, sheet_svg
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import Correction, drawing_lock
 from bot.texts.debts import marked_text, marked_toast, sides
@@ -27,7 +27,6 @@ from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, chat_time, load
 from bot.texts.views import plain_text, shown_line
 from bot.web.auth import start_param
-from bot.web.svg import sheet_svg
 from bot.web.visit import Visit, WebContext, amount, answers, posted, refusal, run_unit, visit
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
