@@ -14,7 +14,7 @@ from bot.core import Core
 from bot.core.health import HEARTS, Heartbeats
 from bot.core.uow import Announce
 from bot.sheet.model import FONT_DIR
-from bot.web import api, tabs
+from bot.web import api
 from bot.web.auth import Membership
 from bot.web.visit import CONTEXT, WebContext
 
@@ -70,7 +70,7 @@ def build_web_app(
     app.router.add_static("/app/static", STATIC)
     app.router.add_static("/app/fonts", FONT_DIR)
     app.router.add_get("/healthz", healthz)
-    app.add_routes([*api.routes, *tabs.routes])
+    app.add_routes(api.routes)
     return app
 
 

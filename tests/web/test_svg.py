@@ -9,9 +9,9 @@ from fractions import Fraction
 
 import pytest
 
+from bot.sheet import band_key, sheet_svg
 from bot.sheet.layout import layout_sheet
 from bot.sheet.model import Correction, Layout, RunKind
-from bot.web.svg import band_key, sheet_svg
 from scoring.deal import Column
 from scoring.sheet import Band, Sheet
 from tests.render.factories import closed_pool_sheet, random_sheet
