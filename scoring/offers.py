@@ -40,8 +40,7 @@ def both_whisted(said: Sequence[Role]) -> bool:
 
 
 def declarer_tricks() -> tuple[int, ...]:
-    """The declarer's tricks, 0–10: in a played contract of any level (the result is tricks −
-    level), and in a misère (0: clean)."""
+    """The declarer's tricks, 0–10: in a played contract (result = tricks − level) and a misère."""
     return tuple(range(TRICKS + 1))
 
 

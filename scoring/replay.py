@@ -1,5 +1,4 @@
-"""The replay: the sheet as a fold of a game's records, and the running sheet's rules that depend on
-it (conventions.md §1.3, §2.2, §6)."""
+"""The replay: the sheet as a fold of a game's records, and the rules needing the running sheet."""
 
 from __future__ import annotations
 
@@ -126,9 +125,8 @@ class Running:
             self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)
 
     def help(self, helper: int, points: Amount, column: Column) -> Amount:
-        """«Помощь»: points given, in turn, to whoever is nearest to closing his pool (the largest
-        open pool, 10 × `pool_to_mountain` whists a point) or his mountain (Odessa §6: the
-        smallest, `MOUNTAIN_HELP_WHISTS` a point); the points nobody could take."""
+        """«Помощь»: points given in turn to whoever is nearest to closing his pool (the largest
+        open one) or his mountain (Odessa §6: the smallest); the points nobody could take."""
         pools = column is Column.POOL
         each = 10 * self.rules.pool_to_mountain if pools else MOUNTAIN_HELP_WHISTS
         target, others = self.rules.pool_target, clockwise(helper, self.game.size)[1:]

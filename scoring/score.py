@@ -1,5 +1,4 @@
-"""One deal: whether the game takes it, and the entries it writes before the pool's overflow rule
-(conventions.md §1, notation.md "Errors")."""
+"""One deal: whether the game takes it, and the entries it writes before the pool overflow rule."""
 
 from __future__ import annotations
 
@@ -99,7 +98,7 @@ def short_tricks(rules: Rules, deal: Contract, whisters: Sequence[Defender]) -> 
 
 def score_contract(rules: Rules, size: int, dealer: int, deal: Contract) -> list[Entry]:
     """A game of 6–10 (§1.1), including pass-pass, half-whist and «без трёх»."""
-    declarer, level = deal.declarer, deal.level
+    declarer, level, u = deal.declarer, deal.level, deal.undertricks
     p = whist_price(rules, level)
     # §2.2: the dealer's whist exists only with 4 players; with 3 the dealer plays, and a
     # defender who deals is an ordinary defender.
@@ -113,7 +112,7 @@ def score_contract(rules: Rules, size: int, dealer: int, deal: Contract) -> list
         entries.append(mountain(declarer, 3 * remise_price(rules, level), Reason.THREE_DOWN))
         return _ordered(entries, declarer, size)
 
-    if deal.undertricks == 0:
+    if u == 0:
         entries.insert(0, pool(declarer, GAME_VALUE[level], Reason.GAME))
 
     if not deal.played:
@@ -122,7 +121,6 @@ def score_contract(rules: Rules, size: int, dealer: int, deal: Contract) -> list
             entries.append(whists(half.player, declarer, p * tricks, Reason.HALF_WHIST))
         return _ordered(entries, declarer, size)
 
-    u = deal.undertricks
     if u:
         entries.append(mountain(declarer, u * remise_price(rules, level), Reason.REMISE))
     per_consolation = u * consolation(rules, level)
@@ -152,8 +150,7 @@ def score_contract(rules: Rules, size: int, dealer: int, deal: Contract) -> list
 def one_whist(
     rules: Rules, deal: Contract, whister: int, passer: int, p: int, cons: Fraction, alone: bool
 ) -> list[Entry]:
-    """One whister and one passer (§1.1.3): greedy, gentleman, or Odessa's routed consolation;
-    `alone`: the 4-player dealer whists alone (§6): no split and no passer's consolation."""
+    """One whister and one passer (§1.1.3); `alone`: the 4-player dealer whists alone (§6)."""
     declarer, side, failed = deal.declarer, deal.defence_tricks, deal.undertricks > 0
     split = rules.whist_split is WhistSplit.GENTLEMAN and not alone
     if split and (failed or rules.gentleman_scope is GentlemanScope.ALWAYS):
@@ -204,8 +201,7 @@ def score_raspasy(rules: Rules, size: int, dealer: int, deal: Raspasy, step: int
     tricks = dict(deal.tricks)
     mountain_family = rules.raspasy is RaspasyFamily.MOUNTAIN
     price = rules.raspasy_price * (raspasy_multiplier(rules, step) if mountain_family else 1)
-    start = (dealer + 1) % size
-    order = [seat for seat in clockwise(start, size) if seat in tricks]
+    order = [seat for seat in clockwise(dealer + 1, size) if seat in tricks]
     # whists family: each player with the fewest tricks writes his share of the others' tricks
     fewest = min(tricks.values())
     losers = [seat for seat in order if tricks[seat] > fewest]
@@ -241,9 +237,8 @@ def _ordered(entries: list[Entry], declarer: int, size: int) -> list[Entry]:
 
 def check_deal(game: Game, rules: Rules, deal: Deal, dealer: int) -> None:
     """What the notation cannot know: the dealer's seat, the convention's options."""
-    size = game.size
+    size, names = game.size, game.players
     active = list(active_seats(size, dealer))
-    names = game.players
     if isinstance(deal, Raspasy):
         if sorted(p for p, _ in deal.tricks) != active:
             pairs = zip(active, (2, 3, 5), strict=False)

@@ -80,8 +80,7 @@ def round_money(balances: Sequence[Fraction], stake: Fraction) -> tuple[Decimal,
 
 
 def settle_balances(balances: Sequence[Amount]) -> tuple[tuple[int, int, Amount], ...]:
-    """Zero-sum balances paid greedily: the largest debtor pays the largest creditor (ties: the
-    earlier seat), ≤ N − 1 payments."""
+    """Zero-sum balances paid greedily in ≤ N − 1 payments: largest debtor to largest creditor."""
     if sum(balances) != 0:
         raise InvariantError(f"balances sum to {sum(balances)}, not 0")
     left = list(balances)

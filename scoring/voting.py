@@ -1,5 +1,4 @@
-"""Votes, the time windows of corrections and record penalties — Кодекс 4.2.7–4.2.10 (seed C),
-spec/corrections.md."""
+"""Votes, correction windows and record penalties (Кодекс 4.2.7–4.2.10, seed C; corrections.md)."""
 
 from __future__ import annotations
 
@@ -103,9 +102,8 @@ def record_penalty(
     game: Game, records: Sequence[Record], index: int, corrected: Record, author: int
 ) -> tuple[Adjust, ...]:
     """Entries mirroring what `records[index]` (by `author`) over-wrote in his favour vs `corrected`."""
-    before = list(records[:index])
-    wrong = replay(game, [*before, records[index]]).totals
-    right = replay(game, [*before, corrected]).totals
+    wrong = replay(game, records[: index + 1]).totals
+    right = replay(game, [*records[:index], corrected]).totals
     penalties: list[Adjust] = []
     for partner in range(len(wrong.pool)):
         extra = wrong.whists[author][partner] - right.whists[author][partner]
