@@ -61,12 +61,10 @@ def price_deal(text: str, lang: str = "en") -> PricedDeal:
 def seated(text: str) -> str:
     """The line at seats A, B, C: the declarer at A, named defenders at theirs, others free."""
     words = text.split()
-    if not words:
-        return text
     declarer, start = "A", 0
     if len(words) > 1 and not _opens_deal(words[0]) and _opens_deal(words[1]):
         declarer, start = _SEAT_LETTERS.get(norm(words[0]), "A"), 1
-    if not _opens_deal(words[start]):
+    if not words or not _opens_deal(words[start]):
         return text
     defenders = [_defender(word) for word in words[start + 1 :]]
     taken = {declarer, *(seat for d in defenders if d is not None and (seat := d[1]))}

@@ -92,8 +92,7 @@ class Running:
         was_open = self.mountain[player] > 0
         # Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say).
         off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
-        if off:
-            self.write(mountain(player, -off, reason))
+        self.write(mountain(player, -off, reason))
         each = self.rules.close_mountain_bonus
         if was_open and self.mountain[player] <= 0 and each and not self.mountain_bonus_paid:
             self.mountain_bonus_paid = True
@@ -102,8 +101,7 @@ class Running:
     def game_off_mountain(self, player: int, points: Amount) -> Amount:
         """A made game's points off the own mountain, down to 0; how many went off."""
         off = min(points, max(0, self.mountain[player]))
-        if off:
-            self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
+        self.write_off(player, off, Reason.GAME_OFF_MOUNTAIN)
         return off
 
     def add_pool(self, entry: Entry) -> None:
@@ -116,13 +114,11 @@ class Running:
         if rules.overflow is Overflow.KEEP or entry.amount <= room:
             self.write_pool(entry)
             return
-        if room:
-            self.write_pool(pool(player, room, entry.reason))
+        self.write_pool(pool(player, room, entry.reason))
         excess: Amount = entry.amount - room
         if rules.overflow is Overflow.HELP:  # what nobody takes goes as with `own_mountain`
             excess = self.help(player, excess, Column.POOL)
-        if excess:  # × `pool_to_mountain` (§1.3, §2.2)
-            self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)
+        self.write_off(player, excess * rules.pool_to_mountain, Reason.OVERFLOW)  # §1.3, §2.2
 
     def help(self, helper: int, points: Amount, column: Column) -> Amount:
         """«Помощь»: points given in turn to whoever is nearest to closing his pool (the largest

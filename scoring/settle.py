@@ -121,10 +121,9 @@ def settle(rules: Rules, totals: Totals, stake: Fraction | None = None) -> Settl
         cash_by_pair = dict(zip(by_pair, paid, strict=True))
     else:  # money greedily on its own pairs; a pair paying one currency only pays 0 of the other
         cash_by_pair = {(d, c): cash for d, c, cash in settle_balances(money)}
-    paying = [*by_pair, *(pair for pair in cash_by_pair if pair not in by_pair)]
     transfers = tuple(
         Transfer(d, c, by_pair.get((d, c), Fraction(0)), cash_by_pair.get((d, c), Decimal("0.00")))
-        for d, c in paying
+        for d, c in dict.fromkeys([*by_pair, *cash_by_pair])  # the whist pairs first
     )
     return Settlement(tuple(balances), mountains, money, transfers)
 
