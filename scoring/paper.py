@@ -30,6 +30,7 @@ EXAMPLE: Final = (
 _AMOUNT: Final = re.compile(r"\s*(?:-?\d{1,12}(\.\d{1,6})?|-?\d{1,12}/[1-9]\d{0,11})\s*")
 _STAKE: Final = re.compile(r"\d{1,12}(\.\d{1,9})?")
 _SPAN: Final = 40  # longest quoted input in an error
+_CODE_PATHS: Final = {"bad-players": ("players",), "unknown-convention": ("convention",)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,10 +65,8 @@ def parse_paper_sheet(text: str) -> PaperSheet:
             raise
         if "field" in error.params:
             path = tuple(error.params["field"].split("."))
-        elif error.code == "bad-players":
-            path = ("players",)
-        elif error.code == "unknown-convention":
-            path = ("convention",)
+        elif error.code in _CODE_PATHS:
+            path = _CODE_PATHS[error.code]
         else:
             option = error.params.get("option", error.span)
             path = ("pool_target",) if option == "pool_target" else ("options", option)

@@ -48,8 +48,7 @@ class Running:
     next_dealer: int = 0
     streak: int = 0
     deals: int = 0
-    mountain_bonus_paid: bool = False
-    pool_bonus_paid: bool = False
+    bonuses_paid: frozenset[Reason] = frozenset()  # each first-to-close bonus is paid once
     last_round_announced: bool = False
     last_round_played: int | None = None  # deals of the last round played so far, once it began
     finished: bool = False
@@ -93,10 +92,8 @@ class Running:
         # Odessa's mountain never goes below 0 (§6; §2.2: in `odessa`, whatever the options say).
         off = min(points, max(0, self.mountain[player])) if self.rules.odessa_rules else points
         self.write(mountain(player, -off, reason))
-        each = self.rules.close_mountain_bonus
-        if was_open and self.mountain[player] <= 0 and each and not self.mountain_bonus_paid:
-            self.mountain_bonus_paid = True
-            self.bonus(player, each, Reason.CLOSE_MOUNTAIN)
+        if was_open and self.mountain[player] <= 0:
+            self.bonus(player, self.rules.close_mountain_bonus, Reason.CLOSE_MOUNTAIN)
 
     def game_off_mountain(self, player: int, points: Amount) -> Amount:
         """A made game's points off the own mountain, down to 0; how many went off."""
@@ -144,15 +141,14 @@ class Running:
         """A pool entry, then §2.2 "first to close": only a positive entry of the own play."""
         was_open = self.is_pool_open(entry.player)
         self.write(entry)
-        if was_open and entry.amount > 0 and not self.is_pool_open(entry.player):
-            each = self.rules.close_pool_bonus
-            if each and entry.reason in OWN_POOL_REASONS and not self.pool_bonus_paid:
-                self.pool_bonus_paid = True
-                self.bonus(entry.player, each, Reason.CLOSE_POOL)
+        if was_open and not self.is_pool_open(entry.player) and entry.reason in OWN_POOL_REASONS:
+            self.bonus(entry.player, self.rules.close_pool_bonus, Reason.CLOSE_POOL)
 
     def bonus(self, player: int, each: int, reason: Reason) -> None:
-        for other in clockwise(player, self.game.size)[1:]:
-            self.write(whists(player, other, each, reason))
+        if each and reason not in self.bonuses_paid:
+            self.bonuses_paid |= {reason}
+            for other in clockwise(player, self.game.size)[1:]:
+                self.write(whists(player, other, each, reason))
 
     def cell(self, player: int, column: Column, target: int | None) -> tuple[list[Amount], int]:
         if column is Column.WHISTS:
