@@ -10,7 +10,7 @@ from typing import Final
 from scoring.deal import Contract, Misere, Raspasy, Record
 from scoring.errors import IllegalDeal, InvalidDeal
 from scoring.notation import Table, parse_record
-from scoring.notation_words import MISERE, ROLES, norm
+from scoring.notation_words import MISERE, ROLES, SEAT_LETTERS, norm
 from scoring.replay import replay
 from scoring.rules import PRESETS, rules_for
 from scoring.settle import settle
@@ -20,8 +20,7 @@ SEATS: Final = ("A", "B", "C")
 EXAMPLE: Final = {"en": "7♠ -1 vist pass", "ru": "7п -1 вист пас"}
 # A defender by its role alone, with its tricks or not: `vist`, `вист/2`, `pass=0`.
 _BARE_ROLE: Final = re.compile(r"(?P<role>[^\W\d_]+)(?:[/=](?P<tricks>\d{1,2}))?")
-# A seat letter as notation.md reads it (Latin, or the Cyrillic look-alikes and transliterations).
-_SEAT_LETTERS: Final = {"a": "A", "b": "B", "c": "C", "а": "A", "б": "B", "в": "B", "с": "C"}
+_SEAT_LETTERS: Final = {letter: SEATS[seat] for letter, seat in SEAT_LETTERS.items() if seat < 3}
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -248,7 +247,7 @@ class Replay:
         return len(self._scored)
 
     def fork(self) -> Replay:
-        other = copy.copy(self)
+        other = Replay(self.game)
         other._state, other._scored = copy_state(self._state), list(self._scored)
         other._bands = dict(self._bands)
         return other
