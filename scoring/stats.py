@@ -1,5 +1,4 @@
-"""Statistics of finished games: each player's plays in one game, tallies over many, and an Elo
-rating for tables of three and four (docs/rules.md "The rating")."""
+"""Statistics of finished games: plays, tallies, an Elo rating (docs/rules.md "The rating")."""
 
 from __future__ import annotations
 
@@ -204,9 +203,7 @@ def expected(mine: float, theirs: float) -> float:
 
 def duel(mine: Fraction, theirs: Fraction) -> float:
     """The score of a duel decided by the final balances: 1 won, ½ drawn, 0 lost."""
-    if same(mine, theirs):
-        return 0.5
-    return 1.0 if above(mine, theirs) else 0.0
+    return 1.0 if above(mine, theirs) else 0.5 if same(mine, theirs) else 0.0
 
 
 def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[float, ...]:
