@@ -125,7 +125,7 @@ def settle_output(text: str, as_json: bool) -> str:
 def replay_output(
     path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
-    from scoring.protocol import parse_protocol
+    from scoring.notation import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle
 
