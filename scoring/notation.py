@@ -202,17 +202,14 @@ def parse_rule_change(text: str) -> RuleChange | None:
 def parse_record(text: str, table: Table) -> Record:
     """One record from a deal line (with or without a leading `/deal`); raises NotationError."""
     line, spans = words(text)
-    skip = 1 if line and line[0].opens == "command" else 0
-    line = line[skip:]
-    if not line:
+    reader = _Reader(text, line, spans, table)
+    if not reader.words:
         raise InvalidDeal("empty-deal", text.strip(), {}, example("contract", table))
-    if line[0].opens == "option":
+    if reader.words[0].opens == "option":
         change = parse_rule_change(text)
         if change is None:
             raise InvalidDeal("bad-option-line", text.strip(), {}, RULE_CHANGE_EXAMPLE)
         return change
-    reader = _Reader(text, line, spans, table)
-    reader.skip = skip
     return reader.record()
 
 

@@ -96,9 +96,9 @@ class Line:
         self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
     ) -> None:
         self.text = text
-        self.words = line
+        self.skip = 1 if line and line[0].opens == "command" else 0  # a leading `/deal`
+        self.words = line[self.skip :]  # the line proper
         self.spans = spans  # None until an error needs them
-        self.skip = 0  # words before the line proper (a leading `/deal`)
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
