@@ -142,16 +142,13 @@ class Tally:
             self.best = (balance, game)
         if self.worst is None or above(self.worst[0], balance):
             self.worst = (balance, game)
-        self.deals += play.deals
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(play, name))
         if any(play.declared):  # most games a player declares a contract or two, or none
             self.declared = [a + b for a, b in zip(self.declared, play.declared, strict=True)]
             self.made = [a + b for a, b in zip(self.made, play.made, strict=True)]
-        self.miseres += play.miseres
-        self.miseres_made += play.miseres_made
         if play.whists:
             _add(self.written, play.whists)
-        self.raspasy += play.raspasy
-        self.raspasy_tricks += play.raspasy_tricks
 
     @property
     def total(self) -> Fraction:
