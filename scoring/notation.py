@@ -12,7 +12,7 @@ from typing import Final, cast
 from scoring.deal import TRICKS, Adjust, Column, LastRound, Misere, Raspasy, Record, RuleChange
 from scoring.errors import InvalidDeal, OptionError, ProtocolError, ScoringError
 from scoring.notation_line import MISERE_EXTRAS, RASPASY_EXTRAS, Line, example
-from scoring.notation_words import COLUMNS, MISERE, NAME_FORBIDDEN, norm, resolve, words
+from scoring.notation_words import COLUMNS, MISERE, NAME_FORBIDDEN, norm, resolve
 from scoring.notation_words import SEATS as SEATS
 from scoring.notation_words import Table as Table
 from scoring.rules import canonical_convention, format_option, parse_option, rules_for
@@ -190,19 +190,17 @@ def parse_rule_change(text: str) -> RuleChange | None:
     match = _RULE_CHANGE_RE.fullmatch(text)
     if match is None:
         return None
-    name = match["name"]
     try:  # `convention` is no option (OPTION_NAMES): chosen at `/newgame`, never by a rule
-        value = format_option(parse_option(name, match["value"]))
+        value = format_option(parse_option(match["name"], match["value"]))
     except OptionError as error:
         error.example = RULE_CHANGE_EXAMPLE
         raise
-    return RuleChange(name, value)
+    return RuleChange(match["name"], value)
 
 
 def parse_record(text: str, table: Table) -> Record:
     """One record from a deal line (with or without a leading `/deal`); raises NotationError."""
-    line, spans = words(text)
-    reader = _Reader(text, line, spans, table)
+    reader = _Reader(text, table)
     if not reader.words:
         raise InvalidDeal("empty-deal", text.strip(), {}, example("contract", table))
     if reader.words[0].opens == "option":
