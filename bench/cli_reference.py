@@ -9,7 +9,7 @@ import json
 import sys
 from fractions import Fraction
 
-from scoring.protocol import parse_protocol
+from scoring.notation import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle
 

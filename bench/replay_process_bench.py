@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from replay_bench import generated_game
 
-from scoring.protocol import format_protocol
+from scoring.notation import format_protocol
 
 RUNS = 7
 ROOT = Path(__file__).resolve().parent.parent

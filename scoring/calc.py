@@ -49,9 +49,6 @@ _SEPARATOR: Final = re.compile(r"[;:]|,(?!\d)|(?<!\d),")
 _DASHES: Final = frozenset({"-", "–", "—"})
 # Words before a whists pair's name that say nothing more: «висты на Борю 30 и на Вову 20».
 _LINKING: Final = frozenset({"на", "и", "on", "and"})
-_A_ENDINGS: Final = frozenset({"у", "ю", "ы", "и", "е", "ой", "ей", "ою", "ею"})
-_SOFT_ENDINGS: Final = frozenset({"я", "ю", "е", "ем", "ём", "и"})
-_HARD_ENDINGS: Final = frozenset({"а", "у", "е", "ом", "ым"})
 
 
 class CalcError(ScoringError):
@@ -241,11 +238,11 @@ def _is_case_form(word: str, name: str) -> bool:
     if not _CYRILLIC.search(name) or len(name) < 3:
         return False
     if name[-1] in "ая":  # Боря, Анна: Борю, Бори, Боре, Борей, Аннe, Анну, Анной
-        stem, endings = name[:-1], _A_ENDINGS
+        stem, endings = name[:-1], {"у", "ю", "ы", "и", "е", "ой", "ей", "ою", "ею"}
     elif name[-1] in "йь":  # Андрей, Игорь: Андрея, Игорю, Игорем
-        stem, endings = name[:-1], _SOFT_ENDINGS
+        stem, endings = name[:-1], {"я", "ю", "е", "ем", "ём", "и"}
     else:  # Борис, Олег: Бориса, Борису, Борисом, Борисе
-        stem, endings = name, _HARD_ENDINGS
+        stem, endings = name, {"а", "у", "е", "ом", "ым"}
     return word.startswith(stem) and word[len(stem) :] in endings
 
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from scoring.settle import Settlement
     from scoring.sheet import Sheet, Totals
 
-EXIT_ERROR: Final = 2
 # The command line speaks English: its texts (locales/*.toml [cli]), numbers, the sheet's labels
 CLI_LANG: Final = "en"
 SHEET_ENTRY_POINTS: Final = "prefbot.sheet"  # where `replay --sheet` finds the picture
@@ -62,7 +61,7 @@ def main(argv: Sequence[str] | None = None, *, renderer: Renderer | None = None)
         print(_Failure(path, error.line, error), file=sys.stderr)
     except Exception as error:  # a bug; still one line, never a traceback
         print(f"{path or command}: internal error: {type(error).__name__}", file=sys.stderr)
-    return EXIT_ERROR
+    return 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +74,9 @@ class Arguments:
 
 def _plain_arguments(words: Sequence[str]) -> Arguments | None:
     """The common command lines without argparse (slow to import); None: argparse reads it."""
-    if not words or words[0] not in ("replay", "settle", "conventions"):
-        return None
+    if not words or words[0] not in ("replay", "settle"):
+        return Arguments("conventions") if list(words) == ["conventions"] else None
     command, rest = words[0], iter(words[1:])
-    if command == "conventions":
-        return Arguments(command) if len(words) == 1 else None
     as_json, sheet, files = False, None, []
     for word in rest:
         if word == "--json":
@@ -128,7 +125,7 @@ def settle_output(text: str, as_json: bool) -> str:
 def replay_output(
     path: str, text: str, as_json: bool, sheet_png: str | None, renderer: Renderer | None = None
 ) -> str:
-    from scoring.protocol import parse_protocol
+    from scoring.notation import parse_protocol
     from scoring.replay import replay, standing
     from scoring.settle import settle
 

@@ -20,12 +20,12 @@ from scoring.notation_words import (
     SUIT_WORDS,
     SUITS,
     Table,
-    Word,
     norm,
     positions,
     quoted,
     resolve,
     small_int,
+    words,
 )
 
 # The note an error's example adds, in the line's language.
@@ -92,13 +92,11 @@ class Line:
 
     __slots__ = ("dealer", "draft", "size", "skip", "spans", "table", "text", "words")
 
-    def __init__(
-        self, text: str, line: list[Word], spans: list[tuple[int, int]] | None, table: Table
-    ) -> None:
+    def __init__(self, text: str, table: Table) -> None:
         self.text = text
-        self.words = line
-        self.spans = spans  # None until an error needs them
-        self.skip = 0  # words before the line proper (a leading `/deal`)
+        line, self.spans = words(text)  # the spans: None until an error needs them
+        self.skip = 1 if line and line[0].opens == "command" else 0  # a leading `/deal`
+        self.words = line[self.skip :]  # the line proper
         self.table = table
         self.size = len(table.players)
         self.dealer = table.dealer  # replaced by `dealer:X` once read
@@ -128,9 +126,8 @@ class Line:
 
     def dealer_in_play(self, span: str, kind: str = "contract") -> NoReturn:
         assert self.dealer is not None
-        raise IllegalDeal(
-            "dealer-in-play", span, {"dealer": self.table.players[self.dealer]}, self.example(kind)
-        )
+        dealer = {"dealer": self.table.players[self.dealer]}
+        raise IllegalDeal("dealer-in-play", span, dealer, self.example(kind))
 
     def player(self, ref: str, at: int) -> int:
         where = ref if ref.strip() else self.words[at].raw

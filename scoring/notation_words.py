@@ -127,10 +127,14 @@ def after_colon(raw: str) -> str:
     return raw[colon + 1 :].lstrip()
 
 
-def split_tricks(text: str) -> tuple[str, str | None]:
-    """`Anna/2` or `Anna=2` → ("Anna", "2"); `Anna` → ("Anna", None)."""
+def split_tricks(text: str) -> tuple[str, int | None]:
+    """`Anna/2` or `Anna=2` → ("Anna", 2); `Anna` → ("Anna", None); tricks not 0–10 are -1."""
     cut = _TRICKS_CUT_RE.search(text)
-    return (text, None) if cut is None else (text[: cut.start()], text[cut.end() :])
+    if cut is None:
+        return text, None
+    tricks = norm(text[cut.end() :])
+    valid = NUMBER_RE.fullmatch(tricks) and small_int(tricks) <= TRICKS
+    return text[: cut.start()], int(tricks) if valid else -1
 
 
 # --- Words, each classified once -------------------------------------------------------------
@@ -158,14 +162,12 @@ class Word:
         self.head: str | None = key.partition(":")[0] if ":" in key else None
         self.role = ROLES.get(self.head) if self.head is not None else None
         self.after = after_colon(raw) if self.head is not None else ""
-        self.ref, tricks = split_tricks(self.after)
+        # a defender's reference and TRICKS after `/` or `=`: None when not given, -1 when not 0–10
+        self.ref, self.tricks = split_tricks(self.after)
         self.extra = _EXTRA_WORDS.get(key) or (self.head if self.head in _EXTRA_HEADS else None)
         self.plain = not (":" in key or key in VOCABULARY or not any(c.isalpha() for c in key))
-        # a defender's TRICKS after `/` or `=`: None when not given, -1 when not 0–10
-        self.tricks = _tricks(tricks)
         # a raspasy `NAME/N`: the reference as typed and N as `tricks`
-        self.pair, pair_tricks = split_tricks(raw)
-        self.pair_tricks = _tricks(pair_tricks)
+        self.pair, self.pair_tricks = split_tricks(raw)
         self.opens = _OPENS.get(key)
         if self.opens is None and (m := _COMMAND_RE.fullmatch(key)):
             self.opens = "command" if m["name"] == "deal" else "last-round"
@@ -188,13 +190,6 @@ def _signed(text: str) -> int | None:
         return 0
     m = _SIGNED_RE.fullmatch(text)
     return None if m is None else small_int(m["n"]) * (1 if m["sign"] == "+" else -1)
-
-
-def _tricks(text: str | None) -> int | None:
-    if text is None:
-        return None
-    key = norm(text)
-    return int(key) if NUMBER_RE.fullmatch(key) and small_int(key) <= TRICKS else -1
 
 
 lex: Final = lru_cache(maxsize=16384)(Word)  # each distinct word is classified once

@@ -1,5 +1,4 @@
-"""Statistics of finished games: each player's plays in one game, tallies over many, and an Elo
-rating for tables of three and four (docs/rules.md "The rating")."""
+"""Statistics of finished games: plays, tallies, an Elo rating (docs/rules.md "The rating")."""
 
 from __future__ import annotations
 
@@ -143,16 +142,13 @@ class Tally:
             self.best = (balance, game)
         if self.worst is None or above(self.worst[0], balance):
             self.worst = (balance, game)
-        self.deals += play.deals
+        for name in _COUNTS:
+            setattr(self, name, getattr(self, name) + getattr(play, name))
         if any(play.declared):  # most games a player declares a contract or two, or none
             self.declared = [a + b for a, b in zip(self.declared, play.declared, strict=True)]
             self.made = [a + b for a, b in zip(self.made, play.made, strict=True)]
-        self.miseres += play.miseres
-        self.miseres_made += play.miseres_made
         if play.whists:
             _add(self.written, play.whists)
-        self.raspasy += play.raspasy
-        self.raspasy_tricks += play.raspasy_tricks
 
     @property
     def total(self) -> Fraction:
@@ -204,9 +200,7 @@ def expected(mine: float, theirs: float) -> float:
 
 def duel(mine: Fraction, theirs: Fraction) -> float:
     """The score of a duel decided by the final balances: 1 won, ½ drawn, 0 lost."""
-    if same(mine, theirs):
-        return 0.5
-    return 1.0 if above(mine, theirs) else 0.0
+    return 1.0 if above(mine, theirs) else 0.5 if same(mine, theirs) else 0.0
 
 
 def rate_table(ratings: Sequence[float], balances: Sequence[Fraction]) -> tuple[float, ...]:

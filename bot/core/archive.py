@@ -23,7 +23,7 @@ from bot.core.uow import UnitOfWork
 from bot.core.zones import zone_of_chat
 from bot.domain import GameRow, GameStatus, Store
 from scoring.errors import ScoringError
-from scoring.protocol import format_protocol
+from scoring.notation import format_protocol
 from scoring.replay import replay
 from scoring.sheet import Band, Sheet
 

@@ -14,8 +14,7 @@ from bot.core.state import GameState, Player, started_event
 from bot.core.uow import Command, UnitOfWork
 from bot.domain import GameStatus, Repo
 from scoring.errors import ScoringError
-from scoring.notation import SEATS, Table, resolve_player
-from scoring.protocol import stake_text
+from scoring.notation import SEATS, Table, resolve_player, stake_text
 from scoring.rules import rules_for
 
 log = logging.getLogger(__name__)

@@ -18,8 +18,7 @@ from bot.core.events import Kind, decode
 from bot.core.events import Player as Player
 from bot.domain import EventRow, GameStatus
 from scoring.errors import ScoringError
-from scoring.notation import Table, format_record, parse_record
-from scoring.protocol import stake_text
+from scoring.notation import Table, format_record, parse_record, stake_text
 from scoring.rules import RULES_VERSION, Rules, format_option, stored_rules, with_option
 from scoring.sheet import Game
 from scoring.voting import Threshold

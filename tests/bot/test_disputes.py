@@ -29,8 +29,7 @@ from bot.telegram.keyboards import HelpCb, VoteCb
 from bot.telegram.outbound.outbox import close_expired_votes, render_png
 from bot.texts.help import Topic, menu_commands
 from bot.texts.i18n import translator
-from scoring.notation import Table, parse_record
-from scoring.protocol import parse_protocol
+from scoring.notation import Table, parse_protocol, parse_record
 from scoring.replay import replay
 from scoring.settle import settle
 from tests.bot.factories import (

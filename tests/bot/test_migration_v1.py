@@ -27,7 +27,7 @@ from bot.core.events import (
 from bot.core.votes import corrections_count
 from bot.storage import GameStatus, SqliteStore
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
-from scoring.protocol import parse_protocol
+from scoring.notation import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle
 

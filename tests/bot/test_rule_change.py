@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core import Core, looks
 from bot.storage import SqliteStore
 from bot.telegram.outbound.outbox import close_expired_votes
-from scoring.protocol import parse_protocol
+from scoring.notation import parse_protocol
 from scoring.replay import replay
 from scoring.settle import settle
 from tests.bot.factories import ANNA, BORIS, CLARA, DMITRY, ChatDriver, FakeClock

@@ -281,7 +281,7 @@ def test_table_numbers_have_at_most_one_decimal() -> None:
     assert cli.short_number(Fraction(68), sign=True) == "+68"
 
 
-# -- replay (needs scoring.protocol.parse_protocol) --------------------------------------------------
+# -- replay (needs scoring.notation.parse_protocol) --------------------------------------------------
 
 PROTOCOL = """# convention: sochi
 # players: Anna Boris Clara

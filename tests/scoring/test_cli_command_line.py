@@ -117,7 +117,7 @@ def test_replay_json_loads_only_the_reader_the_replay_and_the_settlement(tmp_pat
 def test_settle_loads_the_paper_sheet_but_not_the_protocol_reader() -> None:
     modules = loaded("settle", str(SHEETS / "e3_unfinished_pool.json"), "--json")
     assert "scoring.paper" in modules and "scoring.settle" in modules
-    assert "scoring.protocol" not in modules and "scoring.replay" not in modules
+    assert "scoring.notation" not in modules and "scoring.replay" not in modules
 
 
 def test_an_option_line_after_the_end_is_one_error_line_at_its_line(tmp_path: Path) -> None:

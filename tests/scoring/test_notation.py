@@ -20,8 +20,7 @@ from scoring.deal import (
     Suit,
 )
 from scoring.errors import ERROR_CODES, IllegalDeal, InvalidDeal, NotationError, OptionError
-from scoring.notation import Table, format_record, parse_record, resolve_player
-from scoring.protocol import parse_protocol
+from scoring.notation import Table, format_record, parse_protocol, parse_record, resolve_player
 from tests.scoring.engine import half, pas, vist
 
 A, B, C, D = 0, 1, 2, 3

@@ -26,8 +26,7 @@ from scoring.deal import (
     Suit,
 )
 from scoring.errors import ProtocolError, ScoringError
-from scoring.notation import Table, format_record, parse_record
-from scoring.protocol import format_protocol, parse_protocol
+from scoring.notation import Table, format_protocol, format_record, parse_protocol, parse_record
 from scoring.rules import OPTION_NAMES, PRESETS, format_option, rules_for
 from scoring.sheet import Game
 

@@ -20,8 +20,7 @@ from scoring.deal import (
     Suit,
 )
 from scoring.errors import ProtocolError
-from scoring.notation import Table, parse_record
-from scoring.protocol import Protocol, format_protocol, parse_protocol
+from scoring.notation import Protocol, Table, format_protocol, parse_protocol, parse_record
 from scoring.replay import replay
 from scoring.rules import WhistSplit, rules_for
 from scoring.sheet import Game

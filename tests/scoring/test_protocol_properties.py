@@ -10,7 +10,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 
 from scoring.deal import Record
-from scoring.protocol import format_protocol, parse_protocol
+from scoring.notation import format_protocol, parse_protocol
 from scoring.replay import replay, standing
 from scoring.settle import settle
 from scoring.sheet import Game

@@ -6,8 +6,7 @@ import pytest
 
 from scoring.deal import Adjust, Column, RuleChange
 from scoring.errors import IllegalDeal, OptionError
-from scoring.notation import Table, format_record, parse_record
-from scoring.protocol import format_protocol, parse_protocol
+from scoring.notation import Table, format_protocol, format_record, parse_protocol, parse_record
 from scoring.settle import settle
 from tests.scoring.engine import A, B, C, contract, make_game, pas, play, vist
 

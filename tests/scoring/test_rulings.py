@@ -9,7 +9,7 @@ import pytest
 
 from scoring.deal import Column
 from scoring.errors import IllegalDeal
-from scoring.protocol import parse_protocol
+from scoring.notation import parse_protocol
 from scoring.replay import replay
 from scoring.score import raspasy_multiplier
 from scoring.settle import settle

@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from scoring.protocol import parse_protocol
+from scoring.notation import parse_protocol
 from scoring.settle import Settlement, settle
 from scoring.sheet import Sheet
 from tests.scoring.test_replay_properties import check_invariants
