@@ -58,14 +58,6 @@ class _Line:
     recent: list[int] = field(default_factory=list)
 
 
-def common_prefix(a: Sequence[Record], b: Sequence[Record]) -> int:
-    """How many records the two lists share from the start (halving: the slices compare in C)."""
-    n = min(len(a), len(b))
-    if a[:n] == b[:n]:
-        return n
-    return bisect_left(range(n), True, key=lambda k: a[:k] != b[:k]) - 1  # the first that differ
-
-
 class Kept(Generic[V]):
     """Values by game, least recently used first out once their weights pass `budget`."""
 
@@ -135,7 +127,10 @@ class Games:
         line = self._lines.get(game_id)
         if line is None or line.game != game:
             line = _Line(game, Replay(game))
-        shared = common_prefix(line.records, records)
+        held, n = line.records, min(len(line.records), len(records))
+        shared = n  # the records both hold from the start (halving: the slices compare in C)
+        if held[:n] != records[:n]:  # then one less than the shortest prefix that differs
+            shared = bisect_left(range(n), True, key=lambda k: held[:k] != records[:k]) - 1
         if shared == len(line.records) == len(records):
             return line.tip.sheet()
         if shared < line.tip.count:
@@ -298,16 +293,13 @@ class Core:
             self.watch[state.game_id] = (state.chat_id, earliest)
         return state
 
-    def cached(self, state: GameState) -> Sheet | None:
-        found = self.recent(state.game_id, state.last_seq)
-        return None if found is None else found[1]
-
     def sheet(self, state: GameState) -> Sheet:
         """The replay of the records in force; for a log read outside a command."""
-        sheet = self.cached(state)
-        if sheet is None:
-            sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
-            self.remember(state, sheet)
+        found = self.recent(state.game_id, state.last_seq)
+        if found is not None:
+            return found[1]
+        sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
+        self.remember(state, sheet)
         return sheet
 
     def remember(self, state: GameState, sheet: Sheet) -> None:

@@ -62,8 +62,7 @@ async def look(core: Core, uow: UnitOfWork, caller: Caller) -> Snapshot:
     if not lobby.needs_link(snap.state, caller):
         return snap
     async with uow.command(caller) as unit:  # links the seat, records nothing else
-        state = unit.state
-        return _snap(state, unit.sheet() if state.rules is not None else None)
+        return _snap(unit.state, unit.sheet() if unit.state.rules is not None else None)
 
 
 def corrected_values(core: Core, state: GameState, sheet: Sheet) -> CorrectedValues:

@@ -343,21 +343,20 @@ def _link(state: GameState, event: ev.SeatLinked) -> None:
         return
     state.earlier_names.append(old)
     state.revised = state.last_seq
+
+    def renamed(line: str) -> str:
+        with suppress(ScoringError):
+            return format_record(parse_record(line, Table(old)), new)
+        return line
+
     for index, item in enumerate(state.items):
         if item.change is None:
             item = state.items[index] = copy(item)
-            item.line = _renamed(item.line, old, new)
-            item.old_lines = tuple(_renamed(line, old, new) for line in item.old_lines)
+            item.line = renamed(item.line)
+            item.old_lines = tuple(map(renamed, item.old_lines))
     for vote in state.votes.values():  # a vote's record lines are renamed likewise
         shown = vote.event
         if isinstance(shown, ev.CorrectionProposed):
-            line, old_line = _renamed(shown.line, old, new), _renamed(shown.old, old, new)
-            vote.event = replace(shown, line=line, old=old_line)
+            vote.event = replace(shown, line=renamed(shown.line), old=renamed(shown.old))
         elif isinstance(shown, ev.LateDealProposed):
-            vote.event = replace(shown, line=_renamed(shown.line, old, new))
-
-
-def _renamed(line: str, old: tuple[str, ...], new: tuple[str, ...]) -> str:
-    with suppress(ScoringError):
-        return format_record(parse_record(line, Table(old)), new)
-    return line
+            vote.event = replace(shown, line=renamed(shown.line))

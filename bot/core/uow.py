@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Protocol
@@ -94,11 +94,12 @@ class Command:
     def sheet(self, records: list[Record] | None = None) -> Sheet:
         """The replay of the records in force now; `records`: them, when the caller has them."""
         state = self.state
-        sheet = self.core.cached(state)
-        if sheet is None:
-            records = records_of(state) if records is None else records
-            sheet = self.core.games.sheet(state.game_id, state.game(), records)
-            self.remember(sheet)
+        found = self.core.recent(state.game_id, state.last_seq)
+        if found is not None:
+            return found[1]
+        records = records_of(state) if records is None else records
+        sheet = self.core.games.sheet(state.game_id, state.game(), records)
+        self.remember(sheet)
         return sheet
 
     def remember(self, sheet: Sheet) -> None:
@@ -129,16 +130,13 @@ class _RolledBack(Exception):  # thrown into an open transaction to roll it back
     pass
 
 
-class UnitOfWork:
+class UnitOfWork(AbstractAsyncContextManager["UnitOfWork"]):
     """One unit of work; `caller` is the update it marks when it writes (None: the bot's own)."""
 
     def __init__(self, core: Core, caller: Caller | None = None) -> None:
         self.core, self.caller = core, caller
         self.discarded = Unsaved((), False)  # what the last `rollback` threw away
         self._reset()
-
-    async def __aenter__(self) -> UnitOfWork:
-        return self
 
     async def __aexit__(self, kind: object, error: BaseException | None, trace: object) -> None:
         """Whatever was not committed rolls back; a database failure is told for what it is."""
