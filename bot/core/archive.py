@@ -160,8 +160,7 @@ async def read_log(reader: UnitOfWork | Store, state: GameState) -> GameState:
 async def exported(
     reader: UnitOfWork | Store, state: GameState, now: datetime, zone: tzinfo = UTC
 ) -> Exported:
-    """The protocol file of a game, and its log as JSON: every event's seq, kind, payload, author
-    (Telegram id) and time (UTC)."""
+    """The protocol file and the JSON log: each event's seq, kind, payload, author id, UTC time."""
     await read_log(reader, state)
     if state.rules is None:
         missing = str(state.seats - len(state.players))

@@ -259,8 +259,7 @@ def outlook(
 
 
 def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now: a record's change
-    replays (it has a `proposal`), a correction's record or a rule's option is as its voters saw."""
+    """Whether a passed vote's change still takes on the log as it is now, as its voters saw it."""
     event = vote.event
     if isinstance(event, ev.CorrectionProposed):
         return proposal is not None and state.item(event.target).line == event.old
