@@ -1,5 +1,4 @@
-"""The archive: a chat's games and an account's games, a page at a time; one game by number;
-its audit for `/export` (corrections.md "Audit"): protocol comments, JSON log, corrected values."""
+"""The archive: a chat's and an account's games a page at a time, one game by number, its audit."""
 
 from __future__ import annotations
 
@@ -178,7 +177,7 @@ async def exported(
     return Exported(state, protocol, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
-# -- the audit ------------------------------------------------------------------------------------
+# -- the audit (corrections.md "Audit"): the protocol's comments, the corrected values ------------
 CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
 
 _VOTE_TOPIC = {

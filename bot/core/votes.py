@@ -1,5 +1,4 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame;
-what a vote proposes and what a passed vote changes, as events of its own."""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
 
 from __future__ import annotations
 
