@@ -258,7 +258,7 @@ def outlook(
 
 
 def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now, as its voters saw it."""
+    """Whether a passed vote's change still takes: it replays (has a `proposal`), as voters saw."""
     event = vote.event
     if isinstance(event, ev.CorrectionProposed):
         return proposal is not None and state.item(event.target).line == event.old
