@@ -1,5 +1,4 @@
-"""The archive: a chat's games and an account's games, a page at a time; one game by number;
-its audit for `/export` (corrections.md "Audit"): protocol comments, JSON log, corrected values."""
+"""The archive: a chat's and an account's games a page at a time, one game by number, its audit."""
 
 from __future__ import annotations
 
@@ -160,8 +159,7 @@ async def read_log(reader: UnitOfWork | Store, state: GameState) -> GameState:
 async def exported(
     reader: UnitOfWork | Store, state: GameState, now: datetime, zone: tzinfo = UTC
 ) -> Exported:
-    """The protocol file of a game, and its log as JSON: every event's seq, kind, payload, author
-    (Telegram id) and time (UTC)."""
+    """The protocol file and the JSON log: each event's seq, kind, payload, author id, UTC time."""
     await read_log(reader, state)
     if state.rules is None:
         missing = str(state.seats - len(state.players))
@@ -179,7 +177,7 @@ async def exported(
     return Exported(state, protocol, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
 
 
-# -- the audit ------------------------------------------------------------------------------------
+# -- the audit (corrections.md "Audit"): the protocol's comments, the corrected values ------------
 CorrectedValues = dict[tuple[Band, int], tuple[Fraction, int]]
 
 _VOTE_TOPIC = {

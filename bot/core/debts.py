@@ -82,8 +82,7 @@ async def paid_all(uow: UnitOfWork, caller: Caller, ref: str) -> list[Debt]:
     closed: list[Debt] = []
     for game_id, wanted in groupby(named, attrgetter("game_id")):  # a game's debts together
         async with uow.command(caller, game=game_id) as unit:
-            state = unit.state
-            now = debts_of(game_id, state.chat_id, state.number, state.debt_rows)
+            now = debts_of(game_id, unit.state.chat_id, unit.state.number, unit.state.debt_rows)
             for debt in wanted:
                 if now[debt.seq].open:  # a press may have closed it meanwhile
                     await unit.append(DebtMarked(debt.seq, DebtSide.RECEIVED), caller.user_id)

@@ -195,8 +195,7 @@ class StatsFilter:
 
 
 def parse_query(text: str) -> tuple[StatsFilter, str | None]:
-    """`/stats [player] [month|year|all] [convention]`: period words and conventions wherever they
-    stand; what remains names one player, as typed (`@anna` or `Clara`)."""
+    """`/stats [player] [month|year|all] [convention]`, in any order; the rest names one player."""
     period, convention, rest = Period.ALL, None, []
     for token in text.split():
         if (named := PERIOD_WORDS.get(token.casefold())) is not None:

@@ -1,5 +1,4 @@
-"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame;
-what a vote proposes and what a passed vote changes, as events of its own."""
+"""The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
 
 from __future__ import annotations
 
@@ -259,8 +258,7 @@ def outlook(
 
 
 def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
-    """Whether a passed vote's change still takes on the log as it is now: a record's change
-    replays (it has a `proposal`), a correction's record or a rule's option is as its voters saw."""
+    """Whether a passed vote's change still takes: it replays (has a `proposal`), as voters saw."""
     event = vote.event
     if isinstance(event, ev.CorrectionProposed):
         return proposal is not None and state.item(event.target).line == event.old
