@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import tzinfo
+from fractions import Fraction
 from typing import Any, Final
 
 from aiohttp import web
@@ -26,8 +27,7 @@ from bot.texts.debts import marked_text, marked_toast, sides
 from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, chat_time, load
 from bot.texts.views import plain_text, shown_line
-from bot.web.auth import start_param
-from bot.web.visit import Visit, WebContext, amount, answers, posted, refusal, run_unit, visit
+from bot.web.auth import Visit, WebContext, answers, posted, refusal, run_unit, start_param, visit
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.settle import Settlement
@@ -39,6 +39,13 @@ routes = web.RouteTableDef()
 LINE_LIMIT: Final = 300  # characters of a deal line from the page
 NONCE_LIMIT: Final = 64
 TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
+
+
+def amount(value: Fraction | None) -> float | int | None:
+    """A number for JSON: whole ones as integers."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else float(value)
 
 
 def _started(visit: Visit, core: Core) -> tuple[Sheet, Settlement]:
