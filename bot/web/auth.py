@@ -104,12 +104,9 @@ def start_param(token: str, game_id: int) -> str:
 def game_of(token: str, param: str | None) -> int:
     """The game a start parameter names; a malformed or forged one is 403 (not a game of yours)."""
     match = _PARAM.match(param or "")
-    if match is None:
+    if match is None or not hmac.compare_digest(_tag(token, int(match[1])), match[2]):
         raise AuthError(403, "game-unknown")
-    game_id = int(match.group(1))
-    if not hmac.compare_digest(_tag(token, game_id), match.group(2)):
-        raise AuthError(403, "game-unknown")
-    return game_id
+    return int(match[1])
 
 
 def live_sheet_button(
