@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import tzinfo
+from fractions import Fraction
 from typing import Any, Final
 
 from aiohttp import web
@@ -26,12 +27,11 @@ from bot.texts.debts import marked_text, marked_toast, sides
 from bot.texts.history import history_lines
 from bot.texts.i18n import LANGUAGES, Translator, chat_time, load
 from bot.texts.views import plain_text, shown_line
-from bot.web.auth import start_param
-from bot.web.visit import Visit, WebContext, amount, answers, posted, refusal, run_unit, visit
+from bot.web.auth import Visit, WebContext, answers, posted, refusal, run_unit, start_param, visit
 from scoring.errors import OptionError
 from scoring.rules import canonical_convention
 from scoring.settle import Settlement
-from scoring.sheet import Sheet
+from scoring.sheet import Entry, Sheet
 from scoring.stats import LEVELS
 
 routes = web.RouteTableDef()
@@ -41,12 +41,20 @@ NONCE_LIMIT: Final = 64
 TEXT_PREFIXES: Final = ("miniapp-", "reason-", "column-")
 
 
-def _started(visit: Visit, core: Core) -> tuple[Sheet, Settlement]:
-    state = visit.state
+def amount(value: Fraction | None) -> float | int | None:
+    """A number for JSON: whole ones as integers."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else float(value)
+
+
+async def _started(ctx: WebContext, request: web.Request) -> tuple[Visit, Sheet, Settlement]:
+    seen = await visit(ctx, request, request.query.get("start"))
+    state = seen.state
     if state.rules is None:
-        raise refusal(visit.t, 409, "not-started", missing=state.seats - len(state.players))
-    sheet = core.sheet(state)
-    return sheet, settlement(state, sheet)
+        raise refusal(seen.t, 409, "not-started", missing=state.seats - len(state.players))
+    sheet = ctx.core.sheet(state)
+    return seen, sheet, settlement(state, sheet)
 
 
 def sheet_json(
@@ -56,31 +64,29 @@ def sheet_json(
     deal lines and reasons in `t`'s language."""
     names, totals, money = state.names, sheet.totals, settlement.money
     size = len(names)
-    deals = []
-    for index, (item, scored) in enumerate(zip(state.records, sheet.records, strict=True)):
-        entries = []
-        for e in scored.entries:
-            helper = "" if e.source is None else names[e.source]  # whose points helped
-            entries.append(
-                {
-                    "player": names[e.player],
-                    "column": e.column.value,
-                    "target": None if e.target is None else names[e.target],
-                    "amount": amount(e.amount),
-                    "reason": e.reason.value,
-                    "why": plain_text(t(f"reason-{e.reason.value}", helper=helper)),
-                }
-            )
-        deals.append(
-            {
-                "number": scored.number,
-                "index": index,
-                "line": shown_line(t, scored.record, names),
-                "author": state.player_name(item.author),
-                "edited": bool(item.old_lines),
-                "entries": entries,
-            }
-        )
+
+    def entry(e: Entry) -> dict[str, Any]:
+        helper = "" if e.source is None else names[e.source]  # whose points helped
+        return {
+            "player": names[e.player],
+            "column": e.column.value,
+            "target": None if e.target is None else names[e.target],
+            "amount": amount(e.amount),
+            "reason": e.reason.value,
+            "why": plain_text(t(f"reason-{e.reason.value}", helper=helper)),
+        }
+
+    deals = [
+        {
+            "number": scored.number,
+            "index": index,
+            "line": shown_line(t, scored.record, names),
+            "author": state.player_name(item.author),
+            "edited": bool(item.old_lines),
+            "entries": [entry(e) for e in scored.entries],
+        }
+        for index, (item, scored) in enumerate(zip(state.records, sheet.records, strict=True))
+    ]
     return {
         "game": state.game_id,
         "number": state.number,
@@ -123,15 +129,13 @@ def _svg(state: GameState, sheet: Sheet, settlement: Settlement, lang: str, core
 
 @answers(routes.get("/api/sheet"))
 async def get_sheet(ctx: WebContext, request: web.Request) -> web.StreamResponse:
-    seen = await visit(ctx, request, request.query.get("start"))
-    sheet, settlement = _started(seen, ctx.core)
+    seen, sheet, settlement = await _started(ctx, request)
     return web.json_response(sheet_json(seen.chat_t, seen.state, sheet, settlement))
 
 
 @answers(routes.get("/api/sheet.svg"))
 async def get_svg(ctx: WebContext, request: web.Request) -> web.StreamResponse:
-    seen = await visit(ctx, request, request.query.get("start"))
-    sheet, settlement = _started(seen, ctx.core)
+    seen, sheet, settlement = await _started(ctx, request)
     svg = await in_picture_thread(_svg, seen.state, sheet, settlement, seen.t.lang, ctx.core)
     return web.Response(text=svg, content_type="image/svg+xml")
 

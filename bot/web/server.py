@@ -15,8 +15,7 @@ from bot.core.health import HEARTS, Heartbeats
 from bot.core.uow import Announce
 from bot.sheet.model import FONT_DIR
 from bot.web import api
-from bot.web.auth import Membership
-from bot.web.visit import CONTEXT, WebContext
+from bot.web.auth import CONTEXT, Membership, WebContext
 
 log = logging.getLogger(__name__)
 
