@@ -35,10 +35,9 @@ class Translator:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang if lang in LANGUAGES else "en"
-        self._messages = load(self.lang)
 
     def has(self, key: str) -> bool:
-        return key in self._messages
+        return key in load(self.lang)  # the language's own texts, not English's
 
     def template(self, key: str) -> str:
         value = catalog.lookup(self.lang, key)
