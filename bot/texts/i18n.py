@@ -69,9 +69,7 @@ class Translator:
         return f"{shown} {catalog.plural(self.lang, key, shown)}"
 
 
-@cache
-def translator(lang: str) -> Translator:
-    return Translator(lang)
+translator: Final = cache(Translator)  # one Translator a language, shared
 
 
 def chat_time(
