@@ -173,10 +173,7 @@ def press(seating: Seating, draft: Draft, value: int) -> Draft:
 
 
 def _filled(seating: Seating, draft: Draft) -> Draft:
-    while step(seating, draft) is not DealStep.CONFIRM:
-        only = choices(seating, draft)
-        if len(only) != 1:
-            break
+    while len(only := choices(seating, draft)) == 1:  # the confirmation offers none
         draft = ANSWERS[step(seating, draft)](draft, only[0].value)
     return draft
 

@@ -14,7 +14,7 @@ from bot.domain import EventRow, GameStatus
 from bot.texts import views
 from bot.texts.debts import sides
 from bot.texts.i18n import Safe, Translator, chat_time, quote
-from bot.texts.votes import arbiter_name
+from bot.texts.votes import BALLOT_MARKS, arbiter_name
 from scoring.errors import ScoringError
 from scoring.notation import parse_rule_change
 from scoring.sheet import Sheet
@@ -126,7 +126,7 @@ def _ballots(state: GameState, vote: Vote) -> Safe:
     parts = []
     for user_id, yes in vote.ballots.items():
         name = state.player_name(user_id) or vote.usernames.get(user_id) or "?"
-        parts.append(f"{'✅' if yes else '❌'} {quote(name)}")
+        parts.append(f"{BALLOT_MARKS[yes]} {quote(name)}")
     return Safe(", ".join(parts) or "—")
 
 

@@ -35,10 +35,9 @@ class Translator:
 
     def __init__(self, lang: str) -> None:
         self.lang = lang if lang in LANGUAGES else "en"
-        self._messages = load(self.lang)
 
     def has(self, key: str) -> bool:
-        return key in self._messages
+        return key in load(self.lang)  # the language's own texts, not English's
 
     def template(self, key: str) -> str:
         value = catalog.lookup(self.lang, key)
@@ -70,9 +69,7 @@ class Translator:
         return f"{shown} {catalog.plural(self.lang, key, shown)}"
 
 
-@cache
-def translator(lang: str) -> Translator:
-    return Translator(lang)
+translator: Final = cache(Translator)  # one Translator a language, shared
 
 
 def chat_time(

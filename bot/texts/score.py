@@ -3,14 +3,13 @@ the inline mode's (`@bot 7♠ -1 vist pass`): a deal priced, the sender's games 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Collection, Sequence
 from fractions import Fraction
 
 from bot.core import GameState
 from bot.core.results import Ended
 from bot.texts.i18n import Safe, Translator, quote
-from bot.texts.views import capped, entry_text, error_text, join_lines, rules_brief
+from bot.texts.views import capped, entry_text, error_text, join_lines, plain_text, rules_brief
 from scoring.calc import CalcError
 from scoring.deal import Contract, Misere, Role
 from scoring.paper import PaperSheet
@@ -158,7 +157,7 @@ def price_title(t: Translator, names: Sequence[str], price: Price) -> str:
     convention = t.template(f"convention-{price.convention}")
     if price.refused is not None:
         return f"{convention}: {t.template('inline-refused')}"
-    return f"{convention}: {html.unescape(balances_line(t, names, price.balances))}"
+    return f"{convention}: {plain_text(balances_line(t, names, price.balances))}"
 
 
 def price_text(t: Translator, query: str, names: Sequence[str], price: Price) -> Safe:
@@ -189,4 +188,4 @@ def game_title(t: Translator, state: GameState, chat: str | None) -> str:
 
 
 def game_description(t: Translator, state: GameState, settlement: Settlement) -> str:
-    return html.unescape(balances_line(t, state.names, settlement.balances))
+    return plain_text(balances_line(t, state.names, settlement.balances))

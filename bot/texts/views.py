@@ -237,7 +237,6 @@ def chunks(lines: Sequence[str]) -> list[Safe]:
     return [join_lines(part) for part in out if part]
 
 
-# -- errors ---------------------------------------------------------------------------------
 def capped(text: str) -> str:
     """Quoted input cut to its first `QUOTE_LIMIT` characters (the cut marked with "…")."""
     return text if len(text) <= QUOTE_LIMIT else text[: QUOTE_LIMIT - 1] + "…"

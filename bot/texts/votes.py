@@ -26,8 +26,7 @@ BALLOT_MARKS: Final = {True: "✅", False: "❌", None: "…"}  # yes, no, not y
 
 
 def vote_text(t: Translator, result: VoteState, zone: tzinfo) -> Safe:
-    """The vote message: what is proposed (a record before and after, with its entries and the
-    balances it changes), who decides, each voter's ballot, and how it stands or ended."""
+    """The vote message: what is proposed, who decides, each voter's ballot, and how it stands."""
     vote, state, proposal, event = result.vote, result.state, result.proposal, result.vote.event
     line = "" if isinstance(event, ev.EndProposed | ev.ArbiterProposed) else event.line
     number, writer = ("?", None) if proposal is None else (proposal.number, proposal.writer)
