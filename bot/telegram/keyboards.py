@@ -54,10 +54,8 @@ class DebtCb(CallbackData, prefix="db"):
     debt: int
 
 
-def _button(
-    text: str, data: CallbackData | None = None, url: str | None = None
-) -> InlineKeyboardButton:
-    return InlineKeyboardButton(text=text, callback_data=data.pack() if data else None, url=url)
+def _button(text: str, data: CallbackData) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=data.pack())
 
 
 def _markup(buttons: Sequence[InlineKeyboardButton], per_row: int = 1) -> InlineKeyboardMarkup:
@@ -171,7 +169,7 @@ def game_link_keyboard(
     if not username:
         return None
     url = f"https://t.me/{username}?start=game_{chat_id}_{number}"
-    return _markup([_button(t.template("button-open-game"), url=url)])
+    return _markup([InlineKeyboardButton(text=t.template("button-open-game"), url=url)])
 
 
 class HelpCb(CallbackData, prefix="hp"):
@@ -192,6 +190,6 @@ def greeting_keyboard(t: Translator) -> InlineKeyboardMarkup:
 def private_start_keyboard(t: Translator, username: str) -> InlineKeyboardMarkup:
     """Under the private /start: add the bot to a group, and how to play (/help)."""
     url = f"https://t.me/{username}?startgroup={GROUP_PAYLOAD}"
-    add = _button(t.template("button-add-to-group"), url=url)
+    add = InlineKeyboardButton(text=t.template("button-add-to-group"), url=url)
     play = _button(t.template("button-how-to-play"), HelpCb(topic=Topic.HOME))
     return _markup([add, play] if username else [play])

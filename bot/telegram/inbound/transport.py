@@ -107,9 +107,8 @@ async def poll(
                 continue
             first = failing.get(uid)
             late = first is not None and time.monotonic() - first >= give_up
-            last = {LAST_TRY: True} if late else {}
             try:
-                await promises.feed(dispatcher, bot, update, **last)
+                await promises.feed(dispatcher, bot, update, **{LAST_TRY: late})
             except Redeliver as again:
                 failing.setdefault(uid, time.monotonic())
                 if not again.unwritable:  # the chat's later updates wait behind this one
