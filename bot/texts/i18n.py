@@ -69,7 +69,9 @@ class Translator:
         return f"{shown} {catalog.plural(self.lang, key, shown)}"
 
 
-translator: Final = cache(Translator)  # one Translator a language, shared
+@cache
+def translator(lang: str) -> Translator:
+    return Translator(lang)
 
 
 def chat_time(
