@@ -291,10 +291,6 @@ COMPOSE_KEYS: Final = frozenset(
         "COMPOSE_FILE",
     ]
 )
-# Environment variables with these prefixes are taken for misspelt settings: a setting's first
-# word, but for words other programs use as well.
-_OWN_PREFIX: Final = "PREFBOT_"
-_SHARED_WORDS: Final = frozenset({"DEFAULT", "PG"})
 
 
 def known_keys() -> frozenset[str]:
@@ -306,8 +302,10 @@ def unknown_settings(
 ) -> list[str]:
     """A line for each key of `.env`, or variable named like a setting, that no setting reads."""
     known = known_keys()
+    # Environment variables with these prefixes are taken for misspelt settings: the bot's own, and
+    # a setting's first word but for words other programs use as well.
     words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
-    prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
+    prefixes = ("PREFBOT_", *(f"{word}_" for word in words - {"DEFAULT", "PG"}))
     path = Path(env_file)
     found = [(key, str(path)) for key in dotenv_values(path)] if path.is_file() else []
     env = os.environ if environ is None else environ
