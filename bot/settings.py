@@ -261,12 +261,6 @@ class Settings(BaseSettings):
         return host, int(port)
 
 
-TOKEN_HELP: Final = (
-    "BOT_TOKEN is {problem}: create a bot with @BotFather in Telegram (/newbot), then put its token "
-    "into .env as BOT_TOKEN=123456789:AAE… or set the BOT_TOKEN environment variable."
-)
-
-
 def settings_error_lines(error: ValidationError) -> list[str]:
     """One line per bad setting, naming the env variable; never quoting a secret value."""
     lines: list[str] = []
@@ -274,27 +268,26 @@ def settings_error_lines(error: ValidationError) -> list[str]:
         field = str(item["loc"][0]) if item["loc"] else "settings"
         if field == "bot_token":
             problem = "missing" if item["type"] == "missing" else "malformed"
-            lines.append(TOKEN_HELP.format(problem=problem))
+            lines.append(
+                f"BOT_TOKEN is {problem}: create a bot with @BotFather in Telegram (/newbot), then"
+                " put its token into .env as BOT_TOKEN=123456789:AAE… or set the BOT_TOKEN"
+                " environment variable."
+            )
         else:
             message = str(item["msg"]).removeprefix("Value error, ")
             lines.append(f"{field.upper()} is invalid: {message}.")
     return lines
 
 
-# Keys a `.env` holds for docker-compose.yml rather than for the bot.
-COMPOSE_KEYS: Final = frozenset(
-    [
+def known_keys() -> frozenset[str]:
+    compose = {  # keys a `.env` holds for docker-compose.yml rather than for the bot
         "POSTGRES_PASSWORD",
         "WEBHOOK_HOST",
         "COMPOSE_PROJECT_NAME",
         "COMPOSE_PROFILES",
         "COMPOSE_FILE",
-    ]
-)
-
-
-def known_keys() -> frozenset[str]:
-    return frozenset(name.upper() for name in Settings.model_fields) | COMPOSE_KEYS
+    }
+    return frozenset(name.upper() for name in Settings.model_fields) | compose
 
 
 def unknown_settings(
