@@ -28,8 +28,6 @@ from bot.storage.sql import when
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
 
-EXIT_FAILED: Final = 1
-
 # Each table the copy carries and its columns; `at` and `…_at` are times (ISO text in SQLite).
 TABLES: Final = {
     "games": "game_id chat_id status created_by created_at sheet_message_id number",
@@ -170,5 +168,5 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_REFUSED
     except VerificationFailed as error:
         print(f"migrate-db: nothing was written: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return 1
     return 0

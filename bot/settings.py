@@ -27,7 +27,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.redact import masked_url
 
 EXIT_BAD_SETTINGS: Final = 2
-DEFAULT_PORT: Final = 8080
 ENV_FILE: Final = ".env"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -256,7 +255,7 @@ class Settings(BaseSettings):
     def web_address(self) -> tuple[str, int] | None:
         """WEB_LISTEN, else 0.0.0.0:8080 for the Mini App or the webhook, else None."""
         if self.web_listen is None:
-            return (DEFAULT_HOST, DEFAULT_PORT) if self.miniapp_link or self.webhook_url else None
+            return (DEFAULT_HOST, 8080) if self.miniapp_link or self.webhook_url else None
         host, _, port = self.web_listen.rpartition(":")
         return host, int(port)
 
