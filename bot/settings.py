@@ -66,14 +66,14 @@ def _optional(check: Callable[[str], str]) -> Callable[[str | None], str | None]
     return lambda value: check(value.strip()) if value and value.strip() else None
 
 
-def _below(count_field: str) -> Callable[[int, ValidationInfo], int]:
+def _below(count_field: str) -> AfterValidator:
     def check(value: int, info: ValidationInfo) -> int:
         count = info.data.get(count_field)
         if isinstance(count, int) and value >= count:
             raise ValueError(f"must be below {count_field.upper()} ({count})")
         return value
 
-    return check
+    return AfterValidator(check)
 
 
 def _token(value: SecretStr) -> SecretStr:
@@ -210,13 +210,11 @@ class Settings(BaseSettings):
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
     # The token buckets that pace what the bot sends to Telegram's limits (bot/telegram/pacing.py).
     pace_group_per_minute: int = Field(default=20, ge=2)
-    pace_group_burst: Annotated[
-        int, Field(ge=1), AfterValidator(_below("pace_group_per_minute"))
-    ] = 10
+    pace_group_burst: Annotated[int, Field(ge=1), _below("pace_group_per_minute")] = 10
     pace_private_per_second: float = Field(default=1.0, gt=0)
     pace_private_burst: int = Field(default=3, ge=1)
     pace_bot_per_second: int = Field(default=30, ge=2)
-    pace_bot_burst: Annotated[int, Field(ge=1), AfterValidator(_below("pace_bot_per_second"))] = 10
+    pace_bot_burst: Annotated[int, Field(ge=1), _below("pace_bot_per_second")] = 10
 
     @model_validator(mode="before")
     @classmethod
