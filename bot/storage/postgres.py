@@ -78,19 +78,17 @@ class PostgresStore(Upkeep):
         return cls(pool)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresRepo]:
-        async with self._pool.acquire() as conn, conn.transaction():
+    async def _unit(self, **options: object) -> AsyncIterator[PostgresRepo]:
+        async with self._pool.acquire() as conn, conn.transaction(**options):
             yield PostgresRepo(conn)
+
+    def transaction(self) -> AbstractAsyncContextManager[PostgresRepo]:
+        return self._unit()
 
     statement = transaction
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[PostgresRepo]:
-        async with (
-            self._pool.acquire() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            yield PostgresRepo(conn)
+    def reading(self) -> AbstractAsyncContextManager[PostgresRepo]:
+        return self._unit(isolation="repeatable_read", readonly=True)
 
     def connection(self) -> AbstractAsyncContextManager[asyncpg.Connection]:
         """A raw connection from the pool (tests, benchmarks)."""
