@@ -1,8 +1,7 @@
 """`python -m bot migrate-db --from sqlite:///… [--to postgresql://…]`: a SQLite database copied
 into an empty PostgreSQL one (by default the bot's own) in one transaction, committed only when the
 counts, every game's events and every started game's sheet read back equal.
-Exit status: 0 copied and verified; 1 the verification failed; 2 refused. Nothing is written but
-a verified copy."""
+Exit status: 0 copied and verified; 1 the verification failed; 2 refused."""
 
 from __future__ import annotations
 
