@@ -34,7 +34,8 @@ sys.path.insert(0, str(REPO))
 from aiohttp.test_utils import TestClient, TestServer  # noqa: E402
 
 from bot.core import Core  # noqa: E402
-from bot.storage import SqliteStore, Store  # noqa: E402
+from bot.domain import Store  # noqa: E402
+from bot.storage import SqliteStore  # noqa: E402
 from bot.storage.migrations import EVENT_SCHEMA_VERSION  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
 from bot.web.server import build_web_app  # noqa: E402

@@ -30,8 +30,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bot.app import build_dispatcher  # noqa: E402
+from bot.domain import Owed, OwedKind  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.storage import Owed, OwedKind, SqliteStore  # noqa: E402
+from bot.storage import SqliteStore  # noqa: E402
 from bot.telegram.outbound import outbox as reply  # noqa: E402
 from bot.telegram.outbound.pacing import Limit, Pacing  # noqa: E402
 from bot.telegram.outbound.sender import BEHIND  # noqa: E402

@@ -31,8 +31,9 @@ sys.path.insert(0, str(REPO))
 from bench.bot_bench import DEALS as BOT_DEALS  # noqa: E402
 from bench.bot_bench import KEEPER  # noqa: E402
 from bot.app import build_dispatcher  # noqa: E402
+from bot.domain import Store  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from bot.storage import SqliteStore, Store  # noqa: E402
+from bot.storage import SqliteStore  # noqa: E402
 from bot.storage.postgres import PostgresStore  # noqa: E402
 from bot.telegram.outbound import outbox as posting  # noqa: E402
 from tests.bot.factories import ChatDriver, FakeClock  # noqa: E402

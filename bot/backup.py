@@ -84,11 +84,10 @@ def main(target: Path) -> int:
         print("\n".join(lines))
         print("backup: nothing copied: the database is PostgreSQL (see above)", file=sys.stderr)
         return EXIT_REFUSED
-    source = settings.database_path
     try:
-        summary = backup_sqlite(source, target)
+        summary = backup_sqlite(settings.database_path, target)
     except Refused as error:
         print(f"backup: nothing copied: {error}", file=sys.stderr)
         return EXIT_REFUSED
-    print(f"backup: DATABASE_PATH={source} copied to {target}: {summary}")
+    print(f"backup: DATABASE_PATH={settings.database_path} copied to {target}: {summary}")
     return 0

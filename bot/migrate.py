@@ -1,8 +1,7 @@
 """`python -m bot migrate-db --from sqlite:///… [--to postgresql://…]`: a SQLite database copied
 into an empty PostgreSQL one (by default the bot's own) in one transaction, committed only when the
 counts, every game's events and every started game's sheet read back equal.
-Exit status: 0 copied and verified; 1 the verification failed; 2 refused. Nothing is written but
-a verified copy."""
+Exit status: 0 copied and verified; 1 the verification failed; 2 refused."""
 
 from __future__ import annotations
 
@@ -27,8 +26,6 @@ from bot.storage.postgres import PostgresStore
 from bot.storage.sql import when
 from bot.storage.sqlite import SqliteStore
 from scoring.replay import replay
-
-EXIT_FAILED: Final = 1
 
 # Each table the copy carries and its columns; `at` and `…_at` are times (ISO text in SQLite).
 TABLES: Final = {
@@ -170,5 +167,5 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_REFUSED
     except VerificationFailed as error:
         print(f"migrate-db: nothing was written: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return 1
     return 0

@@ -27,7 +27,6 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from bot.redact import masked_url
 
 EXIT_BAD_SETTINGS: Final = 2
-DEFAULT_PORT: Final = 8080
 ENV_FILE: Final = ".env"
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -67,14 +66,14 @@ def _optional(check: Callable[[str], str]) -> Callable[[str | None], str | None]
     return lambda value: check(value.strip()) if value and value.strip() else None
 
 
-def _below(count_field: str) -> Callable[[int, ValidationInfo], int]:
+def _below(count_field: str) -> AfterValidator:
     def check(value: int, info: ValidationInfo) -> int:
         count = info.data.get(count_field)
         if isinstance(count, int) and value >= count:
             raise ValueError(f"must be below {count_field.upper()} ({count})")
         return value
 
-    return check
+    return AfterValidator(check)
 
 
 def _token(value: SecretStr) -> SecretStr:
@@ -211,13 +210,11 @@ class Settings(BaseSettings):
     lease_seconds: float = Field(default=10.0, gt=0, le=600)
     # The token buckets that pace what the bot sends to Telegram's limits (bot/telegram/pacing.py).
     pace_group_per_minute: int = Field(default=20, ge=2)
-    pace_group_burst: Annotated[
-        int, Field(ge=1), AfterValidator(_below("pace_group_per_minute"))
-    ] = 10
+    pace_group_burst: Annotated[int, Field(ge=1), _below("pace_group_per_minute")] = 10
     pace_private_per_second: float = Field(default=1.0, gt=0)
     pace_private_burst: int = Field(default=3, ge=1)
     pace_bot_per_second: int = Field(default=30, ge=2)
-    pace_bot_burst: Annotated[int, Field(ge=1), AfterValidator(_below("pace_bot_per_second"))] = 10
+    pace_bot_burst: Annotated[int, Field(ge=1), _below("pace_bot_per_second")] = 10
 
     @model_validator(mode="before")
     @classmethod
@@ -256,15 +253,9 @@ class Settings(BaseSettings):
     def web_address(self) -> tuple[str, int] | None:
         """WEB_LISTEN, else 0.0.0.0:8080 for the Mini App or the webhook, else None."""
         if self.web_listen is None:
-            return (DEFAULT_HOST, DEFAULT_PORT) if self.miniapp_link or self.webhook_url else None
+            return (DEFAULT_HOST, 8080) if self.miniapp_link or self.webhook_url else None
         host, _, port = self.web_listen.rpartition(":")
         return host, int(port)
-
-
-TOKEN_HELP: Final = (
-    "BOT_TOKEN is {problem}: create a bot with @BotFather in Telegram (/newbot), then put its token "
-    "into .env as BOT_TOKEN=123456789:AAE… or set the BOT_TOKEN environment variable."
-)
 
 
 def settings_error_lines(error: ValidationError) -> list[str]:
@@ -274,31 +265,26 @@ def settings_error_lines(error: ValidationError) -> list[str]:
         field = str(item["loc"][0]) if item["loc"] else "settings"
         if field == "bot_token":
             problem = "missing" if item["type"] == "missing" else "malformed"
-            lines.append(TOKEN_HELP.format(problem=problem))
+            lines.append(
+                f"BOT_TOKEN is {problem}: create a bot with @BotFather in Telegram (/newbot), then"
+                " put its token into .env as BOT_TOKEN=123456789:AAE… or set the BOT_TOKEN"
+                " environment variable."
+            )
         else:
             message = str(item["msg"]).removeprefix("Value error, ")
             lines.append(f"{field.upper()} is invalid: {message}.")
     return lines
 
 
-# Keys a `.env` holds for docker-compose.yml rather than for the bot.
-COMPOSE_KEYS: Final = frozenset(
-    [
+def known_keys() -> frozenset[str]:
+    compose = {  # keys a `.env` holds for docker-compose.yml rather than for the bot
         "POSTGRES_PASSWORD",
         "WEBHOOK_HOST",
         "COMPOSE_PROJECT_NAME",
         "COMPOSE_PROFILES",
         "COMPOSE_FILE",
-    ]
-)
-# Environment variables with these prefixes are taken for misspelt settings: a setting's first
-# word, but for words other programs use as well.
-_OWN_PREFIX: Final = "PREFBOT_"
-_SHARED_WORDS: Final = frozenset({"DEFAULT", "PG"})
-
-
-def known_keys() -> frozenset[str]:
-    return frozenset(name.upper() for name in Settings.model_fields) | COMPOSE_KEYS
+    }
+    return frozenset(name.upper() for name in Settings.model_fields) | compose
 
 
 def unknown_settings(
@@ -306,8 +292,10 @@ def unknown_settings(
 ) -> list[str]:
     """A line for each key of `.env`, or variable named like a setting, that no setting reads."""
     known = known_keys()
+    # Environment variables with these prefixes are taken for misspelt settings: the bot's own, and
+    # a setting's first word but for words other programs use as well.
     words = {name.upper().split("_")[0] for name in Settings.model_fields if "_" in name}
-    prefixes = (_OWN_PREFIX, *(f"{word}_" for word in words - _SHARED_WORDS))
+    prefixes = ("PREFBOT_", *(f"{word}_" for word in words - {"DEFAULT", "PG"}))
     path = Path(env_file)
     found = [(key, str(path)) for key in dotenv_values(path)] if path.is_file() else []
     env = os.environ if environ is None else environ

@@ -50,10 +50,8 @@ class Games(Statements):
         return await self._game(where, chat_id, thread_id)
 
     async def last_game(self, chat_id: int, thread_id: int | None = None) -> GameRow | None:
-        if thread_id is None:
-            return await self._game("WHERE chat_id = ? ORDER BY game_id DESC LIMIT 1", chat_id)
-        where = "WHERE chat_id = ? AND thread_id = ? ORDER BY game_id DESC LIMIT 1"
-        return await self._game(where, chat_id, thread_id)
+        where = "WHERE chat_id = ? AND thread_id = COALESCE(?, thread_id)"
+        return await self._game(where + " ORDER BY game_id DESC LIMIT 1", chat_id, thread_id)
 
     async def live_games(self) -> list[GameRow]:
         return await self._games("WHERE status <> 'ended' ORDER BY game_id")

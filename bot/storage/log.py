@@ -9,15 +9,13 @@ import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Any
 
 from bot.domain import PRUNE_BATCH, REDELIVERY_HORIZON, EventRow, Store, StoreBroken
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from bot.storage.sql import Statements, dumps, when
 
 log = logging.getLogger(__name__)
-
-PRUNE_EVERY: Final = 3600.0  # seconds between two prunings
 
 
 class Log(Statements):
@@ -155,7 +153,7 @@ async def prune_processed(store: Store, now: datetime, batch: int = PRUNE_BATCH)
     return gone
 
 
-async def pruning(store: Store, clock: Callable[[], datetime], every: float = PRUNE_EVERY) -> None:
+async def pruning(store: Store, clock: Callable[[], datetime], every: float = 3600.0) -> None:
     """The background task: prune, then again every `every` seconds; a failure is logged."""
     while True:
         try:

@@ -19,7 +19,6 @@ from bot.storage.migrations import PG_MIGRATIONS
 from bot.storage.outbox import Outbox
 from bot.storage.sql import Row
 
-POOL_SIZE = 10
 # The key of the advisory lock taken while migrating (any bigint no chat id can be: chat ids are
 # below 2**52 in magnitude).
 MIGRATION_LOCK: Final = 0x7072_6566_6D69_6772  # "prefmigr"
@@ -68,7 +67,7 @@ class PostgresStore(Upkeep):
         self._pool = pool
 
     @classmethod
-    async def open(cls, url: str, pool_size: int = POOL_SIZE) -> PostgresStore:
+    async def open(cls, url: str, pool_size: int = 10) -> PostgresStore:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
         try:
             async with pool.acquire() as conn:
@@ -79,19 +78,17 @@ class PostgresStore(Upkeep):
         return cls(pool)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresRepo]:
-        async with self._pool.acquire() as conn, conn.transaction():
+    async def _unit(self, **options: object) -> AsyncIterator[PostgresRepo]:
+        async with self._pool.acquire() as conn, conn.transaction(**options):
             yield PostgresRepo(conn)
+
+    def transaction(self) -> AbstractAsyncContextManager[PostgresRepo]:
+        return self._unit()
 
     statement = transaction
 
-    @asynccontextmanager
-    async def reading(self) -> AsyncIterator[PostgresRepo]:
-        async with (
-            self._pool.acquire() as conn,
-            conn.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            yield PostgresRepo(conn)
+    def reading(self) -> AbstractAsyncContextManager[PostgresRepo]:
+        return self._unit(isolation="repeatable_read", readonly=True)
 
     def connection(self) -> AbstractAsyncContextManager[asyncpg.Connection]:
         """A raw connection from the pool (tests, benchmarks)."""

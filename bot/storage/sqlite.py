@@ -118,11 +118,10 @@ class SqliteStore(Upkeep):
 
     @classmethod
     async def open(cls, path: Path | str) -> SqliteStore:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            # A file that cannot be opened fails here, at once: when aiosqlite's connect fails,
-            # its worker thread may outlive the event loop and print a traceback at exit.
-            sqlite3.connect(path).close()
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        # A file that cannot be opened fails here, at once: when aiosqlite's connect fails,
+        # its worker thread may outlive the event loop and print a traceback at exit.
+        sqlite3.connect(path).close()
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             await db.executescript(

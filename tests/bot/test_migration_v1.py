@@ -25,7 +25,8 @@ from bot.core.events import (
     encode,
 )
 from bot.core.votes import corrections_count
-from bot.storage import GameStatus, SqliteStore
+from bot.domain import GameStatus
+from bot.storage import SqliteStore
 from bot.storage.migrations import EVENT_SCHEMA_VERSION
 from scoring.notation import parse_protocol
 from scoring.replay import replay

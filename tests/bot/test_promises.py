@@ -18,8 +18,9 @@ from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 
 from bot.app import build_dispatcher
+from bot.domain import Owed
 from bot.settings import Settings
-from bot.storage import Owed, SqliteStore
+from bot.storage import SqliteStore
 from bot.storage.sqlite import SqliteRepo
 from bot.telegram.inbound.transport import add_webhook, poll
 from bot.web.server import build_web_app

@@ -16,8 +16,9 @@ from aiogram.methods.base import TelegramType
 
 from bot.app import build_dispatcher
 from bot.core import looks
+from bot.domain import Owed, OwedKind
 from bot.settings import Settings
-from bot.storage import Owed, OwedKind, SqliteStore
+from bot.storage import SqliteStore
 from bot.storage.sqlite import SqliteRepo
 from bot.telegram.outbound.outbox import CAPTION_LIMIT
 from bot.telegram.outbound.pacing import Pacing

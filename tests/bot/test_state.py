@@ -9,7 +9,7 @@ import pytest
 from bot.core import Kind, Player, tally
 from bot.core import events as ev
 from bot.core.state import Vote, fold, rules_from_snapshot, rules_snapshot
-from bot.storage import EventRow
+from bot.domain import EventRow
 from scoring.rules import PRESETS, rules_for
 from scoring.voting import Threshold
 

@@ -28,7 +28,8 @@ from bot.core.stats import (
     summarise,
 )
 from bot.core.zones import chat_zone
-from bot.storage import GameStatus, SqliteStore
+from bot.domain import GameStatus
+from bot.storage import SqliteStore
 from scoring.errors import ScoringError
 from scoring.notation import format_record
 from tests.bot.factories import Committing, FakeClock

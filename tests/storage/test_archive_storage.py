@@ -8,8 +8,8 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.domain import ChatSettings, Owed, OwedKind
-from bot.storage import GameStatus, SqliteStore, Store
+from bot.domain import ChatSettings, GameStatus, Owed, OwedKind, Store
+from bot.storage import SqliteStore
 from bot.storage.migrations import MIGRATIONS
 
 AT = datetime(2026, 3, 1, 19, 30, tzinfo=UTC)

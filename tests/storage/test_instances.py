@@ -16,8 +16,8 @@ from aiogram.methods import AnswerCallbackQuery
 
 from bot.app import build_dispatcher
 from bot.core.health import Lease
+from bot.domain import Store
 from bot.settings import Settings
-from bot.storage import Store
 from bot.storage.postgres import PostgresStore
 from bot.telegram.inbound.fsm import (
     DatabaseEventIsolation,

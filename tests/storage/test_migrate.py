@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import build_dispatcher
+from bot.domain import Store
 from bot.migrate import (
     EXIT_REFUSED,
     TABLES,
@@ -21,7 +22,7 @@ from bot.migrate import (
     source_rows,
 )
 from bot.settings import Settings
-from bot.storage import SqliteStore, Store
+from bot.storage import SqliteStore
 from bot.storage.postgres import PostgresStore
 from bot.telegram.outbound import outbox as posting
 from tests.bot.factories import ANNA, BORIS, ChatDriver, FakeClock, TgUser

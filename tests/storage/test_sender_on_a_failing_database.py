@@ -13,7 +13,7 @@ from typing import Any
 import asyncpg
 
 from bot.core import Core
-from bot.storage import Owed, OwedKind
+from bot.domain import Owed, OwedKind
 from bot.storage.postgres import PostgresStore
 from bot.telegram.outbound.sender import LEASE, Sender
 from tests.bot.mocked_bot import MockedBot

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import GameStatus, SqliteStore, Store
+from bot.domain import GameStatus, Store
+from bot.storage import SqliteStore
 from bot.storage.migrations import MIGRATIONS, PG_MIGRATIONS
 from tests.storage.conftest import Backend
 

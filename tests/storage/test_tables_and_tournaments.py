@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.domain import Owed, OwedKind
-from bot.storage import GameStatus, Store
+from bot.domain import GameStatus, Owed, OwedKind, Store
 from tests.storage.conftest import Backend
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)

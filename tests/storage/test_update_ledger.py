@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import REDELIVERY_HORIZON, SqliteStore, Store, StoreBroken
+from bot.domain import REDELIVERY_HORIZON, Store, StoreBroken
+from bot.storage import SqliteStore
 from bot.storage.log import prune_processed, pruning
 from bot.storage.postgres import PostgresStore
 from tests.pg import PostgresServer
