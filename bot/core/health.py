@@ -14,7 +14,7 @@ from datetime import timedelta
 from math import inf
 from typing import Final, NamedTuple
 
-from bot.core.base import utc_now
+from bot.core.base import Clock, utc_now
 from bot.domain import Store
 
 log = logging.getLogger(__name__)
@@ -84,11 +84,12 @@ class Lease:
     store: Store
     seconds: float  # how long a hold lasts (LEASE_SECONDS)
     holder: str = field(default_factory=instance_name)
+    clock: Clock = utc_now
     held: bool = False
 
     async def hold(self) -> bool:
         """Take the lease if it is free or expired, renew it if it is ours; whether we hold it."""
-        now = utc_now()
+        now = self.clock()
         until = now + timedelta(seconds=self.seconds)
         async with self.store.transaction() as repo:
             held = await repo.take_lease(CLOCK_LEASE, self.holder, now, until)
