@@ -3,8 +3,6 @@
 Anything else is refused with the usage and status 2: an unknown word never starts a second
 poller on the live token."""
 
-from __future__ import annotations
-
 import argparse
 import asyncio
 import logging

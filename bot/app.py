@@ -1,7 +1,5 @@
 """Wiring: the Bot, the Dispatcher with the core and the routers, the menu, the background tasks."""
 
-from __future__ import annotations
-
 import asyncio
 import contextlib
 import logging

@@ -6,8 +6,6 @@ made self-contained (journal mode DELETE), checked, synced, and only then rename
 PostgreSQL the pg_dump command is printed instead. Exit status: 0 copied and checked; 2 not.
 """
 
-from __future__ import annotations
-
 import contextlib
 import os
 import sqlite3

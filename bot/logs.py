@@ -1,7 +1,5 @@
 """The operator's log on stderr: text or JSON lines, the update named, secrets masked, repeats counted."""
 
-from __future__ import annotations
-
 import json
 import logging
 import sys

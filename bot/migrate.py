@@ -3,8 +3,6 @@ into an empty PostgreSQL one (by default the bot's own) in one transaction, comm
 counts, every game's events and every started game's sheet read back equal.
 Exit status: 0 copied and verified; 1 the verification failed; 2 refused."""
 
-from __future__ import annotations
-
 import argparse
 import asyncio
 import contextlib

@@ -1,7 +1,5 @@
 """The one mask of a URL's secrets, below every module that prints a setting."""
 
-from __future__ import annotations
-
 
 def masked_url(url: str) -> str:
     """The URL with its user info (everything up to the last `@` after the scheme) as `***`."""

@@ -1,7 +1,5 @@
 """The bot's settings, read once from the environment and `.env`; a bad one is one line, status 2."""
 
-from __future__ import annotations
-
 import difflib
 import importlib
 import os

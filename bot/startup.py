@@ -2,8 +2,6 @@
 starting) is tried again with a growing pause for up to DATABASE_WAIT_SECONDS; one that answers
 "no" (a wrong password, a damaged file) stops the start at once."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 import sqlite3

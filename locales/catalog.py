@@ -1,7 +1,5 @@
 """The one message catalogue, `locales/<lang>.toml` (stdlib only); a missing key falls back to English."""
 
-from __future__ import annotations
-
 import tomllib
 from collections.abc import Mapping
 from functools import cache

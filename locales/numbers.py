@@ -1,7 +1,5 @@
 """The one number formatter: every number a reader sees (chat, picture, CLI), the language's way."""
 
-from __future__ import annotations
-
 import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal

@@ -1,7 +1,5 @@
 """`/calc`: a paper sheet's totals as one message (settlement.md "Input for a paper sheet")."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

@@ -1,7 +1,5 @@
 """What one deal was — the record players write, before any scoring (spec/notation.md)."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction

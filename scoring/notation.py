@@ -1,7 +1,5 @@
 """The deal notation and protocol files: read what players type, print it (spec/notation.md)."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager

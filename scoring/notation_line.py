@@ -1,7 +1,5 @@
 """One notation line being read: its words, its errors, and the pieces all records share."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache

@@ -1,7 +1,5 @@
 """The canonical line of a record (spec/notation.md "Canonical form")."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final

@@ -1,7 +1,5 @@
 """The words of the deal notation: its vocabulary, the tokens of a line, and player references."""
 
-from __future__ import annotations
-
 import re
 import unicodedata
 from collections.abc import Callable

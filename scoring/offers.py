@@ -1,7 +1,5 @@
 """What a deal entered step by step may say at each step: the answers the engine accepts."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Final
 

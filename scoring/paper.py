@@ -1,7 +1,5 @@
 """A paper sheet typed in by hand (settlement.md "Input for a paper sheet"), and written back."""
 
-from __future__ import annotations
-
 import contextlib
 import json
 import re

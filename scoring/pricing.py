@@ -1,7 +1,5 @@
 """What one deal costs under each convention, at a fresh table of three (the inline mode)."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 from fractions import Fraction

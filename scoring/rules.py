@@ -1,7 +1,5 @@
 """The options of every convention and their presets — spec/conventions.md §2."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace

@@ -1,7 +1,5 @@
 """One deal: whether the game takes it, and the entries it writes before the pool overflow rule."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Final

@@ -1,7 +1,5 @@
 """Who sits at the table and who plays a deal (spec/notation.md "Players")."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Final
 

@@ -1,7 +1,5 @@
 """Settlement («расписывание пульки»): who owes whom — spec/settlement.md."""
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass

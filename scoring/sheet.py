@@ -1,7 +1,5 @@
 """The score sheet as values, each entry with its reason; the replay rebuilds it from the log."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction

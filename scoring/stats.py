@@ -1,7 +1,5 @@
 """Statistics of finished games: plays, tallies, an Elo rating (docs/rules.md "The rating")."""
 
-from __future__ import annotations
-
 import hashlib
 import math
 from collections.abc import Hashable, Iterable, Sequence

@@ -1,7 +1,5 @@
 """A tournament's standings: each game's points per player, summed over the rounds."""
 
-from __future__ import annotations
-
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum

@@ -1,7 +1,5 @@
 """Votes, correction windows and record penalties (Кодекс 4.2.7–4.2.10, seed C; corrections.md)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from enum import StrEnum

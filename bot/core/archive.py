@@ -1,7 +1,5 @@
 """The archive: a chat's and an account's games a page at a time, one game by number, its audit."""
 
-from __future__ import annotations
-
 import json
 import re
 from collections import OrderedDict, defaultdict

@@ -1,7 +1,5 @@
 """What a database failure means for the work in hand, and the one retry policy."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 import random

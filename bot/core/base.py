@@ -1,8 +1,6 @@
 """What every unit of work shares (`Core`), who sent a command (`Caller`), derived game views,
 and what a live game keeps in memory between commands: a deal costs the same at #500 as at #5."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 import weakref

@@ -1,7 +1,5 @@
 """Proposals put to a vote: /dispute (Кодекс 4.2.9), a late deal (4.2.10), /rule and /arbiter."""
 
-from __future__ import annotations
-
 from typing import Final
 
 from bot.core import events as ev

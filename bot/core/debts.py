@@ -1,7 +1,5 @@
 """Settling up as commands: paid/received marks of the debts a game's end opened, reminders."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta

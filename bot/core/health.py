@@ -1,8 +1,6 @@
 """The bot's long-running loops: their heartbeats, for `GET /healthz`, and the lease in the
 database that tells which one of several bot instances runs the vote clock."""
 
-from __future__ import annotations
-
 import logging
 import os
 import socket

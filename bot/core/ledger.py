@@ -1,7 +1,5 @@
 """Settling up, read from the log: the debts a game's end opened and the marks paying them."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime

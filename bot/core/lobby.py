@@ -1,7 +1,5 @@
 """Opening a game and taking seats: /newgame, /join, /leave (the game starts when the seats fill)."""
 
-from __future__ import annotations
-
 import logging
 from contextlib import suppress
 

@@ -1,7 +1,5 @@
 """Reading a table's game as it stands: for a look, for the sender's sheet, for an update."""
 
-from __future__ import annotations
-
 import logging
 from datetime import UTC, tzinfo
 

@@ -1,7 +1,5 @@
 """Reading the arguments of `/newgame`."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction

@@ -1,7 +1,5 @@
 """Records: /deal, /lastround, and the pencil rule's /undo and /edit (Кодекс 4.2.8)."""
 
-from __future__ import annotations
-
 from datetime import datetime, timedelta
 from typing import Final
 

@@ -1,7 +1,5 @@
 """What the service's commands return: values the handlers turn into text, photos and buttons."""
 
-from __future__ import annotations
-
 from fractions import Fraction
 from typing import NamedTuple
 

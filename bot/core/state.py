@@ -1,8 +1,6 @@
 """A game as a fold of its log: players, frozen rules, the records in force, open votes; how each
 stored event folds into it, and the copy a command folds on."""
 
-from __future__ import annotations
-
 from contextlib import suppress
 from copy import copy
 from dataclasses import dataclass, field, fields, replace

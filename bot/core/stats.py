@@ -1,7 +1,5 @@
 """Ended games' summaries (kept as JSON), and the statistics of a chat, player, account of them."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 from collections import OrderedDict

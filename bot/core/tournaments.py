@@ -1,7 +1,5 @@
 """Tournaments: tables under frozen rules, in rounds, with a judge; their log, state, standings."""
 
-from __future__ import annotations
-
 import secrets
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace

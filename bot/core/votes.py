@@ -1,7 +1,5 @@
 """The vote machine (corrections.md "A vote"): casting, closing, timing out, arbiter, /endgame."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Any
 

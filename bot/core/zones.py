@@ -1,7 +1,5 @@
 """The chat's time zone: the one it chose with `/tz`, else the one of its language."""
 
-from __future__ import annotations
-
 import logging
 from collections.abc import Mapping
 from contextlib import suppress

@@ -1,8 +1,6 @@
 """The domain, below the core and the storage (docs/architecture.md): its rows, and the port each
 database implements: `Store` opens units of work, `Repo` is what one may read and write in."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass

@@ -2,8 +2,6 @@
 that the bot awaits through `in_picture_thread`. A `Layout` is drawn with Pillow and saved as PNG,
 deterministically: same layout, same pixels; or written as SVG for the Mini App (`sheet_svg`)."""
 
-from __future__ import annotations
-
 import asyncio
 import contextvars
 import io

@@ -1,8 +1,6 @@
 """Text flow: items placed row by row inside a polygon minus obstacles at the largest size that
 holds them; a band's totals folded behind "…" when even the smallest does not."""
 
-from __future__ import annotations
-
 import math
 from bisect import bisect_left
 from collections.abc import Callable, Sequence

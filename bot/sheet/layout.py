@@ -2,8 +2,6 @@
 the sectors and bands, each band's totals as paper writes them (`2.4.8.10`, a correction `12³`)
 under its caption, the players' name tabs, the circle in the centre and the strip under it all."""
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence

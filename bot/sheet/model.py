@@ -1,7 +1,5 @@
 """The sheet picture's vocabulary (spec/sheet.md): sizes, colours, frames, shapes, text runs, fonts."""
 
-from __future__ import annotations
-
 import math
 import threading
 from collections.abc import Mapping

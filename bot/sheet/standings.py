@@ -1,7 +1,5 @@
 """The standings as a picture (/top, a tournament's /standings): a row per player, best first."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction

@@ -1,8 +1,6 @@
 """Games, their members and chats, the archive (the summaries of ended games, a cache of their
 logs: `bot.core.stats`), and tournaments, on either database."""
 
-from __future__ import annotations
-
 import json
 from datetime import datetime
 from typing import Any

@@ -1,7 +1,5 @@
 """Settling up, on either database."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from datetime import datetime

@@ -1,8 +1,6 @@
 """Events, processed updates, leases and the FSM's state, on either database;
 `processed_updates` pruned past Telegram's redelivery horizon, at start-up and every hour."""
 
-from __future__ import annotations
-
 import asyncio
 import json
 import logging

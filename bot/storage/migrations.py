@@ -3,8 +3,6 @@ and PostgreSQL: `{id}` bigint, `{time}` timestamptz, `{json}` json (kept as writ
 reorder keys) on PostgreSQL. Append one to change the schema, never edit one that shipped.
 Payloads are JSON, so new event kinds need none."""
 
-from __future__ import annotations
-
 import re
 from typing import Final
 

@@ -1,8 +1,6 @@
 """The outbox (docs/architecture.md "Delivery"), on either database: what the bot owes the chats,
 and the senders' claims on it."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import astuple, fields
 

@@ -1,8 +1,6 @@
 """What the queries of both databases are written against: one text per operation, `?` for each
 argument (`bot.storage.postgres` numbers them), and the few statement calls each backend provides."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from datetime import datetime

@@ -1,8 +1,6 @@
 """Inline buttons and their typed callback data (each within Telegram's 64 bytes); the bot's deep
 links, whose game payload `game_<chat>_<number>` grants nothing."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 from enum import StrEnum

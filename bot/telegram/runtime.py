@@ -1,7 +1,5 @@
 """Two process-wide fixes made once at start-up (docs/decisions.md)."""
 
-from __future__ import annotations
-
 import ctypes
 import ctypes.util
 import inspect

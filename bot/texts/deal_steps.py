@@ -1,7 +1,5 @@
 """A deal by buttons: the draft, its steps and buttons, the pure step machine behind `/deal`."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum, StrEnum

@@ -1,7 +1,5 @@
 """Settling up in words: a game's debts, `/debts`, the marks, `/paid`, and the reminders."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from decimal import Decimal
 

@@ -1,8 +1,6 @@
 """/help's topics and the commands menus (tests/bot/test_help.py reads every example a topic shows
 with the real parsers: each is a command or line the bot accepts in that language)."""
 
-from __future__ import annotations
-
 from enum import StrEnum
 from typing import Final
 

@@ -1,8 +1,6 @@
 """A game's past as chat texts: the archive's pages of games (a chat's, or an account's in every
 chat), and /history, every event of a game in order (corrections.md "Audit")."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from datetime import tzinfo
 

@@ -1,7 +1,5 @@
 """Texts in the chat's language as Telegram HTML: `t("deal-recorded", number=3)`, params escaped."""
 
-from __future__ import annotations
-
 import html
 import logging
 from collections import defaultdict

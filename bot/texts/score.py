@@ -1,8 +1,6 @@
 """The score in text: balances, transfers and totals, of a game or of `/calc`'s paper sheet, and
 the inline mode's (`@bot 7♠ -1 vist pass`): a deal priced, the sender's games to share."""
 
-from __future__ import annotations
-
 from collections.abc import Collection, Sequence
 from fractions import Fraction
 

@@ -1,7 +1,5 @@
 """/stats (every player, or one in detail), /top and /me as chat texts."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from fractions import Fraction
 

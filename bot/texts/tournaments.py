@@ -1,7 +1,5 @@
 """A tournament's texts: its creation, tables, rounds, judge, and standings."""
 
-from __future__ import annotations
-
 from bot.core.events import Player
 from bot.core.tournaments import Standings, Table, TableGame, Tournament
 from bot.texts.i18n import Safe, Translator

@@ -1,7 +1,5 @@
 """The service's results as chat texts (Telegram HTML): pure; numbers come exact from scoring/."""
 
-from __future__ import annotations
-
 import html
 import re
 from collections.abc import Iterable, Sequence

@@ -1,7 +1,5 @@
 """A vote in text: what is proposed, who decides, the ballots, and what a passed vote did."""
 
-from __future__ import annotations
-
 from datetime import tzinfo
 from typing import Final
 

@@ -2,8 +2,6 @@
 words) and the tabs beside it, for the chat of the game the page names: "Archive" and "Stats" (the
 same functions as /games, /stats and /top) and "Debts" (the same "✅ paid" press)."""
 
-from __future__ import annotations
-
 import hashlib
 from datetime import tzinfo
 from fractions import Fraction

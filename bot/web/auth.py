@@ -2,8 +2,6 @@
 game its start parameter names (a player, or a member of its chat), and the button that opens it;
 what every call shares: its context, the `Visit` (who, which game, which languages), its refusals."""
 
-from __future__ import annotations
-
 import base64
 import hashlib
 import hmac

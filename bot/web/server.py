@@ -1,7 +1,5 @@
 """The bot process's one web listener: the Mini App at `/app`, its API under `/api/`, `/healthz`."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 from pathlib import Path

@@ -1,7 +1,5 @@
 """The standings as pictures (/top, a tournament's /standings), drawn in the picture thread."""
 
-from __future__ import annotations
-
 import logging
 from fractions import Fraction
 

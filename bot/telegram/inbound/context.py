@@ -1,7 +1,5 @@
 """The middleware that gives every handler `ctx` and retries a transient database failure."""
 
-from __future__ import annotations
-
 import logging
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable

@@ -1,8 +1,6 @@
 """aiogram's FSM for the step-by-step `/deal`: its storage (chosen here; on PostgreSQL, the bot's
 own database, shared by its instances) and its data."""
 
-from __future__ import annotations
-
 import asyncio
 import importlib
 import logging

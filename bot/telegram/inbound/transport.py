@@ -2,8 +2,6 @@
 webhook (on the one web listener of the process) answers 500 for an update to come again; an update
 the bot promised to record by itself is kept and fed again once the database takes writes."""
 
-from __future__ import annotations
-
 import asyncio
 import contextlib
 import logging

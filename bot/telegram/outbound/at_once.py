@@ -1,7 +1,5 @@
 """The one exception to the outbox: what Telegram wants answered in place, at once."""
 
-from __future__ import annotations
-
 import asyncio
 import logging
 import time

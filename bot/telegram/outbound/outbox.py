@@ -1,8 +1,6 @@
 """The one way to answer a user: `Outbox` owes the answers in the handler's unit of work; what the
 vote clock, a game's end, the debt reminders and a tournament's tables owe goes through it too."""
 
-from __future__ import annotations
-
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace

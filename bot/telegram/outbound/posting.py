@@ -1,7 +1,5 @@
 """One attempt at one owed row: its Telegram calls, each paced to Telegram's limits."""
 
-from __future__ import annotations
-
 import logging
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager

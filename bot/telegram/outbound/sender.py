@@ -1,7 +1,5 @@
 """The sender: delivers the outbox in order per chat, each row claimed with a lease."""
 
-from __future__ import annotations
-
 import asyncio
 import contextlib
 import logging

@@ -1,7 +1,5 @@
 """`/calc`: settle a game played on paper, in a group or a private chat."""
 
-from __future__ import annotations
-
 import contextlib
 from dataclasses import replace
 from enum import StrEnum

@@ -2,8 +2,6 @@
 the deal as inline-keyboard steps, recorded like a typed `/deal`; /endgame, /dispute, /arbiter, /rule
 and the ✅/❌ buttons of every vote (corrections.md "A vote")."""
 
-from __future__ import annotations
-
 import contextlib
 import hashlib
 from dataclasses import replace

@@ -1,7 +1,5 @@
 """The one `errors` router: refusals localised, anything unexpected logged and answered."""
 
-from __future__ import annotations
-
 import logging
 
 from aiogram import Bot, Router

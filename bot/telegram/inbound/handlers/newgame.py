@@ -1,8 +1,6 @@
 """/newgame, /join, /leave and the Join button; /tournament's subcommands, /standings, and a
 table's history shown in its home."""
 
-from __future__ import annotations
-
 import io
 import zipfile
 from dataclasses import replace

@@ -1,8 +1,6 @@
 """/start, /help and the greetings; a group upgraded to a supergroup moves its games along;
 /lang ru|en and /tz Region/City: the chat's language, and the time zone of its dates and times."""
 
-from __future__ import annotations
-
 from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart, MagicData
 from aiogram.filters.chat_member_updated import JOIN_TRANSITION, ChatMemberUpdatedFilter

@@ -1,8 +1,6 @@
 """/stats, /top and /me: the players of a chat, and an account over every chat; settling up:
 `/debts`, `/paid @user`, `/remind 3d|off`, and the "✅ paid" buttons."""
 
-from __future__ import annotations
-
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject, MagicData

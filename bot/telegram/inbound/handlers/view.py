@@ -2,8 +2,6 @@
 their buttons (◀ ▶, History, Export); the inline mode: a deal priced under every convention, or the
 sender's games to share."""
 
-from __future__ import annotations
-
 import hashlib
 from enum import StrEnum
 from typing import Any, Final
