@@ -2,7 +2,7 @@
 plain single-file script doing the same (bench/cli_reference.py), and show what each imports.
 
 The protocol files are written by the engine itself (bench/replay_bench.py's games, printed with
-`scoring.protocol.format_protocol`): Sochi with 3 and with 4 players. The two commands run in turn
+`scoring.notation.format_protocol`): Sochi with 3 and with 4 players. The two commands run in turn
 (CLI, script, CLI, script …) so that a machine whose speed drifts slows both alike; for each the
 best and the median wall and CPU (user + system) seconds are printed, and the median of the
 pairwise ratios CLI / script. Then `python -X importtime` of each: the sum of the top-level

@@ -1,7 +1,7 @@
 """Time `python -m scoring replay` as a whole process on a generated 1,000-deal protocol file.
 
 The file is written by the engine itself (bench/replay_bench.py's game, printed with
-`scoring.protocol.format_protocol`), so it is a game the replay accepts; the process is run several
+`scoring.notation.format_protocol`), so it is a game the replay accepts; the process is run several
 times and the best and median wall times printed (start-up, parsing, replay and settlement all in).
 
 Run: `.venv/bin/python bench/replay_process_bench.py`. Figures go to docs/benchmarks.md.

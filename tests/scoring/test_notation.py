@@ -853,7 +853,7 @@ def test_an_option_lines_name_and_value_are_those_of_the_option_header(
 
 def test_at_name_reads_in_a_protocol_file() -> None:
     """notation.md "Players": "in a protocol file, where there are no usernames, `@name` is the
-    player with that name" — read through scoring.protocol as the CLI reads it."""
+    player with that name" — read through scoring.notation as the CLI reads it."""
     text = (
         "# convention: sochi\n# players: Anna Boris Clara\n@Anna 7♠ -1 vist:@boris pass:@Clara\n"
     )
