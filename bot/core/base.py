@@ -293,9 +293,9 @@ class Core:
 
     def sheet(self, state: GameState) -> Sheet:
         """The replay of the records in force; for a log read outside a command."""
-        found = self.recent(state.game_id, state.last_seq)
-        if found is not None:
-            return found[1]
+        sheet = self.cached(state)
+        if sheet is not None:
+            return sheet
         sheet = self.games.sheet(state.game_id, state.game(), records_of(state))
         self.remember(state, sheet)
         return sheet
@@ -303,6 +303,11 @@ class Core:
     def remember(self, state: GameState, sheet: Sheet) -> None:
         kept = {**(self._recent.get(state.game_id) or {}), state.last_seq: (clone(state), sheet)}
         self._recent.put(state.game_id, dict(sorted(kept.items())[-RECENT_SEQS:]))
+
+    def cached(self, state: GameState) -> Sheet | None:
+        """The kept sheet of the state's log as it is now, if there is one."""
+        found = self.recent(state.game_id, state.last_seq)
+        return None if found is None else found[1]
 
     def recent(self, game_id: int, seq: int) -> tuple[GameState, Sheet] | None:
         return (self._recent.get(game_id) or {}).get(seq)

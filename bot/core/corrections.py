@@ -6,7 +6,7 @@ from bot.core import events as ev
 from bot.core.base import Caller, deal_example, records_of, rules_now, table
 from bot.core.errors import GameError
 from bot.core.events import Kind
-from bot.core.newgame import parse_arbiter, same_user
+from bot.core.newgame import parse_arbiter
 from bot.core.records import DEAL_EXAMPLE, RULE_EXAMPLE, playing, read_deal, votes_on
 from bot.core.results import VoteState
 from bot.core.state import GameState
@@ -140,7 +140,7 @@ async def name_arbiter(uow: UnitOfWork, caller: Caller, ref: str) -> GameState |
         state = unit.state
         arbiter = parse_arbiter(ref, caller.as_player(), "/arbiter @eva_arbiter")
         named = any(arbiter.name.casefold() == n.casefold() for n in state.names)
-        if named or any(same_user(p, arbiter) for p in state.voters()):
+        if named or any(p.is_same(arbiter) for p in state.voters()):
             raise GameError("arbiter-plays", ref.strip(), {}, "/arbiter @eva_arbiter")
         if state.arbiter is not None and state.arbiter.payload() == arbiter.payload():
             raise GameError("arbiter-same", ref.strip(), {}, "/history")

@@ -88,6 +88,12 @@ class Player:
             return self.user_id == user_id
         return bool(self.username and username and self.username.lower() == username.lower())
 
+    def is_same(self, other: Player) -> bool:
+        """One account, known to either side by its id or by its @username."""
+        return self.is_user(other.user_id, other.username) or other.is_user(
+            self.user_id, self.username
+        )
+
     def payload(self) -> dict[str, Any]:
         return {"name": self.name, "user_id": self.user_id, "username": self.username}
 

@@ -142,7 +142,7 @@ def parse_newgame(args: str, me: Player, mentions: dict[str, Player] | None = No
             raise GameError("same-name", same[0], {}, EXAMPLE)
     if (arbiter := spec.arbiter) is not None:
         for player in spec.players:
-            if same_user(player, arbiter) or player.name.casefold() == arbiter.name.casefold():
+            if player.is_same(arbiter) or player.name.casefold() == arbiter.name.casefold():
                 raise GameError("arbiter-plays", f"arbiter=@{arbiter.name}", {}, EXAMPLE)
     try:
         rules_for(spec.convention, spec.seats, spec.overrides)
@@ -162,10 +162,6 @@ def _handle(tok: str) -> str:
     if not _HANDLE.fullmatch(handle):
         raise GameError("bad-name", tok, {"problem": "chars"}, EXAMPLE)
     return handle
-
-
-def same_user(a: Player, b: Player) -> bool:
-    return a.is_user(b.user_id, b.username) or b.is_user(a.user_id, a.username)
 
 
 def parse_arbiter(ref: str, me: Player, example: str = ARBITER_EXAMPLE) -> Player:

@@ -94,9 +94,9 @@ class Command:
     def sheet(self, records: list[Record] | None = None) -> Sheet:
         """The replay of the records in force now; `records`: them, when the caller has them."""
         state = self.state
-        found = self.core.recent(state.game_id, state.last_seq)
-        if found is not None:
-            return found[1]
+        sheet = self.core.cached(state)
+        if sheet is not None:
+            return sheet
         records = records_of(state) if records is None else records
         sheet = self.core.games.sheet(state.game_id, state.game(), records)
         self.remember(sheet)

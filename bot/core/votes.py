@@ -256,7 +256,8 @@ def outlook(
 
 
 def fits(state: GameState, vote: Vote, proposal: Proposal | None) -> bool:
-    """Whether a passed vote's change still takes: it replays (has a `proposal`), as voters saw."""
+    """Whether a passed vote's change still takes on the log as it is now: a record's change
+    replays (it has a `proposal`), a correction's record or a rule's option is as its voters saw."""
     event = vote.event
     if isinstance(event, ev.CorrectionProposed):
         return proposal is not None and state.item(event.target).line == event.old
